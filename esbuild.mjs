@@ -1,0 +1,84 @@
+// Builds Sextant. Usage: node esbuild.mjs [--production] [--watch]
+//
+// The extension host code is split into several bundles so activation loads almost nothing:
+//   dist/extension.js          activate(): registers the view, commands, and nothing heavy
+//   dist/runtime.js            the session controller, tools, store (loaded when the chat is used)
+//   dist/provider-openai.js    the `openai` SDK and our adapter (loaded on the first request)
+//   dist/provider-anthropic.js the `@anthropic-ai/sdk` and our adapter
+// The webview is one browser bundle: dist/webview.js + dist/webview.css.
+import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const common = {
+  bundle: true,
+  sourcemap: production ? 'linked' : 'inline',
+  minify: production,
+  logLevel: 'warning',
+  loader: { '.md': 'text' },
+  legalComments: 'none',
+  define: { 'process.env.SEXTANT_PRODUCTION': JSON.stringify(production ? '1' : '0') },
+};
+
+/** Host bundles: Node (VS Code ≥ 1.95 ships Node 20), CommonJS, `vscode` provided by the host. */
+export const hostEntries = {
+  extension: 'extension/vscode/extension.ts',
+  runtime: 'extension/vscode/runtime.ts',
+  'provider-openai': 'extension/core/providers/openai.ts',
+  'provider-anthropic': 'extension/core/providers/anthropic.ts',
+};
+
+export const hostOptions = {
+  ...common,
+  entryPoints: Object.fromEntries(Object.entries(hostEntries).filter(([, f]) => existsSync(join(root, f)))),
+  outdir: join(root, 'dist'),
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode'],
+  // The SDKs ship ESM and CJS; prefer the CJS "main" so the bundle needs no interop shims.
+  mainFields: ['main', 'module'],
+};
+
+export const webviewOptions = {
+  ...common,
+  entryPoints: { webview: 'webview/main.ts' },
+  outdir: join(root, 'dist'),
+  platform: 'browser',
+  format: 'esm',
+  target: 'es2022',
+  loader: { ...common.loader, '.css': 'css' },
+};
+
+function copyRuntimeAssets() {
+  mkdirSync(join(root, 'dist'), { recursive: true });
+  const wasm = join(root, 'node_modules/sql.js/dist/sql-wasm.wasm');
+  if (existsSync(wasm)) copyFileSync(wasm, join(root, 'dist/sql-wasm.wasm'));
+}
+
+async function main() {
+  const absWebview = existsSync(join(root, 'webview/main.ts'));
+  const configs = [hostOptions, ...(absWebview ? [webviewOptions] : [])];
+  copyRuntimeAssets();
+  if (watch) {
+    for (const config of configs) {
+      const ctx = await esbuild.context(config);
+      await ctx.watch();
+    }
+    console.log('[sextant] watching for changes…');
+    return;
+  }
+  await Promise.all(configs.map((c) => esbuild.build(c)));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

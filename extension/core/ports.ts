@@ -1,0 +1,99 @@
+// The interfaces core needs from its host (DESIGN §1). The VS Code adapters in extension/vscode
+// implement them; a Node-fs implementation backs unit tests. Core reaches the editor only here.
+import type { PendingApproval, Question, ToolKind } from '../protocol';
+
+export interface FileStat {
+  type: 'file' | 'directory' | 'symlink' | 'other';
+  size: number;
+  mtimeMs: number;
+}
+
+export interface WorkspacePort {
+  /** Workspace folder roots, absolute paths. The first is the default cwd. */
+  roots(): string[];
+  /** Reads bytes from disk. Throws an Error with code 'ENOENT' when missing. */
+  readFile(absPath: string): Promise<Uint8Array>;
+  /** The unsaved text of an open, dirty editor for this path, if any. */
+  dirtyText(absPath: string): Promise<string | undefined>;
+  /** Writes bytes, creating parent folders. */
+  writeFile(absPath: string, data: Uint8Array): Promise<void>;
+  /**
+   * Replaces the whole text of a file in an undoable way when the editor has it open
+   * (a WorkspaceEdit); otherwise writes it. Returns how it was applied.
+   */
+  applyTextEdit(absPath: string, newText: string, encodedBytes: Uint8Array): Promise<'editor' | 'disk'>;
+  stat(absPath: string): Promise<FileStat | undefined>;
+  readDir(absPath: string): Promise<Array<{ name: string; type: FileStat['type'] }>>;
+  realPath(absPath: string): Promise<string>;
+  /** Glob patterns the user excluded (files.exclude / search.exclude), as globs. */
+  excludeGlobs(): string[];
+}
+
+export interface SearchPort {
+  /** Absolute path of a ripgrep binary, or undefined when none was found. */
+  ripgrepPath(): string | undefined;
+}
+
+export interface ProcessResult {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+export interface TerminalPort {
+  /**
+   * Mirrors a command in a visible VS Code terminal when shell integration works. Output is
+   * always captured from a child process by core; this is display only and may be a no-op.
+   */
+  show?(command: string, cwd: string): void;
+}
+
+export interface ApprovalRequest extends Omit<PendingApproval, 'callId'> {
+  callId: string;
+  sessionId: string;
+}
+
+export type ApprovalDecision = { decision: 'approve' } | { decision: 'deny'; reason?: string } | { decision: 'always' };
+
+/** Asks the user to approve a write or execute call. Designed so the permission policy and diff review slot in. */
+export interface ApprovalPort {
+  request(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+}
+
+export interface AskAnswer {
+  selected: string[];
+  other?: string;
+}
+
+export interface AskPort {
+  ask(req: { callId: string; sessionId: string; questions: Question[] }, signal: AbortSignal): Promise<AskAnswer[]>;
+}
+
+export interface SecretsPort {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface Clock {
+  now(): number;
+}
+
+/** Everything a tool may touch. */
+export interface ToolPorts {
+  workspace: WorkspacePort;
+  search: SearchPort;
+  terminal: TerminalPort;
+  approval: ApprovalPort;
+  ask: AskPort;
+  log: Logger;
+}
+
+export type { ToolKind };

@@ -1,0 +1,93 @@
+// The Provider contract (DESIGN §5). Providers translate between this neutral shape and a wire
+// format; tool-call deltas are accumulated inside the provider and only complete calls are emitted.
+
+/** A block of content the model sees in a tool result or a user message. */
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'image'; mediaType: string; dataBase64: string };
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Raw JSON text of the arguments as the model produced it (may be invalid JSON). */
+  argumentsJson: string;
+}
+
+export type ModelMessage =
+  | { role: 'user'; content: string | ContentBlock[] }
+  | { role: 'assistant'; text: string; thinking?: string; thinkingSignature?: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; toolName: string; content: ContentBlock[]; isError: boolean };
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema (draft 2020-12) of the arguments object. */
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ProviderRequest {
+  model: string;
+  system: string;
+  messages: ModelMessage[];
+  tools?: ToolSpec[];
+  maxTokens?: number;
+  temperature?: number;
+}
+
+export interface UsageReport {
+  inputTokens: number;
+  outputTokens: number;
+  cachedTokens: number;
+}
+
+export type StopReason = 'end' | 'tool_calls' | 'max_tokens' | 'other';
+
+export type ProviderEvent =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; text: string; signature?: string }
+  | { type: 'tool_call'; call: ToolCall }
+  | { type: 'usage'; usage: UsageReport }
+  | { type: 'done'; stopReason: StopReason };
+
+export type ProviderErrorCode = 'no_key' | 'auth' | 'rate_limit' | 'server' | 'unreachable' | 'bad_request' | 'aborted';
+
+/** Every failure a provider reports is one of these, with a message written for the user. */
+export class ProviderError extends Error {
+  constructor(
+    readonly code: ProviderErrorCode,
+    message: string,
+    readonly status?: number,
+    /** True when text had already streamed before the failure (retrying would repeat it). */
+    readonly afterFirstToken = false,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+export interface Provider {
+  /** The instance name from settings, e.g. "minimax". */
+  readonly name: string;
+  readonly kind: ProviderKind;
+  stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
+}
+
+export type ProviderKind = 'openai' | 'anthropic' | 'vscode-lm';
+
+/** A provider instance as configured in `sextant.providers` (DESIGN §12), merged over presets. */
+export interface ProviderConfig {
+  name: string;
+  kind: ProviderKind;
+  baseUrl?: string;
+  model?: string;
+  models?: string[];
+  default?: string;
+  apiKeyEnv?: string;
+  headers?: Record<string, string>;
+  contextWindow?: number;
+  price?: { input: number; output: number; cachedInput?: number };
+  /** Local servers (Ollama, LM Studio) need no key. */
+  keyless?: boolean;
+  /** Shown in the model picker. */
+  label?: string;
+}

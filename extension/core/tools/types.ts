@@ -1,0 +1,56 @@
+// The Tool contract (DESIGN §6): one file per tool, each built with defineTool.
+import type { z } from 'zod';
+import type { ToolKind, Todo } from '../../protocol';
+import type { ContentBlock } from '../providers/types';
+import type { ToolPorts } from '../ports';
+
+/** State a tool may keep for the life of a chat session (files read, jobs, todos). */
+export interface ToolSessionState {
+  readonly sessionId: string;
+  /** Absolute path → mtimeMs and size at the time the model last read (or wrote) it. */
+  readonly readFiles: Map<string, { mtimeMs: number; size: number }>;
+  todos: Todo[];
+  /** Free slots for tools that need their own state (background jobs, …), keyed by tool. */
+  readonly extras: Map<string, unknown>;
+}
+
+export interface ToolContext {
+  signal: AbortSignal;
+  ports: ToolPorts;
+  session: ToolSessionState;
+  callId: string;
+  /** Streams progress (e.g. live command output) to the tool card. */
+  progress(output: string): void;
+  /** Tells the UI the session's todos changed. */
+  todosChanged?(todos: Todo[]): void;
+  /** Whether the model accepts images in tool results. */
+  supportsImages: boolean;
+}
+
+export interface ToolResult {
+  /** What goes back to the model. */
+  forModel: string | ContentBlock[];
+  /** What the card shows (may be shorter or richer than forModel). */
+  forUi: string;
+  isError: boolean;
+}
+
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  name: string;
+  /** Written for the model: what the tool does and how to use it well. */
+  description: string;
+  input: S;
+  kind: ToolKind;
+  /** The subject shown on the card and matched by permission rules: a path, command, pattern. */
+  subject(input: z.infer<S>): string;
+  /** Optional detail for an approval card (a command and cwd, a diff). */
+  describeForApproval?(input: z.infer<S>, ctx: ToolContext): Promise<string>;
+  execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
+  return def;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = ToolDefinition<any>;

@@ -1,0 +1,59 @@
+// Events of one request, wrapped in an envelope {requestId, seq, ts, event}.
+// Exactly one terminal event (complete | aborted | error) ends a request; nothing follows it.
+import { z } from 'zod';
+import {
+  ErrorInfoSchema,
+  PendingApprovalSchema,
+  PendingQuestionSchema,
+  TodoSchema,
+  ToolCallViewSchema,
+  UsageSchema,
+  ModeSchema,
+} from './model';
+
+export const RequestEventSchema = z.discriminatedUnion('type', [
+  /** The request was accepted: the user's message and the empty assistant message it answers into. */
+  z.object({
+    type: z.literal('started'),
+    userMessageId: z.string(),
+    assistantMessageId: z.string(),
+    text: z.string(),
+    mode: ModeSchema,
+    model: z.string(),
+  }),
+  z.object({ type: z.literal('text_delta'), text: z.string() }),
+  z.object({ type: z.literal('thinking_delta'), text: z.string() }),
+  z.object({ type: z.literal('tool_started'), call: ToolCallViewSchema }),
+  /** New output of a running tool, appended to what the card shows. */
+  z.object({ type: z.literal('tool_progress'), callId: z.string(), output: z.string() }),
+  z.object({ type: z.literal('tool_updated'), call: ToolCallViewSchema }),
+  z.object({ type: z.literal('approval_needed'), approval: PendingApprovalSchema }),
+  z.object({ type: z.literal('approval_resolved'), callId: z.string() }),
+  z.object({ type: z.literal('question'), question: PendingQuestionSchema }),
+  z.object({ type: z.literal('question_resolved'), callId: z.string() }),
+  z.object({ type: z.literal('todos'), todos: z.array(TodoSchema) }),
+  z.object({ type: z.literal('usage'), usage: UsageSchema }),
+  z.object({ type: z.literal('notice'), text: z.string() }),
+  // Terminal events.
+  z.object({ type: z.literal('complete') }),
+  z.object({ type: z.literal('aborted'), partialSaved: z.boolean() }),
+  z.object({ type: z.literal('error'), error: ErrorInfoSchema }),
+]);
+export type RequestEvent = z.infer<typeof RequestEventSchema>;
+export type RequestEventType = RequestEvent['type'];
+
+export const TERMINAL_EVENT_TYPES = ['complete', 'aborted', 'error'] as const satisfies readonly RequestEventType[];
+export type TerminalEvent = Extract<RequestEvent, { type: (typeof TERMINAL_EVENT_TYPES)[number] }>;
+
+export function isTerminal(event: RequestEvent): event is TerminalEvent {
+  return (TERMINAL_EVENT_TYPES as readonly string[]).includes(event.type);
+}
+
+export const EnvelopeSchema = z.object({
+  requestId: z.string(),
+  /** Strictly increasing per request, starting at 1. */
+  seq: z.number().int().positive(),
+  ts: z.number(),
+  event: RequestEventSchema,
+});
+export type Envelope = z.infer<typeof EnvelopeSchema>;

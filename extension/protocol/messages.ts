@@ -1,0 +1,52 @@
+// Both directions of the host ↔ webview channel as discriminated unions.
+import { z } from 'zod';
+import { EnvelopeSchema } from './events';
+import { ModeSchema, SessionSummarySchema, SnapshotSchema, ErrorInfoSchema } from './model';
+
+/** Webview → host. */
+export const InboundSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('send'), requestId: z.string().min(1), text: z.string().min(1).max(1_000_000), mode: ModeSchema }),
+  z.object({ type: z.literal('abort'), requestId: z.string().optional() }),
+  /** Re-run the last user message of the session (after an error or a stop). */
+  z.object({ type: z.literal('retry'), requestId: z.string().min(1) }),
+  z.object({ type: z.literal('setMode'), mode: ModeSchema }),
+  z.object({ type: z.literal('setModel'), model: z.string().min(1) }),
+  z.object({ type: z.literal('newChat') }),
+  z.object({ type: z.literal('openLink'), url: z.string() }),
+  z.object({ type: z.literal('runCommand'), command: z.enum(['setApiKey', 'selectModel', 'exportSession']) }),
+  z.object({
+    type: z.literal('approval'),
+    callId: z.string(),
+    decision: z.enum(['approve', 'deny', 'always']),
+    reason: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('answer'),
+    callId: z.string(),
+    /** One entry per question: the chosen labels, and free text when "Other" was picked. */
+    answers: z.array(z.object({ selected: z.array(z.string()), other: z.string().optional() })),
+  }),
+  z.object({ type: z.literal('history'), query: z.string().optional() }),
+  z.object({ type: z.literal('resume'), sessionId: z.string() }),
+  z.object({ type: z.literal('renameSession'), sessionId: z.string(), title: z.string().min(1).max(200) }),
+  z.object({ type: z.literal('deleteSession'), sessionId: z.string() }),
+  z.object({ type: z.literal('undoDelete'), sessionId: z.string() }),
+  z.object({ type: z.literal('export'), format: z.enum(['markdown', 'html', 'json']) }),
+]);
+export type Inbound = z.infer<typeof InboundSchema>;
+export type InboundType = Inbound['type'];
+
+/** Host → webview. */
+export const OutboundSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('snapshot'), snapshot: SnapshotSchema }),
+  /** One or more request events, batched so streaming costs one post per frame. */
+  z.object({ type: z.literal('events'), envelopes: z.array(EnvelopeSchema) }),
+  z.object({ type: z.literal('history'), sessions: z.array(SessionSummarySchema), query: z.string().optional() }),
+  z.object({ type: z.literal('mode'), mode: ModeSchema }),
+  z.object({ type: z.literal('model'), model: z.string() }),
+  z.object({ type: z.literal('showView'), view: z.enum(['chat', 'history']) }),
+  /** A message the host could not accept (malformed, or refused), not tied to a request. */
+  z.object({ type: z.literal('protocolError'), error: ErrorInfoSchema }),
+]);
+export type Outbound = z.infer<typeof OutboundSchema>;

@@ -1,0 +1,141 @@
+// The view model shared by host and webview: what a chat looks like on screen.
+// Both sides validate it with these schemas; the host is the only source of truth.
+import { z } from 'zod';
+
+export const MODES = ['chat', 'plan', 'research', 'agent'] as const;
+export const ModeSchema = z.enum(MODES);
+export type Mode = z.infer<typeof ModeSchema>;
+
+export const ToolKindSchema = z.enum(['read', 'write', 'execute', 'network']);
+export type ToolKind = z.infer<typeof ToolKindSchema>;
+
+export const ToolStatusSchema = z.enum(['pending', 'awaiting_approval', 'running', 'ok', 'error', 'denied', 'aborted']);
+export type ToolStatus = z.infer<typeof ToolStatusSchema>;
+
+/** One tool call as the chat shows it: a compact card. */
+export const ToolCallViewSchema = z.object({
+  callId: z.string(),
+  name: z.string(),
+  kind: ToolKindSchema,
+  /** The thing acted on: a path, a command, a pattern. */
+  subject: z.string(),
+  status: ToolStatusSchema,
+  startedAt: z.number().optional(),
+  durationMs: z.number().optional(),
+  /** Live output of a running command (tail only; capped by the host). */
+  liveOutput: z.string().optional(),
+  /** A short preview of the result. */
+  preview: z.string().optional(),
+  /** The full result text as shown to the user (capped by the host). */
+  detail: z.string().optional(),
+});
+export type ToolCallView = z.infer<typeof ToolCallViewSchema>;
+
+export const MessagePartSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('thinking'), text: z.string() }),
+  z.object({ type: z.literal('tool'), call: ToolCallViewSchema }),
+]);
+export type MessagePart = z.infer<typeof MessagePartSchema>;
+
+export const MessageStatusSchema = z.enum(['done', 'streaming', 'stopped', 'error']);
+export type MessageStatus = z.infer<typeof MessageStatusSchema>;
+
+export const ErrorInfoSchema = z.object({
+  code: z.enum(['no_key', 'auth', 'rate_limit', 'server', 'unreachable', 'bad_request', 'max_steps', 'internal', 'protocol']),
+  message: z.string(),
+  recoverable: z.boolean(),
+});
+export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
+
+export const UsageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cachedTokens: z.number().default(0),
+  costUsd: z.number().optional(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+export const ChatMessageSchema = z.object({
+  id: z.string(),
+  role: z.enum(['user', 'assistant']),
+  mode: ModeSchema,
+  /** Ordered parts: text, thinking and tool cards as they happened. */
+  parts: z.array(MessagePartSchema),
+  status: MessageStatusSchema,
+  error: ErrorInfoSchema.optional(),
+  usage: UsageSchema.optional(),
+  model: z.string().optional(),
+  createdAt: z.number(),
+});
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+
+export const TodoSchema = z.object({
+  id: z.string(),
+  content: z.string(),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+});
+export type Todo = z.infer<typeof TodoSchema>;
+
+export const QuestionSchema = z.object({
+  question: z.string(),
+  header: z.string().optional(),
+  options: z.array(z.object({ label: z.string(), description: z.string().optional() })).min(2).max(4),
+  multiSelect: z.boolean().default(false),
+});
+export type Question = z.infer<typeof QuestionSchema>;
+
+export const PendingApprovalSchema = z.object({
+  callId: z.string(),
+  tool: z.string(),
+  kind: ToolKindSchema,
+  subject: z.string(),
+  /** Human-readable detail: a command and its cwd, a compact diff, … */
+  detail: z.string(),
+});
+export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
+
+export const PendingQuestionSchema = z.object({
+  callId: z.string(),
+  questions: z.array(QuestionSchema).min(1).max(4),
+});
+export type PendingQuestion = z.infer<typeof PendingQuestionSchema>;
+
+export const ModeAvailabilitySchema = z.object({
+  mode: ModeSchema,
+  enabled: z.boolean(),
+  /** Why a disabled mode is disabled (shown as a tooltip). */
+  reason: z.string().optional(),
+});
+
+export const ModelChoiceSchema = z.object({ ref: z.string(), label: z.string(), hasKey: z.boolean() });
+export type ModelChoice = z.infer<typeof ModelChoiceSchema>;
+
+export const SessionSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  updatedAt: z.number(),
+  messageCount: z.number(),
+  mode: ModeSchema,
+  /** A matching excerpt when the list answers a search. */
+  excerpt: z.string().optional(),
+});
+export type SessionSummary = z.infer<typeof SessionSummarySchema>;
+
+/** Everything the webview needs to draw itself from nothing. */
+export const SnapshotSchema = z.object({
+  sessionId: z.string(),
+  title: z.string(),
+  mode: ModeSchema,
+  model: z.string(),
+  models: z.array(ModelChoiceSchema),
+  modes: z.array(ModeAvailabilitySchema),
+  messages: z.array(ChatMessageSchema),
+  todos: z.array(TodoSchema),
+  /** The request in flight, if any, so a re-created view shows Stop and keeps streaming. */
+  inFlightRequestId: z.string().optional(),
+  approvals: z.array(PendingApprovalSchema),
+  questions: z.array(PendingQuestionSchema),
+  workspaceTrusted: z.boolean(),
+});
+export type Snapshot = z.infer<typeof SnapshotSchema>;

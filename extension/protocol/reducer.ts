@@ -1,0 +1,148 @@
+// One pure reducer turns request events into chat messages. The webview renders with it, the
+// host keeps its snapshot with it, and the store replays its journal with it — so the three can
+// never disagree about what a conversation looks like.
+import type { Envelope, RequestEvent } from './events';
+import type { ChatMessage, MessagePart, PendingApproval, PendingQuestion, Todo, ToolCallView } from './model';
+
+export interface ChatState {
+  messages: ChatMessage[];
+  todos: Todo[];
+  approvals: PendingApproval[];
+  questions: PendingQuestion[];
+  /** requestId → the assistant message it streams into. */
+  requests: Record<string, { assistantMessageId: string; lastSeq: number; done: boolean }>;
+  inFlightRequestId?: string;
+}
+
+/** Live output kept on a card; older output is dropped from the view (the tool keeps the full text). */
+export const LIVE_OUTPUT_CAP = 16_000;
+
+export function emptyChatState(): ChatState {
+  return { messages: [], todos: [], approvals: [], questions: [], requests: {} };
+}
+
+function findMessage(state: ChatState, id: string): ChatMessage | undefined {
+  // The streaming message is nearly always the last one: search from the end.
+  for (let i = state.messages.length - 1; i >= 0; i--) if (state.messages[i].id === id) return state.messages[i];
+  return undefined;
+}
+
+function appendText(parts: MessagePart[], type: 'text' | 'thinking', text: string): void {
+  const last = parts[parts.length - 1];
+  if (last && last.type === type) last.text += text;
+  else parts.push({ type, text });
+}
+
+function findTool(message: ChatMessage, callId: string): Extract<MessagePart, { type: 'tool' }> | undefined {
+  for (let i = message.parts.length - 1; i >= 0; i--) {
+    const p = message.parts[i];
+    if (p.type === 'tool' && p.call.callId === callId) return p;
+  }
+  return undefined;
+}
+
+function upsertTool(message: ChatMessage, call: ToolCallView): void {
+  const existing = findTool(message, call.callId);
+  if (existing) existing.call = { ...existing.call, ...call, liveOutput: call.liveOutput ?? existing.call.liveOutput };
+  else message.parts.push({ type: 'tool', call: { ...call } });
+}
+
+/**
+ * Applies one envelope in place. Returns the id of the message that changed (if any), so a
+ * renderer can redraw that message alone. Events out of order, for unknown requests, or after
+ * a terminal event are ignored: the reducer is the invariant's last line of defence.
+ */
+export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): string | undefined {
+  const event: RequestEvent = env.event;
+  let req = state.requests[env.requestId];
+  if (event.type === 'started') {
+    if (req) return undefined;
+    state.messages.push({
+      id: event.userMessageId,
+      role: 'user',
+      mode: event.mode,
+      parts: [{ type: 'text', text: event.text }],
+      status: 'done',
+      createdAt: now,
+    });
+    state.messages.push({
+      id: event.assistantMessageId,
+      role: 'assistant',
+      mode: event.mode,
+      parts: [],
+      status: 'streaming',
+      model: event.model,
+      createdAt: now,
+    });
+    state.requests[env.requestId] = { assistantMessageId: event.assistantMessageId, lastSeq: env.seq, done: false };
+    state.inFlightRequestId = env.requestId;
+    return event.assistantMessageId;
+  }
+  if (!req || req.done || env.seq <= req.lastSeq) return undefined;
+  req.lastSeq = env.seq;
+  const msg = findMessage(state, req.assistantMessageId);
+  if (!msg) return undefined;
+  switch (event.type) {
+    case 'text_delta':
+      appendText(msg.parts, 'text', event.text);
+      break;
+    case 'thinking_delta':
+      appendText(msg.parts, 'thinking', event.text);
+      break;
+    case 'tool_started':
+    case 'tool_updated':
+      upsertTool(msg, event.call);
+      break;
+    case 'tool_progress': {
+      const tool = findTool(msg, event.callId);
+      if (tool) {
+        const out = (tool.call.liveOutput ?? '') + event.output;
+        tool.call.liveOutput = out.length > LIVE_OUTPUT_CAP ? out.slice(out.length - LIVE_OUTPUT_CAP) : out;
+      }
+      break;
+    }
+    case 'approval_needed':
+      state.approvals = [...state.approvals.filter((a) => a.callId !== event.approval.callId), event.approval];
+      break;
+    case 'approval_resolved':
+      state.approvals = state.approvals.filter((a) => a.callId !== event.callId);
+      break;
+    case 'question':
+      state.questions = [...state.questions.filter((q) => q.callId !== event.question.callId), event.question];
+      break;
+    case 'question_resolved':
+      state.questions = state.questions.filter((q) => q.callId !== event.callId);
+      break;
+    case 'todos':
+      state.todos = event.todos;
+      break;
+    case 'usage':
+      msg.usage = event.usage;
+      break;
+    case 'notice':
+      appendText(msg.parts, 'text', `${msg.parts.length ? '\n\n' : ''}> ${event.text}\n\n`);
+      break;
+    case 'complete':
+    case 'aborted':
+    case 'error':
+      req.done = true;
+      msg.status = event.type === 'complete' ? 'done' : event.type === 'aborted' ? 'stopped' : 'error';
+      if (event.type === 'error') msg.error = event.error;
+      // A card still running when its request ended did not finish.
+      for (const p of msg.parts) {
+        if (p.type === 'tool' && (p.call.status === 'running' || p.call.status === 'pending' || p.call.status === 'awaiting_approval')) {
+          p.call.status = 'aborted';
+        }
+      }
+      state.approvals = [];
+      state.questions = [];
+      if (state.inFlightRequestId === env.requestId) state.inFlightRequestId = undefined;
+      break;
+  }
+  return msg.id;
+}
+
+/** Forgets per-request bookkeeping of finished requests (they can receive nothing more). */
+export function compactRequests(state: ChatState): void {
+  for (const [id, r] of Object.entries(state.requests)) if (r.done) delete state.requests[id];
+}
