@@ -134,6 +134,9 @@ export const SnapshotSchema = z.object({
   todos: z.array(TodoSchema),
   /** The request in flight, if any, so a re-created view shows Stop and keeps streaming. */
   inFlightRequestId: z.string().optional(),
+  /** With inFlightRequestId: where its events go and the last seq already folded into `messages`. */
+  inFlightAssistantMessageId: z.string().optional(),
+  inFlightLastSeq: z.number().optional(),
   approvals: z.array(PendingApprovalSchema),
   questions: z.array(PendingQuestionSchema),
   workspaceTrusted: z.boolean(),

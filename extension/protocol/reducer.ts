@@ -2,7 +2,7 @@
 // host keeps its snapshot with it, and the store replays its journal with it — so the three can
 // never disagree about what a conversation looks like.
 import type { Envelope, RequestEvent } from './events';
-import type { ChatMessage, MessagePart, PendingApproval, PendingQuestion, Todo, ToolCallView } from './model';
+import type { ChatMessage, MessagePart, PendingApproval, PendingQuestion, Snapshot, Todo, ToolCallView } from './model';
 
 export interface ChatState {
   messages: ChatMessage[];
@@ -140,6 +140,26 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
       break;
   }
   return msg.id;
+}
+
+/** Rebuilds reducer state from a host snapshot, so events of an in-flight request keep applying. */
+export function chatStateFromSnapshot(snapshot: Snapshot): ChatState {
+  const state: ChatState = {
+    messages: structuredClone(snapshot.messages),
+    todos: snapshot.todos,
+    approvals: snapshot.approvals,
+    questions: snapshot.questions,
+    requests: {},
+  };
+  if (snapshot.inFlightRequestId && snapshot.inFlightAssistantMessageId) {
+    state.requests[snapshot.inFlightRequestId] = {
+      assistantMessageId: snapshot.inFlightAssistantMessageId,
+      lastSeq: snapshot.inFlightLastSeq ?? 0,
+      done: false,
+    };
+    state.inFlightRequestId = snapshot.inFlightRequestId;
+  }
+  return state;
 }
 
 /** Forgets per-request bookkeeping of finished requests (they can receive nothing more). */
