@@ -1,0 +1,384 @@
+// The chat session controller: owns the current session, runs one request at a time through the
+// turn loop, journals every event before the webview sees it, and answers the webview's messages.
+// It knows nothing of VS Code: everything it needs comes in through ChatControllerDeps.
+import {
+  applyEnvelope,
+  compactRequests,
+  emptyChatState,
+  type ChatState,
+  type Envelope,
+  type Mode,
+  type ModelChoice,
+  type Outbound,
+  type RequestEvent,
+  type Snapshot,
+} from '../../protocol';
+import type { AskAnswer, ApprovalDecision, Logger, ToolPorts } from '../ports';
+import type { ModelMessage, Provider, ProviderConfig } from '../providers/types';
+import type { ToolSessionState } from '../tools/types';
+import { toErrorInfo } from './errors';
+import { effectiveMode, modeAvailability } from './modes';
+import { Outbox, realScheduler, type Scheduler } from './outbox';
+import { PendingReplies } from './pendingReplies';
+import type { JournalRecord, SessionPersistence, StoredSession } from './persistence';
+import { titleFromText } from './title';
+import { runTurn, type ToolRuntime } from './turn';
+
+export interface ChatControllerDeps {
+  persistence: SessionPersistence;
+  resolveModel(ref: string): Promise<{ provider: Provider; model: string; config: ProviderConfig }>;
+  modelChoices(): Promise<ModelChoice[]>;
+  defaultModel(): string;
+  maxSteps(): number;
+  /** The tools a mode is built with (undefined: none). */
+  toolsFor(mode: Mode): ToolRuntime | undefined;
+  toolPorts: Omit<ToolPorts, 'approval' | 'ask'>;
+  systemPrompt(mode: Mode): string;
+  trusted(): boolean;
+  hasWorkspaceFolder(): boolean;
+  createToolSession(sessionId: string): ToolSessionState;
+  disposeToolSession(state: ToolSessionState): void;
+  post(message: Outbound): void;
+  log: Logger;
+  now(): number;
+  newId(): string;
+  scheduler?: Scheduler;
+}
+
+interface LiveSession {
+  id: string;
+  title: string;
+  mode: Mode;
+  model: string;
+  createdAt: number;
+  /** False until the first message: empty chats are not written to history. */
+  persisted: boolean;
+  chat: ChatState;
+  modelMessages: ModelMessage[];
+  tools: ToolSessionState;
+}
+
+interface InFlight {
+  requestId: string;
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+export class ChatController {
+  private session: LiveSession;
+  private inFlight: InFlight | undefined;
+  private readonly outbox: Outbox;
+  private readonly approvals = new PendingReplies<ApprovalDecision>();
+  private readonly answers = new PendingReplies<AskAnswer[]>();
+
+  constructor(private readonly deps: ChatControllerDeps) {
+    this.outbox = new Outbox((envs) => this.deliver(envs), deps.now, deps.scheduler ?? realScheduler);
+    this.session = this.freshSession();
+  }
+
+  get sessionId(): string {
+    return this.session.id;
+  }
+
+  get currentMode(): Mode {
+    return this.session.mode;
+  }
+
+  // ---- requests -------------------------------------------------------------------------------
+
+  async send(requestId: string, text: string, requestedMode: Mode): Promise<void> {
+    await this.abort();
+    const s = this.session;
+    const mode = effectiveMode(requestedMode, this.modeContext());
+    if (mode !== s.mode) this.setMode(mode);
+    if (!s.persisted) {
+      s.title = titleFromText(text);
+      this.journal({ kind: 'session_created', sessionId: s.id, title: s.title, mode: s.mode, model: s.model, at: this.deps.now() });
+      s.persisted = true;
+    }
+    const abort = new AbortController();
+    let finish!: () => void;
+    const done = new Promise<void>((r) => (finish = r));
+    this.inFlight = { requestId, abort, done };
+    this.emit(requestId, {
+      type: 'started',
+      userMessageId: this.deps.newId(),
+      assistantMessageId: this.deps.newId(),
+      text,
+      mode,
+      model: s.model,
+    });
+    try {
+      await this.runRequest(requestId, text, mode, abort.signal);
+    } finally {
+      if (this.inFlight?.requestId === requestId) this.inFlight = undefined;
+      compactRequests(s.chat);
+      finish();
+    }
+  }
+
+  private async runRequest(requestId: string, text: string, mode: Mode, signal: AbortSignal): Promise<void> {
+    const s = this.session;
+    const userMessage: ModelMessage = { role: 'user', content: text };
+    let userRecorded = false;
+    const recordHistory = (messages: ModelMessage[]) => {
+      const add = userRecorded ? messages : [userMessage, ...messages];
+      userRecorded = true;
+      s.modelMessages.push(...add);
+      this.journal({ kind: 'model_messages', sessionId: s.id, messages: add, at: this.deps.now() });
+    };
+    try {
+      const { provider, model, config } = await this.deps.resolveModel(s.model);
+      const tools = this.deps.toolsFor(mode);
+      const turn = runTurn([...s.modelMessages, userMessage], {
+        sessionId: s.id,
+        provider,
+        model,
+        system: this.deps.systemPrompt(mode),
+        price: config.price,
+        tools,
+        toolSession: s.tools,
+        ports: { ...this.deps.toolPorts, approval: this.approvalPort(requestId), ask: this.askPort(requestId) },
+        maxSteps: this.deps.maxSteps(),
+        supportsImages: true,
+        signal,
+        now: this.deps.now,
+      });
+      for (;;) {
+        const next = await turn.next();
+        if (next.done) break;
+        const ev = next.value;
+        if (ev.type === 'history') recordHistory(ev.messages);
+        else {
+          if (ev.type === 'todos') this.journal({ kind: 'todos', sessionId: s.id, todos: ev.todos, at: this.deps.now() });
+          this.emit(requestId, ev);
+        }
+      }
+      if (signal.aborted) this.endAborted(requestId);
+      else this.emit(requestId, { type: 'complete' });
+    } catch (err) {
+      if (signal.aborted) return this.endAborted(requestId);
+      const error = toErrorInfo(err);
+      this.deps.log.warn(`request ${requestId} failed: ${error.code}: ${error.message}`);
+      this.emit(requestId, { type: 'error', error });
+    }
+  }
+
+  private endAborted(requestId: string): void {
+    // Deltas received before Stop are still delivered; then only the terminal event.
+    this.outbox.flush();
+    this.outbox.stop(requestId);
+    this.emit(requestId, { type: 'aborted', partialSaved: true });
+  }
+
+  /** Stops the in-flight request (if any, and if it matches) and waits until it has ended. */
+  async abort(requestId?: string): Promise<void> {
+    const f = this.inFlight;
+    if (!f || (requestId && f.requestId !== requestId)) return;
+    f.abort.abort();
+    await f.done;
+  }
+
+  /** Runs the last user message of the session again. */
+  async retry(requestId: string): Promise<void> {
+    const lastUser = [...this.session.chat.messages].reverse().find((m) => m.role === 'user');
+    const text = lastUser?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
+    if (!text) return;
+    await this.send(requestId, text, lastUser?.mode ?? this.session.mode);
+  }
+
+  private approvalPort(requestId: string): ToolPorts['approval'] {
+    return {
+      request: async (req, signal) => {
+        const { sessionId: _sessionId, ...approval } = req;
+        this.emit(requestId, { type: 'approval_needed', approval });
+        try {
+          return await this.approvals.wait(req.callId, signal);
+        } finally {
+          this.emit(requestId, { type: 'approval_resolved', callId: req.callId });
+        }
+      },
+    };
+  }
+
+  private askPort(requestId: string): ToolPorts['ask'] {
+    return {
+      ask: async (req, signal) => {
+        this.emit(requestId, { type: 'question', question: { callId: req.callId, questions: req.questions } });
+        try {
+          return await this.answers.wait(req.callId, signal);
+        } finally {
+          this.emit(requestId, { type: 'question_resolved', callId: req.callId });
+        }
+      },
+    };
+  }
+
+  approve(callId: string, decision: ApprovalDecision): void {
+    if (!this.approvals.reply(callId, decision)) this.deps.log.warn(`no approval is waiting for ${callId}`);
+  }
+
+  answer(callId: string, answers: AskAnswer[]): void {
+    if (!this.answers.reply(callId, answers)) this.deps.log.warn(`no question is waiting for ${callId}`);
+  }
+
+  // ---- events ---------------------------------------------------------------------------------
+
+  private emit(requestId: string, event: RequestEvent): void {
+    this.outbox.emit(requestId, event);
+  }
+
+  /** Journal first, then fold into the host's state, then tell the webview. */
+  private deliver(envelopes: Envelope[]): void {
+    const s = this.session;
+    this.journal({ kind: 'events', sessionId: s.id, envelopes, at: this.deps.now() });
+    for (const env of envelopes) applyEnvelope(s.chat, env);
+    this.deps.post({ type: 'events', envelopes });
+  }
+
+  private journal(record: JournalRecord): void {
+    try {
+      this.deps.persistence.append(record);
+    } catch (err) {
+      // Never crash a turn over storage; say so loudly instead.
+      this.deps.log.error(`could not write session history: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  // ---- session state --------------------------------------------------------------------------
+
+  private modeContext() {
+    return { trusted: this.deps.trusted(), hasWorkspaceFolder: this.deps.hasWorkspaceFolder() };
+  }
+
+  private freshSession(): LiveSession {
+    const id = this.deps.newId();
+    return {
+      id,
+      title: 'New chat',
+      mode: 'chat',
+      model: this.deps.defaultModel(),
+      createdAt: this.deps.now(),
+      persisted: false,
+      chat: emptyChatState(),
+      modelMessages: [],
+      tools: this.deps.createToolSession(id),
+    };
+  }
+
+  async snapshot(): Promise<Snapshot> {
+    this.outbox.flush();
+    const s = this.session;
+    const inFlight = this.inFlight && s.chat.requests[this.inFlight.requestId];
+    return {
+      sessionId: s.id,
+      title: s.title,
+      mode: s.mode,
+      model: s.model,
+      models: await this.deps.modelChoices(),
+      modes: modeAvailability(this.modeContext()),
+      messages: s.chat.messages,
+      todos: s.chat.todos,
+      inFlightRequestId: inFlight ? this.inFlight!.requestId : undefined,
+      inFlightAssistantMessageId: inFlight ? inFlight.assistantMessageId : undefined,
+      inFlightLastSeq: inFlight ? inFlight.lastSeq : undefined,
+      approvals: s.chat.approvals,
+      questions: s.chat.questions,
+      workspaceTrusted: this.deps.trusted(),
+    };
+  }
+
+  async postSnapshot(): Promise<void> {
+    this.deps.post({ type: 'snapshot', snapshot: await this.snapshot() });
+  }
+
+  setMode(mode: Mode): void {
+    const next = effectiveMode(mode, this.modeContext());
+    this.session.mode = next;
+    if (this.session.persisted) this.journal({ kind: 'session_meta', sessionId: this.session.id, mode: next, at: this.deps.now() });
+    this.deps.post({ type: 'mode', mode: next });
+  }
+
+  cycleMode(): Mode {
+    const enabled = modeAvailability(this.modeContext()).filter((m) => m.enabled).map((m) => m.mode);
+    const i = enabled.indexOf(this.session.mode);
+    const next = enabled[(i + 1) % enabled.length] ?? 'chat';
+    this.setMode(next);
+    return next;
+  }
+
+  setModel(model: string): void {
+    this.session.model = model;
+    if (this.session.persisted) this.journal({ kind: 'session_meta', sessionId: this.session.id, model, at: this.deps.now() });
+    this.deps.post({ type: 'model', model });
+  }
+
+  async newChat(): Promise<void> {
+    await this.abort();
+    const old = this.session;
+    this.session = this.freshSession();
+    this.session.mode = old.mode;
+    this.session.model = old.model;
+    this.deps.disposeToolSession(old.tools);
+    await this.postSnapshot();
+  }
+
+  async resume(sessionId: string): Promise<boolean> {
+    const stored = this.deps.persistence.getSession(sessionId);
+    if (!stored) return false;
+    await this.abort();
+    this.deps.disposeToolSession(this.session.tools);
+    this.session = this.fromStored(stored);
+    await this.postSnapshot();
+    return true;
+  }
+
+  private fromStored(stored: StoredSession): LiveSession {
+    const chat = emptyChatState();
+    chat.messages = stored.messages;
+    chat.todos = stored.todos;
+    const tools = this.deps.createToolSession(stored.id);
+    tools.todos = stored.todos;
+    return {
+      id: stored.id,
+      title: stored.title,
+      mode: effectiveMode(stored.mode, this.modeContext()),
+      model: stored.model,
+      createdAt: stored.createdAt,
+      persisted: true,
+      chat,
+      modelMessages: stored.modelMessages,
+      tools,
+    };
+  }
+
+  postHistory(query?: string): void {
+    const sessions = this.deps.persistence.listSessions({ query, limit: 200 });
+    this.deps.post({ type: 'history', sessions, query });
+  }
+
+  renameSession(sessionId: string, title: string): void {
+    this.journal({ kind: 'session_meta', sessionId, title, at: this.deps.now() });
+    if (sessionId === this.session.id) this.session.title = title;
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    this.journal({ kind: 'session_deleted', sessionId, at: this.deps.now() });
+    if (sessionId === this.session.id) await this.newChat();
+  }
+
+  restoreSession(sessionId: string): void {
+    this.journal({ kind: 'session_restored', sessionId, at: this.deps.now() });
+  }
+
+  currentStoredSession(): StoredSession | undefined {
+    return this.session.persisted ? this.deps.persistence.getSession(this.session.id) : undefined;
+  }
+
+  async dispose(): Promise<void> {
+    await this.abort();
+    this.outbox.flush();
+    this.outbox.dispose();
+    this.deps.disposeToolSession(this.session.tools);
+  }
+}

@@ -1,0 +1,230 @@
+// The turn loop (DESIGN §4): model call → tool calls → model call … until the model answers
+// without tools, the step budget runs out, or the user aborts. It owns no UI and no storage:
+// it yields events; the session controller persists and forwards them.
+import type { RequestEvent, ToolCallView, Usage } from '../../protocol';
+import type { ToolPorts } from '../ports';
+import type { ModelMessage, Provider, ProviderConfig, ToolCall, ToolSpec } from '../providers/types';
+import type { AnyTool, ToolContext, ToolResult, ToolSessionState } from '../tools/types';
+import { AsyncQueue } from './asyncQueue';
+import { costOf } from './cost';
+
+/** What the loop needs from the tool registry. */
+export interface ToolRuntime {
+  specs(): ToolSpec[];
+  get(name: string): AnyTool | undefined;
+  run(call: ToolCall, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export type TurnEvent =
+  | Exclude<RequestEvent, { type: 'started' | 'complete' | 'aborted' | 'error' }>
+  /** Messages to append to the model-facing history, in order. */
+  | { type: 'history'; messages: ModelMessage[] };
+
+export type TurnOutcome = { kind: 'done' } | { kind: 'max_steps'; steps: number } | { kind: 'aborted' };
+
+export interface TurnOptions {
+  sessionId: string;
+  provider: Provider;
+  model: string;
+  system: string;
+  price?: ProviderConfig['price'];
+  tools?: ToolRuntime;
+  toolSession: ToolSessionState;
+  ports: ToolPorts;
+  maxSteps: number;
+  supportsImages: boolean;
+  signal: AbortSignal;
+  now(): number;
+}
+
+const PREVIEW_CHARS = 240;
+const DETAIL_CHARS = 20_000;
+
+export async function* runTurn(history: readonly ModelMessage[], opts: TurnOptions): AsyncGenerator<TurnEvent, TurnOutcome> {
+  const messages: ModelMessage[] = [...history];
+  const total: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
+  const specs = opts.tools?.specs() ?? [];
+  for (let step = 1; ; step++) {
+    let text = '';
+    let thinking = '';
+    let thinkingSignature: string | undefined;
+    const toolCalls: ToolCall[] = [];
+    try {
+      const stream = opts.provider.stream(
+        { model: opts.model, system: opts.system, messages, tools: specs.length ? specs : undefined },
+        opts.signal,
+      );
+      for await (const ev of stream) {
+        if (ev.type === 'text') {
+          text += ev.text;
+          yield { type: 'text_delta', text: ev.text };
+        } else if (ev.type === 'thinking') {
+          thinking += ev.text;
+          if (ev.signature) thinkingSignature = ev.signature;
+          if (ev.text) yield { type: 'thinking_delta', text: ev.text };
+        } else if (ev.type === 'tool_call') {
+          toolCalls.push(ev.call);
+        } else if (ev.type === 'usage') {
+          total.inputTokens += ev.usage.inputTokens;
+          total.outputTokens += ev.usage.outputTokens;
+          total.cachedTokens += ev.usage.cachedTokens;
+          yield { type: 'usage', usage: { ...total, costUsd: costOf(total, opts.price) } };
+        }
+      }
+    } catch (err) {
+      if (!opts.signal.aborted) throw err;
+    }
+    const assistant: ModelMessage = {
+      role: 'assistant',
+      text,
+      ...(thinking ? { thinking, thinkingSignature } : {}),
+      ...(toolCalls.length && !opts.signal.aborted ? { toolCalls } : {}),
+    };
+    // A partial answer stays in the history so the next turn knows what the user saw.
+    if (text || thinking || assistant.toolCalls) {
+      messages.push(assistant);
+      yield { type: 'history', messages: [assistant] };
+    }
+    if (opts.signal.aborted) return { kind: 'aborted' };
+    if (!toolCalls.length || !opts.tools) return { kind: 'done' };
+
+    const queue = new AsyncQueue<TurnEvent>();
+    let settled = false;
+    const work = runToolCalls(toolCalls, opts, queue).finally(() => {
+      settled = true;
+    });
+    while (!settled) {
+      await queue.waitFor(work);
+      yield* queue.drain();
+    }
+    const results = await work;
+    yield* queue.drain();
+    messages.push(...results);
+    yield { type: 'history', messages: results };
+    if (opts.signal.aborted) return { kind: 'aborted' };
+    if (step >= opts.maxSteps) {
+      yield {
+        type: 'notice',
+        text: `Stopped after ${step} model calls (the limit set by sextant.agent.maxSteps). Send "continue" to go on, or raise the limit.`,
+      };
+      return { kind: 'max_steps', steps: step };
+    }
+  }
+}
+
+/** Runs one step's calls: consecutive read-only calls in parallel, anything else alone and in order. */
+async function runToolCalls(calls: ToolCall[], opts: TurnOptions, queue: AsyncQueue<TurnEvent>): Promise<ModelMessage[]> {
+  const views = calls.map((call) => initialView(call, opts.tools?.get(call.name)));
+  for (const view of views) queue.push({ type: 'tool_started', call: view });
+  const results: ModelMessage[] = new Array(calls.length);
+  let batch: number[] = [];
+  const flush = async () => {
+    await Promise.all(batch.map(async (i) => (results[i] = await runOne(calls[i], views[i], opts, queue))));
+    batch = [];
+  };
+  for (let i = 0; i < calls.length; i++) {
+    const tool = opts.tools?.get(calls[i].name);
+    if (!tool || tool.kind === 'read') {
+      batch.push(i);
+      continue;
+    }
+    await flush();
+    results[i] = await runOne(calls[i], views[i], opts, queue);
+  }
+  await flush();
+  return results;
+}
+
+function initialView(call: ToolCall, tool: AnyTool | undefined): ToolCallView {
+  let subject = '';
+  if (tool) {
+    const parsed = parseArgs(tool, call.argumentsJson);
+    if (parsed.ok) {
+      try {
+        subject = tool.subject(parsed.input);
+      } catch {
+        subject = '';
+      }
+    }
+  }
+  return { callId: call.id, name: call.name, kind: tool?.kind ?? 'read', subject, status: 'pending' };
+}
+
+function parseArgs(tool: AnyTool, json: string): { ok: true; input: unknown } | { ok: false } {
+  try {
+    const parsed = tool.input.safeParse(JSON.parse(json || '{}'));
+    return parsed.success ? { ok: true, input: parsed.data } : { ok: false };
+  } catch {
+    return { ok: false };
+  }
+}
+
+async function runOne(call: ToolCall, view: ToolCallView, opts: TurnOptions, queue: AsyncQueue<TurnEvent>): Promise<ModelMessage> {
+  const tool = opts.tools?.get(call.name);
+  const ctx: ToolContext = {
+    signal: opts.signal,
+    ports: opts.ports,
+    session: opts.toolSession,
+    callId: call.id,
+    supportsImages: opts.supportsImages,
+    progress: (output) => queue.push({ type: 'tool_progress', callId: call.id, output }),
+    todosChanged: (todos) => queue.push({ type: 'todos', todos }),
+  };
+  const finish = (status: ToolCallView['status'], result: ToolResult, startedAt: number): ModelMessage => {
+    const forUi = result.forUi;
+    queue.push({
+      type: 'tool_updated',
+      call: {
+        ...view,
+        status,
+        startedAt,
+        durationMs: opts.now() - startedAt,
+        preview: forUi.length > PREVIEW_CHARS ? `${forUi.slice(0, PREVIEW_CHARS)}…` : forUi,
+        detail: forUi.length > DETAIL_CHARS ? `${forUi.slice(0, DETAIL_CHARS)}\n… (${forUi.length - DETAIL_CHARS} more characters)` : forUi,
+      },
+    });
+    const content = typeof result.forModel === 'string' ? [{ type: 'text' as const, text: result.forModel }] : result.forModel;
+    return { role: 'tool', toolCallId: call.id, toolName: call.name, content, isError: result.isError };
+  };
+  const startedAt = opts.now();
+  if (opts.signal.aborted) return finish('aborted', errorResult('Not run: the user stopped the turn.'), startedAt);
+  if (!tool) {
+    const known = opts.tools?.specs().map((s) => s.name).join(', ') ?? 'none';
+    return finish('error', errorResult(`There is no tool named "${call.name}". Available tools: ${known}.`), startedAt);
+  }
+  if (tool.kind !== 'read') {
+    const parsed = parseArgs(tool, call.argumentsJson);
+    // Invalid arguments are rejected by the registry without side effects, so they need no approval.
+    if (parsed.ok) {
+      const detail = (await tool.describeForApproval?.(parsed.input, ctx).catch(() => undefined)) ?? view.subject;
+      queue.push({ type: 'tool_updated', call: { ...view, status: 'awaiting_approval' } });
+      let decision;
+      try {
+        decision = await opts.ports.approval.request(
+          { callId: call.id, sessionId: opts.sessionId, tool: tool.name, kind: tool.kind, subject: view.subject, detail },
+          opts.signal,
+        );
+      } catch {
+        return finish('aborted', errorResult('Not run: the user stopped the turn.'), startedAt);
+      }
+      if (decision.decision === 'deny') {
+        const why = decision.reason ? ` Their reason: ${decision.reason}` : '';
+        return finish('denied', errorResult(`The user denied this ${tool.name} call.${why} Do not retry it unchanged; ask or take another approach.`), startedAt);
+      }
+    }
+  }
+  const runStartedAt = opts.now();
+  queue.push({ type: 'tool_updated', call: { ...view, status: 'running', startedAt: runStartedAt } });
+  let result: ToolResult;
+  try {
+    result = await opts.tools!.run(call, ctx);
+  } catch (err) {
+    result = errorResult(`The tool failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const status = opts.signal.aborted ? 'aborted' : result.isError ? 'error' : 'ok';
+  return finish(status, result, runStartedAt);
+}
+
+function errorResult(message: string): ToolResult {
+  return { forModel: message, forUi: message, isError: true };
+}

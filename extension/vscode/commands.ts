@@ -1,0 +1,35 @@
+// Palette commands. Each loads the runtime on demand; registering them costs nothing at activation.
+import * as vscode from 'vscode';
+import type { ChatViewProvider } from './chatView';
+import type { RuntimeHost } from './runtimeHost';
+
+export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vscode.Disposable[] {
+  const guarded = (id: string, fn: () => Promise<unknown>) =>
+    vscode.commands.registerCommand(id, async () => {
+      try {
+        await fn();
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        host.log.error(`${id} failed: ${message}`);
+        void vscode.window.showErrorMessage(`Sextant: ${message}`);
+      }
+    });
+  return [
+    guarded('sextant.focusChat', () => view.reveal()),
+    guarded('sextant.newChat', async () => {
+      await view.reveal();
+      await (await host.get()).controller.newChat();
+    }),
+    guarded('sextant.showHistory', async () => {
+      await view.reveal();
+      const rt = await host.get();
+      view.post({ type: 'showView', view: 'history' });
+      rt.controller.postHistory();
+    }),
+    guarded('sextant.switchMode', async () => (await host.get()).pickMode()),
+    guarded('sextant.selectModel', async () => (await host.get()).pickModel()),
+    guarded('sextant.setApiKey', async () => (await host.get()).setApiKey()),
+    guarded('sextant.clearApiKey', async () => (await host.get()).clearApiKey()),
+    guarded('sextant.exportSession', async () => (await host.get()).exportSession()),
+  ];
+}

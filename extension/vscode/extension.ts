@@ -1,0 +1,29 @@
+// Activation does as little as possible: it registers the chat view and the commands and returns.
+// Everything heavy (the session controller, the store, tools, the SDKs) lives in other bundles,
+// loaded the first time the chat is shown or a command runs (see esbuild.mjs).
+import * as vscode from 'vscode';
+import { ChatViewProvider, CHAT_VIEW_ID } from './chatView';
+import { RuntimeHost } from './runtimeHost';
+import { registerCommands } from './commands';
+
+let host: RuntimeHost | undefined;
+
+export function activate(context: vscode.ExtensionContext): void {
+  const started = performance.now();
+  const log = vscode.window.createOutputChannel('Sextant', { log: true });
+  context.subscriptions.push(log);
+  host = new RuntimeHost(context, log);
+  const view = new ChatViewProvider(context.extensionUri, host, log);
+  context.subscriptions.push(
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
+    ...registerCommands(host, view),
+  );
+  const ms = performance.now() - started;
+  log.info(`Sextant activated in ${ms.toFixed(2)} ms`);
+}
+
+export async function deactivate(): Promise<void> {
+  // Flushes the store's snapshot and ends background jobs before VS Code exits.
+  await host?.dispose();
+  host = undefined;
+}

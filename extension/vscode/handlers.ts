@@ -1,0 +1,69 @@
+// The handler table for webview messages. Its type is a mapped type over the inbound union, so a
+// new message type without a handler here is a compile error (DESIGN §3).
+import * as vscode from 'vscode';
+import type { InboundHandlers } from '../protocol';
+import type { ChatController } from '../core/agent/controller';
+
+export interface HandlerHost {
+  controller: ChatController;
+  log: vscode.LogOutputChannel;
+  setApiKey(): Promise<void>;
+  pickModel(): Promise<void>;
+  exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
+}
+
+const EXTERNAL_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
+
+export function createInboundHandlers(host: HandlerHost): InboundHandlers {
+  const c = host.controller;
+  return {
+    ready: () => c.postSnapshot(),
+    // Not awaited: a send runs for the whole turn, and the next message (Stop) must get through.
+    send: (m) => void c.send(m.requestId, m.text, m.mode),
+    abort: (m) => c.abort(m.requestId),
+    retry: (m) => void c.retry(m.requestId),
+    setMode: (m) => c.setMode(m.mode),
+    setModel: (m) => c.setModel(m.model),
+    newChat: () => c.newChat(),
+    openLink: async (m) => {
+      let uri: vscode.Uri;
+      try {
+        uri = vscode.Uri.parse(m.url, true);
+      } catch {
+        host.log.warn(`refused to open a malformed link`);
+        return;
+      }
+      // Only web and mail links leave the chat; file:, command: and the like never do.
+      if (!EXTERNAL_SCHEMES.has(`${uri.scheme}:`)) {
+        host.log.warn(`refused to open a ${uri.scheme}: link from the chat`);
+        return;
+      }
+      await vscode.env.openExternal(uri);
+    },
+    runCommand: async (m) => {
+      if (m.command === 'setApiKey') await host.setApiKey();
+      else if (m.command === 'selectModel') await host.pickModel();
+      else await host.exportSession();
+    },
+    approval: (m) =>
+      c.approve(m.callId, m.decision === 'deny' ? { decision: 'deny', reason: m.reason } : { decision: m.decision }),
+    answer: (m) => c.answer(m.callId, m.answers),
+    history: (m) => c.postHistory(m.query),
+    resume: async (m) => {
+      if (!(await c.resume(m.sessionId))) void vscode.window.showWarningMessage('Sextant: that session no longer exists.');
+    },
+    renameSession: (m) => {
+      c.renameSession(m.sessionId, m.title);
+      c.postHistory();
+    },
+    deleteSession: async (m) => {
+      await c.deleteSession(m.sessionId);
+      c.postHistory();
+    },
+    undoDelete: (m) => {
+      c.restoreSession(m.sessionId);
+      c.postHistory();
+    },
+    export: (m) => host.exportSession(m.format),
+  };
+}

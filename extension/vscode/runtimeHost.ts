@@ -1,0 +1,49 @@
+// Loads the runtime bundle on first use and routes webview posts to whichever view is alive.
+// Kept tiny because it is part of the activation bundle.
+import * as path from 'node:path';
+import type * as vscode from 'vscode';
+import type { Outbound } from '../protocol/messages';
+import type * as RuntimeModule from './runtime';
+
+type Runtime = RuntimeModule.Runtime;
+
+export class RuntimeHost {
+  private runtime: Promise<Runtime> | undefined;
+  private poster: ((message: Outbound) => void) | undefined;
+
+  constructor(
+    readonly context: vscode.ExtensionContext,
+    readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  get(): Promise<Runtime> {
+    if (!this.runtime) {
+      const started = performance.now();
+      // A path the bundler cannot follow: runtime.js is its own bundle, loaded only now.
+      const file = path.join(__dirname, 'runtime.js');
+      const mod = require(file) as typeof RuntimeModule;
+      this.runtime = mod
+        .createRuntime(this.context, this.log, (m) => this.poster?.(m))
+        .then((rt) => {
+          this.log.info(`runtime ready in ${(performance.now() - started).toFixed(1)} ms`);
+          return rt;
+        });
+      this.runtime.catch((err) => {
+        this.log.error(`Sextant could not start: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+        this.runtime = undefined;
+      });
+    }
+    return this.runtime;
+  }
+
+  /** The live view registers how to reach it; undefined when it is disposed. */
+  setPoster(poster: ((message: Outbound) => void) | undefined): void {
+    this.poster = poster;
+  }
+
+  async dispose(): Promise<void> {
+    const rt = this.runtime;
+    this.runtime = undefined;
+    if (rt) await (await rt).dispose();
+  }
+}
