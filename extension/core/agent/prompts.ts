@@ -1,0 +1,31 @@
+// System prompts per mode. The texts live in prompts/*.md (bundled as text) so they can be read
+// and reviewed as prose; this file only adds the facts of the environment.
+import type { Mode } from '../../protocol';
+import chatPrompt from '../../../prompts/chat.md';
+import agentPrompt from '../../../prompts/agent.md';
+
+export interface PromptEnvironment {
+  workspaceRoots: string[];
+  platform: string;
+  date: Date;
+}
+
+const BY_MODE: Record<Mode, string> = {
+  chat: chatPrompt,
+  // Plan and Research are not offered yet (see modes.ts); a request in them runs as Chat.
+  plan: chatPrompt,
+  research: chatPrompt,
+  agent: agentPrompt,
+};
+
+export function systemPromptFor(mode: Mode, env: PromptEnvironment): string {
+  const roots = env.workspaceRoots.length ? env.workspaceRoots.join(', ') : '(no folder open)';
+  return [
+    BY_MODE[mode].trim(),
+    '',
+    '# Environment',
+    `- Workspace folders: ${roots}`,
+    `- Platform: ${env.platform}`,
+    `- Today's date: ${env.date.toISOString().slice(0, 10)}`,
+  ].join('\n');
+}

@@ -1,0 +1,163 @@
+// The runtime bundle: wires core to VS Code. Loaded the first time the chat or a command is used,
+// never at activation (see runtimeHost.ts).
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import { dispatchInbound, parseInbound, type Mode, type Outbound } from '../protocol';
+import { ChatController } from '../core/agent/controller';
+import { systemPromptFor } from '../core/agent/prompts';
+import type { Logger } from '../core/ports';
+import { listModelChoices, mergeProviderConfigs, ProviderRegistry } from '../core/providers/registry';
+import { resolveApiKey } from '../core/providers/keys';
+import type { ProviderConfig, ProviderKind } from '../core/providers/types';
+import { createToolRegistry, createToolSessionState, disposeToolSession, toolsForMode } from '../core/tools/registry';
+import { openSessionStore } from '../core/store';
+import { createInboundHandlers } from './handlers';
+import { secretsPort } from './secrets';
+import { readSettings } from './settings';
+import { KeyCommands } from './keyCommands';
+import { exportSessionToWorkspace } from './exportCommand';
+import { createWorkspacePort } from './adapters/workspace';
+import { createSearchPort } from './adapters/search';
+import { createTerminalPort } from './adapters/terminal';
+
+export interface Runtime {
+  controller: ChatController;
+  handle(raw: unknown): Promise<void>;
+  pickMode(): Promise<void>;
+  pickModel(): Promise<void>;
+  setApiKey(): Promise<void>;
+  clearApiKey(): Promise<void>;
+  exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+type ProviderModule = { createProvider: (config: ProviderConfig, apiKey: string | undefined) => import('../core/providers/types').Provider };
+
+function loadProviderKind(kind: ProviderKind): Promise<ProviderModule> {
+  // Each SDK is its own bundle, loaded on the first request that needs it.
+  if (kind === 'vscode-lm') return Promise.reject(new Error('The vscode-lm provider kind is not available yet.'));
+  return Promise.resolve(require(path.join(__dirname, `provider-${kind}.js`)) as ProviderModule);
+}
+
+export async function createRuntime(
+  context: vscode.ExtensionContext,
+  channel: vscode.LogOutputChannel,
+  post: (message: Outbound) => void,
+): Promise<Runtime> {
+  const log: Logger = { info: (m) => channel.info(m), warn: (m) => channel.warn(m), error: (m) => channel.error(m) };
+  const secrets = secretsPort(context.secrets);
+  const configs = (): ProviderConfig[] => {
+    const merged = mergeProviderConfigs(readSettings().providers);
+    for (const e of merged.errors) log.warn(`sextant.providers: ${e}`);
+    return merged.configs;
+  };
+  let registry = new ProviderRegistry({ configs: configs(), secrets, env: process.env, loadKind: loadProviderKind });
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('sextant.providers')) {
+        registry = new ProviderRegistry({ configs: configs(), secrets, env: process.env, loadKind: loadProviderKind });
+      }
+    }),
+  );
+
+  await vscode.workspace.fs.createDirectory(context.globalStorageUri);
+  const store = await openSessionStore({
+    dir: context.globalStorageUri.fsPath,
+    wasmPath: path.join(__dirname, 'sql-wasm.wasm'),
+    log,
+  });
+
+  const toolRegistries = new Map<Mode, ReturnType<typeof createToolRegistry> | undefined>();
+  const trusted = () => vscode.workspace.isTrusted;
+  const toolsFor = (mode: Mode) => {
+    const key = mode;
+    if (!toolRegistries.has(key)) {
+      const tools = toolsForMode(mode, { trusted: trusted() });
+      toolRegistries.set(key, tools.length ? createToolRegistry(tools) : undefined);
+    }
+    return toolRegistries.get(key);
+  };
+  context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => toolRegistries.clear()));
+
+  const hasKey = async (c: ProviderConfig) => Boolean(c.keyless) || Boolean(await resolveApiKey(c, secrets, process.env).catch(() => undefined));
+
+  const controller = new ChatController({
+    persistence: store,
+    resolveModel: (ref) => registry.resolve(ref),
+    modelChoices: async () => {
+      const cs = configs();
+      const keys = new Map<string, boolean>();
+      await Promise.all(cs.map(async (c) => keys.set(c.name, await hasKey(c))));
+      return listModelChoices(cs, (name) => keys.get(name) ?? false);
+    },
+    defaultModel: () => readSettings().defaultModel,
+    maxSteps: () => readSettings().maxSteps,
+    toolsFor,
+    toolPorts: {
+      workspace: createWorkspacePort(),
+      search: createSearchPort(),
+      terminal: createTerminalPort(),
+      log,
+    },
+    systemPrompt: (mode) => systemPromptFor(mode, { workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), platform: process.platform, date: new Date() }),
+    trusted,
+    hasWorkspaceFolder: () => (vscode.workspace.workspaceFolders?.length ?? 0) > 0,
+    createToolSession: createToolSessionState,
+    disposeToolSession,
+    post,
+    log,
+    now: () => Date.now(),
+    newId: () => randomUUID(),
+  });
+
+  const keys = new KeyCommands(secrets, configs, () => void controller.postSnapshot());
+
+  const runtime: Runtime = {
+    controller,
+    handle: async (raw) => {
+      const parsed = parseInbound(raw);
+      if (!parsed.ok) {
+        log.warn(parsed.error.message);
+        post({ type: 'protocolError', error: parsed.error });
+        return;
+      }
+      await dispatchInbound(handlers, parsed.message);
+    },
+    pickMode: async () => {
+      const snap = await controller.snapshot();
+      const items = snap.modes.map((m) => ({
+        label: m.mode[0].toUpperCase() + m.mode.slice(1),
+        description: m.enabled ? (m.mode === snap.mode ? 'current' : '') : m.reason,
+        mode: m.mode,
+        enabled: m.enabled,
+      }));
+      const pick = await vscode.window.showQuickPick(items, { title: 'Sextant: Switch Mode' });
+      if (pick?.enabled) controller.setMode(pick.mode);
+      else if (pick) void vscode.window.showInformationMessage(pick.description ?? 'That mode is not available.');
+    },
+    pickModel: async () => {
+      const snap = await controller.snapshot();
+      const pick = await vscode.window.showQuickPick(
+        snap.models.map((m) => ({ label: m.ref, description: m.hasKey ? m.label : `${m.label} — no API key yet`, ref: m.ref })),
+        { title: 'Sextant: Select Model', placeHolder: `current: ${snap.model}` },
+      );
+      if (pick) controller.setModel(pick.ref);
+    },
+    setApiKey: () => keys.setApiKey(),
+    clearApiKey: () => keys.clearApiKey(),
+    exportSession: (format) => exportSessionToWorkspace(controller, format, log),
+    dispose: async () => {
+      await controller.dispose();
+      await store.close();
+    },
+  };
+  const handlers = createInboundHandlers({
+    controller,
+    log: channel,
+    setApiKey: runtime.setApiKey,
+    pickModel: runtime.pickModel,
+    exportSession: runtime.exportSession,
+  });
+  return runtime;
+}

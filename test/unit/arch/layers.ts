@@ -1,0 +1,87 @@
+// Reads the imports of every source file and reports breaches of DESIGN §1's layer rules.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize, relative, sep } from 'node:path';
+
+export interface SourceFile {
+  /** Path relative to the repo root, with forward slashes. */
+  path: string;
+  text: string;
+}
+
+export interface Violation {
+  file: string;
+  specifier: string;
+  rule: string;
+}
+
+const SOURCE_EXT = /\.(ts|mts|cts|js|mjs|cjs)$/;
+const IMPORT_RE = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+export function importsOf(text: string): string[] {
+  // Comments could hold example imports; strip them first (strings keep their content).
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"\\])\/\/.*$/gm, '$1');
+  const out: string[] = [];
+  for (const m of code.matchAll(IMPORT_RE)) out.push(m[1] ?? m[2]);
+  return out;
+}
+
+function resolveSpecifier(from: string, specifier: string): string | undefined {
+  if (!specifier.startsWith('.')) return undefined;
+  return normalize(join(dirname(from), specifier)).split(sep).join('/');
+}
+
+const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+
+const WEBVIEW_PACKAGES = [/^lit(\/|$)/, /^@vscode-elements\//, /^marked$/, /^dompurify$/, /^@vscode\/codicons/, /^@lit\//];
+
+export function findViolations(files: SourceFile[]): Violation[] {
+  const violations: Violation[] = [];
+  for (const file of files) {
+    const p = file.path;
+    for (const spec of importsOf(file.text)) {
+      const target = resolveSpecifier(p, spec);
+      const add = (rule: string) => violations.push({ file: p, specifier: spec, rule });
+      if (under(p, 'extension/protocol')) {
+        if (target ? !under(target, 'extension/protocol') : spec !== 'zod') add('extension/protocol imports only zod');
+      }
+      if (under(p, 'extension/core')) {
+        if (spec === 'vscode' || spec.startsWith('vscode/')) add("extension/core never imports 'vscode'");
+        if (target && (under(target, 'extension/vscode') || under(target, 'webview'))) add('extension/core never imports the host or the webview');
+      }
+      if (under(p, 'webview')) {
+        if (target) {
+          if (!under(target, 'webview') && !under(target, 'extension/protocol')) add('webview imports only extension/protocol');
+        } else if (!WEBVIEW_PACKAGES.some((re) => re.test(spec))) {
+          add(`webview imports only extension/protocol and its UI libraries (not "${spec}")`);
+        }
+      }
+      if (!under(p, 'test') && target && under(target, 'test')) add('nothing outside test/ imports from test/');
+    }
+    if ((under(p, 'extension') || under(p, 'webview')) && /^\s*export\s+default\b/m.test(file.text)) {
+      violations.push({ file: p, specifier: '(export default)', rule: 'no default exports' });
+    }
+  }
+  return violations;
+}
+
+export function readSourceTree(root: string, dirs: string[]): SourceFile[] {
+  const files: SourceFile[] = [];
+  const walk = (dir: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name === 'node_modules' || name.startsWith('.')) continue;
+      const full = join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (SOURCE_EXT.test(name) && !name.endsWith('.d.ts')) {
+        files.push({ path: relative(root, full).split(sep).join('/'), text: readFileSync(full, 'utf8') });
+      }
+    }
+  };
+  for (const d of dirs) walk(join(root, d));
+  return files;
+}
