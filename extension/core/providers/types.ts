@@ -59,6 +59,8 @@ export class ProviderError extends Error {
     readonly status?: number,
     /** True when text had already streamed before the failure (retrying would repeat it). */
     readonly afterFirstToken = false,
+    /** For rate limits: how long the server asked us to wait (from `retry-after-ms` / `retry-after`). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'ProviderError';
@@ -90,4 +92,20 @@ export interface ProviderConfig {
   keyless?: boolean;
   /** Shown in the model picker. */
   label?: string;
+  /** Per-model context window and price (presets); they override `contextWindow` / `price` for that model. */
+  modelInfo?: Record<string, ModelInfo>;
+  /** Extra fields merged into every request body (e.g. MiniMax `reasoning_split`). OpenAI kind only. */
+  extraBody?: Record<string, unknown>;
+  /**
+   * How an OpenAI-compatible API wants earlier reasoning sent back in history: DeepSeek/Moonshot
+   * reject tool-call turns without `reasoning_content`; MiniMax wants `reasoning_details`. Default none.
+   */
+  reasoningReplay?: 'reasoning_content' | 'reasoning_details' | 'none';
+  /** OpenAI's reasoning models refuse `max_tokens`; default `max_tokens`. OpenAI kind only. */
+  maxTokensParam?: 'max_tokens' | 'max_completion_tokens';
+}
+
+export interface ModelInfo {
+  contextWindow?: number;
+  price?: { input: number; output: number; cachedInput?: number };
 }

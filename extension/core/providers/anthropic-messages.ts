@@ -1,0 +1,88 @@
+// Maps Sextant's neutral ModelMessages onto the Anthropic messages wire format, with prompt-caching
+// breakpoints on the system prompt and on the last message (the conversation prefix then stays
+// cached across the steps of an agent turn). Only SDK types are imported here.
+import type {
+  ContentBlockParam,
+  ImageBlockParam,
+  MessageParam,
+  TextBlockParam,
+  Tool,
+  ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlock, ModelMessage, ToolSpec } from './types';
+
+type ImageMediaType = ImageBlockParam extends { source: infer S } ? (S extends { media_type: infer M } ? M : never) : never;
+
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+function image(block: Extract<ContentBlock, { type: 'image' }>): ImageBlockParam {
+  return { type: 'image', source: { type: 'base64', media_type: block.mediaType as ImageMediaType, data: block.dataBase64 } };
+}
+
+function blocks(content: string | ContentBlock[]): Array<TextBlockParam | ImageBlockParam> {
+  if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
+  return content.map((b) => (b.type === 'text' ? { type: 'text', text: b.text } : image(b)));
+}
+
+/** Tool input must be an object; a call whose JSON did not parse is replayed with an empty input. */
+function toolInput(json: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(json || '{}');
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function assistantBlocks(msg: Extract<ModelMessage, { role: 'assistant' }>): ContentBlockParam[] {
+  const out: ContentBlockParam[] = [];
+  // A thinking block can only be replayed with the signature that came with it.
+  if (msg.thinking && msg.thinkingSignature) out.push({ type: 'thinking', thinking: msg.thinking, signature: msg.thinkingSignature });
+  if (msg.text) out.push({ type: 'text', text: msg.text });
+  for (const c of msg.toolCalls ?? []) out.push({ type: 'tool_use', id: c.id, name: c.name, input: toolInput(c.argumentsJson) });
+  return out;
+}
+
+function toolResult(msg: Extract<ModelMessage, { role: 'tool' }>): ToolResultBlockParam {
+  return { type: 'tool_result', tool_use_id: msg.toolCallId, content: blocks(msg.content), ...(msg.isError ? { is_error: true } : {}) };
+}
+
+/** Marks the last block that may carry `cache_control` (thinking blocks may not). */
+function markLastCacheable(content: ContentBlockParam[]): void {
+  for (let i = content.length - 1; i >= 0; i--) {
+    const b = content[i];
+    if (b && b.type !== 'thinking' && b.type !== 'redacted_thinking') {
+      (b as { cache_control?: typeof EPHEMERAL }).cache_control = EPHEMERAL;
+      return;
+    }
+  }
+}
+
+export function toAnthropicMessages(messages: ModelMessage[]): MessageParam[] {
+  const out: Array<{ role: 'user' | 'assistant'; content: ContentBlockParam[] }> = [];
+  const push = (role: 'user' | 'assistant', content: ContentBlockParam[]): void => {
+    if (content.length === 0) return;
+    const last = out[out.length - 1];
+    // Tool results of one step must share a single user turn; merging same-role neighbours also
+    // keeps the strict user/assistant alternation older endpoints require.
+    if (last && last.role === role) last.content.push(...content);
+    else out.push({ role, content: [...content] });
+  };
+  for (const msg of messages) {
+    if (msg.role === 'user') push('user', blocks(msg.content));
+    else if (msg.role === 'assistant') push('assistant', assistantBlocks(msg));
+    else push('user', [toolResult(msg)]);
+  }
+  const last = out[out.length - 1];
+  if (last) markLastCacheable(last.content);
+  return out;
+}
+
+export function toAnthropicSystem(system: string): TextBlockParam[] | undefined {
+  return system ? [{ type: 'text', text: system, cache_control: EPHEMERAL }] : undefined;
+}
+
+export function toAnthropicTools(tools: ToolSpec[] | undefined): Tool[] | undefined {
+  if (!tools || tools.length === 0) return undefined;
+  return tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Tool['input_schema'] }));
+}

@@ -1,0 +1,176 @@
+// The `anthropic` provider kind: @anthropic-ai/sdk with streaming, thinking blocks (with their
+// signatures, so they can be replayed) and prompt caching. Its own esbuild entry
+// (dist/provider-anthropic.js), loaded lazily by the registry: nothing else in extension/ may
+// value-import this file.
+import {
+  Anthropic,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from '@anthropic-ai/sdk';
+import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import { toAnthropicMessages, toAnthropicSystem, toAnthropicTools } from './anthropic-messages';
+import { abortedError, toProviderError, truncatedError, type ErrorContext, type SdkErrorClasses } from './errors';
+import type { Provider, ProviderConfig, ProviderEvent, ProviderRequest, StopReason } from './types';
+
+const SDK_ERRORS: SdkErrorClasses = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
+export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+export const DEFAULT_MAX_TOKENS = 8192;
+/**
+ * A keyless anthropic-kind endpoint (a local proxy) still gets some key: without one the SDK
+ * would go looking for credentials in the environment and in config files on disk.
+ */
+const KEYLESS_PLACEHOLDER = 'sextant-keyless';
+
+function stopReason(reason: string | null | undefined): StopReason {
+  switch (reason) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'end';
+    case 'tool_use':
+      return 'tool_calls';
+    case 'max_tokens':
+      return 'max_tokens';
+    default:
+      return 'other';
+  }
+}
+
+export function buildAnthropicBody(request: ProviderRequest): MessageCreateParamsStreaming {
+  const body: MessageCreateParamsStreaming = {
+    model: request.model,
+    max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
+    messages: toAnthropicMessages(request.messages),
+    stream: true,
+  };
+  const system = toAnthropicSystem(request.system);
+  if (system) body.system = system;
+  const tools = toAnthropicTools(request.tools);
+  if (tools) body.tools = tools;
+  // The SDK's types no longer list `temperature` (newer models fix it), but the API still takes it.
+  if (request.temperature !== undefined) (body as unknown as Record<string, unknown>).temperature = request.temperature;
+  return body;
+}
+
+interface OpenBlock {
+  kind: 'text' | 'thinking' | 'tool' | 'other';
+  id: string;
+  name: string;
+  json: string;
+}
+
+export function createProvider(config: ProviderConfig, apiKey: string | undefined): Provider {
+  const baseUrl = config.baseUrl ?? DEFAULT_ANTHROPIC_BASE_URL;
+  const client = new Anthropic({
+    apiKey: apiKey ?? KEYLESS_PLACEHOLDER,
+    baseURL: baseUrl,
+    maxRetries: 2,
+    defaultHeaders: config.headers,
+    logLevel: 'off',
+    openTelemetry: false,
+  });
+
+  async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
+    const ctx: ErrorContext = { providerName: config.name, baseUrl, apiKeyEnv: config.apiKeyEnv, signal, afterFirstToken: false };
+    if (signal.aborted) throw abortedError(ctx);
+    let events: AsyncIterable<RawMessageStreamEvent>;
+    try {
+      events = await client.messages.create(buildAnthropicBody(request), { signal });
+    } catch (err) {
+      throw toProviderError(err, ctx, SDK_ERRORS);
+    }
+
+    const open = new Map<number, OpenBlock>();
+    let input = 0;
+    let cacheRead = 0;
+    let cacheWrite = 0;
+    let output = 0;
+    let reason: string | null | undefined;
+    let stopped = false;
+    try {
+      for await (const event of events) {
+        switch (event.type) {
+          case 'message_start': {
+            const u = event.message.usage;
+            input = u.input_tokens ?? 0;
+            cacheRead = u.cache_read_input_tokens ?? 0;
+            cacheWrite = u.cache_creation_input_tokens ?? 0;
+            output = u.output_tokens ?? 0;
+            break;
+          }
+          case 'content_block_start': {
+            const b = event.content_block;
+            if (b.type === 'text') {
+              open.set(event.index, { kind: 'text', id: '', name: '', json: '' });
+              if (b.text) {
+                ctx.afterFirstToken = true;
+                yield { type: 'text', text: b.text };
+              }
+            } else if (b.type === 'thinking') {
+              open.set(event.index, { kind: 'thinking', id: '', name: '', json: '' });
+              if (b.thinking) {
+                ctx.afterFirstToken = true;
+                yield { type: 'thinking', text: b.thinking, ...(b.signature ? { signature: b.signature } : {}) };
+              }
+            } else if (b.type === 'tool_use') {
+              open.set(event.index, { kind: 'tool', id: b.id, name: b.name, json: '' });
+            } else {
+              open.set(event.index, { kind: 'other', id: '', name: '', json: '' });
+            }
+            break;
+          }
+          case 'content_block_delta': {
+            const d = event.delta;
+            if (d.type === 'text_delta' && d.text) {
+              ctx.afterFirstToken = true;
+              yield { type: 'text', text: d.text };
+            } else if (d.type === 'thinking_delta' && d.thinking) {
+              ctx.afterFirstToken = true;
+              yield { type: 'thinking', text: d.thinking };
+            } else if (d.type === 'signature_delta') {
+              yield { type: 'thinking', text: '', signature: d.signature };
+            } else if (d.type === 'input_json_delta') {
+              const block = open.get(event.index);
+              if (block) block.json += d.partial_json;
+            }
+            break;
+          }
+          case 'content_block_stop': {
+            const block = open.get(event.index);
+            open.delete(event.index);
+            if (block?.kind === 'tool') {
+              ctx.afterFirstToken = true;
+              yield { type: 'tool_call', call: { id: block.id, name: block.name, argumentsJson: block.json || '{}' } };
+            }
+            break;
+          }
+          case 'message_delta': {
+            reason = event.delta.stop_reason ?? reason;
+            const u = event.usage;
+            if (u) {
+              output = u.output_tokens ?? output;
+              // Some endpoints only report input usage here.
+              if (typeof u.input_tokens === 'number' && u.input_tokens > 0) input = u.input_tokens;
+              if (typeof u.cache_read_input_tokens === 'number') cacheRead = u.cache_read_input_tokens;
+              if (typeof u.cache_creation_input_tokens === 'number') cacheWrite = u.cache_creation_input_tokens;
+            }
+            break;
+          }
+          case 'message_stop':
+            stopped = true;
+            break;
+        }
+      }
+    } catch (err) {
+      throw toProviderError(err, ctx, SDK_ERRORS);
+    }
+    if (signal.aborted) throw abortedError(ctx);
+    if (!stopped) throw truncatedError(ctx);
+    // Anthropic's input_tokens excludes cache reads and writes; UsageReport counts all prompt tokens.
+    yield { type: 'usage', usage: { inputTokens: input + cacheRead + cacheWrite, outputTokens: output, cachedTokens: cacheRead } };
+    yield { type: 'done', stopReason: stopReason(reason) };
+  }
+
+  return { name: config.name, kind: 'anthropic', stream };
+}

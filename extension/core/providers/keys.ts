@@ -1,0 +1,31 @@
+// API key lookup, a public contract (DESIGN §12): SecretStorage first (set by "Sextant: Set API
+// Key"), then the environment variable the provider names in `apiKeyEnv`. Keys are never read from
+// settings and never logged.
+import type { SecretsPort } from '../ports';
+import { ProviderError, type ProviderConfig } from './types';
+
+export function secretKeyName(providerName: string): string {
+  return 'sextant.apiKey.' + providerName;
+}
+
+export function noKeyMessage(config: Pick<ProviderConfig, 'name' | 'apiKeyEnv'>): string {
+  const env = config.apiKeyEnv ? ` or set the environment variable ${config.apiKeyEnv}` : '';
+  return `No API key for "${config.name}". Run "Sextant: Set API Key"${env}.`;
+}
+
+/**
+ * The key for a provider, or undefined for a keyless one (Ollama, LM Studio) that has none.
+ * Throws ProviderError `no_key` when a provider that needs a key has none anywhere.
+ */
+export async function resolveApiKey(
+  config: ProviderConfig,
+  secrets: SecretsPort,
+  env: Record<string, string | undefined>,
+): Promise<string | undefined> {
+  const stored = (await secrets.get(secretKeyName(config.name)))?.trim();
+  if (stored) return stored;
+  const fromEnv = config.apiKeyEnv ? env[config.apiKeyEnv]?.trim() : undefined;
+  if (fromEnv) return fromEnv;
+  if (config.keyless) return undefined;
+  throw new ProviderError('no_key', noKeyMessage(config));
+}

@@ -1,0 +1,123 @@
+// The provider registry: model references ("provider/model" or a bare provider name) resolved to a
+// live Provider. The SDK-backed kinds are loaded through `loadKind` on first use (each is its own
+// bundle), so nothing here imports an SDK and activation stays cheap.
+import type { ModelChoice } from '../../protocol';
+import type { SecretsPort } from '../ports';
+import { defaultModelOf } from './config';
+import { resolveApiKey } from './keys';
+import { ProviderError, type Provider, type ProviderConfig, type ProviderKind } from './types';
+
+export { mergeProviderConfigs, defaultModelOf } from './config';
+
+export interface ProviderModule {
+  createProvider(config: ProviderConfig, apiKey: string | undefined): Provider;
+}
+
+export type ModelRefResult = { ok: true; config: ProviderConfig; model: string } | { ok: false; error: string };
+
+/** The config as seen for one model: its own context window and price, when the preset has them. */
+export function configForModel(config: ProviderConfig, model: string): ProviderConfig {
+  const info = config.modelInfo?.[model];
+  return {
+    ...config,
+    contextWindow: info?.contextWindow ?? config.contextWindow,
+    price: info?.price ?? config.price,
+  };
+}
+
+/**
+ * Accepts "provider/model" or a bare provider name (its default model). Model ids may contain "/"
+ * themselves ("openrouter/anthropic/claude-sonnet-4.5"): only the first "/" separates, since
+ * provider names cannot contain one. A model id outside the configured list is allowed — the list
+ * feeds the picker, the API decides what exists.
+ */
+export function resolveModelRef(ref: string, configs: ProviderConfig[]): ModelRefResult {
+  const trimmed = ref.trim();
+  const known = configs.map((c) => c.name).join(', ');
+  if (!trimmed) return { ok: false, error: `No model selected. Pick one with "Sextant: Select Model" (providers: ${known}).` };
+  const slash = trimmed.indexOf('/');
+  const name = slash < 0 ? trimmed : trimmed.slice(0, slash);
+  const modelPart = slash < 0 ? '' : trimmed.slice(slash + 1).trim();
+  const config = configs.find((c) => c.name === name) ?? configs.find((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (!config) return { ok: false, error: `Unknown provider "${name}" in model "${trimmed}". Known providers: ${known}.` };
+  const model = modelPart || defaultModelOf(config);
+  if (!model) return { ok: false, error: `Provider "${config.name}" has no default model; use "${config.name}/<model>".` };
+  return { ok: true, config: configForModel(config, model), model };
+}
+
+function modelsOf(config: ProviderConfig): string[] {
+  const models = [...(config.models ?? [])];
+  const def = defaultModelOf(config);
+  if (def && !models.includes(def)) models.unshift(def);
+  return models;
+}
+
+/** Every configured model for the picker; `hasKey` is true for keyless providers. */
+export function listModelChoices(configs: ProviderConfig[], hasKey: (providerName: string) => boolean): ModelChoice[] {
+  return configs.flatMap((c) =>
+    modelsOf(c).map((model) => ({
+      ref: `${c.name}/${model}`,
+      label: `${c.label ?? c.name} · ${model}`,
+      hasKey: Boolean(c.keyless) || hasKey(c.name),
+    })),
+  );
+}
+
+export interface ProviderRegistryOptions {
+  configs: ProviderConfig[];
+  secrets: SecretsPort;
+  env: Record<string, string | undefined>;
+  loadKind: (kind: ProviderKind) => Promise<ProviderModule>;
+}
+
+export interface ResolvedModel {
+  provider: Provider;
+  model: string;
+  /** The provider's config with the model's own context window and price. */
+  config: ProviderConfig;
+}
+
+export class ProviderRegistry {
+  /**
+   * One instance per provider name, reused while its (config, key) stays the same; a new key or a
+   * changed setting replaces it with a fresh client.
+   */
+  private readonly instances = new Map<string, { cacheKey: string; provider: Promise<Provider> }>();
+
+  constructor(private readonly opts: ProviderRegistryOptions) {}
+
+  get configs(): ProviderConfig[] {
+    return this.opts.configs;
+  }
+
+  /** Throws ProviderError: `bad_request` for an unknown reference, `no_key` when a key is missing. */
+  async resolve(ref: string): Promise<ResolvedModel> {
+    const found = resolveModelRef(ref, this.opts.configs);
+    if (!found.ok) throw new ProviderError('bad_request', found.error);
+    const base = this.opts.configs.find((c) => c.name === found.config.name) ?? found.config;
+    const apiKey = await resolveApiKey(base, this.opts.secrets, this.opts.env);
+    const cacheKey = JSON.stringify([base, apiKey ?? null]);
+    let entry = this.instances.get(base.name);
+    if (!entry || entry.cacheKey !== cacheKey) {
+      const created = { cacheKey, provider: this.create(base, apiKey) };
+      entry = created;
+      this.instances.set(base.name, created);
+      // A failed load must not stick: the next request tries again.
+      created.provider.catch(() => {
+        if (this.instances.get(base.name) === created) this.instances.delete(base.name);
+      });
+    }
+    return { provider: await entry.provider, model: found.model, config: found.config };
+  }
+
+  private async create(config: ProviderConfig, apiKey: string | undefined): Promise<Provider> {
+    let mod: ProviderModule;
+    try {
+      mod = await this.opts.loadKind(config.kind);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      throw new ProviderError('bad_request', `The "${config.kind}" provider kind of "${config.name}" could not be loaded: ${why}`);
+    }
+    return mod.createProvider(config, apiKey);
+  }
+}
