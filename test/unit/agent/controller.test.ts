@@ -1,0 +1,190 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ScriptedProvider } from '../../fixtures/scripted-provider';
+import { ProviderError, type ProviderEvent } from '../../../extension/core/providers/types';
+import { chatStateFromSnapshot, applyEnvelope } from '../../../extension/protocol';
+import { assertEnvelopeInvariants, createHarness, readTool, textOf, writeTool } from './harness';
+
+const tokens = (n: number, word = 'tok'): ProviderEvent[] => Array.from({ length: n }, (_, i) => ({ type: 'text', text: `${word}${i} ` }));
+const done: ProviderEvent = { type: 'done', stopReason: 'end' };
+
+test('a chat request streams batched deltas, journals before posting, and ends with one terminal event', async () => {
+  const provider = new ScriptedProvider([[...tokens(200), { type: 'usage', usage: { inputTokens: 10, outputTokens: 200, cachedTokens: 0 } }, done]]);
+  const h = createHarness({ provider });
+  await h.controller.send('r1', 'hello', 'chat');
+  const envs = h.envelopes('r1');
+  assertEnvelopeInvariants(envs);
+  assert.equal(textOf(envs), tokens(200).map((t) => (t.type === 'text' ? t.text : '')).join(''));
+  // 200 tokens arrive in far fewer envelopes than tokens (batched per frame).
+  const deltas = envs.filter((e) => e.event.type === 'text_delta').length;
+  assert.ok(deltas < 200, `expected batching, got ${deltas} delta envelopes`);
+  assert.equal(envs.at(-1)!.event.type, 'complete');
+  assert.deepEqual(h.postedBeforeJournal, []);
+  const usage = envs.find((e) => e.event.type === 'usage')!.event;
+  assert.equal(usage.type === 'usage' && usage.usage.costUsd, (10 * 1 + 200 * 2) / 1e6);
+});
+
+test('the conversation keeps its context across turns', async () => {
+  const provider = new ScriptedProvider([[{ type: 'text', text: 'Paris.' }, done], [{ type: 'text', text: 'About 2 million.' }, done]]);
+  const h = createHarness({ provider });
+  await h.controller.send('r1', 'Capital of France?', 'chat');
+  await h.controller.send('r2', 'Its population?', 'chat');
+  const second = provider.requests[1];
+  assert.deepEqual(
+    second.messages.map((m) => (m.role === 'assistant' ? `a:${m.text}` : m.role === 'user' ? `u:${m.content}` : 'tool')),
+    ['u:Capital of France?', 'a:Paris.', 'u:Its population?'],
+  );
+  assert.equal(second.system, 'system for chat');
+});
+
+test('Stop keeps the partial answer, marks it stopped, and nothing follows the aborted event', async () => {
+  const provider = new ScriptedProvider([[...tokens(5), done]]);
+  let release!: () => void;
+  provider.holdNextStepUntil(new Promise<void>((r) => (release = r)));
+  const h = createHarness({ provider });
+  const sending = h.controller.send('r1', 'write a long essay', 'chat');
+  await new Promise((r) => setTimeout(r, 30));
+  await h.controller.abort('r1');
+  await sending;
+  release();
+  const envs = h.envelopes('r1');
+  assertEnvelopeInvariants(envs);
+  const last = envs.at(-1)!.event;
+  assert.deepEqual(last, { type: 'aborted', partialSaved: true });
+  const snap = await h.controller.snapshot();
+  const answer = snap.messages.at(-1)!;
+  assert.equal(answer.status, 'stopped');
+  assert.match(answer.parts.map((p) => (p.type === 'text' ? p.text : '')).join(''), /tok0 tok1 tok2 tok3 tok4/);
+  // The partial answer is part of the context of the next turn.
+  const stored = h.persistence.getSession(h.controller.sessionId)!;
+  assert.equal(stored.modelMessages.at(-1)!.role, 'assistant');
+  assert.equal(stored.messages.at(-1)!.status, 'stopped');
+});
+
+test('a new send aborts the request in flight (one in-flight request per session)', async () => {
+  const provider = new ScriptedProvider([[...tokens(3), done], [{ type: 'text', text: 'second' }, done]]);
+  provider.holdNextStepUntil(new Promise<void>(() => {}));
+  const h = createHarness({ provider });
+  const first = h.controller.send('r1', 'one', 'chat');
+  await new Promise((r) => setTimeout(r, 20));
+  await h.controller.send('r2', 'two', 'chat');
+  await first;
+  assert.equal(h.envelopes('r1').at(-1)!.event.type, 'aborted');
+  assert.equal(h.envelopes('r2').at(-1)!.event.type, 'complete');
+  assertEnvelopeInvariants(h.envelopes());
+});
+
+test('provider errors become one recoverable inline error, and Retry re-runs the last message', async () => {
+  const provider = new ScriptedProvider([
+    new ProviderError('auth', 'The API key for "scripted" was refused (401).', 401),
+    [{ type: 'text', text: 'ok now' }, done],
+  ]);
+  const h = createHarness({ provider });
+  await h.controller.send('r1', 'hi', 'chat');
+  const err = h.envelopes('r1').at(-1)!.event;
+  assert.equal(err.type, 'error');
+  assert.equal(err.type === 'error' && err.error.code, 'auth');
+  assert.equal(err.type === 'error' && err.error.recoverable, true);
+  await h.controller.retry('r2');
+  assert.equal(textOf(h.envelopes('r2')), 'ok now');
+  // The failed attempt left nothing in the model's history: the retry sends the question once.
+  assert.deepEqual(provider.requests[1].messages.map((m) => m.role), ['user']);
+  assertEnvelopeInvariants(h.envelopes());
+});
+
+test('the snapshot rebuilds the same conversation, and events of an in-flight request keep applying to it', async () => {
+  const provider = new ScriptedProvider([[...tokens(4), done], [...tokens(3, 'x'), done]]);
+  let release!: () => void;
+  const h = createHarness({ provider });
+  await h.controller.send('r1', 'first', 'chat');
+  provider.holdNextStepUntil(new Promise<void>((r) => (release = r)));
+  const sending = h.controller.send('r2', 'second', 'chat');
+  await new Promise((r) => setTimeout(r, 20));
+  const snap = await h.controller.snapshot();
+  assert.equal(snap.inFlightRequestId, 'r2');
+  const view = chatStateFromSnapshot(structuredClone(snap));
+  const after = h.envelopes('r2').filter((e) => e.seq > (snap.inFlightLastSeq ?? 0)).length;
+  release();
+  await sending;
+  for (const e of h.envelopes('r2').filter((e) => e.seq > (snap.inFlightLastSeq ?? 0))) applyEnvelope(view, e);
+  assert.ok(h.envelopes('r2').length > after);
+  const final = await h.controller.snapshot();
+  assert.deepEqual(view.messages, final.messages);
+});
+
+test('agent mode: read-only calls of one step run in parallel, a writer waits for approval, denial goes back to the model', async () => {
+  const log: string[] = [];
+  const provider = new ScriptedProvider([
+    [
+      { type: 'tool_call', call: { id: 'c1', name: 'peek', argumentsJson: '{"path":"a"}' } },
+      { type: 'tool_call', call: { id: 'c2', name: 'peek', argumentsJson: '{"path":"b"}' } },
+      { type: 'tool_call', call: { id: 'c3', name: 'poke', argumentsJson: '{"path":"c"}' } },
+      { type: 'tool_call', call: { id: 'c4', name: 'poke', argumentsJson: '{"path":"d"}' } },
+      { type: 'done', stopReason: 'tool_calls' },
+    ],
+    [{ type: 'text', text: 'all done' }, done],
+  ]);
+  const h = createHarness({ provider, tools: [readTool(log), writeTool(log)] });
+  h.controller.setMode('agent');
+  const sending = h.controller.send('r1', 'do it', 'agent');
+  const waitFor = async (pred: () => boolean) => {
+    for (let i = 0; i < 500 && !pred(); i++) await new Promise((r) => setTimeout(r, 2));
+    assert.ok(pred());
+  };
+  const approvalFor = (id: string) => () => h.envelopes('r1').some((e) => e.event.type === 'approval_needed' && e.event.approval.callId === id);
+  await waitFor(approvalFor('c3'));
+  // Both reads started before either ended: they ran in parallel; the writer had not run yet.
+  assert.deepEqual(log.slice(0, 2).sort(), ['start a', 'start b']);
+  assert.ok(!log.includes('write c'));
+  h.controller.approve('c3', { decision: 'approve' });
+  await waitFor(approvalFor('c4'));
+  h.controller.approve('c4', { decision: 'deny', reason: 'not that file' });
+  await sending;
+  assert.deepEqual(log.filter((l) => l.startsWith('write')), ['write c']);
+  const toolResults = provider.requests[1].messages.filter((m) => m.role === 'tool');
+  assert.equal(toolResults.length, 4);
+  const denied = toolResults.find((m) => m.role === 'tool' && m.toolCallId === 'c4');
+  assert.ok(denied && denied.role === 'tool' && denied.isError);
+  assert.match(JSON.stringify(denied), /not that file/);
+  const snap = await h.controller.snapshot();
+  const cards = snap.messages.at(-1)!.parts.flatMap((p) => (p.type === 'tool' ? [p.call] : []));
+  assert.deepEqual(cards.map((c) => `${c.name}:${c.subject}:${c.status}`), ['peek:a:ok', 'peek:b:ok', 'poke:c:ok', 'poke:d:denied']);
+  assert.equal(cards[2].liveOutput, 'working…');
+  assertEnvelopeInvariants(h.envelopes());
+});
+
+test('maxSteps ends a looping agent turn with a clear message', async () => {
+  const call = (id: string): ProviderEvent[] => [{ type: 'tool_call', call: { id, name: 'peek', argumentsJson: '{"path":"x"}' } }, { type: 'done', stopReason: 'tool_calls' }];
+  const provider = new ScriptedProvider([call('a'), call('b'), call('c'), call('d')]);
+  const h = createHarness({ provider, tools: [readTool([], 1)], maxSteps: 3 });
+  await h.controller.send('r1', 'loop', 'agent');
+  assert.equal(provider.requests.length, 3);
+  assert.match(textOf(h.envelopes('r1')) + JSON.stringify(h.envelopes('r1')), /sextant\.agent\.maxSteps/);
+  assert.equal(h.envelopes('r1').at(-1)!.event.type, 'complete');
+});
+
+test('new chat keeps the old one in history, and resume restores its messages and context', async () => {
+  const provider = new ScriptedProvider([[{ type: 'text', text: 'first answer' }, done], [{ type: 'text', text: 'resumed' }, done]]);
+  const h = createHarness({ provider });
+  await h.controller.send('r1', 'first question', 'chat');
+  const oldId = h.controller.sessionId;
+  await h.controller.newChat();
+  assert.notEqual(h.controller.sessionId, oldId);
+  assert.equal((await h.controller.snapshot()).messages.length, 0);
+  h.controller.postHistory();
+  const history = h.posts.filter((p) => p.type === 'history').at(-1);
+  assert.ok(history && history.type === 'history' && history.sessions.some((s) => s.id === oldId && s.title === 'first question'));
+  assert.equal(await h.controller.resume(oldId), true);
+  const snap = await h.controller.snapshot();
+  assert.equal(snap.messages.length, 2);
+  await h.controller.send('r2', 'again', 'chat');
+  assert.deepEqual(provider.requests[1].messages.map((m) => m.role), ['user', 'assistant', 'user']);
+});
+
+test('a failing journal never crashes a turn', async () => {
+  const provider = new ScriptedProvider([[{ type: 'text', text: 'fine' }, done]]);
+  const h = createHarness({ provider });
+  h.persistence.failNextAppend = true;
+  await h.controller.send('r1', 'hi', 'chat');
+  assert.equal(h.envelopes('r1').at(-1)!.event.type, 'complete');
+});

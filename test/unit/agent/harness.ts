@@ -1,0 +1,111 @@
+// Builds a ChatController with in-memory collaborators and records what it posts.
+import { z } from 'zod';
+import { ChatController } from '../../../extension/core/agent/controller';
+import type { ToolRuntime } from '../../../extension/core/agent/turn';
+import type { Envelope, Mode, Outbound } from '../../../extension/protocol';
+import { defineTool, type AnyTool, type ToolSessionState } from '../../../extension/core/tools/types';
+import type { Provider } from '../../../extension/core/providers/types';
+import { MemoryPersistence } from '../../fixtures/memory-persistence';
+
+export function fakeToolRuntime(tools: AnyTool[]): ToolRuntime {
+  return {
+    specs: () => tools.map((t) => ({ name: t.name, description: t.description, inputSchema: z.toJSONSchema(t.input) as Record<string, unknown> })),
+    get: (name) => tools.find((t) => t.name === name),
+    run: async (call, ctx) => {
+      const tool = tools.find((t) => t.name === call.name)!;
+      const parsed = tool.input.safeParse(JSON.parse(call.argumentsJson || '{}'));
+      if (!parsed.success) return { forModel: `Invalid arguments: ${parsed.error.message}`, forUi: 'invalid arguments', isError: true };
+      return tool.execute(parsed.data, ctx);
+    },
+  };
+}
+
+export const readTool = (log: string[], delayMs = 20) =>
+  defineTool({
+    name: 'peek',
+    description: 'reads',
+    kind: 'read',
+    input: z.object({ path: z.string() }),
+    subject: (i) => i.path,
+    execute: async (i) => {
+      log.push(`start ${i.path}`);
+      await new Promise((r) => setTimeout(r, delayMs));
+      log.push(`end ${i.path}`);
+      return { forModel: `contents of ${i.path}`, forUi: `contents of ${i.path}`, isError: false };
+    },
+  });
+
+export const writeTool = (log: string[]) =>
+  defineTool({
+    name: 'poke',
+    description: 'writes',
+    kind: 'write',
+    input: z.object({ path: z.string() }),
+    subject: (i) => i.path,
+    describeForApproval: async (i) => `write ${i.path}`,
+    execute: async (i, ctx) => {
+      log.push(`write ${i.path}`);
+      ctx.progress('working…');
+      return { forModel: `wrote ${i.path}`, forUi: `wrote ${i.path}`, isError: false };
+    },
+  });
+
+export function createHarness(opts: { provider: Provider; tools?: AnyTool[]; maxSteps?: number }) {
+  const posts: Outbound[] = [];
+  const persistence = new MemoryPersistence();
+  let id = 0;
+  const postedBeforeJournal: string[] = [];
+  const controller = new ChatController({
+    persistence,
+    resolveModel: async () => ({ provider: opts.provider, model: 'm', config: { name: 'scripted', kind: 'openai', price: { input: 1, output: 2 } } }),
+    modelChoices: async () => [{ ref: 'scripted/m', label: 'Scripted', hasKey: true }],
+    defaultModel: () => 'scripted/m',
+    maxSteps: () => opts.maxSteps ?? 50,
+    toolsFor: (mode: Mode) => (mode === 'agent' && opts.tools ? fakeToolRuntime(opts.tools) : undefined),
+    toolPorts: {
+      workspace: {} as never,
+      search: { ripgrepPath: () => undefined },
+      terminal: {},
+      log: { info() {}, warn() {}, error() {} },
+    },
+    systemPrompt: (mode) => `system for ${mode}`,
+    trusted: () => true,
+    hasWorkspaceFolder: () => true,
+    createToolSession: (sessionId): ToolSessionState => ({ sessionId, readFiles: new Map(), todos: [], extras: new Map() }),
+    disposeToolSession: () => {},
+    post: (m) => {
+      if (m.type === 'events') {
+        // Every posted envelope must already be in the journal.
+        const journaled = new Set(persistence.records.flatMap((r) => (r.kind === 'events' ? r.envelopes.map((e) => `${e.requestId}:${e.seq}`) : [])));
+        for (const e of m.envelopes) if (!journaled.has(`${e.requestId}:${e.seq}`)) postedBeforeJournal.push(`${e.requestId}:${e.seq}`);
+      }
+      posts.push(structuredClone(m));
+    },
+    log: { info() {}, warn() {}, error() {} },
+    now: () => Date.now(),
+    newId: () => `id${++id}`,
+    scheduler: { setTimeout: (fn, _ms) => setTimeout(fn, 1), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) },
+  });
+  const envelopes = (requestId?: string): Envelope[] =>
+    posts.flatMap((p) => (p.type === 'events' ? p.envelopes : [])).filter((e) => !requestId || e.requestId === requestId);
+  return { controller, posts, persistence, envelopes, postedBeforeJournal };
+}
+
+/** Checks the envelope invariants of DESIGN §3 for every request seen. */
+export function assertEnvelopeInvariants(envs: Envelope[]): void {
+  const byRequest = new Map<string, Envelope[]>();
+  for (const e of envs) byRequest.set(e.requestId, [...(byRequest.get(e.requestId) ?? []), e]);
+  for (const [id, list] of byRequest) {
+    for (let i = 1; i < list.length; i++) {
+      if (!(list[i].seq > list[i - 1].seq)) throw new Error(`${id}: seq not strictly increasing at ${i}`);
+    }
+    const terminals = list.filter((e) => ['complete', 'aborted', 'error'].includes(e.event.type));
+    if (terminals.length !== 1) throw new Error(`${id}: ${terminals.length} terminal events`);
+    if (list[list.length - 1] !== terminals[0]) throw new Error(`${id}: events after the terminal event`);
+    if (list[0].event.type !== 'started') throw new Error(`${id}: first event is ${list[0].event.type}`);
+  }
+}
+
+export function textOf(envs: Envelope[]): string {
+  return envs.map((e) => (e.event.type === 'text_delta' ? e.event.text : '')).join('');
+}

@@ -1,0 +1,71 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  dispatchInbound,
+  EnvelopeSchema,
+  InboundSchema,
+  OutboundSchema,
+  parseInbound,
+  type InboundHandlers,
+} from '../../../extension/protocol';
+
+test('malformed inbound messages are reported, never thrown', () => {
+  const bad: unknown[] = [
+    null,
+    undefined,
+    42,
+    'send',
+    [],
+    {},
+    { type: 'nope' },
+    { type: 'send' },
+    { type: 'send', requestId: 'r', text: '', mode: 'chat' },
+    { type: 'send', requestId: 'r', text: 'hi', mode: 'yolo' },
+    { type: 'approval', callId: 'c', decision: 'maybe' },
+    { type: 'answer', callId: 'c', answers: 'x' },
+    JSON.parse('{"__proto__": {"polluted": true}, "type": "ready2"}'),
+  ];
+  for (const raw of bad) {
+    const r = parseInbound(raw);
+    assert.equal(r.ok, false, `accepted ${JSON.stringify(raw)}`);
+    if (!r.ok) {
+      assert.equal(r.error.code, 'protocol');
+      assert.match(r.error.message, /Malformed message/);
+    }
+  }
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+test('valid inbound messages parse to their own type', () => {
+  const r = parseInbound({ type: 'send', requestId: 'r1', text: 'hello', mode: 'agent' });
+  assert.ok(r.ok);
+  assert.deepEqual(r.ok && r.message, { type: 'send', requestId: 'r1', text: 'hello', mode: 'agent' });
+  assert.ok(InboundSchema.safeParse({ type: 'approval', callId: 'c', decision: 'deny', reason: 'no' }).success);
+});
+
+test('the envelope requires a positive integer seq and a known event', () => {
+  assert.ok(EnvelopeSchema.safeParse({ requestId: 'r', seq: 1, ts: 1, event: { type: 'complete' } }).success);
+  assert.ok(!EnvelopeSchema.safeParse({ requestId: 'r', seq: 0, ts: 1, event: { type: 'complete' } }).success);
+  assert.ok(!EnvelopeSchema.safeParse({ requestId: 'r', seq: 1.5, ts: 1, event: { type: 'complete' } }).success);
+  assert.ok(!EnvelopeSchema.safeParse({ requestId: 'r', seq: 1, ts: 1, event: { type: 'aborted' } }).success, 'aborted needs partialSaved');
+  assert.ok(!EnvelopeSchema.safeParse({ requestId: 'r', seq: 1, ts: 1, event: { type: 'error', error: { message: 'x' } } }).success);
+  assert.ok(OutboundSchema.safeParse({ type: 'events', envelopes: [{ requestId: 'r', seq: 2, ts: 1, event: { type: 'text_delta', text: 'a' } }] }).success);
+});
+
+test('dispatch calls exactly the handler of the message type', async () => {
+  const seen: string[] = [];
+  const record = (name: string) => () => void seen.push(name);
+  const handlers: InboundHandlers = {
+    ready: record('ready'), send: record('send'), abort: record('abort'), retry: record('retry'), setMode: record('setMode'),
+    setModel: record('setModel'), newChat: record('newChat'), openLink: record('openLink'), runCommand: record('runCommand'),
+    approval: record('approval'), answer: record('answer'), history: record('history'), resume: record('resume'),
+    renameSession: record('renameSession'), deleteSession: record('deleteSession'), undoDelete: record('undoDelete'), export: record('export'),
+  };
+  await dispatchInbound(handlers, { type: 'setMode', mode: 'plan' });
+  await dispatchInbound(handlers, { type: 'ready' });
+  assert.deepEqual(seen, ['setMode', 'ready']);
+});
+
+// Compile-time check (npm run typecheck): a handler table missing a message type does not compile.
+// @ts-expect-error — 'export' (and others) are missing.
+export const incomplete: InboundHandlers = { ready: () => {} };
