@@ -1,0 +1,37 @@
+// npm run bench: builds the production VSIX, then runs every benchmark in turn. Prints figures,
+// asserts nothing. Pass names to run a subset: npm run bench -- load webview
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const only = process.argv.slice(2);
+
+const benches = [
+  ['load', 'bench/load.mjs', 'bundle sizes, require and activate() time'],
+  ['webview', 'bench/webview-stream.mjs', 'webview streaming at 20 and 2,000 messages (headless Chromium)'],
+  ['agent', 'bench/agent-step.mjs', 'agent loop overhead per step (real SDK, fake LLM answering instantly)'],
+  ['grep', 'bench/grep.mjs', 'grep tool vs raw ripgrep on 50,000 files'],
+  ['store', 'bench/store.mjs', 'store: persist one event, snapshot and open at 1/10/100 MB'],
+];
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  return r.status ?? 1;
+}
+
+if (!only.length || only.includes('load')) {
+  console.log('# building the production VSIX');
+  if (run('npm', ['run', '--silent', 'package']) !== 0) process.exit(1);
+}
+for (const [name, file, what] of benches) {
+  if (only.length && !only.includes(name)) continue;
+  if (!existsSync(join(root, file))) {
+    console.log(`\n# ${name}: ${file} not present, skipped`);
+    continue;
+  }
+  console.log(`\n# ${name}: ${what}`);
+  const code = run(process.execPath, [file]);
+  if (code !== 0) console.log(`(${name} exited with ${code})`);
+}
