@@ -1,0 +1,58 @@
+// Long texts (tool outputs, fetched pages, big model-facing tool results) live as files under
+// `blobs/`, named by their SHA-256, and the database keeps only a reference. That keeps the
+// snapshot — rewritten whole by sql.js's export() — small. Content-addressed, so replaying the
+// journal after a crash rewrites the same file harmlessly.
+import * as fs from 'node:fs';
+import { join } from 'node:path';
+import { sha256 } from './snapshot';
+
+/** Texts longer than this many characters go to a blob file. */
+export const BLOB_THRESHOLD = 32 * 1024;
+
+export class BlobStore {
+  constructor(private readonly dir: string) {}
+
+  private pathOf(ref: string): string {
+    if (!/^[0-9a-f]{64}$/.test(ref)) throw new Error(`bad blob ref ${ref}`);
+    return join(this.dir, 'blobs', `${ref}.txt`);
+  }
+
+  /** Stores text durably and returns its ref. */
+  put(text: string): string {
+    const bytes = Buffer.from(text, 'utf8');
+    const ref = sha256(bytes);
+    const file = this.pathOf(ref);
+    if (fs.existsSync(file)) return ref;
+    fs.mkdirSync(join(this.dir, 'blobs'), { recursive: true });
+    const tmp = `${file}.tmp-${process.pid}`;
+    const fd = fs.openSync(tmp, 'w');
+    try {
+      fs.writeSync(fd, bytes);
+      fs.fdatasyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+    return ref;
+  }
+
+  get(ref: string): string {
+    try {
+      return fs.readFileSync(this.pathOf(ref), 'utf8');
+    } catch {
+      return `[stored output ${ref.slice(0, 12)}… is missing]`;
+    }
+  }
+
+  /** Splits a value into what goes in the row and the blob ref, if it was too long. */
+  split(text: string | undefined): { inline: string | null; ref: string | null } {
+    if (text === undefined) return { inline: null, ref: null };
+    if (text.length <= BLOB_THRESHOLD) return { inline: text, ref: null };
+    return { inline: null, ref: this.put(text) };
+  }
+
+  join(inline: unknown, ref: unknown): string | undefined {
+    if (typeof ref === 'string' && ref) return this.get(ref);
+    return typeof inline === 'string' ? inline : undefined;
+  }
+}

@@ -1,0 +1,122 @@
+// HTML export: one self-contained file. Sanitised by construction — Markdown is rendered with
+// raw HTML escaped, links limited to http(s)/mailto/#fragments, images turned into links (no
+// remote loads) — and a Content-Security-Policy that forbids every script and remote request
+// as a second line of defence. Tool cards and thinking fold with <details> (no JS needed).
+import { Marked, type Tokens } from 'marked';
+import type { ChatMessage, MessagePart } from '../../protocol';
+import type { ExportInput } from './export';
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+}
+
+export function safeHref(href: string): string | undefined {
+  const h = href.trim();
+  if (/^#[\w-]*$/.test(h)) return h;
+  try {
+    const u = new URL(h);
+    return u.protocol === 'http:' || u.protocol === 'https:' || u.protocol === 'mailto:' ? u.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function markdownRenderer(): Marked {
+  const marked = new Marked({ gfm: true, breaks: false, async: false });
+  marked.use({
+    renderer: {
+      html(token: Tokens.HTML | Tokens.Tag) {
+        return escapeHtml(token.text);
+      },
+      link(token: Tokens.Link) {
+        const text = this.parser.parseInline(token.tokens);
+        const href = safeHref(token.href);
+        if (!href) return text;
+        const title = token.title ? ` title="${escapeHtml(token.title)}"` : '';
+        return `<a href="${escapeHtml(href)}"${title} rel="noopener noreferrer nofollow">${text}</a>`;
+      },
+      image(token: Tokens.Image) {
+        const href = safeHref(token.href);
+        const label = escapeHtml(token.text || 'image');
+        return href && !href.startsWith('#') ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer nofollow">[image: ${label}]</a>` : `[image: ${label}]`;
+      },
+    },
+  });
+  return marked;
+}
+
+const CSS = `
+:root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#fff;--card:#f6f8fa;--border:#d1d9e0;--accent:#0969da}
+@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--card:#151b23;--border:#3d444d;--accent:#4493f8}}
+*{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",sans-serif}
+main{max-width:860px;margin:0 auto;padding:2rem 1.25rem 4rem}h1{font-size:1.7rem;margin:0 0 .25rem}
+.meta{color:var(--muted);font-size:.9rem;margin-bottom:2rem}
+article{border-top:1px solid var(--border);padding:1rem 0}article>header{font-weight:600;margin-bottom:.5rem}
+article>header .when{color:var(--muted);font-weight:400;font-size:.85rem;margin-left:.5rem}
+article.user>header{color:var(--accent)}
+a{color:var(--accent)}pre,code{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+pre{background:var(--card);border:1px solid var(--border);border-radius:6px;padding:.75rem;overflow:auto;white-space:pre-wrap;word-break:break-word}
+:not(pre)>code{background:var(--card);padding:.1em .3em;border-radius:4px}
+details{border:1px solid var(--border);border-radius:6px;margin:.5rem 0;padding:.25rem .75rem;background:var(--card)}
+summary{cursor:pointer}.status{color:var(--muted);font-size:.85rem}.error{border-left:3px solid #cf222e;padding-left:.75rem}
+table{border-collapse:collapse}td,th{border:1px solid var(--border);padding:.25rem .5rem}blockquote{margin:0;padding-left:1rem;border-left:3px solid var(--border);color:var(--muted)}
+.todos li{list-style:none}.todos li::before{content:"☐ "}.todos li.completed::before{content:"☑ "}
+`;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function part(p: MessagePart, md: Marked): string {
+  if (p.type === 'text') return md.parse(p.text, { async: false });
+  if (p.type === 'thinking') return `<details><summary>Thinking</summary>${md.parse(p.text, { async: false })}</details>`;
+  const c = p.call;
+  const body = c.detail ?? c.preview ?? c.liveOutput;
+  const summary = `Tool: ${escapeHtml(c.name)} — <code>${escapeHtml(c.subject)}</code> <span class="status">${escapeHtml(c.status)}${c.durationMs !== undefined ? ` · ${c.durationMs} ms` : ''}</span>`;
+  return `<details class="tool"><summary>${summary}</summary>${body ? `<pre>${escapeHtml(body)}</pre>` : ''}</details>`;
+}
+
+function message(m: ChatMessage, md: Marked): string {
+  const who = m.role === 'user' ? 'You' : `Sextant${m.model ? ` · ${escapeHtml(m.model)}` : ''}`;
+  const parts = m.parts.map((p) => part(p, md)).join('\n');
+  const extra = [
+    m.status === 'stopped' ? '<p class="status">Stopped before it finished.</p>' : '',
+    m.error ? `<p class="error"><strong>Error (${escapeHtml(m.error.code)}):</strong> ${escapeHtml(m.error.message)}</p>` : '',
+    m.usage ? `<p class="status">Tokens: ${m.usage.inputTokens} in, ${m.usage.outputTokens} out</p>` : '',
+  ].join('');
+  return `<article class="${m.role}" aria-label="${m.role === 'user' ? 'You' : 'Sextant'}"><header>${who}<span class="when">${escapeHtml(m.mode)} · ${iso(m.createdAt)}</span></header>${parts}${extra}</article>`;
+}
+
+export function renderHtml({ session, artifacts }: ExportInput, now: number): string {
+  const md = markdownRenderer();
+  const body: string[] = [
+    `<h1>${escapeHtml(session.title)}</h1>`,
+    `<p class="meta">Mode ${escapeHtml(session.mode)} · Model ${escapeHtml(session.model)} · Created ${iso(session.createdAt)} · Exported ${iso(now)} by Sextant</p>`,
+    ...session.messages.map((m) => message(m, md)),
+  ];
+  if (session.todos.length) {
+    body.push(
+      `<section><h2>Todos</h2><ul class="todos">${session.todos.map((t) => `<li class="${escapeHtml(t.status)}">${escapeHtml(t.content)}</li>`).join('')}</ul></section>`,
+    );
+  }
+  for (const a of artifacts) {
+    const sources = a.citations?.length
+      ? `<h3>Sources</h3><ol>${a.citations
+          .map((c) => {
+            const href = safeHref(c.url);
+            const label = escapeHtml(c.title ?? c.url);
+            return `<li value="${c.n}">${href ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer nofollow">${label}</a>` : label}</li>`;
+          })
+          .join('')}</ol>`
+      : '';
+    body.push(`<section class="artifact"><h2>${escapeHtml(a.kind)}: ${escapeHtml(a.title)}</h2>${md.parse(a.content, { async: false })}${sources}</section>`);
+  }
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(session.title)}</title><style>${CSS}</style></head>
+<body><main>
+${body.join('\n')}
+</main></body></html>
+`;
+}

@@ -1,0 +1,62 @@
+// Markdown export: readable as plain text, renders on GitHub. Tool cards become a bold line with
+// the output in a fenced block; thinking becomes a <details> block (GitHub renders it folded).
+import type { ChatMessage, MessagePart } from '../../protocol';
+import type { ExportInput } from './export';
+
+export function fence(text: string, lang = ''): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const f = '`'.repeat(longest + 1);
+  return `${f}${lang}\n${text.replace(/\n$/, '')}\n${f}`;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function part(p: MessagePart): string {
+  if (p.type === 'text') return p.text.trim();
+  if (p.type === 'thinking') return `<details><summary>Thinking</summary>\n\n${p.text.trim()}\n\n</details>`;
+  const c = p.call;
+  const head = `**Tool: ${c.name}** — \`${c.subject.replace(/`/g, "'")}\` — ${c.status}${c.durationMs !== undefined ? ` (${c.durationMs} ms)` : ''}`;
+  const body = c.detail ?? c.preview ?? c.liveOutput;
+  return body ? `${head}\n\n${fence(body)}` : head;
+}
+
+function message(m: ChatMessage): string {
+  const who = m.role === 'user' ? 'You' : `Sextant${m.model ? ` (${m.model})` : ''}`;
+  const lines = [`## ${who} — ${m.mode} — ${iso(m.createdAt)}`, ''];
+  for (const p of m.parts) {
+    const t = part(p);
+    if (t) lines.push(t, '');
+  }
+  if (m.status === 'stopped') lines.push('_Stopped before it finished._', '');
+  if (m.error) lines.push(`> **Error (${m.error.code}):** ${m.error.message}`, '');
+  if (m.usage) lines.push(`_Tokens: ${m.usage.inputTokens} in, ${m.usage.outputTokens} out${m.usage.costUsd !== undefined ? `, $${m.usage.costUsd.toFixed(4)}` : ''}_`, '');
+  return lines.join('\n');
+}
+
+export function renderMarkdown({ session, artifacts }: ExportInput, now: number): string {
+  const out = [
+    `# ${session.title}`,
+    '',
+    `- Mode: ${session.mode}`,
+    `- Model: ${session.model}`,
+    `- Created: ${iso(session.createdAt)}`,
+    `- Updated: ${iso(session.updatedAt)}`,
+    `- Exported: ${iso(now)} by Sextant`,
+    '',
+  ];
+  for (const m of session.messages) out.push(message(m));
+  if (session.todos.length) {
+    out.push('## Todos', '');
+    for (const t of session.todos) out.push(`- [${t.status === 'completed' ? 'x' : ' '}] ${t.content}${t.status === 'in_progress' ? ' _(in progress)_' : ''}`);
+    out.push('');
+  }
+  for (const a of artifacts) {
+    out.push(`## ${a.kind === 'plan' ? 'Plan' : a.kind === 'report' ? 'Report' : a.kind}: ${a.title}`, '', a.content.trim(), '');
+    if (a.citations?.length) {
+      out.push('### Sources', '');
+      for (const c of a.citations) out.push(`${c.n}. [${(c.title ?? c.url).replace(/[[\]]/g, '')}](<${c.url}>)`);
+      out.push('');
+    }
+  }
+  return `${out.join('\n').trimEnd()}\n`;
+}

@@ -1,0 +1,74 @@
+// A lock file that serialises snapshot writers across VS Code windows sharing one global storage
+// folder. The hot path (journal appends) never takes it: each window appends to its own journal.
+// A lock whose owner process is gone, or which is older than `staleMs`, is taken over.
+import * as fs from 'node:fs';
+import { join } from 'node:path';
+
+export interface LockOptions {
+  timeoutMs?: number;
+  staleMs?: number;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function lockPath(dir: string): string {
+  return join(dir, 'sextant.lock');
+}
+
+function tryTake(file: string, owner: string, staleMs: number): boolean {
+  try {
+    const fd = fs.openSync(file, 'wx');
+    fs.writeSync(fd, JSON.stringify({ pid: process.pid, owner, at: Date.now() }));
+    fs.closeSync(fd);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  try {
+    const held = JSON.parse(fs.readFileSync(file, 'utf8')) as { pid?: number; at?: number };
+    const stale = typeof held.pid === 'number' && (!isAlive(held.pid) || Date.now() - (held.at ?? 0) > staleMs);
+    if (stale) fs.rmSync(file, { force: true });
+  } catch {
+    // Written but not yet filled by its owner, or just released: look again next round,
+    // unless it stays unreadable past staleMs (an owner that died between open and write).
+    try {
+      if (Date.now() - fs.statSync(file).mtimeMs > staleMs) fs.rmSync(file, { force: true });
+    } catch {
+      /* gone */
+    }
+  }
+  return false;
+}
+
+/** Waits for the lock; returns a release function. */
+export async function acquireLock(dir: string, owner: string, opts: LockOptions = {}): Promise<() => void> {
+  const file = lockPath(dir);
+  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+  const staleMs = opts.staleMs ?? 30_000;
+  let wait = 5;
+  while (!tryTake(file, owner, staleMs)) {
+    if (Date.now() > deadline) throw new Error(`could not take the store lock ${file} (held by another window)`);
+    await new Promise((r) => setTimeout(r, wait));
+    wait = Math.min(wait * 2, 100);
+  }
+  return () => {
+    try {
+      const held = JSON.parse(fs.readFileSync(file, 'utf8')) as { owner?: string };
+      if (held.owner === owner) fs.rmSync(file, { force: true });
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
+export function writerIsAlive(writer: string): boolean {
+  const pid = Number(writer.split('-')[0]);
+  return Number.isInteger(pid) && pid > 0 ? isAlive(pid) : true;
+}

@@ -1,0 +1,290 @@
+// Applies journal records to the database. `events` records go through the shared protocol
+// reducer (the same one the webview renders with) into an in-memory ChatState per live session;
+// the changed messages are written to their tables in one transaction by materialize(), which
+// runs before every read and every snapshot. That keeps append() O(event) however long the chat.
+import type { JournalRecord } from '../agent/persistence';
+import type { Logger } from '../ports';
+import { applyEnvelope, emptyChatState, type ChatMessage, type ChatState, type MessagePart } from '../../protocol';
+import type { BlobStore } from './blobs';
+import { indexMessageText, removeSessionChunks } from './memory_index';
+import type { Database } from './sqljs';
+import { queryAll, queryOne } from './sqljs';
+
+interface LiveSession {
+  state: ChatState;
+  dirty: Set<string>;
+  todosDirty: boolean;
+}
+
+type ReducerState = Pick<ChatState, 'requests' | 'approvals' | 'questions' | 'inFlightRequestId'>;
+
+export function messageText(m: ChatMessage): string {
+  return m.parts
+    .filter((p): p is Extract<MessagePart, { type: 'text' }> => p.type === 'text')
+    .map((p) => p.text)
+    .join('\n\n');
+}
+
+export class Projection {
+  private live = new Map<string, LiveSession>();
+  private modelMessageCount = new Map<string, number>();
+
+  constructor(
+    public db: Database,
+    private readonly blobs: BlobStore,
+    private readonly log: Logger,
+  ) {}
+
+  /** Points the projection at a different database (after a reload) and forgets its caches. */
+  reset(db: Database): void {
+    this.db = db;
+    this.live.clear();
+    this.modelMessageCount.clear();
+  }
+
+  apply(rec: JournalRecord): void {
+    const db = this.db;
+    switch (rec.kind) {
+      case 'session_created':
+        db.run(
+          `INSERT INTO sessions (id, title, mode, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT(id) DO UPDATE SET title = excluded.title, mode = excluded.mode, model = excluded.model`,
+          [rec.sessionId, rec.title, rec.mode, rec.model, rec.at, rec.at],
+        );
+        break;
+      case 'session_meta': {
+        this.ensureSession(rec.sessionId, rec.at);
+        if (rec.title !== undefined) {
+          const row = queryOne(db, 'SELECT title_source FROM sessions WHERE id = ?', [rec.sessionId]);
+          const source = rec.titleSource ?? 'auto';
+          // A generated title never replaces one the user chose.
+          if (source === 'user' || row?.title_source !== 'user')
+            db.run('UPDATE sessions SET title = ?, title_source = ? WHERE id = ?', [rec.title, source, rec.sessionId]);
+        }
+        if (rec.mode !== undefined) db.run('UPDATE sessions SET mode = ? WHERE id = ?', [rec.mode, rec.sessionId]);
+        if (rec.model !== undefined) db.run('UPDATE sessions SET model = ? WHERE id = ?', [rec.model, rec.sessionId]);
+        this.touch(rec.sessionId, rec.at);
+        break;
+      }
+      case 'events': {
+        this.ensureSession(rec.sessionId, rec.at);
+        const live = this.getLive(rec.sessionId);
+        for (const env of rec.envelopes) {
+          const changed = applyEnvelope(live.state, env);
+          if (changed) live.dirty.add(changed);
+          if (env.event.type === 'started') live.dirty.add(env.event.userMessageId);
+          if (env.event.type === 'todos') live.todosDirty = true;
+        }
+        this.touch(rec.sessionId, rec.at);
+        break;
+      }
+      case 'model_messages': {
+        this.ensureSession(rec.sessionId, rec.at);
+        let idx = this.modelMessageCount.get(rec.sessionId);
+        if (idx === undefined) idx = Number(queryOne(db, 'SELECT count(*) AS n FROM model_messages WHERE session_id = ?', [rec.sessionId])?.n ?? 0);
+        for (const m of rec.messages) {
+          const { inline, ref } = this.blobs.split(JSON.stringify(m));
+          db.run('INSERT OR REPLACE INTO model_messages (session_id, idx, role, body, body_ref) VALUES (?, ?, ?, ?, ?)', [
+            rec.sessionId,
+            idx++,
+            m.role,
+            inline ?? '',
+            ref,
+          ]);
+        }
+        this.modelMessageCount.set(rec.sessionId, idx);
+        this.touch(rec.sessionId, rec.at);
+        break;
+      }
+      case 'todos': {
+        this.ensureSession(rec.sessionId, rec.at);
+        const live = this.live.get(rec.sessionId);
+        if (live) {
+          live.state.todos = rec.todos;
+          live.todosDirty = true;
+        } else this.writeTodos(rec.sessionId, rec.todos);
+        this.touch(rec.sessionId, rec.at);
+        break;
+      }
+      case 'session_deleted':
+        db.run('UPDATE sessions SET deleted_at = ? WHERE id = ?', [rec.at, rec.sessionId]);
+        break;
+      case 'session_restored':
+        db.run('UPDATE sessions SET deleted_at = NULL WHERE id = ?', [rec.sessionId]);
+        break;
+      case 'artifact': {
+        this.ensureSession(rec.sessionId, rec.at);
+        const a = rec.artifact;
+        db.run(
+          `INSERT INTO artifacts (id, session_id, kind, title, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, title = excluded.title, content = excluded.content, updated_at = excluded.updated_at`,
+          [a.id, rec.sessionId, a.kind, a.title, a.content, rec.at, rec.at],
+        );
+        db.run('DELETE FROM citations WHERE artifact_id = ?', [a.id]);
+        for (const c of a.citations ?? [])
+          db.run('INSERT OR REPLACE INTO citations (artifact_id, n, url, title, snippet) VALUES (?, ?, ?, ?, ?)', [a.id, c.n, c.url, c.title ?? null, c.snippet ?? null]);
+        this.touch(rec.sessionId, rec.at);
+        break;
+      }
+      default:
+        // A record from a newer version: keep going, the rest of the journal is still good.
+        this.log.warn(`store: ignored a journal record of unknown kind ${(rec as { kind?: unknown }).kind as string}`);
+    }
+  }
+
+  /** Removes a session and everything it owns (used when purging old deleted sessions). */
+  purge(sessionId: string): void {
+    this.live.delete(sessionId);
+    this.modelMessageCount.delete(sessionId);
+    const db = this.db;
+    db.run('DELETE FROM message_parts WHERE message_id IN (SELECT id FROM messages WHERE session_id = ?)', [sessionId]);
+    for (const t of ['messages', 'tool_traces', 'model_messages', 'todos']) db.run(`DELETE FROM ${t} WHERE session_id = ?`, [sessionId]);
+    db.run('DELETE FROM citations WHERE artifact_id IN (SELECT id FROM artifacts WHERE session_id = ?)', [sessionId]);
+    db.run('DELETE FROM artifacts WHERE session_id = ?', [sessionId]);
+    removeSessionChunks(db, sessionId);
+    db.run('DELETE FROM sessions WHERE id = ?', [sessionId]);
+  }
+
+  private ensureSession(id: string, at: number): void {
+    this.db.run(`INSERT OR IGNORE INTO sessions (id, title, mode, model, created_at, updated_at) VALUES (?, '', 'chat', '', ?, ?)`, [id, at, at]);
+  }
+
+  private touch(id: string, at: number): void {
+    this.db.run('UPDATE sessions SET updated_at = max(updated_at, ?) WHERE id = ?', [at, id]);
+  }
+
+  /** Writes every pending change to the tables, then forgets sessions with nothing in flight. */
+  materialize(): void {
+    if (this.live.size === 0) return;
+    const db = this.db;
+    db.exec('BEGIN');
+    try {
+      for (const [id, live] of this.live) {
+        const { state } = live;
+        for (const msgId of live.dirty) {
+          const ord = state.messages.findIndex((m) => m.id === msgId);
+          if (ord >= 0) this.writeMessage(id, ord, state.messages[ord]);
+        }
+        live.dirty.clear();
+        if (live.todosDirty) this.writeTodos(id, state.todos);
+        live.todosDirty = false;
+        const reducer: ReducerState = {
+          requests: Object.fromEntries(Object.entries(state.requests).filter(([, r]) => !r.done)),
+          approvals: state.approvals,
+          questions: state.questions,
+          inFlightRequestId: state.inFlightRequestId,
+        };
+        db.run('UPDATE sessions SET reducer_state = ?, message_count = ? WHERE id = ?', [JSON.stringify(reducer), state.messages.length, id]);
+        if (!state.inFlightRequestId) this.live.delete(id);
+      }
+      db.exec('COMMIT');
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  private writeTodos(sessionId: string, todos: ChatState['todos']): void {
+    this.db.run('DELETE FROM todos WHERE session_id = ?', [sessionId]);
+    todos.forEach((t, i) =>
+      this.db.run('INSERT INTO todos (session_id, idx, id, content, status) VALUES (?, ?, ?, ?, ?)', [sessionId, i, t.id, t.content, t.status]),
+    );
+  }
+
+  private writeMessage(sessionId: string, ord: number, m: ChatMessage): void {
+    const db = this.db;
+    db.run(
+      `INSERT OR REPLACE INTO messages (id, session_id, ord, role, mode, status, model, created_at, error_json, usage_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [m.id, sessionId, ord, m.role, m.mode, m.status, m.model ?? null, m.createdAt, m.error ? JSON.stringify(m.error) : null, m.usage ? JSON.stringify(m.usage) : null],
+    );
+    db.run('DELETE FROM message_parts WHERE message_id = ?', [m.id]);
+    db.run('DELETE FROM tool_traces WHERE message_id = ?', [m.id]);
+    m.parts.forEach((p, idx) => {
+      if (p.type !== 'tool') {
+        db.run('INSERT INTO message_parts (message_id, idx, type, text) VALUES (?, ?, ?, ?)', [m.id, idx, p.type, p.text]);
+        return;
+      }
+      const c = p.call;
+      db.run('INSERT INTO message_parts (message_id, idx, type, call_id) VALUES (?, ?, ?, ?)', [m.id, idx, 'tool', c.callId]);
+      const detail = this.blobs.split(c.detail);
+      db.run(
+        `INSERT OR REPLACE INTO tool_traces (message_id, call_id, session_id, name, kind, subject, status, started_at, duration_ms, preview, detail, detail_ref, live_output)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [m.id, c.callId, sessionId, c.name, c.kind, c.subject, c.status, c.startedAt ?? null, c.durationMs ?? null, c.preview ?? null, detail.inline, detail.ref, c.liveOutput ?? null],
+      );
+    });
+    if (m.status !== 'streaming') indexMessageText(db, sessionId, m.id, messageText(m));
+  }
+
+  private getLive(sessionId: string): LiveSession {
+    let live = this.live.get(sessionId);
+    if (!live) {
+      const state = emptyChatState();
+      state.messages = readMessages(this.db, this.blobs, sessionId);
+      state.todos = readTodos(this.db, sessionId);
+      const row = queryOne(this.db, 'SELECT reducer_state FROM sessions WHERE id = ?', [sessionId]);
+      if (typeof row?.reducer_state === 'string') Object.assign(state, JSON.parse(row.reducer_state) as ReducerState);
+      live = { state, dirty: new Set(), todosDirty: false };
+      this.live.set(sessionId, live);
+    }
+    return live;
+  }
+}
+
+export function readTodos(db: Database, sessionId: string): ChatState['todos'] {
+  return queryAll(db, 'SELECT id, content, status FROM todos WHERE session_id = ? ORDER BY idx', [sessionId]).map((r) => ({
+    id: String(r.id),
+    content: String(r.content),
+    status: r.status as ChatState['todos'][number]['status'],
+  }));
+}
+
+export function readMessages(db: Database, blobs: BlobStore, sessionId: string): ChatMessage[] {
+  const parts = new Map<string, MessagePart[]>();
+  const traces = new Map<string, Record<string, unknown>>();
+  for (const t of queryAll(db, 'SELECT * FROM tool_traces WHERE session_id = ?', [sessionId])) traces.set(`${String(t.message_id)}\u0000${String(t.call_id)}`, t);
+  const partRows = queryAll(
+    db,
+    `SELECT p.message_id, p.type, p.text, p.call_id FROM message_parts p JOIN messages m ON m.id = p.message_id
+      WHERE m.session_id = ? ORDER BY p.message_id, p.idx`,
+    [sessionId],
+  );
+  for (const p of partRows) {
+    const mid = String(p.message_id);
+    let list = parts.get(mid);
+    if (!list) parts.set(mid, (list = []));
+    if (p.type === 'tool') {
+      const t = traces.get(`${mid}\u0000${String(p.call_id)}`);
+      if (!t) continue;
+      const call: Extract<MessagePart, { type: 'tool' }>['call'] = {
+        callId: String(t.call_id),
+        name: String(t.name),
+        kind: t.kind as 'read',
+        subject: String(t.subject),
+        status: t.status as 'ok',
+      };
+      if (t.started_at !== null) call.startedAt = Number(t.started_at);
+      if (t.duration_ms !== null) call.durationMs = Number(t.duration_ms);
+      if (t.preview !== null) call.preview = String(t.preview);
+      const detail = blobs.join(t.detail, t.detail_ref);
+      if (detail !== undefined) call.detail = detail;
+      if (t.live_output !== null) call.liveOutput = String(t.live_output);
+      list.push({ type: 'tool', call });
+    } else list.push({ type: p.type as 'text', text: String(p.text ?? '') });
+  }
+  return queryAll(db, 'SELECT * FROM messages WHERE session_id = ? ORDER BY ord', [sessionId]).map((r) => {
+    const m: ChatMessage = {
+      id: String(r.id),
+      role: r.role as ChatMessage['role'],
+      mode: r.mode as ChatMessage['mode'],
+      parts: parts.get(String(r.id)) ?? [],
+      status: r.status as ChatMessage['status'],
+      createdAt: Number(r.created_at),
+    };
+    if (r.model !== null) m.model = String(r.model);
+    if (r.error_json !== null) m.error = JSON.parse(String(r.error_json)) as ChatMessage['error'];
+    if (r.usage_json !== null) m.usage = JSON.parse(String(r.usage_json)) as ChatMessage['usage'];
+    return m;
+  });
+}

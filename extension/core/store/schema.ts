@@ -1,0 +1,142 @@
+// Schema versions and forward migrations. The version lives in SQLite's `PRAGMA user_version`
+// (part of the file header, so it survives export()). Every migration runs inside one
+// transaction; a database from a newer Sextant is refused before anything is written.
+import type { Database } from './sqljs';
+import { queryAll } from './sqljs';
+import { indexMessageText } from './memory_index';
+
+export interface Migration {
+  version: number;
+  description: string;
+  up(db: Database): void;
+}
+
+/** v1: the first released layout — sessions, messages with parts, tool traces, model history, todos, artifacts, citations. */
+const V1 = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE sessions (
+  id TEXT PRIMARY KEY, title TEXT NOT NULL, mode TEXT NOT NULL, model TEXT NOT NULL,
+  created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, deleted_at INTEGER,
+  reducer_state TEXT
+);
+CREATE INDEX sessions_updated ON sessions(updated_at DESC);
+CREATE TABLE messages (
+  id TEXT PRIMARY KEY, session_id TEXT NOT NULL, ord INTEGER NOT NULL, role TEXT NOT NULL,
+  mode TEXT NOT NULL, status TEXT NOT NULL, model TEXT, created_at INTEGER NOT NULL,
+  error_json TEXT, usage_json TEXT
+);
+CREATE INDEX messages_session ON messages(session_id, ord);
+CREATE TABLE message_parts (
+  message_id TEXT NOT NULL, idx INTEGER NOT NULL, type TEXT NOT NULL, text TEXT, call_id TEXT,
+  PRIMARY KEY (message_id, idx)
+);
+CREATE TABLE tool_traces (
+  message_id TEXT NOT NULL, call_id TEXT NOT NULL, session_id TEXT NOT NULL, name TEXT NOT NULL,
+  kind TEXT NOT NULL, subject TEXT NOT NULL, status TEXT NOT NULL, started_at INTEGER,
+  duration_ms INTEGER, preview TEXT, detail TEXT, live_output TEXT,
+  PRIMARY KEY (message_id, call_id)
+);
+CREATE INDEX tool_traces_session ON tool_traces(session_id);
+CREATE TABLE model_messages (
+  session_id TEXT NOT NULL, idx INTEGER NOT NULL, role TEXT NOT NULL, body TEXT NOT NULL,
+  PRIMARY KEY (session_id, idx)
+);
+CREATE TABLE todos (
+  session_id TEXT NOT NULL, idx INTEGER NOT NULL, id TEXT NOT NULL, content TEXT NOT NULL, status TEXT NOT NULL,
+  PRIMARY KEY (session_id, idx)
+);
+CREATE TABLE artifacts (
+  id TEXT PRIMARY KEY, session_id TEXT NOT NULL, kind TEXT NOT NULL, title TEXT NOT NULL,
+  content TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL
+);
+CREATE INDEX artifacts_session ON artifacts(session_id);
+CREATE TABLE citations (
+  artifact_id TEXT NOT NULL, n INTEGER NOT NULL, url TEXT NOT NULL, title TEXT, snippet TEXT,
+  PRIMARY KEY (artifact_id, n)
+);
+CREATE TABLE journal_hwm (writer TEXT PRIMARY KEY, seq INTEGER NOT NULL, prev_seq INTEGER NOT NULL DEFAULT 0);
+`;
+
+/**
+ * v2: big blobs as files (refs next to the inline columns), who set the title, a cached message
+ * count for the history list, and memory search (chunks + FTS4 + optional vectors), backfilled
+ * from the messages already stored.
+ */
+const V2 = `
+ALTER TABLE sessions ADD COLUMN title_source TEXT NOT NULL DEFAULT 'auto';
+ALTER TABLE sessions ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0;
+UPDATE sessions SET message_count = (SELECT count(*) FROM messages m WHERE m.session_id = sessions.id);
+ALTER TABLE tool_traces ADD COLUMN detail_ref TEXT;
+ALTER TABLE model_messages ADD COLUMN body_ref TEXT;
+CREATE TABLE memory_chunks (
+  id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, message_id TEXT NOT NULL, idx INTEGER NOT NULL, text TEXT NOT NULL
+);
+CREATE INDEX memory_chunks_message ON memory_chunks(message_id);
+CREATE INDEX memory_chunks_session ON memory_chunks(session_id);
+CREATE VIRTUAL TABLE memory_fts USING fts4(text, tokenize=porter);
+CREATE TABLE chunk_vectors (chunk_id INTEGER PRIMARY KEY, model TEXT NOT NULL, vec BLOB NOT NULL);
+`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, description: 'initial layout', up: (db) => db.exec(V1) },
+  {
+    version: 2,
+    description: 'blob refs, title source, message count, memory search',
+    up: (db) => {
+      db.exec(V2);
+      backfillMemory(db);
+    },
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
+
+export class NewerSchemaError extends Error {
+  constructor(
+    readonly found: number,
+    readonly supported: number,
+    readonly file: string,
+  ) {
+    super(
+      `Sextant's history database ${file} was written by a newer version of Sextant (schema v${found}; ` +
+        `this version understands up to v${supported}). Update Sextant to open it. The file was left untouched.`,
+    );
+    this.name = 'NewerSchemaError';
+  }
+}
+
+export function schemaVersion(db: Database): number {
+  const row = db.exec('PRAGMA user_version')[0];
+  return Number(row?.values[0]?.[0] ?? 0);
+}
+
+/** Brings `db` up to SCHEMA_VERSION. Returns the versions applied (empty when already current). */
+export function migrate(db: Database, file: string): number[] {
+  const from = schemaVersion(db);
+  if (from > SCHEMA_VERSION) throw new NewerSchemaError(from, SCHEMA_VERSION, file);
+  const applied: number[] = [];
+  for (const m of MIGRATIONS) {
+    if (m.version <= from) continue;
+    db.exec('BEGIN');
+    try {
+      m.up(db);
+      db.exec(`PRAGMA user_version = ${m.version}`);
+      db.exec('COMMIT');
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw new Error(`migration to schema v${m.version} (${m.description}) failed: ${(err as Error).message}`);
+    }
+    applied.push(m.version);
+  }
+  return applied;
+}
+
+function backfillMemory(db: Database): void {
+  const rows = queryAll(
+    db,
+    `SELECT m.id AS id, m.session_id AS session_id, group_concat(p.text, '\n\n') AS text
+       FROM messages m JOIN message_parts p ON p.message_id = m.id AND p.type = 'text'
+      WHERE m.status != 'streaming' GROUP BY m.id ORDER BY m.session_id, m.ord`,
+  );
+  for (const r of rows) indexMessageText(db, String(r.session_id), String(r.id), String(r.text ?? ''));
+}

@@ -1,0 +1,101 @@
+// Read-side queries: one stored session, the history list (newest first, searchable by title and
+// content), a session's artifacts.
+import type { StoredArtifact, StoredSession } from '../agent/persistence';
+import type { ModelMessage } from '../providers/types';
+import type { Mode, SessionSummary } from '../../protocol';
+import type { BlobStore } from './blobs';
+import { ftsQuery } from './memory_search';
+import { readMessages, readTodos } from './projection';
+import type { Database } from './sqljs';
+import { queryAll, queryOne } from './sqljs';
+import { generateTitle } from './title';
+
+export function readSession(db: Database, blobs: BlobStore, id: string, includeDeleted = false): StoredSession | undefined {
+  const row = queryOne(db, 'SELECT * FROM sessions WHERE id = ?', [id]);
+  if (!row || (row.deleted_at !== null && !includeDeleted)) return undefined;
+  const messages = readMessages(db, blobs, id);
+  const modelMessages = queryAll(db, 'SELECT body, body_ref FROM model_messages WHERE session_id = ? ORDER BY idx', [id]).map(
+    (r) => JSON.parse(blobs.join(r.body, r.body_ref) ?? '{}') as ModelMessage,
+  );
+  return {
+    id,
+    title: String(row.title) || fallbackTitle(db, id),
+    mode: row.mode as Mode,
+    model: String(row.model),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    messages,
+    modelMessages,
+    todos: readTodos(db, id),
+  };
+}
+
+function fallbackTitle(db: Database, id: string): string {
+  const first = queryOne(
+    db,
+    `SELECT group_concat(p.text, ' ') AS text FROM message_parts p
+      WHERE p.message_id = (SELECT id FROM messages WHERE session_id = ? AND role = 'user' ORDER BY ord LIMIT 1) AND p.type = 'text'`,
+    [id],
+  );
+  return generateTitle(String(first?.text ?? ''));
+}
+
+export function readArtifacts(db: Database, sessionId: string): StoredArtifact[] {
+  return queryAll(db, 'SELECT * FROM artifacts WHERE session_id = ? ORDER BY created_at, id', [sessionId]).map((a) => ({
+    id: String(a.id),
+    kind: String(a.kind),
+    title: String(a.title),
+    content: String(a.content),
+    citations: queryAll(db, 'SELECT n, url, title, snippet FROM citations WHERE artifact_id = ? ORDER BY n', [String(a.id)]).map((c) => ({
+      n: Number(c.n),
+      url: String(c.url),
+      ...(c.title !== null ? { title: String(c.title) } : {}),
+      ...(c.snippet !== null ? { snippet: String(c.snippet) } : {}),
+    })),
+  }));
+}
+
+export function listSessions(db: Database, opts: { query?: string; limit?: number; deleted?: boolean } = {}): SessionSummary[] {
+  const limit = Math.max(1, Math.min(opts.limit ?? 200, 10_000));
+  const deletedClause = opts.deleted ? 'deleted_at IS NOT NULL' : 'deleted_at IS NULL';
+  const q = opts.query?.trim();
+  let rows: Array<Record<string, unknown>>;
+  const excerpts = new Map<string, string>();
+  if (!q) {
+    rows = queryAll(db, `SELECT id, title, updated_at, message_count, mode FROM sessions WHERE ${deletedClause} ORDER BY updated_at DESC LIMIT ?`, [limit]);
+  } else {
+    const match = ftsQuery(q, 'AND');
+    if (match) {
+      for (const r of queryAll(
+        db,
+        `SELECT c.session_id AS sid, snippet(memory_fts, '', '', '…', -1, 24) AS ex FROM memory_fts
+           JOIN memory_chunks c ON c.id = memory_fts.rowid WHERE memory_fts MATCH ? LIMIT 2000`,
+        [match],
+      ))
+        if (!excerpts.has(String(r.sid))) excerpts.set(String(r.sid), String(r.ex));
+    }
+    const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const ids = [...excerpts.keys()];
+    rows = queryAll(
+      db,
+      `SELECT id, title, updated_at, message_count, mode FROM sessions
+        WHERE ${deletedClause} AND (title LIKE ? ESCAPE '\\' OR id IN (SELECT value FROM json_each(?)))
+        ORDER BY updated_at DESC LIMIT ?`,
+      [like, JSON.stringify(ids), limit],
+    );
+  }
+  return rows.map((r) => {
+    const id = String(r.id);
+    const s: SessionSummary = {
+      id,
+      title: String(r.title) || fallbackTitle(db, id),
+      updatedAt: Number(r.updated_at),
+      messageCount: Number(r.message_count),
+      mode: r.mode as Mode,
+    };
+    const ex = excerpts.get(id);
+    if (ex) s.excerpt = ex;
+    return s;
+  });
+}
+

@@ -1,0 +1,355 @@
+// The session store: journal first, sql.js snapshot off the hot path (DESIGN §8, issue 5).
+//
+// append(): redact → one synchronous write of one JSON line to this window's journal segment →
+// apply to the in-memory database → schedule a snapshot. It returns only after the write, so
+// an acknowledged record survives SIGKILL. Snapshots (debounced, on flush and on close) run
+// under a lock shared by all windows: they merge every other window's journal, export the
+// database, write it atomically with a checksum, and rotate the journal. Open = newest good
+// snapshot + every journal record it does not contain.
+import * as fs from 'node:fs';
+import { join } from 'node:path';
+import type { JournalRecord, SessionPersistence, StoredArtifact, StoredSession } from '../agent/persistence';
+import type { Logger } from '../ports';
+import type { SessionSummary } from '../../protocol';
+import { createRedactor, redactDeep } from '../security/redact';
+import { registerFunctions } from './bm25';
+import { BlobStore } from './blobs';
+import type { Embedder } from './embeddings';
+import { exportSession, type ExportFormat } from './export';
+import { JournalWriter, listSegments, readSegment, type FsyncPolicy } from './journal';
+import { acquireLock, writerIsAlive, type LockOptions } from './lock';
+import { searchMemory, type MemoryHit, type MemorySearchOptions } from './memory_search';
+import { loadDatabase, type Hwm, type LoadedDb } from './open_db';
+import { Projection } from './projection';
+import { listSessions, readArtifacts, readSession } from './sessions_read';
+import { dbPath, quarantine, readMeta, sha256, writeSnapshot } from './snapshot';
+import { loadSqlJs, type SqlJsStatic } from './sqljs';
+
+export interface SessionStoreOptions {
+  /** The folder (globalStorageUri) holding sextant.db, journal/ and blobs/. */
+  dir: string;
+  log: Logger;
+  now?: () => number;
+  embedder?: Embedder;
+  /** Path of sql-wasm.wasm; defaults to the one next to the bundle (dist/sql-wasm.wasm). */
+  wasmPath?: string;
+  /** An already-loaded sql.js (tests and benchmarks share one). */
+  sql?: SqlJsStatic;
+  fsync?: FsyncPolicy;
+  /** Quiet time after the last append before a snapshot is written. */
+  snapshotDelayMs?: number;
+  /** Longest a record waits in the journal alone while appends keep coming. */
+  snapshotMaxDelayMs?: number;
+  /** Journal bytes that trigger a snapshot right away. */
+  journalMaxBytes?: number;
+  /** Exact secret values (API keys) to keep out of the database and exports. */
+  secrets?: () => Iterable<string>;
+  lock?: LockOptions;
+  /** Identifies this writer's journal files; must start with "<pid>-". */
+  writerId?: string;
+}
+
+export interface SessionStore extends SessionPersistence {
+  readonly dir: string;
+  readonly writerId: string;
+  renameSession(sessionId: string, title: string): void;
+  /** Soft delete: the session leaves the list and can be brought back with restoreSession. */
+  deleteSession(sessionId: string): void;
+  restoreSession(sessionId: string): void;
+  listDeleted(): SessionSummary[];
+  getArtifacts(sessionId: string): StoredArtifact[];
+  searchMemory(query: string, opts?: MemorySearchOptions): Promise<MemoryHit[]>;
+  /** The session as a file's text, secrets redacted; undefined when the session does not exist. */
+  exportSession(sessionId: string, format: ExportFormat, opts?: { secrets?: Iterable<string> }): string | undefined;
+  setEmbedder(embedder: Embedder | undefined): void;
+  /** Picks up what other windows appended since (their journals), without writing anything. */
+  refresh(): void;
+  stats(): { snapshots: number; lastSnapshotBytes: number; recordsSinceSnapshot: number; source: LoadedDb['source'] };
+}
+
+export async function openSessionStore(opts: SessionStoreOptions): Promise<SessionStore> {
+  const SQL = opts.sql ?? (await loadSqlJs(opts.wasmPath ?? join(__dirname, 'sql-wasm.wasm')));
+  fs.mkdirSync(opts.dir, { recursive: true });
+  // Throws NewerSchemaError before anything is written when the file is from a newer Sextant.
+  const loaded = await loadDatabase(SQL, opts.dir, opts.log);
+  const store = new Store(SQL, opts, loaded);
+  return store;
+}
+
+function newWriterId(): string {
+  return `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+class Store implements SessionStore {
+  readonly dir: string;
+  readonly writerId: string;
+  private readonly log: Logger;
+  private readonly now: () => number;
+  private readonly blobs: BlobStore;
+  private readonly projection: Projection;
+  private readonly journal: JournalWriter;
+  private hwm: Hwm;
+  private state: LoadedDb;
+  private embedder: Embedder | undefined;
+  private pending = 0;
+  private firstPendingAt = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private chain: Promise<void> = Promise.resolve();
+  private closed = false;
+  private snapshots = 0;
+  private lastSnapshotBytes = 0;
+
+  constructor(
+    private readonly SQL: SqlJsStatic,
+    private readonly opts: SessionStoreOptions,
+    loaded: LoadedDb,
+  ) {
+    this.dir = opts.dir;
+    this.log = opts.log;
+    this.now = opts.now ?? Date.now;
+    this.embedder = opts.embedder;
+    this.writerId = opts.writerId ?? newWriterId();
+    this.blobs = new BlobStore(opts.dir);
+    this.state = loaded;
+    this.hwm = new Map(loaded.hwm);
+    this.projection = new Projection(loaded.db, this.blobs, this.log);
+    const replayed = this.replay(undefined);
+    this.journal = new JournalWriter(opts.dir, this.writerId, opts.fsync ?? 'batch');
+    if (loaded.source !== 'current' || loaded.migratedFrom !== undefined || replayed > 0) {
+      this.log.info(
+        `store: opened from ${loaded.source}${loaded.migratedFrom !== undefined ? ` (migrated from schema v${loaded.migratedFrom})` : ''}, replayed ${replayed} journal records`,
+      );
+      this.pending += replayed + 1;
+      this.firstPendingAt = this.now();
+      this.schedule();
+    }
+  }
+
+  private redactor() {
+    return createRedactor(this.opts.secrets?.() ?? [], { assignments: false });
+  }
+
+  // ---- writes -------------------------------------------------------------------------------
+
+  append(record: JournalRecord): void {
+    if (this.closed) throw new Error('the session store is closed');
+    const clean = redactDeep(record, this.redactor());
+    const seq = this.journal.append(clean);
+    this.hwm.set(this.writerId, seq);
+    try {
+      this.projection.apply(clean);
+    } catch (err) {
+      // The record is durable; the next open replays it. Never un-acknowledge a written record.
+      this.log.error(`store: could not apply a ${record.kind} record: ${(err as Error).message}`);
+    }
+    if (this.pending++ === 0) this.firstPendingAt = this.now();
+    this.schedule();
+  }
+
+  renameSession(sessionId: string, title: string): void {
+    this.append({ kind: 'session_meta', sessionId, title: title.trim().slice(0, 200), titleSource: 'user', at: this.now() });
+  }
+  deleteSession(sessionId: string): void {
+    this.append({ kind: 'session_deleted', sessionId, at: this.now() });
+  }
+  restoreSession(sessionId: string): void {
+    this.append({ kind: 'session_restored', sessionId, at: this.now() });
+  }
+  setEmbedder(embedder: Embedder | undefined): void {
+    this.embedder = embedder;
+  }
+
+  // ---- reads --------------------------------------------------------------------------------
+
+  private get db() {
+    return this.projection.db;
+  }
+
+  getSession(sessionId: string): StoredSession | undefined {
+    this.projection.materialize();
+    return readSession(this.db, this.blobs, sessionId);
+  }
+
+  listSessions(opts?: { query?: string; limit?: number }): SessionSummary[] {
+    this.refresh();
+    this.projection.materialize();
+    return listSessions(this.db, opts);
+  }
+
+  listDeleted(): SessionSummary[] {
+    this.projection.materialize();
+    return listSessions(this.db, { deleted: true });
+  }
+
+  getArtifacts(sessionId: string): StoredArtifact[] {
+    return readArtifacts(this.db, sessionId);
+  }
+
+  async searchMemory(query: string, opts: MemorySearchOptions = {}): Promise<MemoryHit[]> {
+    this.refresh();
+    this.projection.materialize();
+    const hits = await searchMemory(() => this.db, query, { ...opts, embedder: this.embedder, log: this.log });
+    if (this.embedder) {
+      // New vectors are derived data: worth a snapshot, but not a journal record.
+      if (this.pending++ === 0) this.firstPendingAt = this.now();
+      this.schedule();
+    }
+    return hits;
+  }
+
+  exportSession(sessionId: string, format: ExportFormat, opts: { secrets?: Iterable<string> } = {}): string | undefined {
+    this.projection.materialize();
+    const session = readSession(this.db, this.blobs, sessionId, true);
+    if (!session) return undefined;
+    const secrets = [...(this.opts.secrets?.() ?? []), ...(opts.secrets ?? [])];
+    return exportSession({ session, artifacts: readArtifacts(this.db, sessionId) }, format, { secrets, now: this.now() });
+  }
+
+  refresh(): void {
+    if (!this.closed) this.replay(this.writerId);
+  }
+
+  stats() {
+    return { snapshots: this.snapshots, lastSnapshotBytes: this.lastSnapshotBytes, recordsSinceSnapshot: this.pending, source: this.state.source };
+  }
+
+  // ---- journal replay -----------------------------------------------------------------------
+
+  /** Applies every journal record beyond the high-water marks (skipping `skipWriter`), oldest first. */
+  private replay(skipWriter: string | undefined): number {
+    const byWriter = new Map<string, Array<{ seq: number; record: JournalRecord }>>();
+    for (const seg of listSegments(this.dir)) {
+      if (seg.writer === skipWriter) continue;
+      const from = this.hwm.get(seg.writer) ?? 0;
+      const lines = readSegment(seg.file, this.log).filter((l) => l.seq > from);
+      if (lines.length === 0) continue;
+      let list = byWriter.get(seg.writer);
+      if (!list) byWriter.set(seg.writer, (list = []));
+      for (const l of lines) list.push({ seq: l.seq, record: l.record as JournalRecord });
+    }
+    // Merge writers by time while keeping each writer's own order.
+    const queues = [...byWriter.entries()].map(([writer, list]) => ({ writer, list: list.sort((a, b) => a.seq - b.seq), i: 0 }));
+    let applied = 0;
+    for (;;) {
+      let best: (typeof queues)[number] | undefined;
+      for (const q of queues) if (q.i < q.list.length && (!best || (q.list[q.i].record.at ?? 0) < (best.list[best.i].record.at ?? 0))) best = q;
+      if (!best) break;
+      const { seq, record } = best.list[best.i++];
+      if (seq <= (this.hwm.get(best.writer) ?? 0)) continue;
+      try {
+        this.projection.apply(record);
+      } catch (err) {
+        this.log.error(`store: skipped journal record ${best.writer}#${seq}: ${(err as Error).message}`);
+      }
+      this.hwm.set(best.writer, seq);
+      applied++;
+    }
+    return applied;
+  }
+
+  // ---- snapshots ----------------------------------------------------------------------------
+
+  private schedule(): void {
+    if (this.closed) return;
+    const delay = this.opts.snapshotDelayMs ?? 1500;
+    const maxDelay = this.opts.snapshotMaxDelayMs ?? 30_000;
+    const urgent = this.journal.bytesInSegment > (this.opts.journalMaxBytes ?? 16 * 1024 * 1024) || this.now() - this.firstPendingAt >= maxDelay;
+    if (this.timer && !urgent) clearTimeout(this.timer);
+    else if (this.timer) return;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.flush().catch((err: unknown) => this.log.error(`store: snapshot failed: ${(err as Error).message}`));
+      },
+      urgent ? 0 : delay,
+    );
+    this.timer.unref?.();
+  }
+
+  flush(): Promise<void> {
+    const run = this.chain.then(() => this.snapshot());
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async snapshot(): Promise<void> {
+    if (this.closed) return;
+    const release = await acquireLock(this.dir, this.writerId, this.opts.lock);
+    try {
+      // Later appends go to a new segment; the closed one is deleted once two snapshots hold it.
+      this.journal.rotate();
+      const key = readMeta(dbPath(this.dir))?.sha256 ?? 'none';
+      if (key !== this.state.currentKey) await this.reload();
+      else this.replay(this.writerId);
+      const db = this.db;
+      this.projection.materialize();
+      const generation = this.state.generation + 1;
+      const prevHwm = this.state.currentGood ? this.state.hwm : this.state.prevHwm;
+      db.exec('BEGIN');
+      db.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('generation', ?)", [String(generation)]);
+      db.run('DELETE FROM journal_hwm');
+      for (const [writer, seq] of this.hwm) db.run('INSERT INTO journal_hwm (writer, seq, prev_seq) VALUES (?, ?, ?)', [writer, seq, prevHwm.get(writer) ?? 0]);
+      db.exec('COMMIT');
+      const pendingAtExport = this.pending;
+      const hwmAtExport = new Map(this.hwm);
+      const bytes = db.export();
+      // export() frees prepared statements and custom functions: register them again.
+      registerFunctions(db);
+      if (!this.state.currentGood && fs.existsSync(dbPath(this.dir))) {
+        const dest = quarantine(dbPath(this.dir), this.now());
+        this.log.warn(`store: moved the corrupt snapshot aside to ${dest}`);
+      }
+      await writeSnapshot(this.dir, bytes, generation, this.writerId, this.state.currentGood);
+      this.state = {
+        ...this.state,
+        currentGood: true,
+        currentKey: sha256(bytes),
+        generation,
+        hwm: hwmAtExport,
+        prevHwm,
+      };
+      this.pending -= Math.min(this.pending, pendingAtExport);
+      this.snapshots++;
+      this.lastSnapshotBytes = bytes.byteLength;
+      this.deleteCoveredSegments(prevHwm);
+    } finally {
+      release();
+    }
+  }
+
+  /** Another window wrote a newer snapshot: start from it and replay every journal over it. */
+  private async reload(): Promise<void> {
+    const loaded = await loadDatabase(this.SQL, this.dir, this.log);
+    const old = this.db;
+    this.state = loaded;
+    this.hwm = new Map(loaded.hwm);
+    this.projection.reset(loaded.db);
+    this.replay(undefined);
+    old.close();
+  }
+
+  private deleteCoveredSegments(prevHwm: Hwm): void {
+    this.journal.deleteCovered(prevHwm.get(this.writerId) ?? 0);
+    for (const seg of listSegments(this.dir)) {
+      if (seg.writer === this.writerId || writerIsAlive(seg.writer)) continue;
+      const lines = readSegment(seg.file);
+      const max = lines.reduce((m, l) => Math.max(m, l.seq), 0);
+      if (max <= (prevHwm.get(seg.writer) ?? 0)) fs.rmSync(seg.file, { force: true });
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    try {
+      await this.flush();
+    } catch (err) {
+      // Everything is still in the journal; the next open replays it.
+      this.log.error(`store: final snapshot failed: ${(err as Error).message}`);
+    }
+    this.closed = true;
+    this.journal.close();
+    this.db.close();
+  }
+}
