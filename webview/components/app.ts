@@ -1,0 +1,84 @@
+// The root element: header, then either the chat (conversation, panels, composer) or the
+// history. Owns the view-wide keys: Shift+Tab cycles the mode, Esc Esc stops the request.
+import { html, nothing } from 'lit';
+import { DoublePress, nextEnabledMode } from '../keyboard';
+import type { Topic } from '../store';
+import { LightElement, defineElement, type ViewContext } from './base';
+import './composer';
+import './header';
+import './history-view';
+import './message-list';
+import './panels';
+
+export class SxApp extends LightElement {
+  private readonly escape = new DoublePress(1000);
+
+  protected override topics(): Topic[] {
+    return ['view', 'notice'];
+  }
+
+  protected override subscribe(ctx: ViewContext): Array<() => void> {
+    const onKey = (e: KeyboardEvent): void => this.onKey(e);
+    // Capture phase, so the mode switch works wherever focus is (the composer included).
+    window.addEventListener('keydown', onKey, true);
+    return [...super.subscribe(ctx), () => window.removeEventListener('keydown', onKey, true)];
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const ctx = this.ctx;
+    if (!ctx) return;
+    if (e.key === 'Tab' && e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey) {
+      const { modes, mode } = ctx.store.meta;
+      const next = nextEnabledMode(modes, mode);
+      e.preventDefault();
+      if (!next) return;
+      ctx.store.setMode(next);
+      ctx.host.post({ type: 'setMode', mode: next });
+      return;
+    }
+    if (e.key === 'Escape' && !e.repeat) {
+      if (this.escape.press() && ctx.store.chat.inFlightRequestId) {
+        ctx.host.post({ type: 'abort', requestId: ctx.store.chat.inFlightRequestId });
+      }
+    }
+  }
+
+  protected override updated(): void {
+    // Opening the history moves focus into it; coming back returns focus to the composer.
+    const view = this.ctx?.store.view;
+    if (view && view !== this.lastView) {
+      if (this.lastView !== undefined) {
+        const target = view === 'history' ? this.querySelector<HTMLElement>('sx-history input.search') : this.querySelector<HTMLElement>('sx-composer');
+        target?.focus();
+      }
+      this.lastView = view;
+    }
+  }
+
+  private lastView: 'chat' | 'history' | undefined;
+
+  protected override render(): unknown {
+    if (!this.ctx) return nothing;
+    const { store } = this.ctx;
+    const err = store.protocolError;
+    return html`<div class="app">
+      <sx-header .ctx=${this.ctx}></sx-header>
+      ${err
+        ? html`<div class="banner error" role="alert">
+            <span>${err.message}</span>
+            <button class="small-button" @click=${() => store.dismissError()}>Dismiss</button>
+          </div>`
+        : nothing}
+      <div class="chat-view" ?hidden=${store.view !== 'chat'}>
+        <div class="scroll-area">
+          <sx-message-list .ctx=${this.ctx}></sx-message-list>
+        </div>
+        <sx-panels .ctx=${this.ctx}></sx-panels>
+        <sx-composer .ctx=${this.ctx}></sx-composer>
+      </div>
+      ${store.view === 'history' ? html`<sx-history .ctx=${this.ctx}></sx-history>` : nothing}
+    </div>`;
+  }
+}
+
+defineElement('sx-app', SxApp);

@@ -1,0 +1,78 @@
+// The composer: "Message" textbox (Enter sends, Shift+Enter is a new line), Send, and Stop while
+// a request is in flight. The draft is view state: it survives the view being re-created.
+import { html, nothing } from 'lit';
+import { live } from 'lit/directives/live.js';
+import { newRequestId } from '../host';
+import type { Topic } from '../store';
+import { LightElement, defineElement } from './base';
+import { MODE_LABELS } from './header';
+
+export class SxComposer extends LightElement {
+  private draft: string | undefined;
+
+  protected override topics(): Topic[] {
+    return ['meta', 'structure'];
+  }
+
+  private get text(): string {
+    this.draft ??= this.ctx?.host.state.draft ?? '';
+    return this.draft;
+  }
+
+  private onInput(event: Event): void {
+    this.draft = (event.target as HTMLTextAreaElement).value;
+    this.ctx?.host.saveState({ draft: this.draft });
+  }
+
+  private onKeyDown(event: KeyboardEvent): void {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault();
+      this.send();
+    }
+  }
+
+  send(): void {
+    const ctx = this.ctx;
+    const text = this.text.trim();
+    if (!ctx || !text) return;
+    ctx.host.post({ type: 'send', requestId: newRequestId(), text, mode: ctx.store.meta.mode });
+    this.draft = '';
+    ctx.host.saveState({ draft: '' });
+    this.requestUpdate();
+  }
+
+  stop(): void {
+    const ctx = this.ctx;
+    if (!ctx) return;
+    const requestId = ctx.store.chat.inFlightRequestId;
+    ctx.host.post(requestId ? { type: 'abort', requestId } : { type: 'abort' });
+  }
+
+  override focus(): void {
+    this.querySelector('textarea')?.focus();
+  }
+
+  protected override render(): unknown {
+    if (!this.ctx) return nothing;
+    const { store } = this.ctx;
+    const inFlight = store.chat.inFlightRequestId !== undefined;
+    return html`<div class="composer">
+      <textarea
+        aria-label="Message"
+        rows="3"
+        placeholder=${`Ask in ${MODE_LABELS[store.meta.mode]} mode — Enter to send, Shift+Enter for a new line`}
+        .value=${live(this.text)}
+        @input=${(e: Event) => this.onInput(e)}
+        @keydown=${(e: KeyboardEvent) => this.onKeyDown(e)}
+      ></textarea>
+      <div class="composer-actions">
+        <span class="composer-hint">Shift+Tab: mode · Esc Esc: stop</span>
+        <span class="spacer"></span>
+        ${inFlight ? html`<vscode-button secondary @click=${() => this.stop()}>Stop</vscode-button>` : nothing}
+        <vscode-button @click=${() => this.send()}>Send</vscode-button>
+      </div>
+    </div>`;
+  }
+}
+
+defineElement('sx-composer', SxComposer);

@@ -1,0 +1,115 @@
+// The header: the mode switch (a radio group; disabled modes carry their reason as a tooltip),
+// the model picker, and New chat / History / Export.
+import { html, nothing, type TemplateResult } from 'lit';
+import { live } from 'lit/directives/live.js';
+import type { Mode } from '../../extension/protocol';
+import type { Topic } from '../store';
+import { LightElement, defineElement } from './base';
+import { iconAdd, iconExport, iconHistory } from './icons';
+
+export const MODE_LABELS: Record<Mode, string> = { chat: 'Chat', plan: 'Plan', research: 'Research', agent: 'Agent' };
+const EXPORT_FORMATS = [
+  ['markdown', 'Markdown'],
+  ['html', 'HTML'],
+  ['json', 'JSON'],
+] as const;
+
+export class SxHeader extends LightElement {
+  private exportOpen = false;
+
+  protected override topics(): Topic[] {
+    return ['meta'];
+  }
+
+  private chooseMode(mode: Mode): void {
+    if (!this.ctx) return;
+    this.ctx.store.setMode(mode);
+    this.ctx.host.post({ type: 'setMode', mode });
+  }
+
+  private chooseModel(event: Event): void {
+    const model = (event.target as HTMLSelectElement).value;
+    if (!this.ctx || !model) return;
+    this.ctx.store.setModel(model);
+    this.ctx.host.post({ type: 'setModel', model });
+  }
+
+  private toggleExport(): void {
+    this.exportOpen = !this.exportOpen;
+    this.requestUpdate();
+  }
+
+  private exportAs(format: (typeof EXPORT_FORMATS)[number][0]): void {
+    this.exportOpen = false;
+    this.requestUpdate();
+    this.ctx?.host.post({ type: 'export', format });
+  }
+
+  private onExportKey(event: KeyboardEvent): void {
+    if (event.key === 'Escape' && this.exportOpen) {
+      event.stopPropagation();
+      this.exportOpen = false;
+      this.requestUpdate();
+      this.querySelector<HTMLButtonElement>('.export-toggle')?.focus();
+    }
+  }
+
+  private renderModes(): TemplateResult {
+    const { meta } = this.ctx!.store;
+    return html`<div class="mode-switch" role="radiogroup" aria-label="Mode">
+      ${meta.modes.map(
+        (m) => html`<label class="mode-option ${m.enabled ? '' : 'disabled'}" title=${m.enabled ? `${MODE_LABELS[m.mode]} mode (Shift+Tab cycles)` : m.reason ?? 'Not available'}>
+          <input
+            type="radio"
+            name="sx-mode"
+            .value=${m.mode}
+            .checked=${live(meta.mode === m.mode)}
+            ?disabled=${!m.enabled}
+            title=${m.enabled ? nothing : m.reason ?? 'Not available'}
+            @change=${() => this.chooseMode(m.mode)}
+          /><span>${MODE_LABELS[m.mode]}</span>
+        </label>`,
+      )}
+    </div>`;
+  }
+
+  protected override render(): unknown {
+    if (!this.ctx) return nothing;
+    const { meta } = this.ctx.store;
+    const known = meta.models.some((m) => m.ref === meta.model);
+    return html`<header class="header">
+      ${this.renderModes()}
+      <div class="header-row">
+        <select class="model-picker" aria-label="Model" title="Model" @change=${(e: Event) => this.chooseModel(e)}>
+          ${known || !meta.model ? nothing : html`<option value=${meta.model} selected>${meta.model}</option>`}
+          ${meta.models.map(
+            (m) => html`<option value=${m.ref} .selected=${live(m.ref === meta.model)}>${m.label}${m.hasKey ? '' : ' (no key)'}</option>`,
+          )}
+        </select>
+        <span class="spacer"></span>
+        <button class="icon-button" aria-label="New chat" title="New chat" @click=${() => this.ctx?.host.post({ type: 'newChat' })}>${iconAdd}</button>
+        <button
+          class="icon-button"
+          aria-label="History"
+          title="History"
+          @click=${() => {
+            this.ctx?.store.setView('history');
+            this.ctx?.host.post({ type: 'history' });
+          }}
+        >${iconHistory}</button>
+        <div class="menu-anchor" @keydown=${(e: KeyboardEvent) => this.onExportKey(e)}>
+          <button class="icon-button export-toggle" aria-label="Export" title="Export" aria-haspopup="menu" aria-expanded=${this.exportOpen ? 'true' : 'false'} @click=${() => this.toggleExport()}>
+            ${iconExport}
+          </button>
+          ${this.exportOpen
+            ? html`<div class="menu" role="menu" aria-label="Export as">
+                ${EXPORT_FORMATS.map(([format, label]) => html`<button role="menuitem" @click=${() => this.exportAs(format)}>Export as ${label}</button>`)}
+              </div>`
+            : nothing}
+        </div>
+      </div>
+    </header>`;
+  }
+}
+
+defineElement('sx-header', SxHeader);

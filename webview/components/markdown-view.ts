@@ -1,0 +1,133 @@
+// One block of model Markdown. Re-renders only when its text changes, and while streaming
+// re-parses only the unfinished tail: finished blocks (text before the last blank line outside a
+// code fence) are rendered once and kept, so a long answer does not cost more per frame as it grows.
+import { html, nothing } from 'lit';
+import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import { LightElement, defineElement } from './base';
+
+/** Length of the prefix of `text` that later appends cannot change: up to the last blank line outside a fence. */
+export function stablePrefixLength(text: string): number {
+  let inFence = false;
+  let fenceMarker = '';
+  let stable = 0;
+  let lineStart = 0;
+  let previousBlank = false;
+  while (lineStart < text.length) {
+    const nl = text.indexOf('\n', lineStart);
+    if (nl < 0) break; // the last line is still being written
+    const line = text.slice(lineStart, nl);
+    const fence = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      if (!inFence) {
+        inFence = true;
+        fenceMarker = fence[1];
+      } else if (fence[1][0] === fenceMarker[0] && fence[1].length >= fenceMarker.length && line.trim() === fence[1]) {
+        inFence = false;
+      }
+    }
+    const blank = line.trim() === '';
+    // A blank line ends a block. (A loose list split here renders as two lists until the answer
+    // completes; the final render is always of the whole text.)
+    if (!inFence && blank && !previousBlank) stable = nl + 1;
+    previousBlank = blank;
+    lineStart = nl + 1;
+  }
+  return stable;
+}
+
+interface Chunk {
+  source: string;
+  html: string;
+}
+
+export class SxMarkdown extends LightElement {
+  static override properties = { ...LightElement.properties, text: { attribute: false }, streaming: { attribute: false } };
+  declare text: string;
+  declare streaming: boolean;
+  private chunks: Chunk[] = [];
+  private tailHtml = '';
+
+  constructor() {
+    super();
+    this.text = '';
+    this.streaming = false;
+    this.addEventListener('click', (e) => this.onClick(e));
+    // Middle-click would open a link in a new window: links never navigate the view.
+    this.addEventListener('auxclick', (e) => {
+      if ((e.target as Element | null)?.closest?.('a')) e.preventDefault();
+    });
+  }
+
+  protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    super.willUpdate(changed);
+    if (!changed.has('text') && !changed.has('streaming') && !changed.has('ctx')) return;
+    const md = this.ctx?.markdown;
+    if (!md) return;
+    const text = this.text;
+    const done = this.chunks.reduce((n, c) => n + c.source.length, 0);
+    const consistent = text.startsWith(this.chunks.map((c) => c.source).join(''));
+    if (!this.streaming || !consistent) {
+      // Final text, or text that is not an append: render once as a whole (exact Markdown semantics).
+      this.chunks = [];
+      this.tailHtml = md.render(text);
+      return;
+    }
+    const stable = stablePrefixLength(text);
+    if (stable > done) {
+      const source = text.slice(done, stable);
+      this.chunks = [...this.chunks, { source, html: md.render(source) }];
+    }
+    const rendered = Math.max(stable, done);
+    this.tailHtml = md.render(text.slice(rendered));
+  }
+
+  protected override render(): unknown {
+    if (!this.ctx) return nothing;
+    return html`${this.chunks.map((c) => html`<div class="md-chunk">${unsafeHTML(c.html)}</div>`)}<div class="md-chunk">${unsafeHTML(this.tailHtml)}</div>`;
+  }
+
+  protected override updated(): void {
+    // Copy buttons are ours, added after sanitising (model output can never contain a <button>).
+    for (const pre of this.querySelectorAll('pre')) {
+      if (pre.parentElement?.classList.contains('code-block')) continue;
+      const wrapper = document.createElement('div');
+      wrapper.className = 'code-block';
+      pre.replaceWith(wrapper);
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'copy-code';
+      button.textContent = 'Copy';
+      button.setAttribute('aria-label', 'Copy code');
+      wrapper.append(button, pre);
+    }
+  }
+
+  private onClick(event: MouseEvent): void {
+    const target = event.target as Element | null;
+    const copy = target?.closest?.('button.copy-code');
+    if (copy) {
+      const code = copy.parentElement?.querySelector('pre')?.textContent ?? '';
+      void copyText(code).then((ok) => {
+        copy.textContent = ok ? 'Copied' : 'Copy failed';
+        setTimeout(() => (copy.textContent = 'Copy'), 1500);
+      });
+      return;
+    }
+    const link = target?.closest?.('a');
+    if (!link) return;
+    event.preventDefault();
+    const href = link.getAttribute('href') ?? '';
+    if (/^(?:https?:|mailto:)/i.test(href)) this.ctx?.host.post({ type: 'openLink', url: href });
+  }
+}
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+defineElement('sx-markdown', SxMarkdown);

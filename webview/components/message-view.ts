@@ -1,0 +1,80 @@
+// One chat message as an article ("You" / "Sextant"). It redraws only when its own version
+// changes, so streaming into the last message leaves every other message alone.
+import { html, nothing, type TemplateResult } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import type { ChatMessage, MessagePart } from '../../extension/protocol';
+import { newRequestId } from '../host';
+import { LightElement, defineElement, type ViewContext } from './base';
+import { MODE_LABELS } from './header';
+import { renderToolCard } from './tool-card';
+import './markdown-view';
+
+export class SxMessage extends LightElement {
+  static override properties = { ...LightElement.properties, message: { attribute: false }, version: { attribute: false } };
+  declare message: ChatMessage | undefined;
+  declare version: number;
+
+  protected override subscribe(ctx: ViewContext): Array<() => void> {
+    const id = this.message?.id;
+    return id ? [ctx.store.onMessage(id, () => this.refresh())] : [];
+  }
+
+  protected override subscriptionKey(): unknown {
+    return this.message?.id;
+  }
+
+  private renderPart(part: MessagePart, index: number, streaming: boolean, last: number): TemplateResult | typeof nothing {
+    switch (part.type) {
+      case 'text':
+        return html`<sx-markdown .ctx=${this.ctx} .text=${part.text} .streaming=${streaming && index === last}></sx-markdown>`;
+      case 'thinking':
+        return html`<details class="thinking"><summary>Thinking</summary><div class="thinking-text">${part.text}</div></details>`;
+      case 'tool':
+        return renderToolCard(part.call);
+    }
+  }
+
+  private renderError(m: ChatMessage): TemplateResult | typeof nothing {
+    if (m.status !== 'error' || !m.error) return nothing;
+    const post = this.ctx!.host.post.bind(this.ctx!.host);
+    return html`<div class="message-error" role="alert">
+      <p>${m.error.message}</p>
+      <div class="actions">
+        <vscode-button @click=${() => post({ type: 'retry', requestId: newRequestId() })}>Retry</vscode-button>
+        ${m.error.code === 'no_key'
+          ? html`<vscode-button secondary @click=${() => post({ type: 'runCommand', command: 'setApiKey' })}>Set API Key</vscode-button>`
+          : nothing}
+      </div>
+    </div>`;
+  }
+
+  protected override render(): unknown {
+    const m = this.message;
+    if (!m || !this.ctx) return nothing;
+    const user = m.role === 'user';
+    const streaming = m.status === 'streaming';
+    const lastIndex = m.parts.length - 1;
+    return html`<article class="message ${m.role} status-${m.status}" aria-label=${user ? 'You' : 'Sextant'}>
+      <div class="message-header">
+        <span class="author">${user ? 'You' : 'Sextant'}</span>
+        <span class="badge mode-badge" title="Mode of this turn">${MODE_LABELS[m.mode]}</span>
+        ${!user && m.model ? html`<span class="model-name">${m.model}</span>` : nothing}
+        ${m.status === 'stopped' ? html`<span class="badge stopped-badge">stopped</span>` : nothing}
+      </div>
+      <div class="message-body">
+        ${user
+          ? m.parts.map((p) => (p.type === 'text' ? html`<div class="user-text">${p.text}</div>` : nothing))
+          : repeat(
+              m.parts,
+              (p, i) => (p.type === 'tool' ? `tool:${p.call.callId}` : `${p.type}:${i}`),
+              (p, i) => this.renderPart(p, i, streaming, lastIndex),
+            )}
+        ${streaming && m.parts.length === 0 ? html`<div class="typing"><vscode-progress-ring aria-label="Waiting for the answer"></vscode-progress-ring></div>` : nothing}
+      </div>
+      ${this.renderError(m)}
+      ${m.usage ? html`<div class="usage">${m.usage.inputTokens} in · ${m.usage.outputTokens} out${m.usage.cachedTokens ? ` · ${m.usage.cachedTokens} cached` : ''}${m.usage.costUsd !== undefined ? ` · $${m.usage.costUsd.toFixed(4)}` : ''}</div>` : nothing}
+    </article>`;
+  }
+}
+
+defineElement('sx-message', SxMessage);

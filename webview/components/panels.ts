@@ -1,0 +1,75 @@
+// What the agent is waiting for or working through, shown between the conversation and the
+// composer: approval cards, ask-user forms and the live todo list.
+import { html, nothing } from 'lit';
+import type { PendingApproval, Todo } from '../../extension/protocol';
+import type { Topic } from '../store';
+import { LightElement, defineElement } from './base';
+import './question-form';
+
+const TODO_MARKS: Record<Todo['status'], string> = { pending: '○', in_progress: '◐', completed: '●' };
+const TODO_LABELS: Record<Todo['status'], string> = { pending: 'pending', in_progress: 'in progress', completed: 'completed' };
+
+export class SxPanels extends LightElement {
+  /** Approvals already answered here, so a double click cannot send two decisions. */
+  private readonly decided = new Set<string>();
+  private readonly reasons = new Map<string, string>();
+
+  protected override topics(): Topic[] {
+    return ['panels'];
+  }
+
+  private decide(a: PendingApproval, decision: 'approve' | 'deny' | 'always'): void {
+    if (!this.ctx || this.decided.has(a.callId)) return;
+    this.decided.add(a.callId);
+    const reason = decision === 'deny' ? this.reasons.get(a.callId)?.trim() : undefined;
+    this.ctx.host.post({ type: 'approval', callId: a.callId, decision, ...(reason ? { reason } : {}) });
+    this.requestUpdate();
+  }
+
+  private renderApproval(a: PendingApproval): unknown {
+    const done = this.decided.has(a.callId);
+    return html`<section class="approval card" role="group" aria-label=${`Approval: ${a.tool}`}>
+      <div class="approval-head"><strong>${a.tool}</strong> wants to ${a.kind === 'execute' ? 'run' : a.kind === 'write' ? 'change' : 'use'}
+        <code>${a.subject}</code></div>
+      ${a.detail ? html`<pre class="approval-detail">${a.detail}</pre>` : nothing}
+      <input
+        class="deny-reason"
+        type="text"
+        aria-label="Reason for denying (optional)"
+        placeholder="Reason for denying (optional)"
+        ?disabled=${done}
+        @input=${(e: Event) => this.reasons.set(a.callId, (e.target as HTMLInputElement).value)}
+      />
+      <div class="actions">
+        <vscode-button ?disabled=${done} @click=${() => this.decide(a, 'approve')}>Approve</vscode-button>
+        <vscode-button secondary ?disabled=${done} @click=${() => this.decide(a, 'deny')}>Deny</vscode-button>
+        <vscode-button secondary ?disabled=${done} @click=${() => this.decide(a, 'always')}>Always allow</vscode-button>
+      </div>
+    </section>`;
+  }
+
+  protected override render(): unknown {
+    if (!this.ctx) return nothing;
+    const { approvals, questions, todos } = this.ctx.store.chat;
+    const live = new Set(approvals.map((a) => a.callId));
+    for (const id of this.decided) if (!live.has(id)) this.decided.delete(id);
+    const doneCount = todos.filter((t) => t.status === 'completed').length;
+    return html`
+      ${approvals.map((a) => this.renderApproval(a))}
+      ${questions.map((q) => html`<sx-question-form .ctx=${this.ctx} .pending=${q}></sx-question-form>`)}
+      ${todos.length
+        ? html`<details class="todos card" open>
+            <summary>Todos (${doneCount}/${todos.length})</summary>
+            <ul aria-label="Todos">
+              ${todos.map(
+                (t) => html`<li class="todo ${t.status}"><span class="todo-mark" aria-hidden="true">${TODO_MARKS[t.status]}</span>
+                  <span class="todo-text">${t.content}</span><span class="visually-hidden"> (${TODO_LABELS[t.status]})</span></li>`,
+              )}
+            </ul>
+          </details>`
+        : nothing}
+    `;
+  }
+}
+
+defineElement('sx-panels', SxPanels);

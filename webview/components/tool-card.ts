@@ -1,0 +1,43 @@
+// A tool call as a compact card: tool, subject, status (spinner while running), duration,
+// a result preview, the full result behind a disclosure, and live output of a running command.
+import { html, nothing, type TemplateResult } from 'lit';
+import type { ToolCallView, ToolStatus } from '../../extension/protocol';
+
+const STATUS_LABELS: Record<ToolStatus, string> = {
+  pending: 'Pending',
+  awaiting_approval: 'Waiting for approval',
+  running: 'Running',
+  ok: 'Done',
+  error: 'Failed',
+  denied: 'Denied',
+  aborted: 'Stopped',
+};
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const m = Math.floor(ms / 60_000);
+  return `${m} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+export function renderToolCard(call: ToolCallView): TemplateResult {
+  const running = call.status === 'running' || call.status === 'pending';
+  return html`<section class="tool-card status-${call.status}" role="group" aria-label=${`Tool: ${call.name}`}>
+    <div class="tool-head">
+      <span class="tool-name">${call.name}</span>
+      <code class="tool-subject" title=${call.subject}>${call.subject}</code>
+      <span class="tool-status" role="status">
+        ${running ? html`<vscode-progress-ring class="spinner" aria-label="Running"></vscode-progress-ring>` : nothing}
+        <span class="tool-status-text">${STATUS_LABELS[call.status]}</span>
+        ${call.durationMs !== undefined ? html`<span class="tool-duration">· ${formatDuration(call.durationMs)}</span>` : nothing}
+      </span>
+    </div>
+    ${call.liveOutput && running ? html`<pre class="tool-live" aria-label="Live output">${call.liveOutput}</pre>` : nothing}
+    ${call.preview ? html`<pre class="tool-preview">${call.preview}</pre>` : nothing}
+    ${call.detail
+      ? html`<details class="tool-detail"><summary>Full result</summary><pre>${call.detail}</pre></details>`
+      : call.liveOutput && !running
+        ? html`<details class="tool-detail"><summary>Full output</summary><pre>${call.liveOutput}</pre></details>`
+        : nothing}
+  </section>`;
+}

@@ -1,0 +1,63 @@
+// The webview's side of the host channel: typed posts out, validated messages in, view state.
+import { OutboundSchema, type Inbound, type Outbound } from '../extension/protocol';
+
+/** What the webview keeps across re-creation: view state only (the host owns the chat). */
+export interface ViewState {
+  draft: string;
+}
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+declare global {
+  // Provided by VS Code (and by the test harness) exactly once per page.
+  function acquireVsCodeApi(): VsCodeApi;
+}
+
+export class HostChannel {
+  private readonly api: VsCodeApi;
+  private viewState: ViewState;
+
+  constructor(api: VsCodeApi = acquireVsCodeApi()) {
+    this.api = api;
+    const raw = api.getState();
+    const draft = raw && typeof raw === 'object' && typeof (raw as { draft?: unknown }).draft === 'string' ? (raw as { draft: string }).draft : '';
+    this.viewState = { draft };
+  }
+
+  post(message: Inbound): void {
+    this.api.postMessage(message);
+  }
+
+  get state(): ViewState {
+    return this.viewState;
+  }
+
+  saveState(patch: Partial<ViewState>): void {
+    this.viewState = { ...this.viewState, ...patch };
+    this.api.setState(this.viewState);
+  }
+
+  /** Listens for host messages; anything that does not match the protocol is dropped with a warning. */
+  listen(onMessage: (message: Outbound, receivedAt: number) => void): () => void {
+    const handler = (event: MessageEvent<unknown>): void => {
+      const receivedAt = performance.now();
+      const parsed = OutboundSchema.safeParse(event.data);
+      if (!parsed.success) {
+        console.warn('[sextant] ignored a malformed message from the host:', parsed.error.issues.slice(0, 3));
+        return;
+      }
+      onMessage(parsed.data, receivedAt);
+    };
+    window.addEventListener('message', handler);
+    return () => window.removeEventListener('message', handler);
+  }
+}
+
+/** A request id the host has never seen: random, so a re-created view cannot collide with itself. */
+export function newRequestId(): string {
+  return `req-${crypto.randomUUID()}`;
+}

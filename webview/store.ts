@@ -1,0 +1,251 @@
+// The webview's state: the shared reducer's ChatState plus header data, the history list and
+// the current view. Changes are tracked per topic and per message and flushed once per animation
+// frame, so a streaming answer redraws one message element per frame however long the chat is.
+import {
+  applyEnvelope,
+  chatStateFromSnapshot,
+  compactRequests,
+  emptyChatState,
+  type ChatState,
+  type ErrorInfo,
+  type Envelope,
+  type Mode,
+  type ModelChoice,
+  type Outbound,
+  type SessionSummary,
+  type Snapshot,
+} from '../extension/protocol';
+
+export type Topic = 'structure' | 'meta' | 'panels' | 'history' | 'view' | 'notice';
+type Listener = () => void | Promise<unknown>;
+
+export interface ModeInfo {
+  mode: Mode;
+  enabled: boolean;
+  reason?: string;
+}
+
+export interface Meta {
+  sessionId: string;
+  title: string;
+  mode: Mode;
+  model: string;
+  models: ModelChoice[];
+  modes: ModeInfo[];
+  workspaceTrusted: boolean;
+}
+
+/** Fired on window after each flush: lets tests and the benchmark time renders from inside the page. */
+export interface RenderTiming {
+  receivedAt: number;
+  renderedAt: number;
+  messages: number;
+}
+
+export class ChatStore {
+  chat: ChatState = emptyChatState();
+  meta: Meta = {
+    sessionId: '',
+    title: '',
+    mode: 'chat',
+    model: '',
+    models: [],
+    modes: [],
+    workspaceTrusted: true,
+  };
+  view: 'chat' | 'history' = 'chat';
+  history: { sessions: SessionSummary[]; query: string } = { sessions: [], query: '' };
+  protocolError: ErrorInfo | undefined;
+  /** Bumped whenever the whole chat is replaced, so the list drops its window and caches. */
+  generation = 0;
+  /** True once the first snapshot arrived (before it, the view shows a placeholder). */
+  loaded = false;
+
+  /** Per message: bumped on every change, so an element can tell whether to redraw. */
+  private readonly versions = new Map<string, number>();
+  private readonly topicListeners = new Map<Topic, Set<Listener>>();
+  private readonly messageListeners = new Map<string, Set<Listener>>();
+  private readonly dirtyTopics = new Set<Topic>();
+  private readonly dirtyMessages = new Set<string>();
+  private firstReceivedAt: number | undefined;
+  private scheduled = false;
+
+  version(messageId: string): number {
+    return this.versions.get(messageId) ?? 0;
+  }
+
+  on(topic: Topic, listener: Listener): () => void {
+    return addListener(this.topicListeners, topic, listener);
+  }
+
+  onMessage(messageId: string, listener: Listener): () => void {
+    return addListener(this.messageListeners, messageId, listener);
+  }
+
+  handle(message: Outbound, receivedAt = performance.now()): void {
+    switch (message.type) {
+      case 'snapshot':
+        this.applySnapshot(message.snapshot);
+        break;
+      case 'events':
+        this.applyEvents(message.envelopes);
+        break;
+      case 'history':
+        this.history = { sessions: [...message.sessions].sort((a, b) => b.updatedAt - a.updatedAt), query: message.query ?? '' };
+        this.view = 'history';
+        this.mark('history', 'view');
+        break;
+      case 'mode':
+        this.meta = { ...this.meta, mode: message.mode };
+        this.mark('meta');
+        break;
+      case 'model':
+        this.meta = { ...this.meta, model: message.model };
+        this.mark('meta');
+        break;
+      case 'showView':
+        this.view = message.view;
+        this.mark('view');
+        break;
+      case 'protocolError':
+        this.protocolError = message.error;
+        this.mark('notice');
+        break;
+    }
+    this.firstReceivedAt ??= receivedAt;
+    this.schedule();
+  }
+
+  /** Local, optimistic changes made by the UI itself (the host confirms or corrects them). */
+  setMode(mode: Mode): void {
+    this.meta = { ...this.meta, mode };
+    this.mark('meta');
+    this.schedule();
+  }
+
+  setModel(model: string): void {
+    this.meta = { ...this.meta, model };
+    this.mark('meta');
+    this.schedule();
+  }
+
+  setView(view: 'chat' | 'history'): void {
+    this.view = view;
+    this.mark('view');
+    this.schedule();
+  }
+
+  dismissError(): void {
+    this.protocolError = undefined;
+    this.mark('notice');
+    this.schedule();
+  }
+
+  removeSession(sessionId: string): void {
+    this.history = { ...this.history, sessions: this.history.sessions.filter((s) => s.id !== sessionId) };
+    this.mark('history');
+    this.schedule();
+  }
+
+  renameSessionLocally(sessionId: string, title: string): void {
+    this.history = { ...this.history, sessions: this.history.sessions.map((s) => (s.id === sessionId ? { ...s, title } : s)) };
+    this.mark('history');
+    this.schedule();
+  }
+
+  private applySnapshot(snapshot: Snapshot): void {
+    this.chat = chatStateFromSnapshot(snapshot);
+    this.meta = {
+      sessionId: snapshot.sessionId,
+      title: snapshot.title,
+      mode: snapshot.mode,
+      model: snapshot.model,
+      models: snapshot.models,
+      modes: snapshot.modes,
+      workspaceTrusted: snapshot.workspaceTrusted,
+    };
+    this.versions.clear();
+    this.generation++;
+    this.loaded = true;
+    this.view = 'chat';
+    this.mark('structure', 'meta', 'panels', 'view');
+  }
+
+  private applyEvents(envelopes: Envelope[]): void {
+    let ended = false;
+    for (const env of envelopes) {
+      const before = this.chat.messages.length;
+      const changed = applyEnvelope(this.chat, env);
+      if (changed === undefined) continue;
+      if (this.chat.messages.length !== before) this.mark('structure', 'meta');
+      this.versions.set(changed, (this.versions.get(changed) ?? 0) + 1);
+      this.dirtyMessages.add(changed);
+      switch (env.event.type) {
+        case 'approval_needed':
+        case 'approval_resolved':
+        case 'question':
+        case 'question_resolved':
+        case 'todos':
+          this.mark('panels');
+          break;
+        case 'complete':
+        case 'aborted':
+        case 'error':
+          ended = true;
+          this.mark('panels', 'meta');
+          break;
+        default:
+          break;
+      }
+    }
+    if (ended) compactRequests(this.chat);
+  }
+
+  private mark(...topics: Topic[]): void {
+    for (const t of topics) this.dirtyTopics.add(t);
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    // One render per frame; the timeout covers a page whose frames are throttled (hidden).
+    let done = false;
+    const run = (): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      void this.flush();
+    };
+    const timer = setTimeout(run, 100);
+    requestAnimationFrame(run);
+  }
+
+  private async flush(): Promise<void> {
+    this.scheduled = false;
+    const receivedAt = this.firstReceivedAt ?? performance.now();
+    this.firstReceivedAt = undefined;
+    const topics = [...this.dirtyTopics];
+    const messages = [...this.dirtyMessages];
+    this.dirtyTopics.clear();
+    this.dirtyMessages.clear();
+    const pending: unknown[] = [];
+    for (const t of topics) for (const l of this.topicListeners.get(t) ?? []) pending.push(l());
+    // A structural change re-renders the list, which brings every visible message up to date.
+    if (!topics.includes('structure')) {
+      for (const id of messages) for (const l of this.messageListeners.get(id) ?? []) pending.push(l());
+    }
+    await Promise.all(pending);
+    const timing: RenderTiming = { receivedAt, renderedAt: performance.now(), messages: messages.length };
+    window.dispatchEvent(new CustomEvent<RenderTiming>('sextant-render', { detail: timing }));
+  }
+}
+
+function addListener<K>(map: Map<K, Set<Listener>>, key: K, listener: Listener): () => void {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(listener);
+  return () => {
+    set.delete(listener);
+    if (set.size === 0) map.delete(key);
+  };
+}
