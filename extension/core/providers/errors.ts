@@ -82,7 +82,14 @@ function apiMessage(err: unknown): string | undefined {
 function describeNetwork(err: unknown): string {
   const code = networkCode(err);
   if (code) return NETWORK_CODES[code] ?? code;
-  return 'the connection failed';
+  // Otherwise the innermost cause says most (e.g. undici's "bad port").
+  let cur: unknown = err;
+  let innermost: string | undefined;
+  for (let depth = 0; depth < 6 && cur instanceof Error; depth++) {
+    if (cur.message) innermost = cur.message;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return innermost && !/^(Connection error\.?|fetch failed)$/i.test(innermost) ? `the connection failed (${innermost.slice(0, 120)})` : 'the connection failed';
 }
 
 export function abortedError(ctx: Pick<ErrorContext, 'providerName' | 'afterFirstToken'>): ProviderError {

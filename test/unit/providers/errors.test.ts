@@ -4,6 +4,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
+import { retryAfterMs } from '../../../extension/core/providers/errors';
 import { startFakeLlm, type FakeLlm } from '../../fixtures/fake-llm';
 import { collect, KINDS, request } from './harness';
 
@@ -106,5 +107,27 @@ test('an unreachable endpoint names its base URL (both kinds, after the SDK retr
     assert.ok(error?.message.includes(k.baseUrlOf(dead)), error?.message);
     assert.match(error?.message ?? '', /fakeai/);
     assert.match(error?.message ?? '', /connection refused/);
+  });
+});
+
+for (const k of KINDS) {
+  test(`${k.kind}: a stream that ends cleanly but early is not taken for a whole answer`, async () => {
+    fake.reset();
+    fake.enqueue({ text: 'one two three four five', endAfterChunks: 4 });
+    const r = await collect(k.make(fake).stream(request(), new AbortController().signal));
+    assert.equal(r.error?.code, 'unreachable');
+    assert.match(r.error?.message ?? '', /ended before the answer was complete/);
+    assert.ok(!r.events.some((e) => e.type === 'done'));
+  });
+}
+
+describe('retryAfterMs', () => {
+  test('reads retry-after-ms, then retry-after seconds or HTTP date', () => {
+    assert.equal(retryAfterMs(new Headers({ 'retry-after-ms': '250' })), 250);
+    assert.equal(retryAfterMs(new Headers({ 'retry-after': '3' })), 3000);
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    assert.equal(retryAfterMs(new Headers({ 'retry-after': 'Thu, 01 Jan 2026 00:00:10 GMT' }), now), 10_000);
+    assert.equal(retryAfterMs(new Headers({})), undefined);
+    assert.equal(retryAfterMs(undefined), undefined);
   });
 });
