@@ -12,6 +12,7 @@ import {
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import { toAnthropicMessages, toAnthropicSystem, toAnthropicTools } from './anthropic-messages';
 import { abortedError, toProviderError, truncatedError, type ErrorContext, type SdkErrorClasses } from './errors';
+import { boundedRetryFetch, SDK_MAX_RETRIES } from './retry';
 import type { Provider, ProviderConfig, ProviderEvent, ProviderRequest, StopReason } from './types';
 
 const SDK_ERRORS: SdkErrorClasses = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
@@ -65,7 +66,8 @@ export function createProvider(config: ProviderConfig, apiKey: string | undefine
   const client = new Anthropic({
     apiKey: apiKey ?? KEYLESS_PLACEHOLDER,
     baseURL: baseUrl,
-    maxRetries: 2,
+    maxRetries: SDK_MAX_RETRIES,
+    fetch: boundedRetryFetch(),
     defaultHeaders: config.headers,
     logLevel: 'off',
     openTelemetry: false,

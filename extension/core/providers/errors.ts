@@ -161,3 +161,11 @@ export function toProviderError(err: unknown, ctx: ErrorContext, sdk: SdkErrorCl
   const text = err instanceof Error ? err.message : String(err);
   return new ProviderError('server', `Unexpected failure talking to ${name}: ${text.slice(0, 300)}`, undefined, afterFirstToken);
 }
+
+/**
+ * ProviderError check that also works across bundles: each provider kind is its own esbuild bundle
+ * with its own copy of the class, so `instanceof` alone fails for errors thrown there.
+ */
+export function isProviderError(err: unknown): err is ProviderError {
+  return err instanceof ProviderError || (err instanceof Error && err.name === 'ProviderError' && typeof (err as { code?: unknown }).code === 'string');
+}

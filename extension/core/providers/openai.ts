@@ -12,6 +12,7 @@ import {
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { abortedError, toProviderError, truncatedError, type ErrorContext, type SdkErrorClasses } from './errors';
 import { toOpenAiMessages, toOpenAiTools } from './openai-messages';
+import { boundedRetryFetch, SDK_MAX_RETRIES } from './retry';
 import type { Provider, ProviderConfig, ProviderEvent, ProviderRequest, StopReason, ToolCall, UsageReport } from './types';
 
 const SDK_ERRORS: SdkErrorClasses = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
@@ -91,7 +92,8 @@ export function createProvider(config: ProviderConfig, apiKey: string | undefine
     // requests to a different provider.
     organization: null,
     project: null,
-    maxRetries: 2,
+    maxRetries: SDK_MAX_RETRIES,
+    fetch: boundedRetryFetch(),
     defaultHeaders: config.headers,
     logLevel: 'off',
   });

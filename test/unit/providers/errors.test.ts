@@ -131,3 +131,15 @@ describe('retryAfterMs', () => {
     assert.equal(retryAfterMs(undefined), undefined);
   });
 });
+
+for (const k of KINDS) {
+  test(`${k.kind}: a 429 asking for a long wait is surfaced at once, saying how long`, async () => {
+    fake.reset();
+    fake.enqueue({ status: 429, headers: { 'retry-after': '3600' } }, { text: 'should not be reached' });
+    const r = await collect(k.make(fake).stream(request(), new AbortController().signal));
+    assert.equal(r.error?.code, 'rate_limit');
+    assert.equal(r.error?.retryAfterMs, 3_600_000);
+    assert.match(r.error?.message ?? '', /wait 3600 s/);
+    assert.equal(fake.requests.length, 1);
+  });
+}
