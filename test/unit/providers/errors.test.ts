@@ -143,3 +143,14 @@ for (const k of KINDS) {
     assert.equal(fake.requests.length, 1);
   });
 }
+
+for (const k of KINDS) {
+  test(`${k.kind}: an error event inside the stream is a server error quoting it`, async () => {
+    fake.reset();
+    fake.enqueue({ text: 'partial answer here and more', streamError: { afterChunks: 4, message: 'Overloaded right now' } });
+    const r = await collect(k.make(fake).stream(request(), new AbortController().signal));
+    assert.equal(r.error?.code, 'server');
+    assert.match(r.error?.message ?? '', /Overloaded right now/);
+    assert.equal(r.error?.afterFirstToken, true);
+  });
+}
