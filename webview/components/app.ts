@@ -46,13 +46,15 @@ export class SxApp extends LightElement {
   protected override updated(): void {
     // Opening the history moves focus into it; coming back returns focus to the composer.
     const view = this.ctx?.store.view;
-    if (view && view !== this.lastView) {
-      if (this.lastView !== undefined) {
-        const target = view === 'history' ? this.querySelector<HTMLElement>('sx-history input.search') : this.querySelector<HTMLElement>('sx-composer');
-        target?.focus();
-      }
-      this.lastView = view;
-    }
+    if (!view || view === this.lastView) return;
+    const first = this.lastView === undefined;
+    this.lastView = view;
+    if (first) return;
+    const child = this.querySelector<LightElement>(view === 'history' ? 'sx-history' : 'sx-composer');
+    void child?.updateComplete.then(() => {
+      const target = view === 'history' ? child.querySelector<HTMLElement>('input.search') : child.querySelector<HTMLElement>('textarea');
+      target?.focus();
+    });
   }
 
   private lastView: 'chat' | 'history' | undefined;

@@ -1,0 +1,102 @@
+// The history view in real Chromium: list (newest first), search, rename, delete + Undo, resume.
+import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import type { Server } from 'node:http';
+import type { SessionSummary } from '../../extension/protocol';
+import { deliver, launchChromium, openView, startViewServer, type ViewHarness } from './harness';
+import { message, snapshot, snapshotMessage } from './fixtures';
+
+let browser: Browser;
+let server: Server;
+let origin: string;
+let view: ViewHarness;
+
+const sessions: SessionSummary[] = [
+  { id: 's-old', title: 'Old session about parsers', updatedAt: 1_600_000_000_000, messageCount: 4, mode: 'chat' },
+  { id: 's-new', title: 'Newest: fix the build', updatedAt: 1_700_000_000_000, messageCount: 10, mode: 'agent' },
+  { id: 's-mid', title: 'Middle research', updatedAt: 1_650_000_000_000, messageCount: 6, mode: 'research' },
+];
+
+before(async () => {
+  browser = await launchChromium();
+  ({ origin, server } = await startViewServer());
+});
+after(async () => {
+  await browser.close();
+  server.close();
+});
+beforeEach(async () => {
+  view = await openView(browser, origin);
+  await deliver(view, snapshotMessage(snapshot({ messages: [message('user', 'current chat')] })));
+});
+afterEach(async () => {
+  assert.deepEqual(await view.violations(), []);
+  assert.deepEqual(view.pageErrors, []);
+  await view.close();
+});
+
+async function openHistory(): Promise<void> {
+  await view.page.getByRole('button', { name: 'History' }).click();
+  await view.waitForPost('history');
+  await deliver(view, { type: 'history', sessions });
+}
+
+describe('history view', () => {
+  it('the History button asks the host and shows sessions newest first', async () => {
+    await openHistory();
+    const list = view.page.getByRole('list', { name: 'History' });
+    const titles = await list.getByRole('listitem').getByRole('button', { name: /session|build|research/i }).allTextContents();
+    assert.deepEqual(titles.filter((t) => !/^(Rename|Delete)/.test(t)), ['Newest: fix the build', 'Middle research', 'Old session about parsers']);
+    // Focus moved into the search box.
+    assert.equal(await view.page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Search history');
+  });
+
+  it('showView switches views; Back returns to the chat', async () => {
+    await deliver(view, { type: 'showView', view: 'history' });
+    await view.page.getByRole('searchbox', { name: 'Search history' }).waitFor();
+    await view.page.getByRole('button', { name: 'Back to chat' }).click();
+    await view.page.getByRole('textbox', { name: 'Message' }).waitFor();
+    assert.equal(await view.page.getByRole('article', { name: 'You' }).count(), 1);
+  });
+
+  it('search posts a debounced query and shows excerpts', async () => {
+    await openHistory();
+    await view.page.getByRole('searchbox', { name: 'Search history' }).pressSequentially('pars', { delay: 10 });
+    const q = await view.waitForPost('history', (m) => m.query !== undefined);
+    assert.equal(q.query, 'pars');
+    // One post for the whole word, not one per key.
+    assert.equal((await view.posts()).filter((p) => p.type === 'history' && p.query !== undefined).length, 1);
+    await deliver(view, { type: 'history', query: 'pars', sessions: [{ ...sessions[0], excerpt: '…a recursive descent parser…' }] });
+    await view.page.getByText('…a recursive descent parser…').waitFor();
+    assert.equal(await view.page.getByRole('list', { name: 'History' }).getByRole('listitem').count(), 1);
+  });
+
+  it('rename posts renameSession and shows the new title', async () => {
+    await openHistory();
+    await view.page.getByRole('button', { name: 'Rename Middle research' }).click();
+    const input = view.page.getByRole('textbox', { name: 'New title' });
+    await input.fill('Research on sextants');
+    await input.press('Enter');
+    assert.deepEqual(await view.waitForPost('renameSession'), { type: 'renameSession', sessionId: 's-mid', title: 'Research on sextants' });
+    await view.page.getByRole('button', { name: 'Research on sextants', exact: true }).waitFor();
+  });
+
+  it('delete posts deleteSession and offers Undo, which posts undoDelete', async () => {
+    await openHistory();
+    await view.page.getByRole('button', { name: 'Delete Old session about parsers' }).click();
+    assert.deepEqual(await view.waitForPost('deleteSession'), { type: 'deleteSession', sessionId: 's-old' });
+    assert.equal(await view.page.getByRole('list', { name: 'History' }).getByRole('listitem').count(), 2);
+    await view.page.getByRole('button', { name: 'Undo' }).click();
+    assert.deepEqual(await view.waitForPost('undoDelete'), { type: 'undoDelete', sessionId: 's-old' });
+  });
+
+  it('clicking a session resumes it; the snapshot brings the chat back', async () => {
+    await openHistory();
+    await view.page.getByRole('button', { name: 'Newest: fix the build', exact: true }).click();
+    assert.deepEqual(await view.waitForPost('resume'), { type: 'resume', sessionId: 's-new' });
+    await deliver(view, snapshotMessage(snapshot({ sessionId: 's-new', mode: 'agent', messages: [message('user', 'fix the build'), message('assistant', 'Fixed.')] })));
+    await view.page.getByRole('article', { name: 'Sextant' }).getByText('Fixed.').waitFor();
+    assert.equal(await view.page.getByRole('radio', { name: 'Agent' }).isChecked(), true);
+  });
+});
