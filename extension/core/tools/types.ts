@@ -7,8 +7,11 @@ import type { ToolPorts } from '../ports';
 /** State a tool may keep for the life of a chat session (files read, jobs, todos). */
 export interface ToolSessionState {
   readonly sessionId: string;
-  /** Absolute path → mtimeMs and size at the time the model last read (or wrote) it. */
-  readonly readFiles: Map<string, { mtimeMs: number; size: number }>;
+  /**
+   * Absolute path → mtimeMs and size at the time the model last read (or wrote) it; `sha256` of
+   * the bytes then, so a touch that left the content unchanged is not taken as a change.
+   */
+  readonly readFiles: Map<string, { mtimeMs: number; size: number; sha256?: string }>;
   todos: Todo[];
   /** Free slots for tools that need their own state (background jobs, …), keyed by tool. */
   readonly extras: Map<string, unknown>;
@@ -35,6 +38,16 @@ export interface ToolResult {
   isError: boolean;
 }
 
+export interface ProposedChange {
+  /** Absolute path of the file. */
+  path: string;
+  /** Workspace-relative path for display. */
+  displayPath: string;
+  isNew: boolean;
+  before: string;
+  after: string;
+}
+
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   /** Written for the model: what the tool does and how to use it well. */
@@ -45,6 +58,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   subject(input: z.infer<S>): string;
   /** Optional detail for an approval card (a command and cwd, a diff). */
   describeForApproval?(input: z.infer<S>, ctx: ToolContext): Promise<string>;
+  /**
+   * For file writers: the change this call would make (original vs proposed text), so a diff
+   * review can show it in the editor. Rejects with the reason when the call would fail.
+   */
+  proposeChange?(input: z.infer<S>, ctx: ToolContext): Promise<ProposedChange>;
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -1,0 +1,37 @@
+// kill_shell: stop a background job and its child processes.
+import { z } from 'zod';
+import { defineTool } from './types';
+import { jobsOf } from './util/session';
+import { statusLine } from './bash';
+
+const input = z.object({
+  shell_id: z.string().describe('The job id returned by bash with run_in_background (e.g. "bash_2").'),
+});
+
+export const killShellTool = defineTool({
+  name: 'kill_shell',
+  kind: 'execute',
+  description: 'Stops a background shell job started by bash (the whole process tree: SIGTERM, then SIGKILL after 2 s) and reports its last state.',
+  input,
+  subject: (i) => i.shell_id,
+  async describeForApproval(i, ctx) {
+    const job = jobsOf(ctx.session).get(i.shell_id);
+    return job ? `Stop ${job.id}: $ ${job.command}` : `Stop ${i.shell_id} (no such job)`;
+  },
+  async execute(i, ctx) {
+    const jobs = jobsOf(ctx.session);
+    const job = jobs.get(i.shell_id);
+    if (!job) {
+      const msg = `No job ${i.shell_id}. Known jobs: ${jobs.list().map((j) => `${j.id} (${j.status})`).join(', ') || 'none'}.`;
+      return { forModel: msg, forUi: msg, isError: true };
+    }
+    if (job.status !== 'running') {
+      const msg = `${job.id} is not running any more ${statusLine(job)}.`;
+      return { forModel: msg, forUi: msg, isError: false };
+    }
+    jobs.kill(job.id);
+    await Promise.race([job.done, new Promise((r) => setTimeout(r, 3000))]);
+    const msg = `Stopped ${job.id} (${job.command}) ${statusLine(job)}.`;
+    return { forModel: msg, forUi: msg, isError: false };
+  },
+});

@@ -1,0 +1,42 @@
+// memory_search: lets the agent look up what was said in earlier sessions (BM25 over FTS4, fused
+// with embeddings when configured — see extension/core/store/memory_search.ts). Built by a
+// factory because it needs the store; the runtime adds it to the registry when the store exists.
+import { z } from 'zod';
+import { defineTool } from './types';
+import type { MemoryHit, MemorySearchOptions } from '../store/memory_search';
+
+/** The part of the session store this tool uses. */
+export interface MemorySearcher {
+  searchMemory(query: string, opts?: MemorySearchOptions): Promise<MemoryHit[]>;
+}
+
+const input = z.object({
+  query: z.string().min(2).max(500).describe('What to look for: keywords or a short description of the earlier discussion.'),
+  limit: z.number().int().min(1).max(20).optional().describe('How many sessions to return (default 5).'),
+});
+
+export function formatHits(query: string, hits: MemoryHit[]): string {
+  if (hits.length === 0) return `No earlier session matches "${query}".`;
+  return hits
+    .map((h, i) => `${i + 1}. ${h.title || 'Untitled session'} (session ${h.sessionId}, score ${h.score.toFixed(3)})\n   ${h.excerpt.replace(/\s+/g, ' ')}`)
+    .join('\n');
+}
+
+export function createMemorySearchTool(store: MemorySearcher) {
+  return defineTool({
+    name: 'memory_search',
+    kind: 'read',
+    description: [
+      "Searches the user's earlier Sextant sessions (not this one) for past discussions, decisions and answers.",
+      'Returns the best-matching sessions with an excerpt each. Use it when the user refers to earlier work',
+      '("like we did last week", "the deploy script from before") or when past context would help.',
+    ].join(' '),
+    input,
+    subject: (i) => i.query,
+    async execute(i, ctx) {
+      const hits = await store.searchMemory(i.query, { limit: i.limit ?? 5, excludeSessionId: ctx.session.sessionId, signal: ctx.signal });
+      const text = formatHits(i.query, hits);
+      return { forModel: text, forUi: hits.length ? `${hits.length} earlier session${hits.length === 1 ? '' : 's'}\n${text}` : text, isError: false };
+    },
+  });
+}

@@ -1,0 +1,176 @@
+// The tool registry: JSON Schema specs for the providers, argument parsing and validation with
+// messages that tell the model what to fix, and the tool sets each mode is built with (DESIGN §2).
+import { z } from 'zod';
+import type { Mode } from '../../protocol';
+import type { ToolSpec } from '../providers/types';
+import type { AnyTool, ToolContext, ToolResult } from './types';
+import { readFileTool } from './read-file';
+import { writeFileTool } from './write-file';
+import { editFileTool } from './edit-file';
+import { multiEditTool } from './multi-edit';
+import { globTool } from './glob';
+import { grepTool } from './grep';
+import { lsTool } from './ls';
+import { bashTool } from './bash';
+import { bashOutputTool } from './bash-output';
+import { killShellTool } from './kill-shell';
+import { todoWriteTool } from './todo-write';
+import { askUserTool } from './ask-user';
+import { notebookEditTool } from './notebook-edit';
+import { ToolInputError } from './util/paths';
+
+export { createToolSessionState, disposeToolSession } from './util/session';
+
+export interface ToolCallInput {
+  id: string;
+  name: string;
+  argumentsJson: string;
+}
+
+export function builtinTools(): AnyTool[] {
+  return [
+    readFileTool,
+    writeFileTool,
+    editFileTool,
+    multiEditTool,
+    globTool,
+    grepTool,
+    lsTool,
+    bashTool,
+    bashOutputTool,
+    killShellTool,
+    todoWriteTool,
+    askUserTool,
+    notebookEditTool,
+  ];
+}
+
+const READ_ONLY_WORKSPACE = new Set(['read_file', 'glob', 'grep', 'ls']);
+
+/**
+ * The tools a mode is built with, so a forbidden call cannot even be expressed. Untrusted
+ * (Restricted Mode) workspaces get none: a read could still leak secrets into a prompt.
+ */
+export function toolsForMode(mode: Mode, opts: { trusted: boolean }): AnyTool[] {
+  if (!opts.trusted) return [];
+  const all = builtinTools();
+  switch (mode) {
+    case 'chat':
+      return [];
+    case 'plan':
+      return all.filter((t) => READ_ONLY_WORKSPACE.has(t.name));
+    case 'research':
+      return all.filter((t) => READ_ONLY_WORKSPACE.has(t.name) || t.name === 'todo_write');
+    case 'agent':
+      return all;
+  }
+}
+
+/** JSON Schema for a tool's input, accepted by both OpenAI and Anthropic. */
+export function inputJsonSchema(tool: AnyTool): Record<string, unknown> {
+  const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete schema.$schema;
+  if (schema.type !== 'object') return { type: 'object', properties: {}, ...schema };
+  return schema;
+}
+
+export type ParsedInput = { ok: true; input: unknown } | { ok: false; error: string };
+
+function describeType(s: Record<string, unknown>): string {
+  if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
+  if (s.type === 'array') return `array of ${s.items && typeof s.items === 'object' ? describeType(s.items as Record<string, unknown>) : 'items'}`;
+  if (s.type === 'object') return 'object';
+  if (Array.isArray(s.anyOf)) return s.anyOf.map((x) => describeType(x as Record<string, unknown>)).join(' | ');
+  return typeof s.type === 'string' ? s.type : 'value';
+}
+
+/** A one-line summary of the expected arguments, e.g. {file_path: string, offset?: integer}. */
+export function argumentSummary(tool: AnyTool): string {
+  const schema = inputJsonSchema(tool);
+  const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  const parts = Object.entries(props).map(([k, v]) => `${JSON.stringify(k)}${required.has(k) ? '' : '?'}: ${describeType(v)}`);
+  return `{${parts.join(', ')}}`;
+}
+
+function issuePath(path: ReadonlyArray<PropertyKey>): string {
+  if (path.length === 0) return '(the arguments object)';
+  return path.map((p, k) => (typeof p === 'number' ? `[${p}]` : k === 0 ? String(p) : `.${String(p)}`)).join('');
+}
+
+/** Parses and validates a call's arguments; the error text is written for the model. */
+export function parseToolInput(tool: AnyTool, argumentsJson: string): ParsedInput {
+  let raw: unknown;
+  const text = argumentsJson.trim();
+  try {
+    raw = text === '' ? {} : JSON.parse(text);
+  } catch (e) {
+    return {
+      ok: false,
+      error: `The arguments for ${tool.name} are not valid JSON (${(e as Error).message}). Send one JSON object matching ${argumentSummary(tool)}.`,
+    };
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { ok: false, error: `The arguments for ${tool.name} must be a JSON object matching ${argumentSummary(tool)}, not ${Array.isArray(raw) ? 'an array' : typeof raw}.` };
+  }
+  const r = tool.input.safeParse(raw);
+  if (r.success) return { ok: true, input: r.data };
+  const known = new Set(Object.keys((inputJsonSchema(tool).properties ?? {}) as object));
+  const unknown = Object.keys(raw).filter((k) => !known.has(k));
+  const lines = r.error.issues.map((iss: z.core.$ZodIssue) => {
+    const missing = iss.code === 'invalid_type' && iss.path.length > 0 && getAt(raw, iss.path) === undefined;
+    return `- ${issuePath(iss.path)}: ${missing ? 'required but missing' : iss.message}`;
+  });
+  const extra = unknown.length ? `\n(Unknown argument${unknown.length > 1 ? 's' : ''} ignored: ${unknown.join(', ')}.)` : '';
+  return {
+    ok: false,
+    error: `Invalid arguments for ${tool.name}:\n${lines.join('\n')}${extra}\nFix them and call ${tool.name} again. Expected: ${argumentSummary(tool)}`,
+  };
+}
+
+function getAt(obj: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let cur: unknown = obj;
+  for (const p of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[p];
+  }
+  return cur;
+}
+
+export interface ToolRegistry {
+  specs(): ToolSpec[];
+  get(name: string): AnyTool | undefined;
+  /** Parses, validates and runs a call. Never throws: every failure is an error result. */
+  run(call: ToolCallInput, ctx: ToolContext): Promise<ToolResult>;
+}
+
+function errorResult(text: string): ToolResult {
+  return { forModel: text, forUi: text, isError: true };
+}
+
+export function createToolRegistry(tools: AnyTool[]): ToolRegistry {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  let specs: ToolSpec[] | undefined;
+  return {
+    specs() {
+      specs ??= tools.map((t) => ({ name: t.name, description: t.description, inputSchema: inputJsonSchema(t) }));
+      return specs;
+    },
+    get: (name) => byName.get(name),
+    async run(call, ctx) {
+      const tool = byName.get(call.name);
+      if (!tool) return errorResult(`There is no tool named "${call.name}" here. Available tools: ${[...byName.keys()].join(', ') || 'none'}.`);
+      const parsed = parseToolInput(tool, call.argumentsJson);
+      if (!parsed.ok) return errorResult(parsed.error);
+      try {
+        return await tool.execute(parsed.input, ctx);
+      } catch (e) {
+        if (e instanceof ToolInputError) return errorResult(e.message);
+        if (ctx.signal.aborted) return errorResult(`${tool.name} was aborted.`);
+        const msg = e instanceof Error ? e.message : String(e);
+        ctx.ports.log.error(`tool ${tool.name} threw: ${e instanceof Error && e.stack ? e.stack : msg}`);
+        return errorResult(`${tool.name} failed: ${msg}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,187 @@
+// Shell jobs of one chat session: every bash command (foreground or background) runs as a job in
+// its own process group, so a timeout, an abort or the end of the session kills the whole tree.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import { OutputBuffer } from './output-buffer';
+
+export type JobStatus = 'running' | 'exited' | 'killed' | 'timed_out';
+
+export interface Job {
+  readonly id: string;
+  readonly command: string;
+  readonly cwd: string;
+  readonly startedAt: number;
+  endedAt?: number;
+  status: JobStatus;
+  exitCode: number | null;
+  signal: string | null;
+  readonly output: OutputBuffer;
+  /** Absolute offset up to which bash_output has returned output. */
+  readCursor: number;
+  readonly background: boolean;
+  readonly done: Promise<void>;
+  /** Receives every output chunk as it arrives. */
+  onOutput?: (chunk: string) => void;
+  pid?: number;
+}
+
+export interface StartOptions {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  background: boolean;
+  env?: Record<string, string>;
+}
+
+const KILL_GRACE_MS = 2000;
+const MAX_FINISHED_KEPT = 20;
+
+export class JobManager {
+  private readonly jobs = new Map<string, Job>();
+  private readonly children = new Map<string, ChildProcess>();
+  private seq = 0;
+  private readonly onProcessExit = () => {
+    for (const id of this.children.keys()) this.signalTree(id, 'SIGKILL');
+  };
+  private exitHooked = false;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  start(o: StartOptions): Job {
+    const id = `bash_${++this.seq}`;
+    const posix = process.platform !== 'win32';
+    const env = { ...process.env, TERM: 'dumb', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...o.env };
+    const child = posix
+      ? spawn('/bin/bash', ['-c', o.command], { cwd: o.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(o.command, { cwd: o.cwd, env, shell: true, windowsHide: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let resolveDone!: () => void;
+    const job: Job = {
+      id,
+      command: o.command,
+      cwd: o.cwd,
+      startedAt: this.now(),
+      status: 'running',
+      exitCode: null,
+      signal: null,
+      output: new OutputBuffer(),
+      readCursor: 0,
+      background: o.background,
+      done: new Promise<void>((r) => (resolveDone = r)),
+      pid: child.pid,
+    };
+    this.jobs.set(id, job);
+    this.children.set(id, child);
+    this.hookExit();
+    const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')];
+    const push = (s: string) => {
+      if (s === '') return;
+      job.output.append(s);
+      job.onOutput?.(s);
+    };
+    child.stdout?.on('data', (b: Buffer) => push(decoders[0].write(b)));
+    child.stderr?.on('data', (b: Buffer) => push(decoders[1].write(b)));
+    const timer = setTimeout(() => {
+      if (job.status === 'running') {
+        job.status = 'timed_out';
+        this.killTree(id);
+      }
+    }, o.timeoutMs);
+    let finished = false;
+    const finish = (code: number | null, sig: string | null, err?: Error) => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      push(decoders[0].end());
+      push(decoders[1].end());
+      if (err) push(`\n${err.message}\n`);
+      job.exitCode = code;
+      job.signal = sig;
+      if (job.status === 'running') job.status = 'exited';
+      job.endedAt = this.now();
+      this.children.delete(id);
+      if (this.children.size === 0) this.unhookExit();
+      this.evictFinished();
+      resolveDone();
+    };
+    child.on('error', (e) => finish(127, null, e));
+    child.on('exit', (code, sig) => {
+      // Give the pipes a moment to drain; a leftover grandchild may hold them open forever.
+      const t = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish(code, sig);
+      }, 250);
+      child.once('close', () => {
+        clearTimeout(t);
+        finish(code, sig);
+      });
+    });
+    return job;
+  }
+
+  get(id: string): Job | undefined {
+    return this.jobs.get(id);
+  }
+
+  list(): Job[] {
+    return [...this.jobs.values()];
+  }
+
+  /** Forgets a finished job (foreground jobs whose output needs no paging). */
+  forget(id: string): void {
+    if (!this.children.has(id)) this.jobs.delete(id);
+  }
+
+  /** Kills a job's process tree: SIGTERM, then SIGKILL after a grace period. */
+  kill(id: string, status: JobStatus = 'killed'): boolean {
+    const job = this.jobs.get(id);
+    if (!job || job.status !== 'running') return false;
+    job.status = status;
+    this.killTree(id);
+    return true;
+  }
+
+  private killTree(id: string): void {
+    this.signalTree(id, 'SIGTERM');
+    const t = setTimeout(() => this.signalTree(id, 'SIGKILL'), KILL_GRACE_MS);
+    t.unref?.();
+  }
+
+  private signalTree(id: string, sig: NodeJS.Signals): void {
+    const child = this.children.get(id);
+    if (!child?.pid) return;
+    try {
+      if (process.platform === 'win32') spawnSync('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true });
+      else process.kill(-child.pid, sig);
+    } catch {
+      /* already gone */
+    }
+  }
+
+  /** Kills every running job (end of session, VS Code exit). */
+  disposeAll(): void {
+    for (const id of [...this.children.keys()]) {
+      const job = this.jobs.get(id);
+      if (job && job.status === 'running') job.status = 'killed';
+      this.signalTree(id, 'SIGKILL');
+    }
+    this.unhookExit();
+  }
+
+  private evictFinished(): void {
+    const finished = [...this.jobs.values()].filter((j) => j.status !== 'running');
+    for (const j of finished.slice(0, Math.max(0, finished.length - MAX_FINISHED_KEPT))) this.jobs.delete(j.id);
+  }
+
+  private hookExit(): void {
+    if (this.exitHooked) return;
+    process.on('exit', this.onProcessExit);
+    this.exitHooked = true;
+  }
+
+  private unhookExit(): void {
+    if (!this.exitHooked) return;
+    process.off('exit', this.onProcessExit);
+    this.exitHooked = false;
+  }
+}
