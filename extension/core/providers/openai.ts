@@ -12,6 +12,7 @@ import {
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { abortedError, toProviderError, truncatedError, type ErrorContext, type SdkErrorClasses } from './errors';
 import { toOpenAiMessages, toOpenAiTools } from './openai-messages';
+import { ThinkTagSplitter } from './think-tags';
 import { boundedRetryFetch, SDK_MAX_RETRIES } from './retry';
 import type { Provider, ProviderConfig, ProviderEvent, ProviderRequest, StopReason, ToolCall, UsageReport } from './types';
 
@@ -108,6 +109,7 @@ export function createProvider(config: ProviderConfig, apiKey: string | undefine
       throw toProviderError(err, ctx, SDK_ERRORS);
     }
 
+    const tags = new ThinkTagSplitter();
     const calls = new Map<number, PartialCall>();
     let emittedCalls = false;
     let finish: string | null = null;
@@ -129,8 +131,10 @@ export function createProvider(config: ProviderConfig, apiKey: string | undefine
           yield { type: 'thinking', text: thinking };
         }
         if (typeof delta.content === 'string' && delta.content) {
-          ctx.afterFirstToken = true;
-          yield { type: 'text', text: delta.content };
+          for (const piece of tags.push(delta.content)) {
+            ctx.afterFirstToken = true;
+            yield piece;
+          }
         }
         for (const tc of delta.tool_calls ?? []) {
           const index = tc.index ?? 0;
@@ -142,6 +146,7 @@ export function createProvider(config: ProviderConfig, apiKey: string | undefine
         }
         if (choice.finish_reason) {
           finish = choice.finish_reason;
+          for (const piece of tags.flush()) yield piece;
           // Calls are complete once the choice finishes; emit them before the trailing usage chunk.
           if (!emittedCalls && calls.size > 0) {
             emittedCalls = true;
