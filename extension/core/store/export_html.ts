@@ -103,7 +103,9 @@ export function renderHtml({ session, artifacts }: ExportInput, now: number): st
           .map((c) => {
             const href = safeHref(c.url);
             const label = escapeHtml(c.title ?? c.url);
-            return `<li value="${c.n}">${href ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer nofollow">${label}</a>` : label}</li>`;
+            // The URL is printed too: a saved or printed report must still say where a claim came from.
+            const url = c.title ? ` <span class="status">${escapeHtml(c.url)}</span>` : '';
+            return `<li value="${c.n}">${href ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer nofollow">${label}</a>` : label}${url}</li>`;
           })
           .join('')}</ol>`
       : '';
