@@ -20,8 +20,10 @@ function walk(dir, out = []) {
 /** Builds the tests under `dirs` into dist-test/<label>/ and returns the output files. */
 export async function buildTests(dirs, label, filter) {
   const entries = dirs.flatMap((d) => walk(join(root, d))).filter((f) => !filter || f.includes(filter));
-  const outdir = join(root, 'dist-test', label);
+  // A folder per run: two runs at once (two engineers, or a watch loop) never delete each other's files.
+  const outdir = join(root, 'dist-test', `${label}-${process.pid}`);
   rmSync(outdir, { recursive: true, force: true });
+  process.on('exit', () => rmSync(outdir, { recursive: true, force: true }));
   const entryPoints = Object.fromEntries(entries.map((f) => [relative(root, f).replace(/\.ts$/, ''), f]));
   await esbuild.build({
     entryPoints,
