@@ -102,26 +102,19 @@ async function format(files: GrepFileResult[], mode: GrepMode, i: Input, ws: imp
     return `${total} matching line${total === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'}\n${page.join('\n')}${pageNote(files.length, 'files')}`;
   }
   const numbers = i['-n'] ?? true;
-  const rows: Array<{ file: string; text: string }> = [];
-  for (const f of files) {
-    let prev = -1;
-    for (const l of f.lines) {
-      if (prev !== -1 && l.line > prev + 1) rows.push({ file: f.file, text: '--' });
-      const t = cutLine(l.text, 500);
-      rows.push({ file: f.file, text: numbers ? `${l.line}${l.match ? ':' : '-'}${t}` : t });
-      prev = l.line;
-    }
-  }
+  const withContext = (i['-A'] ?? i['-C'] ?? 0) > 0 || (i['-B'] ?? i['-C'] ?? 0) > 0;
+  const rows = files.flatMap((f) => f.lines.map((l) => ({ file: f.file, ...l })));
   const page = rows.slice(offset, offset + limit);
   const out: string[] = [];
-  let current = '';
+  let prev: (typeof rows)[number] | undefined;
   for (const r of page) {
-    if (r.file !== current) {
-      if (current !== '') out.push('');
+    if (r.file !== prev?.file) {
+      if (prev) out.push('');
       out.push(displayPath(ws, r.file));
-      current = r.file;
-    } else if (r.text === '--' && out[out.length - 1] === '--') continue;
-    out.push(r.text);
+    } else if (withContext && r.line > prev.line + 1) out.push('--');
+    const t = cutLine(r.text, 500);
+    out.push(numbers ? `${r.line}${r.match ? ':' : '-'}${t}` : t);
+    prev = r;
   }
   const matches = files.reduce((n, f) => n + f.count, 0);
   return `${matches} matching line${matches === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'}\n${out.join('\n')}${pageNote(rows.length, 'lines')}`;
