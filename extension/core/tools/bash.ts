@@ -14,7 +14,7 @@ const PROGRESS_INTERVAL_MS = 100;
 const input = z.object({
   command: z.string().min(1).describe('The command to run with bash -c in the workspace folder.'),
   description: z.string().optional().describe('A short (5–10 words) description of what the command does, shown to the user.'),
-  timeout: z.number().int().min(1000).max(MAX_TIMEOUT_MS).optional().describe(`Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}).`),
+  timeout: z.number().int().min(1000).max(MAX_TIMEOUT_MS).optional().describe(`Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}; background jobs have none unless given).`),
   run_in_background: z.boolean().optional().describe('Start the command and return a job id at once (for servers, watchers, long builds). Read its output with bash_output, stop it with kill_shell.'),
 });
 type Input = z.infer<typeof input>;
@@ -87,8 +87,10 @@ export const bashTool = defineTool({
     }
     const jobs = jobsOf(ctx.session);
     ctx.ports.terminal.show?.(i.command, cwd);
-    const job = jobs.start({ command: i.command, cwd, timeoutMs: i.timeout ?? DEFAULT_TIMEOUT_MS, background: i.run_in_background ?? false });
-    if (i.run_in_background) {
+    const background = i.run_in_background ?? false;
+    const timeoutMs = i.timeout ?? (background ? Number.POSITIVE_INFINITY : DEFAULT_TIMEOUT_MS);
+    const job = jobs.start({ command: i.command, cwd, timeoutMs, background });
+    if (background) {
       const text = `Started in the background as ${job.id}${job.pid ? ` (pid ${job.pid})` : ''}. Read its output with bash_output (bash_id "${job.id}"); stop it with kill_shell. It ends with the session at the latest.`;
       return { forModel: text, forUi: text, isError: false };
     }

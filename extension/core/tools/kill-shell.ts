@@ -30,7 +30,9 @@ export const killShellTool = defineTool({
       return { forModel: msg, forUi: msg, isError: false };
     }
     jobs.kill(job.id);
-    await Promise.race([job.done, new Promise((r) => setTimeout(r, 3000))]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([job.done, new Promise((r) => (timer = setTimeout(r, 3000)))]);
+    clearTimeout(timer);
     const msg = `Stopped ${job.id} (${job.command}) ${statusLine(job)}.`;
     return { forModel: msg, forUi: msg, isError: false };
   },

@@ -80,12 +80,15 @@ export class JobManager {
     };
     child.stdout?.on('data', (b: Buffer) => push(decoders[0].write(b)));
     child.stderr?.on('data', (b: Buffer) => push(decoders[1].write(b)));
-    const timer = setTimeout(() => {
-      if (job.status === 'running') {
-        job.status = 'timed_out';
-        this.killTree(id);
-      }
-    }, o.timeoutMs);
+    // Background jobs without an explicit timeout run until killed or the session ends.
+    const timer = Number.isFinite(o.timeoutMs)
+      ? setTimeout(() => {
+          if (job.status === 'running') {
+            job.status = 'timed_out';
+            this.killTree(id);
+          }
+        }, o.timeoutMs)
+      : undefined;
     let finished = false;
     const finish = (code: number | null, sig: string | null, err?: Error) => {
       if (finished) return;
