@@ -37,7 +37,10 @@ export interface Meta {
 
 /** Fired on window after each flush: lets tests and the benchmark time renders from inside the page. */
 export interface RenderTiming {
+  /** When the first message of this batch arrived (before validation). */
   receivedAt: number;
+  /** When the frame's render began, and when the DOM was up to date. */
+  startedAt: number;
   renderedAt: number;
   messages: number;
 }
@@ -222,6 +225,7 @@ export class ChatStore {
 
   private async flush(): Promise<void> {
     this.scheduled = false;
+    const startedAt = performance.now();
     const receivedAt = this.firstReceivedAt ?? performance.now();
     this.firstReceivedAt = undefined;
     const topics = [...this.dirtyTopics];
@@ -235,7 +239,7 @@ export class ChatStore {
       for (const id of messages) for (const l of this.messageListeners.get(id) ?? []) pending.push(l());
     }
     await Promise.all(pending);
-    const timing: RenderTiming = { receivedAt, renderedAt: performance.now(), messages: messages.length };
+    const timing: RenderTiming = { receivedAt, startedAt, renderedAt: performance.now(), messages: messages.length };
     window.dispatchEvent(new CustomEvent<RenderTiming>('sextant-render', { detail: timing }));
   }
 }

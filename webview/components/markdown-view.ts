@@ -3,37 +3,8 @@
 // code fence) are rendered once and kept, so a long answer does not cost more per frame as it grows.
 import { html, nothing } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import { stablePrefixLength } from '../markdown-chunks';
 import { LightElement, defineElement } from './base';
-
-/** Length of the prefix of `text` that later appends cannot change: up to the last blank line outside a fence. */
-export function stablePrefixLength(text: string): number {
-  let inFence = false;
-  let fenceMarker = '';
-  let stable = 0;
-  let lineStart = 0;
-  let previousBlank = false;
-  while (lineStart < text.length) {
-    const nl = text.indexOf('\n', lineStart);
-    if (nl < 0) break; // the last line is still being written
-    const line = text.slice(lineStart, nl);
-    const fence = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-    if (fence) {
-      if (!inFence) {
-        inFence = true;
-        fenceMarker = fence[1];
-      } else if (fence[1][0] === fenceMarker[0] && fence[1].length >= fenceMarker.length && line.trim() === fence[1]) {
-        inFence = false;
-      }
-    }
-    const blank = line.trim() === '';
-    // A blank line ends a block. (A loose list split here renders as two lists until the answer
-    // completes; the final render is always of the whole text.)
-    if (!inFence && blank && !previousBlank) stable = nl + 1;
-    previousBlank = blank;
-    lineStart = nl + 1;
-  }
-  return stable;
-}
 
 interface Chunk {
   source: string;
