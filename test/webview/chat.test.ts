@@ -191,6 +191,26 @@ describe('chat view', () => {
     assert.equal((await view.waitForPost('export')).format, 'markdown');
   });
 
+  it('is usable by keyboard with visible focus: export menu by keys, Tab through the header', async () => {
+    await startedChat();
+    const newChat = view.page.getByRole('button', { name: 'New chat' });
+    const model = view.page.getByRole('combobox', { name: 'Model' });
+    await model.focus();
+    await view.page.keyboard.press('Tab');
+    assert.equal(await view.page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'New chat');
+    const outline = await newChat.evaluate((el) => getComputedStyle(el).outlineStyle);
+    assert.notEqual(outline, 'none', 'keyboard focus is visible');
+    await view.page.keyboard.press('Tab');
+    await view.page.keyboard.press('Tab');
+    assert.equal(await view.page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Export');
+    await view.page.keyboard.press('Enter');
+    await view.page.getByRole('menuitem', { name: 'Export as Markdown' }).waitFor();
+    await view.page.keyboard.press('ArrowDown');
+    await view.page.keyboard.press('Enter');
+    assert.equal((await view.waitForPost('export')).format, 'html');
+    await view.page.getByRole('menu').waitFor({ state: 'detached' });
+  });
+
   it('rebuilds everything from a snapshot, including a request still in flight', async () => {
     await startedChat();
     const msgs = [message('user', 'old question'), message('assistant', 'old **answer**'), message('user', 'current'), message('assistant', 'partial', { id: 'a-live', status: 'streaming' })];

@@ -36,7 +36,9 @@ export class SxHeader extends LightElement {
 
   private toggleExport(): void {
     this.exportOpen = !this.exportOpen;
-    this.requestUpdate();
+    void this.refresh().then(() => {
+      if (this.exportOpen) this.querySelector<HTMLElement>('.menu [role="menuitem"]')?.focus();
+    });
   }
 
   private exportAs(format: (typeof EXPORT_FORMATS)[number][0]): void {
@@ -46,6 +48,15 @@ export class SxHeader extends LightElement {
   }
 
   private onExportKey(event: KeyboardEvent): void {
+    if (this.exportOpen && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
+      // Arrow keys move between the menu's items, wrapping around.
+      const items = [...this.querySelectorAll<HTMLElement>('.menu [role="menuitem"]')];
+      const at = items.indexOf(document.activeElement as HTMLElement);
+      const next = (at + (event.key === 'ArrowDown' ? 1 : -1) + items.length) % items.length;
+      items[next]?.focus();
+      event.preventDefault();
+      return;
+    }
     if (event.key === 'Escape' && this.exportOpen) {
       event.stopPropagation();
       this.exportOpen = false;

@@ -18,7 +18,7 @@ export class SxMessageList extends LightElement {
   private scroller: HTMLElement | undefined;
 
   protected override topics(): Topic[] {
-    return ['structure'];
+    return ['structure', 'meta'];
   }
 
   protected override subscribe(ctx: ViewContext): Array<() => void> {
@@ -84,7 +84,7 @@ export class SxMessageList extends LightElement {
     return html`${start > 0
         ? html`<div class="show-earlier"><button class="link-button" @click=${() => this.showEarlier()}>Show earlier messages (${start} more)</button></div>`
         : nothing}
-      <div class="messages" role="log" aria-label="Conversation">
+      <div class="messages" role="log" aria-label="Conversation" aria-busy=${store.chat.inFlightRequestId ? 'true' : 'false'}>
         ${repeat(
           shown,
           (m) => m.id,

@@ -69,7 +69,7 @@ export class SxMessage extends LightElement {
               (p, i) => (p.type === 'tool' ? `tool:${p.call.callId}` : `${p.type}:${i}`),
               (p, i) => this.renderPart(p, i, streaming, lastIndex),
             )}
-        ${streaming && m.parts.length === 0 ? html`<div class="typing"><vscode-progress-ring aria-label="Waiting for the answer"></vscode-progress-ring></div>` : nothing}
+        ${streaming && m.parts.length === 0 ? html`<div class="typing"><vscode-progress-ring role="progressbar" aria-live="off" aria-label="Waiting for the answer"></vscode-progress-ring></div>` : nothing}
       </div>
       ${this.renderError(m)}
       ${m.usage ? html`<div class="usage">${m.usage.inputTokens} in · ${m.usage.outputTokens} out${m.usage.cachedTokens ? ` · ${m.usage.cachedTokens} cached` : ''}${m.usage.costUsd !== undefined ? ` · $${m.usage.costUsd.toFixed(4)}` : ''}</div>` : nothing}
