@@ -1,6 +1,7 @@
 // Events of one request, wrapped in an envelope {requestId, seq, ts, event}.
 // Exactly one terminal event (complete | aborted | error) ends a request; nothing follows it.
-import { z } from 'zod';
+// A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
+import * as z from 'zod';
 import {
   ErrorInfoSchema,
   PendingApprovalSchema,

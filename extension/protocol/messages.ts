@@ -1,5 +1,6 @@
 // Both directions of the host ↔ webview channel as discriminated unions.
-import { z } from 'zod';
+// A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
+import * as z from 'zod';
 import { EnvelopeSchema } from './events';
 import { ModeSchema, SessionSummarySchema, SnapshotSchema, ErrorInfoSchema } from './model';
 

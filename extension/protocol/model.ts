@@ -1,6 +1,7 @@
 // The view model shared by host and webview: what a chat looks like on screen.
 // Both sides validate it with these schemas; the host is the only source of truth.
-import { z } from 'zod';
+// A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
+import * as z from 'zod';
 
 export const MODES = ['chat', 'plan', 'research', 'agent'] as const;
 export const ModeSchema = z.enum(MODES);
