@@ -41,12 +41,19 @@ export interface ProcessResult {
   aborted: boolean;
 }
 
+/** A display-only view of one command in a VS Code terminal: core writes the output it captured. */
+export interface TerminalMirror {
+  write(chunk: string): void;
+  /** The command finished; `summary` is e.g. "[exit code 0 · 1.2 s]". */
+  end(summary: string): void;
+}
+
 export interface TerminalPort {
   /**
-   * Mirrors a command in a visible VS Code terminal when shell integration works. Output is
-   * always captured from a child process by core; this is display only and may be a no-op.
+   * Mirrors a command in a visible VS Code terminal. Output is always captured from a child
+   * process by core, which feeds it to the returned mirror; this is display only and may be a no-op.
    */
-  show?(command: string, cwd: string): void;
+  show?(command: string, cwd: string): TerminalMirror | void;
 }
 
 export interface ApprovalRequest extends Omit<PendingApproval, 'callId'> {

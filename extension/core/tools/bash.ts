@@ -59,6 +59,24 @@ function progressPump(ctx: ToolContext): { push(s: string): void; flush(): void 
   };
 }
 
+/** Shows the command and its live output in the editor's terminal panel (display only). */
+function mirrorToTerminal(ctx: ToolContext, job: Job): void {
+  let mirror: ReturnType<NonNullable<ToolContext['ports']['terminal']['show']>> | undefined;
+  try {
+    mirror = ctx.ports.terminal.show?.(job.command, job.cwd);
+  } catch (e) {
+    ctx.ports.log.warn(`terminal mirror failed: ${(e as Error).message}`);
+  }
+  if (!mirror) return;
+  const m = mirror;
+  const write = (s: string) => m.write(s);
+  job.listeners.add(write);
+  void job.done.then(() => {
+    job.listeners.delete(write);
+    m.end(statusLine(job));
+  });
+}
+
 export const bashTool = defineTool({
   name: 'bash',
   kind: 'execute',
@@ -86,16 +104,17 @@ export const bashTool = defineTool({
       return { forModel: (e as Error).message, forUi: (e as Error).message, isError: true };
     }
     const jobs = jobsOf(ctx.session);
-    ctx.ports.terminal.show?.(i.command, cwd);
     const background = i.run_in_background ?? false;
     const timeoutMs = i.timeout ?? (background ? Number.POSITIVE_INFINITY : DEFAULT_TIMEOUT_MS);
     const job = jobs.start({ command: i.command, cwd, timeoutMs, background });
+    mirrorToTerminal(ctx, job);
     if (background) {
       const text = `Started in the background as ${job.id}${job.pid ? ` (pid ${job.pid})` : ''}. Read its output with bash_output (bash_id "${job.id}"); stop it with kill_shell. It ends with the session at the latest.`;
       return { forModel: text, forUi: text, isError: false };
     }
     const pump = progressPump(ctx);
-    job.onOutput = (s) => pump.push(s);
+    const listener = (s: string) => pump.push(s);
+    job.listeners.add(listener);
     const onAbort = () => jobs.kill(job.id, 'killed');
     if (ctx.signal.aborted) onAbort();
     ctx.signal.addEventListener('abort', onAbort, { once: true });
@@ -103,7 +122,7 @@ export const bashTool = defineTool({
       await job.done;
     } finally {
       ctx.signal.removeEventListener('abort', onAbort);
-      job.onOutput = undefined;
+      job.listeners.delete(listener);
       pump.flush();
     }
     const full = stripAnsi(job.output.text()).replace(/\r\n/g, '\n');

@@ -31,17 +31,24 @@ async function waitFor(cond: () => boolean | Promise<boolean>, ms = 10_000): Pro
 async function setup() {
   const root = await makeTempWorkspace({ 'hello.txt': 'hi\n' });
   const shown: Array<[string, string]> = [];
+  const mirrored: string[] = [];
   const ports = createNodePorts({ root });
-  ports.terminal.show = (c, cwd) => shown.push([c, cwd]);
-  return { root, ports, shown, ctx: makeContext(ports) };
+  ports.terminal.show = (c, cwd) => {
+    shown.push([c, cwd]);
+    return { write: (s: string) => mirrored.push(s), end: (s: string) => mirrored.push(s) };
+  };
+  return { root, ports, shown, mirrored, ctx: makeContext(ports) };
 }
 
 test('bash runs in the workspace root and returns output, exit code and duration', { skip: !posix }, async () => {
-  const { root, ctx, shown } = await setup();
+  const { root, ctx, shown, mirrored } = await setup();
   const r = await bashTool.execute({ command: 'pwd; cat hello.txt; echo err >&2' }, ctx);
   assert.equal(r.isError, false, textOf(r));
   assert.match(textOf(r), new RegExp(`^${root}\\nhi\\nerr\\n\\[exit code 0 · \\d+`));
   assert.deepEqual(shown, [['pwd; cat hello.txt; echo err >&2', root]]);
+  // The terminal mirror gets the captured output and the outcome (display only).
+  await new Promise((r) => setImmediate(r));
+  assert.match(mirrored.join(''), new RegExp(`^${root}\\nhi\\nerr\\n\\[exit code 0`));
   const f = await bashTool.execute({ command: 'echo failing; exit 3' }, ctx);
   assert.equal(f.isError, true);
   assert.match(textOf(f), /failing\n\[exit code 3 ·/);

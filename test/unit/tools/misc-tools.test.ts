@@ -153,3 +153,16 @@ test('ls lists folders first with sizes, does not expand noise or ignored folder
   const file = await lsTool.execute({ path: 'README.md' }, ctx);
   assert.equal(file.isError, true);
 });
+
+test('ripgrep candidates: ripgrep-universal per platform first, then @vscode/ripgrep, asar variants', async () => {
+  const { ripgrepCandidates } = await import('../../../extension/core/tools/util/ripgrep');
+  const c = ripgrepCandidates('/app', 'linux', 'x64');
+  assert.deepEqual(c.slice(0, 4), [
+    '/app/node_modules/@vscode/ripgrep-universal/bin/linux-x64/rg',
+    '/app/node_modules.asar.unpacked/@vscode/ripgrep-universal/bin/linux-x64/rg',
+    '/app/node_modules/@vscode/ripgrep/bin/rg',
+    '/app/node_modules/vscode-ripgrep/bin/rg',
+  ]);
+  assert.ok(c.includes('/app/node_modules.asar.unpacked/@vscode/ripgrep/bin/rg'));
+  assert.equal(ripgrepCandidates('C:/vs', 'win32', 'arm64')[0], 'C:/vs/node_modules/@vscode/ripgrep-universal/bin/win32-arm64/rg.exe');
+});

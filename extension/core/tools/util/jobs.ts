@@ -20,8 +20,8 @@ export interface Job {
   readCursor: number;
   readonly background: boolean;
   readonly done: Promise<void>;
-  /** Receives every output chunk as it arrives. */
-  onOutput?: (chunk: string) => void;
+  /** Receive every output chunk as it arrives (live progress, the terminal mirror). */
+  readonly listeners: Set<(chunk: string) => void>;
   pid?: number;
 }
 
@@ -52,7 +52,8 @@ export class JobManager {
     const posix = process.platform !== 'win32';
     const env = { ...process.env, TERM: 'dumb', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...o.env };
     const child = posix
-      ? spawn('/bin/bash', ['-c', o.command], { cwd: o.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+      ? // stderr joins stdout inside the shell so the two interleave exactly as in a terminal.
+        spawn('/bin/bash', ['-c', `exec 2>&1; ${o.command}`], { cwd: o.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
       : spawn(o.command, { cwd: o.cwd, env, shell: true, windowsHide: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let resolveDone!: () => void;
     const job: Job = {
@@ -65,6 +66,7 @@ export class JobManager {
       signal: null,
       output: new OutputBuffer(),
       readCursor: 0,
+      listeners: new Set(),
       background: o.background,
       done: new Promise<void>((r) => (resolveDone = r)),
       pid: child.pid,
@@ -76,7 +78,7 @@ export class JobManager {
     const push = (s: string) => {
       if (s === '') return;
       job.output.append(s);
-      job.onOutput?.(s);
+      for (const l of job.listeners) l(s);
     };
     child.stdout?.on('data', (b: Buffer) => push(decoders[0].write(b)));
     child.stderr?.on('data', (b: Buffer) => push(decoders[1].write(b)));

@@ -57,3 +57,21 @@ export function runRipgrep(rgPath: string, args: string[], cwd: string, signal?:
     child.on('close', (code) => finish(code));
   });
 }
+
+/**
+ * Where VS Code keeps its ripgrep, most recent layout first: `@vscode/ripgrep-universal` with a
+ * per-platform folder (current builds), `@vscode/ripgrep` (older), each possibly in the
+ * `node_modules.asar.unpacked` folder of an asar-packed app.
+ */
+export function ripgrepCandidates(appRoot: string, platform: string, arch: string): string[] {
+  const exe = platform === 'win32' ? 'rg.exe' : 'rg';
+  const out: string[] = [];
+  for (const mods of ['node_modules', 'node_modules.asar.unpacked']) {
+    out.push(`${appRoot}/${mods}/@vscode/ripgrep-universal/bin/${platform}-${arch}/${exe}`);
+  }
+  for (const mods of ['node_modules', 'node_modules.asar.unpacked']) {
+    out.push(`${appRoot}/${mods}/@vscode/ripgrep/bin/${exe}`);
+    out.push(`${appRoot}/${mods}/vscode-ripgrep/bin/${exe}`);
+  }
+  return out;
+}

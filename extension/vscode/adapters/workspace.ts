@@ -1,0 +1,83 @@
+// WorkspacePort over the local file system and VS Code's open documents: reads prefer unsaved
+// editor text, and edits to open documents go through a WorkspaceEdit (undoable) and are saved.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { FileStat, WorkspacePort } from '../../core/ports';
+
+const caseInsensitiveFs = process.platform === 'win32' || process.platform === 'darwin';
+
+function samePath(a: string, b: string): boolean {
+  const na = path.normalize(a);
+  const nb = path.normalize(b);
+  return caseInsensitiveFs ? na.toLowerCase() === nb.toLowerCase() : na === nb;
+}
+
+function openDocument(absPath: string): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && !d.isClosed && samePath(d.uri.fsPath, absPath));
+}
+
+function enabledGlobs(section: string, key: string, scope: vscode.Uri | undefined): string[] {
+  const value = vscode.workspace.getConfiguration(section, scope).get<Record<string, unknown>>(key) ?? {};
+  // `true` entries only; `{ when: … }` sibling conditions are not expressible as plain globs.
+  return Object.entries(value)
+    .filter(([, v]) => v === true)
+    .map(([k]) => k);
+}
+
+export function createWorkspacePort(): WorkspacePort {
+  return {
+    roots() {
+      return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    },
+    async readFile(absPath) {
+      return fs.readFile(absPath);
+    },
+    async dirtyText(absPath) {
+      const doc = openDocument(absPath);
+      return doc?.isDirty ? doc.getText() : undefined;
+    },
+    async writeFile(absPath, data) {
+      await fs.mkdir(path.dirname(absPath), { recursive: true });
+      await fs.writeFile(absPath, data);
+    },
+    async applyTextEdit(absPath, newText, encodedBytes) {
+      const doc = openDocument(absPath);
+      if (doc) {
+        const edit = new vscode.WorkspaceEdit();
+        const all = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
+        edit.replace(doc.uri, all, newText);
+        if (await vscode.workspace.applyEdit(edit)) {
+          // Saved so the disk matches what the model believes; Undo in the editor still reverts it.
+          if (await doc.save()) return 'editor';
+        }
+      }
+      await fs.mkdir(path.dirname(absPath), { recursive: true });
+      await fs.writeFile(absPath, encodedBytes);
+      return 'disk';
+    },
+    async stat(absPath): Promise<FileStat | undefined> {
+      try {
+        const s = await fs.lstat(absPath);
+        if (s.isSymbolicLink()) {
+          const t = await fs.stat(absPath).catch(() => undefined);
+          return { type: t?.isDirectory() ? 'directory' : t?.isFile() ? 'file' : 'other', size: t?.size ?? 0, mtimeMs: t?.mtimeMs ?? 0 };
+        }
+        return { type: s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other', size: s.size, mtimeMs: s.mtimeMs };
+      } catch {
+        return undefined;
+      }
+    },
+    async readDir(absPath) {
+      const entries = await fs.readdir(absPath, { withFileTypes: true });
+      return entries.map((e) => ({ name: e.name, type: e.isSymbolicLink() ? 'symlink' : e.isDirectory() ? 'directory' : e.isFile() ? 'file' : 'other' }));
+    },
+    async realPath(absPath) {
+      return fs.realpath(absPath);
+    },
+    excludeGlobs() {
+      const scope = vscode.workspace.workspaceFolders?.[0]?.uri;
+      return [...new Set([...enabledGlobs('files', 'exclude', scope), ...enabledGlobs('search', 'exclude', scope)])];
+    },
+  };
+}
