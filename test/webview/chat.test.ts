@@ -178,6 +178,15 @@ describe('chat view', () => {
     assert.equal((await view.waitForPost('send')).mode, 'agent');
   });
 
+  it('Shift+Tab outside the composer still moves focus backwards (keyboard navigation is kept)', async () => {
+    await startedChat();
+    await view.page.getByRole('button', { name: 'Send' }).focus();
+    const before = (await view.posts()).filter((p) => p.type === 'setMode').length;
+    await view.page.keyboard.press('Shift+Tab');
+    assert.equal(await view.page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Message');
+    assert.equal((await view.posts()).filter((p) => p.type === 'setMode').length, before);
+  });
+
   it('the model picker posts setModel; header buttons post newChat and export', async () => {
     await startedChat();
     const picker = view.page.getByRole('combobox', { name: 'Model' });

@@ -1,5 +1,5 @@
 // The root element: header, then either the chat (conversation, panels, composer) or the
-// history. Owns the view-wide keys: Shift+Tab cycles the mode, Esc Esc stops the request.
+// history. Owns the view-wide keys: Shift+Tab in the composer cycles the mode, Esc Esc stops the request.
 import { html, nothing } from 'lit';
 import { DoublePress, nextEnabledMode } from '../keyboard';
 import type { Topic } from '../store';
@@ -27,7 +27,7 @@ export class SxApp extends LightElement {
   private onKey(e: KeyboardEvent): void {
     const ctx = this.ctx;
     if (!ctx) return;
-    if (e.key === 'Tab' && e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey) {
+    if (e.key === 'Tab' && e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey && this.cyclesMode(e)) {
       const { modes, mode } = ctx.store.meta;
       const next = nextEnabledMode(modes, mode);
       e.preventDefault();
@@ -41,6 +41,16 @@ export class SxApp extends LightElement {
         ctx.host.post({ type: 'abort', requestId: ctx.store.chat.inFlightRequestId });
       }
     }
+  }
+
+  /**
+   * Shift+Tab switches mode from the composer (as in Claude Code) or when nothing has focus;
+   * everywhere else it keeps moving focus backwards, so keyboard users can still navigate.
+   */
+  private cyclesMode(e: KeyboardEvent): boolean {
+    const target = e.composedPath()[0];
+    if (target === document.body || target === document.documentElement || target === window) return true;
+    return target instanceof HTMLElement && target.tagName === 'TEXTAREA' && target.getAttribute('aria-label') === 'Message';
   }
 
   protected override updated(): void {
