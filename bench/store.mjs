@@ -130,15 +130,17 @@ const dir = mkdtempSync(join(tmpdir(), 'sextant-bench-store-'));
 try {
   let store = await openSessionStore({ dir, log, sql: SQL, snapshotDelayMs: 3_600_000, snapshotMaxDelayMs: 3_600_000, journalMaxBytes: 1e12 });
   let textBytes = 0;
-  let ratio = 3; // database bytes per byte of conversation text (text + search index), refined as we go
+  let ratio = 5; // database bytes per byte of conversation text (text + search index), refined as we go
   for (const size of SIZES) {
     // Grow the history until sextant.db is ~size MB.
     const genStart = performance.now();
     let dbBytes = 0;
     for (;;) {
+      // Small steps for small targets, so "1 MB" is not overshot by one big session.
+      const exchanges = size < 5 ? 1 : 10;
       while (textBytes * ratio < size * 1e6) {
-        addSession(store, 10, 8000);
-        textBytes += 10 * (8000 + 200);
+        addSession(store, exchanges, 8000);
+        textBytes += exchanges * (8000 + 200);
       }
       await store.flush();
       dbBytes = statSync(join(dir, 'sextant.db')).size;

@@ -86,6 +86,11 @@ function fsyncDir(dir: string): void {
 /**
  * Writes `bytes` as the new snapshot. When `keepCurrentAsPrev` the current file (known good)
  * becomes `.prev`; otherwise (it was corrupt) `.prev` is left as it is.
+ *
+ * The renames are ordered so that a crash between any two of them leaves a readable pair:
+ * the checksum moves to `.prev` before its file does (until the file follows, the current file is
+ * still there and is checked with SQLite's integrity check), and the new checksum is in place
+ * before the new file appears (until then `.prev` is used). Found by the SIGKILL test.
  */
 export async function writeSnapshot(dir: string, bytes: Uint8Array, generation: number, tmpTag: string, keepCurrentAsPrev: boolean): Promise<void> {
   const file = dbPath(dir);
@@ -95,12 +100,12 @@ export async function writeSnapshot(dir: string, bytes: Uint8Array, generation: 
   await writeDurably(tmp, bytes);
   await writeDurably(metaPath(tmp), JSON.stringify(meta));
   if (keepCurrentAsPrev && fs.existsSync(file)) {
-    fs.renameSync(file, prev);
     if (fs.existsSync(metaPath(file))) fs.renameSync(metaPath(file), metaPath(prev));
     else fs.rmSync(metaPath(prev), { force: true });
+    fs.renameSync(file, prev);
   }
-  fs.renameSync(tmp, file);
   fs.renameSync(metaPath(tmp), metaPath(file));
+  fs.renameSync(tmp, file);
   fsyncDir(dir);
 }
 

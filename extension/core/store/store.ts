@@ -22,7 +22,7 @@ import { searchMemory, type MemoryHit, type MemorySearchOptions } from './memory
 import { loadDatabase, type Hwm, type LoadedDb } from './open_db';
 import { Projection } from './projection';
 import { listSessions, readArtifacts, readSession } from './sessions_read';
-import { dbPath, quarantine, readMeta, sha256, writeSnapshot } from './snapshot';
+import { DB_FILE, dbPath, quarantine, readMeta, sha256, writeSnapshot } from './snapshot';
 import { loadSqlJs, type SqlJsStatic } from './sqljs';
 
 export interface SessionStoreOptions {
@@ -70,10 +70,15 @@ export interface SessionStore extends SessionPersistence {
 export async function openSessionStore(opts: SessionStoreOptions): Promise<SessionStore> {
   const SQL = opts.sql ?? (await loadSqlJs(opts.wasmPath ?? join(__dirname, 'sql-wasm.wasm')));
   fs.mkdirSync(opts.dir, { recursive: true });
-  // Throws NewerSchemaError before anything is written when the file is from a newer Sextant.
-  const loaded = await loadDatabase(SQL, opts.dir, opts.log);
-  const store = new Store(SQL, opts, loaded);
-  return store;
+  // Under the snapshot lock, so another window's snapshot is never read half-renamed. Throws
+  // NewerSchemaError before anything is written when the file is from a newer Sextant.
+  const release = await acquireLock(opts.dir, `open-${process.pid}-${Math.random().toString(36).slice(2)}`, opts.lock);
+  try {
+    const loaded = await loadDatabase(SQL, opts.dir, opts.log);
+    return new Store(SQL, opts, loaded);
+  } finally {
+    release();
+  }
 }
 
 function newWriterId(): string {
@@ -125,8 +130,14 @@ class Store implements SessionStore {
     }
   }
 
+  private redactorCache: { key: string; redact: ReturnType<typeof createRedactor> } | undefined;
+
+  /** The redactor for the current secret values (rebuilt only when they change). */
   private redactor() {
-    return createRedactor(this.opts.secrets?.() ?? [], { assignments: false });
+    const secrets = [...(this.opts.secrets?.() ?? [])];
+    const key = secrets.join('\u0000');
+    if (this.redactorCache?.key !== key) this.redactorCache = { key, redact: createRedactor(secrets, { assignments: false }) };
+    return this.redactorCache.redact;
   }
 
   // ---- writes -------------------------------------------------------------------------------
@@ -276,6 +287,8 @@ class Store implements SessionStore {
     if (this.closed) return;
     const release = await acquireLock(this.dir, this.writerId, this.opts.lock);
     try {
+      // Under the lock no one else is writing a snapshot: any temp file is left from a crash.
+      for (const f of fs.readdirSync(this.dir)) if (f.startsWith(`${DB_FILE}.tmp-`)) fs.rmSync(join(this.dir, f), { force: true });
       // Later appends go to a new segment; the closed one is deleted once two snapshots hold it.
       this.journal.rotate();
       const key = readMeta(dbPath(this.dir))?.sha256 ?? 'none';

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { created, exchange, open, recordingLog, tempDir } from './helpers';
 import type { SessionStore } from '../../../extension/core/store';
 
@@ -85,5 +86,41 @@ test('with both snapshots unreadable, whatever the journal still holds is rebuil
     await again.close();
   } finally {
     cleanup();
+  }
+});
+
+test('a crash between any two renames of a snapshot write leaves a state that opens with everything', async () => {
+  // The mutable CommonJS module object (the ESM namespace is read-only), which snapshot.ts calls through.
+  const fs = createRequire(__filename)('node:fs') as typeof import('node:fs');
+  const realRename = fs.renameSync;
+  for (let crashAt = 0; crashAt < 4; crashAt++) {
+    const { dir, cleanup } = tempDir(`rename${crashAt}`);
+    try {
+      const store = await open(dir);
+      store.append(created('s1', 1, 'one'));
+      await store.flush();
+      store.append(created('s2', 2, 'two'));
+      await store.flush();
+      store.append(created('s3', 3, 'three'));
+      let renames = 0;
+      fs.renameSync = ((from: fs.PathLike, to: fs.PathLike) => {
+        if (String(from).includes('sextant.db') && renames++ === crashAt) throw new Error(`simulated crash before rename ${crashAt}`);
+        return realRename(from, to);
+      }) as typeof fs.renameSync;
+      await assert.rejects(store.flush(), /simulated crash/);
+      fs.renameSync = realRename;
+      // The window is gone (never closed); another one opens the folder.
+      const again = await open(dir);
+      assert.deepEqual(again.listSessions().map((s) => s.id), ['s3', 's2', 's1'], `crash before rename ${crashAt}`);
+      again.append(created('s4', 4, 'four'));
+      await again.close();
+      const third = await open(dir);
+      assert.deepEqual(third.listSessions().map((s) => s.id), ['s4', 's3', 's2', 's1']);
+      assert.equal(third.stats().source, 'current');
+      await third.close();
+    } finally {
+      fs.renameSync = realRename;
+      cleanup();
+    }
   }
 });

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createInterface } from 'node:readline';
+import { readdirSync } from 'node:fs';
 import { open, recordingLog, tempDir } from './helpers';
 import { spawnChild } from './child';
 
@@ -72,6 +73,8 @@ test(`SIGKILL at random points, ${ITERATIONS} iterations: every acknowledged rec
   const { dir, cleanup } = tempDir('crash');
   const acked = new Map<string, number>();
   let totalAcked = 0;
+  let midSnapshot = 0;
+  let heldLock = 0;
   try {
     for (let i = 0; i < ITERATIONS; i++) {
       const tag = `c${i}`;
@@ -79,17 +82,26 @@ test(`SIGKILL at random points, ${ITERATIONS} iterations: every acknowledged rec
       const last = await runAndKill(dir, tag, rand);
       if (process.env.STORE_CRASH_TIMING) console.log(`child ${Date.now() - t0} ms, ${last} acks`);
       acked.set(tag, last);
+      const left = readdirSync(dir);
+      if (left.some((f) => f.includes('.tmp-'))) midSnapshot++;
+      if (left.includes('sextant.lock')) heldLock++;
       totalAcked += last;
       const log = recordingLog();
       const store = await open(dir, { log });
-      for (const [tg, n] of acked) check(store.getSession(tg), tg, n);
+      try {
+        for (const [tg, n] of acked) check(store.getSession(tg), tg, n);
+      } catch (err) {
+        throw new Error(`iteration ${i}: ${(err as Error).message}\nfolder: ${readdirSync(dir).join(' ')} journal: ${readdirSync(dir + '/journal').join(' ')}\nlog: ${log.lines.join('\n')}`);
+      }
       assert.equal(store.listSessions({ limit: 10_000 }).length, acked.size);
       // Closing writes a snapshot: the next child starts from it and a journal tail.
       await store.close();
       assert.ok(!log.lines.some((l) => l.startsWith('error')), log.lines.join('\n'));
     }
-    t.diagnostic(`seed ${seed}: ${ITERATIONS} kill-and-reopen iterations, ${totalAcked} acknowledged records, all present`);
-    console.log(`[store crash test] ${ITERATIONS} kill-and-reopen iterations, ${totalAcked} acknowledged records checked, 0 lost, 0 torn`);
+    const summary = `${ITERATIONS} kill-and-reopen iterations (seed ${seed}), ${totalAcked} acknowledged records checked, 0 lost, 0 torn; ${midSnapshot} kills landed mid-snapshot (temp file left), ${heldLock} while holding the lock (taken over)`;
+    t.diagnostic(summary);
+    console.log(`[store crash test] ${summary}`);
+    assert.ok(!readdirSync(dir).some((f) => f.includes('.tmp-')), 'temp files of killed snapshots are cleaned up');
   } finally {
     cleanup();
   }
