@@ -2,6 +2,7 @@
 // gives the same results. Output is grouped by file, deterministic, and capped with paging.
 import { z } from 'zod';
 import { defineTool, type ToolResult } from './types';
+import type { WorkspacePort } from '../ports';
 import { displayPath, resolvePath, rootOf } from './util/paths';
 import { cutLine } from './util/cap';
 import { grepWithJs, grepWithRipgrep, type GrepFileResult, type GrepMode, type GrepParams } from './util/grep-search';
@@ -82,7 +83,7 @@ export const grepTool = defineTool({
   },
 });
 
-async function format(files: GrepFileResult[], mode: GrepMode, i: Input, ws: import('../ports').WorkspacePort): Promise<string> {
+async function format(files: GrepFileResult[], mode: GrepMode, i: Input, ws: WorkspacePort): Promise<string> {
   const limit = i.head_limit ?? DEFAULT_LIMIT[mode];
   const offset = i.offset ?? 0;
   if (files.length === 0) return 'No matches found.';
@@ -121,7 +122,7 @@ async function format(files: GrepFileResult[], mode: GrepMode, i: Input, ws: imp
 }
 
 /** Newest first, like Claude Code; for very many files, path order (stat-ing them all costs more than it helps). */
-async function sortNewestFirst(files: GrepFileResult[], ws: import('../ports').WorkspacePort): Promise<void> {
+async function sortNewestFirst(files: GrepFileResult[], ws: WorkspacePort): Promise<void> {
   if (files.length > 2000) return;
   const mtimes = new Map<string, number>();
   await Promise.all(files.map(async (f) => mtimes.set(f.file, (await ws.stat(f.file))?.mtimeMs ?? 0)));
