@@ -23,7 +23,8 @@ test('each planted violation is caught', () => {
     ['webview/x.ts', "import { ChatController } from '../extension/core/agent/controller';", /only extension\/protocol/],
     ['webview/x.ts', "import { x } from 'openai';", /UI libraries/],
     ['extension/vscode/x.ts', "import { startFakeLlm } from '../../test/fixtures/fake-llm';", /outside test/],
-    ['bench/x.mjs', "const t = await import('../test/fixtures/fake-llm.js');", /outside test/],
+    ['scripts/x.mjs', "const t = await import('../test/fixtures/fake-llm.js');", /outside test/],
+    ['bench/x.mjs', "import { harness } from '../test/unit/agent/harness';", /outside test/],
     ['extension/core/x.ts', 'export default function f() {}', /no default exports/],
   ];
   for (const [path, text, rule] of cases) {
@@ -39,6 +40,7 @@ test('allowed imports are not flagged', () => {
     { path: 'extension/core/a.ts', text: "import { spawn } from 'node:child_process';\nimport type { Inbound } from '../protocol';" },
     { path: 'webview/a.ts', text: "import { LitElement } from 'lit';\nimport { OutboundSchema } from '../extension/protocol';\nimport '@vscode-elements/elements/dist/vscode-button';" },
     { path: 'test/unit/a.test.ts', text: "import { startFakeLlm } from '../fixtures/fake-llm';" },
+    { path: 'bench/lib/a.ts', text: "import { startFakeLlm } from '../../test/fixtures/fake-llm';" },
     { path: 'extension/core/b.ts', text: "// import * as vscode from 'vscode' — only in a comment\nexport const x = 1;" },
   ];
   assert.deepEqual(findViolations(ok), []);
