@@ -6,7 +6,7 @@ import type { JournalRecord } from '../agent/persistence';
 import type { Logger } from '../ports';
 import { applyEnvelope, emptyChatState, type ChatMessage, type ChatState, type MessagePart } from '../../protocol';
 import type { BlobStore } from './blobs';
-import { indexMessageText, removeSessionChunks } from './memory_index';
+import { indexMessageText } from './memory_index';
 import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
 
@@ -130,19 +130,6 @@ export class Projection {
         // A record from a newer version: keep going, the rest of the journal is still good.
         this.log.warn(`store: ignored a journal record of unknown kind ${(rec as { kind?: unknown }).kind as string}`);
     }
-  }
-
-  /** Removes a session and everything it owns (used when purging old deleted sessions). */
-  purge(sessionId: string): void {
-    this.live.delete(sessionId);
-    this.modelMessageCount.delete(sessionId);
-    const db = this.db;
-    db.run('DELETE FROM message_parts WHERE message_id IN (SELECT id FROM messages WHERE session_id = ?)', [sessionId]);
-    for (const t of ['messages', 'tool_traces', 'model_messages', 'todos']) db.run(`DELETE FROM ${t} WHERE session_id = ?`, [sessionId]);
-    db.run('DELETE FROM citations WHERE artifact_id IN (SELECT id FROM artifacts WHERE session_id = ?)', [sessionId]);
-    db.run('DELETE FROM artifacts WHERE session_id = ?', [sessionId]);
-    removeSessionChunks(db, sessionId);
-    db.run('DELETE FROM sessions WHERE id = ?', [sessionId]);
   }
 
   private ensureSession(id: string, at: number): void {

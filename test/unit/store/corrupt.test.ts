@@ -103,7 +103,7 @@ test('a crash between any two renames of a snapshot write leaves a state that op
       await store.flush();
       store.append(created('s3', 3, 'three'));
       let renames = 0;
-      fs.renameSync = ((from: fs.PathLike, to: fs.PathLike) => {
+      fs.renameSync = ((from: import("node:fs").PathLike, to: import("node:fs").PathLike) => {
         if (String(from).includes('sextant.db') && renames++ === crashAt) throw new Error(`simulated crash before rename ${crashAt}`);
         return realRename(from, to);
       }) as typeof fs.renameSync;
