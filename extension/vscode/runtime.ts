@@ -11,6 +11,7 @@ import { listModelChoices, mergeProviderConfigs, ProviderRegistry } from '../cor
 import { resolveApiKey } from '../core/providers/keys';
 import type { ProviderConfig, ProviderKind } from '../core/providers/types';
 import { createToolRegistry, createToolSessionState, disposeToolSession, toolsForMode } from '../core/tools/registry';
+import { createMemorySearchTool } from '../core/tools/memory_search';
 import { openSessionStore } from '../core/store';
 import { createInboundHandlers } from './handlers';
 import { secretsPort } from './secrets';
@@ -74,6 +75,8 @@ export async function createRuntime(
     const key = mode;
     if (!toolRegistries.has(key)) {
       const tools = toolsForMode(mode, { trusted: trusted() });
+      // Memory search reads only Sextant's own history, so every mode with tools may use it.
+      if (tools.length) tools.push(createMemorySearchTool(store));
       toolRegistries.set(key, tools.length ? createToolRegistry(tools) : undefined);
     }
     return toolRegistries.get(key);
