@@ -21,7 +21,7 @@ import { effectiveMode, modeAvailability } from './modes';
 import { Outbox, realScheduler, type Scheduler } from './outbox';
 import { PendingReplies } from './pendingReplies';
 import type { JournalRecord, SessionPersistence, StoredSession } from './persistence';
-import { titleFromText } from './title';
+import { generateTitle } from '../store/title';
 import { runTurn, type ToolRuntime } from './turn';
 
 export interface ChatControllerDeps {
@@ -92,7 +92,7 @@ export class ChatController {
     const mode = effectiveMode(requestedMode, this.modeContext());
     if (mode !== s.mode) this.setMode(mode);
     if (!s.persisted) {
-      s.title = titleFromText(text);
+      s.title = generateTitle(text);
       this.journal({ kind: 'session_created', sessionId: s.id, title: s.title, mode: s.mode, model: s.model, at: this.deps.now() });
       s.persisted = true;
     }
@@ -155,12 +155,27 @@ export class ChatController {
         }
       }
       if (signal.aborted) this.endAborted(requestId);
-      else this.emit(requestId, { type: 'complete' });
+      else {
+        this.emit(requestId, { type: 'complete' });
+        this.retitleAfterFirstExchange(text);
+      }
     } catch (err) {
       if (signal.aborted) return this.endAborted(requestId);
       const error = toErrorInfo(err);
       this.deps.log.warn(`request ${requestId} failed: ${error.code}: ${error.message}`);
       this.emit(requestId, { type: 'error', error });
+    }
+  }
+
+  /** "hi"-style first messages get their title from the answer once the first exchange is done. */
+  private retitleAfterFirstExchange(userText: string): void {
+    const s = this.session;
+    if (s.chat.messages.length !== 2) return;
+    const answer = s.chat.messages[1].parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    const title = generateTitle(userText, answer);
+    if (title && title !== s.title) {
+      s.title = title;
+      this.journal({ kind: 'session_meta', sessionId: s.id, title, at: this.deps.now() });
     }
   }
 

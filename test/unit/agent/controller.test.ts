@@ -173,7 +173,7 @@ test('new chat keeps the old one in history, and resume restores its messages an
   assert.equal((await h.controller.snapshot()).messages.length, 0);
   h.controller.postHistory();
   const history = h.posts.filter((p) => p.type === 'history').at(-1);
-  assert.ok(history && history.type === 'history' && history.sessions.some((s) => s.id === oldId && s.title === 'first question'));
+  assert.ok(history && history.type === 'history' && history.sessions.some((s) => s.id === oldId && s.title === 'First question'));
   assert.equal(await h.controller.resume(oldId), true);
   const snap = await h.controller.snapshot();
   assert.equal(snap.messages.length, 2);
