@@ -24,7 +24,7 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
       await view.reveal();
       const rt = await host.get();
       view.post({ type: 'showView', view: 'history' });
-      rt.controller.postHistory();
+      await rt.controller.postHistory();
     }),
     guarded('sextant.switchMode', async () => (await host.get()).pickMode()),
     guarded('sextant.selectModel', async () => (await host.get()).pickModel()),

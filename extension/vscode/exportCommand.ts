@@ -1,19 +1,24 @@
-// "Sextant: Export Session…": renders the current session (Markdown, HTML or JSON, secrets redacted)
-// and writes it to a workspace file chosen in a save dialog.
+// "Sextant: Export Session…": renders the current session (Markdown, HTML or JSON, secrets redacted,
+// artifacts included) and writes it to a workspace file chosen in a save dialog.
 import * as vscode from 'vscode';
-import type { ChatController } from '../core/agent/controller';
 import type { Logger } from '../core/ports';
-import { renderExport, type ExportFormat } from '../core/store/export';
+import { EXPORT_EXTENSIONS, exportFileName, type ExportFormat } from '../core/store/export';
 
-const FORMATS: Array<{ label: string; format: ExportFormat; ext: string }> = [
-  { label: 'Markdown', format: 'markdown', ext: 'md' },
-  { label: 'HTML (self-contained)', format: 'html', ext: 'html' },
-  { label: 'JSON (versioned schema)', format: 'json', ext: 'json' },
+const FORMATS: Array<{ label: string; format: ExportFormat }> = [
+  { label: 'Markdown', format: 'markdown' },
+  { label: 'HTML (self-contained)', format: 'html' },
+  { label: 'JSON (versioned schema)', format: 'json' },
 ];
 
-export async function exportSessionToWorkspace(controller: ChatController, format: ExportFormat | undefined, log: Logger): Promise<void> {
-  const session = controller.currentStoredSession();
-  if (!session || session.messages.length === 0) {
+export interface ExportSource {
+  /** The current session's id and title, or undefined while the chat is empty. */
+  current(): { id: string; title: string } | undefined;
+  render(sessionId: string, format: ExportFormat): string | undefined;
+}
+
+export async function exportSessionToWorkspace(source: ExportSource, format: ExportFormat | undefined, log: Logger): Promise<void> {
+  const session = source.current();
+  if (!session) {
     void vscode.window.showInformationMessage('Sextant: nothing to export yet — this chat is empty.');
     return;
   }
@@ -22,15 +27,16 @@ export async function exportSessionToWorkspace(controller: ChatController, forma
     : await vscode.window.showQuickPick(FORMATS, { title: 'Sextant: Export Session — format' });
   if (!choice) return;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const safeTitle = session.title.replace(/[^\p{L}\p{N}\- _.]+/gu, '').trim().slice(0, 80) || 'session';
-  const defaultUri = folder ? vscode.Uri.joinPath(folder, '.sextant', 'exports', `${safeTitle}.${choice.ext}`) : undefined;
+  const ext = EXPORT_EXTENSIONS[choice.format];
+  const defaultUri = folder ? vscode.Uri.joinPath(folder, '.sextant', 'exports', exportFileName(session.title, choice.format)) : undefined;
   const target = await vscode.window.showSaveDialog({
     title: 'Export Sextant session',
     defaultUri,
-    filters: { [choice.label]: [choice.ext] },
+    filters: { [choice.label]: [ext] },
   });
   if (!target) return;
-  const content = renderExport(session, choice.format);
+  const content = source.render(session.id, choice.format);
+  if (content === undefined) throw new Error('the session could not be read from history');
   await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(target, '..'));
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
   log.info(`exported session ${session.id} as ${choice.format} to ${target.fsPath}`);

@@ -54,15 +54,15 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     },
     renameSession: (m) => {
       c.renameSession(m.sessionId, m.title);
-      c.postHistory();
+      return c.postHistory();
     },
     deleteSession: async (m) => {
       await c.deleteSession(m.sessionId);
-      c.postHistory();
+      await c.postHistory();
     },
     undoDelete: (m) => {
       c.restoreSession(m.sessionId);
-      c.postHistory();
+      return c.postHistory();
     },
     export: (m) => host.exportSession(m.format),
   };

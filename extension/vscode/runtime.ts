@@ -12,7 +12,9 @@ import { resolveApiKey } from '../core/providers/keys';
 import type { ProviderConfig, ProviderKind } from '../core/providers/types';
 import { createToolRegistry, createToolSessionState, disposeToolSession, toolsForMode } from '../core/tools/registry';
 import { createMemorySearchTool } from '../core/tools/memory_search';
-import { openSessionStore } from '../core/store';
+import { openAiEmbedder, openSessionStore } from '../core/store';
+import { unavailableStore } from './unavailableStore';
+import { secretKeyName } from '../core/providers/keys';
 import { createInboundHandlers } from './handlers';
 import { secretsPort } from './secrets';
 import { readSettings } from './settings';
@@ -62,12 +64,50 @@ export async function createRuntime(
     }),
   );
 
+  // Exact key values, so the store and exports can redact them even when they match no known shape.
+  const knownSecrets = new Set<string>();
+  const refreshKnownSecrets = async () => {
+    knownSecrets.clear();
+    for (const c of configs()) {
+      const stored = await secrets.get(secretKeyName(c.name));
+      const fromEnv = c.apiKeyEnv ? process.env[c.apiKeyEnv] : undefined;
+      for (const v of [stored, fromEnv]) if (v && v.trim().length >= 8) knownSecrets.add(v.trim());
+    }
+  };
+  await refreshKnownSecrets();
+
   await vscode.workspace.fs.createDirectory(context.globalStorageUri);
   const store = await openSessionStore({
     dir: context.globalStorageUri.fsPath,
     wasmPath: path.join(__dirname, 'sql-wasm.wasm'),
     log,
+    secrets: () => knownSecrets,
+  }).catch((err: unknown) => {
+    // The chat must still work; the user is told plainly that this window keeps no history.
+    const why = err instanceof Error ? err.message : String(err);
+    log.error(`history store unavailable: ${why}`);
+    void vscode.window.showErrorMessage(`Sextant: chat history is unavailable — ${why} Chats in this window will not be saved.`);
+    return unavailableStore();
   });
+  const configureEmbeddings = async () => {
+    const e = readSettings().embeddings;
+    if (!e) return store.setEmbedder(undefined);
+    const provider = configs().find((c) => c.name === e.provider);
+    const baseUrl = e.baseUrl ?? provider?.baseUrl;
+    if (!baseUrl) {
+      log.warn('sextant.memory.embeddings: set "baseUrl", or "provider" naming a provider with one; memory search uses BM25 alone.');
+      return store.setEmbedder(undefined);
+    }
+    const apiKey = provider ? await resolveApiKey(provider, secrets, process.env).catch(() => undefined) : e.apiKeyEnv ? process.env[e.apiKeyEnv] : undefined;
+    store.setEmbedder(openAiEmbedder({ baseUrl, model: e.model, apiKey }));
+    log.info(`memory search fuses BM25 with ${e.model} embeddings`);
+  };
+  await configureEmbeddings();
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('sextant.memory.embeddings') || e.affectsConfiguration('sextant.providers')) void configureEmbeddings();
+    }),
+  );
 
   const toolRegistries = new Map<Mode, ReturnType<typeof createToolRegistry> | undefined>();
   const trusted = () => vscode.workspace.isTrusted;
@@ -112,9 +152,24 @@ export async function createRuntime(
     log,
     now: () => Date.now(),
     newId: () => randomUUID(),
+    searchSessions: async (query) =>
+      (await store.searchMemory(query, { limit: 30 })).map((h) => {
+        const stored = store.getSession(h.sessionId);
+        return {
+          id: h.sessionId,
+          title: h.title,
+          updatedAt: stored?.updatedAt ?? 0,
+          messageCount: stored?.messages.length ?? 0,
+          mode: stored?.mode ?? 'chat',
+          excerpt: h.excerpt,
+        };
+      }),
   });
 
-  const keys = new KeyCommands(secrets, configs, () => void controller.postSnapshot());
+  const keys = new KeyCommands(secrets, configs, () => {
+    void refreshKnownSecrets().then(configureEmbeddings);
+    void controller.postSnapshot();
+  });
 
   const runtime: Runtime = {
     controller,
@@ -149,7 +204,12 @@ export async function createRuntime(
     },
     setApiKey: () => keys.setApiKey(),
     clearApiKey: () => keys.clearApiKey(),
-    exportSession: (format) => exportSessionToWorkspace(controller, format, log),
+    exportSession: (format) =>
+      exportSessionToWorkspace(
+        { current: () => controller.currentSessionRef(), render: (id, f) => store.exportSession(id, f, { secrets: knownSecrets }) },
+        format,
+        log,
+      ),
     dispose: async () => {
       await controller.dispose();
       await store.close();

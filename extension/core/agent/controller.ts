@@ -11,6 +11,7 @@ import {
   type ModelChoice,
   type Outbound,
   type RequestEvent,
+  type SessionSummary,
   type Snapshot,
 } from '../../protocol';
 import type { AskAnswer, ApprovalDecision, Logger, ToolPorts } from '../ports';
@@ -43,6 +44,8 @@ export interface ChatControllerDeps {
   now(): number;
   newId(): string;
   scheduler?: Scheduler;
+  /** Ranked search over past sessions (memory search) for the history view; optional. */
+  searchSessions?(query: string): Promise<SessionSummary[]>;
 }
 
 interface LiveSession {
@@ -175,7 +178,7 @@ export class ChatController {
     const title = generateTitle(userText, answer);
     if (title && title !== s.title) {
       s.title = title;
-      this.journal({ kind: 'session_meta', sessionId: s.id, title, at: this.deps.now() });
+      this.journal({ kind: 'session_meta', sessionId: s.id, title, titleSource: 'auto', at: this.deps.now() });
     }
   }
 
@@ -367,13 +370,23 @@ export class ChatController {
     };
   }
 
-  postHistory(query?: string): void {
-    const sessions = this.deps.persistence.listSessions({ query, limit: 200 });
+  /** The history list: newest first, or for a query the memory-search ranking, then plain title/content matches. */
+  async postHistory(query?: string): Promise<void> {
+    const q = query?.trim() || undefined;
+    let sessions = this.deps.persistence.listSessions({ query: q, limit: 200 });
+    if (q && this.deps.searchSessions) {
+      const ranked = await this.deps.searchSessions(q).catch((err: unknown) => {
+        this.deps.log.warn(`memory search failed: ${err instanceof Error ? err.message : String(err)}`);
+        return [];
+      });
+      const seen = new Set(ranked.map((r) => r.id));
+      sessions = [...ranked, ...sessions.filter((r) => !seen.has(r.id))];
+    }
     this.deps.post({ type: 'history', sessions, query });
   }
 
   renameSession(sessionId: string, title: string): void {
-    this.journal({ kind: 'session_meta', sessionId, title, at: this.deps.now() });
+    this.journal({ kind: 'session_meta', sessionId, title, titleSource: 'user', at: this.deps.now() });
     if (sessionId === this.session.id) this.session.title = title;
   }
 
@@ -386,8 +399,9 @@ export class ChatController {
     this.journal({ kind: 'session_restored', sessionId, at: this.deps.now() });
   }
 
-  currentStoredSession(): StoredSession | undefined {
-    return this.session.persisted ? this.deps.persistence.getSession(this.session.id) : undefined;
+  /** The current session as history knows it; undefined while it is an empty new chat. */
+  currentSessionRef(): { id: string; title: string } | undefined {
+    return this.session.persisted ? { id: this.session.id, title: this.session.title } : undefined;
   }
 
   async dispose(): Promise<void> {

@@ -171,7 +171,7 @@ test('new chat keeps the old one in history, and resume restores its messages an
   await h.controller.newChat();
   assert.notEqual(h.controller.sessionId, oldId);
   assert.equal((await h.controller.snapshot()).messages.length, 0);
-  h.controller.postHistory();
+  await h.controller.postHistory();
   const history = h.posts.filter((p) => p.type === 'history').at(-1);
   assert.ok(history && history.type === 'history' && history.sessions.some((s) => s.id === oldId && s.title === 'First question'));
   assert.equal(await h.controller.resume(oldId), true);
