@@ -25,6 +25,20 @@ function enabledGlobs(section: string, key: string, scope: vscode.Uri | undefine
     .map(([k]) => k);
 }
 
+/** True when the bytes are exactly the UTF-8 encoding of the text (a BOM allowed). */
+function isUtf8Of(text: string, bytes: Uint8Array): boolean {
+  const body = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  return Buffer.from(text, 'utf8').equals(body);
+}
+
+async function loadDocument(absPath: string): Promise<vscode.TextDocument | undefined> {
+  try {
+    return await vscode.workspace.openTextDocument(vscode.Uri.file(absPath));
+  } catch {
+    return undefined; // a new file, or one VS Code will not open as text: write it directly
+  }
+}
+
 export function createWorkspacePort(): WorkspacePort {
   return {
     roots() {
@@ -42,7 +56,10 @@ export function createWorkspacePort(): WorkspacePort {
       await fs.writeFile(absPath, data);
     },
     async applyTextEdit(absPath, newText, encodedBytes) {
-      const doc = openDocument(absPath);
+      // UTF-8 files go through the editor model even when no editor shows them, so every agent
+      // edit lands on VS Code's undo stack; other encodings are written byte-exact to disk, since
+      // VS Code might decode them differently than the tool did.
+      const doc = openDocument(absPath) ?? (isUtf8Of(newText, encodedBytes) ? await loadDocument(absPath) : undefined);
       if (doc) {
         const edit = new vscode.WorkspaceEdit();
         const all = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
