@@ -1,0 +1,188 @@
+// Drives the VS Code workbench (served by code-server) in Chromium the way a user does: activity bar,
+// command palette, the Sextant webview. Webviews are nested iframes: the workbench holds
+// `iframe.webview` (VS Code's host page, origin per webview) and that holds `iframe#active-frame`,
+// which is the extension's own HTML.
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const EXTENSION_ID = 'sextant.sextant';
+
+export type AriaRole = Parameters<Page['getByRole']>[0];
+
+/** Rethrows a Playwright timeout as an error that says what the user-level step was waiting for. */
+export async function waitUntil<T>(what: string, action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (err) {
+    const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new Error(`E2E: ${what}: ${msg}`);
+  }
+}
+
+/** Polls `check` until it returns a truthy value or the time runs out. */
+export async function poll<T>(what: string, check: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) {
+      const why = last instanceof Error ? ` (last error: ${last.message.split('\n')[0]})` : '';
+      throw new Error(`E2E: timed out after ${timeoutMs / 1000}s waiting for ${what}${why}`);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+export interface WorkbenchPaths {
+  /** The folder the workbench has open. */
+  workspace: string;
+  /** code-server's --user-data-dir (logs live under it). */
+  userDataDir: string;
+  /** Where screenshots go. */
+  resultsDir: string;
+}
+
+export class Workbench {
+  constructor(
+    readonly page: Page,
+    readonly paths: WorkbenchPaths,
+  ) {}
+
+  /** Waits until the workbench has rendered its activity bar. */
+  async waitReady(timeoutMs = 90_000): Promise<void> {
+    await waitUntil('the VS Code workbench to load', () =>
+      this.page.locator('.monaco-workbench .part.activitybar').first().waitFor({ state: 'visible', timeout: timeoutMs }),
+    );
+  }
+
+  activityTab(name: string): Locator {
+    return this.page.locator('.part.activitybar').getByRole('tab', { name: new RegExp(`^${name}\\b`) }).first();
+  }
+
+  /** Clicks an activity bar entry (unless it is already the open one, which would close the side bar). */
+  async openActivity(name: string): Promise<void> {
+    const tab = this.activityTab(name);
+    await waitUntil(`the "${name}" entry in the activity bar`, () => tab.waitFor({ state: 'visible', timeout: 20_000 }));
+    const selected = (await tab.getAttribute('aria-selected')) === 'true' || (await tab.getAttribute('aria-checked')) === 'true';
+    const sidebarVisible = await this.page.locator('.part.sidebar').isVisible();
+    if (!selected || !sidebarVisible) await tab.click();
+  }
+
+  /** The Sextant webview's content frame (the extension's HTML). */
+  webviewFrame(): FrameLocator {
+    return this.page
+      .locator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]:visible`)
+      .first()
+      .contentFrame()
+      .locator('iframe#active-frame')
+      .contentFrame();
+  }
+
+  /** Opens the Sextant view from the activity bar and waits for its composer. */
+  async openSextantView(): Promise<FrameLocator> {
+    await this.openActivity('Sextant');
+    const frame = this.webviewFrame();
+    await waitUntil('the Sextant chat view to show its "Message" textbox', () =>
+      frame.getByRole('textbox', { name: 'Message' }).waitFor({ state: 'visible', timeout: 30_000 }),
+    );
+    return frame;
+  }
+
+  async showExplorer(): Promise<void> {
+    await this.openActivity('Explorer');
+    await waitUntil('the Explorer view', () =>
+      this.page.locator('.part.sidebar .composite.title').getByText(/Explorer/i).first().waitFor({ state: 'visible', timeout: 15_000 }),
+    );
+  }
+
+  inWebview(role: AriaRole, name: string | RegExp): Locator {
+    return this.webviewFrame().getByRole(role, { name, exact: typeof name === 'string' ? true : undefined });
+  }
+
+  /** Types into the composer; `send` presses Enter. */
+  async typeMessage(text: string, opts: { send?: boolean } = {}): Promise<void> {
+    const box = this.inWebview('textbox', 'Message');
+    await waitUntil('the "Message" textbox', () => box.click({ timeout: 15_000 }));
+    await box.press('ControlOrMeta+a');
+    await box.press('Delete');
+    await box.pressSequentially(text, { delay: 5 });
+    if (opts.send ?? true) await box.press('Enter');
+  }
+
+  async clickInWebview(role: AriaRole, name: string | RegExp): Promise<void> {
+    const target = this.inWebview(role, name).first();
+    await waitUntil(`${role} "${String(name)}" in the Sextant view`, () => target.click({ timeout: 15_000 }));
+  }
+
+  /** Messages shown in the chat: `article` elements named "You" / "Sextant". */
+  articles(who: 'You' | 'Sextant'): Locator {
+    return this.webviewFrame().getByRole('article', { name: who, exact: true });
+  }
+
+  /** Moves focus out of any webview so workbench keybindings (F1) reach the workbench. */
+  async focusWorkbench(): Promise<void> {
+    await this.page.evaluate(() => {
+      const el = document.activeElement;
+      if (el instanceof HTMLElement) el.blur();
+    });
+  }
+
+  /** Runs a command from the command palette by its full title, e.g. "Sextant: New Chat". */
+  async runPaletteCommand(title: string): Promise<void> {
+    await this.focusWorkbench();
+    await this.page.keyboard.press('F1');
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await waitUntil('the command palette to open', () => input.waitFor({ state: 'visible', timeout: 10_000 }));
+    await input.fill(`>${title}`);
+    const row = this.page.locator(`.quick-input-list .monaco-list-row[aria-label^="${title.replace(/"/g, '\\"')}"]`).first();
+    await waitUntil(`the command "${title}" in the palette`, () => row.waitFor({ state: 'visible', timeout: 10_000 }));
+    await row.click();
+    await waitUntil('the command palette to close', () => input.waitFor({ state: 'hidden', timeout: 10_000 }));
+  }
+
+  /** Reloads the browser window (the workbench and the extension host restart). */
+  async reloadWindow(): Promise<void> {
+    await this.page.reload();
+    await this.waitReady();
+  }
+
+  async screenshot(name: string, path?: string): Promise<string> {
+    const file = path ?? join(this.paths.resultsDir, `${name.replace(/[^\w.-]+/g, '_')}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  readWorkspaceFile(rel: string): string {
+    return readFileSync(join(this.paths.workspace, rel), 'utf8');
+  }
+
+  /**
+   * Text of an extension output channel, read from the log file VS Code backs it with
+   * (`<user-data-dir>/logs/<session>/…/<n>-<name>.log` or `<name>.log`). Newest session wins.
+   */
+  outputChannelText(name: string): string {
+    const files = findFiles(join(this.paths.userDataDir, 'logs'), (f) => {
+      const base = f.split('/').pop() ?? '';
+      return base === `${name}.log` || new RegExp(`^\\d+-${name}\\.log$`).test(base);
+    });
+    files.sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs);
+    const newest = files.pop();
+    return newest ? readFileSync(newest, 'utf8') : '';
+  }
+}
+
+export function findFiles(dir: string, match: (path: string) => boolean, out: string[] = []): string[] {
+  if (!existsSync(dir)) return out;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) findFiles(full, match, out);
+    else if (match(full)) out.push(full);
+  }
+  return out;
+}

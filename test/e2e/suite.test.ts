@@ -1,0 +1,12 @@
+// The end-to-end suite: Sextant installed from its VSIX into code-server (a real VS Code), driven
+// in headless Chromium. Scenarios share one workbench and run in this order; to add one, write
+// `e2e.scenario(name, async ({ wb, fake }) => …)` in a file under scenarios/ and register it here.
+// Run: npm run test:e2e [name-pattern]
+import { E2E } from './harness/e2e';
+import { chatScenarios } from './scenarios/chat';
+import { lifecycleScenarios } from './scenarios/lifecycle';
+
+const e2e = new E2E();
+chatScenarios(e2e);
+lifecycleScenarios(e2e);
+e2e.run();
