@@ -48,34 +48,42 @@ export function chatScenarios(e2e: E2E): void {
     await wb.openSextantView();
     const group = wb.inWebview('radiogroup', 'Mode');
     await poll('the "Mode" radio group', () => group.isVisible());
-    const checked = async (): Promise<string> => {
-      const radio = group.getByRole('radio', { checked: true });
-      return (await radio.count()) === 1 ? ((await radio.getAttribute('aria-label')) ?? (await radio.innerText())).trim() : '';
-    };
     const modes = ['Chat', 'Plan', 'Research', 'Agent'];
+    // Radios are named by their labels; read which one is checked, and which are offered.
+    const checked = async (): Promise<string> => {
+      const on: string[] = [];
+      for (const m of modes) if (await group.getByRole('radio', { name: m, exact: true }).isChecked()) on.push(m);
+      return on.length === 1 ? on[0] : '';
+    };
     const start = await poll('exactly one checked mode', checked);
-    assert.ok(modes.includes(start), `unexpected checked mode "${start}"`);
+    const enabled: string[] = [];
+    for (const m of modes) if (await group.getByRole('radio', { name: m, exact: true }).isEnabled()) enabled.push(m);
+    assert.ok(enabled.length >= 2 && enabled.includes(start), `enabled modes: ${enabled.join(', ')}; checked: ${start}`);
 
     const box = wb.inWebview('textbox', 'Message');
     await box.click();
     await box.press('Shift+Tab');
-    const next = modes[(modes.indexOf(start) + 1) % modes.length];
+    // Disabled modes (not shipped yet) are skipped.
+    const next = enabled[(enabled.indexOf(start) + 1) % enabled.length];
     await poll(`mode "${next}" after Shift+Tab from "${start}"`, async () => (await checked()) === next);
-    // The composer keeps the focus so Shift+Tab can be pressed again.
-    for (let i = 0; i < 3; i++) await box.press('Shift+Tab');
-    await poll(`mode back to "${start}" after four Shift+Tab presses`, async () => (await checked()) === start);
+    // The composer keeps the focus, so Shift+Tab can be pressed again until the cycle closes.
+    for (let i = 1; i < enabled.length; i++) await box.press('Shift+Tab');
+    await poll(`mode back to "${start}" after ${enabled.length} Shift+Tab presses`, async () => (await checked()) === start);
   });
 
   e2e.scenario('Stop ends a long stream and the partial answer stays, marked stopped', async ({ wb, fake }) => {
     // The fake sends these words and then keeps the response open: the text on screen while the
     // request is still in flight proves it is streamed, and only Stop can end it.
-    fake.enqueue({ text: 'Partial answer: alpha beta gamma', hang: true });
+    // A long answer, slowly: the first words are on screen long before the model would finish.
+    const words = ['Partial answer: alpha beta gamma ', ...Array.from({ length: 2000 }, (_, i) => `word${i} `)];
+    fake.enqueue({ text: words, chunkDelayMs: 25 });
     await wb.openSextantView();
     const before = await wb.articles('Sextant').count();
+    const requestsBefore = fake.requests.length;
     await wb.typeMessage('Write a very long essay');
     const answer = wb.articles('Sextant').nth(before);
     await poll('the partial answer "…gamma" while the response is still open', async () => (await answer.innerText()).includes('gamma'));
-    const [req] = await fake.waitForRequests(1);
+    const req = (await fake.waitForRequests(requestsBefore + 1))[requestsBefore];
     assert.equal(req.outcome, undefined, 'the response should still be in flight');
 
     await wb.clickInWebview('button', 'Stop');
@@ -86,5 +94,6 @@ export function chatScenarios(e2e: E2E): void {
     const text = await answer.innerText();
     assert.match(text, /alpha beta gamma/, 'the partial answer was not kept');
     assert.match(text, /stopped/i, 'the partial answer is not marked as stopped');
+    assert.ok(!text.includes('word1999'), 'the answer ran to its end: Stop did not stop it');
   });
 }
