@@ -29,6 +29,8 @@ export async function exportSessionToWorkspace(source: ExportSource, format: Exp
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const ext = EXPORT_EXTENSIONS[choice.format];
   const defaultUri = folder ? vscode.Uri.joinPath(folder, '.sextant', 'exports', exportFileName(session.title, choice.format)) : undefined;
+  // The default folder exists before the dialog opens, so the dialog never asks to create it.
+  if (defaultUri) await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(defaultUri, '..'));
   const target = await vscode.window.showSaveDialog({
     title: 'Export Sextant session',
     defaultUri,

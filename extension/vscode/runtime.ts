@@ -14,6 +14,7 @@ import { createToolRegistry, createToolSessionState, disposeToolSession, toolsFo
 import { createMemorySearchTool } from '../core/tools/memory_search';
 import { openAiEmbedder, openSessionStore } from '../core/store';
 import { unavailableStore } from './unavailableStore';
+import { CurrentSessionFile } from './currentSession';
 import { secretKeyName } from '../core/providers/keys';
 import { createInboundHandlers } from './handlers';
 import { secretsPort } from './secrets';
@@ -109,6 +110,8 @@ export async function createRuntime(
     }),
   );
 
+  // Per workspace (storageUri); without a folder open there is nothing to reopen.
+  const currentSession = new CurrentSessionFile(context.storageUri?.fsPath);
   const toolRegistries = new Map<Mode, ReturnType<typeof createToolRegistry> | undefined>();
   const trusted = () => vscode.workspace.isTrusted;
   const toolsFor = (mode: Mode) => {
@@ -152,6 +155,13 @@ export async function createRuntime(
     log,
     now: () => Date.now(),
     newId: () => randomUUID(),
+    onCurrentSessionChanged: (id) => {
+      try {
+        currentSession.write(id);
+      } catch (err) {
+        log.warn(`could not remember the current chat: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    },
     searchSessions: async (query) =>
       (await store.searchMemory(query, { limit: 30 })).map((h) => {
         const stored = store.getSession(h.sessionId);
@@ -165,6 +175,10 @@ export async function createRuntime(
         };
       }),
   });
+
+  // A reloaded window (or a restarted VS Code) reopens the chat this workspace had open.
+  const lastSession = currentSession.read();
+  if (lastSession && !(await controller.resume(lastSession))) log.info('the last chat of this workspace is gone from history; starting a new one');
 
   const keys = new KeyCommands(secrets, configs, () => {
     void refreshKnownSecrets().then(configureEmbeddings);

@@ -5,8 +5,12 @@
 import { E2E } from './harness/e2e';
 import { chatScenarios } from './scenarios/chat';
 import { lifecycleScenarios } from './scenarios/lifecycle';
+import { agentScenarios } from './scenarios/agent';
+import { historyScenarios } from './scenarios/history';
 
 const e2e = new E2E();
 chatScenarios(e2e);
 lifecycleScenarios(e2e);
+agentScenarios(e2e);
+historyScenarios(e2e);
 e2e.run();

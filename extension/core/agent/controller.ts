@@ -44,6 +44,8 @@ export interface ChatControllerDeps {
   now(): number;
   newId(): string;
   scheduler?: Scheduler;
+  /** Told which session is current (undefined: an empty new chat), so a reloaded window can reopen it. */
+  onCurrentSessionChanged?(sessionId: string | undefined): void;
   /** Ranked search over past sessions (memory search) for the history view; optional. */
   searchSessions?(query: string): Promise<SessionSummary[]>;
 }
@@ -98,6 +100,7 @@ export class ChatController {
       s.title = generateTitle(text);
       this.journal({ kind: 'session_created', sessionId: s.id, title: s.title, mode: s.mode, model: s.model, at: this.deps.now() });
       s.persisted = true;
+      this.deps.onCurrentSessionChanged?.(s.id);
     }
     const abort = new AbortController();
     let finish!: () => void;
@@ -338,6 +341,7 @@ export class ChatController {
     this.session.mode = old.mode;
     this.session.model = old.model;
     this.deps.disposeToolSession(old.tools);
+    this.deps.onCurrentSessionChanged?.(undefined);
     await this.postSnapshot();
   }
 
@@ -347,6 +351,7 @@ export class ChatController {
     await this.abort();
     this.deps.disposeToolSession(this.session.tools);
     this.session = this.fromStored(stored);
+    this.deps.onCurrentSessionChanged?.(stored.id);
     await this.postSnapshot();
     return true;
   }

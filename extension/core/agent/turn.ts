@@ -90,7 +90,7 @@ export async function* runTurn(history: readonly ModelMessage[], opts: TurnOptio
 
     const queue = new AsyncQueue<TurnEvent>();
     let settled = false;
-    const work = runToolCalls(toolCalls, opts, queue).finally(() => {
+    const work = runToolCalls(toolCalls, step, opts, queue).finally(() => {
       settled = true;
     });
     while (!settled) {
@@ -113,8 +113,10 @@ export async function* runTurn(history: readonly ModelMessage[], opts: TurnOptio
 }
 
 /** Runs one step's calls: consecutive read-only calls in parallel, anything else alone and in order. */
-async function runToolCalls(calls: ToolCall[], opts: TurnOptions, queue: AsyncQueue<TurnEvent>): Promise<ModelMessage[]> {
-  const views = calls.map((call) => initialView(call, opts.tools?.get(call.name)));
+async function runToolCalls(calls: ToolCall[], step: number, opts: TurnOptions, queue: AsyncQueue<TurnEvent>): Promise<ModelMessage[]> {
+  // Cards, approvals and answers are keyed by an id of our own: providers' ids need only be unique
+  // within one response, and some OpenAI-compatible servers number them from 0 on every step.
+  const views = calls.map((call, i) => initialView(call, `${call.id}#${step}.${i}`, opts.tools?.get(call.name)));
   for (const view of views) queue.push({ type: 'tool_started', call: view });
   const results: ModelMessage[] = new Array(calls.length);
   let batch: number[] = [];
@@ -135,7 +137,7 @@ async function runToolCalls(calls: ToolCall[], opts: TurnOptions, queue: AsyncQu
   return results;
 }
 
-function initialView(call: ToolCall, tool: AnyTool | undefined): ToolCallView {
+function initialView(call: ToolCall, uiId: string, tool: AnyTool | undefined): ToolCallView {
   let subject = '';
   if (tool) {
     const parsed = parseArgs(tool, call.argumentsJson);
@@ -147,7 +149,7 @@ function initialView(call: ToolCall, tool: AnyTool | undefined): ToolCallView {
       }
     }
   }
-  return { callId: call.id, name: call.name, kind: tool?.kind ?? 'read', subject, status: 'pending' };
+  return { callId: uiId, name: call.name, kind: tool?.kind ?? 'read', subject, status: 'pending' };
 }
 
 function parseArgs(tool: AnyTool, json: string): { ok: true; input: unknown } | { ok: false } {
@@ -165,9 +167,9 @@ async function runOne(call: ToolCall, view: ToolCallView, opts: TurnOptions, que
     signal: opts.signal,
     ports: opts.ports,
     session: opts.toolSession,
-    callId: call.id,
+    callId: view.callId,
     supportsImages: opts.supportsImages,
-    progress: (output) => queue.push({ type: 'tool_progress', callId: call.id, output }),
+    progress: (output) => queue.push({ type: 'tool_progress', callId: view.callId, output }),
     todosChanged: (todos) => queue.push({ type: 'todos', todos }),
   };
   const finish = (status: ToolCallView['status'], result: ToolResult, startedAt: number): ModelMessage => {
@@ -201,7 +203,7 @@ async function runOne(call: ToolCall, view: ToolCallView, opts: TurnOptions, que
       let decision;
       try {
         decision = await opts.ports.approval.request(
-          { callId: call.id, sessionId: opts.sessionId, tool: tool.name, kind: tool.kind, subject: view.subject, detail },
+          { callId: view.callId, sessionId: opts.sessionId, tool: tool.name, kind: tool.kind, subject: view.subject, detail },
           opts.signal,
         );
       } catch {

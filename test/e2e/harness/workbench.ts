@@ -133,8 +133,11 @@ export class Workbench {
     });
   }
 
-  /** Runs a command from the command palette by its full title, e.g. "Sextant: New Chat". */
-  async runPaletteCommand(title: string): Promise<void> {
+  /**
+   * Runs a command from the command palette by its full title, e.g. "Sextant: New Chat".
+   * `opensInput`: the command shows its own quick pick / dialog, so the palette does not close.
+   */
+  async runPaletteCommand(title: string, opts: { opensInput?: boolean } = {}): Promise<void> {
     await this.focusWorkbench();
     await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
@@ -143,6 +146,7 @@ export class Workbench {
     const row = this.page.locator(`.quick-input-list .monaco-list-row[aria-label^="${title.replace(/"/g, '\\"')}"]`).first();
     await waitUntil(`the command "${title}" in the palette`, () => row.waitFor({ state: 'visible', timeout: 10_000 }));
     await row.click();
+    if (opts.opensInput) return;
     await waitUntil('the command palette to close', () => input.waitFor({ state: 'hidden', timeout: 10_000 }));
   }
 

@@ -1,0 +1,30 @@
+// Remembers which chat a workspace had open, so a reloaded window reopens it. A small file in the
+// workspace's own storage folder, written synchronously: the Memento API (workspaceState) flushes
+// later, and a reload that follows right away can lose the update.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const FILE = 'current-session.json';
+
+export class CurrentSessionFile {
+  constructor(private readonly dir: string | undefined) {}
+
+  read(): string | undefined {
+    if (!this.dir) return undefined;
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(join(this.dir, FILE), 'utf8'));
+      const id = (parsed as { sessionId?: unknown }).sessionId;
+      return typeof id === 'string' && id ? id : undefined;
+    } catch {
+      return undefined; // none yet, or unreadable: start with a new chat
+    }
+  }
+
+  write(sessionId: string | undefined): void {
+    if (!this.dir) return;
+    mkdirSync(this.dir, { recursive: true });
+    const tmp = join(this.dir, `${FILE}.${process.pid}.tmp`);
+    writeFileSync(tmp, JSON.stringify({ sessionId: sessionId ?? null }));
+    renameSync(tmp, join(this.dir, FILE));
+  }
+}

@@ -1,0 +1,59 @@
+// Agent mode as a user meets it: the model proposes an edit and a command; each waits for Approve;
+// the file changes on disk, Undo in the editor restores it, and the command's output is in the chat.
+import assert from 'node:assert/strict';
+import type { E2E } from '../harness/e2e';
+import { poll, waitUntil } from '../harness/workbench';
+
+export function agentScenarios(e2e: E2E): void {
+  e2e.scenario('Agent mode: an edit applied after Approve changes the file, Undo restores it, and a command\'s output shows in the chat', async ({ wb, page, fake }) => {
+    await wb.openSextantView();
+    await wb.runPaletteCommand('Sextant: New Chat');
+    const agent = wb.inWebview('radio', 'Agent');
+    await waitUntil('the Agent mode radio', () => agent.check({ timeout: 15_000 }));
+
+    const original = wb.readWorkspaceFile('src/greet.js');
+    assert.match(original, /Hello, \$\{name\}!/);
+    fake.enqueue(
+      { text: 'Let me look at the greeting first.', toolCalls: [{ name: 'read_file', arguments: { file_path: 'src/greet.js' } }] },
+      { text: 'Making it nautical.', toolCalls: [{ name: 'edit_file', arguments: { file_path: 'src/greet.js', old_string: 'Hello, ${name}!', new_string: 'Ahoy, ${name}!' } }] },
+      { toolCalls: [{ name: 'bash', arguments: { command: 'echo "ahoy lines: $(grep -c Ahoy src/greet.js)"' } }] },
+      { text: 'Done: the greeting now says **Ahoy**.' },
+    );
+    await wb.typeMessage('Make the greeting nautical and check it');
+
+    // The edit waits for approval: nothing has changed on disk yet.
+    await poll('the approval card for edit_file', async () => (await wb.inWebview('group', 'Approval: edit_file').count()) === 1, 30_000);
+    assert.equal(wb.readWorkspaceFile('src/greet.js'), original, 'the file changed before it was approved');
+    await wb.clickInWebview('button', 'Approve');
+    await poll('src/greet.js to change on disk', async () => wb.readWorkspaceFile('src/greet.js').includes('Ahoy, ${name}!'));
+
+    // The command asks too; its output lands on its card.
+    await poll('the approval card for bash', async () => (await wb.inWebview('group', 'Approval: bash').count()) === 1, 30_000);
+    await wb.clickInWebview('button', 'Approve');
+    const bashCard = wb.inWebview('group', 'Tool: bash').last();
+    await poll('the command output "ahoy lines: 1" on the bash card', async () => (await bashCard.innerText()).includes('ahoy lines: 1'));
+    await poll('the final answer', async () => (await wb.articles('Sextant').last().innerText()).includes('the greeting now says'));
+    const cards = await wb.webviewFrame().getByRole('group', { name: /^Tool: / }).allInnerTexts();
+    assert.ok(cards.length >= 3, `expected read, edit and bash cards, got ${cards.length}`);
+
+    // Undo in the editor restores the file: the edit went through VS Code's undo stack.
+    await wb.focusWorkbench();
+    await page.keyboard.press('ControlOrMeta+p');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await waitUntil('quick open', () => input.waitFor({ state: 'visible', timeout: 10_000 }));
+    await input.fill('src/greet.js');
+    const row = page.locator('.quick-input-list .monaco-list-row').first();
+    await waitUntil('greet.js in quick open', () => row.waitFor({ state: 'visible', timeout: 10_000 }));
+    await input.press('Enter');
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await waitUntil('the greet.js editor', () => editor.waitFor({ state: 'visible', timeout: 15_000 }));
+    // Monaco renders spaces as no-break spaces.
+    const editorText = async () => (await editor.innerText()).replace(/\u00a0/g, ' ');
+    await poll('the editor to show the edited text', async () => (await editorText()).includes('Ahoy, ${name}!'));
+    await editor.click();
+    await page.keyboard.press('ControlOrMeta+z');
+    await poll('Undo to bring back "Hello"', async () => (await editorText()).includes('Hello, ${name}!'));
+    await page.keyboard.press('ControlOrMeta+s');
+    await poll('the restored text on disk', async () => wb.readWorkspaceFile('src/greet.js') === original);
+  }, { timeoutMs: 120_000 });
+}

@@ -1,0 +1,68 @@
+// History that is never lost: a reload reopens the chat, an older session resumes from the list,
+// and the session exports to a workspace file.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { E2E_KEY, type E2E } from '../harness/e2e';
+import { poll, waitUntil } from '../harness/workbench';
+
+export function historyScenarios(e2e: E2E): void {
+  e2e.scenario('after a window reload the chat is still there', async ({ wb, fake }) => {
+    await wb.openSextantView();
+    await wb.runPaletteCommand('Sextant: New Chat');
+    fake.enqueue({ text: 'Polaris sits almost exactly above the north pole.' });
+    await wb.typeMessage('Which star marks north?');
+    await poll('the answer', async () => (await wb.articles('Sextant').last().innerText()).includes('Polaris'));
+
+    await wb.reloadWindow();
+    await wb.openSextantView();
+    await poll('the conversation after the reload', async () => {
+      const texts = await wb.webviewFrame().getByRole('article').allInnerTexts();
+      return texts.some((t) => t.includes('Which star marks north?')) && texts.some((t) => t.includes('Polaris sits'));
+    }, 30_000);
+  }, { timeoutMs: 150_000 });
+
+  e2e.scenario('an older session resumes from the History list', async ({ wb, fake }) => {
+    await wb.openSextantView();
+    await wb.runPaletteCommand('Sextant: New Chat');
+    fake.enqueue({ text: 'Use a marine chronometer.' });
+    await wb.typeMessage('How do I find longitude at sea?');
+    await poll('the answer', async () => (await wb.articles('Sextant').last().innerText()).includes('chronometer'));
+    await wb.runPaletteCommand('Sextant: New Chat');
+    await poll('an empty chat', async () => (await wb.webviewFrame().getByRole('article').count()) === 0);
+
+    await wb.clickInWebview('button', 'History');
+    const list = wb.inWebview('list', 'History');
+    await poll('the History list', () => list.isVisible());
+    const entry = list.getByRole('button', { name: /longitude at sea/i }).first();
+    await waitUntil('the longitude session in History', () => entry.click({ timeout: 15_000 }));
+    await poll('the resumed conversation', async () => {
+      const texts = await wb.webviewFrame().getByRole('article').allInnerTexts();
+      return texts.some((t) => t.includes('How do I find longitude at sea?')) && texts.some((t) => t.includes('marine chronometer'));
+    });
+
+    // The resumed session carries on with its context.
+    fake.enqueue({ text: 'Compare local noon with the chronometer time.' });
+    await wb.typeMessage('And then?');
+    await poll('the follow-up answer', async () => (await wb.articles('Sextant').last().innerText()).includes('local noon'));
+    const body = JSON.stringify(fake.requests.at(-1)?.body);
+    assert.match(body, /longitude at sea/, 'the resumed session lost its context');
+  }, { timeoutMs: 90_000 });
+
+  e2e.scenario('"Sextant: Export Session…" writes a Markdown file into the workspace', async ({ wb, page, workspace }) => {
+    await wb.openSextantView();
+    await wb.runPaletteCommand('Sextant: Export Session…', { opensInput: true });
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    // First the format, then VS Code's save dialog (a quick input in the browser) with our default path.
+    const markdown = page.locator('.quick-input-list .monaco-list-row[aria-label^="Markdown"]').first();
+    await waitUntil('the export format picker', () => markdown.click({ timeout: 10_000 }));
+    await poll('the save dialog with the default path', async () => (await input.inputValue()).includes('.sextant/exports/'));
+    await input.press('Enter');
+    const dir = join(workspace, '.sextant', 'exports');
+    const file = await poll('an exported .md file on disk', async () => (existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith('.md')) : undefined));
+    const text = readFileSync(join(dir, file), 'utf8');
+    assert.match(text, /How do I find longitude at sea\?/);
+    assert.match(text, /marine chronometer/);
+    assert.ok(!text.includes(E2E_KEY), 'the API key leaked into the export');
+  }, { timeoutMs: 60_000 });
+}
