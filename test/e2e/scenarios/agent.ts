@@ -1,7 +1,9 @@
 // Agent mode as a user meets it: the model proposes an edit and a command; each waits for Approve;
 // the file changes on disk, Undo in the editor restores it, and the command's output is in the chat.
 import assert from 'node:assert/strict';
-import type { E2E } from '../harness/e2e';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, type E2E } from '../harness/e2e';
 import { poll, waitUntil } from '../harness/workbench';
 
 export function agentScenarios(e2e: E2E): void {
@@ -35,6 +37,8 @@ export function agentScenarios(e2e: E2E): void {
     await poll('the final answer', async () => (await wb.articles('Sextant').last().innerText()).includes('the greeting now says'));
     const cards = await wb.webviewFrame().getByRole('group', { name: /^Tool: / }).allInnerTexts();
     assert.ok(cards.length >= 3, `expected read, edit and bash cards, got ${cards.length}`);
+    const shot = await wb.screenshot('agent-session');
+    if (process.env.SEXTANT_E2E_DOCS_SCREENSHOT) copyFileSync(shot, join(ROOT, 'docs', 'screenshot-agent.png'));
 
     // Undo in the editor restores the file: the edit went through VS Code's undo stack.
     await wb.focusWorkbench();
