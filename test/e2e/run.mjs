@@ -21,11 +21,16 @@ const t0 = Date.now();
 const secs = (ms) => `${(ms / 1000).toFixed(1)}s`;
 const say = (msg) => console.log(`[test:e2e] ${msg}`);
 
-// Same check as harness/paths.ts, early, so a missing setup is one clear line and not a stack trace.
+// Same check as harness/paths.ts, early: a fresh machine gets the setup run for it.
 const cache = process.env.SEXTANT_E2E_CACHE ?? join(root, '.vscode-test');
 if (!existsSync(join(cache, 'code-server-4.139.1', '.sextant-setup-ok'))) {
-  console.error(`[test:e2e] code-server is not installed in ${cache}.\n  Run once: test/e2e/setup   (needs pkg-config and libkrb5-dev; takes a few minutes)`);
-  process.exit(1);
+  // First run on this machine: install the pinned Node 24 + code-server (a few minutes, once).
+  say('code-server is not installed yet: running test/e2e/setup (once; a few minutes)…');
+  const setup = await run('bash', [join(root, 'test/e2e/setup')]);
+  if (setup !== 0) {
+    console.error('[test:e2e] test/e2e/setup failed (its message is above).');
+    process.exit(1);
+  }
 }
 
 function run(cmd, argv, opts = {}) {
