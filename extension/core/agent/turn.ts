@@ -196,8 +196,10 @@ async function runOne(call: ToolCall, view: ToolCallView, opts: TurnOptions, que
   }
   if (tool.kind !== 'read') {
     const parsed = parseArgs(tool, call.argumentsJson);
+    const standing = standingApprovals(opts.toolSession);
+    const approvalKey = tool.kind === 'execute' ? `${tool.name}:${view.subject}` : tool.name;
     // Invalid arguments are rejected by the registry without side effects, so they need no approval.
-    if (parsed.ok) {
+    if (parsed.ok && !standing.has(approvalKey)) {
       const detail = (await tool.describeForApproval?.(parsed.input, ctx).catch(() => undefined)) ?? view.subject;
       queue.push({ type: 'tool_updated', call: { ...view, status: 'awaiting_approval' } });
       let decision;
@@ -209,6 +211,7 @@ async function runOne(call: ToolCall, view: ToolCallView, opts: TurnOptions, que
       } catch {
         return finish('aborted', errorResult('Not run: the user stopped the turn.'), startedAt);
       }
+      if (decision.decision === 'always') standing.add(approvalKey);
       if (decision.decision === 'deny') {
         const why = decision.reason ? ` Their reason: ${decision.reason}` : '';
         return finish('denied', errorResult(`The user denied this ${tool.name} call.${why} Do not retry it unchanged; ask or take another approach.`), startedAt);
@@ -226,6 +229,21 @@ async function runOne(call: ToolCall, view: ToolCallView, opts: TurnOptions, que
   const status = opts.signal.aborted ? 'aborted' : result.isError ? 'error' : 'ok';
   return finish(status, result, runStartedAt);
 }
+
+/**
+ * "Always allow" answers, kept for the chat session until the permission rules (settings and
+ * .sextant/settings.json) arrive: a writer tool is allowed as a whole, a command only verbatim.
+ */
+function standingApprovals(session: ToolSessionState): Set<string> {
+  let set = session.extras.get(STANDING_APPROVALS) as Set<string> | undefined;
+  if (!set) {
+    set = new Set();
+    session.extras.set(STANDING_APPROVALS, set);
+  }
+  return set;
+}
+
+const STANDING_APPROVALS = 'agent.standingApprovals';
 
 function errorResult(message: string): ToolResult {
   return { forModel: message, forUi: message, isError: true };

@@ -132,13 +132,13 @@ test('agent mode: read-only calls of one step run in parallel, a writer waits fo
     assert.ok(pred());
   };
   const approvalFor = (id: string) => () => h.envelopes('r1').some((e) => e.event.type === 'approval_needed' && e.event.approval.callId === id);
-  await waitFor(approvalFor('c3'));
+  await waitFor(approvalFor('c3#1.2'));
   // Both reads started before either ended: they ran in parallel; the writer had not run yet.
   assert.deepEqual(log.slice(0, 2).sort(), ['start a', 'start b']);
   assert.ok(!log.includes('write c'));
-  h.controller.approve('c3', { decision: 'approve' });
-  await waitFor(approvalFor('c4'));
-  h.controller.approve('c4', { decision: 'deny', reason: 'not that file' });
+  h.controller.approve('c3#1.2', { decision: 'approve' });
+  await waitFor(approvalFor('c4#1.3'));
+  h.controller.approve('c4#1.3', { decision: 'deny', reason: 'not that file' });
   await sending;
   assert.deepEqual(log.filter((l) => l.startsWith('write')), ['write c']);
   const toolResults = provider.requests[1].messages.filter((m) => m.role === 'tool');
@@ -187,4 +187,39 @@ test('a failing journal never crashes a turn', async () => {
   h.persistence.failNextAppend = true;
   await h.controller.send('r1', 'hi', 'chat');
   assert.equal(h.envelopes('r1').at(-1)!.event.type, 'complete');
+});
+
+test('cards stay apart and in order when a server reuses tool-call ids on every step', async () => {
+  const log: string[] = [];
+  const step = (path: string, text: string): ProviderEvent[] => [
+    { type: 'text', text },
+    { type: 'tool_call', call: { id: 'call_0', name: 'peek', argumentsJson: JSON.stringify({ path }) } },
+    { type: 'done', stopReason: 'tool_calls' },
+  ];
+  const provider = new ScriptedProvider([step('a', 'first. '), step('b', 'second. '), [{ type: 'text', text: 'end.' }, done]]);
+  const h = createHarness({ provider, tools: [readTool(log, 1)] });
+  await h.controller.send('r1', 'go', 'agent');
+  const parts = (await h.controller.snapshot()).messages.at(-1)!.parts;
+  assert.deepEqual(
+    parts.map((p) => (p.type === 'tool' ? `tool:${p.call.subject}` : p.type === 'text' ? p.text : p.type)),
+    ['first. ', 'tool:a', 'second. ', 'tool:b', 'end.'],
+  );
+  // The model still sees its own ids.
+  assert.deepEqual(provider.requests[2].messages.flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : [])), ['call_0', 'call_0']);
+});
+
+test('"Always allow" stops asking for that writer in this session', async () => {
+  const log: string[] = [];
+  const call = (id: string, path: string): ProviderEvent[] => [
+    { type: 'tool_call', call: { id, name: 'poke', argumentsJson: JSON.stringify({ path }) } },
+    { type: 'done', stopReason: 'tool_calls' },
+  ];
+  const provider = new ScriptedProvider([call('a', 'x'), call('b', 'y'), [{ type: 'text', text: 'ok' }, done]]);
+  const h = createHarness({ provider, tools: [writeTool(log)] });
+  const sending = h.controller.send('r1', 'write twice', 'agent');
+  for (let i = 0; i < 500 && !h.envelopes('r1').some((e) => e.event.type === 'approval_needed'); i++) await new Promise((r) => setTimeout(r, 2));
+  h.controller.approve('a#1.0', { decision: 'always' });
+  await sending;
+  assert.deepEqual(log, ['write x', 'write y']);
+  assert.equal(h.envelopes('r1').filter((e) => e.event.type === 'approval_needed').length, 1, 'the second write did not ask again');
 });
