@@ -43,7 +43,13 @@ export class SxPanels extends LightElement {
       <div class="actions">
         <vscode-button ?disabled=${done} @click=${() => this.decide(a, 'approve')}>Approve</vscode-button>
         <vscode-button secondary ?disabled=${done} @click=${() => this.decide(a, 'deny')}>Deny</vscode-button>
-        <vscode-button secondary ?disabled=${done} @click=${() => this.decide(a, 'always')}>Always allow</vscode-button>
+        <vscode-button
+          secondary
+          ?disabled=${done}
+          title=${a.kind === 'execute' ? 'Run this exact command without asking again in this chat' : `Let ${a.tool} run without asking again in this chat`}
+          @click=${() => this.decide(a, 'always')}
+          >Always allow</vscode-button
+        >
       </div>
     </section>`;
   }
