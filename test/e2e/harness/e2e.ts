@@ -179,7 +179,11 @@ export class E2E {
   private copyLogs(subdir: string): void {
     const dest = join(this.resultsDir, subdir);
     mkdirSync(dest, { recursive: true });
-    const logs = findFiles(join(this.userDataDir, 'logs'), (f) => /exthost|remoteagent|Sextant|sextant/i.test(f) && f.endsWith('.log'));
+    const wanted = (f: string): boolean => {
+      const base = f.split('/').pop() ?? '';
+      return /^(remoteexthost|exthost|remoteagent)\.log$/.test(base) || /sextant/i.test(base) || f.includes('/sextant.sextant/');
+    };
+    const logs = findFiles(join(this.userDataDir, 'logs'), wanted);
     for (const f of logs) {
       const rel = f.slice(join(this.userDataDir, 'logs').length + 1).replace(/\//g, '__');
       copyFileSync(f, join(dest, rel));
@@ -197,7 +201,9 @@ export class E2E {
     try {
       const text = this.ctx?.wb.outputChannelText('Sextant') ?? '';
       writeFileSync(join(this.resultsDir, `FAILED-${safe}-sextant-output.log`), text);
-      this.copyLogs(`FAILED-${safe}-logs`);
+      const html = await this.ctx?.wb.webviewFrame().locator('body').innerHTML({ timeout: 2_000 }).catch(() => '(no Sextant webview)');
+      writeFileSync(join(this.resultsDir, `FAILED-${safe}-webview.html`), html ?? '');
+      this.copyLogs('logs');
       this.log(`logs: ${this.resultsDir}`);
     } catch (err) {
       this.log(`could not save logs: ${String(err)}`);
