@@ -59,8 +59,12 @@ export function historyScenarios(e2e: E2E): void {
     await poll('the save dialog with the default path', async () => (await input.inputValue()).includes('.sextant/exports/'));
     await input.press('Enter');
     const dir = join(workspace, '.sextant', 'exports');
-    const file = await poll('an exported .md file on disk', async () => (existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith('.md')) : undefined));
-    const text = readFileSync(join(dir, file), 'utf8');
+    // The file appears before its content is written: wait for the content, not just the name.
+    const text = await poll('an exported .md file with the conversation on disk', async () => {
+      const file = existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith('.md')) : undefined;
+      const content = file ? readFileSync(join(dir, file), 'utf8') : '';
+      return content.includes('marine chronometer') ? content : undefined;
+    });
     assert.match(text, /How do I find longitude at sea\?/);
     assert.match(text, /marine chronometer/);
     assert.ok(!text.includes(E2E_KEY), 'the API key leaked into the export');
