@@ -72,7 +72,7 @@ for (const kind of ['openai', 'anthropic'] as const) {
     fake.enqueue({ text: ['partial ', 'answer ', ...Array.from({ length: 500 }, (_, i) => `more${i} `)], chunkDelayMs: 20 });
     const sending = controller.send('b1', 'long one', 'chat');
     const [req] = await fake.waitForRequests(1);
-    for (let i = 0; i < 400 && !textOf(envelopes('b1')).includes('more2 '); i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 4000 && !textOf(envelopes('b1')).includes('more2 '); i++) await new Promise((r) => setTimeout(r, 5));
     await controller.abort('b1');
     await sending;
     assert.equal(await req.settled, 'client-closed');
