@@ -86,6 +86,11 @@ if (!existsSync(settingsFile)) {
     JSON.stringify(
       {
         'workbench.startupEditor': 'none',
+        // VS Code's own chat would open beside ours in the secondary side bar; keep the screen for Sextant.
+        'workbench.secondarySideBar.defaultVisibility': 'hidden',
+        'chat.disableAIFeatures': true,
+        // sample-workspace/ sits inside this repository: do not prompt to open the parent git repo.
+        'git.openRepositoryInParentFolders': 'never',
         'telemetry.telemetryLevel': 'off',
         'extensions.ignoreRecommendations': true,
         'update.mode': 'none',
@@ -111,12 +116,21 @@ writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`)
 const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
 const child = spawn(
   node,
-  [codeServer, ...csArgs, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--ignore-last-opened', workspace],
+  [codeServer, ...csArgs, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--ignore-last-opened',
+    // The sample workspace is ours: trust it, or Restricted Mode would offer only Chat (no Agent tools).
+    '--disable-workspace-trust', workspace],
   { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
 );
 let ready = false;
+// code-server's own start-up lines are kept back and shown only if it fails (or with SEXTANT_START_VERBOSE).
+let early = '';
 const show = (d) => {
-  if (!ready || process.env.SEXTANT_START_VERBOSE) process.stderr.write(d);
+  if (process.env.SEXTANT_START_VERBOSE) process.stderr.write(d);
+  else if (!ready) early += d;
+};
+const showEarly = () => {
+  if (early) process.stderr.write(early);
+  early = '';
 };
 child.stdout.on('data', show);
 child.stderr.on('data', show);
@@ -136,7 +150,10 @@ process.on('SIGTERM', () => {
   stop();
   process.exit(0);
 });
-child.on('exit', (code) => fail(`code-server exited (${code}).`));
+child.on('exit', (code) => {
+  showEarly();
+  fail(`code-server exited (${code}).`);
+});
 
 const deadline = Date.now() + 60_000;
 while (!ready) {
@@ -147,12 +164,14 @@ while (!ready) {
   }
   if (!ready) {
     if (Date.now() > deadline) {
+      showEarly();
       stop();
       fail('code-server did not start within 60 s (its output is above).');
     }
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+early = '';
 say(`code-server ${CODE_SERVER_VERSION} is running with Sextant installed.`);
 console.log(`\n    Open ${url}\n`);
 say('Click the Sextant icon in the activity bar. Configure a model with "Sextant: Select Model" and');
