@@ -3,8 +3,8 @@
 // `iframe.webview` (VS Code's host page, origin per webview) and that holds `iframe#active-frame`,
 // which is the extension's own HTML.
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 export const EXTENSION_ID = 'sextant.sextant';
 
@@ -164,6 +164,13 @@ export class Workbench {
 
   readWorkspaceFile(rel: string): string {
     return readFileSync(join(this.paths.workspace, rel), 'utf8');
+  }
+
+  /** Writes a file into the open workspace (as another program would; VS Code's watcher sees it). */
+  writeWorkspaceFile(rel: string, content: string): void {
+    const file = join(this.paths.workspace, rel);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, content);
   }
 
   /**

@@ -60,4 +60,23 @@ export function agentScenarios(e2e: E2E): void {
     await page.keyboard.press('ControlOrMeta+s');
     await poll('the restored text on disk', async () => wb.readWorkspaceFile('src/greet.js') === original);
   }, { timeoutMs: 120_000 });
+
+  e2e.scenario('Agent mode reads a file written outside the editor, without asking', async ({ wb, fake }) => {
+    await wb.openSextantView();
+    await wb.runPaletteCommand('Sextant: New Chat');
+    await waitUntil('the Agent mode radio', () => wb.inWebview('radio', 'Agent').check({ timeout: 15_000 }));
+    const token = `bearing-${Date.now().toString(36)}`;
+    wb.writeWorkspaceFile('logbook/today.md', `# Log\n\nHeading ${token}\n`);
+    fake.enqueue(
+      { toolCalls: [{ name: 'read_file', arguments: { file_path: 'logbook/today.md' } }] },
+      { text: 'The log says we hold our heading.' },
+    );
+    await wb.typeMessage("What does today's log say?");
+    await poll('the final answer', async () => (await wb.articles('Sextant').last().innerText()).includes('hold our heading'), 30_000);
+    assert.equal(await wb.inWebview('group', 'Approval: read_file').count(), 0, 'reading a workspace file asked for approval');
+    // The file's content went back to the model as the tool result.
+    const second = fake.requests[1]?.body as { messages?: Array<{ role: string; content: unknown }> } | undefined;
+    const toolResults = (second?.messages ?? []).filter((m) => m.role === 'tool');
+    assert.match(JSON.stringify(toolResults), new RegExp(token), 'the tool result sent to the model lacks the file content');
+  });
 }
