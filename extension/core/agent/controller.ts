@@ -4,8 +4,6 @@
 import {
   applyEnvelope,
   compactRequests,
-  emptyChatState,
-  type ChatState,
   type Envelope,
   type Mode,
   type ModelChoice,
@@ -24,6 +22,7 @@ import { PendingReplies } from './pendingReplies';
 import type { JournalRecord, SessionPersistence, StoredSession } from './persistence';
 import { generateTitle } from '../store/title';
 import { runTurn, type ToolRuntime } from './turn';
+import { liveSessionFromStored, newLiveSession, type LiveSession } from './liveSession';
 
 export interface ChatControllerDeps {
   persistence: SessionPersistence;
@@ -48,19 +47,6 @@ export interface ChatControllerDeps {
   onCurrentSessionChanged?(sessionId: string | undefined): void;
   /** Ranked search over past sessions (memory search) for the history view; optional. */
   searchSessions?(query: string): Promise<SessionSummary[]>;
-}
-
-interface LiveSession {
-  id: string;
-  title: string;
-  mode: Mode;
-  model: string;
-  createdAt: number;
-  /** False until the first message: empty chats are not written to history. */
-  persisted: boolean;
-  chat: ChatState;
-  modelMessages: ModelMessage[];
-  tools: ToolSessionState;
 }
 
 interface InFlight {
@@ -274,17 +260,7 @@ export class ChatController {
 
   private freshSession(): LiveSession {
     const id = this.deps.newId();
-    return {
-      id,
-      title: 'New chat',
-      mode: 'chat',
-      model: this.deps.defaultModel(),
-      createdAt: this.deps.now(),
-      persisted: false,
-      chat: emptyChatState(),
-      modelMessages: [],
-      tools: this.deps.createToolSession(id),
-    };
+    return newLiveSession(id, this.deps.defaultModel(), this.deps.now(), this.deps.createToolSession(id));
   }
 
   async snapshot(): Promise<Snapshot> {
@@ -357,22 +333,7 @@ export class ChatController {
   }
 
   private fromStored(stored: StoredSession): LiveSession {
-    const chat = emptyChatState();
-    chat.messages = stored.messages;
-    chat.todos = stored.todos;
-    const tools = this.deps.createToolSession(stored.id);
-    tools.todos = stored.todos;
-    return {
-      id: stored.id,
-      title: stored.title,
-      mode: effectiveMode(stored.mode, this.modeContext()),
-      model: stored.model,
-      createdAt: stored.createdAt,
-      persisted: true,
-      chat,
-      modelMessages: stored.modelMessages,
-      tools,
-    };
+    return liveSessionFromStored(stored, effectiveMode(stored.mode, this.modeContext()), this.deps.createToolSession(stored.id));
   }
 
   /** The history list: newest first, or for a query the memory-search ranking, then plain title/content matches. */
