@@ -161,8 +161,8 @@ describe('chat view', () => {
     await view.page.keyboard.press('Shift+Tab');
     const first = await view.waitForPost('setMode');
     assert.equal(first.mode, 'research');
-    await group.getByRole('radio', { name: 'Research' }).waitFor();
-    assert.equal(await group.getByRole('radio', { name: 'Research' }).isChecked(), true);
+    // The radio follows on the next render: wait for it rather than read it at once.
+    await group.getByRole('radio', { name: 'Research', checked: true }).waitFor();
     // Focus stayed in the composer.
     assert.equal(await view.page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Message');
     await view.page.keyboard.press('Shift+Tab');
