@@ -8,6 +8,12 @@ export interface FileStat {
   mtimeMs: number;
 }
 
+/** One cell edit, for notebooks open in VS Code's notebook editor (undoable there). */
+export type NotebookCellEdit =
+  | { mode: 'replace'; index: number; source: string; cellType: 'code' | 'markdown' }
+  | { mode: 'insert'; index: number; source: string; cellType: 'code' | 'markdown' }
+  | { mode: 'delete'; index: number };
+
 export interface WorkspacePort {
   /** Workspace folder roots, absolute paths. The first is the default cwd. */
   roots(): string[];
@@ -22,6 +28,12 @@ export interface WorkspacePort {
    * (a WorkspaceEdit); otherwise writes it. Returns how it was applied.
    */
   applyTextEdit(absPath: string, newText: string, encodedBytes: Uint8Array): Promise<'editor' | 'disk'>;
+  /**
+   * Applies a cell edit through the notebook API when the notebook is open in an editor, and saves
+   * it; 'not-open' when it is not (the caller then edits the file). Optional: hosts without a
+   * notebook editor leave it out.
+   */
+  applyNotebookEdit?(absPath: string, edit: NotebookCellEdit): Promise<'applied' | 'not-open'>;
   stat(absPath: string): Promise<FileStat | undefined>;
   readDir(absPath: string): Promise<Array<{ name: string; type: FileStat['type'] }>>;
   realPath(absPath: string): Promise<string>;

@@ -2,7 +2,9 @@
 // JSON layout. Cells are addressed by id (nbformat 4.5+) or by 0-based index.
 import { z } from 'zod';
 import { defineTool, type ProposedChange, type ToolContext } from './types';
-import { commitChange, describeOrFailure, errorResult } from './util/change';
+import { commitChange, describeChange, describeOrFailure, errorResult } from './util/change';
+import { recordRead } from './util/file-state';
+import type { NotebookCellEdit } from '../ports';
 import { loadForWrite, type LoadedFile } from './util/edit-io';
 import { displayPath, resolvePath, ToolInputError } from './util/paths';
 import { newCellId, parseNotebook, serializeNotebook, splitSource, type NbCell } from './util/notebook';
@@ -17,7 +19,15 @@ const input = z.object({
 });
 type Input = z.infer<typeof input>;
 
-async function plan(i: Input, ctx: ToolContext): Promise<{ file: LoadedFile; change: ProposedChange; summary: string }> {
+interface Plan {
+  file: LoadedFile;
+  change: ProposedChange;
+  summary: string;
+  /** The same edit, addressed by index, for a notebook open in the editor. */
+  cellEdit: NotebookCellEdit;
+}
+
+async function plan(i: Input, ctx: ToolContext): Promise<Plan> {
   const ws = ctx.ports.workspace;
   const abs = await resolvePath(ws, i.notebook_path);
   const shown = displayPath(ws, abs);
@@ -47,10 +57,12 @@ async function plan(i: Input, ctx: ToolContext): Promise<{ file: LoadedFile; cha
     throw new ToolInputError('Give cell_id or cell_index to say which cell.');
   };
   let summary: string;
+  let cellEdit: NotebookCellEdit;
   if (mode === 'delete') {
     const k = find();
     nb.cells.splice(k, 1);
     summary = `Deleted cell ${k} of`;
+    cellEdit = { mode: 'delete', index: k };
   } else {
     if (i.new_source === undefined) throw new ToolInputError(`new_source is required for ${mode}.`);
     if (mode === 'insert') {
@@ -64,6 +76,7 @@ async function plan(i: Input, ctx: ToolContext): Promise<{ file: LoadedFile; cha
       if (wantsIds) cell.id = newCellId(new Set(nb.cells.map((c) => c.id ?? '')));
       nb.cells.splice(at, 0, wantsIds ? { id: cell.id, ...cell } : cell);
       summary = `Inserted a ${type} cell at index ${at} in`;
+      cellEdit = { mode: 'insert', index: at, source: i.new_source, cellType: type };
     } else {
       const k = find();
       const cell = nb.cells[k];
@@ -80,10 +93,11 @@ async function plan(i: Input, ctx: ToolContext): Promise<{ file: LoadedFile; cha
         cell.execution_count = null;
       }
       summary = `Replaced cell ${k} of`;
+      cellEdit = { mode: 'replace', index: k, source: i.new_source, cellType: cell.cell_type === 'markdown' ? 'markdown' : 'code' };
     }
   }
   const after = serializeNotebook(nb, file.text);
-  return { file, change: { path: abs, displayPath: shown, isNew: false, before: file.text, after }, summary };
+  return { file, change: { path: abs, displayPath: shown, isNew: false, before: file.text, after }, summary, cellEdit };
 }
 
 export const notebookEditTool = defineTool({
@@ -99,7 +113,15 @@ export const notebookEditTool = defineTool({
   describeForApproval: (i, ctx) => describeOrFailure(async () => (await plan(i, ctx)).change),
   async execute(i, ctx) {
     try {
-      const { file, change, summary } = await plan(i, ctx);
+      const { file, change, summary, cellEdit } = await plan(i, ctx);
+      // Open in the notebook editor: edit through the notebook API, so the user sees it and can undo.
+      const ws = ctx.ports.workspace;
+      if (ws.applyNotebookEdit && (await ws.applyNotebookEdit(change.path, cellEdit)) === 'applied') {
+        const st = await ws.stat(change.path);
+        if (st) recordRead(ctx, change.path, st, await ws.readFile(change.path));
+        const what = `${summary} ${change.displayPath} (applied in the open notebook editor and saved; Undo reverts it).`;
+        return { forModel: what, forUi: `${what}\n${describeChange(change)}`, isError: false };
+      }
       return await commitChange(ctx, file, change, summary);
     } catch (e) {
       return errorResult(e);

@@ -4,6 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FileStat, WorkspacePort } from '../../core/ports';
+import { applyNotebookEdit } from './notebook';
 
 const caseInsensitiveFs = process.platform === 'win32' || process.platform === 'darwin';
 
@@ -73,6 +74,7 @@ export function createWorkspacePort(): WorkspacePort {
       await fs.writeFile(absPath, encodedBytes);
       return 'disk';
     },
+    applyNotebookEdit,
     async stat(absPath): Promise<FileStat | undefined> {
       try {
         const s = await fs.lstat(absPath);

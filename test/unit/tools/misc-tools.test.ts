@@ -106,6 +106,35 @@ test('notebook_edit replaces, inserts and deletes cells, keeping the JSON layout
   assert.match(textOf(missing), /No cell with id "zz".*0:a1/);
 });
 
+test('notebook_edit goes through the notebook editor when the notebook is open there', async () => {
+  const nb = { cells: [{ cell_type: 'code', execution_count: null, id: 'a1', metadata: {}, outputs: [], source: ['x = 1'] }], metadata: {}, nbformat: 4, nbformat_minor: 5 };
+  const root = await makeTempWorkspace({ 'open.ipynb': JSON.stringify(nb, null, 1) + '\n', 'closed.ipynb': JSON.stringify(nb, null, 1) + '\n' });
+  const ports = createNodePorts({ root });
+  const calls: Array<{ path: string; edit: unknown }> = [];
+  // The editor saves in its own serialisation (here: compact JSON), as VS Code's ipynb serializer may.
+  ports.workspace.applyNotebookEdit = async (abs, edit) => {
+    if (!abs.endsWith('open.ipynb')) return 'not-open';
+    calls.push({ path: path.basename(abs), edit });
+    const doc = JSON.parse(await fs.readFile(abs, 'utf8'));
+    if (edit.mode === 'insert') doc.cells.splice(edit.index, 0, { cell_type: edit.cellType, metadata: {}, source: [edit.source] });
+    await fs.writeFile(abs, JSON.stringify(doc));
+    return 'applied';
+  };
+  const ctx = makeContext(ports);
+  for (const f of ['open.ipynb', 'closed.ipynb']) await readFileTool.execute({ file_path: f }, ctx);
+  const viaEditor = await notebookEditTool.execute({ notebook_path: 'open.ipynb', cell_id: 'a1', new_source: '# Title', cell_type: 'markdown', edit_mode: 'insert' }, ctx);
+  assert.equal(viaEditor.isError, false, textOf(viaEditor));
+  assert.match(textOf(viaEditor), /open notebook editor/);
+  assert.deepEqual(calls, [{ path: 'open.ipynb', edit: { mode: 'insert', index: 1, source: '# Title', cellType: 'markdown' } }]);
+  // The editor's save counts as read: the next edit of the same notebook is not refused as stale.
+  const again = await notebookEditTool.execute({ notebook_path: 'open.ipynb', cell_index: 0, edit_mode: 'delete' }, ctx);
+  assert.equal(again.isError, false, textOf(again));
+  // A notebook that is not open is edited on disk, as before.
+  const onDisk = await notebookEditTool.execute({ notebook_path: 'closed.ipynb', cell_id: 'a1', new_source: 'x = 2' }, ctx);
+  assert.equal(onDisk.isError, false, textOf(onDisk));
+  assert.deepEqual(JSON.parse(await fs.readFile(path.join(root, 'closed.ipynb'), 'utf8')).cells[0].source, ['x = 2']);
+});
+
 for (const backend of ['rg', 'js'] as const) {
   test(`glob (${backend}): standard glob semantics, newest first, gitignore honoured`, async () => {
     const rg = findRg();
