@@ -150,6 +150,28 @@ export class Workbench {
     await waitUntil('the command palette to close', () => input.waitFor({ state: 'hidden', timeout: 10_000 }));
   }
 
+  /** Opens a workspace file in its editor through Quick Open (Ctrl+P), as a user would. */
+  async openFile(rel: string): Promise<void> {
+    await this.focusWorkbench();
+    await this.page.keyboard.press('ControlOrMeta+p');
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await waitUntil('Quick Open', () => input.waitFor({ state: 'visible', timeout: 10_000 }));
+    const name = rel.split('/').pop() ?? rel;
+    // A file written a moment ago reaches Quick Open's index after the file watcher sees it: retype until it is listed.
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+    await poll(`${rel} in Quick Open`, async () => {
+      await input.fill('');
+      await input.fill(rel);
+      return row.waitFor({ state: 'visible', timeout: 2_000 }).then(
+        () => true,
+        () => false,
+      );
+    });
+    await row.click();
+    const tab = this.page.locator('.tabs-container .tab', { hasText: name }).first();
+    await waitUntil(`the editor tab of ${name}`, () => tab.waitFor({ state: 'visible', timeout: 15_000 }));
+  }
+
   /** Reloads the browser window (the workbench and the extension host restart). */
   async reloadWindow(): Promise<void> {
     await this.page.reload();

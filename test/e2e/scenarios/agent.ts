@@ -41,14 +41,7 @@ export function agentScenarios(e2e: E2E): void {
     if (process.env.SEXTANT_E2E_DOCS_SCREENSHOT) copyFileSync(shot, join(ROOT, 'docs', 'screenshot-agent.png'));
 
     // Undo in the editor restores the file: the edit went through VS Code's undo stack.
-    await wb.focusWorkbench();
-    await page.keyboard.press('ControlOrMeta+p');
-    const input = page.locator('.quick-input-widget .quick-input-box input');
-    await waitUntil('quick open', () => input.waitFor({ state: 'visible', timeout: 10_000 }));
-    await input.fill('src/greet.js');
-    const row = page.locator('.quick-input-list .monaco-list-row').first();
-    await waitUntil('greet.js in quick open', () => row.waitFor({ state: 'visible', timeout: 10_000 }));
-    await input.press('Enter');
+    await wb.openFile('src/greet.js');
     const editor = page.locator('.editor-instance .monaco-editor').first();
     await waitUntil('the greet.js editor', () => editor.waitFor({ state: 'visible', timeout: 15_000 }));
     // Monaco renders spaces as no-break spaces.
@@ -79,4 +72,44 @@ export function agentScenarios(e2e: E2E): void {
     const toolResults = (second?.messages ?? []).filter((m) => m.role === 'tool');
     assert.match(JSON.stringify(toolResults), new RegExp(token), 'the tool result sent to the model lacks the file content');
   });
+
+  e2e.scenario('Agent mode edits a notebook open in its editor through the notebook API', async ({ wb, page, fake }) => {
+    const nb = {
+      cells: [{ cell_type: 'code', execution_count: null, id: 'c0ffee01', metadata: {}, outputs: [], source: ['x = 41'] }],
+      metadata: { language_info: { name: 'python' } },
+      nbformat: 4,
+      nbformat_minor: 5,
+    };
+    wb.writeWorkspaceFile('analysis.ipynb', JSON.stringify(nb, null, 1) + '\n');
+    await wb.openFile('analysis.ipynb');
+    const notebook = page.locator('.notebook-editor').first();
+    await waitUntil('the notebook editor', () => notebook.waitFor({ state: 'visible', timeout: 20_000 }));
+
+    await wb.openSextantView();
+    await wb.runPaletteCommand('Sextant: New Chat');
+    await waitUntil('the Agent mode radio', () => wb.inWebview('radio', 'Agent').check({ timeout: 15_000 }));
+    fake.enqueue(
+      { toolCalls: [{ name: 'read_file', arguments: { file_path: 'analysis.ipynb' } }] },
+      { toolCalls: [{ name: 'notebook_edit', arguments: { notebook_path: 'analysis.ipynb', cell_id: 'c0ffee01', edit_mode: 'insert', cell_type: 'markdown', new_source: '## Answer cell' } }] },
+      { text: 'Added a heading cell.' },
+    );
+    await wb.typeMessage('Add a heading cell after the first cell');
+    await poll('the approval card for notebook_edit', async () => (await wb.inWebview('group', 'Approval: notebook_edit').count()) === 1, 30_000);
+    await wb.clickInWebview('button', 'Approve');
+    await poll('the final answer', async () => (await wb.articles('Sextant').last().innerText()).includes('Added a heading cell'), 30_000);
+    const card = wb.inWebview('group', 'Tool: notebook_edit').last();
+    assert.match(await card.innerText(), /open notebook editor/, 'the edit did not go through the open notebook');
+    // The open notebook shows the new cell, and the saved file has it after the first cell.
+    // Markdown cells render inside the notebook's own webview: look for the editor's markdown cell row,
+    // or the status bar's "Cell n of 2".
+    await poll('a second (markdown) cell in the notebook editor', async () =>
+      (await notebook.locator('.markdown-cell-row').count()) === 1 || /Cell \d+ of 2/.test(await page.locator('.statusbar').innerText()),
+    );
+    const saved = await poll('the saved notebook on disk', async () => {
+      const doc = JSON.parse(wb.readWorkspaceFile('analysis.ipynb')) as { cells: Array<{ cell_type: string; source: string | string[] }> };
+      return doc.cells.length === 2 ? doc : undefined;
+    });
+    assert.equal(saved.cells[1].cell_type, 'markdown');
+    assert.match([saved.cells[1].source].flat().join(''), /## Answer cell/);
+  }, { timeoutMs: 120_000 });
 }
