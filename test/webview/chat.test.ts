@@ -228,7 +228,7 @@ describe('chat view', () => {
       snapshotMessage(snapshot({ mode: 'agent', messages: msgs, inFlightRequestId: 'r-live', inFlightAssistantMessageId: 'a-live', inFlightLastSeq: 4, todos: [{ id: 't1', content: 'Write tests', status: 'in_progress' }] })),
     );
     assert.equal(await view.page.getByRole('article').count(), 4);
-    assert.equal(await view.page.getByRole('radio', { name: 'Agent' }).isChecked(), true);
+    await view.page.getByRole('radio', { name: 'Agent', checked: true }).waitFor();
     await view.page.getByRole('button', { name: 'Stop' }).waitFor();
     await view.page.getByRole('list', { name: 'Todos' }).getByText('Write tests').waitFor();
     // Events after the snapshot continue the in-flight message; a stale one (seq ≤ 4) is ignored.

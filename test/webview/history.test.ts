@@ -96,6 +96,6 @@ describe('history view', () => {
     assert.deepEqual(await view.waitForPost('resume'), { type: 'resume', sessionId: 's-new' });
     await deliver(view, snapshotMessage(snapshot({ sessionId: 's-new', mode: 'agent', messages: [message('user', 'fix the build'), message('assistant', 'Fixed.')] })));
     await view.page.getByRole('article', { name: 'Sextant' }).getByText('Fixed.').waitFor();
-    assert.equal(await view.page.getByRole('radio', { name: 'Agent' }).isChecked(), true);
+    await view.page.getByRole('radio', { name: 'Agent', checked: true }).waitFor();
   });
 });
