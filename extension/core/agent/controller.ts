@@ -16,6 +16,7 @@ import type { AskAnswer, ApprovalDecision, Logger, ToolPorts } from '../ports';
 import type { ModelMessage, Provider, ProviderConfig } from '../providers/types';
 import type { ToolSessionState } from '../tools/types';
 import { toErrorInfo } from './errors';
+import { acceptsImages } from '../providers/registry';
 import { effectiveMode, modeAvailability } from './modes';
 import { Outbox, realScheduler, type Scheduler } from './outbox';
 import { PendingReplies } from './pendingReplies';
@@ -132,7 +133,7 @@ export class ChatController {
         toolSession: s.tools,
         ports: { ...this.deps.toolPorts, approval: this.approvalPort(requestId), ask: this.askPort(requestId) },
         maxSteps: this.deps.maxSteps(),
-        supportsImages: true,
+        supportsImages: acceptsImages(config),
         signal,
         now: this.deps.now,
       });

@@ -46,6 +46,7 @@ export const ProviderEntrySchema = z.object({
   price: PriceSchema.optional(),
   keyless: z.boolean().optional(),
   label: z.string().trim().min(1).optional(),
+  images: z.boolean().optional(),
 });
 
 export type ProviderEntry = z.infer<typeof ProviderEntrySchema>;
@@ -77,6 +78,7 @@ function mergeEntry(base: ProviderConfig | undefined, entry: ProviderEntry): Pro
     // A price or context window the user sets is meant for every model of the provider.
     if (entry.price) merged.modelInfo = withoutInfo(merged.modelInfo, 'price');
     if (entry.contextWindow) merged.modelInfo = withoutInfo(merged.modelInfo, 'contextWindow');
+    if (entry.images !== undefined) merged.modelInfo = withoutInfo(merged.modelInfo, 'images');
     // Point the provider somewhere else and the preset's model list no longer applies.
     if ((entry.model || entry.models) && !entry.default) merged.default = undefined;
   }

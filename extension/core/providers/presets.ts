@@ -44,6 +44,12 @@ export const PRESETS: readonly ProviderConfig[] = [
     default: 'anthropic/claude-sonnet-4.5',
     apiKeyEnv: 'OPENROUTER_API_KEY',
     headers: { 'X-Title': 'Sextant' },
+    // Images go only to the vision models of the list; other ids get none (see acceptsImages).
+    modelInfo: {
+      'anthropic/claude-sonnet-4.5': { images: true },
+      'openai/gpt-5': { images: true },
+      'google/gemini-2.5-pro': { images: true },
+    },
   },
   {
     name: 'openai',
@@ -54,6 +60,7 @@ export const PRESETS: readonly ProviderConfig[] = [
     default: 'gpt-5',
     apiKeyEnv: 'OPENAI_API_KEY',
     contextWindow: 400_000,
+    images: true,
     modelInfo: {
       'gpt-5': info(400_000, 1.25, 10, 0.125),
       'gpt-5-mini': info(400_000, 0.25, 2, 0.025),
@@ -87,6 +94,7 @@ export const PRESETS: readonly ProviderConfig[] = [
     default: 'gemini-2.5-pro',
     apiKeyEnv: 'GEMINI_API_KEY',
     contextWindow: 1_048_576,
+    images: true,
     modelInfo: {
       'gemini-2.5-pro': info(1_048_576, 1.25, 10, 0.31),
       'gemini-2.5-flash': info(1_048_576, 0.3, 2.5, 0.075),

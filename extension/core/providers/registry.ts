@@ -22,7 +22,16 @@ export function configForModel(config: ProviderConfig, model: string): ProviderC
     ...config,
     contextWindow: info?.contextWindow ?? config.contextWindow,
     price: info?.price ?? config.price,
+    images: info?.images ?? config.images,
   };
+}
+
+/**
+ * Whether to send images to this model. Unknown models get none: an image sent to a text-only
+ * model fails the whole request, while a vision model told "no images" still gets a text note.
+ */
+export function acceptsImages(config: ProviderConfig): boolean {
+  return config.images ?? config.kind === 'anthropic';
 }
 
 /**

@@ -94,6 +94,8 @@ export interface ProviderConfig {
   label?: string;
   /** Per-model context window and price (presets); they override `contextWindow` / `price` for that model. */
   modelInfo?: Record<string, ModelInfo>;
+  /** Whether the provider's models accept images; a model's own `modelInfo` wins. Default: Anthropic yes, others no. */
+  images?: boolean;
   /** Extra fields merged into every request body (e.g. MiniMax `reasoning_split`). OpenAI kind only. */
   extraBody?: Record<string, unknown>;
   /**
@@ -107,5 +109,7 @@ export interface ProviderConfig {
 
 export interface ModelInfo {
   contextWindow?: number;
+  /** Whether the model accepts images (screenshots read by read_file). */
+  images?: boolean;
   price?: { input: number; output: number; cachedInput?: number };
 }

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { noKeyMessage, resolveApiKey, secretKeyName } from '../../../extension/core/providers/keys';
 import { DEFAULT_PRESET, PRESETS } from '../../../extension/core/providers/presets';
 import {
+  acceptsImages,
   listModelChoices,
   mergeProviderConfigs,
   ProviderRegistry,
@@ -283,5 +284,23 @@ describe('ProviderRegistry', () => {
     await assert.rejects(registry.resolve('ollama'), (err: unknown) => err instanceof ProviderError && /bundle missing/.test(err.message));
     fail = false;
     assert.equal((await registry.resolve('ollama')).provider.name, 'ollama');
+  });
+});
+
+describe('image capability', () => {
+  const { configs: merged } = mergeProviderConfigs([{ name: 'mine', kind: 'openai', baseUrl: 'http://127.0.0.1:1/v1', models: ['m'] }, { name: 'openai', images: false }]);
+  const resolved = (ref: string): ProviderConfig => {
+    const r = resolveModelRef(ref, merged);
+    assert.ok(r.ok, ref);
+    return r.ok ? r.config : (undefined as never);
+  };
+  test('text-only models get no images; vision models and Anthropic do; a setting overrides a preset', () => {
+    assert.equal(acceptsImages(resolved('minimax/MiniMax-M2.1')), false, 'MiniMax M2.1 is text-only');
+    assert.equal(acceptsImages(resolved('mine/m')), false, 'an unknown OpenAI-compatible model gets no images');
+    assert.equal(acceptsImages(resolved('anthropic')), true);
+    assert.equal(acceptsImages(resolved('gemini/gemini-2.5-pro')), true);
+    assert.equal(acceptsImages(resolved('openrouter/anthropic/claude-sonnet-4.5')), true);
+    assert.equal(acceptsImages(resolved('openrouter/deepseek/deepseek-v4-flash')), false);
+    assert.equal(acceptsImages(resolved('openai/gpt-5')), false, 'the user turned images off for openai');
   });
 });
