@@ -1,27 +1,15 @@
 // Agent-mode UI in real Chromium: tool cards, live bash output, approvals, todos, ask-user form.
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import type { Server } from 'node:http';
-import { deliver, launchChromium, openView, startViewServer, type ViewHarness } from './harness';
+import { deliver, useViewEnvironment, type ViewHarness } from './harness';
 import { RequestScript, snapshot, snapshotMessage } from './fixtures';
 
-let browser: Browser;
-let server: Server;
-let origin: string;
+const env = useViewEnvironment();
 let view: ViewHarness;
 let r: RequestScript;
 
-before(async () => {
-  browser = await launchChromium();
-  ({ origin, server } = await startViewServer());
-});
-after(async () => {
-  await browser.close();
-  server.close();
-});
 beforeEach(async () => {
-  view = await openView(browser, origin);
+  view = await env.open();
   await deliver(view, snapshotMessage(snapshot({ mode: 'agent' })));
   r = new RequestScript('r-agent');
   await deliver(view, r.events(r.started('fix the bug', 'agent')));

@@ -1,27 +1,15 @@
 // The chat view in real Chromium: streaming Markdown, links, images, Stop, Esc Esc, mode
 // switching, model picker, snapshot rebuild, draft persistence, errors.
-import { after, before, beforeEach, afterEach, describe, it } from 'node:test';
+import { beforeEach, afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import type { Server } from 'node:http';
-import { deliver, launchChromium, openView, startViewServer, type ViewHarness } from './harness';
+import { deliver, useViewEnvironment, type ViewHarness } from './harness';
 import { RequestScript, conversation, message, snapshot, snapshotMessage } from './fixtures';
 
-let browser: Browser;
-let server: Server;
-let origin: string;
+const env = useViewEnvironment();
 let view: ViewHarness;
 
-before(async () => {
-  browser = await launchChromium();
-  ({ origin, server } = await startViewServer());
-});
-after(async () => {
-  await browser.close();
-  server.close();
-});
 beforeEach(async () => {
-  view = await openView(browser, origin);
+  view = await env.open();
 });
 afterEach(async () => {
   await view.close();
@@ -61,7 +49,7 @@ describe('chat view', () => {
     // The final render keeps everything.
     await answer.getByRole('table').waitFor();
     assert.equal(await answer.getByRole('button', { name: 'Copy code' }).count(), 1);
-    await view.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await view.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.origin });
     await answer.getByRole('button', { name: 'Copy code' }).click();
     await answer.getByRole('button', { name: 'Copy code' }).filter({ hasText: 'Copied' }).waitFor();
     assert.equal(await view.page.evaluate(() => navigator.clipboard.readText()), 'console.log("hi");');

@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildWebviewHtml } from '../../extension/vscode/webviewHtml';
 import type { Inbound, Outbound } from '../../extension/protocol';
@@ -173,4 +174,28 @@ export async function deliver(view: ViewHarness, message: Outbound | unknown): P
   const before = await view.renders();
   await view.host(message);
   await view.waitForRenders(before + 1);
+}
+
+/**
+ * One Chromium and one view server for a test file, started before its tests and closed after:
+ * `const env = useViewEnvironment();` then `view = await env.open()` in a test or hook.
+ */
+export function useViewEnvironment(): { open(): Promise<ViewHarness>; readonly origin: string } {
+  let browser: Browser | undefined;
+  let server: Server | undefined;
+  let origin = '';
+  before(async () => {
+    browser = await launchChromium();
+    ({ origin, server } = await startViewServer());
+  });
+  after(async () => {
+    await browser?.close();
+    server?.close();
+  });
+  return {
+    open: () => openView(browser!, origin),
+    get origin() {
+      return origin;
+    },
+  };
 }

@@ -1,15 +1,11 @@
 // The history view in real Chromium: list (newest first), search, rename, delete + Undo, resume.
-import { after, afterEach, before, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import type { Server } from 'node:http';
 import type { SessionSummary } from '../../extension/protocol';
-import { deliver, launchChromium, openView, startViewServer, type ViewHarness } from './harness';
+import { deliver, useViewEnvironment, type ViewHarness } from './harness';
 import { message, snapshot, snapshotMessage } from './fixtures';
 
-let browser: Browser;
-let server: Server;
-let origin: string;
+const env = useViewEnvironment();
 let view: ViewHarness;
 
 const sessions: SessionSummary[] = [
@@ -18,16 +14,8 @@ const sessions: SessionSummary[] = [
   { id: 's-mid', title: 'Middle research', updatedAt: 1_650_000_000_000, messageCount: 6, mode: 'research' },
 ];
 
-before(async () => {
-  browser = await launchChromium();
-  ({ origin, server } = await startViewServer());
-});
-after(async () => {
-  await browser.close();
-  server.close();
-});
 beforeEach(async () => {
-  view = await openView(browser, origin);
+  view = await env.open();
   await deliver(view, snapshotMessage(snapshot({ messages: [message('user', 'current chat')] })));
 });
 afterEach(async () => {

@@ -3,15 +3,18 @@
 // the CSP alone: a handler or script the sanitiser let through would be refused by the CSP and
 // show up as a violation, and the DOM of the rendered answer is searched for handlers and
 // javascript: URLs directly.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
-import type { Server } from 'node:http';
-import { deliver, launchChromium, openView, startViewServer, type ViewHarness } from './harness';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deliver, useViewEnvironment, type ViewHarness } from './harness';
 import { RequestScript, message, snapshot, snapshotMessage } from './fixtures';
 
-const PAYLOADS_PATH = process.env.SEXTANT_XSS_PAYLOADS ?? '/work/shared/testdata/xss/dompurify-payloads.json';
+// The shared test data sits next to the checkout (../shared); the runner starts in the repository root.
+const PAYLOADS_PATH =
+  process.env.SEXTANT_XSS_PAYLOADS ??
+  [join(process.cwd(), '..', 'shared', 'testdata', 'xss', 'dompurify-payloads.json'), '/work/shared/testdata/xss/dompurify-payloads.json'].find((p) => existsSync(p)) ??
+  join(process.cwd(), '..', 'shared', 'testdata', 'xss', 'dompurify-payloads.json');
 const payloads = JSON.parse(readFileSync(PAYLOADS_PATH, 'utf8')) as Array<{ id: number; title: string; payload: string }>;
 
 /** The payload, made to set a sentinel global wherever it would call alert/prompt/confirm. */
@@ -19,18 +22,8 @@ function withSentinel(payload: string): string {
   return payload.replace(/\b(alert|prompt|confirm|print)\s*\(/g, 'window.__xss=1;$1(');
 }
 
-let browser: Browser;
-let server: Server;
-let origin: string;
+const env = useViewEnvironment();
 
-before(async () => {
-  browser = await launchChromium();
-  ({ origin, server } = await startViewServer());
-});
-after(async () => {
-  await browser.close();
-  server.close();
-});
 
 interface Findings {
   sentinel: unknown;
@@ -80,7 +73,7 @@ describe(`XSS corpus (${payloads.length} payloads) as model output`, () => {
   });
 
   it('final render: no payload runs script, loads anything or navigates', async () => {
-    const view = await openView(browser, origin);
+    const view = await env.open();
     try {
       const navigations = view.navigations.length;
       for (const p of payloads) {
@@ -97,7 +90,7 @@ describe(`XSS corpus (${payloads.length} payloads) as model output`, () => {
   });
 
   it('streamed render: every partial of every payload is clean too', async () => {
-    const view = await openView(browser, origin);
+    const view = await env.open();
     try {
       await deliver(view, snapshotMessage(snapshot()));
       const navigations = view.navigations.length;
@@ -121,7 +114,7 @@ describe(`XSS corpus (${payloads.length} payloads) as model output`, () => {
   });
 
   it('the detectors work: unsanitised markup injected into the page is caught', async () => {
-    const view = await openView(browser, origin);
+    const view = await env.open();
     try {
       await deliver(view, snapshotMessage(snapshot({ messages: [message('assistant', 'hello')] })));
       await view.page.evaluate(() => {
