@@ -15,7 +15,7 @@ import { createMemorySearchTool } from '../core/tools/memory_search';
 import { openAiEmbedder, openSessionStore } from '../core/store';
 import { unavailableStore } from './unavailableStore';
 import { CurrentSessionFile } from './currentSession';
-import { secretKeyName } from '../core/providers/keys';
+import { KeyDirectory } from './keyDirectory';
 import { createInboundHandlers } from './handlers';
 import { secretsPort } from './secrets';
 import { readSettings } from './settings';
@@ -65,20 +65,18 @@ export async function createRuntime(
     }),
   );
 
-  // Exact key values, so the store and exports can redact them even when they match no known shape.
-  const knownSecrets = new Set<string>();
-  const refreshKnownSecrets = async () => {
-    knownSecrets.clear();
-    for (const c of configs()) {
-      const stored = await secrets.get(secretKeyName(c.name));
-      const fromEnv = c.apiKeyEnv ? process.env[c.apiKeyEnv] : undefined;
-      for (const v of [stored, fromEnv]) if (v && v.trim().length >= 8) knownSecrets.add(v.trim());
-    }
-  };
-  await refreshKnownSecrets();
-
+  const keyDirectory = new KeyDirectory(secrets, configs, process.env);
+  const knownSecrets = keyDirectory.secretValues();
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('sextant.providers')) void keyDirectory.refresh();
+    }),
+  );
+  // The store (wasm + snapshot + journal replay) and the key lookups are independent: overlap them.
+  const started = performance.now();
+  const secretsReady = keyDirectory.refresh().then(() => performance.now() - started);
   await vscode.workspace.fs.createDirectory(context.globalStorageUri);
-  const store = await openSessionStore({
+  const storeReady = openSessionStore({
     dir: context.globalStorageUri.fsPath,
     wasmPath: path.join(__dirname, 'sql-wasm.wasm'),
     log,
@@ -90,6 +88,9 @@ export async function createRuntime(
     void vscode.window.showErrorMessage(`Sextant: chat history is unavailable — ${why} Chats in this window will not be saved.`);
     return unavailableStore();
   });
+  const [opened, secretsMs] = await Promise.all([storeReady.then((st) => ({ st, ms: performance.now() - started })), secretsReady]);
+  const store = opened.st;
+  log.info(`history store open in ${opened.ms.toFixed(0)} ms; keys looked up in ${secretsMs.toFixed(0)} ms`);
   const configureEmbeddings = async () => {
     const e = readSettings().embeddings;
     if (!e) return store.setEmbedder(undefined);
@@ -126,17 +127,10 @@ export async function createRuntime(
   };
   context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => toolRegistries.clear()));
 
-  const hasKey = async (c: ProviderConfig) => Boolean(c.keyless) || Boolean(await resolveApiKey(c, secrets, process.env).catch(() => undefined));
-
   const controller = new ChatController({
     persistence: store,
     resolveModel: (ref) => registry.resolve(ref),
-    modelChoices: async () => {
-      const cs = configs();
-      const keys = new Map<string, boolean>();
-      await Promise.all(cs.map(async (c) => keys.set(c.name, await hasKey(c))));
-      return listModelChoices(cs, (name) => keys.get(name) ?? false);
-    },
+    modelChoices: async () => listModelChoices(configs(), (name) => keyDirectory.hasKey(name)),
     defaultModel: () => readSettings().defaultModel,
     maxSteps: () => readSettings().maxSteps,
     toolsFor,
@@ -180,10 +174,10 @@ export async function createRuntime(
   const lastSession = currentSession.read();
   if (lastSession && !(await controller.resume(lastSession))) log.info('the last chat of this workspace is gone from history; starting a new one');
 
-  const keys = new KeyCommands(secrets, configs, () => {
-    void refreshKnownSecrets().then(configureEmbeddings);
-    void controller.postSnapshot();
-  });
+  // A key set or cleared (here, or in another window) updates the picker's "no key" marks.
+  context.subscriptions.push(context.secrets.onDidChange(() => void keyDirectory.refresh().then(() => controller.postSnapshot())));
+  // Embeddings may use a provider's key too.
+  const keys = new KeyCommands(secrets, configs, () => void configureEmbeddings());
 
   const runtime: Runtime = {
     controller,
