@@ -4,7 +4,7 @@
 // Run: npm run test:e2e [name-pattern]
 import { E2E } from './harness/e2e';
 import { chatScenarios } from './scenarios/chat';
-import { lifecycleScenarios } from './scenarios/lifecycle';
+import { keyScenarios, lifecycleScenarios } from './scenarios/lifecycle';
 import { agentScenarios } from './scenarios/agent';
 import { historyScenarios } from './scenarios/history';
 
@@ -13,4 +13,5 @@ chatScenarios(e2e);
 lifecycleScenarios(e2e);
 agentScenarios(e2e);
 historyScenarios(e2e);
+keyScenarios(e2e);
 e2e.run();

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { E2E_KEY, type E2E } from '../harness/e2e';
-import { findFiles, poll } from '../harness/workbench';
+import { findFiles, poll, waitUntil } from '../harness/workbench';
 
 export function lifecycleScenarios(e2e: E2E): void {
   e2e.scenario('switching to the Explorer and back re-creates the view with the conversation', async ({ wb, page }) => {
@@ -48,4 +48,35 @@ export function lifecycleScenarios(e2e: E2E): void {
     for (const f of logs) assert.ok(!readFileSync(f, 'utf8').includes(E2E_KEY), `the API key appears in ${f}`);
     assert.ok(!(await wb.webviewFrame().locator('body').innerText()).includes(E2E_KEY), 'the API key is shown in the webview');
   });
+}
+
+export function keyScenarios(e2e: E2E): void {
+  e2e.scenario('"Sextant: Set API Key" stores a key that wins over the environment variable, and Clear removes it', async ({ wb, page, fake }) => {
+    const stored = 'sk-e2e-stored-in-secretstorage-91ab';
+    await wb.openSextantView();
+    await wb.runPaletteCommand('Sextant: Set API Key', { opensInput: true });
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    const fakeRow = page.locator('.quick-input-list .monaco-list-row[aria-label^="fake"]').first();
+    await waitUntil('the provider picker with "fake"', () => fakeRow.click({ timeout: 10_000 }));
+    await poll('the password box for the key', async () => (await input.getAttribute('type')) === 'password');
+    await input.fill(stored);
+    await input.press('Enter');
+    await poll('the "API key for fake saved" notification', async () => (await page.locator('.notifications-toasts').innerText().catch(() => '')).includes('API key for fake saved'));
+
+    await wb.runPaletteCommand('Sextant: New Chat');
+    fake.enqueue({ text: 'Keyed.' });
+    await wb.typeMessage('Which key?');
+    await poll('the answer', async () => (await wb.articles('Sextant').last().innerText()).includes('Keyed.'));
+    assert.equal(fake.requests.at(-1)?.headers.authorization, `Bearer ${stored}`, 'SecretStorage did not win over apiKeyEnv');
+
+    await wb.runPaletteCommand('Sextant: Clear API Key', { opensInput: true });
+    await waitUntil('the provider picker with "fake"', () => fakeRow.click({ timeout: 10_000 }));
+    fake.enqueue({ text: 'Env key again.' });
+    await wb.typeMessage('And now?');
+    await poll('the answer', async () => (await wb.articles('Sextant').last().innerText()).includes('Env key again.'));
+    assert.equal(fake.requests.at(-1)?.headers.authorization, `Bearer ${E2E_KEY}`, 'after Clear the environment key is used again');
+    for (const f of findFiles(wb.paths.userDataDir, (p) => p.endsWith('.log'))) {
+      assert.ok(!readFileSync(f, 'utf8').includes(stored), `the stored key appears in ${f}`);
+    }
+  }, { timeoutMs: 90_000 });
 }
