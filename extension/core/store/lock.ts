@@ -23,13 +23,18 @@ export function lockPath(dir: string): string {
 }
 
 function tryTake(file: string, owner: string, staleMs: number): boolean {
+  // The lock appears with its content or not at all: written to a private file, then hard-linked
+  // into place (link fails if the lock exists). A process killed between "create" and "write"
+  // would otherwise leave an empty lock that blocks every window until it goes stale.
+  const mine = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  fs.writeFileSync(mine, JSON.stringify({ pid: process.pid, owner, at: Date.now() }));
   try {
-    const fd = fs.openSync(file, 'wx');
-    fs.writeSync(fd, JSON.stringify({ pid: process.pid, owner, at: Date.now() }));
-    fs.closeSync(fd);
+    fs.linkSync(mine, file);
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    fs.rmSync(mine, { force: true });
   }
   try {
     const held = JSON.parse(fs.readFileSync(file, 'utf8')) as { pid?: number; at?: number };
@@ -47,9 +52,24 @@ function tryTake(file: string, owner: string, staleMs: number): boolean {
   return false;
 }
 
+/** Private lock files of processes that died before they could remove them. */
+function sweepOrphans(dir: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^sextant\.lock\.(\d+)\./.exec(name);
+    if (m && !isAlive(Number(m[1]))) fs.rmSync(join(dir, name), { force: true });
+  }
+}
+
 /** Waits for the lock; returns a release function. */
 export async function acquireLock(dir: string, owner: string, opts: LockOptions = {}): Promise<() => void> {
   const file = lockPath(dir);
+  sweepOrphans(dir);
   const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
   const staleMs = opts.staleMs ?? 30_000;
   let wait = 5;
