@@ -22,20 +22,40 @@ export function lockPath(dir: string): string {
   return join(dir, 'sextant.lock');
 }
 
+/** File systems without hard links (FAT, some network mounts) answer with one of these. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
+/** The fallback: exclusive create, then write (an owner killed in between leaves an empty lock). */
+function takeByExclusiveCreate(file: string, owner: string): boolean {
+  try {
+    const fd = fs.openSync(file, 'wx');
+    fs.writeSync(fd, JSON.stringify({ pid: process.pid, owner, at: Date.now() }));
+    fs.closeSync(fd);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return false;
+  }
+}
+
 function tryTake(file: string, owner: string, staleMs: number): boolean {
   // The lock appears with its content or not at all: written to a private file, then hard-linked
   // into place (link fails if the lock exists). A process killed between "create" and "write"
   // would otherwise leave an empty lock that blocks every window until it goes stale.
   const mine = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
   fs.writeFileSync(mine, JSON.stringify({ pid: process.pid, owner, at: Date.now() }));
+  let taken = false;
   try {
     fs.linkSync(mine, file);
-    return true;
+    taken = true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code && NO_HARD_LINKS.has(code)) taken = takeByExclusiveCreate(file, owner);
+    else if (code !== 'EEXIST') throw err;
   } finally {
     fs.rmSync(mine, { force: true });
   }
+  if (taken) return true;
   try {
     const held = JSON.parse(fs.readFileSync(file, 'utf8')) as { pid?: number; at?: number };
     const stale = typeof held.pid === 'number' && (!isAlive(held.pid) || Date.now() - (held.at ?? 0) > staleMs);
