@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../test/fixtures/chromium';
 import { buildWebviewHtml } from '../../extension/vscode/webviewHtml';
 
 export interface BenchPage {
@@ -42,10 +43,7 @@ export async function openBenchPage(distDir: string): Promise<BenchPage> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 420, height: 900 } });
   await page.route('**/*', (route) => (route.request().url().startsWith(`http://127.0.0.1:${address.port}/`) ? route.continue() : route.abort()));
   await page.addInitScript(stub);

@@ -7,25 +7,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { after, before } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../fixtures/chromium';
 import { buildWebviewHtml } from '../../extension/vscode/webviewHtml';
 import type { Inbound, Outbound } from '../../extension/protocol';
 
+export { launchChromium };
+
 const ROOT = process.cwd();
-
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-}
 
 /** Serves the shell at / and dist/ files; the origin plays the part of webview.cspSource. */
 export async function startViewServer(): Promise<{ origin: string; server: Server }> {

@@ -1,9 +1,9 @@
 // WorkspacePort over the local file system and VS Code's open documents: reads prefer unsaved
 // editor text, and edits to open documents go through a WorkspaceEdit (undoable) and are saved.
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { FileStat, WorkspacePort } from '../../core/ports';
+import type { WorkspacePort } from '../../core/ports';
+import { localFiles } from '../../core/localFiles';
 import { applyNotebookEdit } from './notebook';
 
 const caseInsensitiveFs = process.platform === 'win32' || process.platform === 'darwin';
@@ -42,19 +42,13 @@ async function loadDocument(absPath: string): Promise<vscode.TextDocument | unde
 
 export function createWorkspacePort(): WorkspacePort {
   return {
+    ...localFiles,
     roots() {
       return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-    },
-    async readFile(absPath) {
-      return fs.readFile(absPath);
     },
     async dirtyText(absPath) {
       const doc = openDocument(absPath);
       return doc?.isDirty ? doc.getText() : undefined;
-    },
-    async writeFile(absPath, data) {
-      await fs.mkdir(path.dirname(absPath), { recursive: true });
-      await fs.writeFile(absPath, data);
     },
     async applyTextEdit(absPath, newText, encodedBytes) {
       // UTF-8 files go through the editor model even when no editor shows them, so every agent
@@ -70,30 +64,10 @@ export function createWorkspacePort(): WorkspacePort {
           if (await doc.save()) return 'editor';
         }
       }
-      await fs.mkdir(path.dirname(absPath), { recursive: true });
-      await fs.writeFile(absPath, encodedBytes);
+      await localFiles.writeFile(absPath, encodedBytes);
       return 'disk';
     },
     applyNotebookEdit,
-    async stat(absPath): Promise<FileStat | undefined> {
-      try {
-        const s = await fs.lstat(absPath);
-        if (s.isSymbolicLink()) {
-          const t = await fs.stat(absPath).catch(() => undefined);
-          return { type: t?.isDirectory() ? 'directory' : t?.isFile() ? 'file' : 'other', size: t?.size ?? 0, mtimeMs: t?.mtimeMs ?? 0 };
-        }
-        return { type: s.isFile() ? 'file' : s.isDirectory() ? 'directory' : 'other', size: s.size, mtimeMs: s.mtimeMs };
-      } catch {
-        return undefined;
-      }
-    },
-    async readDir(absPath) {
-      const entries = await fs.readdir(absPath, { withFileTypes: true });
-      return entries.map((e) => ({ name: e.name, type: e.isSymbolicLink() ? 'symlink' : e.isDirectory() ? 'directory' : e.isFile() ? 'file' : 'other' }));
-    },
-    async realPath(absPath) {
-      return fs.realpath(absPath);
-    },
     excludeGlobs() {
       const scope = vscode.workspace.workspaceFolders?.[0]?.uri;
       return [...new Set([...enabledGlobs('files', 'exclude', scope), ...enabledGlobs('search', 'exclude', scope)])];

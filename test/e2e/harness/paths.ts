@@ -32,19 +32,4 @@ export function findToolchain(root: string): Toolchain {
   return { node, codeServer };
 }
 
-/** The Chromium that playwright-core drives (browser downloads are not possible here: use the system one). */
-export function findChromium(): string {
-  const candidates = [process.env.SEXTANT_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
-  for (const c of candidates) if (c && existsSync(c)) return c;
-  throw new Error('No Chromium found. Install it (Debian: apt-get install chromium) or set SEXTANT_CHROMIUM=/path/to/chrome.');
-}
-
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROMIUM_ARGS, findChromium } from '../../fixtures/chromium';

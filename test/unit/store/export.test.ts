@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../../fixtures/chromium';
 import type { StoredArtifact, StoredSession } from '../../../extension/core/agent/persistence';
 import { exportFileName, exportSession, parseSessionExport, type ExportFormat } from '../../../extension/core/store';
 import { created, exchange, open, tempDir } from './helpers';
@@ -115,10 +115,7 @@ test('HTML export: self-contained, readable, links work; in headless Chromium no
   const { dir, cleanup } = tempDir('html');
   const file = join(dir, exportFileName(input.session.title, 'html'));
   writeFileSync(file, html);
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const requests: string[] = [];
