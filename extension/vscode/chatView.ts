@@ -55,10 +55,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   async reveal(): Promise<void> {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   }
-
-  post(message: Outbound): void {
-    void this.view?.webview.postMessage(message);
-  }
 }
 
 function nonce(): string {

@@ -23,7 +23,7 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
     guarded('sextant.showHistory', async () => {
       await view.reveal();
       const rt = await host.get();
-      view.post({ type: 'showView', view: 'history' });
+      host.post({ type: 'showView', view: 'history' });
       await rt.controller.postHistory();
     }),
     guarded('sextant.switchMode', async () => (await host.get()).pickMode()),

@@ -23,7 +23,7 @@ export class RuntimeHost {
       const file = path.join(__dirname, 'runtime.js');
       const mod = require(file) as typeof RuntimeModule;
       this.runtime = mod
-        .createRuntime(this.context, this.log, (m) => this.poster?.(m))
+        .createRuntime(this.context, this.log, (m) => this.post(m))
         .then((rt) => {
           this.log.info(`runtime ready in ${(performance.now() - started).toFixed(1)} ms`);
           return rt;
@@ -34,6 +34,11 @@ export class RuntimeHost {
       });
     }
     return this.runtime;
+  }
+
+  /** Posts to the live view, if any (a re-created view gets everything from its snapshot). */
+  post(message: Outbound): void {
+    this.poster?.(message);
   }
 
   /** The live view registers how to reach it; undefined when it is disposed. */

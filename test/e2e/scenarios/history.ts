@@ -51,14 +51,23 @@ export function historyScenarios(e2e: E2E): void {
 
   e2e.scenario('"Sextant: Export Session…" writes a Markdown file into the workspace', async ({ wb, page, workspace }) => {
     await wb.openSextantView();
-    await wb.runPaletteCommand('Sextant: Export Session…', { opensInput: true });
     const input = page.locator('.quick-input-widget .quick-input-box input');
-    // First the format, then VS Code's save dialog (a quick input in the browser) with our default path.
     const markdown = page.locator('.quick-input-list .monaco-list-row[aria-label^="Markdown"]').first();
-    await waitUntil('the export format picker', () => markdown.click({ timeout: 10_000 }));
-    await poll('the save dialog with the default path', async () => (await input.inputValue()).includes('.sextant/exports/'));
-    await input.press('Enter');
     const dir = join(workspace, '.sextant', 'exports');
+    // First the format, then VS Code's save dialog (a quick input in the browser) with our default path.
+    const openSaveDialog = async () => {
+      await wb.runPaletteCommand('Sextant: Export Session…', { opensInput: true });
+      await waitUntil('the export format picker', () => markdown.click({ timeout: 10_000 }));
+      await poll('the save dialog with the default path', async () => (await input.inputValue()).includes('.sextant/exports/'));
+    };
+    // Cancelling leaves nothing behind in the workspace.
+    await openSaveDialog();
+    await input.press('Escape');
+    await poll('the save dialog to close', async () => !(await input.isVisible()));
+    await poll('no exports folder after Cancel', async () => !existsSync(dir));
+
+    await openSaveDialog();
+    await input.press('Enter');
     // The file appears before its content is written: wait for the content, not just the name.
     const text = await poll('an exported .md file with the conversation on disk', async () => {
       const file = existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith('.md')) : undefined;
