@@ -1,14 +1,11 @@
 // Bundles bench/lib/agent-step.ts (TypeScript, uses the test fixtures) and runs it. Prints figures.
-import * as esbuild from 'esbuild';
+import { bundleForNode } from '../scripts/bundle-node.mjs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const out = join(root, 'dist-test', `bench-agent-step-${process.pid}.cjs`);
-await esbuild.build({
-  entryPoints: [join(root, 'bench/lib/agent-step.ts')], outfile: out, bundle: true, platform: 'node', format: 'cjs',
-  target: 'node20', packages: 'external', loader: { '.md': 'text' }, logLevel: 'warning',
-});
+await bundleForNode({ entry: join(root, 'bench/lib/agent-step.ts'), outfile: out });
 const r = spawnSync(process.execPath, [out], { cwd: root, stdio: 'inherit' });
 process.exit(r.status ?? 1);

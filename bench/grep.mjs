@@ -2,7 +2,7 @@
 // against raw `rg` with the same flags, on a generated tree of 50,000 files, in the same run.
 // Prints wall times (median of N runs after a warm-up) and ratios; asserts nothing.
 // Usage: node bench/grep.mjs [--files 50000] [--runs 5] [--no-fallback]
-import * as esbuild from 'esbuild';
+import { bundleForNode } from '../scripts/bundle-node.mjs';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -28,7 +28,7 @@ try {
 }
 
 const outfile = join(root, 'dist-bench', 'grep-bench.cjs');
-await esbuild.build({ entryPoints: [join(root, 'bench/lib/tool-ports.ts')], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', logLevel: 'warning' });
+await bundleForNode({ entry: join(root, 'bench/lib/tool-ports.ts'), outfile });
 const require = createRequire(import.meta.url);
 const { benchPorts, benchContext, grepTool, ripgrepArgs } = require(outfile);
 

@@ -1,7 +1,7 @@
 // Store benchmark (issue 5): time to persist one event with 1, 10 and 100 MB of history, next to a
 // naive export()-per-event; snapshot time, open time and process memory at those sizes.
 // Prints a table; asserts nothing. Usage: node bench/store.mjs [--sizes 1,10,100] [--events 2000]
-import * as esbuild from 'esbuild';
+import { bundleForNode } from '../scripts/bundle-node.mjs';
 import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, statSync, writeSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -17,19 +17,13 @@ const SIZES = arg('sizes', '1,10,100').split(',').map(Number);
 const EVENTS = Number(arg('events', '2000'));
 
 const outfile = join(root, 'dist-bench', 'store-bench.cjs');
-await esbuild.build({
+await bundleForNode({
   stdin: {
     contents: `export * from './extension/core/store';\nexport { loadSqlJs } from './extension/core/store/sqljs';`,
     resolveDir: root,
     loader: 'ts',
   },
   outfile,
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node20',
-  packages: 'external',
-  logLevel: 'warning',
 });
 const require = createRequire(import.meta.url);
 const { openSessionStore, loadSqlJs } = require(outfile);

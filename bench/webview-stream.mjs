@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { webviewOptions } from '../esbuild.mjs';
+import { bundleForNode } from '../scripts/bundle-node.mjs';
 import { answerTokens, history, snapshot, streamPosts } from './lib/stream-fixture.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -22,15 +23,7 @@ const HISTORIES = [20, 2000];
 
 const outdir = join(root, 'dist-test', 'bench-webview');
 await esbuild.build({ ...webviewOptions, outdir, minify: true, sourcemap: false, define: { 'process.env.SEXTANT_PRODUCTION': '"1"' } });
-await esbuild.build({
-  entryPoints: [join(root, 'bench/lib/webview-page.ts')],
-  outfile: join(outdir, 'webview-page.cjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  packages: 'external',
-  logLevel: 'warning',
-});
+await bundleForNode({ entry: join(root, 'bench/lib/webview-page.ts'), outfile: join(outdir, 'webview-page.cjs') });
 const require = createRequire(import.meta.url);
 const { openBenchPage } = require(join(outdir, 'webview-page.cjs'));
 

@@ -1,6 +1,6 @@
 // Shared by the test runners: bundle TypeScript test files with esbuild (packages stay external and
 // resolve from node_modules at run time) and run them with `node --test`.
-import * as esbuild from 'esbuild';
+import { bundleForNode } from '../scripts/bundle-node.mjs';
 import { readdirSync, statSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -25,19 +25,7 @@ export async function buildTests(dirs, label, filter) {
   rmSync(outdir, { recursive: true, force: true });
   process.on('exit', () => rmSync(outdir, { recursive: true, force: true }));
   const entryPoints = Object.fromEntries(entries.map((f) => [relative(root, f).replace(/\.ts$/, ''), f]));
-  await esbuild.build({
-    entryPoints,
-    outdir,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: 'inline',
-    loader: { '.md': 'text' },
-    outExtension: { '.js': '.cjs' },
-    logLevel: 'warning',
-  });
+  await bundleForNode({ entryPoints, outdir, sourcemap: 'inline', outExtension: { '.js': '.cjs' } });
   return Object.keys(entryPoints).map((k) => join(outdir, `${k}.cjs`));
 }
 

@@ -2,7 +2,7 @@
 // @vscode/test-electron. For machines that can download VS Code (a developer's laptop, CI with internet);
 // `npm test` does not use it — the code-server suite (test/e2e) is the one every machine runs.
 // Usage: node test/electron/run.mjs [--vscode-version 1.95.0|stable]
-import * as esbuild from 'esbuild';
+import { bundleForNode } from '../../scripts/bundle-node.mjs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
@@ -15,10 +15,7 @@ const version = versionArg >= 0 ? argv[versionArg + 1] : 'stable';
 const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 const suite = join(root, 'dist-test', 'electron', 'suite.cjs');
-await esbuild.build({
-  entryPoints: [join(root, 'test/electron/suite/index.ts')], outfile: suite, bundle: true, platform: 'node',
-  format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning',
-});
+await bundleForNode({ entry: join(root, 'test/electron/suite/index.ts'), outfile: suite });
 
 const { runTests, downloadAndUnzipVSCode } = await import('@vscode/test-electron');
 let executable;
