@@ -13,6 +13,7 @@ import type { ProviderConfig, ProviderKind } from '../core/providers/types';
 import { createToolRegistry, createToolSessionState, disposeToolSession, toolsForMode } from '../core/tools/registry';
 import { createMemorySearchTool } from '../core/tools/memory_search';
 import { openAiEmbedder, openSessionStore } from '../core/store';
+import { searchSessions } from '../core/store/session_search';
 import { unavailableStore } from './unavailableStore';
 import { CurrentSessionFile } from './currentSession';
 import { KeyDirectory } from './keyDirectory';
@@ -156,18 +157,7 @@ export async function createRuntime(
         log.warn(`could not remember the current chat: ${err instanceof Error ? err.message : String(err)}`);
       }
     },
-    searchSessions: async (query) =>
-      (await store.searchMemory(query, { limit: 30 })).map((h) => {
-        const stored = store.getSession(h.sessionId);
-        return {
-          id: h.sessionId,
-          title: h.title,
-          updatedAt: stored?.updatedAt ?? 0,
-          messageCount: stored?.messages.length ?? 0,
-          mode: stored?.mode ?? 'chat',
-          excerpt: h.excerpt,
-        };
-      }),
+    searchSessions: (query) => searchSessions(store, query),
   });
 
   // A reloaded window (or a restarted VS Code) reopens the chat this workspace had open.

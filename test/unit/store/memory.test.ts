@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { openAiEmbedder, type SessionStore } from '../../../extension/core/store';
 import { bm25FromMatchinfo } from '../../../extension/core/store/bm25';
 import { chunkText } from '../../../extension/core/store/memory_index';
+import { searchSessions } from '../../../extension/core/store/session_search';
 import { createMemorySearchTool } from '../../../extension/core/tools/memory_search';
 import type { ToolContext } from '../../../extension/core/tools/types';
 import { startFakeEmbeddings } from '../../fixtures/store/fake-embeddings';
@@ -133,6 +134,24 @@ test('the memory_search tool is read-only, leaves out the current session and fo
     assert.match(String(res.forModel), /^1\. Customers \(session billing, score/);
     const self = await tool.execute({ query: 'carbonara recipe' }, ctx);
     assert.match(String(self.forModel), /No earlier session matches/);
+    await store.close();
+  } finally {
+    cleanup();
+  }
+});
+
+test('history search: one row per session with its best excerpt, in ranking order, deleted sessions left out', async () => {
+  const { dir, cleanup } = tempDir('memsessions');
+  try {
+    const store = await corpusStore(dir);
+    const rows = await searchSessions(store, 'carbonara recipe');
+    assert.equal(rows[0]?.id, 'pasta');
+    assert.equal(rows[0]?.title, 'Dinner');
+    assert.match(rows[0]?.excerpt ?? '', /carbonara/i);
+    assert.ok(rows[0].messageCount > 0, 'the row carries the session summary');
+    assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, 'no session twice');
+    store.deleteSession('pasta');
+    assert.ok(!(await searchSessions(store, 'carbonara recipe')).some((r) => r.id === 'pasta'));
     await store.close();
   } finally {
     cleanup();

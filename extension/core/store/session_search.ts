@@ -1,0 +1,17 @@
+// The history view's search box: sessions ranked by memory search (BM25, fused with vectors when
+// configured), one row per session with its best excerpt, described by the session list.
+import type { SessionSummary } from '../../protocol';
+import type { SessionStore } from './store';
+
+export async function searchSessions(store: Pick<SessionStore, 'searchMemory' | 'listSessions'>, query: string, limit = 30): Promise<SessionSummary[]> {
+  const hits = await store.searchMemory(query, { limit });
+  // Summaries come from one list query, not from loading every matching session whole.
+  const summaries = new Map(store.listSessions({ limit: 10_000 }).map((s) => [s.id, s]));
+  const seen = new Set<string>();
+  return hits.flatMap((h) => {
+    const summary = summaries.get(h.sessionId);
+    if (!summary || seen.has(h.sessionId)) return [];
+    seen.add(h.sessionId);
+    return [{ ...summary, excerpt: h.excerpt }];
+  });
+}
