@@ -72,10 +72,6 @@ export class ChatController {
     return this.session.id;
   }
 
-  get currentMode(): Mode {
-    return this.session.mode;
-  }
-
   // ---- requests -------------------------------------------------------------------------------
 
   async send(requestId: string, text: string, requestedMode: Mode): Promise<void> {
@@ -295,14 +291,6 @@ export class ChatController {
     this.session.mode = next;
     if (this.session.persisted) this.journal({ kind: 'session_meta', sessionId: this.session.id, mode: next, at: this.deps.now() });
     this.deps.post({ type: 'mode', mode: next });
-  }
-
-  cycleMode(): Mode {
-    const enabled = modeAvailability(this.modeContext()).filter((m) => m.enabled).map((m) => m.mode);
-    const i = enabled.indexOf(this.session.mode);
-    const next = enabled[(i + 1) % enabled.length] ?? 'chat';
-    this.setMode(next);
-    return next;
   }
 
   setModel(model: string): void {

@@ -55,14 +55,6 @@ export class Outbox {
     this.stopping.add(requestId);
   }
 
-  isOpen(requestId: string): boolean {
-    return this.seqs.has(requestId) && !this.closed.has(requestId);
-  }
-
-  lastSeq(requestId: string): number {
-    return this.seqs.get(requestId) ?? 0;
-  }
-
   flush(): void {
     if (this.timer !== undefined) {
       this.scheduler.clearTimeout(this.timer);

@@ -29,8 +29,4 @@ export class PendingReplies<T> {
     w.resolve(value);
     return true;
   }
-
-  has(callId: string): boolean {
-    return this.waiting.has(callId);
-  }
 }
