@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../test/fixtures/chromium';
-import { buildWebviewHtml } from '../../extension/vscode/webviewHtml';
+import { buildWebviewHtml } from '../../extension/vscode/webview-html';
 
 export interface BenchPage {
   browser: Browser;

@@ -1,7 +1,7 @@
 // Palette commands. Each loads the runtime on demand; registering them costs nothing at activation.
 import * as vscode from 'vscode';
-import type { ChatViewProvider } from './chatView';
-import type { RuntimeHost } from './runtimeHost';
+import type { ChatViewProvider } from './chat-view';
+import type { RuntimeHost } from './runtime-host';
 
 export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vscode.Disposable[] {
   const guarded = (id: string, fn: () => Promise<unknown>) =>

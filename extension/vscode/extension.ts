@@ -2,8 +2,8 @@
 // Everything heavy (the session controller, the store, tools, the SDKs) lives in other bundles,
 // loaded the first time the chat is shown or a command runs (see esbuild.mjs).
 import * as vscode from 'vscode';
-import { ChatViewProvider, CHAT_VIEW_ID } from './chatView';
-import { RuntimeHost } from './runtimeHost';
+import { ChatViewProvider, CHAT_VIEW_ID } from './chat-view';
+import { RuntimeHost } from './runtime-host';
 import { registerCommands } from './commands';
 
 let host: RuntimeHost | undefined;

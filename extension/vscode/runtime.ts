@@ -1,5 +1,5 @@
 // The runtime bundle: wires core to VS Code. Loaded the first time the chat or a command is used,
-// never at activation (see runtimeHost.ts).
+// never at activation (see runtime-host.ts).
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -11,17 +11,17 @@ import { listModelChoices, mergeProviderConfigs, ProviderRegistry } from '../cor
 import { resolveApiKey } from '../core/providers/keys';
 import type { ProviderConfig, ProviderKind } from '../core/providers/types';
 import { createToolRegistry, createToolSessionState, disposeToolSession, toolsForMode } from '../core/tools/registry';
-import { createMemorySearchTool } from '../core/tools/memory_search';
+import { createMemorySearchTool } from '../core/tools/memory-search';
 import { openAiEmbedder, openSessionStore } from '../core/store';
-import { searchSessions } from '../core/store/session_search';
-import { unavailableStore } from './unavailableStore';
-import { CurrentSessionFile } from './currentSession';
-import { KeyDirectory } from './keyDirectory';
+import { searchSessions } from '../core/store/session-search';
+import { unavailableStore } from './unavailable-store';
+import { CurrentSessionFile } from './current-session';
+import { KeyDirectory } from './key-directory';
 import { createInboundHandlers } from './handlers';
 import { secretsPort } from './secrets';
 import { readSettings } from './settings';
-import { KeyCommands } from './keyCommands';
-import { exportSessionToWorkspace } from './exportCommand';
+import { KeyCommands } from './key-commands';
+import { exportSessionToWorkspace } from './export-command';
 import { createWorkspacePort } from './adapters/workspace';
 import { createSearchPort } from './adapters/search';
 import { createTerminalPort } from './adapters/terminal';

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../fixtures/chromium';
-import { buildWebviewHtml } from '../../extension/vscode/webviewHtml';
+import { buildWebviewHtml } from '../../extension/vscode/webview-html';
 import type { Inbound, Outbound } from '../../extension/protocol';
 
 export { launchChromium };

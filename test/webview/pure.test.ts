@@ -2,7 +2,7 @@
 // streaming Markdown may be cut.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildWebviewHtml, contentSecurityPolicy } from '../../extension/vscode/webviewHtml';
+import { buildWebviewHtml, contentSecurityPolicy } from '../../extension/vscode/webview-html';
 import { DoublePress, nextEnabledMode } from '../../webview/keyboard';
 import { stablePrefixLength } from '../../webview/markdown-chunks';
 

@@ -19,11 +19,11 @@ import { toErrorInfo } from './errors';
 import { acceptsImages } from '../providers/registry';
 import { effectiveMode, modeAvailability } from './modes';
 import { Outbox, realScheduler, type Scheduler } from './outbox';
-import { PendingReplies } from './pendingReplies';
+import { PendingReplies } from './pending-replies';
 import type { JournalRecord, SessionPersistence, StoredSession } from './persistence';
 import { generateTitle } from '../store/title';
 import { runTurn, type ToolRuntime } from './turn';
-import { liveSessionFromStored, newLiveSession, type LiveSession } from './liveSession';
+import { liveSessionFromStored, newLiveSession, type LiveSession } from './live-session';
 
 export interface ChatControllerDeps {
   persistence: SessionPersistence;

@@ -5,7 +5,7 @@ import type { RequestEvent, ToolCallView, Usage } from '../../protocol';
 import type { ToolPorts } from '../ports';
 import type { ModelMessage, Provider, ProviderConfig, ToolCall, ToolSpec } from '../providers/types';
 import type { AnyTool, ToolContext, ToolResult, ToolSessionState } from '../tools/types';
-import { AsyncQueue } from './asyncQueue';
+import { AsyncQueue } from './async-queue';
 import { costOf } from './cost';
 
 /** What the loop needs from the tool registry. */

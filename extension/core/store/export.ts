@@ -3,9 +3,9 @@
 // and the rendered text is redacted once more, so a secret split by formatting still cannot leak.
 import type { StoredArtifact, StoredSession } from '../agent/persistence';
 import { createRedactor, redactDeep } from '../security/redact';
-import { renderHtml } from './export_html';
-import { renderJson } from './export_json';
-import { renderMarkdown } from './export_markdown';
+import { renderHtml } from './export-html';
+import { renderJson } from './export-json';
+import { renderMarkdown } from './export-markdown';
 
 export type ExportFormat = 'markdown' | 'html' | 'json';
 

@@ -1,9 +1,9 @@
 // The store's public surface (DESIGN §8).
 export { openSessionStore, type SessionStore, type SessionStoreOptions } from './store';
 export { exportSession, renderExport, exportFileName, EXPORT_EXTENSIONS, type ExportFormat, type ExportInput, type ExportOptions } from './export';
-export { parseSessionExport, EXPORT_FORMAT, EXPORT_VERSION } from './export_json';
+export { parseSessionExport, EXPORT_FORMAT, EXPORT_VERSION } from './export-json';
 export { openAiEmbedder, type Embedder, type OpenAiEmbedderOptions } from './embeddings';
-export type { MemoryHit, MemorySearchOptions } from './memory_search';
+export type { MemoryHit, MemorySearchOptions } from './memory-query';
 export { generateTitle } from './title';
 export { NewerSchemaError, SCHEMA_VERSION } from './schema';
 export type { FsyncPolicy } from './journal';

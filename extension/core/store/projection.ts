@@ -6,7 +6,7 @@ import type { JournalRecord } from '../agent/persistence';
 import type { Logger } from '../ports';
 import { applyEnvelope, emptyChatState, type ChatMessage, type ChatState, type MessagePart } from '../../protocol';
 import type { BlobStore } from './blobs';
-import { indexMessageText } from './memory_index';
+import { indexMessageText } from './memory-index';
 import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
 

@@ -3,7 +3,7 @@
 // transaction; a database from a newer Sextant is refused before anything is written.
 import type { Database } from './sqljs';
 import { queryAll } from './sqljs';
-import { indexMessageText } from './memory_index';
+import { indexMessageText } from './memory-index';
 
 export interface Migration {
   version: number;

@@ -18,10 +18,10 @@ import type { Embedder } from './embeddings';
 import { exportSession, type ExportFormat } from './export';
 import { JournalWriter, listSegments, readSegment, type FsyncPolicy } from './journal';
 import { acquireLock, writerIsAlive, type LockOptions } from './lock';
-import { searchMemory, type MemoryHit, type MemorySearchOptions } from './memory_search';
-import { loadDatabase, type Hwm, type LoadedDb } from './open_db';
+import { searchMemory, type MemoryHit, type MemorySearchOptions } from './memory-query';
+import { loadDatabase, type Hwm, type LoadedDb } from './open-db';
 import { Projection } from './projection';
-import { listSessions, readArtifacts, readSession } from './sessions_read';
+import { listSessions, readArtifacts, readSession } from './sessions-read';
 import { DB_FILE, dbPath, quarantine, readMeta, sha256, writeSnapshot } from './snapshot';
 import { loadSqlJs, type SqlJsStatic } from './sqljs';
 

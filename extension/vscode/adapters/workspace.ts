@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WorkspacePort } from '../../core/ports';
-import { localFiles } from '../../core/localFiles';
+import { localFiles } from '../../core/local-files';
 import { applyNotebookEdit } from './notebook';
 
 const caseInsensitiveFs = process.platform === 'win32' || process.platform === 'darwin';

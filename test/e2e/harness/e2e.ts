@@ -13,7 +13,7 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, wri
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '../../fixtures/fake-llm';
-import { installExtension, QUIET_SETTINGS, startCodeServer, writeUserSettings, type CodeServer } from './codeServer';
+import { installExtension, QUIET_SETTINGS, startCodeServer, writeUserSettings, type CodeServer } from './code-server';
 import { CHROMIUM_ARGS, findChromium, findToolchain } from './paths';
 import { findFiles, Workbench } from './workbench';
 

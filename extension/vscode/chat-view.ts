@@ -2,8 +2,8 @@
 // posts `ready` and the host answers with a full snapshot.
 import * as vscode from 'vscode';
 import type { Outbound } from '../protocol/messages';
-import type { RuntimeHost } from './runtimeHost';
-import { buildWebviewHtml } from './webviewHtml';
+import type { RuntimeHost } from './runtime-host';
+import { buildWebviewHtml } from './webview-html';
 
 export const CHAT_VIEW_ID = 'sextant.chat';
 

@@ -4,7 +4,7 @@ import type { StoredArtifact, StoredSession } from '../agent/persistence';
 import type { ModelMessage } from '../providers/types';
 import type { Mode, SessionSummary } from '../../protocol';
 import type { BlobStore } from './blobs';
-import { ftsQuery } from './memory_search';
+import { ftsQuery } from './memory-query';
 import { readMessages, readTodos } from './projection';
 import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
