@@ -35,7 +35,20 @@ const { benchPorts, benchContext, grepTool, ripgrepArgs } = require(outfile);
 // --- the tree: 50 × 20 folders × N files of plausible source, a .gitignore and an ignored folder.
 const dir = mkdtempSync(join(tmpdir(), 'sextant-grep-bench-'));
 const t0 = performance.now();
-const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'render', 'parse', 'value', 'index', 'result', 'config', 'handler', 'buffer'];
+const WORDS = [
+  'alpha',
+  'beta',
+  'gamma',
+  'delta',
+  'render',
+  'parse',
+  'value',
+  'index',
+  'result',
+  'config',
+  'handler',
+  'buffer',
+];
 const perDir = Math.ceil(FILES / 1000);
 let made = 0;
 writeFileSync(join(dir, '.gitignore'), 'generated/\n*.tmp\n');
@@ -48,7 +61,11 @@ for (let a = 0; a < 50 && made < FILES; a++) {
       const lines = [];
       for (let l = 0; l < 40; l++) {
         const w = WORDS[(n * 7 + l * 3) % WORDS.length];
-        lines.push(`export function ${w}${l}_${n}(input: number): number {`, `  return input * ${l} + ${n % 97}; // ${w} ${l}`, '}');
+        lines.push(
+          `export function ${w}${l}_${n}(input: number): number {`,
+          `  return input * ${l} + ${n % 97}; // ${w} ${l}`,
+          '}',
+        );
       }
       if (n % 1000 === 0) lines.push('// FIXME: rare marker for the benchmark');
       if (n % 50 === 0) lines.push('const needle = "Needle in a HAYSTACK";');
@@ -67,7 +84,10 @@ const CASES = [
   { name: 'regex -i, content (1k files)', args: { pattern: 'needle in a \\w+', '-i': true, output_mode: 'content' } },
   { name: 'type py, count', args: { pattern: 'return input', type: 'py', output_mode: 'count' } },
   { name: 'common word, files (all)', args: { pattern: 'export function' } },
-  { name: 'content, head_limit 100', args: { pattern: 'delta\\d+_1\\d\\d\\b', output_mode: 'content', head_limit: 100 } },
+  {
+    name: 'content, head_limit 100',
+    args: { pattern: 'delta\\d+_1\\d\\d\\b', output_mode: 'content', head_limit: 100 },
+  },
 ];
 
 function rawRg(args, cwd) {
@@ -97,15 +117,27 @@ async function timeInterleaved(fns, runs) {
 
 const withRg = benchContext(benchPorts(dir, rg));
 const withoutRg = benchContext(benchPorts(dir, undefined));
-console.log(`# grep: ${made} files (+100 ignored) generated in ${(genMs / 1000).toFixed(1)} s; ${rg} (${execFileSync(rg, ['--version']).toString().split('\n')[0]}); median of ${RUNS} runs`);
+console.log(
+  `# grep: ${made} files (+100 ignored) generated in ${(genMs / 1000).toFixed(1)} s; ${rg} (${execFileSync(rg, ['--version']).toString().split('\n')[0]}); median of ${RUNS} runs`,
+);
 console.log('| search | raw rg | grep tool | tool / rg | JS fallback | fallback / rg |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const c of CASES) {
   const mode = c.args.output_mode ?? 'files_with_matches';
   const ctxLines = c.args['-C'] ?? 0;
   const { cwd, args } = ripgrepArgs({
-    pattern: c.args.pattern, target: dir, targetIsFile: false, workspaceRoot: dir, glob: c.args.glob, type: c.args.type,
-    caseInsensitive: Boolean(c.args['-i']), multiline: Boolean(c.args.multiline), mode, before: ctxLines, after: ctxLines, excludeGlobs: ['**/node_modules'],
+    pattern: c.args.pattern,
+    target: dir,
+    targetIsFile: false,
+    workspaceRoot: dir,
+    glob: c.args.glob,
+    type: c.args.type,
+    caseInsensitive: Boolean(c.args['-i']),
+    multiline: Boolean(c.args.multiline),
+    mode,
+    before: ctxLines,
+    after: ctxLines,
+    excludeGlobs: ['**/node_modules'],
   });
   const [rgMs, toolMs] = await timeInterleaved(
     [
@@ -124,6 +156,8 @@ for (const c of CASES) {
     fb = `${fbMs.toFixed(0)} ms`;
     fbRatio = `${(fbMs / rgMs).toFixed(1)}×`;
   }
-  console.log(`| ${c.name} | ${rgMs.toFixed(0)} ms | ${toolMs.toFixed(0)} ms | ${(toolMs / rgMs).toFixed(2)}× | ${fb} | ${fbRatio} |`);
+  console.log(
+    `| ${c.name} | ${rgMs.toFixed(0)} ms | ${toolMs.toFixed(0)} ms | ${(toolMs / rgMs).toFixed(2)}× | ${fb} | ${fbRatio} |`,
+  );
 }
 rmSync(dir, { recursive: true, force: true });

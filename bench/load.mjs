@@ -11,7 +11,9 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
 export function sizes() {
   const rows = [];
-  for (const f of readdirSync(join(root, 'dist')).filter((f) => /\.(js|css|wasm)$/.test(f)).sort()) {
+  for (const f of readdirSync(join(root, 'dist'))
+    .filter((f) => /\.(js|css|wasm)$/.test(f))
+    .sort()) {
     rows.push([`dist/${f}`, statSync(join(root, 'dist', f)).size]);
   }
   const vsix = join(root, 'dist-vsix/sextant.vsix');
@@ -62,8 +64,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const [name, size] of sizes()) console.log(`${name.padEnd(32)} ${kb(size).padStart(10)}`);
   const samples = loadTimes();
   console.log('\n## Loading dist/extension.js (fresh Node process each run, n=%d)', samples.length);
-  console.log(`require      median ${median(samples.map((s) => s.requireMs)).toFixed(2)} ms   max ${max(samples.map((s) => s.requireMs)).toFixed(2)} ms`);
-  console.log(`activate()   median ${median(samples.map((s) => s.activateMs)).toFixed(2)} ms   max ${max(samples.map((s) => s.activateMs)).toFixed(2)} ms`);
-  console.log(`heavy modules loaded at activation: ${samples[0].heavy.length ? samples[0].heavy.join(', ') : 'none (no SDK, sql.js, runtime or prompt work)'}`);
+  console.log(
+    `require      median ${median(samples.map((s) => s.requireMs)).toFixed(2)} ms   max ${max(samples.map((s) => s.requireMs)).toFixed(2)} ms`,
+  );
+  console.log(
+    `activate()   median ${median(samples.map((s) => s.activateMs)).toFixed(2)} ms   max ${max(samples.map((s) => s.activateMs)).toFixed(2)} ms`,
+  );
+  console.log(
+    `heavy modules loaded at activation: ${samples[0].heavy.length ? samples[0].heavy.join(', ') : 'none (no SDK, sql.js, runtime or prompt work)'}`,
+  );
   void createRequire;
 }

@@ -36,8 +36,10 @@ const log = { info() {}, warn: (m) => console.error(`warn ${m}`), error: (m) => 
 
 // Deterministic pseudo-text, so FTS and page layout behave like real prose.
 let seed = 42;
-const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-const WORDS = Array.from({ length: 5000 }, () => Array.from({ length: 3 + Math.floor(rnd() * 7) }, () => String.fromCharCode(97 + Math.floor(rnd() * 26))).join(''));
+const rnd = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+const WORDS = Array.from({ length: 5000 }, () =>
+  Array.from({ length: 3 + Math.floor(rnd() * 7) }, () => String.fromCharCode(97 + Math.floor(rnd() * 26))).join(''),
+);
 const prose = (chars) => {
   let s = '';
   while (s.length < chars) s += `${WORDS[Math.floor(rnd() * WORDS.length)]} `;
@@ -49,16 +51,69 @@ let sessionNo = 0;
 function addSession(store, exchanges, bytesPer) {
   const id = `s${++sessionNo}`;
   const at = 1_700_000_000_000 + sessionNo * 1000;
-  store.append({ kind: 'session_created', sessionId: id, title: prose(40).trim(), mode: 'agent', model: 'bench/model', at });
+  store.append({
+    kind: 'session_created',
+    sessionId: id,
+    title: prose(40).trim(),
+    mode: 'agent',
+    model: 'bench/model',
+    at,
+  });
   for (let e = 0; e < exchanges; e++) {
     const req = `${id}-r${e}`;
     let seq = 0;
     const env = (event) => ({ requestId: req, seq: ++seq, ts: at + e, event });
     const answer = prose(bytesPer);
-    store.append({ kind: 'events', sessionId: id, at: at + e, envelopes: [env({ type: 'started', userMessageId: `${req}-u`, assistantMessageId: `${req}-a`, text: prose(200), mode: 'agent', model: 'bench/model' })] });
-    for (let i = 0; i < answer.length; i += 2000) store.append({ kind: 'events', sessionId: id, at: at + e, envelopes: [env({ type: 'text_delta', text: answer.slice(i, i + 2000) })] });
-    store.append({ kind: 'events', sessionId: id, at: at + e, envelopes: [env({ type: 'tool_updated', call: { callId: `${req}-c`, name: 'read_file', kind: 'read', subject: 'src/x.ts', status: 'ok', detail: prose(1500) } }), env({ type: 'complete' })] });
-    store.append({ kind: 'model_messages', sessionId: id, at: at + e, messages: [{ role: 'user', content: 'q' }, { role: 'assistant', text: answer }] });
+    store.append({
+      kind: 'events',
+      sessionId: id,
+      at: at + e,
+      envelopes: [
+        env({
+          type: 'started',
+          userMessageId: `${req}-u`,
+          assistantMessageId: `${req}-a`,
+          text: prose(200),
+          mode: 'agent',
+          model: 'bench/model',
+        }),
+      ],
+    });
+    for (let i = 0; i < answer.length; i += 2000)
+      store.append({
+        kind: 'events',
+        sessionId: id,
+        at: at + e,
+        envelopes: [env({ type: 'text_delta', text: answer.slice(i, i + 2000) })],
+      });
+    store.append({
+      kind: 'events',
+      sessionId: id,
+      at: at + e,
+      envelopes: [
+        env({
+          type: 'tool_updated',
+          call: {
+            callId: `${req}-c`,
+            name: 'read_file',
+            kind: 'read',
+            subject: 'src/x.ts',
+            status: 'ok',
+            detail: prose(1500),
+          },
+        }),
+        env({ type: 'complete' }),
+      ],
+    });
+    store.append({
+      kind: 'model_messages',
+      sessionId: id,
+      at: at + e,
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', text: answer },
+      ],
+    });
   }
 }
 
@@ -87,10 +142,29 @@ function timeAppends(store, n) {
   let seq = 0;
   const env = (event) => ({ requestId: req, seq: ++seq, ts: Date.now(), event });
   store.append({ kind: 'session_created', sessionId: id, title: 'live', mode: 'chat', model: 'm', at: Date.now() });
-  store.append({ kind: 'events', sessionId: id, at: Date.now(), envelopes: [env({ type: 'started', userMessageId: `${req}u`, assistantMessageId: `${req}a`, text: 'go', mode: 'chat', model: 'm' })] });
+  store.append({
+    kind: 'events',
+    sessionId: id,
+    at: Date.now(),
+    envelopes: [
+      env({
+        type: 'started',
+        userMessageId: `${req}u`,
+        assistantMessageId: `${req}a`,
+        text: 'go',
+        mode: 'chat',
+        model: 'm',
+      }),
+    ],
+  });
   const times = [];
   for (let i = 0; i < n; i++) {
-    const rec = { kind: 'events', sessionId: id, at: Date.now(), envelopes: [env({ type: 'text_delta', text: 'some streamed words, about one frame worth. ' })] };
+    const rec = {
+      kind: 'events',
+      sessionId: id,
+      at: Date.now(),
+      envelopes: [env({ type: 'text_delta', text: 'some streamed words, about one frame worth. ' })],
+    };
     const t = performance.now();
     store.append(rec);
     times.push(performance.now() - t);
@@ -122,7 +196,14 @@ function naiveExportPerEvent(dir, n) {
 const rows = [];
 const dir = mkdtempSync(join(tmpdir(), 'sextant-bench-store-'));
 try {
-  let store = await openSessionStore({ dir, log, sql: SQL, snapshotDelayMs: 3_600_000, snapshotMaxDelayMs: 3_600_000, journalMaxBytes: 1e12 });
+  let store = await openSessionStore({
+    dir,
+    log,
+    sql: SQL,
+    snapshotDelayMs: 3_600_000,
+    snapshotMaxDelayMs: 3_600_000,
+    journalMaxBytes: 1e12,
+  });
   let textBytes = 0;
   let ratio = 5; // database bytes per byte of conversation text (text + search index), refined as we go
   for (const size of SIZES) {
@@ -146,7 +227,15 @@ try {
     const batch = timeAppends(store, EVENTS);
     const always = await (async () => {
       await store.close();
-      store = await openSessionStore({ dir, log, sql: SQL, fsync: 'always', snapshotDelayMs: 3_600_000, snapshotMaxDelayMs: 3_600_000, journalMaxBytes: 1e12 });
+      store = await openSessionStore({
+        dir,
+        log,
+        sql: SQL,
+        fsync: 'always',
+        snapshotDelayMs: 3_600_000,
+        snapshotMaxDelayMs: 3_600_000,
+        journalMaxBytes: 1e12,
+      });
       const t = timeAppends(store, Math.min(EVENTS, 300));
       await store.close();
       return t;
@@ -157,7 +246,14 @@ try {
     const snaps = [];
     for (let i = 0; i < 3; i++) {
       const t = performance.now();
-      store = await openSessionStore({ dir, log, sql: SQL, snapshotDelayMs: 3_600_000, snapshotMaxDelayMs: 3_600_000, journalMaxBytes: 1e12 });
+      store = await openSessionStore({
+        dir,
+        log,
+        sql: SQL,
+        snapshotDelayMs: 3_600_000,
+        snapshotMaxDelayMs: 3_600_000,
+        journalMaxBytes: 1e12,
+      });
       opens.push(performance.now() - t);
       store.append({ kind: 'session_meta', sessionId: 's1', title: `t${i}`, at: Date.now() });
       const s = performance.now();
@@ -192,8 +288,24 @@ try {
 }
 
 console.log(`\nStore benchmark — Node ${process.version}, ${EVENTS} appends per size; sql.js wasm load ${ms(wasmMs)}`);
-console.log('append = one text_delta event record: redact + JSON line write + reducer; "batch" = default fsync policy (fdatasync ≤25 ms later), "always" = fdatasync per record');
-const header = ['history', 'sextant.db', 'append med (batch)', 'append p99 (batch)', 'append med (fsync each)', 'append p99 (fsync each)', 'naive export/event med', 'naive p99', 'snapshot', 'open', 'RSS', 'JS heap', 'wasm+buffers'];
+console.log(
+  'append = one text_delta event record: redact + JSON line write + reducer; "batch" = default fsync policy (fdatasync ≤25 ms later), "always" = fdatasync per record',
+);
+const header = [
+  'history',
+  'sextant.db',
+  'append med (batch)',
+  'append p99 (batch)',
+  'append med (fsync each)',
+  'append p99 (fsync each)',
+  'naive export/event med',
+  'naive p99',
+  'snapshot',
+  'open',
+  'RSS',
+  'JS heap',
+  'wasm+buffers',
+];
 const table = rows.map((r) => [
   `${r.size} MB`,
   mb(r.dbBytes),

@@ -22,7 +22,13 @@ const PER_FRAME = arg('--per-frame', 8);
 const HISTORIES = [20, 2000];
 
 const outdir = join(root, 'dist-test', 'bench-webview');
-await esbuild.build({ ...webviewOptions, outdir, minify: true, sourcemap: false, define: { 'process.env.SEXTANT_PRODUCTION': '"1"' } });
+await esbuild.build({
+  ...webviewOptions,
+  outdir,
+  minify: true,
+  sourcemap: false,
+  define: { 'process.env.SEXTANT_PRODUCTION': '"1"' },
+});
 await bundleForNode({ entry: join(root, 'bench/lib/webview-page.ts'), outfile: join(outdir, 'webview-page.cjs') });
 const require = createRequire(import.meta.url);
 const { openBenchPage } = require(join(outdir, 'webview-page.cjs'));
@@ -112,15 +118,37 @@ for (const n of HISTORIES) rows.push(await scenario(n));
 
 const f = (x) => (typeof x === 'number' ? (Number.isInteger(x) ? String(x) : x.toFixed(2)) : String(x));
 const line = (label, pick) => `${label.padEnd(44)}${rows.map((r) => f(pick(r)).padStart(28)).join('')}`;
-console.log(`Streaming ${TOKENS} tokens, ${PER_FRAME} tokens per post (≈1 post per frame), production bundle, headless Chromium`);
+console.log(
+  `Streaming ${TOKENS} tokens, ${PER_FRAME} tokens per post (≈1 post per frame), production bundle, headless Chromium`,
+);
 console.log(`${''.padEnd(44)}${rows.map((r) => `${r.historyLength} msgs`.padStart(28)).join('')}`);
 console.log(line('initial snapshot size (bytes)', (r) => r.snapshotBytes));
 console.log(line('initial snapshot render (ms)', (r) => r.snapshotMs));
 console.log(line('posts sent / renders', (r) => `${r.posts}/${r.renders}`));
-for (const [k, label] of [['median', 'median'], ['p95', 'p95'], ['max', 'max']]) console.log(line(`post size, ${label} (bytes)`, (r) => r.post[k]));
-for (const [k, label] of [['median', 'median'], ['p95', 'p95'], ['max', 'max']]) console.log(line(`render work per update, ${label} (ms)`, (r) => r.work[k]));
-for (const [k, label] of [['median', 'median'], ['p95', 'p95'], ['max', 'max']]) console.log(line(`receipt → DOM updated, ${label} (ms)`, (r) => r.latency[k]));
-for (const [k, label] of [['median', 'median'], ['p95', 'p95'], ['max', 'max']]) console.log(line(`frame interval, ${label} (ms)`, (r) => r.frame[k]));
+for (const [k, label] of [
+  ['median', 'median'],
+  ['p95', 'p95'],
+  ['max', 'max'],
+])
+  console.log(line(`post size, ${label} (bytes)`, (r) => r.post[k]));
+for (const [k, label] of [
+  ['median', 'median'],
+  ['p95', 'p95'],
+  ['max', 'max'],
+])
+  console.log(line(`render work per update, ${label} (ms)`, (r) => r.work[k]));
+for (const [k, label] of [
+  ['median', 'median'],
+  ['p95', 'p95'],
+  ['max', 'max'],
+])
+  console.log(line(`receipt → DOM updated, ${label} (ms)`, (r) => r.latency[k]));
+for (const [k, label] of [
+  ['median', 'median'],
+  ['p95', 'p95'],
+  ['max', 'max'],
+])
+  console.log(line(`frame interval, ${label} (ms)`, (r) => r.frame[k]));
 console.log(line('slowest renders (#update:ms)', (r) => r.worstWork));
 console.log(line('longest frames (#frame:ms)', (r) => r.worstFrame));
 console.log(line('DOM elements at the end', (r) => r.domNodes));

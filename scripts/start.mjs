@@ -63,9 +63,14 @@ const csDir = join(cache, `code-server-${CODE_SERVER_VERSION}`);
 const codeServer = join(csDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 if (!existsSync(join(csDir, '.sextant-setup-ok')) || !existsSync(node) || !existsSync(codeServer)) {
   // No VS Code desktop here: install VS Code's server build once (pinned; a few minutes on 2 cores).
-  say(`no 'code' command on PATH: installing code-server ${CODE_SERVER_VERSION} once with test/e2e/setup (a few minutes)…`);
+  say(
+    `no 'code' command on PATH: installing code-server ${CODE_SERVER_VERSION} once with test/e2e/setup (a few minutes)…`,
+  );
   const setup = spawnSync('bash', [join(root, 'test/e2e/setup')], { cwd: root, stdio: 'inherit' });
-  if (setup.status !== 0) fail('test/e2e/setup failed (its message is above). Install VS Code instead, or fix what it names, then run npm start again.');
+  if (setup.status !== 0)
+    fail(
+      'test/e2e/setup failed (its message is above). Install VS Code instead, or fix what it names, then run npm start again.',
+    );
 }
 
 npmRun('package');
@@ -108,7 +113,11 @@ delete env.HASHED_PASSWORD;
 const csArgs = ['--config', config, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
 
 say('installing the VSIX into code-server…');
-const inst = spawnSync(node, [codeServer, ...csArgs, '--install-extension', vsix, '--force'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const inst = spawnSync(node, [codeServer, ...csArgs, '--install-extension', vsix, '--force'], {
+  env,
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 if (inst.status !== 0) fail(`installing the VSIX failed:\n${inst.stdout}${inst.stderr}`);
 
 const port = Number(process.env.PORT) || (await freePort());
@@ -116,9 +125,20 @@ writeFileSync(config, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`)
 const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
 const child = spawn(
   node,
-  [codeServer, ...csArgs, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--ignore-last-opened',
+  [
+    codeServer,
+    ...csArgs,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--ignore-last-opened',
     // The sample workspace is ours: trust it, or Restricted Mode would offer only Chat (no Agent tools).
-    '--disable-workspace-trust', workspace],
+    '--disable-workspace-trust',
+    workspace,
+  ],
   { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
 );
 let ready = false;

@@ -24,7 +24,10 @@ export class HostChannel {
   constructor(api: VsCodeApi = acquireVsCodeApi()) {
     this.api = api;
     const raw = api.getState();
-    const draft = raw && typeof raw === 'object' && typeof (raw as { draft?: unknown }).draft === 'string' ? (raw as { draft: string }).draft : '';
+    const draft =
+      raw && typeof raw === 'object' && typeof (raw as { draft?: unknown }).draft === 'string'
+        ? (raw as { draft: string }).draft
+        : '';
     this.viewState = { draft };
   }
 

@@ -8,7 +8,12 @@ import { Marked, type Tokens } from 'marked';
 import createDOMPurify, { type Config } from 'dompurify';
 
 export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 const SAFE_DATA_IMAGE = /^data:image\/(?:png|gif|jpe?g|webp);base64,[a-z0-9+/=\s]*$/i;
@@ -30,11 +35,48 @@ function imageAsLink(href: string, alt: string): string {
 const PURIFY_CONFIG: Config = {
   USE_PROFILES: { html: true },
   FORBID_TAGS: [
-    'style', 'link', 'meta', 'base', 'form', 'input', 'button', 'textarea', 'select', 'option', 'iframe', 'frame',
-    'frameset', 'object', 'embed', 'video', 'audio', 'source', 'track', 'picture', 'dialog', 'template', 'slot',
-    'noscript', 'svg', 'math',
+    'style',
+    'link',
+    'meta',
+    'base',
+    'form',
+    'input',
+    'button',
+    'textarea',
+    'select',
+    'option',
+    'iframe',
+    'frame',
+    'frameset',
+    'object',
+    'embed',
+    'video',
+    'audio',
+    'source',
+    'track',
+    'picture',
+    'dialog',
+    'template',
+    'slot',
+    'noscript',
+    'svg',
+    'math',
   ],
-  FORBID_ATTR: ['style', 'srcset', 'action', 'formaction', 'ping', 'background', 'poster', 'id', 'name', 'autofocus', 'tabindex', 'target', 'is'],
+  FORBID_ATTR: [
+    'style',
+    'srcset',
+    'action',
+    'formaction',
+    'ping',
+    'background',
+    'poster',
+    'id',
+    'name',
+    'autofocus',
+    'tabindex',
+    'target',
+    'is',
+  ],
   ALLOW_DATA_ATTR: false,
   ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|#)/i,
 };
@@ -49,7 +91,9 @@ export class MarkdownRenderer {
       breaks: false,
       renderer: {
         image({ href, text }: Tokens.Image): string {
-          return isInlineImage(href) ? `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}">` : imageAsLink(href, text);
+          return isInlineImage(href)
+            ? `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}">`
+            : imageAsLink(href, text);
         },
         code({ text, lang }: Tokens.Code): string {
           const language = (lang ?? '').match(/^[\w+#.-]{1,32}/)?.[0] ?? '';

@@ -94,7 +94,10 @@ export class ChatStore {
         this.applyEvents(message.envelopes);
         break;
       case 'history':
-        this.history = { sessions: [...message.sessions].sort((a, b) => b.updatedAt - a.updatedAt), query: message.query ?? '' };
+        this.history = {
+          sessions: [...message.sessions].sort((a, b) => b.updatedAt - a.updatedAt),
+          query: message.query ?? '',
+        };
         this.view = 'history';
         this.mark('history', 'view');
         break;
@@ -151,7 +154,10 @@ export class ChatStore {
   }
 
   renameSessionLocally(sessionId: string, title: string): void {
-    this.history = { ...this.history, sessions: this.history.sessions.map((s) => (s.id === sessionId ? { ...s, title } : s)) };
+    this.history = {
+      ...this.history,
+      sessions: this.history.sessions.map((s) => (s.id === sessionId ? { ...s, title } : s)),
+    };
     this.mark('history');
     this.schedule();
   }

@@ -22,30 +22,51 @@ function timed(inner: Provider, marks: { start: number[]; end: number[] }): Prov
   };
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 
 async function measure(kind: 'openai' | 'anthropic') {
   const fake = await startFakeLlm();
   const root = await makeTempWorkspace({ 'a.txt': 'hello\n'.repeat(50) });
   let n = 0;
-  fake.onRequest(() => (++n < STEPS ? { toolCalls: [{ name: 'read_file', arguments: { file_path: 'a.txt' } }] } : { text: 'done' }));
+  fake.onRequest(() =>
+    ++n < STEPS ? { toolCalls: [{ name: 'read_file', arguments: { file_path: 'a.txt' } }] } : { text: 'done' },
+  );
   const mod = kind === 'openai' ? openai : anthropic;
   const marks = { start: [] as number[], end: [] as number[] };
-  const provider = timed(mod.createProvider({ name: 'fake', kind, baseUrl: kind === 'openai' ? `${fake.baseUrl}/v1` : fake.baseUrl }, 'k'), marks);
+  const provider = timed(
+    mod.createProvider({ name: 'fake', kind, baseUrl: kind === 'openai' ? `${fake.baseUrl}/v1` : fake.baseUrl }, 'k'),
+    marks,
+  );
   const toolMs: number[] = [];
   const turn = runTurn([{ role: 'user', content: 'go' }], {
-    sessionId: 's', provider, model: 'm', system: 'bench', tools: createToolRegistry(builtinTools()),
-    toolSession: createToolSessionState('s'), ports: createNodePorts({ root }), maxSteps: STEPS + 1,
-    supportsImages: false, signal: new AbortController().signal, now: () => performance.now(),
+    sessionId: 's',
+    provider,
+    model: 'm',
+    system: 'bench',
+    tools: createToolRegistry(builtinTools()),
+    toolSession: createToolSessionState('s'),
+    ports: createNodePorts({ root }),
+    maxSteps: STEPS + 1,
+    supportsImages: false,
+    signal: new AbortController().signal,
+    now: () => performance.now(),
   });
   for await (const ev of turn) {
-    if (ev.type === 'tool_updated' && ev.call.status === 'ok' && ev.call.durationMs !== undefined) toolMs.push(ev.call.durationMs);
+    if (ev.type === 'tool_updated' && ev.call.status === 'ok' && ev.call.durationMs !== undefined)
+      toolMs.push(ev.call.durationMs);
   }
   await fake.close();
   const gaps: number[] = [];
   for (let i = 0; i + 1 < marks.start.length; i++) gaps.push(marks.start[i + 1] - marks.end[i] - (toolMs[i] ?? 0));
   const steady = gaps.slice(5); // skip warm-up (JIT, first connection)
-  return { kind, steps: marks.start.length, median: pct(steady, 0.5), p95: pct(steady, 0.95), toolMedian: pct(toolMs, 0.5) };
+  return {
+    kind,
+    steps: marks.start.length,
+    median: pct(steady, 0.5),
+    p95: pct(steady, 0.95),
+    toolMedian: pct(toolMs, 0.5),
+  };
 }
 
 async function main() {
@@ -53,7 +74,9 @@ async function main() {
   console.log('kind        steps   overhead median   overhead p95   (tool median)');
   for (const kind of ['openai', 'anthropic'] as const) {
     const r = await measure(kind);
-    console.log(`${r.kind.padEnd(10)} ${String(r.steps).padStart(6)}   ${r.median.toFixed(2).padStart(12)} ms   ${r.p95.toFixed(2).padStart(9)} ms   (${r.toolMedian.toFixed(2)} ms)`);
+    console.log(
+      `${r.kind.padEnd(10)} ${String(r.steps).padStart(6)}   ${r.median.toFixed(2).padStart(12)} ms   ${r.p95.toFixed(2).padStart(9)} ms   (${r.toolMedian.toFixed(2)} ms)`,
+    );
   }
 }
 

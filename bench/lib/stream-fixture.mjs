@@ -9,7 +9,10 @@ function rng(seed) {
   };
 }
 
-const WORDS = 'the a model answer streams tokens into markdown with code tables lists and links while history grows long yet every frame stays cheap because only one message redraws'.split(' ');
+const WORDS =
+  'the a model answer streams tokens into markdown with code tables lists and links while history grows long yet every frame stays cheap because only one message redraws'.split(
+    ' ',
+  );
 
 /** ~N tokens of varied Markdown: paragraphs, lists, fenced code, tables. A token is one word or symbol chunk. */
 export function answerTokens(n, seed = 7) {
@@ -83,9 +86,26 @@ export function streamPosts(tokens, tokensPerFrame) {
   const requestId = 'bench-req';
   let seq = 0;
   const env = (event) => ({ requestId, seq: ++seq, ts: 1_700_000_000_000 + seq, event });
-  const posts = [{ type: 'events', envelopes: [env({ type: 'started', userMessageId: 'bench-u', assistantMessageId: 'bench-a', text: 'Explain everything', mode: 'chat', model: 'fake/model' })] }];
+  const posts = [
+    {
+      type: 'events',
+      envelopes: [
+        env({
+          type: 'started',
+          userMessageId: 'bench-u',
+          assistantMessageId: 'bench-a',
+          text: 'Explain everything',
+          mode: 'chat',
+          model: 'fake/model',
+        }),
+      ],
+    },
+  ];
   for (let i = 0; i < tokens.length; i += tokensPerFrame) {
-    posts.push({ type: 'events', envelopes: [env({ type: 'text_delta', text: tokens.slice(i, i + tokensPerFrame).join('') })] });
+    posts.push({
+      type: 'events',
+      envelopes: [env({ type: 'text_delta', text: tokens.slice(i, i + tokensPerFrame).join('') })],
+    });
   }
   posts.push({ type: 'events', envelopes: [env({ type: 'complete' })] });
   return posts;

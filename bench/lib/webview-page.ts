@@ -30,7 +30,14 @@ export async function openBenchPage(distDir: string): Promise<BenchPage> {
     if (path === '/') {
       const origin = `http://${req.headers.host}`;
       res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(buildWebviewHtml({ scriptUri: `${origin}/webview.js`, styleUri: `${origin}/webview.css`, cspSource: origin, nonce: randomBytes(18).toString('base64') }));
+      res.end(
+        buildWebviewHtml({
+          scriptUri: `${origin}/webview.js`,
+          styleUri: `${origin}/webview.css`,
+          cspSource: origin,
+          nonce: randomBytes(18).toString('base64'),
+        }),
+      );
       return;
     }
     if (path === '/webview.js' || path === '/webview.css') {
@@ -45,7 +52,9 @@ export async function openBenchPage(distDir: string): Promise<BenchPage> {
   if (!address || typeof address === 'string') throw new Error('no port');
   const browser = await launchChromium();
   const page = await browser.newPage({ viewport: { width: 420, height: 900 } });
-  await page.route('**/*', (route) => (route.request().url().startsWith(`http://127.0.0.1:${address.port}/`) ? route.continue() : route.abort()));
+  await page.route('**/*', (route) =>
+    route.request().url().startsWith(`http://127.0.0.1:${address.port}/`) ? route.continue() : route.abort(),
+  );
   await page.addInitScript(stub);
   await page.goto(`http://127.0.0.1:${address.port}/`);
   await page.waitForFunction(() => customElements.get('sx-app') !== undefined);

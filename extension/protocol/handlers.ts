@@ -19,7 +19,10 @@ export function parseInbound(raw: unknown): ParseResult {
     .slice(0, 3)
     .map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`)
     .join('; ');
-  return { ok: false, error: { code: 'protocol', message: `Malformed message from the chat view: ${issues}`, recoverable: true } };
+  return {
+    ok: false,
+    error: { code: 'protocol', message: `Malformed message from the chat view: ${issues}`, recoverable: true },
+  };
 }
 
 /** Dispatches a validated message to its handler; the cast is sound because T is the message's own type. */

@@ -7,7 +7,12 @@ import { ModeSchema, SessionSummarySchema, SnapshotSchema, ErrorInfoSchema } fro
 /** Webview → host. */
 export const InboundSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('send'), requestId: z.string().min(1), text: z.string().min(1).max(1_000_000), mode: ModeSchema }),
+  z.object({
+    type: z.literal('send'),
+    requestId: z.string().min(1),
+    text: z.string().min(1).max(1_000_000),
+    mode: ModeSchema,
+  }),
   z.object({ type: z.literal('abort'), requestId: z.string().optional() }),
   /** Re-run the last user message of the session (after an error or a stop). */
   z.object({ type: z.literal('retry'), requestId: z.string().min(1) }),

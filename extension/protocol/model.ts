@@ -43,7 +43,17 @@ export const MessageStatusSchema = z.enum(['done', 'streaming', 'stopped', 'erro
 export type MessageStatus = z.infer<typeof MessageStatusSchema>;
 
 export const ErrorInfoSchema = z.object({
-  code: z.enum(['no_key', 'auth', 'rate_limit', 'server', 'unreachable', 'bad_request', 'max_steps', 'internal', 'protocol']),
+  code: z.enum([
+    'no_key',
+    'auth',
+    'rate_limit',
+    'server',
+    'unreachable',
+    'bad_request',
+    'max_steps',
+    'internal',
+    'protocol',
+  ]),
   message: z.string(),
   recoverable: z.boolean(),
 });
@@ -81,7 +91,10 @@ export type Todo = z.infer<typeof TodoSchema>;
 export const QuestionSchema = z.object({
   question: z.string(),
   header: z.string().optional(),
-  options: z.array(z.object({ label: z.string(), description: z.string().optional() })).min(2).max(4),
+  options: z
+    .array(z.object({ label: z.string(), description: z.string().optional() }))
+    .min(2)
+    .max(4),
   multiSelect: z.boolean().default(false),
 });
 export type Question = z.infer<typeof QuestionSchema>;

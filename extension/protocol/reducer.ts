@@ -130,7 +130,10 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
       if (event.type === 'error') msg.error = event.error;
       // A card still running when its request ended did not finish.
       for (const p of msg.parts) {
-        if (p.type === 'tool' && (p.call.status === 'running' || p.call.status === 'pending' || p.call.status === 'awaiting_approval')) {
+        if (
+          p.type === 'tool' &&
+          (p.call.status === 'running' || p.call.status === 'pending' || p.call.status === 'awaiting_approval')
+        ) {
           p.call.status = 'aborted';
         }
       }

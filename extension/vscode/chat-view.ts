@@ -31,7 +31,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
       nonce: nonce(),
     });
     const post = (message: Outbound) => {
-      void view.webview.postMessage(message).then(undefined, (err: unknown) => this.log.warn(`post failed: ${String(err)}`));
+      void view.webview
+        .postMessage(message)
+        .then(undefined, (err: unknown) => this.log.warn(`post failed: ${String(err)}`));
     };
     this.host.setPoster(post);
     const sub = view.webview.onDidReceiveMessage(async (raw: unknown) => {
@@ -39,8 +41,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
         const rt = await this.host.get();
         await rt.handle(raw);
       } catch (err) {
-        this.log.error(`message handling failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
-        post({ type: 'protocolError', error: { code: 'internal', message: `Sextant could not handle that: ${String(err)}`, recoverable: true } });
+        this.log.error(`message handling failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        post({
+          type: 'protocolError',
+          error: { code: 'internal', message: `Sextant could not handle that: ${String(err)}`, recoverable: true },
+        });
       }
     });
     view.onDidDispose(() => {
@@ -60,5 +65,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
 function nonce(): string {
   const bytes = new Uint8Array(18);
   crypto.getRandomValues(bytes);
-  return Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return Buffer.from(bytes)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }

@@ -16,7 +16,11 @@ export interface ExportSource {
   render(sessionId: string, format: ExportFormat): string | undefined;
 }
 
-export async function exportSessionToWorkspace(source: ExportSource, format: ExportFormat | undefined, log: Logger): Promise<void> {
+export async function exportSessionToWorkspace(
+  source: ExportSource,
+  format: ExportFormat | undefined,
+  log: Logger,
+): Promise<void> {
   const session = source.current();
   if (!session) {
     void vscode.window.showInformationMessage('Sextant: nothing to export yet — this chat is empty.');
@@ -28,7 +32,9 @@ export async function exportSessionToWorkspace(source: ExportSource, format: Exp
   if (!choice) return;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const ext = EXPORT_EXTENSIONS[choice.format];
-  const defaultUri = folder ? vscode.Uri.joinPath(folder, '.sextant', 'exports', exportFileName(session.title, choice.format)) : undefined;
+  const defaultUri = folder
+    ? vscode.Uri.joinPath(folder, '.sextant', 'exports', exportFileName(session.title, choice.format))
+    : undefined;
   // The default folder exists before the dialog opens, so the dialog never asks to create it;
   // if the user cancels, a folder we created for nothing is removed again.
   const defaultDir = defaultUri ? vscode.Uri.joinPath(defaultUri, '..') : undefined;
@@ -47,7 +53,10 @@ export async function exportSessionToWorkspace(source: ExportSource, format: Exp
   await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(target, '..'));
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
   log.info(`exported session ${session.id} as ${choice.format} to ${target.fsPath}`);
-  const open = await vscode.window.showInformationMessage(`Sextant: exported to ${vscode.workspace.asRelativePath(target)}.`, 'Open');
+  const open = await vscode.window.showInformationMessage(
+    `Sextant: exported to ${vscode.workspace.asRelativePath(target)}.`,
+    'Open',
+  );
   if (open) await vscode.window.showTextDocument(target);
 }
 

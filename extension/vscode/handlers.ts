@@ -50,7 +50,8 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     answer: (m) => c.answer(m.callId, m.answers),
     history: (m) => c.postHistory(m.query),
     resume: async (m) => {
-      if (!(await c.resume(m.sessionId))) void vscode.window.showWarningMessage('Sextant: that session no longer exists.');
+      if (!(await c.resume(m.sessionId)))
+        void vscode.window.showWarningMessage('Sextant: that session no longer exists.');
     },
     renameSession: (m) => {
       c.renameSession(m.sessionId, m.title);

@@ -19,13 +19,17 @@ export class KeyCommands {
       if (!onlyWithKey || stored) candidates.push({ config, stored });
     }
     if (!candidates.length) {
-      void vscode.window.showInformationMessage(onlyWithKey ? 'Sextant: no API key is stored.' : 'Sextant: no provider needs a key.');
+      void vscode.window.showInformationMessage(
+        onlyWithKey ? 'Sextant: no API key is stored.' : 'Sextant: no provider needs a key.',
+      );
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(
       candidates.map(({ config, stored }) => ({
         label: config.name,
-        description: [config.label, stored ? 'key stored' : config.apiKeyEnv ? `or set $${config.apiKeyEnv}` : ''].filter(Boolean).join(' — '),
+        description: [config.label, stored ? 'key stored' : config.apiKeyEnv ? `or set $${config.apiKeyEnv}` : '']
+          .filter(Boolean)
+          .join(' — '),
         config,
       })),
       { title },
@@ -38,7 +42,7 @@ export class KeyCommands {
     if (!config) return;
     const key = await vscode.window.showInputBox({
       title: `API key for ${config.name}`,
-      prompt: 'Stored in VS Code\'s SecretStorage (the OS keychain), never in settings.',
+      prompt: "Stored in VS Code's SecretStorage (the OS keychain), never in settings.",
       password: true,
       ignoreFocusOut: true,
       validateInput: (v) => (v.trim() ? undefined : 'The key cannot be empty.'),

@@ -29,7 +29,7 @@ export class RuntimeHost {
           return rt;
         });
       this.runtime.catch((err) => {
-        this.log.error(`Sextant could not start: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+        this.log.error(`Sextant could not start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         this.runtime = undefined;
       });
     }

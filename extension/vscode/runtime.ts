@@ -37,7 +37,9 @@ export interface Runtime {
   dispose(): Promise<void>;
 }
 
-type ProviderModule = { createProvider: (config: ProviderConfig, apiKey: string | undefined) => import('../core/providers/types').Provider };
+type ProviderModule = {
+  createProvider: (config: ProviderConfig, apiKey: string | undefined) => import('../core/providers/types').Provider;
+};
 
 function loadProviderKind(kind: ProviderKind): Promise<ProviderModule> {
   // Each SDK is its own bundle, loaded on the first request that needs it.
@@ -86,10 +88,15 @@ export async function createRuntime(
     // The chat must still work; the user is told plainly that this window keeps no history.
     const why = err instanceof Error ? err.message : String(err);
     log.error(`history store unavailable: ${why}`);
-    void vscode.window.showErrorMessage(`Sextant: chat history is unavailable — ${why} Chats in this window will not be saved.`);
+    void vscode.window.showErrorMessage(
+      `Sextant: chat history is unavailable — ${why} Chats in this window will not be saved.`,
+    );
     return unavailableStore();
   });
-  const [opened, secretsMs] = await Promise.all([storeReady.then((st) => ({ st, ms: performance.now() - started })), secretsReady]);
+  const [opened, secretsMs] = await Promise.all([
+    storeReady.then((st) => ({ st, ms: performance.now() - started })),
+    secretsReady,
+  ]);
   const store = opened.st;
   log.info(`history store open in ${opened.ms.toFixed(0)} ms; keys looked up in ${secretsMs.toFixed(0)} ms`);
   const configureEmbeddings = async () => {
@@ -98,17 +105,24 @@ export async function createRuntime(
     const provider = configs().find((c) => c.name === e.provider);
     const baseUrl = e.baseUrl ?? provider?.baseUrl;
     if (!baseUrl) {
-      log.warn('sextant.memory.embeddings: set "baseUrl", or "provider" naming a provider with one; memory search uses BM25 alone.');
+      log.warn(
+        'sextant.memory.embeddings: set "baseUrl", or "provider" naming a provider with one; memory search uses BM25 alone.',
+      );
       return store.setEmbedder(undefined);
     }
-    const apiKey = provider ? await resolveApiKey(provider, secrets, process.env).catch(() => undefined) : e.apiKeyEnv ? process.env[e.apiKeyEnv] : undefined;
+    const apiKey = provider
+      ? await resolveApiKey(provider, secrets, process.env).catch(() => undefined)
+      : e.apiKeyEnv
+        ? process.env[e.apiKeyEnv]
+        : undefined;
     store.setEmbedder(openAiEmbedder({ baseUrl, model: e.model, apiKey }));
     log.info(`memory search fuses BM25 with ${e.model} embeddings`);
   };
   await configureEmbeddings();
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('sextant.memory.embeddings') || e.affectsConfiguration('sextant.providers')) void configureEmbeddings();
+      if (e.affectsConfiguration('sextant.memory.embeddings') || e.affectsConfiguration('sextant.providers'))
+        void configureEmbeddings();
     }),
   );
 
@@ -141,7 +155,12 @@ export async function createRuntime(
       terminal: createTerminalPort(),
       log,
     },
-    systemPrompt: (mode) => systemPromptFor(mode, { workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), platform: process.platform, date: new Date() }),
+    systemPrompt: (mode) =>
+      systemPromptFor(mode, {
+        workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+        platform: process.platform,
+        date: new Date(),
+      }),
     trusted,
     hasWorkspaceFolder: () => (vscode.workspace.workspaceFolders?.length ?? 0) > 0,
     createToolSession: createToolSessionState,
@@ -162,10 +181,13 @@ export async function createRuntime(
 
   // A reloaded window (or a restarted VS Code) reopens the chat this workspace had open.
   const lastSession = currentSession.read();
-  if (lastSession && !(await controller.resume(lastSession))) log.info('the last chat of this workspace is gone from history; starting a new one');
+  if (lastSession && !(await controller.resume(lastSession)))
+    log.info('the last chat of this workspace is gone from history; starting a new one');
 
   // A key set or cleared (here, or in another window) updates the picker's "no key" marks.
-  context.subscriptions.push(context.secrets.onDidChange(() => void keyDirectory.refresh().then(() => controller.postSnapshot())));
+  context.subscriptions.push(
+    context.secrets.onDidChange(() => void keyDirectory.refresh().then(() => controller.postSnapshot())),
+  );
   // Embeddings may use a provider's key too.
   const keys = new KeyCommands(secrets, configs, () => void configureEmbeddings());
 
@@ -195,7 +217,11 @@ export async function createRuntime(
     pickModel: async () => {
       const snap = await controller.snapshot();
       const pick = await vscode.window.showQuickPick(
-        snap.models.map((m) => ({ label: m.ref, description: m.hasKey ? m.label : `${m.label} — no API key yet`, ref: m.ref })),
+        snap.models.map((m) => ({
+          label: m.ref,
+          description: m.hasKey ? m.label : `${m.label} — no API key yet`,
+          ref: m.ref,
+        })),
         { title: 'Sextant: Select Model', placeHolder: `current: ${snap.model}` },
       );
       if (pick) controller.setModel(pick.ref);
@@ -204,7 +230,10 @@ export async function createRuntime(
     clearApiKey: () => keys.clearApiKey(),
     exportSession: (format) =>
       exportSessionToWorkspace(
-        { current: () => controller.currentSessionRef(), render: (id, f) => store.exportSession(id, f, { secrets: knownSecrets }) },
+        {
+          current: () => controller.currentSessionRef(),
+          render: (id, f) => store.exportSession(id, f, { secrets: knownSecrets }),
+        },
         format,
         log,
       ),

@@ -113,5 +113,7 @@ const code = await run(process.execPath, [...testArgs, ...files], {
   },
 });
 cleanup();
-say(`${code === 0 ? 'passed' : 'FAILED'} in ${secs(Date.now() - t0)} (results, logs and screenshots: test-results/e2e/)`);
+say(
+  `${code === 0 ? 'passed' : 'FAILED'} in ${secs(Date.now() - t0)} (results, logs and screenshots: test-results/e2e/)`,
+);
 process.exit(code);

@@ -22,8 +22,12 @@ let executable;
 try {
   executable = await downloadAndUnzipVSCode({ version, timeout: 60_000 });
 } catch (err) {
-  console.log(`[test:electron] SKIPPED: VS Code ${version} could not be downloaded here (${err instanceof Error ? err.message : err}).`);
-  console.log('[test:electron] This suite needs internet access to update.code.visualstudio.com; `npm test` runs the code-server suite instead.');
+  console.log(
+    `[test:electron] SKIPPED: VS Code ${version} could not be downloaded here (${err instanceof Error ? err.message : err}).`,
+  );
+  console.log(
+    '[test:electron] This suite needs internet access to update.code.visualstudio.com; `npm test` runs the code-server suite instead.',
+  );
   process.exit(0);
 }
 try {

@@ -22,17 +22,38 @@ afterEach(async () => {
 
 describe('agent UI', () => {
   it('a tool card shows tool, subject, a spinner while running, live output, then duration, preview and full result', async () => {
-    await deliver(view, r.events({ type: 'tool_started', call: { callId: 'c1', name: 'bash', kind: 'execute', subject: 'npm test', status: 'running', startedAt: 1 } }));
+    await deliver(
+      view,
+      r.events({
+        type: 'tool_started',
+        call: { callId: 'c1', name: 'bash', kind: 'execute', subject: 'npm test', status: 'running', startedAt: 1 },
+      }),
+    );
     const card = view.page.getByRole('group', { name: 'Tool: bash' });
     await card.getByText('npm test').waitFor();
     await card.getByText('Running', { exact: true }).waitFor();
     assert.equal(await card.locator('vscode-progress-ring').count(), 1);
     await deliver(view, r.events({ type: 'tool_progress', callId: 'c1', output: 'line one\n' }));
     await deliver(view, r.events({ type: 'tool_progress', callId: 'c1', output: 'line two\n' }));
-    await card.getByLabel('Live output').getByText(/line one\s+line two/).waitFor();
+    await card
+      .getByLabel('Live output')
+      .getByText(/line one\s+line two/)
+      .waitFor();
     await deliver(
       view,
-      r.events({ type: 'tool_updated', call: { callId: 'c1', name: 'bash', kind: 'execute', subject: 'npm test', status: 'ok', durationMs: 2345, preview: 'exit 0 · 12 passing', detail: 'FULL-OUTPUT line one\nline two\n12 passing' } }),
+      r.events({
+        type: 'tool_updated',
+        call: {
+          callId: 'c1',
+          name: 'bash',
+          kind: 'execute',
+          subject: 'npm test',
+          status: 'ok',
+          durationMs: 2345,
+          preview: 'exit 0 · 12 passing',
+          detail: 'FULL-OUTPUT line one\nline two\n12 passing',
+        },
+      }),
     );
     await card.getByText('Done', { exact: true }).waitFor();
     await card.getByText('2.3 s').waitFor();
@@ -44,13 +65,22 @@ describe('agent UI', () => {
   });
 
   it('a card still running when the request ends shows as stopped', async () => {
-    await deliver(view, r.events({ type: 'tool_started', call: { callId: 'c2', name: 'read_file', kind: 'read', subject: 'src/a.ts', status: 'running' } }));
+    await deliver(
+      view,
+      r.events({
+        type: 'tool_started',
+        call: { callId: 'c2', name: 'read_file', kind: 'read', subject: 'src/a.ts', status: 'running' },
+      }),
+    );
     await deliver(view, r.events({ type: 'aborted', partialSaved: true }));
     await view.page.getByRole('group', { name: 'Tool: read_file' }).getByText('Stopped', { exact: true }).waitFor();
   });
 
   it('approval cards post approve, deny with a reason, and always allow', async () => {
-    const approval = (callId: string, tool: string) => ({ type: 'approval_needed' as const, approval: { callId, tool, kind: 'write' as const, subject: 'src/a.ts', detail: '- old\n+ new' } });
+    const approval = (callId: string, tool: string) => ({
+      type: 'approval_needed' as const,
+      approval: { callId, tool, kind: 'write' as const, subject: 'src/a.ts', detail: '- old\n+ new' },
+    });
     await deliver(view, r.events(approval('a1', 'edit_file')));
     const card = view.page.getByRole('group', { name: 'Approval: edit_file' });
     await card.getByText('+ new').waitFor();
@@ -61,22 +91,49 @@ describe('agent UI', () => {
     const second = view.page.getByRole('group', { name: 'Approval: write_file' });
     await second.getByRole('textbox', { name: 'Reason for denying (optional)' }).fill('use the other file');
     await second.getByRole('button', { name: 'Deny' }).click();
-    assert.deepEqual(await view.waitForPost('approval', (m) => m.callId === 'a2'), { type: 'approval', callId: 'a2', decision: 'deny', reason: 'use the other file' });
+    assert.deepEqual(await view.waitForPost('approval', (m) => m.callId === 'a2'), {
+      type: 'approval',
+      callId: 'a2',
+      decision: 'deny',
+      reason: 'use the other file',
+    });
     // A second click on the same card sends nothing more.
     await second.getByRole('button', { name: 'Approve' }).click({ force: true });
     await deliver(view, r.events({ type: 'approval_resolved', callId: 'a2' }, approval('a3', 'bash')));
-    await view.page.getByRole('group', { name: 'Approval: bash' }).getByRole('button', { name: 'Always allow' }).click();
+    await view.page
+      .getByRole('group', { name: 'Approval: bash' })
+      .getByRole('button', { name: 'Always allow' })
+      .click();
     await view.waitForPost('approval', (m) => m.callId === 'a3' && m.decision === 'always');
     assert.equal((await view.posts()).filter((p) => p.type === 'approval').length, 3);
   });
 
   it('the todo panel follows todos live', async () => {
-    await deliver(view, r.events({ type: 'todos', todos: [{ id: '1', content: 'Read the code', status: 'in_progress' }, { id: '2', content: 'Fix it', status: 'pending' }] }));
+    await deliver(
+      view,
+      r.events({
+        type: 'todos',
+        todos: [
+          { id: '1', content: 'Read the code', status: 'in_progress' },
+          { id: '2', content: 'Fix it', status: 'pending' },
+        ],
+      }),
+    );
     const list = view.page.getByRole('list', { name: 'Todos' });
     await list.getByText('Read the code').waitFor();
     assert.equal(await list.getByRole('listitem').count(), 2);
     await view.page.getByText('Todos (0/2)').waitFor();
-    await deliver(view, r.events({ type: 'todos', todos: [{ id: '1', content: 'Read the code', status: 'completed' }, { id: '2', content: 'Fix it', status: 'in_progress' }, { id: '3', content: 'Run tests', status: 'pending' }] }));
+    await deliver(
+      view,
+      r.events({
+        type: 'todos',
+        todos: [
+          { id: '1', content: 'Read the code', status: 'completed' },
+          { id: '2', content: 'Fix it', status: 'in_progress' },
+          { id: '3', content: 'Run tests', status: 'pending' },
+        ],
+      }),
+    );
     await view.page.getByText('Todos (1/3)').waitFor();
     assert.match((await list.getByRole('listitem').first().textContent()) ?? '', /completed/);
   });
@@ -89,8 +146,16 @@ describe('agent UI', () => {
         question: {
           callId: 'q1',
           questions: [
-            { question: 'Which database?', options: [{ label: 'SQLite' }, { label: 'Postgres', description: 'server' }], multiSelect: false },
-            { question: 'Which targets?', options: [{ label: 'Linux' }, { label: 'macOS' }, { label: 'Windows' }], multiSelect: true },
+            {
+              question: 'Which database?',
+              options: [{ label: 'SQLite' }, { label: 'Postgres', description: 'server' }],
+              multiSelect: false,
+            },
+            {
+              question: 'Which targets?',
+              options: [{ label: 'Linux' }, { label: 'macOS' }, { label: 'Windows' }],
+              multiSelect: true,
+            },
             { question: 'Licence?', options: [{ label: 'MIT' }, { label: 'Apache-2.0' }], multiSelect: false },
           ],
         },
@@ -113,7 +178,11 @@ describe('agent UI', () => {
     assert.deepEqual(answer, {
       type: 'answer',
       callId: 'q1',
-      answers: [{ selected: ['Postgres'] }, { selected: ['Linux', 'Windows'] }, { selected: [], other: 'BSD-3-Clause' }],
+      answers: [
+        { selected: ['Postgres'] },
+        { selected: ['Linux', 'Windows'] },
+        { selected: [], other: 'BSD-3-Clause' },
+      ],
     });
     await deliver(view, r.events({ type: 'question_resolved', callId: 'q1' }));
     await form.waitFor({ state: 'detached' });

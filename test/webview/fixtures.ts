@@ -49,7 +49,10 @@ export function conversation(n: number): ChatMessage[] {
   return Array.from({ length: n }, (_, i) =>
     i % 2 === 0
       ? message('user', `Question number ${i / 2}: how does part ${i} work?`)
-      : message('assistant', `Answer ${i}: it **works** like this.\n\n- point one\n- point two\n\n\`\`\`ts\nconst x${i} = ${i};\n\`\`\`\n`),
+      : message(
+          'assistant',
+          `Answer ${i}: it **works** like this.\n\n- point one\n- point two\n\n\`\`\`ts\nconst x${i} = ${i};\n\`\`\`\n`,
+        ),
   );
 }
 
@@ -71,6 +74,13 @@ export class RequestScript {
   }
 
   started(text: string, mode: Mode = 'chat'): RequestEvent {
-    return { type: 'started', userMessageId: `u-${this.requestId}`, assistantMessageId: this.assistantMessageId, text, mode, model: 'fake/model-a' };
+    return {
+      type: 'started',
+      userMessageId: `u-${this.requestId}`,
+      assistantMessageId: this.assistantMessageId,
+      text,
+      mode,
+      model: 'fake/model-a',
+    };
   }
 }

@@ -98,7 +98,10 @@ export interface ViewHarness {
   /** Resolves after the view has rendered `count` more times than when `mark` was taken. */
   renders(): Promise<number>;
   waitForRenders(atLeast: number): Promise<void>;
-  waitForPost<T extends Inbound['type']>(type: T, predicate?: (m: Extract<Inbound, { type: T }>) => boolean): Promise<Extract<Inbound, { type: T }>>;
+  waitForPost<T extends Inbound['type']>(
+    type: T,
+    predicate?: (m: Extract<Inbound, { type: T }>) => boolean,
+  ): Promise<Extract<Inbound, { type: T }>>;
   violations(): Promise<Array<{ directive: string; blocked: string; sample: string }>>;
   close(): Promise<void>;
 }
@@ -151,7 +154,12 @@ export async function openView(browser: Browser, origin: string): Promise<ViewHa
         await page.waitForTimeout(20);
       }
     },
-    violations: () => page.evaluate(() => (window as unknown as { __violations: Array<{ directive: string; blocked: string; sample: string }> }).__violations),
+    violations: () =>
+      page.evaluate(
+        () =>
+          (window as unknown as { __violations: Array<{ directive: string; blocked: string; sample: string }> })
+            .__violations,
+      ),
     close: () => context.close(),
   };
   await harness.waitForPost('ready');

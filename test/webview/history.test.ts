@@ -34,8 +34,14 @@ describe('history view', () => {
   it('the History button asks the host and shows sessions newest first', async () => {
     await openHistory();
     const list = view.page.getByRole('list', { name: 'History' });
-    const titles = await list.getByRole('listitem').getByRole('button', { name: /session|build|research/i }).allTextContents();
-    assert.deepEqual(titles.filter((t) => !/^(Rename|Delete)/.test(t)), ['Newest: fix the build', 'Middle research', 'Old session about parsers']);
+    const titles = await list
+      .getByRole('listitem')
+      .getByRole('button', { name: /session|build|research/i })
+      .allTextContents();
+    assert.deepEqual(
+      titles.filter((t) => !/^(Rename|Delete)/.test(t)),
+      ['Newest: fix the build', 'Middle research', 'Old session about parsers'],
+    );
     // Focus moved into the search box.
     assert.equal(await view.page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Search history');
   });
@@ -54,7 +60,11 @@ describe('history view', () => {
     await view.waitForPost('history', (m) => m.query === 'pars');
     // Debounced: typing a word does not post once per key (typing ran far faster than the debounce).
     assert.ok((await view.posts()).filter((p) => p.type === 'history' && p.query !== undefined).length < 4);
-    await deliver(view, { type: 'history', query: 'pars', sessions: [{ ...sessions[0], excerpt: '…a recursive descent parser…' }] });
+    await deliver(view, {
+      type: 'history',
+      query: 'pars',
+      sessions: [{ ...sessions[0], excerpt: '…a recursive descent parser…' }],
+    });
     await view.page.getByText('…a recursive descent parser…').waitFor();
     assert.equal(await view.page.getByRole('list', { name: 'History' }).getByRole('listitem').count(), 1);
   });
@@ -65,7 +75,11 @@ describe('history view', () => {
     const input = view.page.getByRole('textbox', { name: 'New title' });
     await input.fill('Research on sextants');
     await input.press('Enter');
-    assert.deepEqual(await view.waitForPost('renameSession'), { type: 'renameSession', sessionId: 's-mid', title: 'Research on sextants' });
+    assert.deepEqual(await view.waitForPost('renameSession'), {
+      type: 'renameSession',
+      sessionId: 's-mid',
+      title: 'Research on sextants',
+    });
     await view.page.getByRole('button', { name: 'Research on sextants', exact: true }).waitFor();
   });
 
@@ -82,7 +96,16 @@ describe('history view', () => {
     await openHistory();
     await view.page.getByRole('button', { name: 'Newest: fix the build', exact: true }).click();
     assert.deepEqual(await view.waitForPost('resume'), { type: 'resume', sessionId: 's-new' });
-    await deliver(view, snapshotMessage(snapshot({ sessionId: 's-new', mode: 'agent', messages: [message('user', 'fix the build'), message('assistant', 'Fixed.')] })));
+    await deliver(
+      view,
+      snapshotMessage(
+        snapshot({
+          sessionId: 's-new',
+          mode: 'agent',
+          messages: [message('user', 'fix the build'), message('assistant', 'Fixed.')],
+        }),
+      ),
+    );
     await view.page.getByRole('article', { name: 'Sextant' }).getByText('Fixed.').waitFor();
     await view.page.getByRole('radio', { name: 'Agent', checked: true }).waitFor();
   });

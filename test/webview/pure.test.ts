@@ -8,7 +8,12 @@ import { stablePrefixLength } from '../../webview/markdown-chunks';
 
 describe('webview HTML shell', () => {
   const nonce = 'abcdefghijklmnopqrstuvwx';
-  const html = buildWebviewHtml({ scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/x/dist/webview.js', styleUri: 'https://file+.vscode-resource.vscode-cdn.net/x/dist/webview.css', cspSource: 'https://*.vscode-cdn.net', nonce });
+  const html = buildWebviewHtml({
+    scriptUri: 'https://file+.vscode-resource.vscode-cdn.net/x/dist/webview.js',
+    styleUri: 'https://file+.vscode-resource.vscode-cdn.net/x/dist/webview.css',
+    cspSource: 'https://*.vscode-cdn.net',
+    nonce,
+  });
 
   it('has a CSP that allows nothing but our nonce script, our styles, our images/data: and fonts', () => {
     const csp = contentSecurityPolicy('https://*.vscode-cdn.net', nonce);
@@ -22,14 +27,23 @@ describe('webview HTML shell', () => {
   });
 
   it('loads the script with the nonce and the stylesheet', () => {
-    assert.match(html, /<script type="module" nonce="abcdefghijklmnopqrstuvwx" src="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/x\/dist\/webview\.js"><\/script>/);
+    assert.match(
+      html,
+      /<script type="module" nonce="abcdefghijklmnopqrstuvwx" src="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/x\/dist\/webview\.js"><\/script>/,
+    );
     assert.match(html, /<link rel="stylesheet" href="[^"]+webview\.css">/);
     assert.match(html, /<sx-app><\/sx-app>/);
   });
 
   it('refuses a weak nonce and escapes URIs', () => {
     assert.throws(() => buildWebviewHtml({ scriptUri: 'a', styleUri: 'b', cspSource: 'c', nonce: 'short' }));
-    const h = buildWebviewHtml({ scriptUri: 'x"><script>', styleUri: 's', cspSource: 'c', nonce, extraStyleUris: ['e"f'] });
+    const h = buildWebviewHtml({
+      scriptUri: 'x"><script>',
+      styleUri: 's',
+      cspSource: 'c',
+      nonce,
+      extraStyleUris: ['e"f'],
+    });
     assert.ok(!h.includes('x"><script>'));
     assert.ok(h.includes('href="e&quot;f"'));
   });
@@ -49,7 +63,16 @@ describe('mode cycling', () => {
   });
   it('leaves a disabled current mode, and has nowhere to go when alone', () => {
     assert.equal(nextEnabledMode(modes, 'plan'), 'research');
-    assert.equal(nextEnabledMode([{ mode: 'chat', enabled: true }, { mode: 'agent', enabled: false }], 'chat'), undefined);
+    assert.equal(
+      nextEnabledMode(
+        [
+          { mode: 'chat', enabled: true },
+          { mode: 'agent', enabled: false },
+        ],
+        'chat',
+      ),
+      undefined,
+    );
   });
 });
 

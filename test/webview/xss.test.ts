@@ -13,9 +13,16 @@ import { RequestScript, message, snapshot, snapshotMessage } from './fixtures';
 // The shared test data sits next to the checkout (../shared); the runner starts in the repository root.
 const PAYLOADS_PATH =
   process.env.SEXTANT_XSS_PAYLOADS ??
-  [join(process.cwd(), '..', 'shared', 'testdata', 'xss', 'dompurify-payloads.json'), '/work/shared/testdata/xss/dompurify-payloads.json'].find((p) => existsSync(p)) ??
+  [
+    join(process.cwd(), '..', 'shared', 'testdata', 'xss', 'dompurify-payloads.json'),
+    '/work/shared/testdata/xss/dompurify-payloads.json',
+  ].find((p) => existsSync(p)) ??
   join(process.cwd(), '..', 'shared', 'testdata', 'xss', 'dompurify-payloads.json');
-const payloads = JSON.parse(readFileSync(PAYLOADS_PATH, 'utf8')) as Array<{ id: number; title: string; payload: string }>;
+const payloads = JSON.parse(readFileSync(PAYLOADS_PATH, 'utf8')) as Array<{
+  id: number;
+  title: string;
+  payload: string;
+}>;
 
 /** The payload, made to set a sentinel global wherever it would call alert/prompt/confirm. */
 function withSentinel(payload: string): string {
@@ -23,7 +30,6 @@ function withSentinel(payload: string): string {
 }
 
 const env = useViewEnvironment();
-
 
 interface Findings {
   sentinel: unknown;
@@ -38,12 +44,45 @@ async function inspect(view: ViewHarness): Promise<Findings> {
       for (const attr of el.attributes) {
         const v = attr.value.replace(/[\s\u0000-\u001f]/g, '').toLowerCase();
         if (attr.name.startsWith('on')) dangerous.push(`${el.tagName} ${attr.name}`);
-        const urlAttr = ['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'codebase', 'cite', 'background', 'poster', 'dynsrc', 'lowsrc'].includes(attr.name);
-        if (urlAttr && /^(?:javascript|vbscript|data:text\/html)/.test(v)) dangerous.push(`${el.tagName} ${attr.name}=${attr.value.slice(0, 40)}`);
-        if (['style', 'srcset', 'action', 'formaction', 'xlink:href', 'background', 'poster'].includes(attr.name)) dangerous.push(`${el.tagName} ${attr.name}`);
+        const urlAttr = [
+          'href',
+          'src',
+          'action',
+          'formaction',
+          'xlink:href',
+          'data',
+          'codebase',
+          'cite',
+          'background',
+          'poster',
+          'dynsrc',
+          'lowsrc',
+        ].includes(attr.name);
+        if (urlAttr && /^(?:javascript|vbscript|data:text\/html)/.test(v))
+          dangerous.push(`${el.tagName} ${attr.name}=${attr.value.slice(0, 40)}`);
+        if (['style', 'srcset', 'action', 'formaction', 'xlink:href', 'background', 'poster'].includes(attr.name))
+          dangerous.push(`${el.tagName} ${attr.name}`);
       }
-      if (['SCRIPT', 'IFRAME', 'OBJECT', 'EMBED', 'FORM', 'STYLE', 'LINK', 'META', 'BASE', 'SVG', 'MATH', 'INPUT', 'TEXTAREA'].includes(el.tagName.toUpperCase())) dangerous.push(el.tagName);
-      if (el.tagName === 'IMG' && !/^data:image\/(?:png|gif|jpe?g|webp);/i.test(el.getAttribute('src') ?? '')) dangerous.push(`IMG src=${el.getAttribute('src')}`);
+      if (
+        [
+          'SCRIPT',
+          'IFRAME',
+          'OBJECT',
+          'EMBED',
+          'FORM',
+          'STYLE',
+          'LINK',
+          'META',
+          'BASE',
+          'SVG',
+          'MATH',
+          'INPUT',
+          'TEXTAREA',
+        ].includes(el.tagName.toUpperCase())
+      )
+        dangerous.push(el.tagName);
+      if (el.tagName === 'IMG' && !/^data:image\/(?:png|gif|jpe?g|webp);/i.test(el.getAttribute('src') ?? ''))
+        dangerous.push(`IMG src=${el.getAttribute('src')}`);
     }
     const w = window as unknown as { __xss?: unknown; __violations: Array<{ directive: string; blocked: string }> };
     // Chromium reports an inline style (attribute or <style>) and a <base> as soon as any parser
@@ -77,7 +116,12 @@ describe(`XSS corpus (${payloads.length} payloads) as model output`, () => {
     try {
       const navigations = view.navigations.length;
       for (const p of payloads) {
-        await deliver(view, snapshotMessage(snapshot({ messages: [message('user', 'q'), message('assistant', withSentinel(p.payload))] })));
+        await deliver(
+          view,
+          snapshotMessage(
+            snapshot({ messages: [message('user', 'q'), message('assistant', withSentinel(p.payload))] }),
+          ),
+        );
         await view.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
         assertClean(view, await inspect(view), `payload ${p.id} (${p.title})`, navigations);
       }
@@ -119,9 +163,14 @@ describe(`XSS corpus (${payloads.length} payloads) as model output`, () => {
       await deliver(view, snapshotMessage(snapshot({ messages: [message('assistant', 'hello')] })));
       await view.page.evaluate(() => {
         const md = document.querySelector('sx-markdown')!;
-        md.insertAdjacentHTML('beforeend', '<img src="x" onerror="window.__xss=1"><img src="https://evil.example/p.png">');
+        md.insertAdjacentHTML(
+          'beforeend',
+          '<img src="x" onerror="window.__xss=1"><img src="https://evil.example/p.png">',
+        );
       });
-      await view.page.waitForFunction(() => (window as unknown as { __violations: unknown[] }).__violations.length >= 2);
+      await view.page.waitForFunction(
+        () => (window as unknown as { __violations: unknown[] }).__violations.length >= 2,
+      );
       const f = await inspect(view);
       assert.equal(f.sentinel, undefined, 'the CSP stops an inline handler');
       assert.ok(f.dangerous.some((d) => d.includes('onerror')));

@@ -50,7 +50,9 @@ export class SxApp extends LightElement {
   private cyclesMode(e: KeyboardEvent): boolean {
     const target = e.composedPath()[0];
     if (target === document.body || target === document.documentElement || target === window) return true;
-    return target instanceof HTMLElement && target.tagName === 'TEXTAREA' && target.getAttribute('aria-label') === 'Message';
+    return (
+      target instanceof HTMLElement && target.tagName === 'TEXTAREA' && target.getAttribute('aria-label') === 'Message'
+    );
   }
 
   protected override updated(): void {
@@ -62,7 +64,10 @@ export class SxApp extends LightElement {
     if (first) return;
     const child = this.querySelector<LightElement>(view === 'history' ? 'sx-history' : 'sx-composer');
     void child?.updateComplete.then(() => {
-      const target = view === 'history' ? child.querySelector<HTMLElement>('input.search') : child.querySelector<HTMLElement>('textarea');
+      const target =
+        view === 'history'
+          ? child.querySelector<HTMLElement>('input.search')
+          : child.querySelector<HTMLElement>('textarea');
       target?.focus();
     });
   }
@@ -75,12 +80,14 @@ export class SxApp extends LightElement {
     const err = store.protocolError;
     return html`<div class="app">
       <sx-header .ctx=${this.ctx}></sx-header>
-      ${err
-        ? html`<div class="banner error" role="alert">
+      ${
+        err
+          ? html`<div class="banner error" role="alert">
             <span>${err.message}</span>
             <button class="small-button" @click=${() => store.dismissError()}>Dismiss</button>
           </div>`
-        : nothing}
+          : nothing
+      }
       <div class="chat-view" ?hidden=${store.view !== 'chat'}>
         <div class="scroll-area">
           <sx-message-list .ctx=${this.ctx}></sx-message-list>

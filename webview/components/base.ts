@@ -45,7 +45,8 @@ export abstract class LightElement extends LitElement {
   }
 
   protected override willUpdate(_changed: Map<PropertyKey, unknown>): void {
-    if (this.isConnected && (this.ctx !== this.subscribedCtx || this.subscriptionKey() !== this.subscribedKey)) this.resubscribe();
+    if (this.isConnected && (this.ctx !== this.subscribedCtx || this.subscriptionKey() !== this.subscribedKey))
+      this.resubscribe();
   }
 
   /** Subscriptions beyond topics (e.g. one message); override and call super. */

@@ -69,14 +69,16 @@ export class SxHeader extends LightElement {
     const { meta } = this.ctx!.store;
     return html`<div class="mode-switch" role="radiogroup" aria-label="Mode">
       ${meta.modes.map(
-        (m) => html`<label class="mode-option ${m.enabled ? '' : 'disabled'}" title=${m.enabled ? `${MODE_LABELS[m.mode]} mode (Shift+Tab cycles)` : m.reason ?? 'Not available'}>
+        (
+          m,
+        ) => html`<label class="mode-option ${m.enabled ? '' : 'disabled'}" title=${m.enabled ? `${MODE_LABELS[m.mode]} mode (Shift+Tab cycles)` : (m.reason ?? 'Not available')}>
           <input
             type="radio"
             name="sx-mode"
             .value=${m.mode}
             .checked=${live(meta.mode === m.mode)}
             ?disabled=${!m.enabled}
-            title=${m.enabled ? nothing : m.reason ?? 'Not available'}
+            title=${m.enabled ? nothing : (m.reason ?? 'Not available')}
             @change=${() => this.chooseMode(m.mode)}
           /><span>${MODE_LABELS[m.mode]}</span>
         </label>`,
@@ -94,7 +96,8 @@ export class SxHeader extends LightElement {
         <select class="model-picker" aria-label="Model" title="Model" @change=${(e: Event) => this.chooseModel(e)}>
           ${known || !meta.model ? nothing : html`<option value=${meta.model} selected>${meta.model}</option>`}
           ${meta.models.map(
-            (m) => html`<option value=${m.ref} .selected=${live(m.ref === meta.model)}>${m.label}${m.hasKey ? '' : ' (no key)'}</option>`,
+            (m) =>
+              html`<option value=${m.ref} .selected=${live(m.ref === meta.model)}>${m.label}${m.hasKey ? '' : ' (no key)'}</option>`,
           )}
         </select>
         <span class="spacer"></span>
@@ -112,11 +115,13 @@ export class SxHeader extends LightElement {
           <button class="icon-button export-toggle" aria-label="Export" title="Export" aria-haspopup="menu" aria-expanded=${this.exportOpen ? 'true' : 'false'} @click=${() => this.toggleExport()}>
             ${iconExport}
           </button>
-          ${this.exportOpen
-            ? html`<div class="menu" role="menu" aria-label="Export as">
+          ${
+            this.exportOpen
+              ? html`<div class="menu" role="menu" aria-label="Export as">
                 ${EXPORT_FORMATS.map(([format, label]) => html`<button role="menuitem" @click=${() => this.exportAs(format)}>Export as ${label}</button>`)}
               </div>`
-            : nothing}
+              : nothing
+          }
         </div>
       </div>
     </header>`;

@@ -11,7 +11,9 @@ export const SEARCH_DEBOUNCE_MS = 250;
 function formatDate(ms: number): string {
   const d = new Date(ms);
   const sameDay = new Date().toDateString() === d.toDateString();
-  return sameDay ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }) : d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  return sameDay
+    ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+    : d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
 export class SxHistory extends LightElement {
@@ -57,7 +59,9 @@ export class SxHistory extends LightElement {
       this.ctx.store.renameSessionLocally(s.id, title);
       this.ctx.host.post({ type: 'renameSession', sessionId: s.id, title });
     }
-    void this.refresh().then(() => this.querySelector<HTMLElement>(`[data-session="${CSS.escape(s.id)}"] .resume`)?.focus());
+    void this.refresh().then(() =>
+      this.querySelector<HTMLElement>(`[data-session="${CSS.escape(s.id)}"] .resume`)?.focus(),
+    );
   }
 
   private deleteSession(s: SessionSummary): void {
@@ -78,8 +82,9 @@ export class SxHistory extends LightElement {
   private renderItem(s: SessionSummary): unknown {
     const editing = this.renaming === s.id;
     return html`<li class="session" data-session=${s.id}>
-      ${editing
-        ? html`<input
+      ${
+        editing
+          ? html`<input
             class="rename-input"
             type="text"
             aria-label="New title"
@@ -94,7 +99,8 @@ export class SxHistory extends LightElement {
             }}
             @blur=${(e: Event) => this.finishRename(s, e.target as HTMLInputElement, true)}
           />`
-        : html`<button class="resume link-button" title="Resume this session" @click=${() => this.resume(s)}>${s.title || 'Untitled'}</button>`}
+          : html`<button class="resume link-button" title="Resume this session" @click=${() => this.resume(s)}>${s.title || 'Untitled'}</button>`
+      }
       <div class="session-meta">${formatDate(s.updatedAt)} · ${s.messageCount} messages</div>
       ${s.excerpt ? html`<div class="excerpt">${s.excerpt}</div>` : nothing}
       <div class="session-actions">
@@ -113,12 +119,16 @@ export class SxHistory extends LightElement {
         <h2>History</h2>
       </div>
       <input class="search" type="search" aria-label="Search history" placeholder="Search titles and content" @input=${(e: Event) => this.onSearch(e)} />
-      ${this.deleted
-        ? html`<div class="undo-bar" role="status">Deleted “${this.deleted.title}”. <vscode-button secondary @click=${() => this.undo()}>Undo</vscode-button></div>`
-        : nothing}
-      ${sessions.length === 0
-        ? html`<p class="placeholder">${query ? `No session matches “${query}”.` : 'No past sessions yet.'}</p>`
-        : html`<ul class="session-list" role="list" aria-label="History">${sessions.map((s) => this.renderItem(s))}</ul>`}
+      ${
+        this.deleted
+          ? html`<div class="undo-bar" role="status">Deleted “${this.deleted.title}”. <vscode-button secondary @click=${() => this.undo()}>Undo</vscode-button></div>`
+          : nothing
+      }
+      ${
+        sessions.length === 0
+          ? html`<p class="placeholder">${query ? `No session matches “${query}”.` : 'No past sessions yet.'}</p>`
+          : html`<ul class="session-list" role="list" aria-label="History">${sessions.map((s) => this.renderItem(s))}</ul>`
+      }
     </div>`;
   }
 }

@@ -12,7 +12,11 @@ interface Chunk {
 }
 
 export class SxMarkdown extends LightElement {
-  static override properties = { ...LightElement.properties, text: { attribute: false }, streaming: { attribute: false } };
+  static override properties = {
+    ...LightElement.properties,
+    text: { attribute: false },
+    streaming: { attribute: false },
+  };
   declare text: string;
   declare streaming: boolean;
   private chunks: Chunk[] = [];

@@ -81,9 +81,11 @@ export class SxMessageList extends LightElement {
         <p class="hint">Enter sends · Shift+Enter new line · Shift+Tab switches mode · Esc Esc stops</p>
       </div>`;
     }
-    return html`${start > 0
+    return html`${
+      start > 0
         ? html`<div class="show-earlier"><button class="link-button" @click=${() => this.showEarlier()}>Show earlier messages (${start} more)</button></div>`
-        : nothing}
+        : nothing
+    }
       <div class="messages" role="log" aria-label="Conversation" aria-busy=${store.chat.inFlightRequestId ? 'true' : 'false'}>
         ${repeat(
           shown,

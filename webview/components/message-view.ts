@@ -10,7 +10,11 @@ import { renderToolCard } from './tool-card';
 import './markdown-view';
 
 export class SxMessage extends LightElement {
-  static override properties = { ...LightElement.properties, message: { attribute: false }, version: { attribute: false } };
+  static override properties = {
+    ...LightElement.properties,
+    message: { attribute: false },
+    version: { attribute: false },
+  };
   declare message: ChatMessage | undefined;
   declare version: number;
 
@@ -23,7 +27,12 @@ export class SxMessage extends LightElement {
     return this.message?.id;
   }
 
-  private renderPart(part: MessagePart, index: number, streaming: boolean, last: number): TemplateResult | typeof nothing {
+  private renderPart(
+    part: MessagePart,
+    index: number,
+    streaming: boolean,
+    last: number,
+  ): TemplateResult | typeof nothing {
     switch (part.type) {
       case 'text':
         return html`<sx-markdown .ctx=${this.ctx} .text=${part.text} .streaming=${streaming && index === last}></sx-markdown>`;
@@ -41,9 +50,11 @@ export class SxMessage extends LightElement {
       <p>${m.error.message}</p>
       <div class="actions">
         <vscode-button @click=${() => post({ type: 'retry', requestId: newRequestId() })}>Retry</vscode-button>
-        ${m.error.code === 'no_key'
-          ? html`<vscode-button secondary @click=${() => post({ type: 'runCommand', command: 'setApiKey' })}>Set API Key</vscode-button>`
-          : nothing}
+        ${
+          m.error.code === 'no_key'
+            ? html`<vscode-button secondary @click=${() => post({ type: 'runCommand', command: 'setApiKey' })}>Set API Key</vscode-button>`
+            : nothing
+        }
       </div>
     </div>`;
   }
@@ -62,13 +73,15 @@ export class SxMessage extends LightElement {
         ${m.status === 'stopped' ? html`<span class="badge stopped-badge">stopped</span>` : nothing}
       </div>
       <div class="message-body">
-        ${user
-          ? m.parts.map((p) => (p.type === 'text' ? html`<div class="user-text">${p.text}</div>` : nothing))
-          : repeat(
-              m.parts,
-              (p, i) => (p.type === 'tool' ? `tool:${p.call.callId}` : `${p.type}:${i}`),
-              (p, i) => this.renderPart(p, i, streaming, lastIndex),
-            )}
+        ${
+          user
+            ? m.parts.map((p) => (p.type === 'text' ? html`<div class="user-text">${p.text}</div>` : nothing))
+            : repeat(
+                m.parts,
+                (p, i) => (p.type === 'tool' ? `tool:${p.call.callId}` : `${p.type}:${i}`),
+                (p, i) => this.renderPart(p, i, streaming, lastIndex),
+              )
+        }
         ${streaming && m.parts.length === 0 ? html`<div class="typing"><vscode-progress-ring role="progressbar" aria-live="off" aria-label="Waiting for the answer"></vscode-progress-ring></div>` : nothing}
       </div>
       ${this.renderError(m)}

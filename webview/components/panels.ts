@@ -7,7 +7,11 @@ import { LightElement, defineElement } from './base';
 import './question-form';
 
 const TODO_MARKS: Record<Todo['status'], string> = { pending: '○', in_progress: '◐', completed: '●' };
-const TODO_LABELS: Record<Todo['status'], string> = { pending: 'pending', in_progress: 'in progress', completed: 'completed' };
+const TODO_LABELS: Record<Todo['status'], string> = {
+  pending: 'pending',
+  in_progress: 'in progress',
+  completed: 'completed',
+};
 
 export class SxPanels extends LightElement {
   /** Approvals already answered here, so a double click cannot send two decisions. */
@@ -63,17 +67,21 @@ export class SxPanels extends LightElement {
     return html`
       ${approvals.map((a) => this.renderApproval(a))}
       ${questions.map((q) => html`<sx-question-form .ctx=${this.ctx} .pending=${q}></sx-question-form>`)}
-      ${todos.length
-        ? html`<details class="todos card" open>
+      ${
+        todos.length
+          ? html`<details class="todos card" open>
             <summary>Todos (${doneCount}/${todos.length})</summary>
             <ul aria-label="Todos">
               ${todos.map(
-                (t) => html`<li class="todo ${t.status}"><span class="todo-mark" aria-hidden="true">${TODO_MARKS[t.status]}</span>
+                (
+                  t,
+                ) => html`<li class="todo ${t.status}"><span class="todo-mark" aria-hidden="true">${TODO_MARKS[t.status]}</span>
                   <span class="todo-text">${t.content}</span><span class="visually-hidden"> (${TODO_LABELS[t.status]})</span></li>`,
               )}
             </ul>
           </details>`
-        : nothing}
+          : nothing
+      }
     `;
   }
 }

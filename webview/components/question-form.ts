@@ -67,7 +67,10 @@ export class SxQuestionForm extends LightElement {
         const name = `q-${p.callId}-${qi}`;
         return html`<fieldset>
           <legend>${q.header ? html`<span class="badge">${q.header}</span> ` : nothing}${q.question}</legend>
-          ${[...q.options.map((o) => ({ value: o.label, label: o.label, description: o.description })), { value: OTHER, label: 'Other', description: undefined }].map(
+          ${[
+            ...q.options.map((o) => ({ value: o.label, label: o.label, description: o.description })),
+            { value: OTHER, label: 'Other', description: undefined },
+          ].map(
             (o) => html`<label class="option">
               <input
                 type=${multi ? 'checkbox' : 'radio'}
@@ -79,8 +82,9 @@ export class SxQuestionForm extends LightElement {
               <span>${o.label}</span>${o.description ? html`<span class="option-description"> — ${o.description}</span>` : nothing}
             </label>`,
           )}
-          ${d.selected.has(OTHER)
-            ? html`<input
+          ${
+            d.selected.has(OTHER)
+              ? html`<input
                 class="other-text"
                 type="text"
                 aria-label=${p.questions.length > 1 ? `Other answer ${qi + 1}` : 'Other answer'}
@@ -89,7 +93,8 @@ export class SxQuestionForm extends LightElement {
                 ?disabled=${this.sent}
                 @input=${(e: Event) => (d.other = (e.target as HTMLInputElement).value)}
               />`
-            : nothing}
+              : nothing
+          }
         </fieldset>`;
       })}
       ${this.problem ? html`<p class="form-problem" role="alert">${this.problem}</p>` : nothing}

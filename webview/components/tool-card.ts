@@ -34,10 +34,12 @@ export function renderToolCard(call: ToolCallView): TemplateResult {
     </div>
     ${call.liveOutput && running ? html`<pre class="tool-live" aria-label="Live output">${call.liveOutput}</pre>` : nothing}
     ${call.preview ? html`<pre class="tool-preview">${call.preview}</pre>` : nothing}
-    ${call.detail
-      ? html`<details class="tool-detail"><summary>Full result</summary><pre>${call.detail}</pre></details>`
-      : call.liveOutput && !running
-        ? html`<details class="tool-detail"><summary>Full output</summary><pre>${call.liveOutput}</pre></details>`
-        : nothing}
+    ${
+      call.detail
+        ? html`<details class="tool-detail"><summary>Full result</summary><pre>${call.detail}</pre></details>`
+        : call.liveOutput && !running
+          ? html`<details class="tool-detail"><summary>Full output</summary><pre>${call.liveOutput}</pre></details>`
+          : nothing
+    }
   </section>`;
 }

@@ -81,7 +81,14 @@ export class ChatController {
     if (mode !== s.mode) this.setMode(mode);
     if (!s.persisted) {
       s.title = generateTitle(text);
-      this.journal({ kind: 'session_created', sessionId: s.id, title: s.title, mode: s.mode, model: s.model, at: this.deps.now() });
+      this.journal({
+        kind: 'session_created',
+        sessionId: s.id,
+        title: s.title,
+        mode: s.mode,
+        model: s.model,
+        at: this.deps.now(),
+      });
       s.persisted = true;
       this.deps.onCurrentSessionChanged?.(s.id);
     }
@@ -139,7 +146,8 @@ export class ChatController {
         const ev = next.value;
         if (ev.type === 'history') recordHistory(ev.messages);
         else {
-          if (ev.type === 'todos') this.journal({ kind: 'todos', sessionId: s.id, todos: ev.todos, at: this.deps.now() });
+          if (ev.type === 'todos')
+            this.journal({ kind: 'todos', sessionId: s.id, todos: ev.todos, at: this.deps.now() });
           this.emit(requestId, ev);
         }
       }
@@ -289,13 +297,15 @@ export class ChatController {
   setMode(mode: Mode): void {
     const next = effectiveMode(mode, this.modeContext());
     this.session.mode = next;
-    if (this.session.persisted) this.journal({ kind: 'session_meta', sessionId: this.session.id, mode: next, at: this.deps.now() });
+    if (this.session.persisted)
+      this.journal({ kind: 'session_meta', sessionId: this.session.id, mode: next, at: this.deps.now() });
     this.deps.post({ type: 'mode', mode: next });
   }
 
   setModel(model: string): void {
     this.session.model = model;
-    if (this.session.persisted) this.journal({ kind: 'session_meta', sessionId: this.session.id, model, at: this.deps.now() });
+    if (this.session.persisted)
+      this.journal({ kind: 'session_meta', sessionId: this.session.id, model, at: this.deps.now() });
     this.deps.post({ type: 'model', model });
   }
 
@@ -322,7 +332,11 @@ export class ChatController {
   }
 
   private fromStored(stored: StoredSession): LiveSession {
-    return liveSessionFromStored(stored, effectiveMode(stored.mode, this.modeContext()), this.deps.createToolSession(stored.id));
+    return liveSessionFromStored(
+      stored,
+      effectiveMode(stored.mode, this.modeContext()),
+      this.deps.createToolSession(stored.id),
+    );
   }
 
   /** The history list: newest first, or for a query the memory-search ranking, then plain title/content matches. */

@@ -19,7 +19,17 @@ export interface LiveSession {
 }
 
 export function newLiveSession(id: string, model: string, now: number, tools: ToolSessionState): LiveSession {
-  return { id, title: 'New chat', mode: 'chat', model, createdAt: now, persisted: false, chat: emptyChatState(), modelMessages: [], tools };
+  return {
+    id,
+    title: 'New chat',
+    mode: 'chat',
+    model,
+    createdAt: now,
+    persisted: false,
+    chat: emptyChatState(),
+    modelMessages: [],
+    tools,
+  };
 }
 
 export function liveSessionFromStored(stored: StoredSession, mode: Mode, tools: ToolSessionState): LiveSession {

@@ -24,7 +24,11 @@ export function modeAvailability(ctx: ModeContext): ModeAvailability[] {
     const notYet = NOT_YET[mode];
     if (notYet) return { mode, enabled: false, reason: notYet };
     if (mode === 'agent' && !ctx.trusted) {
-      return { mode, enabled: false, reason: 'Agent mode needs a trusted workspace: in Restricted Mode only Chat is offered.' };
+      return {
+        mode,
+        enabled: false,
+        reason: 'Agent mode needs a trusted workspace: in Restricted Mode only Chat is offered.',
+      };
     }
     if (mode === 'agent' && !ctx.hasWorkspaceFolder) {
       return { mode, enabled: false, reason: 'Agent mode needs an open folder to work in.' };

@@ -80,7 +80,9 @@ export class Outbox {
 
 /** Copies events that may later be merged into, so callers' objects are never mutated. */
 function cloneMergeable(event: RequestEvent): RequestEvent {
-  return event.type === 'text_delta' || event.type === 'thinking_delta' || event.type === 'tool_progress' ? { ...event } : event;
+  return event.type === 'text_delta' || event.type === 'thinking_delta' || event.type === 'tool_progress'
+    ? { ...event }
+    : event;
 }
 
 function mergeInto(target: RequestEvent, next: RequestEvent): boolean {

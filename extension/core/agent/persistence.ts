@@ -7,7 +7,15 @@ import type { ModelMessage } from '../providers/types';
 export type JournalRecord =
   | { kind: 'session_created'; sessionId: string; title: string; mode: Mode; model: string; at: number }
   /** `titleSource: 'user'` (a rename) stops later generated titles from replacing it. */
-  | { kind: 'session_meta'; sessionId: string; title?: string; titleSource?: 'auto' | 'user'; mode?: Mode; model?: string; at: number }
+  | {
+      kind: 'session_meta';
+      sessionId: string;
+      title?: string;
+      titleSource?: 'auto' | 'user';
+      mode?: Mode;
+      model?: string;
+      at: number;
+    }
   /** Request events exactly as posted to the webview; replayed through the protocol reducer. */
   | { kind: 'events'; sessionId: string; envelopes: Envelope[]; at: number }
   /** Messages appended to the model-facing history (what the next request sends). */

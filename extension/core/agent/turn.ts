@@ -40,7 +40,10 @@ export interface TurnOptions {
 const PREVIEW_CHARS = 240;
 const DETAIL_CHARS = 20_000;
 
-export async function* runTurn(history: readonly ModelMessage[], opts: TurnOptions): AsyncGenerator<TurnEvent, TurnOutcome> {
+export async function* runTurn(
+  history: readonly ModelMessage[],
+  opts: TurnOptions,
+): AsyncGenerator<TurnEvent, TurnOutcome> {
   const messages: ModelMessage[] = [...history];
   const total: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
   const specs = opts.tools?.specs() ?? [];
@@ -113,7 +116,12 @@ export async function* runTurn(history: readonly ModelMessage[], opts: TurnOptio
 }
 
 /** Runs one step's calls: consecutive read-only calls in parallel, anything else alone and in order. */
-async function runToolCalls(calls: ToolCall[], step: number, opts: TurnOptions, queue: AsyncQueue<TurnEvent>): Promise<ModelMessage[]> {
+async function runToolCalls(
+  calls: ToolCall[],
+  step: number,
+  opts: TurnOptions,
+  queue: AsyncQueue<TurnEvent>,
+): Promise<ModelMessage[]> {
   // Cards, approvals and answers are keyed by an id of our own: providers' ids need only be unique
   // within one response, and some OpenAI-compatible servers number them from 0 on every step.
   const views = calls.map((call, i) => initialView(call, `${call.id}#${step}.${i}`, opts.tools?.get(call.name)));
@@ -161,7 +169,12 @@ function parseArgs(tool: AnyTool, json: string): { ok: true; input: unknown } | 
   }
 }
 
-async function runOne(call: ToolCall, view: ToolCallView, opts: TurnOptions, queue: AsyncQueue<TurnEvent>): Promise<ModelMessage> {
+async function runOne(
+  call: ToolCall,
+  view: ToolCallView,
+  opts: TurnOptions,
+  queue: AsyncQueue<TurnEvent>,
+): Promise<ModelMessage> {
   const tool = opts.tools?.get(call.name);
   const ctx: ToolContext = {
     signal: opts.signal,
@@ -182,16 +195,24 @@ async function runOne(call: ToolCall, view: ToolCallView, opts: TurnOptions, que
         startedAt,
         durationMs: opts.now() - startedAt,
         preview: forUi.length > PREVIEW_CHARS ? `${forUi.slice(0, PREVIEW_CHARS)}…` : forUi,
-        detail: forUi.length > DETAIL_CHARS ? `${forUi.slice(0, DETAIL_CHARS)}\n… (${forUi.length - DETAIL_CHARS} more characters)` : forUi,
+        detail:
+          forUi.length > DETAIL_CHARS
+            ? `${forUi.slice(0, DETAIL_CHARS)}\n… (${forUi.length - DETAIL_CHARS} more characters)`
+            : forUi,
       },
     });
-    const content = typeof result.forModel === 'string' ? [{ type: 'text' as const, text: result.forModel }] : result.forModel;
+    const content =
+      typeof result.forModel === 'string' ? [{ type: 'text' as const, text: result.forModel }] : result.forModel;
     return { role: 'tool', toolCallId: call.id, toolName: call.name, content, isError: result.isError };
   };
   const startedAt = opts.now();
   if (opts.signal.aborted) return finish('aborted', errorResult('Not run: the user stopped the turn.'), startedAt);
   if (!tool) {
-    const known = opts.tools?.specs().map((s) => s.name).join(', ') ?? 'none';
+    const known =
+      opts.tools
+        ?.specs()
+        .map((s) => s.name)
+        .join(', ') ?? 'none';
     return finish('error', errorResult(`There is no tool named "${call.name}". Available tools: ${known}.`), startedAt);
   }
   if (tool.kind !== 'read') {
@@ -205,7 +226,14 @@ async function runOne(call: ToolCall, view: ToolCallView, opts: TurnOptions, que
       let decision;
       try {
         decision = await opts.ports.approval.request(
-          { callId: view.callId, sessionId: opts.sessionId, tool: tool.name, kind: tool.kind, subject: view.subject, detail },
+          {
+            callId: view.callId,
+            sessionId: opts.sessionId,
+            tool: tool.name,
+            kind: tool.kind,
+            subject: view.subject,
+            detail,
+          },
           opts.signal,
         );
       } catch {
@@ -214,7 +242,13 @@ async function runOne(call: ToolCall, view: ToolCallView, opts: TurnOptions, que
       if (decision.decision === 'always') standing.add(approvalKey);
       if (decision.decision === 'deny') {
         const why = decision.reason ? ` Their reason: ${decision.reason}` : '';
-        return finish('denied', errorResult(`The user denied this ${tool.name} call.${why} Do not retry it unchanged; ask or take another approach.`), startedAt);
+        return finish(
+          'denied',
+          errorResult(
+            `The user denied this ${tool.name} call.${why} Do not retry it unchanged; ask or take another approach.`,
+          ),
+          startedAt,
+        );
       }
     }
   }

@@ -11,12 +11,19 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ContentBlock, ModelMessage, ToolSpec } from './types';
 
-type ImageMediaType = ImageBlockParam extends { source: infer S } ? (S extends { media_type: infer M } ? M : never) : never;
+type ImageMediaType = ImageBlockParam extends { source: infer S }
+  ? S extends { media_type: infer M }
+    ? M
+    : never
+  : never;
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
 function image(block: Extract<ContentBlock, { type: 'image' }>): ImageBlockParam {
-  return { type: 'image', source: { type: 'base64', media_type: block.mediaType as ImageMediaType, data: block.dataBase64 } };
+  return {
+    type: 'image',
+    source: { type: 'base64', media_type: block.mediaType as ImageMediaType, data: block.dataBase64 },
+  };
 }
 
 function blocks(content: string | ContentBlock[]): Array<TextBlockParam | ImageBlockParam> {
@@ -37,14 +44,21 @@ function toolInput(json: string): Record<string, unknown> {
 function assistantBlocks(msg: Extract<ModelMessage, { role: 'assistant' }>): ContentBlockParam[] {
   const out: ContentBlockParam[] = [];
   // A thinking block can only be replayed with the signature that came with it.
-  if (msg.thinking && msg.thinkingSignature) out.push({ type: 'thinking', thinking: msg.thinking, signature: msg.thinkingSignature });
+  if (msg.thinking && msg.thinkingSignature)
+    out.push({ type: 'thinking', thinking: msg.thinking, signature: msg.thinkingSignature });
   if (msg.text) out.push({ type: 'text', text: msg.text });
-  for (const c of msg.toolCalls ?? []) out.push({ type: 'tool_use', id: c.id, name: c.name, input: toolInput(c.argumentsJson) });
+  for (const c of msg.toolCalls ?? [])
+    out.push({ type: 'tool_use', id: c.id, name: c.name, input: toolInput(c.argumentsJson) });
   return out;
 }
 
 function toolResult(msg: Extract<ModelMessage, { role: 'tool' }>): ToolResultBlockParam {
-  return { type: 'tool_result', tool_use_id: msg.toolCallId, content: blocks(msg.content), ...(msg.isError ? { is_error: true } : {}) };
+  return {
+    type: 'tool_result',
+    tool_use_id: msg.toolCallId,
+    content: blocks(msg.content),
+    ...(msg.isError ? { is_error: true } : {}),
+  };
 }
 
 /** Marks the last block that may carry `cache_control` (thinking blocks may not). */
@@ -84,5 +98,9 @@ export function toAnthropicSystem(system: string): TextBlockParam[] | undefined 
 
 export function toAnthropicTools(tools: ToolSpec[] | undefined): Tool[] | undefined {
   if (!tools || tools.length === 0) return undefined;
-  return tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Tool['input_schema'] }));
+  return tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: t.inputSchema as Tool['input_schema'],
+  }));
 }

@@ -74,7 +74,13 @@ export function createProvider(config: ProviderConfig, apiKey: string | undefine
   });
 
   async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
-    const ctx: ErrorContext = { providerName: config.name, baseUrl, apiKeyEnv: config.apiKeyEnv, signal, afterFirstToken: false };
+    const ctx: ErrorContext = {
+      providerName: config.name,
+      baseUrl,
+      apiKeyEnv: config.apiKeyEnv,
+      signal,
+      afterFirstToken: false,
+    };
     if (signal.aborted) throw abortedError(ctx);
     let events: AsyncIterable<RawMessageStreamEvent>;
     try {
@@ -170,7 +176,10 @@ export function createProvider(config: ProviderConfig, apiKey: string | undefine
     if (signal.aborted) throw abortedError(ctx);
     if (!stopped) throw truncatedError(ctx);
     // Anthropic's input_tokens excludes cache reads and writes; UsageReport counts all prompt tokens.
-    yield { type: 'usage', usage: { inputTokens: input + cacheRead + cacheWrite, outputTokens: output, cachedTokens: cacheRead } };
+    yield {
+      type: 'usage',
+      usage: { inputTokens: input + cacheRead + cacheWrite, outputTokens: output, cachedTokens: cacheRead },
+    };
     yield { type: 'done', stopReason: stopReason(reason) };
   }
 

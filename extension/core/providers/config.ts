@@ -65,7 +65,10 @@ export function defaultModelOf(config: ProviderConfig): string | undefined {
   return config.default ?? config.model ?? config.models?.[0];
 }
 
-function withoutInfo(modelInfo: Record<string, ModelInfo> | undefined, field: keyof ModelInfo): Record<string, ModelInfo> | undefined {
+function withoutInfo(
+  modelInfo: Record<string, ModelInfo> | undefined,
+  field: keyof ModelInfo,
+): Record<string, ModelInfo> | undefined {
   if (!modelInfo) return undefined;
   return Object.fromEntries(Object.entries(modelInfo).map(([m, i]) => [m, { ...i, [field]: undefined }]));
 }
@@ -86,7 +89,8 @@ function mergeEntry(base: ProviderConfig | undefined, entry: ProviderEntry): Pro
   if (entry.model && !models.includes(entry.model)) models.unshift(entry.model);
   if (entry.model && !entry.models && !entry.default) merged.default = entry.model;
   if (models.length > 0) merged.models = models;
-  if (merged.default && merged.models && !merged.models.includes(merged.default)) merged.models = [merged.default, ...merged.models];
+  if (merged.default && merged.models && !merged.models.includes(merged.default))
+    merged.models = [merged.default, ...merged.models];
   if (!merged.default) merged.default = merged.model ?? merged.models?.[0];
   return merged;
 }
@@ -106,7 +110,9 @@ export function mergeProviderConfigs(userEntries: unknown): { configs: ProviderC
     const where = describe(raw, index);
     if (raw && typeof raw === 'object' && ('apiKey' in raw || 'key' in raw)) {
       // Never echo the value: it is a secret the user pasted into settings by mistake.
-      errors.push(`${where}: API keys do not belong in settings and were ignored; use "Sextant: Set API Key" or apiKeyEnv.`);
+      errors.push(
+        `${where}: API keys do not belong in settings and were ignored; use "Sextant: Set API Key" or apiKeyEnv.`,
+      );
     }
     const parsed = ProviderEntrySchema.safeParse(raw);
     if (!parsed.success) {

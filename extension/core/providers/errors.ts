@@ -89,11 +89,18 @@ function describeNetwork(err: unknown): string {
     if (cur.message) innermost = cur.message;
     cur = (cur as { cause?: unknown }).cause;
   }
-  return innermost && !/^(Connection error\.?|fetch failed)$/i.test(innermost) ? `the connection failed (${innermost.slice(0, 120)})` : 'the connection failed';
+  return innermost && !/^(Connection error\.?|fetch failed)$/i.test(innermost)
+    ? `the connection failed (${innermost.slice(0, 120)})`
+    : 'the connection failed';
 }
 
 export function abortedError(ctx: Pick<ErrorContext, 'providerName' | 'afterFirstToken'>): ProviderError {
-  return new ProviderError('aborted', `The request to ${ctx.providerName} was stopped.`, undefined, ctx.afterFirstToken);
+  return new ProviderError(
+    'aborted',
+    `The request to ${ctx.providerName} was stopped.`,
+    undefined,
+    ctx.afterFirstToken,
+  );
 }
 
 /** A stream that ended without the API's end-of-message marker: the connection was lost. */
@@ -109,11 +116,20 @@ export function truncatedError(ctx: ErrorContext): ProviderError {
 export function toProviderError(err: unknown, ctx: ErrorContext, sdk: SdkErrorClasses): ProviderError {
   if (err instanceof ProviderError) return err;
   const { providerName: name, baseUrl, afterFirstToken } = ctx;
-  if (ctx.signal.aborted || err instanceof sdk.APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) {
+  if (
+    ctx.signal.aborted ||
+    err instanceof sdk.APIUserAbortError ||
+    (err instanceof Error && err.name === 'AbortError')
+  ) {
     return abortedError(ctx);
   }
   if (err instanceof sdk.APIConnectionTimeoutError) {
-    return new ProviderError('unreachable', `${name} at ${baseUrl} did not answer in time (timed out).`, undefined, afterFirstToken);
+    return new ProviderError(
+      'unreachable',
+      `${name} at ${baseUrl} did not answer in time (timed out).`,
+      undefined,
+      afterFirstToken,
+    );
   }
   if (err instanceof sdk.APIConnectionError || isNetworkFailure(err)) {
     const what = describeNetwork(err);
@@ -139,11 +155,25 @@ export function toProviderError(err: unknown, ctx: ErrorContext, sdk: SdkErrorCl
       }
       if (status === 429) {
         const wait = retryAfterMs(headers);
-        const hint = wait !== undefined && wait > 0 ? ` It asks to wait ${Math.ceil(wait / 1000)} s before retrying.` : ' Wait a moment, then retry.';
-        return new ProviderError('rate_limit', `${name} is rate-limiting requests (429), even after retries.${hint}${suffix}`, status, afterFirstToken, wait);
+        const hint =
+          wait !== undefined && wait > 0
+            ? ` It asks to wait ${Math.ceil(wait / 1000)} s before retrying.`
+            : ' Wait a moment, then retry.';
+        return new ProviderError(
+          'rate_limit',
+          `${name} is rate-limiting requests (429), even after retries.${hint}${suffix}`,
+          status,
+          afterFirstToken,
+          wait,
+        );
       }
       if (status >= 500) {
-        return new ProviderError('server', `${name} had a server error (${status}), even after retries.${suffix}`, status, afterFirstToken);
+        return new ProviderError(
+          'server',
+          `${name} had a server error (${status}), even after retries.${suffix}`,
+          status,
+          afterFirstToken,
+        );
       }
       if (status === 404) {
         return new ProviderError(
@@ -153,13 +183,28 @@ export function toProviderError(err: unknown, ctx: ErrorContext, sdk: SdkErrorCl
           afterFirstToken,
         );
       }
-      return new ProviderError('bad_request', `${name} rejected the request (${status}).${suffix}`, status, afterFirstToken);
+      return new ProviderError(
+        'bad_request',
+        `${name} rejected the request (${status}).${suffix}`,
+        status,
+        afterFirstToken,
+      );
     }
     // No status: an error event inside an otherwise healthy stream (e.g. Anthropic `overloaded_error`).
-    return new ProviderError('server', `${name} reported an error mid-answer: ${detail ?? err.message.slice(0, 300)}`, undefined, afterFirstToken);
+    return new ProviderError(
+      'server',
+      `${name} reported an error mid-answer: ${detail ?? err.message.slice(0, 300)}`,
+      undefined,
+      afterFirstToken,
+    );
   }
   const text = err instanceof Error ? err.message : String(err);
-  return new ProviderError('server', `Unexpected failure talking to ${name}: ${text.slice(0, 300)}`, undefined, afterFirstToken);
+  return new ProviderError(
+    'server',
+    `Unexpected failure talking to ${name}: ${text.slice(0, 300)}`,
+    undefined,
+    afterFirstToken,
+  );
 }
 
 /**
@@ -167,5 +212,8 @@ export function toProviderError(err: unknown, ctx: ErrorContext, sdk: SdkErrorCl
  * with its own copy of the class, so `instanceof` alone fails for errors thrown there.
  */
 export function isProviderError(err: unknown): err is ProviderError {
-  return err instanceof ProviderError || (err instanceof Error && err.name === 'ProviderError' && typeof (err as { code?: unknown }).code === 'string');
+  return (
+    err instanceof ProviderError ||
+    (err instanceof Error && err.name === 'ProviderError' && typeof (err as { code?: unknown }).code === 'string')
+  );
 }

@@ -13,8 +13,9 @@ function dataUrl(block: Extract<ContentBlock, { type: 'image' }>): string {
 
 function userParts(content: string | ContentBlock[]): string | ChatCompletionContentPart[] {
   if (typeof content === 'string') return content;
-  return content.map((b): ChatCompletionContentPart =>
-    b.type === 'text' ? { type: 'text', text: b.text } : { type: 'image_url', image_url: { url: dataUrl(b) } },
+  return content.map(
+    (b): ChatCompletionContentPart =>
+      b.type === 'text' ? { type: 'text', text: b.text } : { type: 'image_url', image_url: { url: dataUrl(b) } },
   );
 }
 
@@ -38,7 +39,10 @@ export function toOpenAiMessages(
   let pendingImages: ChatCompletionContentPart[] = [];
   const flushImages = (): void => {
     if (pendingImages.length === 0) return;
-    out.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...pendingImages] });
+    out.push({
+      role: 'user',
+      content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...pendingImages],
+    });
     pendingImages = [];
   };
   for (const msg of messages) {
@@ -51,15 +55,24 @@ export function toOpenAiMessages(
         role: 'assistant',
         content: msg.text || (calls.length > 0 ? null : ''),
         ...(calls.length > 0
-          ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.argumentsJson || '{}' } })) }
+          ? {
+              tool_calls: calls.map((c) => ({
+                id: c.id,
+                type: 'function' as const,
+                function: { name: c.name, arguments: c.argumentsJson || '{}' },
+              })),
+            }
           : {}),
       };
-      if (replay === 'reasoning_content' && (msg.thinking !== undefined || calls.length > 0)) param.reasoning_content = msg.thinking ?? '';
-      if (replay === 'reasoning_details' && msg.thinking) param.reasoning_details = [{ type: 'reasoning.text', text: msg.thinking }];
+      if (replay === 'reasoning_content' && (msg.thinking !== undefined || calls.length > 0))
+        param.reasoning_content = msg.thinking ?? '';
+      if (replay === 'reasoning_details' && msg.thinking)
+        param.reasoning_details = [{ type: 'reasoning.text', text: msg.thinking }];
       out.push(param);
     } else {
       out.push({ role: 'tool', tool_call_id: msg.toolCallId, content: toolText(msg) });
-      for (const b of msg.content) if (b.type === 'image') pendingImages.push({ type: 'image_url', image_url: { url: dataUrl(b) } });
+      for (const b of msg.content)
+        if (b.type === 'image') pendingImages.push({ type: 'image_url', image_url: { url: dataUrl(b) } });
     }
   }
   flushImages();
@@ -68,5 +81,8 @@ export function toOpenAiMessages(
 
 export function toOpenAiTools(tools: ToolSpec[] | undefined): ChatCompletionTool[] | undefined {
   if (!tools || tools.length === 0) return undefined;
-  return tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.inputSchema } }));
+  return tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: t.inputSchema },
+  }));
 }

@@ -2,19 +2,21 @@
 // (OpenAI, MiniMax, OpenRouter, Gemini, Moonshot, DeepSeek, Ollama, LM Studio…).
 // Its own esbuild entry (dist/provider-openai.js), loaded lazily by the registry: nothing else in
 // extension/ may value-import this file.
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  OpenAI,
-} from 'openai';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAI } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { abortedError, toProviderError, truncatedError, type ErrorContext, type SdkErrorClasses } from './errors';
 import { toOpenAiMessages, toOpenAiTools } from './openai-messages';
 import { ThinkTagSplitter } from './think-tags';
 import { boundedRetryFetch, SDK_MAX_RETRIES } from './retry';
-import type { Provider, ProviderConfig, ProviderEvent, ProviderRequest, StopReason, ToolCall, UsageReport } from './types';
+import type {
+  Provider,
+  ProviderConfig,
+  ProviderEvent,
+  ProviderRequest,
+  StopReason,
+  ToolCall,
+  UsageReport,
+} from './types';
 
 const SDK_ERRORS: SdkErrorClasses = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -34,7 +36,9 @@ function reasoningText(delta: ReasoningDelta): string {
   // MiniMax (reasoning_split) and OpenRouter send structured details; OpenRouter also mirrors them
   // in `reasoning`, which is why details are only read when neither string field is present.
   if (Array.isArray(delta.reasoning_details)) {
-    return delta.reasoning_details.map((d) => (d.type === 'reasoning.text' ? d.text : d.type === 'reasoning.summary' ? d.summary : '') ?? '').join('');
+    return delta.reasoning_details
+      .map((d) => (d.type === 'reasoning.text' ? d.text : d.type === 'reasoning.summary' ? d.summary : '') ?? '')
+      .join('');
   }
   return '';
 }
@@ -100,7 +104,13 @@ export function createProvider(config: ProviderConfig, apiKey: string | undefine
   });
 
   async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
-    const ctx: ErrorContext = { providerName: config.name, baseUrl, apiKeyEnv: config.apiKeyEnv, signal, afterFirstToken: false };
+    const ctx: ErrorContext = {
+      providerName: config.name,
+      baseUrl,
+      apiKeyEnv: config.apiKeyEnv,
+      signal,
+      afterFirstToken: false,
+    };
     if (signal.aborted) throw abortedError(ctx);
     let chunks: AsyncIterable<ChatCompletionChunk>;
     try {
@@ -141,7 +151,9 @@ export function createProvider(config: ProviderConfig, apiKey: string | undefine
           const entry = calls.get(index) ?? { id: '', name: '', args: '' };
           calls.set(index, entry);
           if (tc.id) entry.id = tc.id;
-          if (tc.function?.name) entry.name = entry.name && entry.name !== tc.function.name ? entry.name + tc.function.name : tc.function.name;
+          if (tc.function?.name)
+            entry.name =
+              entry.name && entry.name !== tc.function.name ? entry.name + tc.function.name : tc.function.name;
           if (tc.function?.arguments) entry.args += tc.function.arguments;
         }
         if (choice.finish_reason) {

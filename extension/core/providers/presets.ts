@@ -8,7 +8,9 @@ import type { ModelInfo, ProviderConfig } from './types';
 function info(contextWindow: number, input?: number, output?: number, cachedInput?: number): ModelInfo {
   return {
     contextWindow,
-    ...(input !== undefined && output !== undefined ? { price: { input, output, ...(cachedInput !== undefined ? { cachedInput } : {}) } } : {}),
+    ...(input !== undefined && output !== undefined
+      ? { price: { input, output, ...(cachedInput !== undefined ? { cachedInput } : {}) } }
+      : {}),
   };
 }
 
@@ -40,7 +42,13 @@ export const PRESETS: readonly ProviderConfig[] = [
     label: 'OpenRouter',
     kind: 'openai',
     baseUrl: 'https://openrouter.ai/api/v1',
-    models: ['anthropic/claude-sonnet-4.5', 'openai/gpt-5', 'google/gemini-2.5-pro', 'minimax/minimax-m2.1', 'deepseek/deepseek-v4-flash'],
+    models: [
+      'anthropic/claude-sonnet-4.5',
+      'openai/gpt-5',
+      'google/gemini-2.5-pro',
+      'minimax/minimax-m2.1',
+      'deepseek/deepseek-v4-flash',
+    ],
     default: 'anthropic/claude-sonnet-4.5',
     apiKeyEnv: 'OPENROUTER_API_KEY',
     headers: { 'X-Title': 'Sextant' },

@@ -43,14 +43,18 @@ export function acceptsImages(config: ProviderConfig): boolean {
 export function resolveModelRef(ref: string, configs: ProviderConfig[]): ModelRefResult {
   const trimmed = ref.trim();
   const known = configs.map((c) => c.name).join(', ');
-  if (!trimmed) return { ok: false, error: `No model selected. Pick one with "Sextant: Select Model" (providers: ${known}).` };
+  if (!trimmed)
+    return { ok: false, error: `No model selected. Pick one with "Sextant: Select Model" (providers: ${known}).` };
   const slash = trimmed.indexOf('/');
   const name = slash < 0 ? trimmed : trimmed.slice(0, slash);
   const modelPart = slash < 0 ? '' : trimmed.slice(slash + 1).trim();
-  const config = configs.find((c) => c.name === name) ?? configs.find((c) => c.name.toLowerCase() === name.toLowerCase());
-  if (!config) return { ok: false, error: `Unknown provider "${name}" in model "${trimmed}". Known providers: ${known}.` };
+  const config =
+    configs.find((c) => c.name === name) ?? configs.find((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (!config)
+    return { ok: false, error: `Unknown provider "${name}" in model "${trimmed}". Known providers: ${known}.` };
   const model = modelPart || defaultModelOf(config);
-  if (!model) return { ok: false, error: `Provider "${config.name}" has no default model; use "${config.name}/<model>".` };
+  if (!model)
+    return { ok: false, error: `Provider "${config.name}" has no default model; use "${config.name}/<model>".` };
   return { ok: true, config: configForModel(config, model), model };
 }
 
@@ -125,7 +129,10 @@ export class ProviderRegistry {
       mod = await this.opts.loadKind(config.kind);
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
-      throw new ProviderError('bad_request', `The "${config.kind}" provider kind of "${config.name}" could not be loaded: ${why}`);
+      throw new ProviderError(
+        'bad_request',
+        `The "${config.kind}" provider kind of "${config.name}" could not be loaded: ${why}`,
+      );
     }
     return mod.createProvider(config, apiKey);
   }

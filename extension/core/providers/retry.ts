@@ -10,7 +10,10 @@ export const MAX_RETRY_WAIT_MS = 60_000;
 
 type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-export function boundedRetryFetch(inner: FetchLike = (input, init) => fetch(input, init), maxWaitMs = MAX_RETRY_WAIT_MS): FetchLike {
+export function boundedRetryFetch(
+  inner: FetchLike = (input, init) => fetch(input, init),
+  maxWaitMs = MAX_RETRY_WAIT_MS,
+): FetchLike {
   return async (input, init) => {
     const res = await inner(input, init);
     if (res.status !== 429 && res.status < 500) return res;

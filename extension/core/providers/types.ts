@@ -2,9 +2,7 @@
 // format; tool-call deltas are accumulated inside the provider and only complete calls are emitted.
 
 /** A block of content the model sees in a tool result or a user message. */
-export type ContentBlock =
-  | { type: 'text'; text: string }
-  | { type: 'image'; mediaType: string; dataBase64: string };
+export type ContentBlock = { type: 'text'; text: string } | { type: 'image'; mediaType: string; dataBase64: string };
 
 export interface ToolCall {
   id: string;

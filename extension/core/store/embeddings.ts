@@ -64,7 +64,8 @@ export function openAiEmbedder(opts: OpenAiEmbedderOptions): Embedder {
         // The body of an error may echo the request; report the status only.
         if (!res.ok) throw new Error(`embeddings endpoint answered HTTP ${res.status}`);
         const parsed = ResponseSchema.safeParse(await res.json());
-        if (!parsed.success || parsed.data.data.length !== input.length) throw new Error('embeddings endpoint returned an unexpected shape');
+        if (!parsed.success || parsed.data.data.length !== input.length)
+          throw new Error('embeddings endpoint returned an unexpected shape');
         const sorted = [...parsed.data.data].sort((a, b) => a.index - b.index);
         for (const d of sorted) out.push(normalise(d.embedding));
       }

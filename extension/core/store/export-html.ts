@@ -7,7 +7,10 @@ import type { ChatMessage, MessagePart } from '../../protocol';
 import type { ExportInput } from './export';
 
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 export function safeHref(href: string): string | undefined {
@@ -38,7 +41,9 @@ function markdownRenderer(): Marked {
       image(token: Tokens.Image) {
         const href = safeHref(token.href);
         const label = escapeHtml(token.text || 'image');
-        return href && !href.startsWith('#') ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer nofollow">[image: ${label}]</a>` : `[image: ${label}]`;
+        return href && !href.startsWith('#')
+          ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer nofollow">[image: ${label}]</a>`
+          : `[image: ${label}]`;
       },
     },
   });
@@ -67,7 +72,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 function part(p: MessagePart, md: Marked): string {
   if (p.type === 'text') return md.parse(p.text, { async: false });
-  if (p.type === 'thinking') return `<details><summary>Thinking</summary>${md.parse(p.text, { async: false })}</details>`;
+  if (p.type === 'thinking')
+    return `<details><summary>Thinking</summary>${md.parse(p.text, { async: false })}</details>`;
   const c = p.call;
   const body = c.detail ?? c.preview ?? c.liveOutput;
   const summary = `Tool: ${escapeHtml(c.name)} — <code>${escapeHtml(c.subject)}</code> <span class="status">${escapeHtml(c.status)}${c.durationMs !== undefined ? ` · ${c.durationMs} ms` : ''}</span>`;
@@ -79,7 +85,9 @@ function message(m: ChatMessage, md: Marked): string {
   const parts = m.parts.map((p) => part(p, md)).join('\n');
   const extra = [
     m.status === 'stopped' ? '<p class="status">Stopped before it finished.</p>' : '',
-    m.error ? `<p class="error"><strong>Error (${escapeHtml(m.error.code)}):</strong> ${escapeHtml(m.error.message)}</p>` : '',
+    m.error
+      ? `<p class="error"><strong>Error (${escapeHtml(m.error.code)}):</strong> ${escapeHtml(m.error.message)}</p>`
+      : '',
     m.usage ? `<p class="status">Tokens: ${m.usage.inputTokens} in, ${m.usage.outputTokens} out</p>` : '',
   ].join('');
   return `<article class="${m.role}" aria-label="${m.role === 'user' ? 'You' : 'Sextant'}"><header>${who}<span class="when">${escapeHtml(m.mode)} · ${iso(m.createdAt)}</span></header>${parts}${extra}</article>`;
@@ -109,7 +117,9 @@ export function renderHtml({ session, artifacts }: ExportInput, now: number): st
           })
           .join('')}</ol>`
       : '';
-    body.push(`<section class="artifact"><h2>${escapeHtml(a.kind)}: ${escapeHtml(a.title)}</h2>${md.parse(a.content, { async: false })}${sources}</section>`);
+    body.push(
+      `<section class="artifact"><h2>${escapeHtml(a.kind)}: ${escapeHtml(a.title)}</h2>${md.parse(a.content, { async: false })}${sources}</section>`,
+    );
   }
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">

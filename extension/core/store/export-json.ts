@@ -9,8 +9,19 @@ import type { ExportInput } from './export';
 export const EXPORT_FORMAT = 'sextant.session';
 export const EXPORT_VERSION = 1;
 
-const CitationSchema = z.object({ n: z.number().int(), url: z.string(), title: z.string().optional(), snippet: z.string().optional() });
-const ArtifactSchema = z.object({ id: z.string(), kind: z.string(), title: z.string(), content: z.string(), citations: z.array(CitationSchema).optional() });
+const CitationSchema = z.object({
+  n: z.number().int(),
+  url: z.string(),
+  title: z.string().optional(),
+  snippet: z.string().optional(),
+});
+const ArtifactSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  title: z.string(),
+  content: z.string(),
+  citations: z.array(CitationSchema).optional(),
+});
 
 export const SessionExportSchema = z.object({
   format: z.literal(EXPORT_FORMAT),
@@ -37,7 +48,14 @@ export function renderJson({ session, artifacts }: ExportInput, now: number): st
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     exportedAt: now,
-    session: { id: session.id, title: session.title, mode: session.mode, model: session.model, createdAt: session.createdAt, updatedAt: session.updatedAt },
+    session: {
+      id: session.id,
+      title: session.title,
+      mode: session.mode,
+      model: session.model,
+      createdAt: session.createdAt,
+      updatedAt: session.updatedAt,
+    },
     messages: session.messages,
     todos: session.todos,
     artifacts,

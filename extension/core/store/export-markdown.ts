@@ -29,7 +29,11 @@ function message(m: ChatMessage): string {
   }
   if (m.status === 'stopped') lines.push('_Stopped before it finished._', '');
   if (m.error) lines.push(`> **Error (${m.error.code}):** ${m.error.message}`, '');
-  if (m.usage) lines.push(`_Tokens: ${m.usage.inputTokens} in, ${m.usage.outputTokens} out${m.usage.costUsd !== undefined ? `, $${m.usage.costUsd.toFixed(4)}` : ''}_`, '');
+  if (m.usage)
+    lines.push(
+      `_Tokens: ${m.usage.inputTokens} in, ${m.usage.outputTokens} out${m.usage.costUsd !== undefined ? `, $${m.usage.costUsd.toFixed(4)}` : ''}_`,
+      '',
+    );
   return lines.join('\n');
 }
 
@@ -47,11 +51,19 @@ export function renderMarkdown({ session, artifacts }: ExportInput, now: number)
   for (const m of session.messages) out.push(message(m));
   if (session.todos.length) {
     out.push('## Todos', '');
-    for (const t of session.todos) out.push(`- [${t.status === 'completed' ? 'x' : ' '}] ${t.content}${t.status === 'in_progress' ? ' _(in progress)_' : ''}`);
+    for (const t of session.todos)
+      out.push(
+        `- [${t.status === 'completed' ? 'x' : ' '}] ${t.content}${t.status === 'in_progress' ? ' _(in progress)_' : ''}`,
+      );
     out.push('');
   }
   for (const a of artifacts) {
-    out.push(`## ${a.kind === 'plan' ? 'Plan' : a.kind === 'report' ? 'Report' : a.kind}: ${a.title}`, '', a.content.trim(), '');
+    out.push(
+      `## ${a.kind === 'plan' ? 'Plan' : a.kind === 'report' ? 'Report' : a.kind}: ${a.title}`,
+      '',
+      a.content.trim(),
+      '',
+    );
     if (a.citations?.length) {
       out.push('### Sources', '');
       for (const c of a.citations) out.push(`${c.n}. [${(c.title ?? c.url).replace(/[[\]]/g, '')}](<${c.url}>)`);

@@ -27,7 +27,12 @@ export function exportSession(input: ExportInput, format: ExportFormat, opts: Ex
   const redact = createRedactor(opts.secrets ?? []);
   const clean = redactDeep(input, redact);
   const now = opts.now ?? Date.now();
-  const text = format === 'markdown' ? renderMarkdown(clean, now) : format === 'html' ? renderHtml(clean, now) : renderJson(clean, now);
+  const text =
+    format === 'markdown'
+      ? renderMarkdown(clean, now)
+      : format === 'html'
+        ? renderHtml(clean, now)
+        : renderJson(clean, now);
   return redact(text);
 }
 

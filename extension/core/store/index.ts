@@ -1,6 +1,14 @@
 // The store's public surface (DESIGN §8).
 export { openSessionStore, type SessionStore, type SessionStoreOptions } from './store';
-export { exportSession, renderExport, exportFileName, EXPORT_EXTENSIONS, type ExportFormat, type ExportInput, type ExportOptions } from './export';
+export {
+  exportSession,
+  renderExport,
+  exportFileName,
+  EXPORT_EXTENSIONS,
+  type ExportFormat,
+  type ExportInput,
+  type ExportOptions,
+} from './export';
 export { parseSessionExport, EXPORT_FORMAT, EXPORT_VERSION } from './export-json';
 export { openAiEmbedder, type Embedder, type OpenAiEmbedderOptions } from './embeddings';
 export type { MemoryHit, MemorySearchOptions } from './memory-query';

@@ -67,7 +67,8 @@ export function readSegment(file: string, log?: Logger): JournalLine[] {
     if (!line) continue;
     try {
       const parsed = JSON.parse(line) as { s?: unknown; r?: unknown };
-      if (typeof parsed.s === 'number' && parsed.r && typeof parsed.r === 'object') out.push({ seq: parsed.s, record: parsed.r });
+      if (typeof parsed.s === 'number' && parsed.r && typeof parsed.r === 'object')
+        out.push({ seq: parsed.s, record: parsed.r });
       else throw new Error('not a journal record');
     } catch {
       log?.warn(`journal ${file}: skipped an unreadable line ${i + 1} of ${lines.length} (a write torn by a crash)`);

@@ -52,7 +52,12 @@ export function removeSessionChunks(db: Database, sessionId: string): void {
 export function indexMessageText(db: Database, sessionId: string, messageId: string, text: string): void {
   removeMessageChunks(db, messageId);
   chunkText(text).forEach((chunk, idx) => {
-    db.run('INSERT INTO memory_chunks (session_id, message_id, idx, text) VALUES (?, ?, ?, ?)', [sessionId, messageId, idx, chunk]);
+    db.run('INSERT INTO memory_chunks (session_id, message_id, idx, text) VALUES (?, ?, ?, ?)', [
+      sessionId,
+      messageId,
+      idx,
+      chunk,
+    ]);
     const id = Number(db.exec('SELECT last_insert_rowid()')[0].values[0][0]);
     db.run('INSERT INTO memory_fts (rowid, text) VALUES (?, ?)', [id, chunk]);
   });

@@ -31,7 +31,9 @@ export interface MemorySearchOptions {
 }
 
 export function queryTerms(query: string): string[] {
-  return [...new Set((query.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((t) => t.length > 1 || /\d/.test(t)))].slice(0, 32);
+  return [
+    ...new Set((query.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((t) => t.length > 1 || /\d/.test(t))),
+  ].slice(0, 32);
 }
 
 /** An FTS4 MATCH expression with every term quoted (so user text can never be query syntax). */
@@ -86,7 +88,12 @@ function bm25Candidates(db: Database, query: string, exclude: string, n: number)
 }
 
 /** Embeds chunks that have no vector yet for this model. Returns false when the db changed meanwhile. */
-async function fillVectors(getDb: () => Database, embedder: Embedder, max: number, signal?: AbortSignal): Promise<boolean> {
+async function fillVectors(
+  getDb: () => Database,
+  embedder: Embedder,
+  max: number,
+  signal?: AbortSignal,
+): Promise<boolean> {
   const db = getDb();
   const missing = queryAll(
     db,
@@ -102,7 +109,13 @@ async function fillVectors(getDb: () => Database, embedder: Embedder, max: numbe
   // A snapshot by another window may have swapped the database: chunk ids would not match.
   if (getDb() !== db) return false;
   db.exec('BEGIN');
-  missing.forEach((r, i) => db.run('INSERT OR REPLACE INTO chunk_vectors (chunk_id, model, vec) VALUES (?, ?, ?)', [Number(r.id), embedder.model, vecToBlob(vecs[i])]));
+  missing.forEach((r, i) =>
+    db.run('INSERT OR REPLACE INTO chunk_vectors (chunk_id, model, vec) VALUES (?, ?, ?)', [
+      Number(r.id),
+      embedder.model,
+      vecToBlob(vecs[i]),
+    ]),
+  );
   db.exec('COMMIT');
   return true;
 }
@@ -154,12 +167,17 @@ export async function searchMemory(
   const byChunk = new Map<number, Candidate>();
   for (const c of [...bm25List, ...vectorList]) {
     const prev = byChunk.get(c.chunkId);
-    byChunk.set(c.chunkId, prev ? { ...prev, ...c, bm25: prev.bm25 ?? c.bm25, bm25Rank: prev.bm25Rank ?? c.bm25Rank } : c);
+    byChunk.set(
+      c.chunkId,
+      prev ? { ...prev, ...c, bm25: prev.bm25 ?? c.bm25, bm25Rank: prev.bm25Rank ?? c.bm25Rank } : c,
+    );
   }
   const fused = vectorList.length > 0;
   const scored = [...byChunk.values()].map((c) => ({
     c,
-    score: fused ? (c.bm25Rank ? 1 / (RRF_K + c.bm25Rank) : 0) + (c.vectorRank ? 1 / (RRF_K + c.vectorRank) : 0) : (c.bm25 ?? 0),
+    score: fused
+      ? (c.bm25Rank ? 1 / (RRF_K + c.bm25Rank) : 0) + (c.vectorRank ? 1 / (RRF_K + c.vectorRank) : 0)
+      : (c.bm25 ?? 0),
   }));
   scored.sort((a, b) => b.score - a.score || b.c.chunkId - a.c.chunkId);
   const seen = new Set<string>();
@@ -167,7 +185,13 @@ export async function searchMemory(
   for (const { c, score } of scored) {
     if (seen.has(c.sessionId)) continue;
     seen.add(c.sessionId);
-    const hit: MemoryHit = { sessionId: c.sessionId, title: c.title, messageId: c.messageId, excerpt: excerptOf(c.text, terms), score };
+    const hit: MemoryHit = {
+      sessionId: c.sessionId,
+      title: c.title,
+      messageId: c.messageId,
+      excerpt: excerptOf(c.text, terms),
+      score,
+    };
     if (c.bm25Rank) hit.bm25Rank = c.bm25Rank;
     if (c.vectorRank) hit.vectorRank = c.vectorRank;
     hits.push(hit);

@@ -64,7 +64,8 @@ export async function loadDatabase(SQL: SqlJsStatic, dir: string, log: Logger): 
   let source: LoadedDb['source'] = 'empty';
   let currentGood = false;
   const cur = await readSnapshotFile(file);
-  if (cur === 'corrupt') log.warn(`store: ${file} does not match its checksum; recovering from the previous snapshot and the journal`);
+  if (cur === 'corrupt')
+    log.warn(`store: ${file} does not match its checksum; recovering from the previous snapshot and the journal`);
   else if (cur) {
     try {
       db = openChecked(SQL, cur.bytes, cur.check, file);
@@ -72,7 +73,9 @@ export async function loadDatabase(SQL: SqlJsStatic, dir: string, log: Logger): 
       currentGood = true;
     } catch (err) {
       if (err instanceof NewerSchemaError) throw err;
-      log.warn(`store: ${file} is unreadable (${(err as Error).message}); recovering from the previous snapshot and the journal`);
+      log.warn(
+        `store: ${file} is unreadable (${(err as Error).message}); recovering from the previous snapshot and the journal`,
+      );
     }
   }
   if (!db) {

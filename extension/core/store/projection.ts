@@ -81,16 +81,16 @@ export class Projection {
       case 'model_messages': {
         this.ensureSession(rec.sessionId, rec.at);
         let idx = this.modelMessageCount.get(rec.sessionId);
-        if (idx === undefined) idx = Number(queryOne(db, 'SELECT count(*) AS n FROM model_messages WHERE session_id = ?', [rec.sessionId])?.n ?? 0);
+        if (idx === undefined)
+          idx = Number(
+            queryOne(db, 'SELECT count(*) AS n FROM model_messages WHERE session_id = ?', [rec.sessionId])?.n ?? 0,
+          );
         for (const m of rec.messages) {
           const { inline, ref } = this.blobs.split(JSON.stringify(m));
-          db.run('INSERT OR REPLACE INTO model_messages (session_id, idx, role, body, body_ref) VALUES (?, ?, ?, ?, ?)', [
-            rec.sessionId,
-            idx++,
-            m.role,
-            inline ?? '',
-            ref,
-          ]);
+          db.run(
+            'INSERT OR REPLACE INTO model_messages (session_id, idx, role, body, body_ref) VALUES (?, ?, ?, ?, ?)',
+            [rec.sessionId, idx++, m.role, inline ?? '', ref],
+          );
         }
         this.modelMessageCount.set(rec.sessionId, idx);
         this.touch(rec.sessionId, rec.at);
@@ -122,7 +122,13 @@ export class Projection {
         );
         db.run('DELETE FROM citations WHERE artifact_id = ?', [a.id]);
         for (const c of a.citations ?? [])
-          db.run('INSERT OR REPLACE INTO citations (artifact_id, n, url, title, snippet) VALUES (?, ?, ?, ?, ?)', [a.id, c.n, c.url, c.title ?? null, c.snippet ?? null]);
+          db.run('INSERT OR REPLACE INTO citations (artifact_id, n, url, title, snippet) VALUES (?, ?, ?, ?, ?)', [
+            a.id,
+            c.n,
+            c.url,
+            c.title ?? null,
+            c.snippet ?? null,
+          ]);
         this.touch(rec.sessionId, rec.at);
         break;
       }
@@ -133,7 +139,10 @@ export class Projection {
   }
 
   private ensureSession(id: string, at: number): void {
-    this.db.run(`INSERT OR IGNORE INTO sessions (id, title, mode, model, created_at, updated_at) VALUES (?, '', 'chat', '', ?, ?)`, [id, at, at]);
+    this.db.run(
+      `INSERT OR IGNORE INTO sessions (id, title, mode, model, created_at, updated_at) VALUES (?, '', 'chat', '', ?, ?)`,
+      [id, at, at],
+    );
   }
 
   private touch(id: string, at: number): void {
@@ -161,7 +170,11 @@ export class Projection {
           questions: state.questions,
           inFlightRequestId: state.inFlightRequestId,
         };
-        db.run('UPDATE sessions SET reducer_state = ?, message_count = ? WHERE id = ?', [JSON.stringify(reducer), state.messages.length, id]);
+        db.run('UPDATE sessions SET reducer_state = ?, message_count = ? WHERE id = ?', [
+          JSON.stringify(reducer),
+          state.messages.length,
+          id,
+        ]);
         if (!state.inFlightRequestId) this.live.delete(id);
       }
       db.exec('COMMIT');
@@ -174,7 +187,13 @@ export class Projection {
   private writeTodos(sessionId: string, todos: ChatState['todos']): void {
     this.db.run('DELETE FROM todos WHERE session_id = ?', [sessionId]);
     todos.forEach((t, i) =>
-      this.db.run('INSERT INTO todos (session_id, idx, id, content, status) VALUES (?, ?, ?, ?, ?)', [sessionId, i, t.id, t.content, t.status]),
+      this.db.run('INSERT INTO todos (session_id, idx, id, content, status) VALUES (?, ?, ?, ?, ?)', [
+        sessionId,
+        i,
+        t.id,
+        t.content,
+        t.status,
+      ]),
     );
   }
 
@@ -183,22 +202,57 @@ export class Projection {
     db.run(
       `INSERT OR REPLACE INTO messages (id, session_id, ord, role, mode, status, model, created_at, error_json, usage_json)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [m.id, sessionId, ord, m.role, m.mode, m.status, m.model ?? null, m.createdAt, m.error ? JSON.stringify(m.error) : null, m.usage ? JSON.stringify(m.usage) : null],
+      [
+        m.id,
+        sessionId,
+        ord,
+        m.role,
+        m.mode,
+        m.status,
+        m.model ?? null,
+        m.createdAt,
+        m.error ? JSON.stringify(m.error) : null,
+        m.usage ? JSON.stringify(m.usage) : null,
+      ],
     );
     db.run('DELETE FROM message_parts WHERE message_id = ?', [m.id]);
     db.run('DELETE FROM tool_traces WHERE message_id = ?', [m.id]);
     m.parts.forEach((p, idx) => {
       if (p.type !== 'tool') {
-        db.run('INSERT INTO message_parts (message_id, idx, type, text) VALUES (?, ?, ?, ?)', [m.id, idx, p.type, p.text]);
+        db.run('INSERT INTO message_parts (message_id, idx, type, text) VALUES (?, ?, ?, ?)', [
+          m.id,
+          idx,
+          p.type,
+          p.text,
+        ]);
         return;
       }
       const c = p.call;
-      db.run('INSERT INTO message_parts (message_id, idx, type, call_id) VALUES (?, ?, ?, ?)', [m.id, idx, 'tool', c.callId]);
+      db.run('INSERT INTO message_parts (message_id, idx, type, call_id) VALUES (?, ?, ?, ?)', [
+        m.id,
+        idx,
+        'tool',
+        c.callId,
+      ]);
       const detail = this.blobs.split(c.detail);
       db.run(
         `INSERT OR REPLACE INTO tool_traces (message_id, call_id, session_id, name, kind, subject, status, started_at, duration_ms, preview, detail, detail_ref, live_output)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [m.id, c.callId, sessionId, c.name, c.kind, c.subject, c.status, c.startedAt ?? null, c.durationMs ?? null, c.preview ?? null, detail.inline, detail.ref, c.liveOutput ?? null],
+        [
+          m.id,
+          c.callId,
+          sessionId,
+          c.name,
+          c.kind,
+          c.subject,
+          c.status,
+          c.startedAt ?? null,
+          c.durationMs ?? null,
+          c.preview ?? null,
+          detail.inline,
+          detail.ref,
+          c.liveOutput ?? null,
+        ],
       );
     });
     if (m.status !== 'streaming') indexMessageText(db, sessionId, m.id, messageText(m));
@@ -220,17 +274,20 @@ export class Projection {
 }
 
 export function readTodos(db: Database, sessionId: string): ChatState['todos'] {
-  return queryAll(db, 'SELECT id, content, status FROM todos WHERE session_id = ? ORDER BY idx', [sessionId]).map((r) => ({
-    id: String(r.id),
-    content: String(r.content),
-    status: r.status as ChatState['todos'][number]['status'],
-  }));
+  return queryAll(db, 'SELECT id, content, status FROM todos WHERE session_id = ? ORDER BY idx', [sessionId]).map(
+    (r) => ({
+      id: String(r.id),
+      content: String(r.content),
+      status: r.status as ChatState['todos'][number]['status'],
+    }),
+  );
 }
 
 export function readMessages(db: Database, blobs: BlobStore, sessionId: string): ChatMessage[] {
   const parts = new Map<string, MessagePart[]>();
   const traces = new Map<string, Record<string, unknown>>();
-  for (const t of queryAll(db, 'SELECT * FROM tool_traces WHERE session_id = ?', [sessionId])) traces.set(`${String(t.message_id)}\u0000${String(t.call_id)}`, t);
+  for (const t of queryAll(db, 'SELECT * FROM tool_traces WHERE session_id = ?', [sessionId]))
+    traces.set(`${String(t.message_id)}\u0000${String(t.call_id)}`, t);
   const partRows = queryAll(
     db,
     `SELECT p.message_id, p.type, p.text, p.call_id FROM message_parts p JOIN messages m ON m.id = p.message_id

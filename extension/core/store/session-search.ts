@@ -3,7 +3,11 @@
 import type { SessionSummary } from '../../protocol';
 import type { SessionStore } from './store';
 
-export async function searchSessions(store: Pick<SessionStore, 'searchMemory' | 'listSessions'>, query: string, limit = 30): Promise<SessionSummary[]> {
+export async function searchSessions(
+  store: Pick<SessionStore, 'searchMemory' | 'listSessions'>,
+  query: string,
+  limit = 30,
+): Promise<SessionSummary[]> {
   const hits = await store.searchMemory(query, { limit });
   // Summaries come from one list query, not from loading every matching session whole.
   const summaries = new Map(store.listSessions({ limit: 10_000 }).map((s) => [s.id, s]));

@@ -10,13 +10,18 @@ import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
 import { generateTitle } from './title';
 
-export function readSession(db: Database, blobs: BlobStore, id: string, includeDeleted = false): StoredSession | undefined {
+export function readSession(
+  db: Database,
+  blobs: BlobStore,
+  id: string,
+  includeDeleted = false,
+): StoredSession | undefined {
   const row = queryOne(db, 'SELECT * FROM sessions WHERE id = ?', [id]);
   if (!row || (row.deleted_at !== null && !includeDeleted)) return undefined;
   const messages = readMessages(db, blobs, id);
-  const modelMessages = queryAll(db, 'SELECT body, body_ref FROM model_messages WHERE session_id = ? ORDER BY idx', [id]).map(
-    (r) => JSON.parse(blobs.join(r.body, r.body_ref) ?? '{}') as ModelMessage,
-  );
+  const modelMessages = queryAll(db, 'SELECT body, body_ref FROM model_messages WHERE session_id = ? ORDER BY idx', [
+    id,
+  ]).map((r) => JSON.parse(blobs.join(r.body, r.body_ref) ?? '{}') as ModelMessage);
   return {
     id,
     title: String(row.title) || fallbackTitle(db, id),
@@ -46,7 +51,9 @@ export function readArtifacts(db: Database, sessionId: string): StoredArtifact[]
     kind: String(a.kind),
     title: String(a.title),
     content: String(a.content),
-    citations: queryAll(db, 'SELECT n, url, title, snippet FROM citations WHERE artifact_id = ? ORDER BY n', [String(a.id)]).map((c) => ({
+    citations: queryAll(db, 'SELECT n, url, title, snippet FROM citations WHERE artifact_id = ? ORDER BY n', [
+      String(a.id),
+    ]).map((c) => ({
       n: Number(c.n),
       url: String(c.url),
       ...(c.title !== null ? { title: String(c.title) } : {}),
@@ -55,14 +62,21 @@ export function readArtifacts(db: Database, sessionId: string): StoredArtifact[]
   }));
 }
 
-export function listSessions(db: Database, opts: { query?: string; limit?: number; deleted?: boolean } = {}): SessionSummary[] {
+export function listSessions(
+  db: Database,
+  opts: { query?: string; limit?: number; deleted?: boolean } = {},
+): SessionSummary[] {
   const limit = Math.max(1, Math.min(opts.limit ?? 200, 10_000));
   const deletedClause = opts.deleted ? 'deleted_at IS NOT NULL' : 'deleted_at IS NULL';
   const q = opts.query?.trim();
   let rows: Array<Record<string, unknown>>;
   const excerpts = new Map<string, string>();
   if (!q) {
-    rows = queryAll(db, `SELECT id, title, updated_at, message_count, mode FROM sessions WHERE ${deletedClause} ORDER BY updated_at DESC LIMIT ?`, [limit]);
+    rows = queryAll(
+      db,
+      `SELECT id, title, updated_at, message_count, mode FROM sessions WHERE ${deletedClause} ORDER BY updated_at DESC LIMIT ?`,
+      [limit],
+    );
   } else {
     const match = ftsQuery(q, 'AND');
     if (match) {
@@ -98,4 +112,3 @@ export function listSessions(db: Database, opts: { query?: string; limit?: numbe
     return s;
   });
 }
-

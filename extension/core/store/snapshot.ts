@@ -31,7 +31,8 @@ export function sha256(bytes: Uint8Array): string {
 export function readMeta(file: string): SnapshotMeta | undefined {
   try {
     const m = JSON.parse(fs.readFileSync(metaPath(file), 'utf8')) as Partial<SnapshotMeta>;
-    if (typeof m.sha256 === 'string' && typeof m.size === 'number' && typeof m.generation === 'number') return m as SnapshotMeta;
+    if (typeof m.sha256 === 'string' && typeof m.size === 'number' && typeof m.generation === 'number')
+      return m as SnapshotMeta;
   } catch {
     /* missing or unreadable: treated as "no checksum" */
   }
@@ -92,7 +93,13 @@ function fsyncDir(dir: string): void {
  * still there and is checked with SQLite's integrity check), and the new checksum is in place
  * before the new file appears (until then `.prev` is used). Found by the SIGKILL test.
  */
-export async function writeSnapshot(dir: string, bytes: Uint8Array, generation: number, tmpTag: string, keepCurrentAsPrev: boolean): Promise<void> {
+export async function writeSnapshot(
+  dir: string,
+  bytes: Uint8Array,
+  generation: number,
+  tmpTag: string,
+  keepCurrentAsPrev: boolean,
+): Promise<void> {
   const file = dbPath(dir);
   const prev = prevPath(dir);
   const tmp = `${file}.tmp-${tmpTag}`;

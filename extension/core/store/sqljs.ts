@@ -12,13 +12,19 @@ export type { Database, SqlJsStatic };
 export async function loadSqlJs(wasmPath: string): Promise<SqlJsStatic> {
   const wasm = await readFile(wasmPath);
   const mod = (await import('sql.js')) as unknown as { default?: unknown };
-  const init = (typeof mod.default === 'function' ? mod.default : mod) as (cfg: { wasmBinary: ArrayBuffer }) => Promise<SqlJsStatic>;
+  const init = (typeof mod.default === 'function' ? mod.default : mod) as (cfg: {
+    wasmBinary: ArrayBuffer;
+  }) => Promise<SqlJsStatic>;
   const binary = wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer;
   return init({ wasmBinary: binary });
 }
 
 /** Rows of a query as plain objects (column name → value). */
-export function queryAll(db: Database, sql: string, params: Array<string | number | null | Uint8Array> = []): Array<Record<string, unknown>> {
+export function queryAll(
+  db: Database,
+  sql: string,
+  params: Array<string | number | null | Uint8Array> = [],
+): Array<Record<string, unknown>> {
   const stmt = db.prepare(sql);
   try {
     stmt.bind(params);
@@ -30,6 +36,10 @@ export function queryAll(db: Database, sql: string, params: Array<string | numbe
   }
 }
 
-export function queryOne(db: Database, sql: string, params: Array<string | number | null | Uint8Array> = []): Record<string, unknown> | undefined {
+export function queryOne(
+  db: Database,
+  sql: string,
+  params: Array<string | number | null | Uint8Array> = [],
+): Record<string, unknown> | undefined {
   return queryAll(db, sql, params)[0];
 }

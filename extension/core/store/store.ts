@@ -136,7 +136,8 @@ class Store implements SessionStore {
   private redactor() {
     const secrets = [...(this.opts.secrets?.() ?? [])];
     const key = secrets.join('\u0000');
-    if (this.redactorCache?.key !== key) this.redactorCache = { key, redact: createRedactor(secrets, { assignments: false }) };
+    if (this.redactorCache?.key !== key)
+      this.redactorCache = { key, redact: createRedactor(secrets, { assignments: false }) };
     return this.redactorCache.redact;
   }
 
@@ -158,7 +159,13 @@ class Store implements SessionStore {
   }
 
   renameSession(sessionId: string, title: string): void {
-    this.append({ kind: 'session_meta', sessionId, title: title.trim().slice(0, 200), titleSource: 'user', at: this.now() });
+    this.append({
+      kind: 'session_meta',
+      sessionId,
+      title: title.trim().slice(0, 200),
+      titleSource: 'user',
+      at: this.now(),
+    });
   }
   deleteSession(sessionId: string): void {
     this.append({ kind: 'session_deleted', sessionId, at: this.now() });
@@ -208,12 +215,19 @@ class Store implements SessionStore {
     return hits;
   }
 
-  exportSession(sessionId: string, format: ExportFormat, opts: { secrets?: Iterable<string> } = {}): string | undefined {
+  exportSession(
+    sessionId: string,
+    format: ExportFormat,
+    opts: { secrets?: Iterable<string> } = {},
+  ): string | undefined {
     this.projection.materialize();
     const session = readSession(this.db, this.blobs, sessionId, true);
     if (!session) return undefined;
     const secrets = [...(this.opts.secrets?.() ?? []), ...(opts.secrets ?? [])];
-    return exportSession({ session, artifacts: readArtifacts(this.db, sessionId) }, format, { secrets, now: this.now() });
+    return exportSession({ session, artifacts: readArtifacts(this.db, sessionId) }, format, {
+      secrets,
+      now: this.now(),
+    });
   }
 
   refresh(): void {
@@ -221,7 +235,12 @@ class Store implements SessionStore {
   }
 
   stats() {
-    return { snapshots: this.snapshots, lastSnapshotBytes: this.lastSnapshotBytes, recordsSinceSnapshot: this.pending, source: this.state.source };
+    return {
+      snapshots: this.snapshots,
+      lastSnapshotBytes: this.lastSnapshotBytes,
+      recordsSinceSnapshot: this.pending,
+      source: this.state.source,
+    };
   }
 
   // ---- journal replay -----------------------------------------------------------------------
@@ -239,11 +258,17 @@ class Store implements SessionStore {
       for (const l of lines) list.push({ seq: l.seq, record: l.record as JournalRecord });
     }
     // Merge writers by time while keeping each writer's own order.
-    const queues = [...byWriter.entries()].map(([writer, list]) => ({ writer, list: list.sort((a, b) => a.seq - b.seq), i: 0 }));
+    const queues = [...byWriter.entries()].map(([writer, list]) => ({
+      writer,
+      list: list.sort((a, b) => a.seq - b.seq),
+      i: 0,
+    }));
     let applied = 0;
     for (;;) {
       let best: (typeof queues)[number] | undefined;
-      for (const q of queues) if (q.i < q.list.length && (!best || (q.list[q.i].record.at ?? 0) < (best.list[best.i].record.at ?? 0))) best = q;
+      for (const q of queues)
+        if (q.i < q.list.length && (!best || (q.list[q.i].record.at ?? 0) < (best.list[best.i].record.at ?? 0)))
+          best = q;
       if (!best) break;
       const { seq, record } = best.list[best.i++];
       if (seq <= (this.hwm.get(best.writer) ?? 0)) continue;
@@ -264,7 +289,9 @@ class Store implements SessionStore {
     if (this.closed) return;
     const delay = this.opts.snapshotDelayMs ?? 1500;
     const maxDelay = this.opts.snapshotMaxDelayMs ?? 30_000;
-    const urgent = this.journal.bytesInSegment > (this.opts.journalMaxBytes ?? 16 * 1024 * 1024) || this.now() - this.firstPendingAt >= maxDelay;
+    const urgent =
+      this.journal.bytesInSegment > (this.opts.journalMaxBytes ?? 16 * 1024 * 1024) ||
+      this.now() - this.firstPendingAt >= maxDelay;
     if (this.timer && !urgent) clearTimeout(this.timer);
     else if (this.timer) return;
     this.timer = setTimeout(
@@ -288,7 +315,8 @@ class Store implements SessionStore {
     const release = await acquireLock(this.dir, this.writerId, this.opts.lock);
     try {
       // Under the lock no one else is writing a snapshot: any temp file is left from a crash.
-      for (const f of fs.readdirSync(this.dir)) if (f.startsWith(`${DB_FILE}.tmp-`)) fs.rmSync(join(this.dir, f), { force: true });
+      for (const f of fs.readdirSync(this.dir))
+        if (f.startsWith(`${DB_FILE}.tmp-`)) fs.rmSync(join(this.dir, f), { force: true });
       // Later appends go to a new segment; the closed one is deleted once two snapshots hold it.
       this.journal.rotate();
       const key = readMeta(dbPath(this.dir))?.sha256 ?? 'none';
@@ -301,7 +329,12 @@ class Store implements SessionStore {
       db.exec('BEGIN');
       db.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('generation', ?)", [String(generation)]);
       db.run('DELETE FROM journal_hwm');
-      for (const [writer, seq] of this.hwm) db.run('INSERT INTO journal_hwm (writer, seq, prev_seq) VALUES (?, ?, ?)', [writer, seq, prevHwm.get(writer) ?? 0]);
+      for (const [writer, seq] of this.hwm)
+        db.run('INSERT INTO journal_hwm (writer, seq, prev_seq) VALUES (?, ?, ?)', [
+          writer,
+          seq,
+          prevHwm.get(writer) ?? 0,
+        ]);
       db.exec('COMMIT');
       const pendingAtExport = this.pending;
       const hwmAtExport = new Map(this.hwm);

@@ -9,8 +9,16 @@ const option = z.object({
 
 const question = z.object({
   question: z.string().min(1).describe('The full question, ending with "?".'),
-  header: z.string().max(12).optional().describe('A very short label for the question (max 12 characters), e.g. "Auth method".'),
-  options: z.array(option).min(2).max(4).describe('2–4 distinct choices. Do not add an "Other" choice: one is added automatically with free text.'),
+  header: z
+    .string()
+    .max(12)
+    .optional()
+    .describe('A very short label for the question (max 12 characters), e.g. "Auth method".'),
+  options: z
+    .array(option)
+    .min(2)
+    .max(4)
+    .describe('2–4 distinct choices. Do not add an "Other" choice: one is added automatically with free text.'),
   multiSelect: z.boolean().optional().describe('Allow choosing several options (default false).'),
 });
 
@@ -30,7 +38,10 @@ export const askUserTool = defineTool({
   async execute(i, ctx) {
     const questions = i.questions.map((q) => ({ ...q, multiSelect: q.multiSelect ?? false }));
     try {
-      const answers = await ctx.ports.ask.ask({ callId: ctx.callId, sessionId: ctx.session.sessionId, questions }, ctx.signal);
+      const answers = await ctx.ports.ask.ask(
+        { callId: ctx.callId, sessionId: ctx.session.sessionId, questions },
+        ctx.signal,
+      );
       const lines = questions.map((q, k) => {
         const a = answers[k];
         const picked = [...(a?.selected ?? [])];
@@ -40,7 +51,9 @@ export const askUserTool = defineTool({
       const text = `The user answered:\n${lines.join('\n\n')}`;
       return { forModel: text, forUi: text, isError: false };
     } catch (e) {
-      const text = ctx.signal.aborted ? 'The question was cancelled (the request was stopped).' : `The question could not be asked: ${(e as Error).message}`;
+      const text = ctx.signal.aborted
+        ? 'The question was cancelled (the request was stopped).'
+        : `The question could not be asked: ${(e as Error).message}`;
       return { forModel: text, forUi: text, isError: true };
     }
   },

@@ -8,8 +8,16 @@ import { statusLine, OUTPUT_CAP_CHARS } from './bash';
 
 const input = z.object({
   bash_id: z.string().describe('The job id returned by bash (e.g. "bash_3").'),
-  filter: z.string().optional().describe('Regular expression: only lines matching it are returned (other new lines are consumed but not shown).'),
-  offset: z.number().int().min(1).optional().describe('Page mode: 1-based line of the kept output to start at (does not move the "new output" position).'),
+  filter: z
+    .string()
+    .optional()
+    .describe('Regular expression: only lines matching it are returned (other new lines are consumed but not shown).'),
+  offset: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Page mode: 1-based line of the kept output to start at (does not move the "new output" position).'),
   limit: z.number().int().min(1).max(5000).optional().describe('Page mode: how many lines to return (default 200).'),
 });
 
@@ -31,7 +39,9 @@ export const bashOutputTool = defineTool({
     const job = jobs.get(i.bash_id);
     if (!job) {
       const ids = jobs.list().map((j) => `${j.id} (${j.status})`);
-      return fail(`No job ${i.bash_id}. ${ids.length ? `Known jobs: ${ids.join(', ')}.` : 'There are no jobs in this session.'}`);
+      return fail(
+        `No job ${i.bash_id}. ${ids.length ? `Known jobs: ${ids.join(', ')}.` : 'There are no jobs in this session.'}`,
+      );
     }
     let re: RegExp | undefined;
     if (i.filter) {
@@ -47,9 +57,15 @@ export const bashOutputTool = defineTool({
       if (lines[lines.length - 1] === '') lines.pop();
       const start = (i.offset ?? 1) - 1;
       const end = Math.min(lines.length, start + (i.limit ?? 200));
-      const picked = lines.slice(start, end).map((l, k) => ({ n: start + k + 1, l })).filter((x) => !re || re.test(x.l));
+      const picked = lines
+        .slice(start, end)
+        .map((l, k) => ({ n: start + k + 1, l }))
+        .filter((x) => !re || re.test(x.l));
       const body = picked.map((x) => `${String(x.n).padStart(6)}\t${cutLine(x.l, 2000)}`).join('\n');
-      const more = end < lines.length ? `\n(Lines ${start + 1}–${end} of ${lines.length}. Continue with offset=${end + 1}.)` : `\n(Lines ${start + 1}–${end} of ${lines.length}.)`;
+      const more =
+        end < lines.length
+          ? `\n(Lines ${start + 1}–${end} of ${lines.length}. Continue with offset=${end + 1}.)`
+          : `\n(Lines ${start + 1}–${end} of ${lines.length}.)`;
       const text = `${header}\n${body || '(no lines)'}${more}`;
       return { forModel: text, forUi: text, isError: false };
     }
@@ -63,7 +79,11 @@ export const bashOutputTool = defineTool({
     let lines = stripAnsi(fresh).replace(/\r\n/g, '\n').split('\n');
     if (lines[lines.length - 1] === '') lines.pop();
     if (re) lines = lines.filter((l) => re.test(l));
-    const capped = capMiddle(lines.join('\n'), OUTPUT_CAP_CHARS, () => 'use offset/limit to page through the kept output');
+    const capped = capMiddle(
+      lines.join('\n'),
+      OUTPUT_CAP_CHARS,
+      () => 'use offset/limit to page through the kept output',
+    );
     const body = lines.length ? capped.text : re ? '(no new lines match the filter)' : '(no new output)';
     const text = `${header}\n${body}`;
     return { forModel: text, forUi: text, isError: false };

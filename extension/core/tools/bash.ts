@@ -13,9 +13,25 @@ const PROGRESS_INTERVAL_MS = 100;
 
 const input = z.object({
   command: z.string().min(1).describe('The command to run with bash -c in the workspace folder.'),
-  description: z.string().optional().describe('A short (5–10 words) description of what the command does, shown to the user.'),
-  timeout: z.number().int().min(1000).max(MAX_TIMEOUT_MS).optional().describe(`Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}; background jobs have none unless given).`),
-  run_in_background: z.boolean().optional().describe('Start the command and return a job id at once (for servers, watchers, long builds). Read its output with bash_output, stop it with kill_shell.'),
+  description: z
+    .string()
+    .optional()
+    .describe('A short (5–10 words) description of what the command does, shown to the user.'),
+  timeout: z
+    .number()
+    .int()
+    .min(1000)
+    .max(MAX_TIMEOUT_MS)
+    .optional()
+    .describe(
+      `Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}; background jobs have none unless given).`,
+    ),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe(
+      'Start the command and return a job id at once (for servers, watchers, long builds). Read its output with bash_output, stop it with kill_shell.',
+    ),
 });
 type Input = z.infer<typeof input>;
 
@@ -36,7 +52,9 @@ export function statusLine(job: Job): string {
     case 'killed':
       return `[killed after ${took}]`;
     default:
-      return job.exitCode === null ? `[terminated by ${job.signal ?? 'a signal'} after ${took}]` : `[exit code ${job.exitCode} · ${took}]`;
+      return job.exitCode === null
+        ? `[terminated by ${job.signal ?? 'a signal'} after ${took}]`
+        : `[exit code ${job.exitCode} · ${took}]`;
   }
 }
 
@@ -126,7 +144,12 @@ export const bashTool = defineTool({
       pump.flush();
     }
     const full = stripAnsi(job.output.text()).replace(/\r\n/g, '\n');
-    const capped = capMiddle(full, OUTPUT_CAP_CHARS, (first, count) => `the full output is kept: bash_output with bash_id "${job.id}", offset ${first}, limit ${Math.min(count, 500)} pages through it`);
+    const capped = capMiddle(
+      full,
+      OUTPUT_CAP_CHARS,
+      (first, count) =>
+        `the full output is kept: bash_output with bash_id "${job.id}", offset ${first}, limit ${Math.min(count, 500)} pages through it`,
+    );
     if (!capped.elided && job.output.droppedChars === 0) jobs.forget(job.id);
     job.readCursor = job.output.total;
     const status = statusLine(job);

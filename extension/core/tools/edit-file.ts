@@ -7,9 +7,16 @@ import { displayPath, resolvePath, ToolInputError } from './util/paths';
 import { replaceExact } from './util/replace';
 
 export const editSchema = z.object({
-  old_string: z.string().describe('The exact text to replace, including whitespace and indentation, without read_file line-number prefixes.'),
+  old_string: z
+    .string()
+    .describe(
+      'The exact text to replace, including whitespace and indentation, without read_file line-number prefixes.',
+    ),
   new_string: z.string().describe('The text to put in its place (must differ from old_string).'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence instead of requiring exactly one (default false).'),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe('Replace every occurrence instead of requiring exactly one (default false).'),
 });
 
 const input = editSchema.extend({
@@ -22,7 +29,11 @@ export type EditSpec = z.infer<typeof editSchema>;
  * Applies edits in order to a file's text. Any failure throws (nothing is written), naming the
  * edit that failed when there are several.
  */
-export async function planEdits(ctx: ToolContext, filePath: string, edits: EditSpec[]): Promise<{ file: LoadedFile; change: ProposedChange; count: number }> {
+export async function planEdits(
+  ctx: ToolContext,
+  filePath: string,
+  edits: EditSpec[],
+): Promise<{ file: LoadedFile; change: ProposedChange; count: number }> {
   const ws = ctx.ports.workspace;
   const abs = await resolvePath(ws, filePath);
   const shown = displayPath(ws, abs);
@@ -31,9 +42,15 @@ export async function planEdits(ctx: ToolContext, filePath: string, edits: EditS
   if (!file.exists) {
     // Creating a file through edit_file: only with an empty old_string, as Claude Code allows.
     if (edits.length === 1 && first.old_string === '') {
-      return { file, change: { path: abs, displayPath: shown, isNew: true, before: '', after: first.new_string }, count: 1 };
+      return {
+        file,
+        change: { path: abs, displayPath: shown, isNew: true, before: '', after: first.new_string },
+        count: 1,
+      };
     }
-    throw new ToolInputError(`${shown} does not exist. Create it with write_file (or edit_file with an empty old_string).`);
+    throw new ToolInputError(
+      `${shown} does not exist. Create it with write_file (or edit_file with an empty old_string).`,
+    );
   }
   let text = file.text;
   let count = 0;
@@ -44,14 +61,22 @@ export async function planEdits(ctx: ToolContext, filePath: string, edits: EditS
       continue;
     }
     const r = replaceExact(text, file.format.eol, e.old_string, e.new_string, e.replace_all ?? false);
-    if (!r.ok) throw new ToolInputError(edits.length > 1 ? `Edit ${k + 1} of ${edits.length} failed, so no edit was applied: ${r.message}` : r.message);
+    if (!r.ok)
+      throw new ToolInputError(
+        edits.length > 1 ? `Edit ${k + 1} of ${edits.length} failed, so no edit was applied: ${r.message}` : r.message,
+      );
     text = r.text;
     count += r.count;
   }
   if (text === '' && file.text !== '') {
     // Only an edit whose old_string was the whole file and new_string empty may empty it.
-    const intended = edits.some((e) => e.new_string === '' && e.old_string.replace(/\r\n/g, '\n') === file.text.replace(/\r\n/g, '\n'));
-    if (!intended) throw new ToolInputError(`Refused: these edits would leave ${shown} empty. If that is really intended, replace the whole content in one edit, or use write_file with allow_empty.`);
+    const intended = edits.some(
+      (e) => e.new_string === '' && e.old_string.replace(/\r\n/g, '\n') === file.text.replace(/\r\n/g, '\n'),
+    );
+    if (!intended)
+      throw new ToolInputError(
+        `Refused: these edits would leave ${shown} empty. If that is really intended, replace the whole content in one edit, or use write_file with allow_empty.`,
+      );
   }
   return { file, change: { path: abs, displayPath: shown, isNew: false, before: file.text, after: text }, count };
 }
@@ -73,7 +98,12 @@ export const editFileTool = defineTool({
   async execute(i: Input, ctx) {
     try {
       const { file, change, count } = await planEdits(ctx, i.file_path, [i]);
-      return await commitChange(ctx, file, change, change.isNew ? 'Created' : count > 1 ? `Replaced ${count} occurrences in` : 'Edited');
+      return await commitChange(
+        ctx,
+        file,
+        change,
+        change.isNew ? 'Created' : count > 1 ? `Replaced ${count} occurrences in` : 'Edited',
+      );
     } catch (e) {
       return errorResult(e);
     }

@@ -10,8 +10,14 @@ import { toSlash } from './util/walk';
 const DEFAULT_LIMIT = 100;
 
 const input = z.object({
-  pattern: z.string().min(1).describe('Glob relative to path, e.g. "**/*.ts", "src/**/*.{ts,tsx}", "*.json" (top level only), "**/README*".'),
-  path: z.string().optional().describe('Folder to search in (absolute or workspace-relative). Default: the workspace root.'),
+  pattern: z
+    .string()
+    .min(1)
+    .describe('Glob relative to path, e.g. "**/*.ts", "src/**/*.{ts,tsx}", "*.json" (top level only), "**/README*".'),
+  path: z
+    .string()
+    .optional()
+    .describe('Folder to search in (absolute or workspace-relative). Default: the workspace root.'),
   include_ignored: z.boolean().optional().describe('Also list files ignored by .gitignore (default false).'),
   head_limit: z.number().int().min(1).max(2000).optional().describe(`Most paths to return (default ${DEFAULT_LIMIT}).`),
 });
@@ -44,7 +50,14 @@ export const globTool = defineTool({
       pattern = toSlash(rel);
     }
     const re = compileGlob(pattern);
-    const { files } = await listFiles({ ws, rgPath: ctx.ports.search.ripgrepPath(), dir, workspaceRoot: rootOf(ws, dir), includeIgnored: i.include_ignored, signal: ctx.signal });
+    const { files } = await listFiles({
+      ws,
+      rgPath: ctx.ports.search.ripgrepPath(),
+      dir,
+      workspaceRoot: rootOf(ws, dir),
+      includeIgnored: i.include_ignored,
+      signal: ctx.signal,
+    });
     const matched = files.filter((f) => re.test(toSlash(path.relative(dir, f))));
     const withTimes = await Promise.all(matched.map(async (f) => ({ f, t: (await ws.stat(f))?.mtimeMs ?? 0 })));
     withTimes.sort((a, b) => b.t - a.t || (a.f < b.f ? -1 : 1));
@@ -52,12 +65,20 @@ export const globTool = defineTool({
     const shown = withTimes.slice(0, limit).map((x) => displayPath(ws, x.f));
     let text: string;
     if (shown.length === 0) {
-      const hint = !pattern.includes('/') && !pattern.startsWith('**') ? ` "${pattern}" only matches at the top level of the folder; try "**/${pattern}".` : '';
+      const hint =
+        !pattern.includes('/') && !pattern.startsWith('**')
+          ? ` "${pattern}" only matches at the top level of the folder; try "**/${pattern}".`
+          : '';
       text = `No files match ${pattern} in ${displayPath(ws, dir)}.${hint}`;
     } else {
       text = shown.join('\n');
-      if (withTimes.length > limit) text += `\n\n(Showing the ${limit} most recently modified of ${withTimes.length} matches. Narrow the pattern or path to see others.)`;
+      if (withTimes.length > limit)
+        text += `\n\n(Showing the ${limit} most recently modified of ${withTimes.length} matches. Narrow the pattern or path to see others.)`;
     }
-    return { forModel: text, forUi: `${withTimes.length} file${withTimes.length === 1 ? '' : 's'}\n${text}`, isError: false };
+    return {
+      forModel: text,
+      forUi: `${withTimes.length} file${withTimes.length === 1 ? '' : 's'}\n${text}`,
+      isError: false,
+    };
   },
 });

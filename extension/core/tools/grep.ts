@@ -8,22 +8,62 @@ import { cutLine } from './util/cap';
 import { grepWithJs, grepWithRipgrep, type GrepFileResult, type GrepMode, type GrepParams } from './util/grep-search';
 
 const DEFAULT_LIMIT: Record<GrepMode, number> = { content: 400, files_with_matches: 250, count: 250 };
-export const FALLBACK_NOTE = '(ripgrep was not found, so the slower built-in search was used; the results are the same.)';
+export const FALLBACK_NOTE =
+  '(ripgrep was not found, so the slower built-in search was used; the results are the same.)';
 
 const input = z.object({
-  pattern: z.string().min(1).describe('Regular expression (ripgrep/Rust syntax). Escape literal braces and dots, e.g. "interface\\\\{\\\\}" or "foo\\\\.bar".'),
-  path: z.string().optional().describe('File or folder to search (absolute or workspace-relative). Default: the workspace root.'),
-  glob: z.string().optional().describe('Only files matching this glob, relative to path, e.g. "*.ts", "*.{ts,tsx}", "src/**/*.py". Prefix with ! to exclude.'),
-  type: z.string().optional().describe('Only files of this ripgrep type, e.g. "ts", "py", "rust", "go", "java", "md". More efficient than glob for standard types.'),
-  output_mode: z.enum(['content', 'files_with_matches', 'count']).optional().describe('"files_with_matches" (default): paths, newest first; "content": matching lines; "count": matching lines per file.'),
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      'Regular expression (ripgrep/Rust syntax). Escape literal braces and dots, e.g. "interface\\\\{\\\\}" or "foo\\\\.bar".',
+    ),
+  path: z
+    .string()
+    .optional()
+    .describe('File or folder to search (absolute or workspace-relative). Default: the workspace root.'),
+  glob: z
+    .string()
+    .optional()
+    .describe(
+      'Only files matching this glob, relative to path, e.g. "*.ts", "*.{ts,tsx}", "src/**/*.py". Prefix with ! to exclude.',
+    ),
+  type: z
+    .string()
+    .optional()
+    .describe(
+      'Only files of this ripgrep type, e.g. "ts", "py", "rust", "go", "java", "md". More efficient than glob for standard types.',
+    ),
+  output_mode: z
+    .enum(['content', 'files_with_matches', 'count'])
+    .optional()
+    .describe(
+      '"files_with_matches" (default): paths, newest first; "content": matching lines; "count": matching lines per file.',
+    ),
   '-i': z.boolean().optional().describe('Case-insensitive search.'),
   '-n': z.boolean().optional().describe('Show line numbers in content mode (default true).'),
   '-A': z.number().int().min(0).max(50).optional().describe('Lines of context after each match (content mode).'),
   '-B': z.number().int().min(0).max(50).optional().describe('Lines of context before each match (content mode).'),
-  '-C': z.number().int().min(0).max(50).optional().describe('Lines of context before and after each match (content mode).'),
+  '-C': z
+    .number()
+    .int()
+    .min(0)
+    .max(50)
+    .optional()
+    .describe('Lines of context before and after each match (content mode).'),
   multiline: z.boolean().optional().describe('Let the pattern span lines ("." matches newlines too). Default false.'),
-  head_limit: z.number().int().min(1).optional().describe('Show at most this many entries (lines in content mode, files otherwise).'),
-  offset: z.number().int().min(0).optional().describe('Skip this many entries first (for paging through many results).'),
+  head_limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Show at most this many entries (lines in content mode, files otherwise).'),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Skip this many entries first (for paging through many results).'),
 });
 type Input = z.infer<typeof input>;
 
@@ -35,7 +75,7 @@ export const grepTool = defineTool({
   name: 'grep',
   kind: 'read',
   description: [
-    'Searches file contents with ripgrep regular expressions. Respects .gitignore and the editor\'s excluded files; searches hidden files but never .git.',
+    "Searches file contents with ripgrep regular expressions. Respects .gitignore and the editor's excluded files; searches hidden files but never .git.",
     'Modes: files_with_matches (default; paths, newest first), content (matching lines with line numbers, optional -A/-B/-C context), count.',
     'Filter with glob ("*.ts", "**/*.{ts,tsx}") or type ("ts", "py"). Use -i for case-insensitive and multiline for patterns across lines.',
     'Results are capped; use head_limit and offset to page. Always prefer this tool to running grep or rg in bash.',
@@ -69,11 +109,14 @@ export const grepTool = defineTool({
     try {
       const out = rg ? await grepWithRipgrep(rg, params, ctx.signal) : await grepWithJs(ws, params, ctx.signal);
       files = out.files;
-      if (out.truncated) notes.push('(The search produced too much output and was stopped early; narrow it with path, glob or type.)');
+      if (out.truncated)
+        notes.push('(The search produced too much output and was stopped early; narrow it with path, glob or type.)');
       if (out.errors.length) notes.push(`(Some files could not be searched: ${out.errors.join('; ')})`);
     } catch (e) {
       const msg = (e as Error).message;
-      return fail(`grep failed: ${msg}${/regex|parse/i.test(msg) ? '\nCheck the pattern: it is a regular expression, so escape special characters such as ( ) [ ] { } . * + ?' : ''}`);
+      return fail(
+        `grep failed: ${msg}${/regex|parse/i.test(msg) ? '\nCheck the pattern: it is a regular expression, so escape special characters such as ( ) [ ] { } . * + ?' : ''}`,
+      );
     }
     if (ctx.signal.aborted) return fail('grep was aborted.');
     if (!rg) notes = [FALLBACK_NOTE, ...notes];
@@ -126,5 +169,7 @@ async function sortNewestFirst(files: GrepFileResult[], ws: WorkspacePort): Prom
   if (files.length > 2000) return;
   const mtimes = new Map<string, number>();
   await Promise.all(files.map(async (f) => mtimes.set(f.file, (await ws.stat(f.file))?.mtimeMs ?? 0)));
-  files.sort((a, b) => (mtimes.get(b.file) ?? 0) - (mtimes.get(a.file) ?? 0) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  files.sort(
+    (a, b) => (mtimes.get(b.file) ?? 0) - (mtimes.get(a.file) ?? 0) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0),
+  );
 }

@@ -11,7 +11,8 @@ const input = z.object({
 export const killShellTool = defineTool({
   name: 'kill_shell',
   kind: 'execute',
-  description: 'Stops a background shell job started by bash (the whole process tree: SIGTERM, then SIGKILL after 2 s) and reports its last state.',
+  description:
+    'Stops a background shell job started by bash (the whole process tree: SIGTERM, then SIGKILL after 2 s) and reports its last state.',
   input,
   subject: (i) => i.shell_id,
   async describeForApproval(i, ctx) {
@@ -22,7 +23,12 @@ export const killShellTool = defineTool({
     const jobs = jobsOf(ctx.session);
     const job = jobs.get(i.shell_id);
     if (!job) {
-      const msg = `No job ${i.shell_id}. Known jobs: ${jobs.list().map((j) => `${j.id} (${j.status})`).join(', ') || 'none'}.`;
+      const msg = `No job ${i.shell_id}. Known jobs: ${
+        jobs
+          .list()
+          .map((j) => `${j.id} (${j.status})`)
+          .join(', ') || 'none'
+      }.`;
       return { forModel: msg, forUi: msg, isError: true };
     }
     if (job.status !== 'running') {

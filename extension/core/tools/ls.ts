@@ -9,13 +9,29 @@ import type { WorkspacePort } from '../ports';
 
 const MAX_ENTRIES = 500;
 /** Folders that are listed but never expanded: big, generated, rarely what the model wants. */
-const NOT_EXPANDED = new Set(['.git', 'node_modules', '__pycache__', '.venv', 'venv', '.tox', '.mypy_cache', '.pytest_cache', '.next', '.nuxt', '.gradle', '.idea']);
+const NOT_EXPANDED = new Set([
+  '.git',
+  'node_modules',
+  '__pycache__',
+  '.venv',
+  'venv',
+  '.tox',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.next',
+  '.nuxt',
+  '.gradle',
+  '.idea',
+]);
 const HIDDEN_FILES = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);
 
 const input = z.object({
   path: z.string().optional().describe('Folder to list (absolute or workspace-relative). Default: the workspace root.'),
   depth: z.number().int().min(1).max(5).optional().describe('How many levels to expand (default 1: just this folder).'),
-  ignore: z.array(z.string()).optional().describe('Extra glob patterns of names or relative paths to leave out, e.g. ["*.log", "dist"].'),
+  ignore: z
+    .array(z.string())
+    .optional()
+    .describe('Extra glob patterns of names or relative paths to leave out, e.g. ["*.log", "dist"].'),
 });
 
 interface Level {
@@ -72,7 +88,9 @@ export const lsTool = defineTool({
       const here = gi ? [...levels, gi] : levels;
       let entries = await ws.readDir(abs);
       entries = entries.filter((e) => !HIDDEN_FILES.has(e.name));
-      entries.sort((a, b) => Number(b.type === 'directory') - Number(a.type === 'directory') || a.name.localeCompare(b.name));
+      entries.sort(
+        (a, b) => Number(b.type === 'directory') - Number(a.type === 'directory') || a.name.localeCompare(b.name),
+      );
       for (const e of entries) {
         const childAbs = path.join(abs, e.name);
         const rel = path.relative(dir, childAbs).split(path.sep).join('/');
@@ -83,7 +101,11 @@ export const lsTool = defineTool({
         }
         count++;
         if (e.type === 'directory') {
-          const skip = NOT_EXPANDED.has(e.name) ? ' (not expanded)' : ignoredBy(here, childAbs, true) ? ' (gitignored, not expanded)' : '';
+          const skip = NOT_EXPANDED.has(e.name)
+            ? ' (not expanded)'
+            : ignoredBy(here, childAbs, true)
+              ? ' (gitignored, not expanded)'
+              : '';
           lines.push(`${indent}${e.name}/${skip}`);
           if (!skip && level < depth) await visit(childAbs, level + 1, here, `${indent}  `);
         } else if (e.type === 'symlink') {

@@ -11,14 +11,21 @@ export interface MemorySearcher {
 }
 
 const input = z.object({
-  query: z.string().min(2).max(500).describe('What to look for: keywords or a short description of the earlier discussion.'),
+  query: z
+    .string()
+    .min(2)
+    .max(500)
+    .describe('What to look for: keywords or a short description of the earlier discussion.'),
   limit: z.number().int().min(1).max(20).optional().describe('How many sessions to return (default 5).'),
 });
 
 export function formatHits(query: string, hits: MemoryHit[]): string {
   if (hits.length === 0) return `No earlier session matches "${query}".`;
   return hits
-    .map((h, i) => `${i + 1}. ${h.title || 'Untitled session'} (session ${h.sessionId}, score ${h.score.toFixed(3)})\n   ${h.excerpt.replace(/\s+/g, ' ')}`)
+    .map(
+      (h, i) =>
+        `${i + 1}. ${h.title || 'Untitled session'} (session ${h.sessionId}, score ${h.score.toFixed(3)})\n   ${h.excerpt.replace(/\s+/g, ' ')}`,
+    )
     .join('\n');
 }
 
@@ -34,9 +41,17 @@ export function createMemorySearchTool(store: MemorySearcher) {
     input,
     subject: (i) => i.query,
     async execute(i, ctx) {
-      const hits = await store.searchMemory(i.query, { limit: i.limit ?? 5, excludeSessionId: ctx.session.sessionId, signal: ctx.signal });
+      const hits = await store.searchMemory(i.query, {
+        limit: i.limit ?? 5,
+        excludeSessionId: ctx.session.sessionId,
+        signal: ctx.signal,
+      });
       const text = formatHits(i.query, hits);
-      return { forModel: text, forUi: hits.length ? `${hits.length} earlier session${hits.length === 1 ? '' : 's'}\n${text}` : text, isError: false };
+      return {
+        forModel: text,
+        forUi: hits.length ? `${hits.length} earlier session${hits.length === 1 ? '' : 's'}\n${text}` : text,
+        isError: false,
+      };
     },
   });
 }

@@ -24,7 +24,12 @@ export const multiEditTool = defineTool({
   async execute(i, ctx) {
     try {
       const { file, change, count } = await planEdits(ctx, i.file_path, i.edits);
-      return await commitChange(ctx, file, change, `Applied ${i.edits.length} edit${i.edits.length > 1 ? 's' : ''} (${count} replacement${count > 1 ? 's' : ''}) to`);
+      return await commitChange(
+        ctx,
+        file,
+        change,
+        `Applied ${i.edits.length} edit${i.edits.length > 1 ? 's' : ''} (${count} replacement${count > 1 ? 's' : ''}) to`,
+      );
     } catch (e) {
       return errorResult(e);
     }

@@ -11,10 +11,21 @@ import { newCellId, parseNotebook, serializeNotebook, splitSource, type NbCell }
 
 const input = z.object({
   notebook_path: z.string().describe('Path of the .ipynb file (absolute or workspace-relative).'),
-  cell_id: z.string().optional().describe('Id of the cell to replace or delete, or after which to insert (as shown by read_file).'),
-  cell_index: z.number().int().min(0).optional().describe('0-based cell index, instead of cell_id. For insert: the new cell gets this index.'),
+  cell_id: z
+    .string()
+    .optional()
+    .describe('Id of the cell to replace or delete, or after which to insert (as shown by read_file).'),
+  cell_index: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('0-based cell index, instead of cell_id. For insert: the new cell gets this index.'),
   new_source: z.string().optional().describe('The new source of the cell (required for replace and insert).'),
-  cell_type: z.enum(['code', 'markdown']).optional().describe('Cell type: required for insert (default code); for replace, changes the type.'),
+  cell_type: z
+    .enum(['code', 'markdown'])
+    .optional()
+    .describe('Cell type: required for insert (default code); for replace, changes the type.'),
   edit_mode: z.enum(['replace', 'insert', 'delete']).optional().describe('replace (default), insert or delete.'),
 });
 type Input = z.infer<typeof input>;
@@ -31,7 +42,8 @@ async function plan(i: Input, ctx: ToolContext): Promise<Plan> {
   const ws = ctx.ports.workspace;
   const abs = await resolvePath(ws, i.notebook_path);
   const shown = displayPath(ws, abs);
-  if (!abs.toLowerCase().endsWith('.ipynb')) throw new ToolInputError(`${shown} is not a .ipynb notebook; use edit_file for other files.`);
+  if (!abs.toLowerCase().endsWith('.ipynb'))
+    throw new ToolInputError(`${shown} is not a .ipynb notebook; use edit_file for other files.`);
   const file = await loadForWrite(ctx, abs, 'edit', { requireRead: true });
   if (!file.exists) throw new ToolInputError(`Notebook not found: ${shown}.`);
   let nb;
@@ -45,13 +57,19 @@ async function plan(i: Input, ctx: ToolContext): Promise<Plan> {
     if (i.cell_id !== undefined) {
       const k = nb.cells.findIndex((c) => c.id === i.cell_id);
       if (k === -1) {
-        const ids = nb.cells.map((c, n) => `${n}:${c.id ?? '(no id)'}`).slice(0, 30).join(', ');
+        const ids = nb.cells
+          .map((c, n) => `${n}:${c.id ?? '(no id)'}`)
+          .slice(0, 30)
+          .join(', ');
         throw new ToolInputError(`No cell with id "${i.cell_id}" in ${shown}. Cells (index:id): ${ids}.`);
       }
       return k;
     }
     if (i.cell_index !== undefined) {
-      if (i.cell_index >= nb.cells.length) throw new ToolInputError(`cell_index ${i.cell_index} is out of range: ${shown} has ${nb.cells.length} cells (0–${nb.cells.length - 1}).`);
+      if (i.cell_index >= nb.cells.length)
+        throw new ToolInputError(
+          `cell_index ${i.cell_index} is out of range: ${shown} has ${nb.cells.length} cells (0–${nb.cells.length - 1}).`,
+        );
       return i.cell_index;
     }
     throw new ToolInputError('Give cell_id or cell_index to say which cell.');
@@ -72,7 +90,10 @@ async function plan(i: Input, ctx: ToolContext): Promise<Plan> {
       const type = i.cell_type ?? 'code';
       const cell: NbCell = { cell_type: type, metadata: {}, source: splitSource(i.new_source) };
       if (type === 'code') Object.assign(cell, { execution_count: null, outputs: [] });
-      const wantsIds = (nb.nbformat ?? 4) > 4 || ((nb.nbformat ?? 4) === 4 && (nb.nbformat_minor ?? 0) >= 5) || nb.cells.some((c) => c.id);
+      const wantsIds =
+        (nb.nbformat ?? 4) > 4 ||
+        ((nb.nbformat ?? 4) === 4 && (nb.nbformat_minor ?? 0) >= 5) ||
+        nb.cells.some((c) => c.id);
       if (wantsIds) cell.id = newCellId(new Set(nb.cells.map((c) => c.id ?? '')));
       nb.cells.splice(at, 0, wantsIds ? { id: cell.id, ...cell } : cell);
       summary = `Inserted a ${type} cell at index ${at} in`;
@@ -93,7 +114,12 @@ async function plan(i: Input, ctx: ToolContext): Promise<Plan> {
         cell.execution_count = null;
       }
       summary = `Replaced cell ${k} of`;
-      cellEdit = { mode: 'replace', index: k, source: i.new_source, cellType: cell.cell_type === 'markdown' ? 'markdown' : 'code' };
+      cellEdit = {
+        mode: 'replace',
+        index: k,
+        source: i.new_source,
+        cellType: cell.cell_type === 'markdown' ? 'markdown' : 'code',
+      };
     }
   }
   const after = serializeNotebook(nb, file.text);

@@ -47,9 +47,12 @@ export const readFileTool = defineTool({
     const st = await ws.stat(abs);
     if (!st) {
       const alt = await similarNames(ws, abs);
-      return err(`File not found: ${shown}.${alt.length ? ` Did you mean: ${alt.map((a) => displayPath(ws, a)).join(', ')}?` : ''} Use glob to find files by name.`);
+      return err(
+        `File not found: ${shown}.${alt.length ? ` Did you mean: ${alt.map((a) => displayPath(ws, a)).join(', ')}?` : ''} Use glob to find files by name.`,
+      );
     }
-    if (st.type === 'directory') return err(`${shown} is a directory, not a file. Use ls to list it or glob to find files in it.`);
+    if (st.type === 'directory')
+      return err(`${shown} is a directory, not a file. Use ls to list it or glob to find files in it.`);
     const ext = path.extname(abs).toLowerCase();
     let bytes: Uint8Array;
     try {
@@ -60,7 +63,8 @@ export const readFileTool = defineTool({
     recordRead(ctx, abs, st, bytes);
 
     if (IMAGE_EXTENSIONS.has(ext) || sniffImage(bytes)) return readImage(bytes, shown, ctx);
-    if (ext === '.pdf' || Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-') return readPdf(bytes, shown, i.pages);
+    if (ext === '.pdf' || Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-')
+      return readPdf(bytes, shown, i.pages);
     if (ext === '.ipynb') {
       const dirty = await ws.dirtyText(abs);
       return readNotebookFile(dirty ?? Buffer.from(bytes).toString('utf8'), shown, ctx);
@@ -72,7 +76,9 @@ export const readFileTool = defineTool({
     else {
       const d = decodeText(bytes);
       if (d.kind === 'binary') {
-        return err(`${shown} looks like a binary file (${formatBytes(bytes.length)}; ${d.reason}), so it was not read. read_file shows text, images, PDFs and notebooks. If you need its metadata, bash tools such as \`file\` or \`xxd | head\` can help.`);
+        return err(
+          `${shown} looks like a binary file (${formatBytes(bytes.length)}; ${d.reason}), so it was not read. read_file shows text, images, PDFs and notebooks. If you need its metadata, bash tools such as \`file\` or \`xxd | head\` can help.`,
+        );
       }
       text = d.text;
     }
@@ -80,7 +86,13 @@ export const readFileTool = defineTool({
   },
 });
 
-function numbered(text: string, shown: string, offset: number | undefined, limit: number | undefined, dirty: boolean): ToolResult {
+function numbered(
+  text: string,
+  shown: string,
+  offset: number | undefined,
+  limit: number | undefined,
+  dirty: boolean,
+): ToolResult {
   const note = dirty ? ' (unsaved editor text)' : '';
   if (text === '') {
     const msg = `${shown} is empty${note}.`;
@@ -107,7 +119,11 @@ function numbered(text: string, shown: string, offset: number | undefined, limit
     body += `\n\n(Showing lines ${start + 1}–${end} of ${lines.length}.${end < lines.length ? ` Continue with offset=${end + 1}.` : ''})`;
   }
   const summary = `Read ${shown}${note}: lines ${start + 1}–${end} of ${lines.length}`;
-  return { forModel: dirty ? `(Unsaved editor text of ${shown})\n${body}` : body, forUi: `${summary}\n${body}`, isError: false };
+  return {
+    forModel: dirty ? `(Unsaved editor text of ${shown})\n${body}` : body,
+    forUi: `${summary}\n${body}`,
+    isError: false,
+  };
 }
 
 function readImage(bytes: Uint8Array, shown: string, ctx: ToolContext): ToolResult {
@@ -120,7 +136,9 @@ function readImage(bytes: Uint8Array, shown: string, ctx: ToolContext): ToolResu
     return { forModel: msg, forUi: msg, isError: false };
   }
   if (bytes.length > MAX_IMAGE_BYTES) {
-    return err(`${desc} is too large to send to the model (limit ${formatBytes(MAX_IMAGE_BYTES)}). Downscale it first, e.g. with ImageMagick in bash.`);
+    return err(
+      `${desc} is too large to send to the model (limit ${formatBytes(MAX_IMAGE_BYTES)}). Downscale it first, e.g. with ImageMagick in bash.`,
+    );
   }
   return {
     forModel: [
@@ -155,7 +173,10 @@ function readPdf(bytes: Uint8Array, shown: string, pages: string | undefined): T
     chars += t.length;
     last = n;
   }
-  const more = last < wanted[wanted.length - 1] ? `\n\n(Stopped after page ${last} to stay within size limits; read further with pages="${last + 1}-${all.length}".)` : '';
+  const more =
+    last < wanted[wanted.length - 1]
+      ? `\n\n(Stopped after page ${last} to stay within size limits; read further with pages="${last + 1}-${all.length}".)`
+      : '';
   const body = parts.join('\n\n') + more;
   return { forModel: body, forUi: `PDF ${shown}: ${all.length} pages\n${body}`, isError: false };
 }

@@ -78,7 +78,8 @@ export type ParsedInput = { ok: true; input: unknown } | { ok: false; error: str
 
 function describeType(s: Record<string, unknown>): string {
   if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
-  if (s.type === 'array') return `array of ${s.items && typeof s.items === 'object' ? describeType(s.items as Record<string, unknown>) : 'items'}`;
+  if (s.type === 'array')
+    return `array of ${s.items && typeof s.items === 'object' ? describeType(s.items as Record<string, unknown>) : 'items'}`;
   if (s.type === 'object') return 'object';
   if (Array.isArray(s.anyOf)) return s.anyOf.map((x) => describeType(x as Record<string, unknown>)).join(' | ');
   return typeof s.type === 'string' ? s.type : 'value';
@@ -89,7 +90,9 @@ export function argumentSummary(tool: AnyTool): string {
   const schema = inputJsonSchema(tool);
   const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
-  const parts = Object.entries(props).map(([k, v]) => `${JSON.stringify(k)}${required.has(k) ? '' : '?'}: ${describeType(v)}`);
+  const parts = Object.entries(props).map(
+    ([k, v]) => `${JSON.stringify(k)}${required.has(k) ? '' : '?'}: ${describeType(v)}`,
+  );
   return `{${parts.join(', ')}}`;
 }
 
@@ -111,7 +114,10 @@ export function parseToolInput(tool: AnyTool, argumentsJson: string): ParsedInpu
     };
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    return { ok: false, error: `The arguments for ${tool.name} must be a JSON object matching ${argumentSummary(tool)}, not ${Array.isArray(raw) ? 'an array' : typeof raw}.` };
+    return {
+      ok: false,
+      error: `The arguments for ${tool.name} must be a JSON object matching ${argumentSummary(tool)}, not ${Array.isArray(raw) ? 'an array' : typeof raw}.`,
+    };
   }
   const r = tool.input.safeParse(raw);
   if (r.success) return { ok: true, input: r.data };
@@ -121,7 +127,9 @@ export function parseToolInput(tool: AnyTool, argumentsJson: string): ParsedInpu
     const missing = iss.code === 'invalid_type' && iss.path.length > 0 && getAt(raw, iss.path) === undefined;
     return `- ${issuePath(iss.path)}: ${missing ? 'required but missing' : iss.message}`;
   });
-  const extra = unknown.length ? `\n(Unknown argument${unknown.length > 1 ? 's' : ''} ignored: ${unknown.join(', ')}.)` : '';
+  const extra = unknown.length
+    ? `\n(Unknown argument${unknown.length > 1 ? 's' : ''} ignored: ${unknown.join(', ')}.)`
+    : '';
   return {
     ok: false,
     error: `Invalid arguments for ${tool.name}:\n${lines.join('\n')}${extra}\nFix them and call ${tool.name} again. Expected: ${argumentSummary(tool)}`,
@@ -159,7 +167,10 @@ export function createToolRegistry(tools: AnyTool[]): ToolRegistry {
     get: (name) => byName.get(name),
     async run(call, ctx) {
       const tool = byName.get(call.name);
-      if (!tool) return errorResult(`There is no tool named "${call.name}" here. Available tools: ${[...byName.keys()].join(', ') || 'none'}.`);
+      if (!tool)
+        return errorResult(
+          `There is no tool named "${call.name}" here. Available tools: ${[...byName.keys()].join(', ') || 'none'}.`,
+        );
       const parsed = parseToolInput(tool, call.argumentsJson);
       if (!parsed.ok) return errorResult(parsed.error);
       try {

@@ -9,7 +9,10 @@ import { toEol } from './util/text';
 const input = z.object({
   file_path: z.string().describe('Absolute path, or a path relative to the workspace root.'),
   content: z.string().describe('The complete new content of the file.'),
-  allow_empty: z.boolean().optional().describe('Set to true only when you really mean to empty an existing non-empty file.'),
+  allow_empty: z
+    .boolean()
+    .optional()
+    .describe('Set to true only when you really mean to empty an existing non-empty file.'),
 });
 type Input = z.infer<typeof input>;
 
@@ -18,11 +21,16 @@ async function plan(i: Input, ctx: ToolContext): Promise<{ file: LoadedFile; cha
   const abs = await resolvePath(ws, i.file_path);
   const file = await loadForWrite(ctx, abs, 'overwrite', { requireRead: true });
   if (file.exists && i.content === '' && file.text !== '' && !i.allow_empty) {
-    throw new ToolInputError(`Refused to empty ${displayPath(ws, abs)}: content is empty but the file is not. If you really mean to empty it, call again with allow_empty: true.`);
+    throw new ToolInputError(
+      `Refused to empty ${displayPath(ws, abs)}: content is empty but the file is not. If you really mean to empty it, call again with allow_empty: true.`,
+    );
   }
   // Keep the file's line endings; a new file gets the text as given.
   const after = file.exists ? toEol(i.content, file.format.eol) : i.content;
-  return { file, change: { path: abs, displayPath: displayPath(ws, abs), isNew: !file.exists, before: file.text, after } };
+  return {
+    file,
+    change: { path: abs, displayPath: displayPath(ws, abs), isNew: !file.exists, before: file.text, after },
+  };
 }
 
 export const writeFileTool = defineTool({
@@ -42,7 +50,11 @@ export const writeFileTool = defineTool({
     try {
       const { file, change } = await plan(i, ctx);
       if (file.exists && change.before === change.after) {
-        return { forModel: `${change.displayPath} already has exactly this content; nothing was written.`, forUi: `${change.displayPath}: unchanged`, isError: false };
+        return {
+          forModel: `${change.displayPath} already has exactly this content; nothing was written.`,
+          forUi: `${change.displayPath}: unchanged`,
+          isError: false,
+        };
       }
       return await commitChange(ctx, file, change, change.isNew ? 'Created' : 'Wrote');
     } catch (e) {

@@ -6,7 +6,9 @@ import type { NotebookCellEdit } from '../../core/ports';
 
 function openNotebook(absPath: string): vscode.NotebookDocument | undefined {
   const want = path.normalize(absPath);
-  return vscode.workspace.notebookDocuments.find((d) => d.uri.scheme === 'file' && !d.isClosed && path.normalize(d.uri.fsPath) === want);
+  return vscode.workspace.notebookDocuments.find(
+    (d) => d.uri.scheme === 'file' && !d.isClosed && path.normalize(d.uri.fsPath) === want,
+  );
 }
 
 function cellData(nb: vscode.NotebookDocument, source: string, type: 'code' | 'markdown'): vscode.NotebookCellData {
@@ -20,10 +22,15 @@ export async function applyNotebookEdit(absPath: string, edit: NotebookCellEdit)
   const nb = openNotebook(absPath);
   if (!nb) return 'not-open';
   let cellEdit: vscode.NotebookEdit;
-  if (edit.mode === 'delete') cellEdit = vscode.NotebookEdit.deleteCells(new vscode.NotebookRange(edit.index, edit.index + 1));
-  else if (edit.mode === 'insert') cellEdit = vscode.NotebookEdit.insertCells(edit.index, [cellData(nb, edit.source, edit.cellType)]);
+  if (edit.mode === 'delete')
+    cellEdit = vscode.NotebookEdit.deleteCells(new vscode.NotebookRange(edit.index, edit.index + 1));
+  else if (edit.mode === 'insert')
+    cellEdit = vscode.NotebookEdit.insertCells(edit.index, [cellData(nb, edit.source, edit.cellType)]);
   // Replacing the cell (not only its text) also drops outputs that no longer match the source.
-  else cellEdit = vscode.NotebookEdit.replaceCells(new vscode.NotebookRange(edit.index, edit.index + 1), [cellData(nb, edit.source, edit.cellType)]);
+  else
+    cellEdit = vscode.NotebookEdit.replaceCells(new vscode.NotebookRange(edit.index, edit.index + 1), [
+      cellData(nb, edit.source, edit.cellType),
+    ]);
   const we = new vscode.WorkspaceEdit();
   we.set(nb.uri, [cellEdit]);
   if (!(await vscode.workspace.applyEdit(we))) throw new Error('VS Code refused the notebook edit');

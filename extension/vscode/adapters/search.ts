@@ -28,7 +28,9 @@ export function createSearchPort(): SearchPort {
   return {
     ripgrepPath() {
       if (!resolved) {
-        const bundled = ripgrepCandidates(vscode.env.appRoot, process.platform, process.arch).map((p) => path.normalize(p)).find(executable);
+        const bundled = ripgrepCandidates(vscode.env.appRoot, process.platform, process.arch)
+          .map((p) => path.normalize(p))
+          .find(executable);
         resolved = { path: bundled ?? onPath() };
       }
       return resolved.path;

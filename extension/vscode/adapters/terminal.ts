@@ -28,7 +28,9 @@ export function createTerminalPort(): TerminalPort {
     const pty: vscode.Pseudoterminal = {
       onDidWrite: emitter.event,
       open: () => {
-        emitter.fire('\x1b[2mCommands run by the Sextant agent appear here (display only; Sextant captures their output).\x1b[0m\r\n');
+        emitter.fire(
+          '\x1b[2mCommands run by the Sextant agent appear here (display only; Sextant captures their output).\x1b[0m\r\n',
+        );
         m.open = true;
         for (const s of m.pending.splice(0)) emitter.fire(s);
       },

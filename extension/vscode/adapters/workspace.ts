@@ -15,7 +15,9 @@ function samePath(a: string, b: string): boolean {
 }
 
 function openDocument(absPath: string): vscode.TextDocument | undefined {
-  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && !d.isClosed && samePath(d.uri.fsPath, absPath));
+  return vscode.workspace.textDocuments.find(
+    (d) => d.uri.scheme === 'file' && !d.isClosed && samePath(d.uri.fsPath, absPath),
+  );
 }
 
 function enabledGlobs(section: string, key: string, scope: vscode.Uri | undefined): string[] {

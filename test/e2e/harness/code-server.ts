@@ -86,7 +86,16 @@ function baseEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 export async function installExtension(tc: Toolchain, dirs: CodeServerDirs, vsix: string): Promise<string> {
   return run(
     tc.node,
-    [tc.codeServer, '--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir, '--install-extension', vsix, '--force'],
+    [
+      tc.codeServer,
+      '--user-data-dir',
+      dirs.userDataDir,
+      '--extensions-dir',
+      dirs.extensionsDir,
+      '--install-extension',
+      vsix,
+      '--force',
+    ],
     baseEnv(),
     120_000,
   );
@@ -121,11 +130,16 @@ export async function startCodeServer(tc: Toolchain, opts: CodeServerOptions): P
   const log = createWriteStream(opts.logFile, { flags: 'a' });
   const args = [
     tc.codeServer,
-    '--config', opts.configFile,
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--user-data-dir', opts.userDataDir,
-    '--extensions-dir', opts.extensionsDir,
+    '--config',
+    opts.configFile,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--user-data-dir',
+    opts.userDataDir,
+    '--extensions-dir',
+    opts.extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
@@ -161,7 +175,9 @@ export async function startCodeServer(tc: Toolchain, opts: CodeServerOptions): P
     }
     if (Date.now() > deadline) {
       await server.stop();
-      throw new Error(`code-server did not answer ${url}/healthz within ${(opts.startTimeoutMs ?? 60_000) / 1000}s; see ${opts.logFile}`);
+      throw new Error(
+        `code-server did not answer ${url}/healthz within ${(opts.startTimeoutMs ?? 60_000) / 1000}s; see ${opts.logFile}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 200));
   }

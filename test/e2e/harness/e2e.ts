@@ -9,7 +9,16 @@
 // log and code-server's own log under test-results/e2e/.
 import { after, before, describe, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  writeFileSync,
+  copyFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '../../fixtures/fake-llm';
@@ -22,7 +31,8 @@ export const ROOT = findRoot();
 function findRoot(): string {
   // The bundle runs from dist-test/e2e/test/e2e/; walk up to the repository (package.json + test/e2e).
   let dir = __dirname;
-  while (dir !== '/' && !(existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'test', 'e2e')))) dir = resolve(dir, '..');
+  while (dir !== '/' && !(existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'test', 'e2e'))))
+    dir = resolve(dir, '..');
   return dir;
 }
 
@@ -52,7 +62,8 @@ export class E2E {
   private ctx?: E2EContext;
   private readonly figures: Record<string, number | string> = {};
   private userDataDir = '';
-  private readonly scenarios: Array<{ name: string; fn: (ctx: E2EContext) => Promise<void>; opts: ScenarioOptions }> = [];
+  private readonly scenarios: Array<{ name: string; fn: (ctx: E2EContext) => Promise<void>; opts: ScenarioOptions }> =
+    [];
 
   constructor() {
     this.runDir = process.env.SEXTANT_E2E_RUN_DIR ?? mkdtempSync(join(tmpdir(), 'sextant-e2e-'));
@@ -103,7 +114,8 @@ export class E2E {
     const tc = findToolchain(ROOT);
     const chromiumPath = findChromium();
     const vsix = process.env.SEXTANT_E2E_VSIX ?? join(ROOT, 'dist-vsix', 'sextant.vsix');
-    if (!existsSync(vsix)) throw new Error(`E2E: no VSIX at ${vsix}; run 'npm run package' (npm run test:e2e does it for you)`);
+    if (!existsSync(vsix))
+      throw new Error(`E2E: no VSIX at ${vsix}; run 'npm run package' (npm run test:e2e does it for you)`);
 
     const workspace = join(this.runDir, 'workspace');
     cpSync(join(ROOT, 'sample-workspace'), workspace, { recursive: true });
@@ -181,7 +193,11 @@ export class E2E {
     mkdirSync(dest, { recursive: true });
     const wanted = (f: string): boolean => {
       const base = f.split('/').pop() ?? '';
-      return /^(remoteexthost|exthost|remoteagent)\.log$/.test(base) || /sextant/i.test(base) || f.includes('/sextant.sextant/');
+      return (
+        /^(remoteexthost|exthost|remoteagent)\.log$/.test(base) ||
+        /sextant/i.test(base) ||
+        f.includes('/sextant.sextant/')
+      );
     };
     const logs = findFiles(join(this.userDataDir, 'logs'), wanted);
     for (const f of logs) {
@@ -201,7 +217,11 @@ export class E2E {
     try {
       const text = this.ctx?.wb.outputChannelText('Sextant') ?? '';
       writeFileSync(join(this.resultsDir, `FAILED-${safe}-sextant-output.log`), text);
-      const html = await this.ctx?.wb.webviewFrame().locator('body').innerHTML({ timeout: 2_000 }).catch(() => '(no Sextant webview)');
+      const html = await this.ctx?.wb
+        .webviewFrame()
+        .locator('body')
+        .innerHTML({ timeout: 2_000 })
+        .catch(() => '(no Sextant webview)');
       writeFileSync(join(this.resultsDir, `FAILED-${safe}-webview.html`), html ?? '');
       this.copyLogs('logs');
       this.log(`logs: ${this.resultsDir}`);

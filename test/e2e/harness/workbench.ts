@@ -21,7 +21,11 @@ export async function waitUntil<T>(what: string, action: () => Promise<T>): Prom
 }
 
 /** Polls `check` until it returns a truthy value or the time runs out. */
-export async function poll<T>(what: string, check: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
+export async function poll<T>(
+  what: string,
+  check: () => Promise<T | undefined | null | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -57,19 +61,28 @@ export class Workbench {
   /** Waits until the workbench has rendered its activity bar. */
   async waitReady(timeoutMs = 90_000): Promise<void> {
     await waitUntil('the VS Code workbench to load', () =>
-      this.page.locator('.monaco-workbench .part.activitybar').first().waitFor({ state: 'visible', timeout: timeoutMs }),
+      this.page
+        .locator('.monaco-workbench .part.activitybar')
+        .first()
+        .waitFor({ state: 'visible', timeout: timeoutMs }),
     );
   }
 
   activityTab(name: string): Locator {
-    return this.page.locator('.part.activitybar').getByRole('tab', { name: new RegExp(`^${name}\\b`) }).first();
+    return this.page
+      .locator('.part.activitybar')
+      .getByRole('tab', { name: new RegExp(`^${name}\\b`) })
+      .first();
   }
 
   /** Clicks an activity bar entry (unless it is already the open one, which would close the side bar). */
   async openActivity(name: string): Promise<void> {
     const tab = this.activityTab(name);
-    await waitUntil(`the "${name}" entry in the activity bar`, () => tab.waitFor({ state: 'visible', timeout: 20_000 }));
-    const selected = (await tab.getAttribute('aria-selected')) === 'true' || (await tab.getAttribute('aria-checked')) === 'true';
+    await waitUntil(`the "${name}" entry in the activity bar`, () =>
+      tab.waitFor({ state: 'visible', timeout: 20_000 }),
+    );
+    const selected =
+      (await tab.getAttribute('aria-selected')) === 'true' || (await tab.getAttribute('aria-checked')) === 'true';
     const sidebarVisible = await this.page.locator('.part.sidebar').isVisible();
     if (!selected || !sidebarVisible) await tab.click();
   }
@@ -97,7 +110,11 @@ export class Workbench {
   async showExplorer(): Promise<void> {
     await this.openActivity('Explorer');
     await waitUntil('the Explorer view', () =>
-      this.page.locator('.part.sidebar .composite.title').getByText(/Explorer/i).first().waitFor({ state: 'visible', timeout: 15_000 }),
+      this.page
+        .locator('.part.sidebar .composite.title')
+        .getByText(/Explorer/i)
+        .first()
+        .waitFor({ state: 'visible', timeout: 15_000 }),
     );
   }
 
@@ -143,7 +160,9 @@ export class Workbench {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
     await waitUntil('the command palette to open', () => input.waitFor({ state: 'visible', timeout: 10_000 }));
     await input.fill(`>${title}`);
-    const row = this.page.locator(`.quick-input-list .monaco-list-row[aria-label^="${title.replace(/"/g, '\\"')}"]`).first();
+    const row = this.page
+      .locator(`.quick-input-list .monaco-list-row[aria-label^="${title.replace(/"/g, '\\"')}"]`)
+      .first();
     await waitUntil(`the command "${title}" in the palette`, () => row.waitFor({ state: 'visible', timeout: 10_000 }));
     await row.click();
     if (opts.opensInput) return;

@@ -15,34 +15,41 @@ const ANSWER = [
 ];
 
 export function chatScenarios(e2e: E2E): void {
-  e2e.scenario('opens the Sextant view from the activity bar and renders a streamed Markdown answer', async ({ wb, fake }) => {
-    fake.enqueue({ text: ANSWER, chunkDelayMs: 20 });
-    await wb.openSextantView();
-    await wb.typeMessage('What does a sextant measure?');
+  e2e.scenario(
+    'opens the Sextant view from the activity bar and renders a streamed Markdown answer',
+    async ({ wb, fake }) => {
+      fake.enqueue({ text: ANSWER, chunkDelayMs: 20 });
+      await wb.openSextantView();
+      await wb.typeMessage('What does a sextant measure?');
 
-    const you = wb.articles('You').last();
-    await poll('the user message "What does a sextant measure?"', async () => (await you.innerText()).includes('What does a sextant measure?'));
-    const answer = wb.articles('Sextant').last();
-    await poll('the answer to arrive in full ("Fair winds.")', async () => (await answer.innerText()).includes('Fair winds.'));
+      const you = wb.articles('You').last();
+      await poll('the user message "What does a sextant measure?"', async () =>
+        (await you.innerText()).includes('What does a sextant measure?'),
+      );
+      const answer = wb.articles('Sextant').last();
+      await poll('the answer to arrive in full ("Fair winds.")', async () =>
+        (await answer.innerText()).includes('Fair winds.'),
+      );
 
-    // Rendered as Markdown, not shown as source.
-    assert.equal(await answer.locator('strong').first().innerText(), 'angle');
-    assert.equal(await answer.locator('li').count(), 2);
-    assert.equal(await answer.locator('code').first().innerText(), '1759');
-    assert.ok(!(await answer.innerText()).includes('**'), 'Markdown markers are visible in the answer');
+      // Rendered as Markdown, not shown as source.
+      assert.equal(await answer.locator('strong').first().innerText(), 'angle');
+      assert.equal(await answer.locator('li').count(), 2);
+      assert.equal(await answer.locator('code').first().innerText(), '1759');
+      assert.ok(!(await answer.innerText()).includes('**'), 'Markdown markers are visible in the answer');
 
-    // The request reached the model configured in settings.json, with the key from the environment.
-    const req = fake.requests.find((r) => r.api === 'openai');
-    assert.ok(req, 'no chat-completions request reached the fake LLM');
-    assert.equal(req.headers.authorization, `Bearer ${E2E_KEY}`);
-    const body = req.body as { model?: string; stream?: boolean; messages?: unknown };
-    assert.equal(body.model, 'fake-model');
-    assert.equal(body.stream, true);
-    assert.match(JSON.stringify(body.messages), /What does a sextant measure\?/);
+      // The request reached the model configured in settings.json, with the key from the environment.
+      const req = fake.requests.find((r) => r.api === 'openai');
+      assert.ok(req, 'no chat-completions request reached the fake LLM');
+      assert.equal(req.headers.authorization, `Bearer ${E2E_KEY}`);
+      const body = req.body as { model?: string; stream?: boolean; messages?: unknown };
+      assert.equal(body.model, 'fake-model');
+      assert.equal(body.stream, true);
+      assert.match(JSON.stringify(body.messages), /What does a sextant measure\?/);
 
-    const shot = await wb.screenshot('chat-answer');
-    if (process.env.SEXTANT_E2E_DOCS_SCREENSHOT) copyFileSync(shot, join(ROOT, 'docs', 'screenshot-chat.png'));
-  });
+      const shot = await wb.screenshot('chat-answer');
+      if (process.env.SEXTANT_E2E_DOCS_SCREENSHOT) copyFileSync(shot, join(ROOT, 'docs', 'screenshot-chat.png'));
+    },
+  );
 
   e2e.scenario('Shift+Tab in the composer cycles the mode', async ({ wb }) => {
     await wb.openSextantView();
@@ -58,7 +65,10 @@ export function chatScenarios(e2e: E2E): void {
     const start = await poll('exactly one checked mode', checked);
     const enabled: string[] = [];
     for (const m of modes) if (await group.getByRole('radio', { name: m, exact: true }).isEnabled()) enabled.push(m);
-    assert.ok(enabled.length >= 2 && enabled.includes(start), `enabled modes: ${enabled.join(', ')}; checked: ${start}`);
+    assert.ok(
+      enabled.length >= 2 && enabled.includes(start),
+      `enabled modes: ${enabled.join(', ')}; checked: ${start}`,
+    );
 
     const box = wb.inWebview('textbox', 'Message');
     await box.click();
@@ -68,7 +78,10 @@ export function chatScenarios(e2e: E2E): void {
     await poll(`mode "${next}" after Shift+Tab from "${start}"`, async () => (await checked()) === next);
     // The composer keeps the focus, so Shift+Tab can be pressed again until the cycle closes.
     for (let i = 1; i < enabled.length; i++) await box.press('Shift+Tab');
-    await poll(`mode back to "${start}" after ${enabled.length} Shift+Tab presses`, async () => (await checked()) === start);
+    await poll(
+      `mode back to "${start}" after ${enabled.length} Shift+Tab presses`,
+      async () => (await checked()) === start,
+    );
   });
 
   e2e.scenario('Stop ends a long stream and the partial answer stays, marked stopped', async ({ wb, fake }) => {
@@ -82,12 +95,17 @@ export function chatScenarios(e2e: E2E): void {
     const requestsBefore = fake.requests.length;
     await wb.typeMessage('Write a very long essay');
     const answer = wb.articles('Sextant').nth(before);
-    await poll('the partial answer "…gamma" while the response is still open', async () => (await answer.innerText()).includes('gamma'));
+    await poll('the partial answer "…gamma" while the response is still open', async () =>
+      (await answer.innerText()).includes('gamma'),
+    );
     const req = (await fake.waitForRequests(requestsBefore + 1))[requestsBefore];
     assert.equal(req.outcome, undefined, 'the response should still be in flight');
 
     await wb.clickInWebview('button', 'Stop');
-    const outcome = await Promise.race([req.settled, new Promise<string>((r) => setTimeout(() => r('still open 10 s after Stop'), 10_000))]);
+    const outcome = await Promise.race([
+      req.settled,
+      new Promise<string>((r) => setTimeout(() => r('still open 10 s after Stop'), 10_000)),
+    ]);
     assert.equal(outcome, 'client-closed', 'Stop did not close the HTTP request to the model');
 
     await poll('the "Stop" button to go away', async () => (await wb.inWebview('button', 'Stop').count()) === 0);

@@ -12,35 +12,64 @@ async function check(name: string, fn: () => Promise<void>, failures: string[]):
     console.log(`  ✔ ${name}`);
   } catch (err) {
     failures.push(name);
-    console.log(`  ✖ ${name}\n    ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+    console.log(`  ✖ ${name}\n    ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   }
 }
 
 export async function run(): Promise<void> {
   const failures: string[] = [];
   const ext = vscode.extensions.getExtension(EXTENSION_ID);
-  await check('the extension is installed and not activated at startup (lazy activation)', async () => {
-    assert.ok(ext, `${EXTENSION_ID} is not installed`);
-    assert.equal(ext.isActive, false);
-  }, failures);
-  await check('"Sextant: Focus Chat" activates it and shows the chat view', async () => {
-    await vscode.commands.executeCommand('sextant.focusChat');
-    assert.equal(ext?.isActive, true);
-  }, failures);
-  await check('every contributed command is registered', async () => {
-    const all = new Set(await vscode.commands.getCommands(true));
-    for (const id of ['sextant.newChat', 'sextant.focusChat', 'sextant.switchMode', 'sextant.selectModel', 'sextant.setApiKey', 'sextant.clearApiKey', 'sextant.exportSession', 'sextant.showHistory']) {
-      assert.ok(all.has(id), `${id} is not registered`);
-    }
-  }, failures);
-  await check('settings have their documented defaults', async () => {
-    const c = vscode.workspace.getConfiguration('sextant');
-    assert.equal(c.get('defaultModel'), 'minimax/MiniMax-M2.1');
-    assert.equal(c.get('agent.maxSteps'), 50);
-    assert.equal(c.get('permissions.defaultMode'), 'ask');
-  }, failures);
-  await check('"Sextant: New Chat" runs without error', async () => {
-    await vscode.commands.executeCommand('sextant.newChat');
-  }, failures);
+  await check(
+    'the extension is installed and not activated at startup (lazy activation)',
+    async () => {
+      assert.ok(ext, `${EXTENSION_ID} is not installed`);
+      assert.equal(ext.isActive, false);
+    },
+    failures,
+  );
+  await check(
+    '"Sextant: Focus Chat" activates it and shows the chat view',
+    async () => {
+      await vscode.commands.executeCommand('sextant.focusChat');
+      assert.equal(ext?.isActive, true);
+    },
+    failures,
+  );
+  await check(
+    'every contributed command is registered',
+    async () => {
+      const all = new Set(await vscode.commands.getCommands(true));
+      for (const id of [
+        'sextant.newChat',
+        'sextant.focusChat',
+        'sextant.switchMode',
+        'sextant.selectModel',
+        'sextant.setApiKey',
+        'sextant.clearApiKey',
+        'sextant.exportSession',
+        'sextant.showHistory',
+      ]) {
+        assert.ok(all.has(id), `${id} is not registered`);
+      }
+    },
+    failures,
+  );
+  await check(
+    'settings have their documented defaults',
+    async () => {
+      const c = vscode.workspace.getConfiguration('sextant');
+      assert.equal(c.get('defaultModel'), 'minimax/MiniMax-M2.1');
+      assert.equal(c.get('agent.maxSteps'), 50);
+      assert.equal(c.get('permissions.defaultMode'), 'ask');
+    },
+    failures,
+  );
+  await check(
+    '"Sextant: New Chat" runs without error',
+    async () => {
+      await vscode.commands.executeCommand('sextant.newChat');
+    },
+    failures,
+  );
   if (failures.length) throw new Error(`${failures.length} check(s) failed: ${failures.join('; ')}`);
 }

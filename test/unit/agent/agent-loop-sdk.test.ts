@@ -18,7 +18,10 @@ after(async () => (await fakePromise).close());
 async function providerFor(kind: 'openai' | 'anthropic'): Promise<Provider> {
   const fake = await fakePromise;
   const mod = kind === 'openai' ? openai : anthropic;
-  return mod.createProvider({ name: 'fake', kind, baseUrl: kind === 'openai' ? `${fake.baseUrl}/v1` : fake.baseUrl }, 'sk-test');
+  return mod.createProvider(
+    { name: 'fake', kind, baseUrl: kind === 'openai' ? `${fake.baseUrl}/v1` : fake.baseUrl },
+    'sk-test',
+  );
 }
 
 async function drive(kind: 'openai' | 'anthropic', root: string, prompt: string, maxSteps = 10) {
@@ -60,7 +63,10 @@ for (const kind of ['openai', 'anthropic'] as const) {
   test(`${kind}: a multi-step session reads (two files in parallel), edits, and runs a command`, async () => {
     const fake = await fakePromise;
     fake.reset();
-    const root = await makeTempWorkspace({ 'src/app.js': 'const greeting = "hello";\nconsole.log(greeting);\n', 'README.md': '# demo\n' });
+    const root = await makeTempWorkspace({
+      'src/app.js': 'const greeting = "hello";\nconsole.log(greeting);\n',
+      'README.md': '# demo\n',
+    });
     const steps: FakeReply[] = [
       {
         toolCalls: [
@@ -68,7 +74,15 @@ for (const kind of ['openai', 'anthropic'] as const) {
           { name: 'read_file', arguments: { file_path: 'README.md' } },
         ],
       },
-      { text: 'Changing the greeting.', toolCalls: [{ name: 'edit_file', arguments: { file_path: 'src/app.js', old_string: '"hello"', new_string: '"hello, sextant"' } }] },
+      {
+        text: 'Changing the greeting.',
+        toolCalls: [
+          {
+            name: 'edit_file',
+            arguments: { file_path: 'src/app.js', old_string: '"hello"', new_string: '"hello, sextant"' },
+          },
+        ],
+      },
       { toolCalls: [{ name: 'bash', arguments: { command: 'node src/app.js' } }] },
       { text: 'Done: it now prints hello, sextant.' },
     ];
@@ -76,14 +90,22 @@ for (const kind of ['openai', 'anthropic'] as const) {
     const { events, outcome } = await drive(kind, root, 'change the greeting and run it');
     assert.deepEqual(outcome, { kind: 'done' });
     assert.equal(fake.requests.length, 4);
-    assert.equal(await fs.readFile(path.join(root, 'src/app.js'), 'utf8'), 'const greeting = "hello, sextant";\nconsole.log(greeting);\n');
+    assert.equal(
+      await fs.readFile(path.join(root, 'src/app.js'), 'utf8'),
+      'const greeting = "hello, sextant";\nconsole.log(greeting);\n',
+    );
     // What the model saw: both file contents after step 1, the command output after step 3.
     assert.match(toolResultsIn(fake.requests[1]), /const greeting = \\"hello\\"/);
     assert.match(toolResultsIn(fake.requests[1]), /# demo/);
     assert.match(toolResultsIn(fake.requests[3]), /hello, sextant/);
-    const finished = events.flatMap((e) => (e.type === 'tool_updated' && ['ok', 'error'].includes(e.call.status) ? [`${e.call.name}:${e.call.status}`] : []));
+    const finished = events.flatMap((e) =>
+      e.type === 'tool_updated' && ['ok', 'error'].includes(e.call.status) ? [`${e.call.name}:${e.call.status}`] : [],
+    );
     assert.deepEqual(finished, ['read_file:ok', 'read_file:ok', 'edit_file:ok', 'bash:ok']);
-    assert.ok(events.some((e) => e.type === 'tool_progress' && e.output.includes('hello, sextant')), 'bash output streamed to the card');
+    assert.ok(
+      events.some((e) => e.type === 'tool_progress' && e.output.includes('hello, sextant')),
+      'bash output streamed to the card',
+    );
   });
 
   test(`${kind}: a malformed tool call goes back to the model, which corrects it on the next step`, async () => {
@@ -94,7 +116,11 @@ for (const kind of ['openai', 'anthropic'] as const) {
       { toolCalls: [{ name: 'read_file', arguments: { file_path: 'notes.txt' } }] },
       { toolCalls: [{ name: 'edit_file', arguments: '{"file_path": "notes.txt", "new_string": "beta"' }] },
       { toolCalls: [{ name: 'edit_file', arguments: { file_path: 'notes.txt', new_string: 'beta' } }] },
-      { toolCalls: [{ name: 'edit_file', arguments: { file_path: 'notes.txt', old_string: 'alpha', new_string: 'beta' } }] },
+      {
+        toolCalls: [
+          { name: 'edit_file', arguments: { file_path: 'notes.txt', old_string: 'alpha', new_string: 'beta' } },
+        ],
+      },
       { text: 'fixed' },
     );
     const { history, outcome } = await drive(kind, root, 'replace alpha');

@@ -16,7 +16,9 @@ after(async () => (await fakePromise).close());
 async function setup(kind: 'openai' | 'anthropic', opts: { env?: Record<string, string>; baseUrl?: string } = {}) {
   const fake = await fakePromise;
   const baseUrl = opts.baseUrl ?? (kind === 'openai' ? `${fake.baseUrl}/v1` : fake.baseUrl);
-  const { configs, errors } = mergeProviderConfigs([{ name: 'fake', kind, baseUrl, models: ['fake-model'], apiKeyEnv: 'FAKE_KEY', price: { input: 1, output: 1 } }]);
+  const { configs, errors } = mergeProviderConfigs([
+    { name: 'fake', kind, baseUrl, models: ['fake-model'], apiKeyEnv: 'FAKE_KEY', price: { input: 1, output: 1 } },
+  ]);
   assert.deepEqual(errors, []);
   const registry = new ProviderRegistry({
     configs,
@@ -33,7 +35,12 @@ async function setup(kind: 'openai' | 'anthropic', opts: { env?: Record<string, 
     defaultModel: () => 'fake/fake-model',
     maxSteps: () => 5,
     toolsFor: () => undefined,
-    toolPorts: { workspace: {} as never, search: { ripgrepPath: () => undefined }, terminal: {}, log: { info() {}, warn() {}, error() {} } },
+    toolPorts: {
+      workspace: {} as never,
+      search: { ripgrepPath: () => undefined },
+      terminal: {},
+      log: { info() {}, warn() {}, error() {} },
+    },
     systemPrompt: () => 'You are a test.',
     trusted: () => true,
     hasWorkspaceFolder: () => false,
@@ -44,7 +51,8 @@ async function setup(kind: 'openai' | 'anthropic', opts: { env?: Record<string, 
     now: () => Date.now(),
     newId: () => `id${++n}`,
   });
-  const envelopes = (rid: string): Envelope[] => posts.flatMap((p) => (p.type === 'events' ? p.envelopes : [])).filter((e) => e.requestId === rid);
+  const envelopes = (rid: string): Envelope[] =>
+    posts.flatMap((p) => (p.type === 'events' ? p.envelopes : [])).filter((e) => e.requestId === rid);
   return { fake, controller, envelopes };
 }
 
@@ -60,19 +68,27 @@ for (const kind of ['openai', 'anthropic'] as const) {
     assert.ok(usage && usage.type === 'usage' && usage.usage.inputTokens === 11 && usage.usage.outputTokens === 7);
     await controller.send('a2', 'follow-up', 'chat');
     const body = JSON.stringify(fake.requests[1].body);
-    for (const piece of ['first question', 'Hello **world**', 'follow-up', 'You are a test.']) assert.ok(body.includes(piece), `second request lacks ${piece}`);
+    for (const piece of ['first question', 'Hello **world**', 'follow-up', 'You are a test.'])
+      assert.ok(body.includes(piece), `second request lacks ${piece}`);
     const h = fake.requests[0].headers;
-    assert.ok(h['authorization'] === 'Bearer sk-test-123' || h['x-api-key'] === 'sk-test-123', 'the key from apiKeyEnv is sent');
+    assert.ok(
+      h['authorization'] === 'Bearer sk-test-123' || h['x-api-key'] === 'sk-test-123',
+      'the key from apiKeyEnv is sent',
+    );
     assertEnvelopeInvariants([...envelopes('a1'), ...envelopes('a2')]);
   });
 
   test(`${kind}: Stop mid-stream closes the connection and keeps the partial answer`, async () => {
     const { fake, controller, envelopes } = await setup(kind);
     fake.reset();
-    fake.enqueue({ text: ['partial ', 'answer ', ...Array.from({ length: 500 }, (_, i) => `more${i} `)], chunkDelayMs: 20 });
+    fake.enqueue({
+      text: ['partial ', 'answer ', ...Array.from({ length: 500 }, (_, i) => `more${i} `)],
+      chunkDelayMs: 20,
+    });
     const sending = controller.send('b1', 'long one', 'chat');
     const [req] = await fake.waitForRequests(1);
-    for (let i = 0; i < 4000 && !textOf(envelopes('b1')).includes('more2 '); i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 4000 && !textOf(envelopes('b1')).includes('more2 '); i++)
+      await new Promise((r) => setTimeout(r, 5));
     await controller.abort('b1');
     await sending;
     assert.equal(await req.settled, 'client-closed');
@@ -87,7 +103,12 @@ for (const kind of ['openai', 'anthropic'] as const) {
     const noKey = await setup(kind, { env: {} });
     await noKey.controller.send('c1', 'hi', 'chat');
     const e1 = noKey.envelopes('c1').at(-1)!.event;
-    assert.ok(e1.type === 'error' && e1.error.code === 'no_key' && /Sextant: Set API Key/.test(e1.error.message) && /FAKE_KEY/.test(e1.error.message));
+    assert.ok(
+      e1.type === 'error' &&
+        e1.error.code === 'no_key' &&
+        /Sextant: Set API Key/.test(e1.error.message) &&
+        /FAKE_KEY/.test(e1.error.message),
+    );
 
     const refused = await setup(kind);
     refused.fake.reset();
@@ -100,6 +121,9 @@ for (const kind of ['openai', 'anthropic'] as const) {
     const down = await setup(kind, { baseUrl: 'http://127.0.0.1:9/v1' });
     await down.controller.send('c3', 'hi', 'chat');
     const e3 = down.envelopes('c3').at(-1)!.event;
-    assert.ok(e3.type === 'error' && e3.error.code === 'unreachable' && e3.error.message.includes('127.0.0.1:9'), JSON.stringify(e3));
+    assert.ok(
+      e3.type === 'error' && e3.error.code === 'unreachable' && e3.error.message.includes('127.0.0.1:9'),
+      JSON.stringify(e3),
+    );
   });
 }

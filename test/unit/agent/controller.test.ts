@@ -5,16 +5,24 @@ import { ProviderError, type ProviderEvent } from '../../../extension/core/provi
 import { chatStateFromSnapshot, applyEnvelope } from '../../../extension/protocol';
 import { assertEnvelopeInvariants, createHarness, readTool, textOf, writeTool } from './harness';
 
-const tokens = (n: number, word = 'tok'): ProviderEvent[] => Array.from({ length: n }, (_, i) => ({ type: 'text', text: `${word}${i} ` }));
+const tokens = (n: number, word = 'tok'): ProviderEvent[] =>
+  Array.from({ length: n }, (_, i) => ({ type: 'text', text: `${word}${i} ` }));
 const done: ProviderEvent = { type: 'done', stopReason: 'end' };
 
 test('a chat request streams batched deltas, journals before posting, and ends with one terminal event', async () => {
-  const provider = new ScriptedProvider([[...tokens(200), { type: 'usage', usage: { inputTokens: 10, outputTokens: 200, cachedTokens: 0 } }, done]]);
+  const provider = new ScriptedProvider([
+    [...tokens(200), { type: 'usage', usage: { inputTokens: 10, outputTokens: 200, cachedTokens: 0 } }, done],
+  ]);
   const h = createHarness({ provider });
   await h.controller.send('r1', 'hello', 'chat');
   const envs = h.envelopes('r1');
   assertEnvelopeInvariants(envs);
-  assert.equal(textOf(envs), tokens(200).map((t) => (t.type === 'text' ? t.text : '')).join(''));
+  assert.equal(
+    textOf(envs),
+    tokens(200)
+      .map((t) => (t.type === 'text' ? t.text : ''))
+      .join(''),
+  );
   // 200 tokens arrive in far fewer envelopes than tokens (batched per frame).
   const deltas = envs.filter((e) => e.event.type === 'text_delta').length;
   assert.ok(deltas < 200, `expected batching, got ${deltas} delta envelopes`);
@@ -25,13 +33,18 @@ test('a chat request streams batched deltas, journals before posting, and ends w
 });
 
 test('the conversation keeps its context across turns', async () => {
-  const provider = new ScriptedProvider([[{ type: 'text', text: 'Paris.' }, done], [{ type: 'text', text: 'About 2 million.' }, done]]);
+  const provider = new ScriptedProvider([
+    [{ type: 'text', text: 'Paris.' }, done],
+    [{ type: 'text', text: 'About 2 million.' }, done],
+  ]);
   const h = createHarness({ provider });
   await h.controller.send('r1', 'Capital of France?', 'chat');
   await h.controller.send('r2', 'Its population?', 'chat');
   const second = provider.requests[1];
   assert.deepEqual(
-    second.messages.map((m) => (m.role === 'assistant' ? `a:${m.text}` : m.role === 'user' ? `u:${m.content}` : 'tool')),
+    second.messages.map((m) =>
+      m.role === 'assistant' ? `a:${m.text}` : m.role === 'user' ? `u:${m.content}` : 'tool',
+    ),
     ['u:Capital of France?', 'a:Paris.', 'u:Its population?'],
   );
   assert.equal(second.system, 'system for chat');
@@ -62,7 +75,10 @@ test('Stop keeps the partial answer, marks it stopped, and nothing follows the a
 });
 
 test('a new send aborts the request in flight (one in-flight request per session)', async () => {
-  const provider = new ScriptedProvider([[...tokens(3), done], [{ type: 'text', text: 'second' }, done]]);
+  const provider = new ScriptedProvider([
+    [...tokens(3), done],
+    [{ type: 'text', text: 'second' }, done],
+  ]);
   provider.holdNextStepUntil(new Promise<void>(() => {}));
   const h = createHarness({ provider });
   const first = h.controller.send('r1', 'one', 'chat');
@@ -88,12 +104,18 @@ test('provider errors become one recoverable inline error, and Retry re-runs the
   await h.controller.retry('r2');
   assert.equal(textOf(h.envelopes('r2')), 'ok now');
   // The failed attempt left nothing in the model's history: the retry sends the question once.
-  assert.deepEqual(provider.requests[1].messages.map((m) => m.role), ['user']);
+  assert.deepEqual(
+    provider.requests[1].messages.map((m) => m.role),
+    ['user'],
+  );
   assertEnvelopeInvariants(h.envelopes());
 });
 
 test('the snapshot rebuilds the same conversation, and events of an in-flight request keep applying to it', async () => {
-  const provider = new ScriptedProvider([[...tokens(4), done], [...tokens(3, 'x'), done]]);
+  const provider = new ScriptedProvider([
+    [...tokens(4), done],
+    [...tokens(3, 'x'), done],
+  ]);
   let release!: () => void;
   const h = createHarness({ provider });
   await h.controller.send('r1', 'first', 'chat');
@@ -131,7 +153,8 @@ test('agent mode: read-only calls of one step run in parallel, a writer waits fo
     for (let i = 0; i < 5000 && !pred(); i++) await new Promise((r) => setTimeout(r, 2)); // a generous bound, not a timing check
     assert.ok(pred());
   };
-  const approvalFor = (id: string) => () => h.envelopes('r1').some((e) => e.event.type === 'approval_needed' && e.event.approval.callId === id);
+  const approvalFor = (id: string) => () =>
+    h.envelopes('r1').some((e) => e.event.type === 'approval_needed' && e.event.approval.callId === id);
   await waitFor(approvalFor('c3#1.2'));
   // Both reads started before either ended: they ran in parallel; the writer had not run yet.
   assert.deepEqual(log.slice(0, 2).sort(), ['start a', 'start b']);
@@ -140,7 +163,10 @@ test('agent mode: read-only calls of one step run in parallel, a writer waits fo
   await waitFor(approvalFor('c4#1.3'));
   h.controller.approve('c4#1.3', { decision: 'deny', reason: 'not that file' });
   await sending;
-  assert.deepEqual(log.filter((l) => l.startsWith('write')), ['write c']);
+  assert.deepEqual(
+    log.filter((l) => l.startsWith('write')),
+    ['write c'],
+  );
   const toolResults = provider.requests[1].messages.filter((m) => m.role === 'tool');
   assert.equal(toolResults.length, 4);
   const denied = toolResults.find((m) => m.role === 'tool' && m.toolCallId === 'c4');
@@ -148,13 +174,19 @@ test('agent mode: read-only calls of one step run in parallel, a writer waits fo
   assert.match(JSON.stringify(denied), /not that file/);
   const snap = await h.controller.snapshot();
   const cards = snap.messages.at(-1)!.parts.flatMap((p) => (p.type === 'tool' ? [p.call] : []));
-  assert.deepEqual(cards.map((c) => `${c.name}:${c.subject}:${c.status}`), ['peek:a:ok', 'peek:b:ok', 'poke:c:ok', 'poke:d:denied']);
+  assert.deepEqual(
+    cards.map((c) => `${c.name}:${c.subject}:${c.status}`),
+    ['peek:a:ok', 'peek:b:ok', 'poke:c:ok', 'poke:d:denied'],
+  );
   assert.equal(cards[2].liveOutput, 'working…');
   assertEnvelopeInvariants(h.envelopes());
 });
 
 test('maxSteps ends a looping agent turn with a clear message', async () => {
-  const call = (id: string): ProviderEvent[] => [{ type: 'tool_call', call: { id, name: 'peek', argumentsJson: '{"path":"x"}' } }, { type: 'done', stopReason: 'tool_calls' }];
+  const call = (id: string): ProviderEvent[] => [
+    { type: 'tool_call', call: { id, name: 'peek', argumentsJson: '{"path":"x"}' } },
+    { type: 'done', stopReason: 'tool_calls' },
+  ];
   const provider = new ScriptedProvider([call('a'), call('b'), call('c'), call('d')]);
   const h = createHarness({ provider, tools: [readTool([], 1)], maxSteps: 3 });
   await h.controller.send('r1', 'loop', 'agent');
@@ -164,7 +196,10 @@ test('maxSteps ends a looping agent turn with a clear message', async () => {
 });
 
 test('new chat keeps the old one in history, and resume restores its messages and context', async () => {
-  const provider = new ScriptedProvider([[{ type: 'text', text: 'first answer' }, done], [{ type: 'text', text: 'resumed' }, done]]);
+  const provider = new ScriptedProvider([
+    [{ type: 'text', text: 'first answer' }, done],
+    [{ type: 'text', text: 'resumed' }, done],
+  ]);
   const h = createHarness({ provider });
   await h.controller.send('r1', 'first question', 'chat');
   const oldId = h.controller.sessionId;
@@ -173,12 +208,19 @@ test('new chat keeps the old one in history, and resume restores its messages an
   assert.equal((await h.controller.snapshot()).messages.length, 0);
   await h.controller.postHistory();
   const history = h.posts.filter((p) => p.type === 'history').at(-1);
-  assert.ok(history && history.type === 'history' && history.sessions.some((s) => s.id === oldId && s.title === 'First question'));
+  assert.ok(
+    history &&
+      history.type === 'history' &&
+      history.sessions.some((s) => s.id === oldId && s.title === 'First question'),
+  );
   assert.equal(await h.controller.resume(oldId), true);
   const snap = await h.controller.snapshot();
   assert.equal(snap.messages.length, 2);
   await h.controller.send('r2', 'again', 'chat');
-  assert.deepEqual(provider.requests[1].messages.map((m) => m.role), ['user', 'assistant', 'user']);
+  assert.deepEqual(
+    provider.requests[1].messages.map((m) => m.role),
+    ['user', 'assistant', 'user'],
+  );
 });
 
 test('a failing journal never crashes a turn', async () => {
@@ -196,7 +238,11 @@ test('cards stay apart and in order when a server reuses tool-call ids on every 
     { type: 'tool_call', call: { id: 'call_0', name: 'peek', argumentsJson: JSON.stringify({ path }) } },
     { type: 'done', stopReason: 'tool_calls' },
   ];
-  const provider = new ScriptedProvider([step('a', 'first. '), step('b', 'second. '), [{ type: 'text', text: 'end.' }, done]]);
+  const provider = new ScriptedProvider([
+    step('a', 'first. '),
+    step('b', 'second. '),
+    [{ type: 'text', text: 'end.' }, done],
+  ]);
   const h = createHarness({ provider, tools: [readTool(log, 1)] });
   await h.controller.send('r1', 'go', 'agent');
   const parts = (await h.controller.snapshot()).messages.at(-1)!.parts;
@@ -205,7 +251,10 @@ test('cards stay apart and in order when a server reuses tool-call ids on every 
     ['first. ', 'tool:a', 'second. ', 'tool:b', 'end.'],
   );
   // The model still sees its own ids.
-  assert.deepEqual(provider.requests[2].messages.flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : [])), ['call_0', 'call_0']);
+  assert.deepEqual(
+    provider.requests[2].messages.flatMap((m) => (m.role === 'tool' ? [m.toolCallId] : [])),
+    ['call_0', 'call_0'],
+  );
 });
 
 test('"Always allow" stops asking for that writer in this session', async () => {
@@ -217,9 +266,14 @@ test('"Always allow" stops asking for that writer in this session', async () => 
   const provider = new ScriptedProvider([call('a', 'x'), call('b', 'y'), [{ type: 'text', text: 'ok' }, done]]);
   const h = createHarness({ provider, tools: [writeTool(log)] });
   const sending = h.controller.send('r1', 'write twice', 'agent');
-  for (let i = 0; i < 5000 && !h.envelopes('r1').some((e) => e.event.type === 'approval_needed'); i++) await new Promise((r) => setTimeout(r, 2));
+  for (let i = 0; i < 5000 && !h.envelopes('r1').some((e) => e.event.type === 'approval_needed'); i++)
+    await new Promise((r) => setTimeout(r, 2));
   h.controller.approve('a#1.0', { decision: 'always' });
   await sending;
   assert.deepEqual(log, ['write x', 'write y']);
-  assert.equal(h.envelopes('r1').filter((e) => e.event.type === 'approval_needed').length, 1, 'the second write did not ask again');
+  assert.equal(
+    h.envelopes('r1').filter((e) => e.event.type === 'approval_needed').length,
+    1,
+    'the second write did not ask again',
+  );
 });

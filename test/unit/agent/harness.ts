@@ -9,12 +9,18 @@ import { MemoryPersistence } from '../../fixtures/memory-persistence';
 
 export function fakeToolRuntime(tools: AnyTool[]): ToolRuntime {
   return {
-    specs: () => tools.map((t) => ({ name: t.name, description: t.description, inputSchema: z.toJSONSchema(t.input) as Record<string, unknown> })),
+    specs: () =>
+      tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        inputSchema: z.toJSONSchema(t.input) as Record<string, unknown>,
+      })),
     get: (name) => tools.find((t) => t.name === name),
     run: async (call, ctx) => {
       const tool = tools.find((t) => t.name === call.name)!;
       const parsed = tool.input.safeParse(JSON.parse(call.argumentsJson || '{}'));
-      if (!parsed.success) return { forModel: `Invalid arguments: ${parsed.error.message}`, forUi: 'invalid arguments', isError: true };
+      if (!parsed.success)
+        return { forModel: `Invalid arguments: ${parsed.error.message}`, forUi: 'invalid arguments', isError: true };
       return tool.execute(parsed.data, ctx);
     },
   };
@@ -57,7 +63,11 @@ export function createHarness(opts: { provider: Provider; tools?: AnyTool[]; max
   const postedBeforeJournal: string[] = [];
   const controller = new ChatController({
     persistence,
-    resolveModel: async () => ({ provider: opts.provider, model: 'm', config: { name: 'scripted', kind: 'openai', price: { input: 1, output: 2 } } }),
+    resolveModel: async () => ({
+      provider: opts.provider,
+      model: 'm',
+      config: { name: 'scripted', kind: 'openai', price: { input: 1, output: 2 } },
+    }),
     modelChoices: async () => [{ ref: 'scripted/m', label: 'Scripted', hasKey: true }],
     defaultModel: () => 'scripted/m',
     maxSteps: () => opts.maxSteps ?? 50,
@@ -71,23 +81,38 @@ export function createHarness(opts: { provider: Provider; tools?: AnyTool[]; max
     systemPrompt: (mode) => `system for ${mode}`,
     trusted: () => true,
     hasWorkspaceFolder: () => true,
-    createToolSession: (sessionId): ToolSessionState => ({ sessionId, readFiles: new Map(), todos: [], extras: new Map() }),
+    createToolSession: (sessionId): ToolSessionState => ({
+      sessionId,
+      readFiles: new Map(),
+      todos: [],
+      extras: new Map(),
+    }),
     disposeToolSession: () => {},
     post: (m) => {
       if (m.type === 'events') {
         // Every posted envelope must already be in the journal.
-        const journaled = new Set(persistence.records.flatMap((r) => (r.kind === 'events' ? r.envelopes.map((e) => `${e.requestId}:${e.seq}`) : [])));
-        for (const e of m.envelopes) if (!journaled.has(`${e.requestId}:${e.seq}`)) postedBeforeJournal.push(`${e.requestId}:${e.seq}`);
+        const journaled = new Set(
+          persistence.records.flatMap((r) =>
+            r.kind === 'events' ? r.envelopes.map((e) => `${e.requestId}:${e.seq}`) : [],
+          ),
+        );
+        for (const e of m.envelopes)
+          if (!journaled.has(`${e.requestId}:${e.seq}`)) postedBeforeJournal.push(`${e.requestId}:${e.seq}`);
       }
       posts.push(structuredClone(m));
     },
     log: { info() {}, warn() {}, error() {} },
     now: () => Date.now(),
     newId: () => `id${++id}`,
-    scheduler: { setTimeout: (fn, _ms) => setTimeout(fn, 1), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) },
+    scheduler: {
+      setTimeout: (fn, _ms) => setTimeout(fn, 1),
+      clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+    },
   });
   const envelopes = (requestId?: string): Envelope[] =>
-    posts.flatMap((p) => (p.type === 'events' ? p.envelopes : [])).filter((e) => !requestId || e.requestId === requestId);
+    posts
+      .flatMap((p) => (p.type === 'events' ? p.envelopes : []))
+      .filter((e) => !requestId || e.requestId === requestId);
   return { controller, posts, persistence, envelopes, postedBeforeJournal };
 }
 

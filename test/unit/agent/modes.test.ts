@@ -5,11 +5,16 @@ import { toolsForMode } from '../../../extension/core/tools/registry';
 
 test('Restricted Mode offers Chat only, with a reason on every other mode; no tool is built', () => {
   const modes = modeAvailability({ trusted: false, hasWorkspaceFolder: true });
-  assert.deepEqual(modes.filter((m) => m.enabled).map((m) => m.mode), ['chat']);
-  for (const m of modes.filter((m) => !m.enabled)) assert.ok(m.reason && m.reason.length > 10, `${m.mode} has no reason`);
+  assert.deepEqual(
+    modes.filter((m) => m.enabled).map((m) => m.mode),
+    ['chat'],
+  );
+  for (const m of modes.filter((m) => !m.enabled))
+    assert.ok(m.reason && m.reason.length > 10, `${m.mode} has no reason`);
   assert.match(modes.find((m) => m.mode === 'agent')!.reason!, /trusted/);
   assert.equal(effectiveMode('agent', { trusted: false, hasWorkspaceFolder: true }), 'chat');
-  for (const mode of ['chat', 'plan', 'research', 'agent'] as const) assert.deepEqual(toolsForMode(mode, { trusted: false }), []);
+  for (const mode of ['chat', 'plan', 'research', 'agent'] as const)
+    assert.deepEqual(toolsForMode(mode, { trusted: false }), []);
 });
 
 test('a trusted folder offers Agent; without a folder Agent says why it is off', () => {
@@ -18,5 +23,8 @@ test('a trusted folder offers Agent; without a folder Agent says why it is off',
   assert.equal(noFolder.enabled, false);
   assert.match(noFolder.reason!, /folder/);
   assert.ok(toolsForMode('agent', { trusted: true }).some((t) => t.name === 'bash'));
-  assert.ok(!toolsForMode('plan', { trusted: true }).some((t) => t.kind !== 'read'), 'Plan is built with read-only tools');
+  assert.ok(
+    !toolsForMode('plan', { trusted: true }).some((t) => t.kind !== 'read'),
+    'Plan is built with read-only tools',
+  );
 });

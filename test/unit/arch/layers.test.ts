@@ -7,7 +7,10 @@ const root = process.cwd();
 
 test('the source tree keeps the layer rules of DESIGN §1', () => {
   const files = readSourceTree(root, ['extension', 'webview', 'bench', 'scripts', 'test']);
-  assert.ok(files.some((f) => f.path === 'extension/protocol/messages.ts'), 'the walker found the sources');
+  assert.ok(
+    files.some((f) => f.path === 'extension/protocol/messages.ts'),
+    'the walker found the sources',
+  );
   assert.ok(files.length > 20);
   const violations = findViolations(files);
   assert.deepEqual(violations, [], violations.map((v) => `${v.file}: ${v.specifier} — ${v.rule}`).join('\n'));
@@ -20,7 +23,11 @@ test('each planted violation is caught', () => {
     ['extension/core/tools/x.ts', "import { a } from '../../vscode/runtime';", /host or the webview/],
     ['extension/protocol/x.ts', "import { readFile } from 'node:fs';", /only zod/],
     ['extension/protocol/x.ts', "import type { Tool } from '../core/tools/types';", /only zod/],
-    ['webview/x.ts', "import { ChatController } from '../extension/core/agent/controller';", /only extension\/protocol/],
+    [
+      'webview/x.ts',
+      "import { ChatController } from '../extension/core/agent/controller';",
+      /only extension\/protocol/,
+    ],
     ['webview/x.ts', "import { x } from 'openai';", /UI libraries/],
     ['extension/vscode/x.ts', "import { startFakeLlm } from '../../test/fixtures/fake-llm';", /outside test/],
     ['scripts/x.mjs', "const t = await import('../test/fixtures/fake-llm.js');", /outside test/],
@@ -37,11 +44,20 @@ test('each planted violation is caught', () => {
 test('allowed imports are not flagged', () => {
   const ok = [
     { path: 'extension/protocol/a.ts', text: "import { z } from 'zod';\nimport { B } from './b';" },
-    { path: 'extension/core/a.ts', text: "import { spawn } from 'node:child_process';\nimport type { Inbound } from '../protocol';" },
-    { path: 'webview/a.ts', text: "import { LitElement } from 'lit';\nimport { OutboundSchema } from '../extension/protocol';\nimport '@vscode-elements/elements/dist/vscode-button';" },
+    {
+      path: 'extension/core/a.ts',
+      text: "import { spawn } from 'node:child_process';\nimport type { Inbound } from '../protocol';",
+    },
+    {
+      path: 'webview/a.ts',
+      text: "import { LitElement } from 'lit';\nimport { OutboundSchema } from '../extension/protocol';\nimport '@vscode-elements/elements/dist/vscode-button';",
+    },
     { path: 'test/unit/a.test.ts', text: "import { startFakeLlm } from '../fixtures/fake-llm';" },
     { path: 'bench/lib/a.ts', text: "import { startFakeLlm } from '../../test/fixtures/fake-llm';" },
-    { path: 'extension/core/b.ts', text: "// import * as vscode from 'vscode' — only in a comment\nexport const x = 1;" },
+    {
+      path: 'extension/core/b.ts',
+      text: "// import * as vscode from 'vscode' — only in a comment\nexport const x = 1;",
+    },
   ];
   assert.deepEqual(findViolations(ok), []);
 });

@@ -15,7 +15,8 @@ export interface Violation {
 }
 
 const SOURCE_EXT = /\.(ts|mts|cts|js|mjs|cjs)$/;
-const IMPORT_RE = /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT_RE =
+  /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 export function importsOf(text: string): string[] {
   // Comments could hold example imports; strip them first (strings keep their content).
@@ -27,12 +28,21 @@ export function importsOf(text: string): string[] {
 
 function resolveSpecifier(from: string, specifier: string): string | undefined {
   if (!specifier.startsWith('.')) return undefined;
-  return normalize(join(dirname(from), specifier)).split(sep).join('/');
+  return normalize(join(dirname(from), specifier))
+    .split(sep)
+    .join('/');
 }
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
 
-const WEBVIEW_PACKAGES = [/^lit(\/|$)/, /^@vscode-elements\//, /^marked$/, /^dompurify$/, /^@vscode\/codicons/, /^@lit\//];
+const WEBVIEW_PACKAGES = [
+  /^lit(\/|$)/,
+  /^@vscode-elements\//,
+  /^marked$/,
+  /^dompurify$/,
+  /^@vscode\/codicons/,
+  /^@lit\//,
+];
 
 export function findViolations(files: SourceFile[]): Violation[] {
   const violations: Violation[] = [];
@@ -46,11 +56,13 @@ export function findViolations(files: SourceFile[]): Violation[] {
       }
       if (under(p, 'extension/core')) {
         if (spec === 'vscode' || spec.startsWith('vscode/')) add("extension/core never imports 'vscode'");
-        if (target && (under(target, 'extension/vscode') || under(target, 'webview'))) add('extension/core never imports the host or the webview');
+        if (target && (under(target, 'extension/vscode') || under(target, 'webview')))
+          add('extension/core never imports the host or the webview');
       }
       if (under(p, 'webview')) {
         if (target) {
-          if (!under(target, 'webview') && !under(target, 'extension/protocol')) add('webview imports only extension/protocol');
+          if (!under(target, 'webview') && !under(target, 'extension/protocol'))
+            add('webview imports only extension/protocol');
         } else if (!WEBVIEW_PACKAGES.some((re) => re.test(spec))) {
           add(`webview imports only extension/protocol and its UI libraries (not "${spec}")`);
         }
@@ -58,7 +70,8 @@ export function findViolations(files: SourceFile[]): Violation[] {
       // Benchmarks drive the same fake servers and Node ports as the tests (issue 2: "later issues reuse
       // it for … benchmarks"), so bench/ may use test/fixtures — and nothing else of test/.
       const benchFixture = under(p, 'bench') && target !== undefined && under(target, 'test/fixtures');
-      if (!under(p, 'test') && target && under(target, 'test') && !benchFixture) add('nothing outside test/ imports from test/');
+      if (!under(p, 'test') && target && under(target, 'test') && !benchFixture)
+        add('nothing outside test/ imports from test/');
     }
     if ((under(p, 'extension') || under(p, 'webview')) && /^\s*export\s+default\b/m.test(file.text)) {
       violations.push({ file: p, specifier: '(export default)', rule: 'no default exports' });

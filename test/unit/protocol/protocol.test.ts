@@ -47,19 +47,43 @@ test('the envelope requires a positive integer seq and a known event', () => {
   assert.ok(EnvelopeSchema.safeParse({ requestId: 'r', seq: 1, ts: 1, event: { type: 'complete' } }).success);
   assert.ok(!EnvelopeSchema.safeParse({ requestId: 'r', seq: 0, ts: 1, event: { type: 'complete' } }).success);
   assert.ok(!EnvelopeSchema.safeParse({ requestId: 'r', seq: 1.5, ts: 1, event: { type: 'complete' } }).success);
-  assert.ok(!EnvelopeSchema.safeParse({ requestId: 'r', seq: 1, ts: 1, event: { type: 'aborted' } }).success, 'aborted needs partialSaved');
-  assert.ok(!EnvelopeSchema.safeParse({ requestId: 'r', seq: 1, ts: 1, event: { type: 'error', error: { message: 'x' } } }).success);
-  assert.ok(OutboundSchema.safeParse({ type: 'events', envelopes: [{ requestId: 'r', seq: 2, ts: 1, event: { type: 'text_delta', text: 'a' } }] }).success);
+  assert.ok(
+    !EnvelopeSchema.safeParse({ requestId: 'r', seq: 1, ts: 1, event: { type: 'aborted' } }).success,
+    'aborted needs partialSaved',
+  );
+  assert.ok(
+    !EnvelopeSchema.safeParse({ requestId: 'r', seq: 1, ts: 1, event: { type: 'error', error: { message: 'x' } } })
+      .success,
+  );
+  assert.ok(
+    OutboundSchema.safeParse({
+      type: 'events',
+      envelopes: [{ requestId: 'r', seq: 2, ts: 1, event: { type: 'text_delta', text: 'a' } }],
+    }).success,
+  );
 });
 
 test('dispatch calls exactly the handler of the message type', async () => {
   const seen: string[] = [];
   const record = (name: string) => () => void seen.push(name);
   const handlers: InboundHandlers = {
-    ready: record('ready'), send: record('send'), abort: record('abort'), retry: record('retry'), setMode: record('setMode'),
-    setModel: record('setModel'), newChat: record('newChat'), openLink: record('openLink'), runCommand: record('runCommand'),
-    approval: record('approval'), answer: record('answer'), history: record('history'), resume: record('resume'),
-    renameSession: record('renameSession'), deleteSession: record('deleteSession'), undoDelete: record('undoDelete'), export: record('export'),
+    ready: record('ready'),
+    send: record('send'),
+    abort: record('abort'),
+    retry: record('retry'),
+    setMode: record('setMode'),
+    setModel: record('setModel'),
+    newChat: record('newChat'),
+    openLink: record('openLink'),
+    runCommand: record('runCommand'),
+    approval: record('approval'),
+    answer: record('answer'),
+    history: record('history'),
+    resume: record('resume'),
+    renameSession: record('renameSession'),
+    deleteSession: record('deleteSession'),
+    undoDelete: record('undoDelete'),
+    export: record('export'),
   };
   await dispatchInbound(handlers, { type: 'setMode', mode: 'plan' });
   await dispatchInbound(handlers, { type: 'ready' });

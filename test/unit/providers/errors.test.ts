@@ -59,7 +59,8 @@ for (const k of KINDS) {
     });
 
     test('500 after retries is a server error quoting the API', async () => {
-      for (let i = 0; i < 3; i++) fake.enqueue({ status: 500, headers: { ...QUICK_RETRY }, errorMessage: 'upstream exploded' });
+      for (let i = 0; i < 3; i++)
+        fake.enqueue({ status: 500, headers: { ...QUICK_RETRY }, errorMessage: 'upstream exploded' });
       const r = await collect(k.make(fake).stream(request(), new AbortController().signal));
       assert.equal(r.error?.code, 'server');
       assert.equal(r.error?.status, 500);
@@ -100,7 +101,9 @@ for (const k of KINDS) {
 test('an unreachable endpoint names its base URL (both kinds, after the SDK retries)', async () => {
   const port = await deadPort();
   const dead = { baseUrl: `http://127.0.0.1:${port}` };
-  const results = await Promise.all(KINDS.map((k) => collect(k.make(dead).stream(request(), new AbortController().signal))));
+  const results = await Promise.all(
+    KINDS.map((k) => collect(k.make(dead).stream(request(), new AbortController().signal))),
+  );
   KINDS.forEach((k, i) => {
     const error = results[i]?.error;
     assert.equal(error?.code, 'unreachable', k.kind);
@@ -147,7 +150,10 @@ for (const k of KINDS) {
 for (const k of KINDS) {
   test(`${k.kind}: an error event inside the stream is a server error quoting it`, async () => {
     fake.reset();
-    fake.enqueue({ text: 'partial answer here and more', streamError: { afterChunks: 4, message: 'Overloaded right now' } });
+    fake.enqueue({
+      text: 'partial answer here and more',
+      streamError: { afterChunks: 4, message: 'Overloaded right now' },
+    });
     const r = await collect(k.make(fake).stream(request(), new AbortController().signal));
     assert.equal(r.error?.code, 'server');
     assert.match(r.error?.message ?? '', /Overloaded right now/);

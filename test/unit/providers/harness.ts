@@ -2,7 +2,12 @@
 // that drains a stream into its events and the error it ended with.
 import { createProvider as createAnthropic } from '../../../extension/core/providers/anthropic';
 import { createProvider as createOpenAi } from '../../../extension/core/providers/openai';
-import { ProviderError, type Provider, type ProviderEvent, type ProviderRequest } from '../../../extension/core/providers/types';
+import {
+  ProviderError,
+  type Provider,
+  type ProviderEvent,
+  type ProviderRequest,
+} from '../../../extension/core/providers/types';
 import type { FakeLlm } from '../../fixtures/fake-llm';
 
 export interface KindCase {

@@ -36,7 +36,17 @@ function configs(user?: unknown): ProviderConfig[] {
 describe('presets', () => {
   test('cover the providers DESIGN §5 names, with minimax as the default', () => {
     const names = PRESETS.map((p) => p.name);
-    assert.deepEqual(names, ['minimax', 'openrouter', 'openai', 'anthropic', 'gemini', 'moonshot', 'deepseek', 'ollama', 'lmstudio']);
+    assert.deepEqual(names, [
+      'minimax',
+      'openrouter',
+      'openai',
+      'anthropic',
+      'gemini',
+      'moonshot',
+      'deepseek',
+      'ollama',
+      'lmstudio',
+    ]);
     assert.equal(DEFAULT_PRESET, 'minimax');
     const minimax = PRESETS.find((p) => p.name === 'minimax');
     assert.equal(minimax?.default, 'MiniMax-M2.1');
@@ -86,7 +96,13 @@ describe('mergeProviderConfigs', () => {
 
   test('adds new providers, defaulting to the openai kind', () => {
     const r = mergeProviderConfigs([
-      { name: 'work-proxy', baseUrl: 'https://llm.example.com/v1', models: ['big', 'small'], default: 'small', apiKeyEnv: 'WORK_KEY' },
+      {
+        name: 'work-proxy',
+        baseUrl: 'https://llm.example.com/v1',
+        models: ['big', 'small'],
+        default: 'small',
+        apiKeyEnv: 'WORK_KEY',
+      },
       { name: 'claude-proxy', kind: 'anthropic', baseUrl: 'https://claude.example.com', model: 'claude-x' },
     ]);
     assert.deepEqual(r.errors, []);
@@ -176,7 +192,10 @@ describe('listModelChoices', () => {
     const choices = listModelChoices(configs(), (name) => name === 'anthropic');
     assert.ok(choices.some((c) => c.ref === 'minimax/MiniMax-M2.1' && !c.hasKey));
     assert.ok(choices.some((c) => c.ref === 'anthropic/claude-sonnet-4-5' && c.hasKey));
-    assert.ok(choices.some((c) => c.ref === 'ollama/llama3.2' && c.hasKey), 'keyless providers count as having a key');
+    assert.ok(
+      choices.some((c) => c.ref === 'ollama/llama3.2' && c.hasKey),
+      'keyless providers count as having a key',
+    );
     assert.equal(new Set(choices.map((c) => c.ref)).size, choices.length);
   });
 });
@@ -203,7 +222,10 @@ describe('keys', () => {
     await assert.rejects(resolveApiKey(minimax, memorySecrets(), {}), (err: unknown) => {
       assert.ok(err instanceof ProviderError);
       assert.equal(err.code, 'no_key');
-      assert.equal(err.message, 'No API key for "minimax". Run "Sextant: Set API Key" or set the environment variable MINIMAX_API_KEY.');
+      assert.equal(
+        err.message,
+        'No API key for "minimax". Run "Sextant: Set API Key" or set the environment variable MINIMAX_API_KEY.',
+      );
       return true;
     });
     assert.equal(noKeyMessage({ name: 'x' }), 'No API key for "x". Run "Sextant: Set API Key".');
@@ -253,18 +275,37 @@ describe('ProviderRegistry', () => {
     await secrets.set('sextant.apiKey.openai', 'k2');
     const second = await registry.resolve('openai');
     assert.notEqual(first.provider, second.provider);
-    assert.deepEqual(loader.created.map((c) => c.apiKey), ['k1', 'k2']);
+    assert.deepEqual(
+      loader.created.map((c) => c.apiKey),
+      ['k1', 'k2'],
+    );
   });
 
   test('throws no_key for a missing key and bad_request for an unknown reference', async () => {
-    const registry = new ProviderRegistry({ configs: configs(), secrets: memorySecrets(), env: {}, loadKind: fakeLoader().loadKind });
-    await assert.rejects(registry.resolve('minimax'), (err: unknown) => err instanceof ProviderError && err.code === 'no_key');
-    await assert.rejects(registry.resolve('mystery/model'), (err: unknown) => err instanceof ProviderError && err.code === 'bad_request');
+    const registry = new ProviderRegistry({
+      configs: configs(),
+      secrets: memorySecrets(),
+      env: {},
+      loadKind: fakeLoader().loadKind,
+    });
+    await assert.rejects(
+      registry.resolve('minimax'),
+      (err: unknown) => err instanceof ProviderError && err.code === 'no_key',
+    );
+    await assert.rejects(
+      registry.resolve('mystery/model'),
+      (err: unknown) => err instanceof ProviderError && err.code === 'bad_request',
+    );
   });
 
   test('keyless providers resolve without any key', async () => {
     const loader = fakeLoader();
-    const registry = new ProviderRegistry({ configs: configs(), secrets: memorySecrets(), env: {}, loadKind: loader.loadKind });
+    const registry = new ProviderRegistry({
+      configs: configs(),
+      secrets: memorySecrets(),
+      env: {},
+      loadKind: loader.loadKind,
+    });
     const r = await registry.resolve('lmstudio');
     assert.equal(r.provider.name, 'lmstudio');
     assert.deepEqual(loader.created, [{ kind: 'openai', name: 'lmstudio', apiKey: undefined }]);
@@ -281,14 +322,20 @@ describe('ProviderRegistry', () => {
         return fakeLoader().loadKind(kind);
       },
     });
-    await assert.rejects(registry.resolve('ollama'), (err: unknown) => err instanceof ProviderError && /bundle missing/.test(err.message));
+    await assert.rejects(
+      registry.resolve('ollama'),
+      (err: unknown) => err instanceof ProviderError && /bundle missing/.test(err.message),
+    );
     fail = false;
     assert.equal((await registry.resolve('ollama')).provider.name, 'ollama');
   });
 });
 
 describe('image capability', () => {
-  const { configs: merged } = mergeProviderConfigs([{ name: 'mine', kind: 'openai', baseUrl: 'http://127.0.0.1:1/v1', models: ['m'] }, { name: 'openai', images: false }]);
+  const { configs: merged } = mergeProviderConfigs([
+    { name: 'mine', kind: 'openai', baseUrl: 'http://127.0.0.1:1/v1', models: ['m'] },
+    { name: 'openai', images: false },
+  ]);
   const resolved = (ref: string): ProviderConfig => {
     const r = resolveModelRef(ref, merged);
     assert.ok(r.ok, ref);

@@ -15,7 +15,10 @@ beforeEach(() => fake.reset());
 for (const k of KINDS) {
   describe(`${k.kind} provider streaming`, () => {
     test('streams text in chunks and ends with usage and done', async () => {
-      fake.enqueue({ text: 'Hello there, how can I help?', usage: { inputTokens: 120, outputTokens: 7, cachedTokens: 40 } });
+      fake.enqueue({
+        text: 'Hello there, how can I help?',
+        usage: { inputTokens: 120, outputTokens: 7, cachedTokens: 40 },
+      });
       const r = await collect(k.make(fake).stream(request(), new AbortController().signal));
       assert.equal(r.error, undefined);
       assert.equal(r.text, 'Hello there, how can I help?');
@@ -33,7 +36,12 @@ for (const k of KINDS) {
       assert.equal(req.api, k.kind);
       const auth = req.headers['authorization'] ?? req.headers['x-api-key'] ?? '';
       assert.match(auth, /sk-secret-123/);
-      const body = req.body as { model: string; stream: boolean; system?: unknown; messages: Array<{ role: string; content: unknown }> };
+      const body = req.body as {
+        model: string;
+        stream: boolean;
+        system?: unknown;
+        messages: Array<{ role: string; content: unknown }>;
+      };
       assert.equal(body.model, 'fake-model');
       assert.equal(body.stream, true);
       assert.match(JSON.stringify(body), /You are terse\./);

@@ -10,8 +10,14 @@ function split(chunks: string[]): { thinking: string; text: string } {
   const s = new ThinkTagSplitter();
   const pieces: ThinkPiece[] = [...chunks.flatMap((c) => s.push(c)), ...s.flush()];
   return {
-    thinking: pieces.filter((p) => p.type === 'thinking').map((p) => p.text).join(''),
-    text: pieces.filter((p) => p.type === 'text').map((p) => p.text).join(''),
+    thinking: pieces
+      .filter((p) => p.type === 'thinking')
+      .map((p) => p.text)
+      .join(''),
+    text: pieces
+      .filter((p) => p.type === 'text')
+      .map((p) => p.text)
+      .join(''),
   };
 }
 

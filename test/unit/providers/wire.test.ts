@@ -17,7 +17,13 @@ beforeEach(() => fake.reset());
 const PNG = 'iVBORw0KGgo=';
 
 const history: ModelMessage[] = [
-  { role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image', mediaType: 'image/png', dataBase64: PNG }] },
+  {
+    role: 'user',
+    content: [
+      { type: 'text', text: 'What is in this picture?' },
+      { type: 'image', mediaType: 'image/png', dataBase64: PNG },
+    ],
+  },
   {
     role: 'assistant',
     text: 'Let me read the file.',
@@ -28,15 +34,36 @@ const history: ModelMessage[] = [
       { id: 'call_b', name: 'ls', argumentsJson: '{"path":"."}' },
     ],
   },
-  { role: 'tool', toolCallId: 'call_a', toolName: 'read_file', isError: false, content: [{ type: 'text', text: 'binary image' }, { type: 'image', mediaType: 'image/png', dataBase64: PNG }] },
-  { role: 'tool', toolCallId: 'call_b', toolName: 'ls', isError: true, content: [{ type: 'text', text: 'permission denied' }] },
+  {
+    role: 'tool',
+    toolCallId: 'call_a',
+    toolName: 'read_file',
+    isError: false,
+    content: [
+      { type: 'text', text: 'binary image' },
+      { type: 'image', mediaType: 'image/png', dataBase64: PNG },
+    ],
+  },
+  {
+    role: 'tool',
+    toolCallId: 'call_b',
+    toolName: 'ls',
+    isError: true,
+    content: [{ type: 'text', text: 'permission denied' }],
+  },
 ];
 
 const req: ProviderRequest = {
   model: 'fake-model',
   system: 'SYSTEM PROMPT',
   messages: history,
-  tools: [{ name: 'read_file', description: 'Reads a file', inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }],
+  tools: [
+    {
+      name: 'read_file',
+      description: 'Reads a file',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    },
+  ],
   maxTokens: 1000,
 };
 
@@ -50,9 +77,16 @@ describe('anthropic wire format', () => {
     const body = fake.requests[0]?.body as Json;
     assert.deepEqual(body.system, [{ type: 'text', text: 'SYSTEM PROMPT', cache_control: { type: 'ephemeral' } }]);
     assert.equal(body.max_tokens, 1000);
-    assert.deepEqual(body.tools[0], { name: 'read_file', description: 'Reads a file', input_schema: req.tools?.[0]?.inputSchema });
+    assert.deepEqual(body.tools[0], {
+      name: 'read_file',
+      description: 'Reads a file',
+      input_schema: req.tools?.[0]?.inputSchema,
+    });
     assert.equal(body.messages.length, 3, 'user, assistant, one user turn holding both tool results');
-    assert.deepEqual(body.messages[0].content[1], { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } });
+    assert.deepEqual(body.messages[0].content[1], {
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: PNG },
+    });
     assert.deepEqual(body.messages[1].content, [
       { type: 'thinking', thinking: 'The user wants the file.', signature: 'sig-1' },
       { type: 'text', text: 'Let me read the file.' },
@@ -65,13 +99,21 @@ describe('anthropic wire format', () => {
     assert.equal(results[0].is_error, undefined);
     assert.equal(results[0].cache_control, undefined);
     assert.equal(results[1].is_error, true);
-    assert.deepEqual(results[1].cache_control, { type: 'ephemeral' }, 'the last block of the last message is a breakpoint');
+    assert.deepEqual(
+      results[1].cache_control,
+      { type: 'ephemeral' },
+      'the last block of the last message is a breakpoint',
+    );
   });
 
   test('max_tokens defaults to 8192', async () => {
     const kind = KINDS.find((k) => k.kind === 'anthropic');
     assert.ok(kind);
-    await collect(kind.make(fake).stream({ model: 'm', system: '', messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal));
+    await collect(
+      kind
+        .make(fake)
+        .stream({ model: 'm', system: '', messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal),
+    );
     const body = fake.requests[0]?.body as Json;
     assert.equal(body.max_tokens, 8192);
     assert.equal(body.system, undefined);
@@ -88,13 +130,20 @@ describe('openai wire format', () => {
     await collect(provider().stream(req, new AbortController().signal));
     const body = fake.requests[0]?.body as Json;
     assert.equal(body.max_tokens, 1000);
-    assert.deepEqual(body.tools[0], { type: 'function', function: { name: 'read_file', description: 'Reads a file', parameters: req.tools?.[0]?.inputSchema } });
+    assert.deepEqual(body.tools[0], {
+      type: 'function',
+      function: { name: 'read_file', description: 'Reads a file', parameters: req.tools?.[0]?.inputSchema },
+    });
     const m = body.messages;
     assert.deepEqual(m[0], { role: 'system', content: 'SYSTEM PROMPT' });
     assert.deepEqual(m[1].content[1], { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } });
     assert.equal(m[2].role, 'assistant');
     assert.equal(m[2].content, 'Let me read the file.');
-    assert.deepEqual(m[2].tool_calls[1], { id: 'call_b', type: 'function', function: { name: 'ls', arguments: '{"path":"."}' } });
+    assert.deepEqual(m[2].tool_calls[1], {
+      id: 'call_b',
+      type: 'function',
+      function: { name: 'ls', arguments: '{"path":"."}' },
+    });
     assert.equal(m[2].reasoning_content, undefined, 'no reasoning replay unless the provider asks for it');
     assert.equal(m[3].role, 'tool');
     assert.equal(m[3].tool_call_id, 'call_a');
@@ -127,15 +176,22 @@ describe('openai wire format', () => {
   test('reasoning_details replay (MiniMax)', async () => {
     await collect(provider({ reasoningReplay: 'reasoning_details' }).stream(req, new AbortController().signal));
     const body = fake.requests[0]?.body as Json;
-    assert.deepEqual(body.messages[2].reasoning_details, [{ type: 'reasoning.text', text: 'The user wants the file.' }]);
+    assert.deepEqual(body.messages[2].reasoning_details, [
+      { type: 'reasoning.text', text: 'The user wants the file.' },
+    ]);
   });
 
   test('a keyless provider still works (placeholder key, no environment leakage)', async () => {
     const saved = process.env.OPENAI_ORG_ID;
     process.env.OPENAI_ORG_ID = 'org-should-not-leak';
     try {
-      const p = createOpenAi({ name: 'local', kind: 'openai', baseUrl: `${fake.baseUrl}/v1`, keyless: true }, undefined);
-      const r = await collect(p.stream({ model: 'm', system: '', messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal));
+      const p = createOpenAi(
+        { name: 'local', kind: 'openai', baseUrl: `${fake.baseUrl}/v1`, keyless: true },
+        undefined,
+      );
+      const r = await collect(
+        p.stream({ model: 'm', system: '', messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal),
+      );
       assert.equal(r.error, undefined);
       assert.equal(fake.requests[0]?.headers['openai-organization'], undefined);
     } finally {

@@ -22,8 +22,15 @@ async function buildHistory(dir: string): Promise<void> {
 }
 
 function assertAll(store: SessionStore): void {
-  assert.deepEqual(store.listSessions().map((s) => s.id), ['s3', 's2', 's1']);
-  for (const [id, word] of [['s1', 'first'], ['s2', 'second'], ['s3', 'third']] as const) {
+  assert.deepEqual(
+    store.listSessions().map((s) => s.id),
+    ['s3', 's2', 's1'],
+  );
+  for (const [id, word] of [
+    ['s1', 'first'],
+    ['s2', 'second'],
+    ['s3', 'third'],
+  ] as const) {
     const text = store.getSession(id)?.messages[1].parts.at(-1);
     assert.deepEqual(text, { type: 'text', text: `${word} answer` });
   }
@@ -39,11 +46,17 @@ test('a snapshot with flipped bytes fails its checksum; recovery uses .prev and 
     writeFileSync(file, bytes);
     const log = recordingLog();
     let store = await open(dir, { log });
-    assert.ok(log.lines.some((l) => /does not match its checksum/.test(l)), log.lines.join('\n'));
+    assert.ok(
+      log.lines.some((l) => /does not match its checksum/.test(l)),
+      log.lines.join('\n'),
+    );
     assert.equal(store.stats().source, 'prev');
     assertAll(store);
     await store.close();
-    assert.ok(readdirSync(dir).some((f) => f.startsWith('sextant.db.corrupt-')), 'corrupt file moved aside');
+    assert.ok(
+      readdirSync(dir).some((f) => f.startsWith('sextant.db.corrupt-')),
+      'corrupt file moved aside',
+    );
     store = await open(dir);
     assert.equal(store.stats().source, 'current');
     assertAll(store);
@@ -62,7 +75,10 @@ test('a truncated snapshot without its checksum file fails the integrity check a
     rmSync(`${file}.meta.json`);
     const log = recordingLog();
     const store = await open(dir, { log });
-    assert.ok(log.lines.some((l) => /unreadable/.test(l)), log.lines.join('\n'));
+    assert.ok(
+      log.lines.some((l) => /unreadable/.test(l)),
+      log.lines.join('\n'),
+    );
     assertAll(store);
     await store.close();
   } finally {
@@ -82,7 +98,13 @@ test('with both snapshots unreadable, whatever the journal still holds is rebuil
     writeFileSync(join(dir, 'sextant.db.prev'), 'garbage');
     const again = await open(dir);
     // A journal segment is deleted only once two snapshots hold it, so both records are still there.
-    assert.deepEqual(again.listSessions().map((s) => s.id).sort(), ['later', 'only']);
+    assert.deepEqual(
+      again
+        .listSessions()
+        .map((s) => s.id)
+        .sort(),
+      ['later', 'only'],
+    );
     await again.close();
   } finally {
     cleanup();
@@ -103,19 +125,27 @@ test('a crash between any two renames of a snapshot write leaves a state that op
       await store.flush();
       store.append(created('s3', 3, 'three'));
       let renames = 0;
-      fs.renameSync = ((from: import("node:fs").PathLike, to: import("node:fs").PathLike) => {
-        if (String(from).includes('sextant.db') && renames++ === crashAt) throw new Error(`simulated crash before rename ${crashAt}`);
+      fs.renameSync = ((from: import('node:fs').PathLike, to: import('node:fs').PathLike) => {
+        if (String(from).includes('sextant.db') && renames++ === crashAt)
+          throw new Error(`simulated crash before rename ${crashAt}`);
         return realRename(from, to);
       }) as typeof fs.renameSync;
       await assert.rejects(store.flush(), /simulated crash/);
       fs.renameSync = realRename;
       // The window is gone (never closed); another one opens the folder.
       const again = await open(dir);
-      assert.deepEqual(again.listSessions().map((s) => s.id), ['s3', 's2', 's1'], `crash before rename ${crashAt}`);
+      assert.deepEqual(
+        again.listSessions().map((s) => s.id),
+        ['s3', 's2', 's1'],
+        `crash before rename ${crashAt}`,
+      );
       again.append(created('s4', 4, 'four'));
       await again.close();
       const third = await open(dir);
-      assert.deepEqual(third.listSessions().map((s) => s.id), ['s4', 's3', 's2', 's1']);
+      assert.deepEqual(
+        third.listSessions().map((s) => s.id),
+        ['s4', 's3', 's2', 's1'],
+      );
       assert.equal(third.stats().source, 'current');
       await third.close();
     } finally {

@@ -24,7 +24,9 @@ async function runAndKill(dir: string, tag: string, rand: () => number): Promise
   const child = await spawnChild(['crash', dir, tag, String(delays[Math.floor(rand() * delays.length)])]);
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, sig) => resolve(sig ?? code)));
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.on('exit', (code, sig) => resolve(sig ?? code)),
+  );
   const byCount = rand() < 0.5;
   const target = 1 + Math.floor(rand() * 300);
   const afterMs = Math.floor(rand() * 120);
@@ -62,12 +64,14 @@ function check(session: ReturnType<Awaited<ReturnType<typeof open>>['getSession'
   assert.ok(written >= acked && written <= acked + 1, `session ${tag}: last record ${written}, acknowledged ${acked}`);
   const expectText: number[] = [];
   const expectMm: string[] = [];
-  for (let i = 1; i <= written; i++) (i % 7 === 0 ? expectMm.push(`m${i}`) : expectText.push(i));
+  for (let i = 1; i <= written; i++) i % 7 === 0 ? expectMm.push(`m${i}`) : expectText.push(i);
   assert.deepEqual(nums, expectText, `session ${tag}: deltas in order, none missing`);
   assert.deepEqual(mm, expectMm, `session ${tag}: model messages in order, none missing`);
 }
 
-test(`SIGKILL at random points, ${ITERATIONS} iterations: every acknowledged record survives, nothing half-written`, { timeout: 600_000 }, async (t) => {
+test(`SIGKILL at random points, ${ITERATIONS} iterations: every acknowledged record survives, nothing half-written`, {
+  timeout: 600_000,
+}, async (t) => {
   const seed = Number(process.env.STORE_CRASH_SEED ?? 20261121);
   const rand = prng(seed);
   const { dir, cleanup } = tempDir('crash');
@@ -91,7 +95,9 @@ test(`SIGKILL at random points, ${ITERATIONS} iterations: every acknowledged rec
       try {
         for (const [tg, n] of acked) check(store.getSession(tg), tg, n);
       } catch (err) {
-        throw new Error(`iteration ${i}: ${(err as Error).message}\nfolder: ${readdirSync(dir).join(' ')} journal: ${readdirSync(dir + '/journal').join(' ')}\nlog: ${log.lines.join('\n')}`);
+        throw new Error(
+          `iteration ${i}: ${(err as Error).message}\nfolder: ${readdirSync(dir).join(' ')} journal: ${readdirSync(dir + '/journal').join(' ')}\nlog: ${log.lines.join('\n')}`,
+        );
       }
       assert.equal(store.listSessions({ limit: 10_000 }).length, acked.size);
       // Closing writes a snapshot: the next child starts from it and a journal tail.

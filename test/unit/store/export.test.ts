@@ -24,7 +24,14 @@ function session(extraText = ''): { session: StoredSession; artifacts: StoredArt
       createdAt: 1_763_000_000_000,
       updatedAt: 1_763_000_100_000,
       messages: [
-        { id: 'u1', role: 'user', mode: 'agent', status: 'done', createdAt: 1_763_000_000_000, parts: [{ type: 'text', text: `Why does **test_login** fail? ${extraText}` }] },
+        {
+          id: 'u1',
+          role: 'user',
+          mode: 'agent',
+          status: 'done',
+          createdAt: 1_763_000_000_000,
+          parts: [{ type: 'text', text: `Why does **test_login** fail? ${extraText}` }],
+        },
         {
           id: 'a1',
           role: 'assistant',
@@ -35,16 +42,49 @@ function session(extraText = ''): { session: StoredSession; artifacts: StoredArt
           usage: { inputTokens: 100, outputTokens: 50, cachedTokens: 0, costUsd: 0.0012 },
           parts: [
             { type: 'thinking', text: 'Probably a race on the session cookie.' },
-            { type: 'tool', call: { callId: 'c1', name: 'grep', kind: 'read', subject: 'sessionCookie', status: 'ok', durationMs: 12, detail: 'src/auth.ts:42: setCookie(sessionCookie)\n```nested fence```' } },
-            { type: 'text', text: 'The cookie is set after the redirect. See [the docs](https://example.com/docs) and `auth.ts`.\n\n| a | b |\n|---|---|\n| 1 | 2 |' },
+            {
+              type: 'tool',
+              call: {
+                callId: 'c1',
+                name: 'grep',
+                kind: 'read',
+                subject: 'sessionCookie',
+                status: 'ok',
+                durationMs: 12,
+                detail: 'src/auth.ts:42: setCookie(sessionCookie)\n```nested fence```',
+              },
+            },
+            {
+              type: 'text',
+              text: 'The cookie is set after the redirect. See [the docs](https://example.com/docs) and `auth.ts`.\n\n| a | b |\n|---|---|\n| 1 | 2 |',
+            },
           ],
         },
-        { id: 'u2', role: 'user', mode: 'agent', status: 'done', createdAt: 1_763_000_001_000, parts: [{ type: 'text', text: 'Try again' }] },
-        { id: 'a2', role: 'assistant', mode: 'agent', status: 'error', createdAt: 1_763_000_001_500, parts: [], error: { code: 'rate_limit', message: 'Too many requests', recoverable: true } },
+        {
+          id: 'u2',
+          role: 'user',
+          mode: 'agent',
+          status: 'done',
+          createdAt: 1_763_000_001_000,
+          parts: [{ type: 'text', text: 'Try again' }],
+        },
+        {
+          id: 'a2',
+          role: 'assistant',
+          mode: 'agent',
+          status: 'error',
+          createdAt: 1_763_000_001_500,
+          parts: [],
+          error: { code: 'rate_limit', message: 'Too many requests', recoverable: true },
+        },
       ],
       modelMessages: [
         { role: 'user', content: 'Why does test_login fail?' },
-        { role: 'assistant', text: 'The cookie is set after the redirect.', toolCalls: [{ id: 'c1', name: 'grep', argumentsJson: '{"pattern":"sessionCookie"}' }] },
+        {
+          role: 'assistant',
+          text: 'The cookie is set after the redirect.',
+          toolCalls: [{ id: 'c1', name: 'grep', argumentsJson: '{"pattern":"sessionCookie"}' }],
+        },
       ],
       todos: [
         { id: 't1', content: 'Move setCookie before redirect', status: 'completed' },
@@ -52,7 +92,13 @@ function session(extraText = ''): { session: StoredSession; artifacts: StoredArt
       ],
     },
     artifacts: [
-      { id: 'rep', kind: 'report', title: 'Cookie timing', content: 'The session cookie is written late [1].', citations: [{ n: 1, url: 'https://example.com/cookies', title: 'Cookies explained' }] },
+      {
+        id: 'rep',
+        kind: 'report',
+        title: 'Cookie timing',
+        content: 'The session cookie is written late [1].',
+        citations: [{ n: 1, url: 'https://example.com/cookies', title: 'Cookies explained' }],
+      },
     ],
   };
 }
@@ -93,7 +139,9 @@ test('Markdown export carries every message, tool card, todo and artifact', () =
   assert.match(md, /````\nsrc\/auth\.ts:42/);
 });
 
-test('HTML export: self-contained, readable, links work; in headless Chromium no script runs and no request is made', { timeout: 60_000 }, async () => {
+test('HTML export: self-contained, readable, links work; in headless Chromium no script runs and no request is made', {
+  timeout: 60_000,
+}, async () => {
   let hits = 0;
   const server = createServer((_req, res) => {
     hits++;
@@ -122,7 +170,11 @@ test('HTML export: self-contained, readable, links work; in headless Chromium no
     page.on('request', (r) => requests.push(r.url()));
     await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
     await page.waitForTimeout(300);
-    assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined, 'no script ran');
+    assert.equal(
+      await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
+      undefined,
+      'no script ran',
+    );
     assert.equal(await page.locator('script, iframe, img, svg, [onerror], [onload]').count(), 0);
     assert.deepEqual(requests, [pathToFileURL(file).href], 'the document itself is the only request');
     assert.equal(hits, 0, 'the local server saw no request');
@@ -130,11 +182,19 @@ test('HTML export: self-contained, readable, links work; in headless Chromium no
     for (const c of CONTENT) assert.ok(text.includes(c), `page shows ${c}`);
     assert.ok(text.includes('<script>window.__pwned = 1</script>'), 'hostile HTML is shown as text');
     assert.equal(await page.locator('a[href="https://example.com/docs"]').count(), 1, 'Markdown links work');
-    assert.equal(await page.locator('a[href="https://example.com/cookies"]').count(), 1, 'citations link to their sources');
+    assert.equal(
+      await page.locator('a[href="https://example.com/cookies"]').count(),
+      1,
+      'citations link to their sources',
+    );
     assert.equal(await page.locator('a[href^="javascript:"]').count(), 0);
     assert.equal(await page.getByRole('article', { name: 'You' }).count(), 2);
     assert.equal(await page.locator('table').count(), 1);
-    assert.equal(await page.locator('main').evaluate((m) => getComputedStyle(m).maxWidth), '860px', 'the inline stylesheet applies');
+    assert.equal(
+      await page.locator('main').evaluate((m) => getComputedStyle(m).maxWidth),
+      '860px',
+      'the inline stylesheet applies',
+    );
   } finally {
     await browser.close();
     server.close();
@@ -158,8 +218,24 @@ test('a planted key never appears in any export (patterns and exact values), fro
   const text = `${planted.join(' and ')}\n${pem}\n${bearer}`;
   const input = session(text);
   input.session.title = `Title with ${exact}`;
-  input.session.messages[1].parts.push({ type: 'tool', call: { callId: 'c2', name: 'bash', kind: 'execute', subject: `curl -H "x-api-key: ${exact}"`, status: 'ok', detail: text } });
-  input.session.modelMessages.push({ role: 'tool', toolCallId: 'c2', toolName: 'bash', isError: false, content: [{ type: 'text', text }] });
+  input.session.messages[1].parts.push({
+    type: 'tool',
+    call: {
+      callId: 'c2',
+      name: 'bash',
+      kind: 'execute',
+      subject: `curl -H "x-api-key: ${exact}"`,
+      status: 'ok',
+      detail: text,
+    },
+  });
+  input.session.modelMessages.push({
+    role: 'tool',
+    toolCallId: 'c2',
+    toolName: 'bash',
+    isError: false,
+    content: [{ type: 'text', text }],
+  });
   input.artifacts[0].content += `\n\n${text}`;
   for (const format of FORMATS) {
     const out = exportSession(input, format, { secrets: [exact] });
@@ -174,7 +250,18 @@ test('a planted key never appears in any export (patterns and exact values), fro
     const store = await open(dir);
     store.append(created('s', 1, 'Keys'));
     for (const r of exchange('s', 'r', 2, `use ${planted[1]}`, 'ok')) store.append(r);
-    store.append({ kind: 'artifact', sessionId: 's', at: 9, artifact: { id: 'a', kind: 'report', title: 'R', content: 'See [1]', citations: [{ n: 1, url: 'https://example.com' }] } });
+    store.append({
+      kind: 'artifact',
+      sessionId: 's',
+      at: 9,
+      artifact: {
+        id: 'a',
+        kind: 'report',
+        title: 'R',
+        content: 'See [1]',
+        citations: [{ n: 1, url: 'https://example.com' }],
+      },
+    });
     for (const format of FORMATS) {
       const out = store.exportSession('s', format, { secrets: [exact] });
       assert.ok(out && !out.includes(planted[1]));

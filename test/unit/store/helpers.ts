@@ -36,7 +36,13 @@ export function recordingLog(): RecordingLog {
 }
 
 export async function open(dir: string, extra: Partial<SessionStoreOptions> = {}): Promise<SessionStore> {
-  return openSessionStore({ dir, log: extra.log ?? recordingLog(), sql: await sql(), snapshotDelayMs: 60_000, ...extra });
+  return openSessionStore({
+    dir,
+    log: extra.log ?? recordingLog(),
+    sql: await sql(),
+    snapshotDelayMs: 60_000,
+    ...extra,
+  });
 }
 
 /** Builds the envelopes of one request, seq numbered from 1. */
@@ -60,17 +66,61 @@ export function events(sessionId: string, at: number, envelopes: Envelope[]): Jo
 }
 
 /** A whole exchange: user text, an answer with thinking, a tool card and a final text. */
-export function exchange(sessionId: string, requestId: string, at: number, user: string, answer: string): JournalRecord[] {
+export function exchange(
+  sessionId: string,
+  requestId: string,
+  at: number,
+  user: string,
+  answer: string,
+): JournalRecord[] {
   const r = new RequestBuilder(requestId, at);
   return [
-    events(sessionId, at, [r.env({ type: 'started', userMessageId: `${requestId}-u`, assistantMessageId: `${requestId}-a`, text: user, mode: 'agent', model: 'fake/model' })]),
+    events(sessionId, at, [
+      r.env({
+        type: 'started',
+        userMessageId: `${requestId}-u`,
+        assistantMessageId: `${requestId}-a`,
+        text: user,
+        mode: 'agent',
+        model: 'fake/model',
+      }),
+    ]),
     events(sessionId, at + 1, [r.env({ type: 'thinking_delta', text: 'Let me look.' })]),
     events(sessionId, at + 2, [
-      r.env({ type: 'tool_started', call: { callId: `${requestId}-c1`, name: 'read_file', kind: 'read', subject: 'src/a.ts', status: 'running' } }),
-      r.env({ type: 'tool_updated', call: { callId: `${requestId}-c1`, name: 'read_file', kind: 'read', subject: 'src/a.ts', status: 'ok', durationMs: 5, preview: '1 line', detail: 'export const a = 1;' } }),
+      r.env({
+        type: 'tool_started',
+        call: { callId: `${requestId}-c1`, name: 'read_file', kind: 'read', subject: 'src/a.ts', status: 'running' },
+      }),
+      r.env({
+        type: 'tool_updated',
+        call: {
+          callId: `${requestId}-c1`,
+          name: 'read_file',
+          kind: 'read',
+          subject: 'src/a.ts',
+          status: 'ok',
+          durationMs: 5,
+          preview: '1 line',
+          detail: 'export const a = 1;',
+        },
+      }),
     ]),
-    events(sessionId, at + 3, [r.env({ type: 'text_delta', text: answer.slice(0, 5) }), r.env({ type: 'text_delta', text: answer.slice(5) })]),
-    events(sessionId, at + 4, [r.env({ type: 'usage', usage: { inputTokens: 10, outputTokens: 20, cachedTokens: 0 } }), r.env({ type: 'complete' })]),
-    { kind: 'model_messages', sessionId, at: at + 4, messages: [{ role: 'user', content: user }, { role: 'assistant', text: answer }] },
+    events(sessionId, at + 3, [
+      r.env({ type: 'text_delta', text: answer.slice(0, 5) }),
+      r.env({ type: 'text_delta', text: answer.slice(5) }),
+    ]),
+    events(sessionId, at + 4, [
+      r.env({ type: 'usage', usage: { inputTokens: 10, outputTokens: 20, cachedTokens: 0 } }),
+      r.env({ type: 'complete' }),
+    ]),
+    {
+      kind: 'model_messages',
+      sessionId,
+      at: at + 4,
+      messages: [
+        { role: 'user', content: user },
+        { role: 'assistant', text: answer },
+      ],
+    },
   ];
 }

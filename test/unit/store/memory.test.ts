@@ -12,12 +12,42 @@ import { startFakeEmbeddings } from '../../fixtures/store/fake-embeddings';
 import { created, exchange, open, recordingLog, tempDir } from './helpers';
 
 const CORPUS: Array<[id: string, title: string, user: string, answer: string]> = [
-  ['car', 'Strange noise', 'My car makes a grinding noise when braking and the engine light is on.', 'Check the brake pads first; then take the vehicle to a mechanic.'],
-  ['db', 'Slow report', 'Our postgres query for the monthly report is slow.', 'Add an index on orders.customer_id and check the plan with EXPLAIN ANALYZE.'],
-  ['web', 'Landing page', 'Where does the index.html of the landing page live?', 'It is in public/index.html; the build copies it to dist.'],
-  ['dns', 'Office network', 'We get DNS resolution timeouts in the office.', 'Point the router at a different DNS server and flush the cache.'],
-  ['pasta', 'Dinner', 'Give me a carbonara recipe without cream.', 'Eggs, pecorino, guanciale and pepper; toss off the heat.'],
-  ['billing', 'Customers', 'How do I send an invoice with Stripe?', 'Create an invoice item, then finalize and send the invoice through the Stripe API.'],
+  [
+    'car',
+    'Strange noise',
+    'My car makes a grinding noise when braking and the engine light is on.',
+    'Check the brake pads first; then take the vehicle to a mechanic.',
+  ],
+  [
+    'db',
+    'Slow report',
+    'Our postgres query for the monthly report is slow.',
+    'Add an index on orders.customer_id and check the plan with EXPLAIN ANALYZE.',
+  ],
+  [
+    'web',
+    'Landing page',
+    'Where does the index.html of the landing page live?',
+    'It is in public/index.html; the build copies it to dist.',
+  ],
+  [
+    'dns',
+    'Office network',
+    'We get DNS resolution timeouts in the office.',
+    'Point the router at a different DNS server and flush the cache.',
+  ],
+  [
+    'pasta',
+    'Dinner',
+    'Give me a carbonara recipe without cream.',
+    'Eggs, pecorino, guanciale and pepper; toss off the heat.',
+  ],
+  [
+    'billing',
+    'Customers',
+    'How do I send an invoice with Stripe?',
+    'Create an invoice item, then finalize and send the invoice through the Stripe API.',
+  ],
 ];
 
 async function corpusStore(dir: string, log = recordingLog()): Promise<SessionStore> {
@@ -31,7 +61,8 @@ async function corpusStore(dir: string, log = recordingLog()): Promise<SessionSt
 
 test('BM25 from matchinfo: more matches and rarer terms score higher, shorter documents win ties', () => {
   // p=1 phrase, c=1 column, n=10 rows, avg 10 tokens, this row 10 tokens, hits: this row 2, all 3, in 2 rows.
-  const mk = (tf: number, df: number, len: number) => new Uint8Array(new Uint32Array([1, 1, 10, 10, len, tf, 3, df]).buffer);
+  const mk = (tf: number, df: number, len: number) =>
+    new Uint8Array(new Uint32Array([1, 1, 10, 10, len, tf, 3, df]).buffer);
   assert.ok(bm25FromMatchinfo(mk(2, 2, 10)) > bm25FromMatchinfo(mk(1, 2, 10)));
   assert.ok(bm25FromMatchinfo(mk(1, 1, 10)) > bm25FromMatchinfo(mk(1, 8, 10)));
   assert.ok(bm25FromMatchinfo(mk(1, 2, 5)) > bm25FromMatchinfo(mk(1, 2, 20)));
@@ -43,25 +74,43 @@ test('chunking covers long text with overlapping windows', () => {
   const chunks = chunkText(words);
   assert.ok(chunks.length > 2);
   assert.ok(chunks.every((c) => c.length <= 900));
-  for (let i = 0; i < 600; i++) assert.ok(chunks.some((c) => c.split(' ').includes(`w${i}`)), `w${i} is in some chunk`);
+  for (let i = 0; i < 600; i++)
+    assert.ok(
+      chunks.some((c) => c.split(' ').includes(`w${i}`)),
+      `w${i} is in some chunk`,
+    );
 });
 
 test('BM25 alone finds the known answers and ranks the specific session above incidental matches', async () => {
   const { dir, cleanup } = tempDir('mem');
   try {
     const store = await corpusStore(dir);
-    assert.equal((await store.searchMemory('slow postgres query index'))[0]?.sessionId, 'db', 'db beats the index.html session');
+    assert.equal(
+      (await store.searchMemory('slow postgres query index'))[0]?.sessionId,
+      'db',
+      'db beats the index.html session',
+    );
     assert.equal((await store.searchMemory('index.html landing page'))[0]?.sessionId, 'web');
-    assert.equal((await store.searchMemory('DNS timeouts'))[0]?.sessionId, 'dns', 'porter stemming: timeouts ~ timeout');
+    assert.equal(
+      (await store.searchMemory('DNS timeouts'))[0]?.sessionId,
+      'dns',
+      'porter stemming: timeouts ~ timeout',
+    );
     assert.equal((await store.searchMemory('stripe invoice'))[0]?.sessionId, 'billing');
     const hits = await store.searchMemory('carbonara recipe');
     assert.equal(hits[0]?.sessionId, 'pasta');
     assert.equal(hits[0]?.title, 'Dinner');
     assert.match(hits[0]?.excerpt ?? '', /carbonara/i);
-    assert.ok(!(await store.searchMemory('automobile repair')).some((h) => h.sessionId === 'car'), 'no shared words, no BM25 hit');
+    assert.ok(
+      !(await store.searchMemory('automobile repair')).some((h) => h.sessionId === 'car'),
+      'no shared words, no BM25 hit',
+    );
     assert.deepEqual(await store.searchMemory('stripe invoice', { excludeSessionId: 'billing' }), []);
     store.deleteSession('dns');
-    assert.ok(!(await store.searchMemory('DNS timeouts')).some((h) => h.sessionId === 'dns'), 'deleted sessions are not searched');
+    assert.ok(
+      !(await store.searchMemory('DNS timeouts')).some((h) => h.sessionId === 'dns'),
+      'deleted sessions are not searched',
+    );
     await store.close();
   } finally {
     cleanup();
@@ -112,7 +161,10 @@ test('when the embeddings server fails, search falls back to BM25 and says so in
     store.setEmbedder(openAiEmbedder({ baseUrl: server.baseUrl, model: 'fake-embed' }));
     const hits = await store.searchMemory('stripe invoice');
     assert.equal(hits[0]?.sessionId, 'billing');
-    assert.ok(log.lines.some((l) => /embeddings unavailable \(embeddings endpoint answered HTTP 500\)/.test(l)), log.lines.join('\n'));
+    assert.ok(
+      log.lines.some((l) => /embeddings unavailable \(embeddings endpoint answered HTTP 500\)/.test(l)),
+      log.lines.join('\n'),
+    );
     await store.close();
   } finally {
     cleanup();

@@ -17,7 +17,10 @@ const fixtureVersions = readdirSync(FIXTURES)
 
 test('there is a fixture for every earlier schema version', () => {
   const expected = Array.from({ length: SCHEMA_VERSION - 1 }, (_, i) => i + 1);
-  assert.deepEqual(fixtureVersions.filter((v) => v < SCHEMA_VERSION), expected);
+  assert.deepEqual(
+    fixtureVersions.filter((v) => v < SCHEMA_VERSION),
+    expected,
+  );
 });
 
 for (const version of fixtureVersions) {
@@ -28,14 +31,29 @@ for (const version of fixtureVersions) {
       const original = readFileSync(join(dir, 'sextant.db'));
       const log = recordingLog();
       let store = await open(dir, { log });
-      assert.ok(log.lines.some((l) => l.includes(`migrated from schema v${version}`)), log.lines.join('\n'));
-      assert.deepEqual(store.listSessions().map((s) => s.id), ['v1-b', 'v1-a']);
-      assert.deepEqual(store.listSessions().map((s) => s.messageCount), [2, 2]);
-      assert.deepEqual(store.listDeleted().map((s) => s.id), ['v1-gone']);
+      assert.ok(
+        log.lines.some((l) => l.includes(`migrated from schema v${version}`)),
+        log.lines.join('\n'),
+      );
+      assert.deepEqual(
+        store.listSessions().map((s) => s.id),
+        ['v1-b', 'v1-a'],
+      );
+      assert.deepEqual(
+        store.listSessions().map((s) => s.messageCount),
+        [2, 2],
+      );
+      assert.deepEqual(
+        store.listDeleted().map((s) => s.id),
+        ['v1-gone'],
+      );
       const a = store.getSession('v1-a');
       assert.deepEqual(a?.messages[1].parts, [
         { type: 'thinking', text: 'Explain lifetimes.' },
-        { type: 'text', text: 'A reference must not outlive the value it borrows; annotate lifetimes so the compiler can check it.' },
+        {
+          type: 'text',
+          text: 'A reference must not outlive the value it borrows; annotate lifetimes so the compiler can check it.',
+        },
       ]);
       assert.deepEqual(a?.messages[1].usage, { inputTokens: 12, outputTokens: 40, cachedTokens: 0 });
       const b = store.getSession('v1-b');
@@ -43,13 +61,22 @@ for (const version of fixtureVersions) {
       assert.equal(tool?.type === 'tool' ? tool.call.detail : '', '#!/bin/sh\nrsync -av dist/ staging:/srv/app');
       assert.equal(b?.messages[1].error?.code, 'rate_limit');
       assert.equal(b?.modelMessages.length, 2);
-      assert.deepEqual(b?.todos.map((t) => t.status), ['completed', 'pending']);
+      assert.deepEqual(
+        b?.todos.map((t) => t.status),
+        ['completed', 'pending'],
+      );
       assert.equal(store.getArtifacts('v1-b')[0]?.citations?.[0]?.url, 'https://example.com/rsync');
       const hits = await store.searchMemory('borrow checker dangling reference');
       assert.equal(hits[0]?.sessionId, 'v1-a');
       // Until the first snapshot the old file is untouched; then it is kept as .prev.
       assert.deepEqual(readFileSync(join(dir, 'sextant.db')), original);
-      store.append({ kind: 'session_meta', sessionId: 'v1-a', title: 'Lifetimes', titleSource: 'user', at: 1800000000000 });
+      store.append({
+        kind: 'session_meta',
+        sessionId: 'v1-a',
+        title: 'Lifetimes',
+        titleSource: 'user',
+        at: 1800000000000,
+      });
       await store.close();
       assert.deepEqual(readFileSync(join(dir, 'sextant.db.prev')), original);
       const SQL = await sql();
@@ -78,7 +105,12 @@ test('a database written by a newer version is refused with a clear message and 
     const before = createHash('sha256').update(readFileSync(file)).digest('hex');
     await assert.rejects(open(dir), (err: unknown) => {
       assert.ok(err instanceof NewerSchemaError);
-      assert.match((err as Error).message, new RegExp(`newer version of Sextant \\(schema v${SCHEMA_VERSION + 5}; this version understands up to v${SCHEMA_VERSION}\\)`));
+      assert.match(
+        (err as Error).message,
+        new RegExp(
+          `newer version of Sextant \\(schema v${SCHEMA_VERSION + 5}; this version understands up to v${SCHEMA_VERSION}\\)`,
+        ),
+      );
       assert.match((err as Error).message, /left untouched/);
       return true;
     });

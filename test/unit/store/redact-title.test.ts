@@ -20,14 +20,28 @@ test('redaction: known key shapes, bearer tokens, AWS keys, private key blocks a
   assert.equal(r(encodeURIComponent('my.custom+secret/value')), REDACTED, 'URL-encoded form');
   assert.equal(redactSecrets('the sky is blue, task-force and skipped'), 'the sky is blue, task-force and skipped');
   assert.equal(createRedactor([], { assignments: false })('password = getPassword()'), 'password = getPassword()');
-  assert.deepEqual(redactDeep({ a: ['sk-ant-api03-abcdefghijklmnopqrstu'], n: 1 }, createRedactor()), { a: [REDACTED], n: 1 });
+  assert.deepEqual(redactDeep({ a: ['sk-ant-api03-abcdefghijklmnopqrstu'], n: 1 }, createRedactor()), {
+    a: [REDACTED],
+    n: 1,
+  });
 });
 
 test('titles come from the first meaningful line of the first message (a heuristic)', () => {
   assert.equal(generateTitle('how do I configure eslint for a monorepo?'), 'How do I configure eslint for a monorepo?');
-  assert.equal(generateTitle('```ts\nconst x = 1\n```\nwhy is x not reactive in my vue component'), 'Why is x not reactive in my vue component');
-  assert.equal(generateTitle('@src/app.ts please refactor the routing module into smaller files and add tests for each route handler'), 'Please refactor the routing module into smaller files and…');
-  assert.equal(generateTitle('hi', 'Hello! How can I help you with your project today?'), 'Hello! How can I help you with your project today?');
+  assert.equal(
+    generateTitle('```ts\nconst x = 1\n```\nwhy is x not reactive in my vue component'),
+    'Why is x not reactive in my vue component',
+  );
+  assert.equal(
+    generateTitle(
+      '@src/app.ts please refactor the routing module into smaller files and add tests for each route handler',
+    ),
+    'Please refactor the routing module into smaller files and…',
+  );
+  assert.equal(
+    generateTitle('hi', 'Hello! How can I help you with your project today?'),
+    'Hello! How can I help you with your project today?',
+  );
   assert.equal(generateTitle('', ''), 'New chat');
   assert.ok(generateTitle('x'.repeat(300)).length <= 61);
 });

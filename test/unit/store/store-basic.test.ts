@@ -8,19 +8,30 @@ import { created, events, exchange, open, RequestBuilder, tempDir } from './help
 
 function replayWithReducer(records: JournalRecord[], sessionId: string) {
   const state = emptyChatState();
-  for (const r of records) if (r.kind === 'events' && r.sessionId === sessionId) for (const e of r.envelopes) applyEnvelope(state, e);
+  for (const r of records)
+    if (r.kind === 'events' && r.sessionId === sessionId) for (const e of r.envelopes) applyEnvelope(state, e);
   return state.messages;
 }
 
 test('a session reads back exactly as the shared reducer builds it, before and after reopen (with and without a snapshot)', async () => {
   const { dir, cleanup } = tempDir();
   try {
-    const records: JournalRecord[] = [created('s1', 100, 'First'), ...exchange('s1', 'r1', 200, 'How do I read a file?', 'Use read_file with a path.')];
-    records.push({ kind: 'todos', sessionId: 's1', at: 300, todos: [{ id: 't1', content: 'Read it', status: 'completed' }] });
+    const records: JournalRecord[] = [
+      created('s1', 100, 'First'),
+      ...exchange('s1', 'r1', 200, 'How do I read a file?', 'Use read_file with a path.'),
+    ];
+    records.push({
+      kind: 'todos',
+      sessionId: 's1',
+      at: 300,
+      todos: [{ id: 't1', content: 'Read it', status: 'completed' }],
+    });
     let store = await open(dir);
     for (const r of records) store.append(r);
     // JSON round trip: the reducer leaves `liveOutput: undefined` keys that a store cannot keep.
-    const expected = JSON.parse(JSON.stringify(replayWithReducer(records, 's1'))) as ReturnType<typeof replayWithReducer>;
+    const expected = JSON.parse(JSON.stringify(replayWithReducer(records, 's1'))) as ReturnType<
+      typeof replayWithReducer
+    >;
     const live = store.getSession('s1');
     assert.ok(live);
     assert.deepEqual(live.messages, expected);
@@ -54,7 +65,18 @@ test('an in-flight request survives a snapshot and a reopen, and later events st
     const r = new RequestBuilder('rq', 10);
     let store = await open(dir);
     store.append(created('s', 1));
-    store.append(events('s', 2, [r.env({ type: 'started', userMessageId: 'u', assistantMessageId: 'a', text: 'hi there', mode: 'chat', model: 'm' })]));
+    store.append(
+      events('s', 2, [
+        r.env({
+          type: 'started',
+          userMessageId: 'u',
+          assistantMessageId: 'a',
+          text: 'hi there',
+          mode: 'chat',
+          model: 'm',
+        }),
+      ]),
+    );
     store.append(events('s', 3, [r.env({ type: 'text_delta', text: 'Hel' })]));
     await store.flush();
     store.append(events('s', 4, [r.env({ type: 'text_delta', text: 'lo' })]));
@@ -75,25 +97,48 @@ test('history: newest first, search by title and content, rename sticks, delete 
   try {
     const store = await open(dir);
     store.append(created('old', 100, 'Postgres tuning'));
-    for (const r of exchange('old', 'r1', 110, 'Why is my query slow?', 'Add an index on the foreign key column.')) store.append(r);
+    for (const r of exchange('old', 'r1', 110, 'Why is my query slow?', 'Add an index on the foreign key column.'))
+      store.append(r);
     store.append(created('new', 200, 'Webpack config'));
-    for (const r of exchange('new', 'r2', 210, 'Bundle is too big', 'Enable tree shaking and split chunks.')) store.append(r);
-    assert.deepEqual(store.listSessions().map((s) => s.id), ['new', 'old']);
+    for (const r of exchange('new', 'r2', 210, 'Bundle is too big', 'Enable tree shaking and split chunks.'))
+      store.append(r);
+    assert.deepEqual(
+      store.listSessions().map((s) => s.id),
+      ['new', 'old'],
+    );
     assert.equal(store.listSessions()[0].messageCount, 2);
-    assert.deepEqual(store.listSessions({ query: 'postgres' }).map((s) => s.id), ['old']);
+    assert.deepEqual(
+      store.listSessions({ query: 'postgres' }).map((s) => s.id),
+      ['old'],
+    );
     const byContent = store.listSessions({ query: 'foreign key index' });
-    assert.deepEqual(byContent.map((s) => s.id), ['old']);
+    assert.deepEqual(
+      byContent.map((s) => s.id),
+      ['old'],
+    );
     assert.match(byContent[0].excerpt ?? '', /index/i);
     assert.deepEqual(store.listSessions({ query: 'nothing matches this' }), []);
     store.renameSession('old', 'DB performance');
     store.append({ kind: 'session_meta', sessionId: 'old', title: 'Generated title', titleSource: 'auto', at: 400 });
     assert.equal(store.getSession('old')?.title, 'DB performance', 'a generated title never replaces a rename');
     store.deleteSession('old');
-    assert.deepEqual(store.listSessions().map((s) => s.id), ['new']);
-    assert.deepEqual(store.listDeleted().map((s) => s.id), ['old']);
+    assert.deepEqual(
+      store.listSessions().map((s) => s.id),
+      ['new'],
+    );
+    assert.deepEqual(
+      store.listDeleted().map((s) => s.id),
+      ['old'],
+    );
     assert.equal(store.getSession('old'), undefined);
     store.restoreSession('old');
-    assert.deepEqual(store.listSessions().map((s) => s.id).sort(), ['new', 'old']);
+    assert.deepEqual(
+      store
+        .listSessions()
+        .map((s) => s.id)
+        .sort(),
+      ['new', 'old'],
+    );
     await store.close();
   } finally {
     cleanup();
@@ -112,7 +157,10 @@ test('a torn last journal line is ignored, not fatal', async () => {
     store = await open(dir);
     assert.equal(store.getSession('s')?.title, 'Kept');
     assert.equal(store.getSession('torn'), undefined);
-    assert.deepEqual(store.listSessions().map((s) => s.id), ['s']);
+    assert.deepEqual(
+      store.listSessions().map((s) => s.id),
+      ['s'],
+    );
     await store.close();
   } finally {
     cleanup();
@@ -127,12 +175,29 @@ test('long tool output is kept as a blob file, the database holds a reference, a
     let store = await open(dir);
     store.append(created('s', 1));
     const envs: Envelope[] = [
-      r.env({ type: 'started', userMessageId: 'u', assistantMessageId: 'a', text: 'cat big', mode: 'agent', model: 'm' }),
-      r.env({ type: 'tool_updated', call: { callId: 'c', name: 'bash', kind: 'execute', subject: 'cat big', status: 'ok', detail: big } }),
+      r.env({
+        type: 'started',
+        userMessageId: 'u',
+        assistantMessageId: 'a',
+        text: 'cat big',
+        mode: 'agent',
+        model: 'm',
+      }),
+      r.env({
+        type: 'tool_updated',
+        call: { callId: 'c', name: 'bash', kind: 'execute', subject: 'cat big', status: 'ok', detail: big },
+      }),
       r.env({ type: 'complete' }),
     ];
     store.append(events('s', 2, envs));
-    store.append({ kind: 'model_messages', sessionId: 's', at: 3, messages: [{ role: 'tool', toolCallId: 'c', toolName: 'bash', isError: false, content: [{ type: 'text', text: big }] }] });
+    store.append({
+      kind: 'model_messages',
+      sessionId: 's',
+      at: 3,
+      messages: [
+        { role: 'tool', toolCallId: 'c', toolName: 'bash', isError: false, content: [{ type: 'text', text: big }] },
+      ],
+    });
     await store.close();
     // An empty database is ~150 KB (tables, indexes, FTS shadow tables); the 2 MB of output is elsewhere.
     assert.ok(statSync(join(dir, 'sextant.db')).size < 400_000, 'snapshot stays small');
@@ -155,9 +220,12 @@ test('planted secrets never reach the journal or the database', async () => {
     const secret = 'my-exact-provider-key-123456';
     const store = await open(dir, { secrets: () => [secret] });
     store.append(created('s', 1));
-    for (const r of exchange('s', 'r', 2, `my key is ${secret} and sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAA`, 'noted')) store.append(r);
+    for (const r of exchange('s', 'r', 2, `my key is ${secret} and sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAA`, 'noted'))
+      store.append(r);
     const jdir = join(dir, 'journal');
-    const journal = readdirSync(jdir).map((f) => readFileSync(join(jdir, f), 'utf8')).join('');
+    const journal = readdirSync(jdir)
+      .map((f) => readFileSync(join(jdir, f), 'utf8'))
+      .join('');
     assert.ok(journal.includes('[REDACTED]'));
     assert.ok(!journal.includes(secret) && !journal.includes('sk-ant-api03'));
     await store.close();
@@ -173,7 +241,14 @@ test('memory search still works after a snapshot (export() drops custom function
   try {
     const store = await open(dir);
     store.append(created('s', 1, 'Kubernetes'));
-    for (const r of exchange('s', 'r', 2, 'How do I drain a kubernetes node?', 'Run kubectl drain with ignore-daemonsets.')) store.append(r);
+    for (const r of exchange(
+      's',
+      'r',
+      2,
+      'How do I drain a kubernetes node?',
+      'Run kubectl drain with ignore-daemonsets.',
+    ))
+      store.append(r);
     assert.equal((await store.searchMemory('kubectl drain'))[0]?.sessionId, 's');
     await store.flush();
     const hits = await store.searchMemory('kubectl drain');

@@ -20,7 +20,9 @@ async function runWriter(dir: string, tag: string, count: number): Promise<void>
   assert.ok(!/error/.test(stderr), stderr);
 }
 
-test('two processes writing to one folder at the same time, snapshotting often: nothing is lost', { timeout: 120_000 }, async () => {
+test('two processes writing to one folder at the same time, snapshotting often: nothing is lost', {
+  timeout: 120_000,
+}, async () => {
   const { dir, cleanup } = tempDir('two');
   try {
     const count = 300;
@@ -55,7 +57,14 @@ test('two stores in one folder: each sees the other after a refresh; snapshots f
     a.append(created('a1', 10, 'from A'));
     b.append(created('b1', 11, 'from B'));
     await a.flush();
-    assert.deepEqual(b.listSessions().map((s) => s.id).sort(), ['a1', 'b1'], 'B picks up A from its journal');
+    assert.deepEqual(
+      b
+        .listSessions()
+        .map((s) => s.id)
+        .sort(),
+      ['a1', 'b1'],
+      'B picks up A from its journal',
+    );
     b.append({ kind: 'model_messages', sessionId: 'b1', at: 12, messages: [{ role: 'user', content: 'b-1' }] });
     await b.flush(); // B reloads A's newer snapshot, replays both journals, writes generation 2
     a.append({ kind: 'model_messages', sessionId: 'a1', at: 13, messages: [{ role: 'user', content: 'a-1' }] });
@@ -65,8 +74,14 @@ test('two stores in one folder: each sees the other after a refresh; snapshots f
     b.append({ kind: 'model_messages', sessionId: 'b1', at: 15, messages: [{ role: 'user', content: 'b-2' }] });
     await Promise.all([a.close(), b.close()]);
     const c = await open(dir);
-    assert.deepEqual(c.getSession('a1')?.modelMessages.map((m) => (m.role === 'user' ? m.content : '')), ['a-1', 'a-2']);
-    assert.deepEqual(c.getSession('b1')?.modelMessages.map((m) => (m.role === 'user' ? m.content : '')), ['b-1', 'b-2']);
+    assert.deepEqual(
+      c.getSession('a1')?.modelMessages.map((m) => (m.role === 'user' ? m.content : '')),
+      ['a-1', 'a-2'],
+    );
+    assert.deepEqual(
+      c.getSession('b1')?.modelMessages.map((m) => (m.role === 'user' ? m.content : '')),
+      ['b-1', 'b-2'],
+    );
     await c.close();
     assert.ok(!logA.lines.some((l) => l.startsWith('error')), logA.lines.join('\n'));
     assert.ok(!readdirSync(dir).includes('sextant.lock'), 'lock released');

@@ -67,12 +67,18 @@ test('huge output keeps head and tail, and the middle can be paged with bash_out
   assert.ok(t.length < 32_000, `capped, got ${t.length}`);
   assert.match(t, /^1\n2\n3\n/);
   assert.match(t, /19999\n20000\n\[exit code 0/);
-  const m = /… \[(\d+) lines \(\d+ characters\) elided — the full output is kept: bash_output with bash_id "(bash_\d+)", offset (\d+)/.exec(t);
+  const m =
+    /… \[(\d+) lines \(\d+ characters\) elided — the full output is kept: bash_output with bash_id "(bash_\d+)", offset (\d+)/.exec(
+      t,
+    );
   assert.ok(m, t.slice(0, 200));
   const [, , id, first] = m;
   const page = await bashOutputTool.execute({ bash_id: id, offset: Number(first), limit: 3 }, ctx);
   const n = Number(first);
-  assert.match(textOf(page), new RegExp(`\\s${n}\\t${n}\\n\\s+${n + 1}\\t${n + 1}\\n\\s+${n + 2}\\t${n + 2}\\n\\(Lines ${n}–${n + 2} of 20000`));
+  assert.match(
+    textOf(page),
+    new RegExp(`\\s${n}\\t${n}\\n\\s+${n + 1}\\t${n + 1}\\n\\s+${n + 2}\\t${n + 2}\\n\\(Lines ${n}–${n + 2} of 20000`),
+  );
 });
 
 test('a command past its timeout is killed with its children and says so', { skip: !posix }, async () => {
@@ -100,10 +106,18 @@ test('abort mid-command kills the process tree and ends the call', { skip: !posi
 test('background job: new output since last read, regex filter, kill, and session end', { skip: !posix }, async (t) => {
   const { ctx } = await setup();
   t.after(() => disposeToolSession(ctx.session));
-  const started = await bashTool.execute({ command: 'for i in $(seq 1 6); do echo "tick $i"; echo "noise $i"; sleep 0.05; done; sleep 30', run_in_background: true }, ctx);
+  const started = await bashTool.execute(
+    {
+      command: 'for i in $(seq 1 6); do echo "tick $i"; echo "noise $i"; sleep 0.05; done; sleep 30',
+      run_in_background: true,
+    },
+    ctx,
+  );
   const id = /as (bash_\d+)/.exec(textOf(started))?.[1];
   assert.ok(id, textOf(started));
-  await waitFor(async () => /noise 6/.test(textOf(await bashOutputTool.execute({ bash_id: id, offset: 1, limit: 100 }, ctx))));
+  await waitFor(async () =>
+    /noise 6/.test(textOf(await bashOutputTool.execute({ bash_id: id, offset: 1, limit: 100 }, ctx))),
+  );
   const first = textOf(await bashOutputTool.execute({ bash_id: id, filter: '^tick [1-6]$' }, ctx));
   const [, status, ...body] = first.split('\n');
   assert.match(status, /^\[running for/);

@@ -55,20 +55,45 @@ const CASES: Case[] = [
   { name: 'regex, content', args: { pattern: 'function \\w+', output_mode: 'content' }, rg: [] },
   { name: 'case-insensitive', args: { pattern: 'hello', '-i': true, output_mode: 'content' }, rg: ['-i'] },
   { name: 'context', args: { pattern: 'return', output_mode: 'content', '-C': 1 }, rg: ['-C', '1'] },
-  { name: 'before/after', args: { pattern: 'TODO', output_mode: 'content', '-B': 2, '-A': 1 }, rg: ['-B', '2', '-A', '1'] },
+  {
+    name: 'before/after',
+    args: { pattern: 'TODO', output_mode: 'content', '-B': 2, '-A': 1 },
+    rg: ['-B', '2', '-A', '1'],
+  },
   { name: 'glob filter', args: { pattern: 'TODO', glob: '*.ts', output_mode: 'content' }, rg: ['--glob', '*.ts'] },
   { name: 'negated glob', args: { pattern: 'TODO', glob: '!*.ts', output_mode: 'content' }, rg: ['--glob', '!*.ts'] },
-  { name: 'glob with braces and path', args: { pattern: 'export', glob: 'src/**/*.{ts,tsx}', output_mode: 'content' }, rg: ['--glob', 'src/**/*.{ts,tsx}'] },
-  { name: 'glob whitelists an ignored file', args: { pattern: 'TODO', glob: '*.log', output_mode: 'content' }, rg: ['--glob', '*.log'] },
+  {
+    name: 'glob with braces and path',
+    args: { pattern: 'export', glob: 'src/**/*.{ts,tsx}', output_mode: 'content' },
+    rg: ['--glob', 'src/**/*.{ts,tsx}'],
+  },
+  {
+    name: 'glob whitelists an ignored file',
+    args: { pattern: 'TODO', glob: '*.log', output_mode: 'content' },
+    rg: ['--glob', '*.log'],
+  },
   { name: 'type ts', args: { pattern: 'export', type: 'ts', output_mode: 'content' }, rg: ['--type', 'ts'] },
   { name: 'type py', args: { pattern: 'TODO|hello', type: 'py', output_mode: 'content' }, rg: ['--type', 'py'] },
   { name: 'count', args: { pattern: 'TODO', output_mode: 'count' }, rg: ['-c'] },
   { name: 'anchors and alternation', args: { pattern: '^export (const|function)', output_mode: 'content' }, rg: [] },
   { name: 'word boundary', args: { pattern: '\\bword\\b', output_mode: 'content' }, rg: [] },
-  { name: 'multiline', args: { pattern: 'foo = 1;\\n\\s*bar', multiline: true, output_mode: 'content' }, rg: ['-U', '--multiline-dotall'] },
-  { name: 'multiline dotall', args: { pattern: 'alpha.*?Hello', multiline: true, output_mode: 'content' }, rg: ['-U', '--multiline-dotall'] },
+  {
+    name: 'multiline',
+    args: { pattern: 'foo = 1;\\n\\s*bar', multiline: true, output_mode: 'content' },
+    rg: ['-U', '--multiline-dotall'],
+  },
+  {
+    name: 'multiline dotall',
+    args: { pattern: 'alpha.*?Hello', multiline: true, output_mode: 'content' },
+    rg: ['-U', '--multiline-dotall'],
+  },
   { name: 'subfolder', args: { pattern: 'TODO|foo', path: 'src', output_mode: 'content' }, rg: [], cwd: 'src' },
-  { name: 'single file', args: { pattern: 'TODO', path: 'crlf.txt', output_mode: 'content' }, rg: [], target: 'crlf.txt' },
+  {
+    name: 'single file',
+    args: { pattern: 'TODO', path: 'crlf.txt', output_mode: 'content' },
+    rg: [],
+    target: 'crlf.txt',
+  },
   { name: 'unicode', args: { pattern: 'caf. TODO|Ж', output_mode: 'content' }, rg: [] },
   { name: 'no match', args: { pattern: 'zzz_nothing_here' }, rg: ['-l'] },
 ];
@@ -76,7 +101,14 @@ const CASES: Case[] = [
 /** Raw rg, run the conventional way, reduced to a set of "file:line:text" / "file" / "file:count". */
 function rawRg(root: string, c: Case): string[] {
   const cwd = path.join(root, c.cwd ?? '');
-  const args = ['--hidden', '--no-require-git', '--no-config', '--glob', '!.git', ...EXCLUDES.flatMap((g) => ['--glob', `!${g}`])];
+  const args = [
+    '--hidden',
+    '--no-require-git',
+    '--no-config',
+    '--glob',
+    '!.git',
+    ...EXCLUDES.flatMap((g) => ['--glob', `!${g}`]),
+  ];
   const mode = (c.args.output_mode as string | undefined) ?? 'files_with_matches';
   if (mode === 'content') args.push('-n', '--with-filename', '--no-heading');
   args.push(...c.rg, '-e', String(c.args.pattern), c.target ?? '.');
@@ -103,7 +135,11 @@ function rawRg(root: string, c: Case): string[] {
     .sort();
 }
 
-function toSet(root: string, files: Array<{ file: string; count: number; lines: Array<{ line: number; text: string; match: boolean }> }>, mode: string): string[] {
+function toSet(
+  root: string,
+  files: Array<{ file: string; count: number; lines: Array<{ line: number; text: string; match: boolean }> }>,
+  mode: string,
+): string[] {
   const rel = (f: string) => path.relative(root, f).split(path.sep).join('/');
   const out: string[] = [];
   for (const f of files) {
@@ -114,7 +150,9 @@ function toSet(root: string, files: Array<{ file: string; count: number; lines: 
   return out.sort();
 }
 
-test('grep parity with raw rg and between the rg and JS back ends', { skip: RG ? false : 'rg not installed' }, async () => {
+test('grep parity with raw rg and between the rg and JS back ends', {
+  skip: RG ? false : 'rg not installed',
+}, async () => {
   const root = await makeTempWorkspace(TREE);
   const withRg = createNodePorts({ root, ripgrep: RG, excludes: EXCLUDES });
   const withoutRg = createNodePorts({ root, ripgrep: undefined, excludes: EXCLUDES });
@@ -146,25 +184,44 @@ test('grep parity with raw rg and between the rg and JS back ends', { skip: RG ?
     assert.equal(a.isError, false, `${c.name}: ${textOf(a)}`);
     assert.doesNotMatch(textOf(a), /slower built-in search/);
     assert.ok(textOf(b).includes(FALLBACK_NOTE), `${c.name}: fallback says it is slower`);
-    assert.equal(textOf(b).replace(`\n\n${FALLBACK_NOTE}`, ''), textOf(a), `${c.name}: tool output differs between back ends`);
+    assert.equal(
+      textOf(b).replace(`\n\n${FALLBACK_NOTE}`, ''),
+      textOf(a),
+      `${c.name}: tool output differs between back ends`,
+    );
   }
 });
 
-test('grep honours .gitignore, nested ignores, hidden files and excludes as expected', { skip: RG ? false : 'rg not installed' }, async () => {
+test('grep honours .gitignore, nested ignores, hidden files and excludes as expected', {
+  skip: RG ? false : 'rg not installed',
+}, async () => {
   const root = await makeTempWorkspace(TREE);
   const ctx = makeContext(createNodePorts({ root, ripgrep: RG, excludes: EXCLUDES }));
   const t = textOf(await grepTool.execute({ pattern: 'TODO' }, ctx));
-  for (const f of ['src/a.ts', '.hidden/h.ts', 'keep.log', 'nested/public.ts', 'crlf.txt']) assert.ok(t.includes(f), `${f} listed`);
-  for (const f of ['build/out.ts', 'debug.log', 'nested/secret.ts', 'node_modules/pkg/index.js', 'bin.dat']) assert.ok(!t.includes(f), `${f} not listed`);
+  for (const f of ['src/a.ts', '.hidden/h.ts', 'keep.log', 'nested/public.ts', 'crlf.txt'])
+    assert.ok(t.includes(f), `${f} listed`);
+  for (const f of ['build/out.ts', 'debug.log', 'nested/secret.ts', 'node_modules/pkg/index.js', 'bin.dat'])
+    assert.ok(!t.includes(f), `${f} not listed`);
 });
 
-test('grep content output: grouped by file with line numbers, context separators, head_limit and offset', { skip: RG ? false : 'rg not installed' }, async () => {
+test('grep content output: grouped by file with line numbers, context separators, head_limit and offset', {
+  skip: RG ? false : 'rg not installed',
+}, async () => {
   const root = await makeTempWorkspace(TREE);
   const ctx = makeContext(createNodePorts({ root, ripgrep: RG }));
   const r = await grepTool.execute({ pattern: 'TODO', path: 'many.txt', output_mode: 'content', '-A': 1 }, ctx);
-  assert.match(textOf(r), /^9 matching lines in 1 file\nmany\.txt\n1:match 0 TODO\n2-line 1\n--\n8:match 7 TODO\n9-line 8\n--/);
-  const page = await grepTool.execute({ pattern: 'TODO', path: 'many.txt', output_mode: 'content', head_limit: 2, offset: 2 }, ctx);
-  assert.match(textOf(page), /many\.txt\n15:match 14 TODO\n22:match 21 TODO\n\n\(Showing lines 3–4 of 9\. Use offset=4 for more/);
+  assert.match(
+    textOf(r),
+    /^9 matching lines in 1 file\nmany\.txt\n1:match 0 TODO\n2-line 1\n--\n8:match 7 TODO\n9-line 8\n--/,
+  );
+  const page = await grepTool.execute(
+    { pattern: 'TODO', path: 'many.txt', output_mode: 'content', head_limit: 2, offset: 2 },
+    ctx,
+  );
+  assert.match(
+    textOf(page),
+    /many\.txt\n15:match 14 TODO\n22:match 21 TODO\n\n\(Showing lines 3–4 of 9\. Use offset=4 for more/,
+  );
   const bad = await grepTool.execute({ pattern: 'foo(', output_mode: 'content' }, ctx);
   assert.equal(bad.isError, true);
   assert.match(textOf(bad), /regular expression|regex/i);

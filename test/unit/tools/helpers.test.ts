@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileGitignoreLine, compileGlob, matchRules, parseGitignore } from '../../../extension/core/tools/util/globs';
+import {
+  compileGitignoreLine,
+  compileGlob,
+  matchRules,
+  parseGitignore,
+} from '../../../extension/core/tools/util/globs';
 import { unifiedDiff } from '../../../extension/core/tools/util/diff';
 import { capMiddle, stripAnsi } from '../../../extension/core/tools/util/cap';
 import { decodeText, detectEol, encodeText } from '../../../extension/core/tools/util/text';
@@ -45,7 +50,25 @@ test('unified diff: hunks with context and counts', () => {
   assert.deepEqual(stat, { added: 2, removed: 1 });
   assert.equal(
     text,
-    ['--- a/f.txt', '+++ b/f.txt', '@@ -1,6 +1,6 @@', ' l1', ' l2', '-l3', '+L3', ' l4', ' l5', ' l6', '@@ -16,5 +16,6 @@', ' l16', ' l17', ' l18', '+new', ' l19', ' l20'].join('\n'),
+    [
+      '--- a/f.txt',
+      '+++ b/f.txt',
+      '@@ -1,6 +1,6 @@',
+      ' l1',
+      ' l2',
+      '-l3',
+      '+L3',
+      ' l4',
+      ' l5',
+      ' l6',
+      '@@ -16,5 +16,6 @@',
+      ' l16',
+      ' l17',
+      ' l18',
+      '+new',
+      ' l19',
+      ' l20',
+    ].join('\n'),
   );
 });
 
@@ -72,7 +95,12 @@ test('capMiddle keeps whole head and tail lines and says what it cut', () => {
   assert.ok(c.elided);
   assert.ok(c.text.startsWith('line 1\nline 2\n'));
   assert.ok(c.text.endsWith('line 999\nline 1000'));
-  assert.match(c.text, new RegExp(`\\[${c.elidedLines} lines \\(\\d+ characters\\) elided — from ${c.firstElidedLine}, ${c.elidedLines} lines\\]`));
+  assert.match(
+    c.text,
+    new RegExp(
+      `\\[${c.elidedLines} lines \\(\\d+ characters\\) elided — from ${c.firstElidedLine}, ${c.elidedLines} lines\\]`,
+    ),
+  );
   assert.equal(capMiddle('short', 500).text, 'short');
   assert.equal(stripAnsi('\u001b[31mred\u001b[0m \u001b]0;title\u0007ok'), 'red ok');
 });

@@ -23,7 +23,13 @@ function findRg(): string | undefined {
 test('todo_write replaces the list, assigns ids and notifies the UI', async () => {
   const ctx = makeContext(createNodePorts({ root: await makeTempWorkspace() }));
   const r = await todoWriteTool.execute(
-    { todos: [{ content: 'Read code', status: 'completed' }, { content: 'Fix bug', status: 'in_progress' }, { id: 'x', content: 'Test', status: 'pending' }] },
+    {
+      todos: [
+        { content: 'Read code', status: 'completed' },
+        { content: 'Fix bug', status: 'in_progress' },
+        { id: 'x', content: 'Test', status: 'pending' },
+      ],
+    },
     ctx,
   );
   assert.match(textOf(r), /1\/3 completed/);
@@ -34,7 +40,16 @@ test('todo_write replaces the list, assigns ids and notifies the UI', async () =
   ]);
   assert.deepEqual(ctx.todoUpdates, [ctx.session.todos]);
   const two = await createToolRegistry(builtinTools()).run(
-    { id: '1', name: 'todo_write', argumentsJson: JSON.stringify({ todos: [{ content: 'a', status: 'in_progress' }, { content: 'b', status: 'in_progress' }] }) },
+    {
+      id: '1',
+      name: 'todo_write',
+      argumentsJson: JSON.stringify({
+        todos: [
+          { content: 'a', status: 'in_progress' },
+          { content: 'b', status: 'in_progress' },
+        ],
+      }),
+    },
     ctx,
   );
   assert.equal(two.isError, true);
@@ -45,7 +60,8 @@ test('ask_user waits for the answers, includes Other, and abort cancels', async 
   const root = await makeTempWorkspace();
   const ports = createNodePorts({
     root,
-    answer: async (qs) => qs.map((q, k) => (k === 0 ? { selected: [q.options[1].label] } : { selected: [], other: 'something else' })),
+    answer: async (qs) =>
+      qs.map((q, k) => (k === 0 ? { selected: [q.options[1].label] } : { selected: [], other: 'something else' })),
   });
   const ctx = makeContext(ports);
   const r = await askUserTool.execute(
@@ -58,13 +74,20 @@ test('ask_user waits for the answers, includes Other, and abort cancels', async 
     ctx,
   );
   assert.equal(r.isError, false);
-  assert.equal(textOf(r), 'The user answered:\nQ: Which database?\nA: Postgres\n\nQ: Which tests?\nA: Other: "something else"');
+  assert.equal(
+    textOf(r),
+    'The user answered:\nQ: Which database?\nA: Postgres\n\nQ: Which tests?\nA: Other: "something else"',
+  );
   const waiting = createNodePorts({
     root,
-    answer: (_qs, signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))),
+    answer: (_qs, signal) =>
+      new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')))),
   });
   const ctx2 = makeContext(waiting);
-  const p = askUserTool.execute({ questions: [{ question: 'Go?', options: [{ label: 'Yes' }, { label: 'No' }] }] }, ctx2);
+  const p = askUserTool.execute(
+    { questions: [{ question: 'Go?', options: [{ label: 'Yes' }, { label: 'No' }] }] },
+    ctx2,
+  );
   ctx2.controller.abort();
   const c = await p;
   assert.equal(c.isError, true);
@@ -74,7 +97,14 @@ test('ask_user waits for the answers, includes Other, and abort cancels', async 
 test('notebook_edit replaces, inserts and deletes cells, keeping the JSON layout', async () => {
   const nb = {
     cells: [
-      { cell_type: 'code', execution_count: 1, id: 'a1', metadata: {}, outputs: [{ output_type: 'stream', name: 'stdout', text: ['1\n'] }], source: ['x = 1\n', 'print(x)'] },
+      {
+        cell_type: 'code',
+        execution_count: 1,
+        id: 'a1',
+        metadata: {},
+        outputs: [{ output_type: 'stream', name: 'stdout', text: ['1\n'] }],
+        source: ['x = 1\n', 'print(x)'],
+      },
       { cell_type: 'markdown', id: 'b2', metadata: {}, source: ['# Notes'] },
     ],
     metadata: {},
@@ -86,9 +116,15 @@ test('notebook_edit replaces, inserts and deletes cells, keeping the JSON layout
   const unread = await notebookEditTool.execute({ notebook_path: 'n.ipynb', cell_id: 'a1', new_source: 'y' }, ctx);
   assert.equal(unread.isError, true);
   await readFileTool.execute({ file_path: 'n.ipynb' }, ctx);
-  const rep = await notebookEditTool.execute({ notebook_path: 'n.ipynb', cell_id: 'a1', new_source: 'x = 2\nprint(x)' }, ctx);
+  const rep = await notebookEditTool.execute(
+    { notebook_path: 'n.ipynb', cell_id: 'a1', new_source: 'x = 2\nprint(x)' },
+    ctx,
+  );
   assert.equal(rep.isError, false, textOf(rep));
-  const ins = await notebookEditTool.execute({ notebook_path: 'n.ipynb', cell_id: 'a1', new_source: '## Middle', cell_type: 'markdown', edit_mode: 'insert' }, ctx);
+  const ins = await notebookEditTool.execute(
+    { notebook_path: 'n.ipynb', cell_id: 'a1', new_source: '## Middle', cell_type: 'markdown', edit_mode: 'insert' },
+    ctx,
+  );
   assert.equal(ins.isError, false, textOf(ins));
   const del = await notebookEditTool.execute({ notebook_path: 'n.ipynb', cell_id: 'b2', edit_mode: 'delete' }, ctx);
   assert.equal(del.isError, false, textOf(del));
@@ -107,8 +143,16 @@ test('notebook_edit replaces, inserts and deletes cells, keeping the JSON layout
 });
 
 test('notebook_edit goes through the notebook editor when the notebook is open there', async () => {
-  const nb = { cells: [{ cell_type: 'code', execution_count: null, id: 'a1', metadata: {}, outputs: [], source: ['x = 1'] }], metadata: {}, nbformat: 4, nbformat_minor: 5 };
-  const root = await makeTempWorkspace({ 'open.ipynb': JSON.stringify(nb, null, 1) + '\n', 'closed.ipynb': JSON.stringify(nb, null, 1) + '\n' });
+  const nb = {
+    cells: [{ cell_type: 'code', execution_count: null, id: 'a1', metadata: {}, outputs: [], source: ['x = 1'] }],
+    metadata: {},
+    nbformat: 4,
+    nbformat_minor: 5,
+  };
+  const root = await makeTempWorkspace({
+    'open.ipynb': JSON.stringify(nb, null, 1) + '\n',
+    'closed.ipynb': JSON.stringify(nb, null, 1) + '\n',
+  });
   const ports = createNodePorts({ root });
   const calls: Array<{ path: string; edit: unknown }> = [];
   // The editor saves in its own serialisation (here: compact JSON), as VS Code's ipynb serializer may.
@@ -116,21 +160,33 @@ test('notebook_edit goes through the notebook editor when the notebook is open t
     if (!abs.endsWith('open.ipynb')) return 'not-open';
     calls.push({ path: path.basename(abs), edit });
     const doc = JSON.parse(await fs.readFile(abs, 'utf8'));
-    if (edit.mode === 'insert') doc.cells.splice(edit.index, 0, { cell_type: edit.cellType, metadata: {}, source: [edit.source] });
+    if (edit.mode === 'insert')
+      doc.cells.splice(edit.index, 0, { cell_type: edit.cellType, metadata: {}, source: [edit.source] });
     await fs.writeFile(abs, JSON.stringify(doc));
     return 'applied';
   };
   const ctx = makeContext(ports);
   for (const f of ['open.ipynb', 'closed.ipynb']) await readFileTool.execute({ file_path: f }, ctx);
-  const viaEditor = await notebookEditTool.execute({ notebook_path: 'open.ipynb', cell_id: 'a1', new_source: '# Title', cell_type: 'markdown', edit_mode: 'insert' }, ctx);
+  const viaEditor = await notebookEditTool.execute(
+    { notebook_path: 'open.ipynb', cell_id: 'a1', new_source: '# Title', cell_type: 'markdown', edit_mode: 'insert' },
+    ctx,
+  );
   assert.equal(viaEditor.isError, false, textOf(viaEditor));
   assert.match(textOf(viaEditor), /open notebook editor/);
-  assert.deepEqual(calls, [{ path: 'open.ipynb', edit: { mode: 'insert', index: 1, source: '# Title', cellType: 'markdown' } }]);
+  assert.deepEqual(calls, [
+    { path: 'open.ipynb', edit: { mode: 'insert', index: 1, source: '# Title', cellType: 'markdown' } },
+  ]);
   // The editor's save counts as read: the next edit of the same notebook is not refused as stale.
-  const again = await notebookEditTool.execute({ notebook_path: 'open.ipynb', cell_index: 0, edit_mode: 'delete' }, ctx);
+  const again = await notebookEditTool.execute(
+    { notebook_path: 'open.ipynb', cell_index: 0, edit_mode: 'delete' },
+    ctx,
+  );
   assert.equal(again.isError, false, textOf(again));
   // A notebook that is not open is edited on disk, as before.
-  const onDisk = await notebookEditTool.execute({ notebook_path: 'closed.ipynb', cell_id: 'a1', new_source: 'x = 2' }, ctx);
+  const onDisk = await notebookEditTool.execute(
+    { notebook_path: 'closed.ipynb', cell_id: 'a1', new_source: 'x = 2' },
+    ctx,
+  );
   assert.equal(onDisk.isError, false, textOf(onDisk));
   assert.deepEqual(JSON.parse(await fs.readFile(path.join(root, 'closed.ipynb'), 'utf8')).cells[0].source, ['x = 2']);
 });
@@ -149,7 +205,11 @@ for (const backend of ['rg', 'js'] as const) {
       '.github/ci.yml': '',
     });
     const old = new Date('2020-01-01');
-    for (const [f, k] of [['a.ts', 1], ['src/b.ts', 3], ['src/deep/d.ts', 2]] as const) {
+    for (const [f, k] of [
+      ['a.ts', 1],
+      ['src/b.ts', 3],
+      ['src/deep/d.ts', 2],
+    ] as const) {
       utimesSync(path.join(root, f), old, new Date(old.getTime() + k * 1000));
     }
     const ctx = makeContext(createNodePorts({ root, ripgrep: backend === 'rg' ? rg : undefined }));
@@ -178,7 +238,10 @@ test('ls lists folders first with sizes, does not expand noise or ignored folder
   });
   const ctx = makeContext(createNodePorts({ root }));
   const r = textOf(await lsTool.execute({ depth: 2 }, ctx));
-  assert.equal(r, './\nnode_modules/ (not expanded)\nout/ (gitignored, not expanded)\nsrc/\n  index.ts  (2.0 KB)\n.gitignore  (5 B)\nREADME.md  (5 B)');
+  assert.equal(
+    r,
+    './\nnode_modules/ (not expanded)\nout/ (gitignored, not expanded)\nsrc/\n  index.ts  (2.0 KB)\n.gitignore  (5 B)\nREADME.md  (5 B)',
+  );
   const file = await lsTool.execute({ path: 'README.md' }, ctx);
   assert.equal(file.isError, true);
 });
@@ -193,5 +256,8 @@ test('ripgrep candidates: ripgrep-universal per platform first, then @vscode/rip
     '/app/node_modules/vscode-ripgrep/bin/rg',
   ]);
   assert.ok(c.includes('/app/node_modules.asar.unpacked/@vscode/ripgrep/bin/rg'));
-  assert.equal(ripgrepCandidates('C:/vs', 'win32', 'arm64')[0], 'C:/vs/node_modules/@vscode/ripgrep-universal/bin/win32-arm64/rg.exe');
+  assert.equal(
+    ripgrepCandidates('C:/vs', 'win32', 'arm64')[0],
+    'C:/vs/node_modules/@vscode/ripgrep-universal/bin/win32-arm64/rg.exe',
+  );
 });

@@ -61,7 +61,9 @@ test('read_file returns images as image content when the model accepts them, a d
   const seeing = makeContext(ports, { supportsImages: true });
   const r = await readFileTool.execute({ file_path: 'pic.png' }, seeing);
   assert.ok(Array.isArray(r.forModel));
-  const img = (r.forModel as Array<{ type: string; mediaType?: string; dataBase64?: string }>).find((b) => b.type === 'image');
+  const img = (r.forModel as Array<{ type: string; mediaType?: string; dataBase64?: string }>).find(
+    (b) => b.type === 'image',
+  );
   assert.equal(img?.mediaType, 'image/png');
   assert.equal(Buffer.from(img?.dataBase64 ?? '', 'base64').length, PNG.length);
   assert.match(textOf(r), /2×3/);
@@ -89,8 +91,29 @@ test('read_file renders notebooks as cells with outputs', async () => {
   const nb = {
     cells: [
       { cell_type: 'markdown', id: 'm1', metadata: {}, source: ['# Title\n', 'Intro'] },
-      { cell_type: 'code', id: 'c1', metadata: {}, execution_count: 3, source: ['print(6*7)'], outputs: [{ output_type: 'stream', name: 'stdout', text: ['42\n'] }] },
-      { cell_type: 'code', id: 'c2', metadata: {}, execution_count: 4, source: '1/0', outputs: [{ output_type: 'error', ename: 'ZeroDivisionError', evalue: 'division by zero', traceback: ['\u001b[31mTraceback\u001b[0m'] }] },
+      {
+        cell_type: 'code',
+        id: 'c1',
+        metadata: {},
+        execution_count: 3,
+        source: ['print(6*7)'],
+        outputs: [{ output_type: 'stream', name: 'stdout', text: ['42\n'] }],
+      },
+      {
+        cell_type: 'code',
+        id: 'c2',
+        metadata: {},
+        execution_count: 4,
+        source: '1/0',
+        outputs: [
+          {
+            output_type: 'error',
+            ename: 'ZeroDivisionError',
+            evalue: 'division by zero',
+            traceback: ['\u001b[31mTraceback\u001b[0m'],
+          },
+        ],
+      },
     ],
     metadata: { language_info: { name: 'python' } },
     nbformat: 4,

@@ -26,7 +26,13 @@ test('specs are JSON Schema objects both providers accept', () => {
 test('tools per mode: chat none, plan read-only, research + todo_write, agent all, untrusted none', () => {
   assert.deepEqual(toolsForMode('chat', { trusted: true }), []);
   assert.deepEqual(names(toolsForMode('plan', { trusted: true })), ['glob', 'grep', 'ls', 'read_file']);
-  assert.deepEqual(names(toolsForMode('research', { trusted: true })), ['glob', 'grep', 'ls', 'read_file', 'todo_write']);
+  assert.deepEqual(names(toolsForMode('research', { trusted: true })), [
+    'glob',
+    'grep',
+    'ls',
+    'read_file',
+    'todo_write',
+  ]);
   assert.equal(toolsForMode('agent', { trusted: true }).length, 13);
   assert.deepEqual(toolsForMode('agent', { trusted: false }), []);
   assert.ok(toolsForMode('plan', { trusted: true }).every((t) => t.kind === 'read'));
@@ -41,13 +47,23 @@ test('invalid arguments come back as an error result that says what to fix', asy
   assert.match(textOf(missing), /Invalid arguments for read_file:\n- file_path: required but missing/);
   assert.match(textOf(missing), /Unknown argument ignored: path/);
   assert.match(textOf(missing), /Expected: \{"file_path": string, "offset"\?: integer/);
-  const wrongType = await reg.run({ id: '2', name: 'read_file', argumentsJson: '{"file_path": "a.txt", "offset": "ten"}' }, ctx);
+  const wrongType = await reg.run(
+    { id: '2', name: 'read_file', argumentsJson: '{"file_path": "a.txt", "offset": "ten"}' },
+    ctx,
+  );
   assert.match(textOf(wrongType), /- offset: Invalid input: expected number, received string/);
   const badJson = await reg.run({ id: '3', name: 'read_file', argumentsJson: '{"file_path": "a.txt"' }, ctx);
   assert.match(textOf(badJson), /not valid JSON/);
   const notObject = await reg.run({ id: '4', name: 'read_file', argumentsJson: '["a.txt"]' }, ctx);
   assert.match(textOf(notObject), /must be a JSON object/);
-  const nested = await reg.run({ id: '5', name: 'ask_user', argumentsJson: JSON.stringify({ questions: [{ question: 'Which?', options: [{ label: 'only one' }] }] }) }, ctx);
+  const nested = await reg.run(
+    {
+      id: '5',
+      name: 'ask_user',
+      argumentsJson: JSON.stringify({ questions: [{ question: 'Which?', options: [{ label: 'only one' }] }] }),
+    },
+    ctx,
+  );
   assert.match(textOf(nested), /- questions\[0\]\.options: /);
   const unknownTool = await reg.run({ id: '6', name: 'rm_rf', argumentsJson: '{}' }, ctx);
   assert.match(textOf(unknownTool), /no tool named "rm_rf".*Available tools: read_file/);

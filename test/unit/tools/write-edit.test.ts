@@ -75,7 +75,10 @@ test('writers refuse paths outside the workspace, including through a symlink', 
 test('edit_file replaces a unique match and reports a diff', async () => {
   const { ctx, read } = await setup({ 'a.ts': 'const a = 1;\nconst b = 2;\n' });
   await readFileTool.execute({ file_path: 'a.ts' }, ctx);
-  const r = await editFileTool.execute({ file_path: 'a.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' }, ctx);
+  const r = await editFileTool.execute(
+    { file_path: 'a.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' },
+    ctx,
+  );
   assert.equal(r.isError, false, textOf(r));
   assert.match(r.forUi, /-const b = 2;\n\+const b = 3;/);
   assert.equal((await read('a.ts')).toString(), 'const a = 1;\nconst b = 3;\n');
@@ -95,23 +98,44 @@ test('an ambiguous edit lists every occurrence; replace_all changes them all', a
   assert.equal(r.isError, true);
   assert.match(textOf(r), /occurs 3 times/);
   assert.match(textOf(r), /line 1: x = 1\n {2}line 3: y = 1\n {2}line 4: z = 1/);
-  const all = await editFileTool.execute({ file_path: 'a.py', old_string: ' = 1', new_string: ' = 2', replace_all: true }, ctx);
+  const all = await editFileTool.execute(
+    { file_path: 'a.py', old_string: ' = 1', new_string: ' = 2', replace_all: true },
+    ctx,
+  );
   assert.equal(all.isError, false);
   assert.equal((await read('a.py')).toString(), 'x = 2\nprint(x)\ny = 2\nz = 2\n');
 });
 
 test('an absent old_string shows the closest candidates', async () => {
-  const src = ['function add(a, b) {', '  return a + b;', '}', '', 'function sub(a, b) {', '  return a - b;', '}', ''].join('\n');
+  const src = [
+    'function add(a, b) {',
+    '  return a + b;',
+    '}',
+    '',
+    'function sub(a, b) {',
+    '  return a - b;',
+    '}',
+    '',
+  ].join('\n');
   const { ctx } = await setup({ 'm.js': src });
   await readFileTool.execute({ file_path: 'm.js' }, ctx);
-  const ws = await editFileTool.execute({ file_path: 'm.js', old_string: 'function sub(a, b) {\n    return a - b;\n}', new_string: 'x' }, ctx);
+  const ws = await editFileTool.execute(
+    { file_path: 'm.js', old_string: 'function sub(a, b) {\n    return a - b;\n}', new_string: 'x' },
+    ctx,
+  );
   assert.equal(ws.isError, true);
   assert.match(textOf(ws), /different whitespace or indentation at line 5/);
-  const fuzzy = await editFileTool.execute({ file_path: 'm.js', old_string: 'function subtract(a, b) {\n  return a - b;', new_string: 'x' }, ctx);
+  const fuzzy = await editFileTool.execute(
+    { file_path: 'm.js', old_string: 'function subtract(a, b) {\n  return a - b;', new_string: 'x' },
+    ctx,
+  );
   assert.equal(fuzzy.isError, true);
   assert.match(textOf(fuzzy), /closest candidates/);
   assert.match(textOf(fuzzy), /Candidate at line 5 .*\n {5}5\tfunction sub\(a, b\) \{\n {5}6\t {2}return a - b;/);
-  const numbered = await editFileTool.execute({ file_path: 'm.js', old_string: '     2\t  return a + b;', new_string: 'x' }, ctx);
+  const numbered = await editFileTool.execute(
+    { file_path: 'm.js', old_string: '     2\t  return a + b;', new_string: 'x' },
+    ctx,
+  );
   assert.match(textOf(numbered), /line-number prefixes/);
 });
 
@@ -119,7 +143,10 @@ test('edit_file keeps CRLF line endings and a UTF-8 BOM', async () => {
   const bom = Buffer.from([0xef, 0xbb, 0xbf]);
   const { ctx, read } = await setup({ 'w.cs': Buffer.concat([bom, Buffer.from('class A {\r\n  int x;\r\n}\r\n')]) });
   await readFileTool.execute({ file_path: 'w.cs' }, ctx);
-  const r = await editFileTool.execute({ file_path: 'w.cs', old_string: '  int x;\n}', new_string: '  int x;\n  int y;\n}' }, ctx);
+  const r = await editFileTool.execute(
+    { file_path: 'w.cs', old_string: '  int x;\n}', new_string: '  int x;\n  int y;\n}' },
+    ctx,
+  );
   assert.equal(r.isError, false, textOf(r));
   const bytes = await read('w.cs');
   assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
@@ -132,8 +159,14 @@ test('edit_file keeps UTF-16LE and Latin-1 encodings', async () => {
   const { ctx, read } = await setup({ 'u16.txt': utf16, 'l1.txt': latin1 });
   await readFileTool.execute({ file_path: 'u16.txt' }, ctx);
   await readFileTool.execute({ file_path: 'l1.txt' }, ctx);
-  assert.equal((await editFileTool.execute({ file_path: 'u16.txt', old_string: 'wörld', new_string: 'wörld!' }, ctx)).isError, false);
-  assert.equal((await editFileTool.execute({ file_path: 'l1.txt', old_string: '= 1', new_string: '= 2' }, ctx)).isError, false);
+  assert.equal(
+    (await editFileTool.execute({ file_path: 'u16.txt', old_string: 'wörld', new_string: 'wörld!' }, ctx)).isError,
+    false,
+  );
+  assert.equal(
+    (await editFileTool.execute({ file_path: 'l1.txt', old_string: '= 1', new_string: '= 2' }, ctx)).isError,
+    false,
+  );
   const u = await read('u16.txt');
   assert.deepEqual([...u.subarray(0, 2)], [0xff, 0xfe]);
   assert.equal(u.subarray(2).toString('utf16le'), 'héllo wörld!\n');
@@ -170,14 +203,26 @@ test('multi_edit applies edits in order, and rolls back entirely when one fails'
   const { ctx, read } = await setup({ 'c.ts': 'alpha\nbeta\ngamma\n' });
   await readFileTool.execute({ file_path: 'c.ts' }, ctx);
   const bad = await multiEditTool.execute(
-    { file_path: 'c.ts', edits: [{ old_string: 'alpha', new_string: 'ALPHA' }, { old_string: 'delta', new_string: 'DELTA' }] },
+    {
+      file_path: 'c.ts',
+      edits: [
+        { old_string: 'alpha', new_string: 'ALPHA' },
+        { old_string: 'delta', new_string: 'DELTA' },
+      ],
+    },
     ctx,
   );
   assert.equal(bad.isError, true);
   assert.match(textOf(bad), /Edit 2 of 2 failed, so no edit was applied/);
   assert.equal((await read('c.ts')).toString(), 'alpha\nbeta\ngamma\n');
   const good = await multiEditTool.execute(
-    { file_path: 'c.ts', edits: [{ old_string: 'alpha', new_string: 'ALPHA' }, { old_string: 'ALPHA\nbeta', new_string: 'ALPHA\nBETA' }] },
+    {
+      file_path: 'c.ts',
+      edits: [
+        { old_string: 'alpha', new_string: 'ALPHA' },
+        { old_string: 'ALPHA\nbeta', new_string: 'ALPHA\nBETA' },
+      ],
+    },
     ctx,
   );
   assert.equal(good.isError, false, textOf(good));
@@ -192,7 +237,10 @@ test('describeForApproval gives a compact diff with counts, and proposeChange th
   const change = await editFileTool.proposeChange!({ file_path: 'p.txt', old_string: 'b', new_string: 'B' }, ctx);
   assert.equal(change.before, 'a\nb\nc\n');
   assert.equal(change.after, 'a\nB\nc\n');
-  const failing = await editFileTool.describeForApproval!({ file_path: 'p.txt', old_string: 'zzz', new_string: 'y' }, ctx);
+  const failing = await editFileTool.describeForApproval!(
+    { file_path: 'p.txt', old_string: 'zzz', new_string: 'y' },
+    ctx,
+  );
   assert.match(failing, /^This call will fail/);
   const w = await writeFileTool.describeForApproval!({ file_path: 'new.txt', content: 'x\ny\n' }, ctx);
   assert.match(w, /^Create new\.txt \(\+2\)/);

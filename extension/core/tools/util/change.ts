@@ -7,7 +7,9 @@ import { ToolInputError } from './paths';
 
 export function describeChange(c: ProposedChange): string {
   const { text, stat } = unifiedDiff(c.before, c.after, c.displayPath, { maxLines: 120 });
-  const head = c.isNew ? `Create ${c.displayPath} (+${stat.added})` : `Edit ${c.displayPath} (+${stat.added} −${stat.removed})`;
+  const head = c.isNew
+    ? `Create ${c.displayPath} (+${stat.added})`
+    : `Edit ${c.displayPath} (+${stat.added} −${stat.removed})`;
   return `${head}\n${text}`;
 }
 
@@ -20,7 +22,12 @@ export async function describeOrFailure(make: () => Promise<ProposedChange>): Pr
 }
 
 /** Writes a computed change and reports it (with a compact diff for the card). */
-export async function commitChange(ctx: ToolContext, file: LoadedFile, change: ProposedChange, summary: string): Promise<ToolResult> {
+export async function commitChange(
+  ctx: ToolContext,
+  file: LoadedFile,
+  change: ProposedChange,
+  summary: string,
+): Promise<ToolResult> {
   const { via } = await applyText(ctx, file, change.after);
   const { text, stat } = unifiedDiff(change.before, change.after, change.displayPath, { maxLines: 200 });
   const how = via === 'editor' ? ' (applied in the open editor and saved; Undo reverts it)' : '';

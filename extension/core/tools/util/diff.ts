@@ -26,7 +26,10 @@ function myers(a: string[], b: string[]): Array<' ' | '+' | '-'> {
   outer: for (let d = 0; d <= max; d++) {
     trace.push(new Map(v));
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && (v.get(k - 1) ?? 0) < (v.get(k + 1) ?? 0)) ? (v.get(k + 1) ?? 0) : (v.get(k - 1) ?? 0) + 1;
+      let x =
+        k === -d || (k !== d && (v.get(k - 1) ?? 0) < (v.get(k + 1) ?? 0))
+          ? (v.get(k + 1) ?? 0)
+          : (v.get(k - 1) ?? 0) + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;
@@ -81,7 +84,12 @@ export function diffLines(before: string, after: string): { ops: Op[]; stat: Dif
 }
 
 /** A unified diff with `context` lines around changes, at most `maxLines` lines of hunks. */
-export function unifiedDiff(before: string, after: string, label: string, opts: { context?: number; maxLines?: number } = {}): { text: string; stat: DiffStat } {
+export function unifiedDiff(
+  before: string,
+  after: string,
+  label: string,
+  opts: { context?: number; maxLines?: number } = {},
+): { text: string; stat: DiffStat } {
   const context = opts.context ?? 3;
   const maxLines = opts.maxLines ?? 200;
   const { ops, stat } = diffLines(before, after);

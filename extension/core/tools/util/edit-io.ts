@@ -20,7 +20,12 @@ const NEW_FILE_FORMAT: LoadedFile['format'] = { encoding: 'utf8', bom: false, eo
  * Loads a file a writer is about to change. Throws ToolInputError with a message for the model
  * when it may not: outside the workspace, a directory, binary, unread or changed since read.
  */
-export async function loadForWrite(ctx: ToolContext, abs: string, verb: string, opts: { requireRead: boolean }): Promise<LoadedFile> {
+export async function loadForWrite(
+  ctx: ToolContext,
+  abs: string,
+  verb: string,
+  opts: { requireRead: boolean },
+): Promise<LoadedFile> {
   const ws = ctx.ports.workspace;
   await assertWritable(ws, abs);
   const st = await ws.stat(abs);
@@ -42,10 +47,17 @@ export async function loadForWrite(ctx: ToolContext, abs: string, verb: string, 
  * Writes `newText` (already in the file's line-ending convention) with the file's encoding,
  * undoably through the editor when open, verifies what landed, and records the new state as read.
  */
-export async function applyText(ctx: ToolContext, file: LoadedFile, newText: string): Promise<{ via: 'editor' | 'disk' }> {
+export async function applyText(
+  ctx: ToolContext,
+  file: LoadedFile,
+  newText: string,
+): Promise<{ via: 'editor' | 'disk' }> {
   const ws = ctx.ports.workspace;
   const shown = displayPath(ws, file.abs);
-  const format = file.format.encoding === 'latin1' && !fitsLatin1(newText) ? { ...file.format, encoding: 'utf8' as const } : file.format;
+  const format =
+    file.format.encoding === 'latin1' && !fitsLatin1(newText)
+      ? { ...file.format, encoding: 'utf8' as const }
+      : file.format;
   const bytes = encodeText(newText, format);
   let via: 'editor' | 'disk';
   if (file.exists) via = await ws.applyTextEdit(file.abs, newText, bytes);
@@ -58,7 +70,9 @@ export async function applyText(ctx: ToolContext, file: LoadedFile, newText: str
   const landed = decodeText(after);
   const norm = (s: string) => s.replace(/\r\n/g, '\n');
   if (!st || landed.kind !== 'text' || norm(landed.text) !== norm(newText)) {
-    throw new Error(`Writing ${shown} did not produce the intended content (the editor or disk holds something else). Read the file again to see its state.`);
+    throw new Error(
+      `Writing ${shown} did not produce the intended content (the editor or disk holds something else). Read the file again to see its state.`,
+    );
   }
   recordRead(ctx, file.abs, st, after);
   return { via };

@@ -17,7 +17,13 @@ export function recordRead(ctx: ToolContext, abs: string, stat: FileStat, bytes:
  * Undefined when the model may overwrite `abs`; otherwise a message saying why not. `bytes` are
  * the current disk bytes (used to forgive a changed mtime when the content is the same).
  */
-export function staleReason(ctx: ToolContext, abs: string, stat: FileStat, bytes: Uint8Array, verb: string): string | undefined {
+export function staleReason(
+  ctx: ToolContext,
+  abs: string,
+  stat: FileStat,
+  bytes: Uint8Array,
+  verb: string,
+): string | undefined {
   const shown = displayPath(ctx.ports.workspace, abs);
   const seen = ctx.session.readFiles.get(abs);
   if (!seen) {

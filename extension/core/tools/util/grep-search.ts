@@ -73,7 +73,10 @@ export function ripgrepArgs(p: GrepParams): { cwd: string; args: string[] } {
 export function parseRipgrepOutput(stdout: string, mode: GrepMode, cwd: string): GrepFileResult[] {
   // rg prints "./rel" for the "." target: a plain concatenation is much cheaper than path.join on 50k lines.
   const prefix = cwd.endsWith(path.sep) ? cwd : cwd + path.sep;
-  const abs = (p: string) => (p.startsWith('./') && !p.includes('/../') ? prefix + (path.sep === '/' ? p.slice(2) : p.slice(2).split('/').join(path.sep)) : path.join(cwd, p));
+  const abs = (p: string) =>
+    p.startsWith('./') && !p.includes('/../')
+      ? prefix + (path.sep === '/' ? p.slice(2) : p.slice(2).split('/').join(path.sep))
+      : path.join(cwd, p);
   const files = new Map<string, GrepFileResult>();
   const get = (f: string) => {
     let r = files.get(f);
@@ -111,7 +114,11 @@ export async function grepWithRipgrep(rg: string, p: GrepParams, signal?: AbortS
 }
 
 /** Rust regex syntax → JavaScript where they differ in common patterns. */
-export function toJsRegex(pattern: string, p: Pick<GrepParams, 'caseInsensitive' | 'multiline'>, global: boolean): RegExp {
+export function toJsRegex(
+  pattern: string,
+  p: Pick<GrepParams, 'caseInsensitive' | 'multiline'>,
+  global: boolean,
+): RegExp {
   let src = pattern;
   let flags = p.caseInsensitive ? 'i' : '';
   const inline = /^\(\?([imsxU]+)\)/.exec(src);
@@ -120,7 +127,10 @@ export function toJsRegex(pattern: string, p: Pick<GrepParams, 'caseInsensitive'
     if (inline[1].includes('i') && !flags.includes('i')) flags += 'i';
     if (inline[1].includes('s')) flags += 's';
   }
-  src = src.replace(/\(\?P</g, '(?<').replace(/\\A/g, '^').replace(/\\z/g, '$');
+  src = src
+    .replace(/\(\?P</g, '(?<')
+    .replace(/\\A/g, '^')
+    .replace(/\\z/g, '$');
   if (p.multiline && !flags.includes('s')) flags += 's';
   if (p.multiline) flags += 'm';
   if (global) flags += 'g';
@@ -169,15 +179,20 @@ export function searchText(file: string, text: string, p: GrepParams, re: RegExp
   const r: GrepFileResult = { file, count: matched.size, lines: [] };
   if (p.mode !== 'content') return r;
   const shown = new Set<number>();
-  for (const l of matched) for (let k = Math.max(0, l - p.before); k <= Math.min(lines.length - 1, l + p.after); k++) shown.add(k);
-  r.lines = [...shown].sort((a, b) => a - b).map((k) => ({ line: k + 1, text: lines[k].replace(/\r$/, ''), match: matched.has(k) }));
+  for (const l of matched)
+    for (let k = Math.max(0, l - p.before); k <= Math.min(lines.length - 1, l + p.after); k++) shown.add(k);
+  r.lines = [...shown]
+    .sort((a, b) => a - b)
+    .map((k) => ({ line: k + 1, text: lines[k].replace(/\r$/, ''), match: matched.has(k) }));
   return r;
 }
 
 /** The slower JavaScript search with ripgrep's file selection (see walk.ts). */
 export async function grepWithJs(ws: WorkspacePort, p: GrepParams, signal?: AbortSignal): Promise<GrepOutcome> {
   if (p.type && !FILE_TYPES[p.type]) {
-    throw new Error(`unknown file type "${p.type}". Known types: ${Object.keys(FILE_TYPES).join(', ')}. Or use glob, e.g. "*.ext".`);
+    throw new Error(
+      `unknown file type "${p.type}". Known types: ${Object.keys(FILE_TYPES).join(', ')}. Or use glob, e.g. "*.ext".`,
+    );
   }
   const re = toJsRegex(p.pattern, p, p.multiline);
   const candidates: string[] = [];

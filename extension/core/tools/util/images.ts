@@ -15,7 +15,11 @@ export function sniffImage(b: Uint8Array): ImageInfo | undefined {
   if (b.length >= 10 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46) {
     return { mediaType: 'image/gif', width: dv.getUint16(6, true), height: dv.getUint16(8, true) };
   }
-  if (b.length >= 12 && String.fromCharCode(...b.subarray(0, 4)) === 'RIFF' && String.fromCharCode(...b.subarray(8, 12)) === 'WEBP') {
+  if (
+    b.length >= 12 &&
+    String.fromCharCode(...b.subarray(0, 4)) === 'RIFF' &&
+    String.fromCharCode(...b.subarray(8, 12)) === 'WEBP'
+  ) {
     return { mediaType: 'image/webp' };
   }
   if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) {

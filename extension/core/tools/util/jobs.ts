@@ -53,7 +53,12 @@ export class JobManager {
     const env = { ...process.env, TERM: 'dumb', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...o.env };
     const child = posix
       ? // stderr joins stdout inside the shell so the two interleave exactly as in a terminal.
-        spawn('/bin/bash', ['-c', `exec 2>&1; ${o.command}`], { cwd: o.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+        spawn('/bin/bash', ['-c', `exec 2>&1; ${o.command}`], {
+          cwd: o.cwd,
+          env,
+          detached: true,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
       : spawn(o.command, { cwd: o.cwd, env, shell: true, windowsHide: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let resolveDone!: () => void;
     const job: Job = {
@@ -156,7 +161,8 @@ export class JobManager {
     const child = this.children.get(id);
     if (!child?.pid) return;
     try {
-      if (process.platform === 'win32') spawnSync('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true });
+      if (process.platform === 'win32')
+        spawnSync('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true });
       else process.kill(-child.pid, sig);
     } catch {
       /* already gone */

@@ -23,7 +23,13 @@ export async function listFiles(o: ListOptions): Promise<{ files: string[]; trun
     args.push('.');
     const run = await runRipgrep(o.rgPath, args, o.dir, o.signal);
     if (run.exitCode === 2 && run.stdout === '') throw new Error(run.stderr.trim() || 'rg --files failed');
-    return { files: run.stdout.split('\0').filter(Boolean).map((f) => path.join(o.dir, f)), truncated: run.truncated };
+    return {
+      files: run.stdout
+        .split('\0')
+        .filter(Boolean)
+        .map((f) => path.join(o.dir, f)),
+      truncated: run.truncated,
+    };
   }
   const files: string[] = [];
   await walkFiles({

@@ -61,13 +61,22 @@ export function renderNotebook(nb: Notebook, supportsImages: boolean): { blocks:
   let images = 0;
   nb.cells.forEach((cell, i) => {
     const id = cell.id ? ` id="${cell.id}"` : '';
-    const count = cell.cell_type === 'code' && cell.execution_count != null ? ` execution_count=${cell.execution_count}` : '';
+    const count =
+      cell.cell_type === 'code' && cell.execution_count != null ? ` execution_count=${cell.execution_count}` : '';
     const src = joinSource(cell.source);
     const fence = cell.cell_type === 'code' ? lang : cell.cell_type === 'markdown' ? 'markdown' : '';
     let t = `<cell index=${i}${id} type=${cell.cell_type}${count}>\n\`\`\`${fence}\n${src}${src.endsWith('\n') || src === '' ? '' : '\n'}\`\`\`\n`;
     const outs: string[] = [];
     for (const raw of cell.outputs ?? []) {
-      const o = raw as { output_type?: string; name?: string; text?: unknown; data?: Record<string, unknown>; ename?: string; evalue?: string; traceback?: unknown };
+      const o = raw as {
+        output_type?: string;
+        name?: string;
+        text?: unknown;
+        data?: Record<string, unknown>;
+        ename?: string;
+        evalue?: string;
+        traceback?: unknown;
+      };
       if (o.output_type === 'stream') outs.push(stripAnsi(joinSource(o.text)));
       else if (o.output_type === 'error') {
         const tb = Array.isArray(o.traceback) ? o.traceback.map((l) => stripAnsi(String(l))).join('\n') : '';
@@ -101,8 +110,12 @@ export function renderNotebook(nb: Notebook, supportsImages: boolean): { blocks:
 function outsText(outs: string[]): string {
   if (outs.length === 0) return '';
   let body = outs.join('\n').replace(/\n+$/, '');
-  if (body.length > MAX_OUTPUT_CHARS) body = `${body.slice(0, MAX_OUTPUT_CHARS)}\n… [output cut: ${body.length - MAX_OUTPUT_CHARS} more characters]`;
-  return `Outputs:\n${body.split('\n').map((l) => cutLine(l, 500)).join('\n')}\n`;
+  if (body.length > MAX_OUTPUT_CHARS)
+    body = `${body.slice(0, MAX_OUTPUT_CHARS)}\n… [output cut: ${body.length - MAX_OUTPUT_CHARS} more characters]`;
+  return `Outputs:\n${body
+    .split('\n')
+    .map((l) => cutLine(l, 500))
+    .join('\n')}\n`;
 }
 
 function mergeText(blocks: ContentBlock[]): ContentBlock[] {

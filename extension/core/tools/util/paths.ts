@@ -12,7 +12,10 @@ export class ToolInputError extends Error {
 
 function firstRoot(ws: WorkspacePort): string {
   const root = ws.roots()[0];
-  if (!root) throw new ToolInputError('No workspace folder is open, so there is nowhere to work. Ask the user to open a folder.');
+  if (!root)
+    throw new ToolInputError(
+      'No workspace folder is open, so there is nowhere to work. Ask the user to open a folder.',
+    );
   return root;
 }
 
@@ -22,7 +25,8 @@ function firstRoot(ws: WorkspacePort): string {
  */
 export async function resolvePath(ws: WorkspacePort, given: string): Promise<string> {
   const p = given.trim();
-  if (p === '') throw new ToolInputError('The path is empty. Give an absolute path or one relative to the workspace root.');
+  if (p === '')
+    throw new ToolInputError('The path is empty. Give an absolute path or one relative to the workspace root.');
   if (path.isAbsolute(p)) return path.normalize(p);
   const roots = ws.roots();
   const primary = path.resolve(firstRoot(ws), p);

@@ -8,7 +8,10 @@ export class PdfName {
   constructor(readonly name: string) {}
 }
 export class PdfRef {
-  constructor(readonly num: number, readonly gen: number) {}
+  constructor(
+    readonly num: number,
+    readonly gen: number,
+  ) {}
 }
 /** A literal or hex string, as raw bytes (latin1 string). */
 export class PdfBytes {
@@ -45,7 +48,9 @@ export class Lexer {
     if (c === '/') {
       let j = this.pos + 1;
       while (j < s.length && !WS.test(s[j]) && !DELIM.test(s[j])) j++;
-      const raw = s.slice(this.pos + 1, j).replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+      const raw = s
+        .slice(this.pos + 1, j)
+        .replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
       this.pos = j;
       return new PdfName(raw);
     }
@@ -59,7 +64,8 @@ export class Lexer {
       const hex = s.slice(this.pos + 1, end === -1 ? s.length : end).replace(/[^0-9a-fA-F]/g, '');
       this.pos = end === -1 ? s.length : end + 1;
       let out = '';
-      for (let i = 0; i < hex.length; i += 2) out += String.fromCharCode(parseInt((hex.slice(i, i + 2) + '0').slice(0, 2), 16));
+      for (let i = 0; i < hex.length; i += 2)
+        out += String.fromCharCode(parseInt((hex.slice(i, i + 2) + '0').slice(0, 2), 16));
       return new PdfBytes(out);
     }
     if (c === '[') {
@@ -225,7 +231,10 @@ export class PdfDocument {
         if (src[start] === '\r') start++;
         if (src[start] === '\n') start++;
         const len = value instanceof Map ? value.get('Length') : undefined;
-        let end = typeof len === 'number' && src.startsWith('endstream', skipEol(src, start + len)) ? start + len : src.indexOf('endstream', start);
+        let end =
+          typeof len === 'number' && src.startsWith('endstream', skipEol(src, start + len))
+            ? start + len
+            : src.indexOf('endstream', start);
         if (end === -1) end = src.length;
         stream = src.slice(start, end);
         re.lastIndex = end;
@@ -274,7 +283,12 @@ export class PdfDocument {
 
   /** The decoded bytes of a stream object (by reference or object). */
   streamData(o: PdfObject | PdfValue | undefined): string {
-    const obj = o instanceof PdfRef ? this.objects.get(o.num) : o && typeof o === 'object' && 'value' in o ? (o as PdfObject) : undefined;
+    const obj =
+      o instanceof PdfRef
+        ? this.objects.get(o.num)
+        : o && typeof o === 'object' && 'value' in o
+          ? (o as PdfObject)
+          : undefined;
     if (!obj || obj.stream === undefined) return '';
     const d = obj.value instanceof Map ? obj.value : new Map<string, PdfValue>();
     const f = this.resolve(d.get('Filter'));

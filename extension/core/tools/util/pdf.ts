@@ -46,13 +46,63 @@ function cidWidths(doc: PdfDocument, font: PdfDict): (code: number) => number {
 }
 
 const GLYPHS: Record<string, string> = {
-  space: ' ', exclam: '!', quotedbl: '"', numbersign: '#', dollar: '$', percent: '%', ampersand: '&', quotesingle: "'",
-  parenleft: '(', parenright: ')', asterisk: '*', plus: '+', comma: ',', hyphen: '-', period: '.', slash: '/', colon: ':',
-  semicolon: ';', less: '<', equal: '=', greater: '>', question: '?', at: '@', bracketleft: '[', backslash: '\\',
-  bracketright: ']', underscore: '_', quoteleft: '‘', quoteright: '’', quotedblleft: '“', quotedblright: '”',
-  endash: '–', emdash: '—', bullet: '•', fi: 'fi', fl: 'fl', ff: 'ff', ffi: 'ffi', ffl: 'ffl', zero: '0', one: '1', two: '2',
-  three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', braceleft: '{', braceright: '}', bar: '|',
-  asciitilde: '~', grave: '`', asciicircum: '^', ellipsis: '…', minus: '−',
+  space: ' ',
+  exclam: '!',
+  quotedbl: '"',
+  numbersign: '#',
+  dollar: '$',
+  percent: '%',
+  ampersand: '&',
+  quotesingle: "'",
+  parenleft: '(',
+  parenright: ')',
+  asterisk: '*',
+  plus: '+',
+  comma: ',',
+  hyphen: '-',
+  period: '.',
+  slash: '/',
+  colon: ':',
+  semicolon: ';',
+  less: '<',
+  equal: '=',
+  greater: '>',
+  question: '?',
+  at: '@',
+  bracketleft: '[',
+  backslash: '\\',
+  bracketright: ']',
+  underscore: '_',
+  quoteleft: '‘',
+  quoteright: '’',
+  quotedblleft: '“',
+  quotedblright: '”',
+  endash: '–',
+  emdash: '—',
+  bullet: '•',
+  fi: 'fi',
+  fl: 'fl',
+  ff: 'ff',
+  ffi: 'ffi',
+  ffl: 'ffl',
+  zero: '0',
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+  braceleft: '{',
+  braceright: '}',
+  bar: '|',
+  asciitilde: '~',
+  grave: '`',
+  asciicircum: '^',
+  ellipsis: '…',
+  minus: '−',
 };
 
 function glyphToText(name: string): string {
@@ -65,7 +115,8 @@ function glyphToText(name: string): string {
 
 function utf16be(bytes: string): string {
   let out = '';
-  for (let i = 0; i + 1 < bytes.length; i += 2) out += String.fromCharCode((bytes.charCodeAt(i) << 8) | bytes.charCodeAt(i + 1));
+  for (let i = 0; i + 1 < bytes.length; i += 2)
+    out += String.fromCharCode((bytes.charCodeAt(i) << 8) | bytes.charCodeAt(i + 1));
   return out;
 }
 
@@ -103,7 +154,8 @@ function parseCMap(data: string): { map: Map<number, string>; codeBytes: number 
           const b = Math.min(bytesToNum(hi.bytes), a + 65535);
           if (dst instanceof PdfBytes) {
             const base = utf16be(dst.bytes);
-            for (let c = a; c <= b; c++) map.set(c, base.slice(0, -1) + String.fromCharCode(base.charCodeAt(base.length - 1) + (c - a)));
+            for (let c = a; c <= b; c++)
+              map.set(c, base.slice(0, -1) + String.fromCharCode(base.charCodeAt(base.length - 1) + (c - a)));
           } else if (Array.isArray(dst)) {
             dst.forEach((d, k) => d instanceof PdfBytes && map.set(a + k, utf16be(d.bytes)));
           }
@@ -150,7 +202,19 @@ function loadFont(doc: PdfDocument, ref: PdfValue | undefined): FontInfo {
         }
       }
     }
-    info.simple = (c) => diffs.get(c) ?? (c === 0x92 ? '’' : c === 0x93 ? '“' : c === 0x94 ? '”' : c === 0x96 ? '–' : c === 0x97 ? '—' : String.fromCharCode(c));
+    info.simple = (c) =>
+      diffs.get(c) ??
+      (c === 0x92
+        ? '’'
+        : c === 0x93
+          ? '“'
+          : c === 0x94
+            ? '”'
+            : c === 0x96
+              ? '–'
+              : c === 0x97
+                ? '—'
+                : String.fromCharCode(c));
   }
   return info;
 }
@@ -317,11 +381,14 @@ function collectPages(doc: PdfDocument): Array<{ page: PdfDict; resources?: PdfD
     }
     if (Array.isArray(kids)) for (const k of kids) walk(doc.dict(k), res, depth + 1);
   };
-  const catalog = [...doc.objects.values()].map((o) => o.value).find((v): v is PdfDict => v instanceof Map && nameOf(v.get('Type')) === 'Catalog');
+  const catalog = [...doc.objects.values()]
+    .map((o) => o.value)
+    .find((v): v is PdfDict => v instanceof Map && nameOf(v.get('Type')) === 'Catalog');
   walk(doc.dict(catalog?.get('Pages')), undefined, 0);
   if (pages.length === 0) {
     for (const o of doc.objects.values()) {
-      if (o.value instanceof Map && nameOf(o.value.get('Type')) === 'Page') pages.push({ page: o.value, resources: doc.dict(o.value.get('Resources')) });
+      if (o.value instanceof Map && nameOf(o.value.get('Type')) === 'Page')
+        pages.push({ page: o.value, resources: doc.dict(o.value.get('Resources')) });
     }
   }
   return pages;
@@ -349,14 +416,21 @@ export function extractPdfPages(bytes: Uint8Array): string[] {
     }
     const c: Ctx = { doc, out: [], depth: 0, fonts };
     runContent(c, data, resources);
-    return c.out.join('').replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+    return c.out
+      .join('')
+      .replace(/[ \t]+\n/g, '\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
   });
 }
 
 /** "1-3,7" → [1,2,3,7] within 1..max. */
 export function parsePageSpec(spec: string, max: number): number[] {
   const out: number[] = [];
-  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^(\d+)(?:\s*-\s*(\d+)?)?$/.exec(part);
     if (!m) throw new Error(`pages "${spec}" is not understood; use numbers and ranges like "1-3,7".`);
     const a = Number(m[1]);

@@ -18,9 +18,20 @@ function lineOf(text: string, index: number): number {
 }
 
 /** Replaces `oldStr` with `newStr` in `text` (whose line endings are `eol`). */
-export function replaceExact(text: string, eol: '\n' | '\r\n', oldStr: string, newStr: string, replaceAll: boolean): ReplaceResult {
-  if (oldStr === newStr) return { ok: false, message: 'old_string and new_string are identical, so there is nothing to change.' };
-  if (oldStr === '') return { ok: false, message: 'old_string is empty. Give the exact text to replace (to create a new file use write_file).' };
+export function replaceExact(
+  text: string,
+  eol: '\n' | '\r\n',
+  oldStr: string,
+  newStr: string,
+  replaceAll: boolean,
+): ReplaceResult {
+  if (oldStr === newStr)
+    return { ok: false, message: 'old_string and new_string are identical, so there is nothing to change.' };
+  if (oldStr === '')
+    return {
+      ok: false,
+      message: 'old_string is empty. Give the exact text to replace (to create a new file use write_file).',
+    };
   // The model usually writes LF; the file may be CRLF. Try the text as given, then in the file's convention.
   let o = oldStr;
   let n = newStr;
@@ -117,6 +128,10 @@ function notFoundMessage(text: string, oldStr: string): string {
   if (picked.length === 0) {
     return `${head} Nothing similar was found either; the file may differ from what you expect. Read it again with read_file and copy the exact text.`;
   }
-  const shown = picked.map((p) => `Candidate at line ${p.s + 1} (${Math.round(p.score * 100)}% similar):\n${numberedWindow(lines, p.s, k)}`).join('\n\n');
+  const shown = picked
+    .map(
+      (p) => `Candidate at line ${p.s + 1} (${Math.round(p.score * 100)}% similar):\n${numberedWindow(lines, p.s, k)}`,
+    )
+    .join('\n\n');
   return `${head} The closest candidates in the file:\n\n${shown}\n\nIf one of these is what you meant, copy it exactly as old_string (without the line numbers).`;
 }

@@ -18,7 +18,13 @@ export interface RgRun {
  */
 export const RG_BASE_FLAGS = ['--hidden', '--no-require-git', '--glob', '!.git', '--no-config', '--color', 'never'];
 
-export function runRipgrep(rgPath: string, args: string[], cwd: string, signal?: AbortSignal, maxBytes = 64 * 1024 * 1024): Promise<RgRun> {
+export function runRipgrep(
+  rgPath: string,
+  args: string[],
+  cwd: string,
+  signal?: AbortSignal,
+  maxBytes = 64 * 1024 * 1024,
+): Promise<RgRun> {
   return new Promise((resolve) => {
     const child = spawn(rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     const out: Buffer[] = [];

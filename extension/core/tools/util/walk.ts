@@ -123,7 +123,13 @@ export async function walkFiles(opts: WalkOptions): Promise<{ stopped: boolean }
   return { stopped };
 }
 
-function selected(rel: string, abs: string, isDir: boolean, levels: Level[], overrides?: Overrides): 'override' | 'skip' | 'default' {
+function selected(
+  rel: string,
+  abs: string,
+  isDir: boolean,
+  levels: Level[],
+  overrides?: Overrides,
+): 'override' | 'skip' | 'default' {
   const o = overrides?.match(rel, isDir);
   if (o) return o === 'whitelist' ? 'override' : 'skip';
   for (let i = levels.length - 1; i >= 0; i--) {
