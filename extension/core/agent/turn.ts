@@ -4,7 +4,7 @@
 import type { RequestEvent, ToolCallView, Usage } from '../../protocol';
 import type { ToolPorts } from '../ports';
 import type { ModelMessage, Provider, ProviderConfig, ToolCall, ToolSpec } from '../providers/types';
-import type { AnyTool, ToolContext, ToolResult, ToolSessionState } from '../tools/types';
+import { errorResult, type AnyTool, type ToolContext, type ToolResult, type ToolSessionState } from '../tools/types';
 import { AsyncQueue } from './async-queue';
 import { costOf } from './cost';
 
@@ -278,7 +278,3 @@ function standingApprovals(session: ToolSessionState): Set<string> {
 }
 
 const STANDING_APPROVALS = 'agent.standingApprovals';
-
-function errorResult(message: string): ToolResult {
-  return { forModel: message, forUi: message, isError: true };
-}

@@ -1,6 +1,6 @@
 // ask_user: multiple-choice questions answered in the chat; the turn waits, abort cancels.
 import { z } from 'zod';
-import { defineTool } from './types';
+import { defineTool, errorResult } from './types';
 
 const option = z.object({
   label: z.string().min(1).describe('Short choice text (1–5 words).'),
@@ -51,10 +51,11 @@ export const askUserTool = defineTool({
       const text = `The user answered:\n${lines.join('\n\n')}`;
       return { forModel: text, forUi: text, isError: false };
     } catch (e) {
-      const text = ctx.signal.aborted
-        ? 'The question was cancelled (the request was stopped).'
-        : `The question could not be asked: ${(e as Error).message}`;
-      return { forModel: text, forUi: text, isError: true };
+      return errorResult(
+        ctx.signal.aborted
+          ? 'The question was cancelled (the request was stopped).'
+          : `The question could not be asked: ${(e as Error).message}`,
+      );
     }
   },
 });

@@ -1,7 +1,7 @@
 // bash_output: new output of a background job since the last read (optionally filtered by a
 // regex), or any window of a job's kept output by line (paging through capped output).
 import { z } from 'zod';
-import { defineTool, type ToolResult } from './types';
+import { defineTool, errorResult } from './types';
 import { capMiddle, cutLine, stripAnsi } from './util/cap';
 import { jobsOf } from './util/session';
 import { statusLine, OUTPUT_CAP_CHARS } from './bash';
@@ -21,10 +21,6 @@ const input = z.object({
   limit: z.number().int().min(1).max(5000).optional().describe('Page mode: how many lines to return (default 200).'),
 });
 
-function fail(text: string): ToolResult {
-  return { forModel: text, forUi: text, isError: true };
-}
-
 export const bashOutputTool = defineTool({
   name: 'bash_output',
   kind: 'read',
@@ -39,7 +35,7 @@ export const bashOutputTool = defineTool({
     const job = jobs.get(i.bash_id);
     if (!job) {
       const ids = jobs.list().map((j) => `${j.id} (${j.status})`);
-      return fail(
+      return errorResult(
         `No job ${i.bash_id}. ${ids.length ? `Known jobs: ${ids.join(', ')}.` : 'There are no jobs in this session.'}`,
       );
     }
@@ -48,7 +44,7 @@ export const bashOutputTool = defineTool({
       try {
         re = new RegExp(i.filter);
       } catch (e) {
-        return fail(`filter is not a valid regular expression: ${(e as Error).message}`);
+        return errorResult(`filter is not a valid regular expression: ${(e as Error).message}`);
       }
     }
     const header = `${job.id}: ${job.command}\n${statusLine(job)}`;

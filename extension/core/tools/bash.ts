@@ -1,7 +1,7 @@
 // bash: run a shell command in the workspace. Output is always captured from the child process
 // (the VS Code terminal is only a mirror), capped head+tail for the model, kept whole for paging.
 import { z } from 'zod';
-import { defineTool, type ToolContext } from './types';
+import { defineTool, errorResult, type ToolContext } from './types';
 import { capMiddle, formatDuration, stripAnsi } from './util/cap';
 import { jobsOf } from './util/session';
 import type { Job } from './util/jobs';
@@ -119,7 +119,7 @@ export const bashTool = defineTool({
     try {
       cwd = workspaceCwd(ctx);
     } catch (e) {
-      return { forModel: (e as Error).message, forUi: (e as Error).message, isError: true };
+      return errorResult((e as Error).message);
     }
     const jobs = jobsOf(ctx.session);
     const background = i.run_in_background ?? false;

@@ -1,7 +1,7 @@
 // edit_file: one exact string replacement in a file.
 import { z } from 'zod';
 import { defineTool, type ProposedChange, type ToolContext } from './types';
-import { commitChange, describeOrFailure, errorResult } from './util/change';
+import { commitChange, describeOrFailure, failedChange } from './util/change';
 import { loadForWrite, type LoadedFile } from './util/edit-io';
 import { displayPath, resolvePath, ToolInputError } from './util/paths';
 import { replaceExact } from './util/replace';
@@ -105,7 +105,7 @@ export const editFileTool = defineTool({
         change.isNew ? 'Created' : count > 1 ? `Replaced ${count} occurrences in` : 'Edited',
       );
     } catch (e) {
-      return errorResult(e);
+      return failedChange(e);
     }
   },
 });

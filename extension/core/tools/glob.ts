@@ -1,7 +1,7 @@
 // glob: find files by name pattern, newest first.
 import * as path from 'node:path';
 import { z } from 'zod';
-import { defineTool } from './types';
+import { defineTool, errorResult } from './types';
 import { compileGlob } from './util/globs';
 import { listFiles } from './util/list-files';
 import { displayPath, resolvePath, rootOf } from './util/paths';
@@ -37,15 +37,16 @@ export const globTool = defineTool({
     const dir = await resolvePath(ws, i.path ?? '.');
     const st = await ws.stat(dir);
     if (!st || st.type !== 'directory') {
-      const msg = `${displayPath(ws, dir)} is not a folder. Give a folder as path.`;
-      return { forModel: msg, forUi: msg, isError: true };
+      return errorResult(`${displayPath(ws, dir)} is not a folder. Give a folder as path.`);
     }
     let pattern = i.pattern;
     if (path.isAbsolute(pattern)) {
       const rel = path.relative(dir, pattern);
       if (rel.startsWith('..')) {
-        const msg = `The pattern ${pattern} is outside ${displayPath(ws, dir)}. Put the folder in path and a relative glob in pattern.`;
-        return { forModel: msg, forUi: msg, isError: true };
+        return errorResult(
+          `The pattern ${pattern} is outside ${displayPath(ws, dir)}. ` +
+            'Put the folder in path and a relative glob in pattern.',
+        );
       }
       pattern = toSlash(rel);
     }

@@ -1,7 +1,7 @@
 // grep: content search with ripgrep (VS Code's bundled binary), or a slower JS fallback that
 // gives the same results. Output is grouped by file, deterministic, and capped with paging.
 import { z } from 'zod';
-import { defineTool, type ToolResult } from './types';
+import { defineTool, errorResult } from './types';
 import type { WorkspacePort } from '../ports';
 import { displayPath, resolvePath, rootOf } from './util/paths';
 import { cutLine } from './util/cap';
@@ -67,10 +67,6 @@ const input = z.object({
 });
 type Input = z.infer<typeof input>;
 
-function fail(text: string): ToolResult {
-  return { forModel: text, forUi: text, isError: true };
-}
-
 export const grepTool = defineTool({
   name: 'grep',
   kind: 'read',
@@ -86,7 +82,7 @@ export const grepTool = defineTool({
     const ws = ctx.ports.workspace;
     const target = await resolvePath(ws, i.path ?? '.');
     const st = await ws.stat(target);
-    if (!st) return fail(`Path not found: ${displayPath(ws, target)}.`);
+    if (!st) return errorResult(`Path not found: ${displayPath(ws, target)}.`);
     const mode: GrepMode = i.output_mode ?? 'files_with_matches';
     const ctxLines = i['-C'] ?? 0;
     const params: GrepParams = {
@@ -114,11 +110,11 @@ export const grepTool = defineTool({
       if (out.errors.length) notes.push(`(Some files could not be searched: ${out.errors.join('; ')})`);
     } catch (e) {
       const msg = (e as Error).message;
-      return fail(
+      return errorResult(
         `grep failed: ${msg}${/regex|parse/i.test(msg) ? '\nCheck the pattern: it is a regular expression, so escape special characters such as ( ) [ ] { } . * + ?' : ''}`,
       );
     }
-    if (ctx.signal.aborted) return fail('grep was aborted.');
+    if (ctx.signal.aborted) return errorResult('grep was aborted.');
     if (!rg) notes = [FALLBACK_NOTE, ...notes];
     const body = await format(files, mode, i, ctx.ports.workspace);
     const text = [body, ...notes].filter(Boolean).join('\n\n');

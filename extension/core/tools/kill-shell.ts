@@ -1,6 +1,6 @@
 // kill_shell: stop a background job and its child processes.
 import { z } from 'zod';
-import { defineTool } from './types';
+import { defineTool, errorResult } from './types';
 import { jobsOf } from './util/session';
 import { statusLine } from './bash';
 
@@ -23,13 +23,11 @@ export const killShellTool = defineTool({
     const jobs = jobsOf(ctx.session);
     const job = jobs.get(i.shell_id);
     if (!job) {
-      const msg = `No job ${i.shell_id}. Known jobs: ${
-        jobs
-          .list()
-          .map((j) => `${j.id} (${j.status})`)
-          .join(', ') || 'none'
-      }.`;
-      return { forModel: msg, forUi: msg, isError: true };
+      const known = jobs
+        .list()
+        .map((j) => `${j.id} (${j.status})`)
+        .join(', ');
+      return errorResult(`No job ${i.shell_id}. Known jobs: ${known || 'none'}.`);
     }
     if (job.status !== 'running') {
       const msg = `${job.id} is not running any more ${statusLine(job)}.`;

@@ -1,7 +1,7 @@
 // ls: a folder listing (optionally a shallow tree) with types and sizes, skipping the usual noise.
 import * as path from 'node:path';
 import { z } from 'zod';
-import { defineTool } from './types';
+import { defineTool, errorResult } from './types';
 import { formatBytes } from './util/cap';
 import { compileGlob, matchRules, parseGitignore, type GitignoreRule } from './util/globs';
 import { displayPath, resolvePath } from './util/paths';
@@ -70,13 +70,11 @@ export const lsTool = defineTool({
     const ws = ctx.ports.workspace;
     const dir = await resolvePath(ws, i.path ?? '.');
     const st = await ws.stat(dir);
-    if (!st) {
-      const msg = `Folder not found: ${displayPath(ws, dir)}.`;
-      return { forModel: msg, forUi: msg, isError: true };
-    }
+    if (!st) return errorResult(`Folder not found: ${displayPath(ws, dir)}.`);
     if (st.type !== 'directory') {
-      const msg = `${displayPath(ws, dir)} is a file (${formatBytes(st.size)}), not a folder. Use read_file to read it.`;
-      return { forModel: msg, forUi: msg, isError: true };
+      return errorResult(
+        `${displayPath(ws, dir)} is a file (${formatBytes(st.size)}), not a folder. Use read_file to read it.`,
+      );
     }
     const ignores = [...(i.ignore ?? []), ...ws.excludeGlobs()].map((g) => compileGlob(g));
     const depth = i.depth ?? 1;

@@ -1,7 +1,7 @@
 // multi_edit: several replacements in one file, applied in order, all or nothing.
 import { z } from 'zod';
 import { defineTool } from './types';
-import { commitChange, describeOrFailure, errorResult } from './util/change';
+import { commitChange, describeOrFailure, failedChange } from './util/change';
 import { editSchema, planEdits } from './edit-file';
 
 const input = z.object({
@@ -31,7 +31,7 @@ export const multiEditTool = defineTool({
         `Applied ${i.edits.length} edit${i.edits.length > 1 ? 's' : ''} (${count} replacement${count > 1 ? 's' : ''}) to`,
       );
     } catch (e) {
-      return errorResult(e);
+      return failedChange(e);
     }
   },
 });

@@ -2,7 +2,7 @@
 // JSON layout. Cells are addressed by id (nbformat 4.5+) or by 0-based index.
 import { z } from 'zod';
 import { defineTool, type ProposedChange, type ToolContext } from './types';
-import { commitChange, describeChange, describeOrFailure, errorResult } from './util/change';
+import { commitChange, describeChange, describeOrFailure, failedChange } from './util/change';
 import { recordRead } from './util/file-state';
 import type { NotebookCellEdit } from '../ports';
 import { loadForWrite, type LoadedFile } from './util/edit-io';
@@ -150,7 +150,7 @@ export const notebookEditTool = defineTool({
       }
       return await commitChange(ctx, file, change, summary);
     } catch (e) {
-      return errorResult(e);
+      return failedChange(e);
     }
   },
 });

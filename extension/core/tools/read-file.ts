@@ -1,7 +1,7 @@
 // read_file: numbered lines with offset/limit; images, PDFs and notebooks in forms a model can use.
 import * as path from 'node:path';
 import { z } from 'zod';
-import { defineTool, type ToolContext, type ToolResult } from './types';
+import { defineTool, errorResult, type ToolContext, type ToolResult } from './types';
 import { displayPath, errnoCode, resolvePath } from './util/paths';
 import { decodeText, splitLines } from './util/text';
 import { cutLine, formatBytes } from './util/cap';
@@ -23,10 +23,6 @@ const input = z.object({
   pages: z.string().optional().describe('For PDFs only: page numbers or ranges to read, e.g. "1-3,7".'),
 });
 
-function err(text: string): ToolResult {
-  return { forModel: text, forUi: text, isError: true };
-}
-
 export const readFileTool = defineTool({
   name: 'read_file',
   kind: 'read',
@@ -47,18 +43,18 @@ export const readFileTool = defineTool({
     const st = await ws.stat(abs);
     if (!st) {
       const alt = await similarNames(ws, abs);
-      return err(
+      return errorResult(
         `File not found: ${shown}.${alt.length ? ` Did you mean: ${alt.map((a) => displayPath(ws, a)).join(', ')}?` : ''} Use glob to find files by name.`,
       );
     }
     if (st.type === 'directory')
-      return err(`${shown} is a directory, not a file. Use ls to list it or glob to find files in it.`);
+      return errorResult(`${shown} is a directory, not a file. Use ls to list it or glob to find files in it.`);
     const ext = path.extname(abs).toLowerCase();
     let bytes: Uint8Array;
     try {
       bytes = await ws.readFile(abs);
     } catch (e) {
-      return err(`Could not read ${shown}: ${errnoCode(e) ?? (e as Error).message}`);
+      return errorResult(`Could not read ${shown}: ${errnoCode(e) ?? (e as Error).message}`);
     }
     recordRead(ctx, abs, st, bytes);
 
@@ -76,7 +72,7 @@ export const readFileTool = defineTool({
     else {
       const d = decodeText(bytes);
       if (d.kind === 'binary') {
-        return err(
+        return errorResult(
           `${shown} looks like a binary file (${formatBytes(bytes.length)}; ${d.reason}), so it was not read. read_file shows text, images, PDFs and notebooks. If you need its metadata, bash tools such as \`file\` or \`xxd | head\` can help.`,
         );
       }
@@ -101,7 +97,7 @@ function numbered(
   const lines = splitLines(text);
   const start = (offset ?? 1) - 1;
   if (start >= lines.length) {
-    return err(`${shown} has only ${lines.length} lines; offset ${offset} is past the end.`);
+    return errorResult(`${shown} has only ${lines.length} lines; offset ${offset} is past the end.`);
   }
   const want = limit ?? DEFAULT_LIMIT;
   const out: string[] = [];
@@ -128,7 +124,7 @@ function numbered(
 
 function readImage(bytes: Uint8Array, shown: string, ctx: ToolContext): ToolResult {
   const info = sniffImage(bytes);
-  if (!info) return err(`${shown} has an image extension but is not a PNG, JPEG, GIF or WebP image.`);
+  if (!info) return errorResult(`${shown} has an image extension but is not a PNG, JPEG, GIF or WebP image.`);
   const dims = info.width && info.height ? `, ${info.width}×${info.height}` : '';
   const desc = `Image ${shown} (${info.mediaType}${dims}, ${formatBytes(bytes.length)})`;
   if (!ctx.supportsImages) {
@@ -136,7 +132,7 @@ function readImage(bytes: Uint8Array, shown: string, ctx: ToolContext): ToolResu
     return { forModel: msg, forUi: msg, isError: false };
   }
   if (bytes.length > MAX_IMAGE_BYTES) {
-    return err(
+    return errorResult(
       `${desc} is too large to send to the model (limit ${formatBytes(MAX_IMAGE_BYTES)}). Downscale it first, e.g. with ImageMagick in bash.`,
     );
   }
@@ -155,13 +151,13 @@ function readPdf(bytes: Uint8Array, shown: string, pages: string | undefined): T
   try {
     all = extractPdfPages(bytes);
   } catch (e) {
-    return err(`Could not extract text from the PDF ${shown}: ${(e as Error).message}`);
+    return errorResult(`Could not extract text from the PDF ${shown}: ${(e as Error).message}`);
   }
   let wanted: number[];
   try {
     wanted = pages ? parsePageSpec(pages, all.length) : all.map((_, i) => i + 1);
   } catch (e) {
-    return err((e as Error).message);
+    return errorResult((e as Error).message);
   }
   const parts: string[] = [];
   let chars = 0;
@@ -191,6 +187,6 @@ function readNotebookFile(text: string, shown: string, ctx: ToolContext): ToolRe
     const onlyText = blocks.every((b) => b.type === 'text');
     return { forModel: onlyText ? head + r.text : blocks, forUi: head + r.text, isError: false };
   } catch (e) {
-    return err(`${shown} could not be read as a notebook: ${(e as Error).message}`);
+    return errorResult(`${shown} could not be read as a notebook: ${(e as Error).message}`);
   }
 }

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Mode } from '../../protocol';
 import type { ToolSpec } from '../providers/types';
-import type { AnyTool, ToolContext, ToolResult } from './types';
+import { errorResult, type AnyTool, type ToolContext, type ToolResult } from './types';
 import { readFileTool } from './read-file';
 import { writeFileTool } from './write-file';
 import { editFileTool } from './edit-file';
@@ -150,10 +150,6 @@ export interface ToolRegistry {
   get(name: string): AnyTool | undefined;
   /** Parses, validates and runs a call. Never throws: every failure is an error result. */
   run(call: ToolCallInput, ctx: ToolContext): Promise<ToolResult>;
-}
-
-function errorResult(text: string): ToolResult {
-  return { forModel: text, forUi: text, isError: true };
 }
 
 export function createToolRegistry(tools: AnyTool[]): ToolRegistry {

@@ -70,5 +70,10 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDef
   return def;
 }
 
+/** A failed call: the same text for the model (which should act on it) and for the card. */
+export function errorResult(message: string): ToolResult {
+  return { forModel: message, forUi: message, isError: true };
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyTool = ToolDefinition<any>;

@@ -1,7 +1,7 @@
 // write_file: create a file (and its folders) or replace a file the model has read.
 import { z } from 'zod';
 import { defineTool, type ProposedChange, type ToolContext } from './types';
-import { commitChange, describeOrFailure, errorResult } from './util/change';
+import { commitChange, describeOrFailure, failedChange } from './util/change';
 import { loadForWrite, type LoadedFile } from './util/edit-io';
 import { displayPath, resolvePath, ToolInputError } from './util/paths';
 import { toEol } from './util/text';
@@ -58,7 +58,7 @@ export const writeFileTool = defineTool({
       }
       return await commitChange(ctx, file, change, change.isNew ? 'Created' : 'Wrote');
     } catch (e) {
-      return errorResult(e);
+      return failedChange(e);
     }
   },
 });

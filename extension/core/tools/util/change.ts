@@ -1,6 +1,6 @@
 // Shared by the file writers: turning a computed change into an approval description and into a
 // result for the model, so every writer reports diffs the same way.
-import type { ProposedChange, ToolContext, ToolResult } from '../types';
+import { errorResult, type ProposedChange, type ToolContext, type ToolResult } from '../types';
 import { unifiedDiff } from './diff';
 import { applyText, type LoadedFile } from './edit-io';
 import { ToolInputError } from './paths';
@@ -39,7 +39,7 @@ export async function commitChange(
   };
 }
 
-export function errorResult(e: unknown): ToolResult {
-  const message = e instanceof ToolInputError ? e.message : `Error: ${(e as Error).message ?? String(e)}`;
-  return { forModel: message, forUi: message, isError: true };
+/** A writer's failure as a result: a ToolInputError speaks to the model as is, anything else is marked as an error. */
+export function failedChange(e: unknown): ToolResult {
+  return errorResult(e instanceof ToolInputError ? e.message : `Error: ${e instanceof Error ? e.message : String(e)}`);
 }
