@@ -4,15 +4,23 @@
 import type { RequestEvent, ToolCallView, Usage } from '../../protocol';
 import type { ToolPorts } from '../ports';
 import type { ModelMessage, Provider, ProviderConfig, ToolCall, ToolSpec } from '../providers/types';
-import { errorResult, type AnyTool, type ToolContext, type ToolResult, type ToolSessionState } from '../tools/types';
+import {
+  errorResult,
+  type PreparedCall,
+  type ToolContext,
+  type ToolResult,
+  type ToolSessionState,
+} from '../tools/types';
 import { AsyncQueue } from './async-queue';
 import { costOf } from './cost';
 
 /** What the loop needs from the tool registry. */
 export interface ToolRuntime {
   specs(): ToolSpec[];
-  get(name: string): AnyTool | undefined;
-  run(call: ToolCall, ctx: ToolContext): Promise<ToolResult>;
+  /** Resolves the tool and parses the arguments; done once per call, before cards and approval. */
+  prepare(call: ToolCall): PreparedCall;
+  /** Runs a prepared call; an invalid one becomes its error result. */
+  execute(call: PreparedCall, ctx: ToolContext): Promise<ToolResult>;
 }
 
 export type TurnEvent =
@@ -93,7 +101,7 @@ export async function* runTurn(
 
     const queue = new AsyncQueue<TurnEvent>();
     let settled = false;
-    const work = runToolCalls(toolCalls, step, opts, queue).finally(() => {
+    const work = runToolCalls(toolCalls, step, opts.tools, opts, queue).finally(() => {
       settled = true;
     });
     while (!settled) {
@@ -119,63 +127,57 @@ export async function* runTurn(
 async function runToolCalls(
   calls: ToolCall[],
   step: number,
+  tools: ToolRuntime,
   opts: TurnOptions,
   queue: AsyncQueue<TurnEvent>,
 ): Promise<ModelMessage[]> {
-  // Cards, approvals and answers are keyed by an id of our own: providers' ids need only be unique
-  // within one response, and some OpenAI-compatible servers number them from 0 on every step.
-  const views = calls.map((call, i) => initialView(call, `${call.id}#${step}.${i}`, opts.tools?.get(call.name)));
-  for (const view of views) queue.push({ type: 'tool_started', call: view });
+  const jobs = calls.map((call, i) => {
+    const prepared = tools.prepare(call);
+    // Cards, approvals and answers are keyed by an id of our own: providers' ids need only be unique
+    // within one response, and some OpenAI-compatible servers number them from 0 on every step.
+    return { call, prepared, view: initialView(call, `${call.id}#${step}.${i}`, prepared) };
+  });
+  for (const { view } of jobs) queue.push({ type: 'tool_started', call: view });
   const results: ModelMessage[] = new Array(calls.length);
+  const run = async (i: number) => {
+    results[i] = await runOne(jobs[i], tools, opts, queue);
+  };
   let batch: number[] = [];
   const flush = async () => {
-    await Promise.all(batch.map(async (i) => (results[i] = await runOne(calls[i], views[i], opts, queue))));
+    await Promise.all(batch.map(run));
     batch = [];
   };
-  for (let i = 0; i < calls.length; i++) {
-    const tool = opts.tools?.get(calls[i].name);
-    if (!tool || tool.kind === 'read') {
+  for (const [i, { prepared }] of jobs.entries()) {
+    if (!prepared.tool || prepared.tool.kind === 'read') {
       batch.push(i);
       continue;
     }
     await flush();
-    results[i] = await runOne(calls[i], views[i], opts, queue);
+    await run(i);
   }
   await flush();
   return results;
 }
 
-function initialView(call: ToolCall, uiId: string, tool: AnyTool | undefined): ToolCallView {
+function initialView(call: ToolCall, uiId: string, prepared: PreparedCall): ToolCallView {
   let subject = '';
-  if (tool) {
-    const parsed = parseArgs(tool, call.argumentsJson);
-    if (parsed.ok) {
-      try {
-        subject = tool.subject(parsed.input);
-      } catch {
-        subject = '';
-      }
+  if (prepared.ok) {
+    try {
+      subject = prepared.tool.subject(prepared.input);
+    } catch {
+      subject = '';
     }
   }
-  return { callId: uiId, name: call.name, kind: tool?.kind ?? 'read', subject, status: 'pending' };
-}
-
-function parseArgs(tool: AnyTool, json: string): { ok: true; input: unknown } | { ok: false } {
-  try {
-    const parsed = tool.input.safeParse(JSON.parse(json || '{}'));
-    return parsed.success ? { ok: true, input: parsed.data } : { ok: false };
-  } catch {
-    return { ok: false };
-  }
+  return { callId: uiId, name: call.name, kind: prepared.tool?.kind ?? 'read', subject, status: 'pending' };
 }
 
 async function runOne(
-  call: ToolCall,
-  view: ToolCallView,
+  job: { call: ToolCall; prepared: PreparedCall; view: ToolCallView },
+  tools: ToolRuntime,
   opts: TurnOptions,
   queue: AsyncQueue<TurnEvent>,
 ): Promise<ModelMessage> {
-  const tool = opts.tools?.get(call.name);
+  const { call, prepared, view } = job;
   const ctx: ToolContext = {
     signal: opts.signal,
     ports: opts.ports,
@@ -207,21 +209,14 @@ async function runOne(
   };
   const startedAt = opts.now();
   if (opts.signal.aborted) return finish('aborted', errorResult('Not run: the user stopped the turn.'), startedAt);
-  if (!tool) {
-    const known =
-      opts.tools
-        ?.specs()
-        .map((s) => s.name)
-        .join(', ') ?? 'none';
-    return finish('error', errorResult(`There is no tool named "${call.name}". Available tools: ${known}.`), startedAt);
-  }
+  // An unknown tool or invalid arguments: nothing runs, so there is nothing to approve.
+  if (!prepared.ok) return finish('error', errorResult(prepared.error), startedAt);
+  const { tool, input } = prepared;
   if (tool.kind !== 'read') {
-    const parsed = parseArgs(tool, call.argumentsJson);
     const standing = standingApprovals(opts.toolSession);
     const approvalKey = tool.kind === 'execute' ? `${tool.name}:${view.subject}` : tool.name;
-    // Invalid arguments are rejected by the registry without side effects, so they need no approval.
-    if (parsed.ok && !standing.has(approvalKey)) {
-      const detail = (await tool.describeForApproval?.(parsed.input, ctx).catch(() => undefined)) ?? view.subject;
+    if (!standing.has(approvalKey)) {
+      const detail = (await tool.describeForApproval?.(input, ctx).catch(() => undefined)) ?? view.subject;
       queue.push({ type: 'tool_updated', call: { ...view, status: 'awaiting_approval' } });
       let decision;
       try {
@@ -256,7 +251,7 @@ async function runOne(
   queue.push({ type: 'tool_updated', call: { ...view, status: 'running', startedAt: runStartedAt } });
   let result: ToolResult;
   try {
-    result = await opts.tools!.run(call, ctx);
+    result = await tools.execute(prepared, ctx);
   } catch (err) {
     result = errorResult(`The tool failed: ${err instanceof Error ? err.message : String(err)}`);
   }

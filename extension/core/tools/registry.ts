@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Mode } from '../../protocol';
 import type { ToolSpec } from '../providers/types';
-import { errorResult, type AnyTool, type ToolContext, type ToolResult } from './types';
+import { errorResult, type AnyTool, type PreparedCall, type ToolContext, type ToolResult } from './types';
 import { readFileTool } from './read-file';
 import { writeFileTool } from './write-file';
 import { editFileTool } from './edit-file';
@@ -147,9 +147,10 @@ function getAt(obj: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 
 export interface ToolRegistry {
   specs(): ToolSpec[];
-  get(name: string): AnyTool | undefined;
-  /** Parses, validates and runs a call. Never throws: every failure is an error result. */
-  run(call: ToolCallInput, ctx: ToolContext): Promise<ToolResult>;
+  /** Finds the call's tool and parses and validates its arguments (once per call). */
+  prepare(call: ToolCallInput): PreparedCall;
+  /** Runs a prepared call. Never throws: every failure, an invalid call included, is an error result. */
+  execute(call: PreparedCall, ctx: ToolContext): Promise<ToolResult>;
 }
 
 export function createToolRegistry(tools: AnyTool[]): ToolRegistry {
@@ -160,17 +161,20 @@ export function createToolRegistry(tools: AnyTool[]): ToolRegistry {
       specs ??= tools.map((t) => ({ name: t.name, description: t.description, inputSchema: inputJsonSchema(t) }));
       return specs;
     },
-    get: (name) => byName.get(name),
-    async run(call, ctx) {
+    prepare(call) {
       const tool = byName.get(call.name);
-      if (!tool)
-        return errorResult(
-          `There is no tool named "${call.name}" here. Available tools: ${[...byName.keys()].join(', ') || 'none'}.`,
-        );
+      if (!tool) {
+        const known = [...byName.keys()].join(', ') || 'none';
+        return { ok: false, tool, error: `There is no tool named "${call.name}" here. Available tools: ${known}.` };
+      }
       const parsed = parseToolInput(tool, call.argumentsJson);
-      if (!parsed.ok) return errorResult(parsed.error);
+      return parsed.ok ? { ok: true, tool, input: parsed.input } : { ok: false, tool, error: parsed.error };
+    },
+    async execute(call, ctx) {
+      if (!call.ok) return errorResult(call.error);
+      const { tool } = call;
       try {
-        return await tool.execute(parsed.input, ctx);
+        return await tool.execute(call.input, ctx);
       } catch (e) {
         if (e instanceof ToolInputError) return errorResult(e.message);
         if (ctx.signal.aborted) return errorResult(`${tool.name} was aborted.`);

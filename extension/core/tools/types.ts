@@ -70,6 +70,14 @@ export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDef
   return def;
 }
 
+/**
+ * A call resolved against the tool set, its arguments parsed and validated once: what the approval
+ * step, the card and the execution all work from. When not `ok`, `error` is written for the model.
+ */
+export type PreparedCall =
+  | { ok: true; tool: AnyTool; input: unknown }
+  | { ok: false; tool: AnyTool | undefined; error: string };
+
 /** A failed call: the same text for the model (which should act on it) and for the card. */
 export function errorResult(message: string): ToolResult {
   return { forModel: message, forUi: message, isError: true };

@@ -1,5 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { z } from 'zod';
+import { defineTool } from '../../../extension/core/tools/types';
 import { ScriptedProvider } from '../../fixtures/scripted-provider';
 import { ProviderError, type ProviderEvent } from '../../../extension/core/providers/types';
 import { chatStateFromSnapshot, applyEnvelope } from '../../../extension/protocol';
@@ -275,5 +277,54 @@ test('"Always allow" stops asking for that writer in this session', async () => 
     h.envelopes('r1').filter((e) => e.event.type === 'approval_needed').length,
     1,
     'the second write did not ask again',
+  );
+});
+
+test('a call is parsed once for its card, its approval and its run; invalid arguments fail without asking', async () => {
+  let parses = 0;
+  const counted = defineTool({
+    name: 'poke',
+    description: 'writes',
+    kind: 'write',
+    input: z.object({ path: z.string() }).transform((i) => {
+      parses++;
+      return i;
+    }),
+    subject: (i) => i.path,
+    describeForApproval: async (i) => `write ${i.path}`,
+    execute: async (i) => ({ forModel: `wrote ${i.path}`, forUi: `wrote ${i.path}`, isError: false }),
+  });
+  const provider = new ScriptedProvider([
+    [
+      { type: 'tool_call', call: { id: 'a', name: 'poke', argumentsJson: '{"path":"x"}' } },
+      { type: 'tool_call', call: { id: 'b', name: 'poke', argumentsJson: '{"paht":"y"}' } },
+      { type: 'done', stopReason: 'tool_calls' },
+    ],
+    [{ type: 'text', text: 'ok' }, done],
+  ]);
+  const h = createHarness({ provider, tools: [counted] });
+  const sending = h.controller.send('r1', 'write', 'agent');
+  const approvals = () =>
+    h.envelopes('r1').flatMap((e) => (e.event.type === 'approval_needed' ? [e.event.approval] : []));
+  for (let i = 0; i < 5000 && approvals().length === 0; i++) await new Promise((r) => setTimeout(r, 2));
+  assert.deepEqual(
+    approvals().map((a) => [a.callId, a.detail]),
+    [['a#1.0', 'write x']],
+  );
+  h.controller.approve('a#1.0', { decision: 'approve' });
+  await sending;
+  assert.equal(parses, 1, 'the valid call was parsed once');
+  assert.equal(approvals().length, 1, 'the invalid call asked for nothing');
+  const results = provider.requests[1].messages.flatMap((m) => (m.role === 'tool' ? [m] : []));
+  assert.deepEqual(
+    results.map((m) => m.isError),
+    [false, true],
+  );
+  assert.match(JSON.stringify(results[1].content), /Invalid arguments for poke/);
+  const snap = await h.controller.snapshot();
+  const cards = snap.messages.at(-1)?.parts.flatMap((p) => (p.type === 'tool' ? [p.call] : [])) ?? [];
+  assert.deepEqual(
+    cards.map((c) => c.status),
+    ['ok', 'error'],
   );
 });

@@ -1,30 +1,11 @@
 // Builds a ChatController with in-memory collaborators and records what it posts.
 import { z } from 'zod';
 import { ChatController } from '../../../extension/core/agent/controller';
-import type { ToolRuntime } from '../../../extension/core/agent/turn';
 import type { Envelope, Mode, Outbound } from '../../../extension/protocol';
 import { defineTool, type AnyTool, type ToolSessionState } from '../../../extension/core/tools/types';
+import { createToolRegistry } from '../../../extension/core/tools/registry';
 import type { Provider } from '../../../extension/core/providers/types';
 import { MemoryPersistence } from '../../fixtures/memory-persistence';
-
-export function fakeToolRuntime(tools: AnyTool[]): ToolRuntime {
-  return {
-    specs: () =>
-      tools.map((t) => ({
-        name: t.name,
-        description: t.description,
-        inputSchema: z.toJSONSchema(t.input) as Record<string, unknown>,
-      })),
-    get: (name) => tools.find((t) => t.name === name),
-    run: async (call, ctx) => {
-      const tool = tools.find((t) => t.name === call.name)!;
-      const parsed = tool.input.safeParse(JSON.parse(call.argumentsJson || '{}'));
-      if (!parsed.success)
-        return { forModel: `Invalid arguments: ${parsed.error.message}`, forUi: 'invalid arguments', isError: true };
-      return tool.execute(parsed.data, ctx);
-    },
-  };
-}
 
 export const readTool = (log: string[], delayMs = 20) =>
   defineTool({
@@ -71,7 +52,7 @@ export function createHarness(opts: { provider: Provider; tools?: AnyTool[]; max
     modelChoices: async () => [{ ref: 'scripted/m', label: 'Scripted', hasKey: true }],
     defaultModel: () => 'scripted/m',
     maxSteps: () => opts.maxSteps ?? 50,
-    toolsFor: (mode: Mode) => (mode === 'agent' && opts.tools ? fakeToolRuntime(opts.tools) : undefined),
+    toolsFor: (mode: Mode) => (mode === 'agent' && opts.tools ? createToolRegistry(opts.tools) : undefined),
     toolPorts: {
       workspace: {} as never,
       search: { ripgrepPath: () => undefined },

@@ -39,8 +39,9 @@ test('todo_write replaces the list, assigns ids and notifies the UI', async () =
     { id: 'x', content: 'Test', status: 'pending' },
   ]);
   assert.deepEqual(ctx.todoUpdates, [ctx.session.todos]);
-  const two = await createToolRegistry(builtinTools()).run(
-    {
+  const registry = createToolRegistry(builtinTools());
+  const two = await registry.execute(
+    registry.prepare({
       id: '1',
       name: 'todo_write',
       argumentsJson: JSON.stringify({
@@ -49,7 +50,7 @@ test('todo_write replaces the list, assigns ids and notifies the UI', async () =
           { content: 'b', status: 'in_progress' },
         ],
       }),
-    },
+    }),
     ctx,
   );
   assert.equal(two.isError, true);

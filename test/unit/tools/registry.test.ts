@@ -1,11 +1,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { builtinTools, createToolRegistry, parseToolInput, toolsForMode } from '../../../extension/core/tools/registry';
-import { defineTool } from '../../../extension/core/tools/types';
+import {
+  builtinTools,
+  createToolRegistry,
+  parseToolInput,
+  toolsForMode,
+  type ToolCallInput,
+  type ToolRegistry,
+} from '../../../extension/core/tools/registry';
+import { defineTool, type ToolContext } from '../../../extension/core/tools/types';
 import { createNodePorts, makeContext, makeTempWorkspace, textOf } from '../../fixtures/node-ports';
 
 const names = (tools: Array<{ name: string }>) => tools.map((t) => t.name).sort();
+
+/** Prepares and runs one call, the way the agent loop does. */
+function runCall(reg: ToolRegistry, call: ToolCallInput, ctx: ToolContext) {
+  return reg.execute(reg.prepare(call), ctx);
+}
 
 test('specs are JSON Schema objects both providers accept', () => {
   const reg = createToolRegistry(builtinTools());
@@ -42,21 +54,23 @@ test('invalid arguments come back as an error result that says what to fix', asy
   const root = await makeTempWorkspace({ 'a.txt': 'x\n' });
   const reg = createToolRegistry(builtinTools());
   const ctx = makeContext(createNodePorts({ root }));
-  const missing = await reg.run({ id: '1', name: 'read_file', argumentsJson: '{"path": "a.txt"}' }, ctx);
+  const missing = await runCall(reg, { id: '1', name: 'read_file', argumentsJson: '{"path": "a.txt"}' }, ctx);
   assert.equal(missing.isError, true);
   assert.match(textOf(missing), /Invalid arguments for read_file:\n- file_path: required but missing/);
   assert.match(textOf(missing), /Unknown argument ignored: path/);
   assert.match(textOf(missing), /Expected: \{"file_path": string, "offset"\?: integer/);
-  const wrongType = await reg.run(
+  const wrongType = await runCall(
+    reg,
     { id: '2', name: 'read_file', argumentsJson: '{"file_path": "a.txt", "offset": "ten"}' },
     ctx,
   );
   assert.match(textOf(wrongType), /- offset: Invalid input: expected number, received string/);
-  const badJson = await reg.run({ id: '3', name: 'read_file', argumentsJson: '{"file_path": "a.txt"' }, ctx);
+  const badJson = await runCall(reg, { id: '3', name: 'read_file', argumentsJson: '{"file_path": "a.txt"' }, ctx);
   assert.match(textOf(badJson), /not valid JSON/);
-  const notObject = await reg.run({ id: '4', name: 'read_file', argumentsJson: '["a.txt"]' }, ctx);
+  const notObject = await runCall(reg, { id: '4', name: 'read_file', argumentsJson: '["a.txt"]' }, ctx);
   assert.match(textOf(notObject), /must be a JSON object/);
-  const nested = await reg.run(
+  const nested = await runCall(
+    reg,
     {
       id: '5',
       name: 'ask_user',
@@ -65,9 +79,9 @@ test('invalid arguments come back as an error result that says what to fix', asy
     ctx,
   );
   assert.match(textOf(nested), /- questions\[0\]\.options: /);
-  const unknownTool = await reg.run({ id: '6', name: 'rm_rf', argumentsJson: '{}' }, ctx);
+  const unknownTool = await runCall(reg, { id: '6', name: 'rm_rf', argumentsJson: '{}' }, ctx);
   assert.match(textOf(unknownTool), /no tool named "rm_rf".*Available tools: read_file/);
-  const ok = await reg.run({ id: '7', name: 'read_file', argumentsJson: '{"file_path": "a.txt"}' }, ctx);
+  const ok = await runCall(reg, { id: '7', name: 'read_file', argumentsJson: '{"file_path": "a.txt"}' }, ctx);
   assert.equal(ok.isError, false);
 });
 
@@ -84,7 +98,7 @@ test('a tool that throws becomes an error result; parseToolInput gives the valid
   });
   const root = await makeTempWorkspace({});
   const ports = createNodePorts({ root });
-  const r = await createToolRegistry([boom]).run({ id: 'x', name: 'boom', argumentsJson: '' }, makeContext(ports));
+  const r = await runCall(createToolRegistry([boom]), { id: 'x', name: 'boom', argumentsJson: '' }, makeContext(ports));
   assert.deepEqual([r.isError, textOf(r)], [true, 'boom failed: kaput']);
   assert.match(ports.logs.join('\n'), /tool boom threw/);
   assert.deepEqual(parseToolInput(boom, '{}'), { ok: true, input: { n: 1 } });
