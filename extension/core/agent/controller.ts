@@ -12,7 +12,15 @@ import {
   type SessionSummary,
   type Snapshot,
 } from '../../protocol';
-import type { AskAnswer, ApprovalDecision, Logger, ToolPorts } from '../ports';
+import type {
+  AskAnswer,
+  ApprovalDecision,
+  JournalRecord,
+  Logger,
+  SessionPersistence,
+  StoredSession,
+  ToolPorts,
+} from '../ports';
 import type { ModelMessage, Provider, ProviderConfig } from '../providers/types';
 import type { ToolSessionState } from '../tools/types';
 import { toErrorInfo } from './errors';
@@ -20,8 +28,7 @@ import { acceptsImages } from '../providers/registry';
 import { effectiveMode, modeAvailability } from './modes';
 import { Outbox, realScheduler, type Scheduler } from './outbox';
 import { PendingReplies } from './pending-replies';
-import type { JournalRecord, SessionPersistence, StoredSession } from './persistence';
-import { generateTitle } from '../store/title';
+import { generateTitle } from '../session-title';
 import { runTurn, type ToolRuntime } from './turn';
 import { liveSessionFromStored, newLiveSession, type LiveSession } from './live-session';
 

@@ -3,7 +3,7 @@
 import { emptyChatState, type ChatState, type Mode } from '../../protocol';
 import type { ModelMessage } from '../providers/types';
 import type { ToolSessionState } from '../tools/types';
-import type { StoredSession } from './persistence';
+import type { StoredSession } from '../ports';
 
 export interface LiveSession {
   id: string;

@@ -2,7 +2,7 @@
 // parseSessionExport reads it back (validated), which is what the round-trip test relies on.
 import { z } from 'zod';
 import { ChatMessageSchema, ModeSchema, TodoSchema } from '../../protocol';
-import type { StoredArtifact, StoredSession } from '../agent/persistence';
+import type { StoredArtifact, StoredSession } from '../ports';
 import type { ModelMessage } from '../providers/types';
 import type { ExportInput } from './export';
 

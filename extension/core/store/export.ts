@@ -1,7 +1,7 @@
 // Exports are pure functions of a stored session: Markdown, HTML (self-contained, sanitised) and
 // JSON (versioned; schema in docs/export-schema.md). Every string is redacted before rendering,
 // and the rendered text is redacted once more, so a secret split by formatting still cannot leak.
-import type { StoredArtifact, StoredSession } from '../agent/persistence';
+import type { StoredArtifact, StoredSession } from '../ports';
 import { createRedactor, redactDeep } from '../security/redact';
 import { renderHtml } from './export-html';
 import { renderJson } from './export-json';

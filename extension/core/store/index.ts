@@ -12,6 +12,5 @@ export {
 export { parseSessionExport, EXPORT_FORMAT, EXPORT_VERSION } from './export-json';
 export { openAiEmbedder, type Embedder, type OpenAiEmbedderOptions } from './embeddings';
 export type { MemoryHit, MemorySearchOptions } from './memory-query';
-export { generateTitle } from './title';
 export { NewerSchemaError, SCHEMA_VERSION } from './schema';
 export type { FsyncPolicy } from './journal';

@@ -2,8 +2,7 @@
 // reducer (the same one the webview renders with) into an in-memory ChatState per live session;
 // the changed messages are written to their tables in one transaction by materialize(), which
 // runs before every read and every snapshot. That keeps append() O(event) however long the chat.
-import type { JournalRecord } from '../agent/persistence';
-import type { Logger } from '../ports';
+import type { JournalRecord, Logger } from '../ports';
 import { applyEnvelope, emptyChatState, type ChatMessage, type ChatState, type MessagePart } from '../../protocol';
 import type { BlobStore } from './blobs';
 import { indexMessageText } from './memory-index';

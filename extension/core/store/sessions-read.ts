@@ -1,6 +1,6 @@
 // Read-side queries: one stored session, the history list (newest first, searchable by title and
 // content), a session's artifacts.
-import type { StoredArtifact, StoredSession } from '../agent/persistence';
+import type { StoredArtifact, StoredSession } from '../ports';
 import type { ModelMessage } from '../providers/types';
 import type { Mode, SessionSummary } from '../../protocol';
 import type { BlobStore } from './blobs';
@@ -8,7 +8,7 @@ import { ftsQuery } from './memory-query';
 import { readMessages, readTodos } from './projection';
 import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
-import { generateTitle } from './title';
+import { generateTitle } from '../session-title';
 
 export function readSession(
   db: Database,

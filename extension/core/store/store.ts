@@ -8,8 +8,7 @@
 // snapshot + every journal record it does not contain.
 import * as fs from 'node:fs';
 import { join } from 'node:path';
-import type { JournalRecord, SessionPersistence, StoredArtifact, StoredSession } from '../agent/persistence';
-import type { Logger } from '../ports';
+import type { JournalRecord, Logger, SessionPersistence, StoredArtifact, StoredSession } from '../ports';
 import type { SessionSummary } from '../../protocol';
 import { createRedactor, redactDeep } from '../security/redact';
 import { registerFunctions } from './bm25';

@@ -21,6 +21,8 @@ test('each planted violation is caught', () => {
     ['extension/core/agent/x.ts', "import * as vscode from 'vscode';", /never imports 'vscode'/],
     ['extension/core/agent/x.ts', "const v = require('vscode');", /never imports 'vscode'/],
     ['extension/core/tools/x.ts', "import { a } from '../../vscode/runtime';", /host or the webview/],
+    ['extension/core/store/x.ts', "import type { ChatController } from '../agent/controller';", /store never imports/],
+    ['extension/core/store/x.ts', "import { generateTitle } from '../agent/title';", /store never imports/],
     ['extension/protocol/x.ts', "import { readFile } from 'node:fs';", /only zod/],
     ['extension/protocol/x.ts', "import type { Tool } from '../core/tools/types';", /only zod/],
     [
@@ -53,6 +55,7 @@ test('allowed imports are not flagged', () => {
       text: "import { LitElement } from 'lit';\nimport { OutboundSchema } from '../extension/protocol';\nimport '@vscode-elements/elements/dist/vscode-button';",
     },
     { path: 'test/unit/a.test.ts', text: "import { startFakeLlm } from '../fixtures/fake-llm';" },
+    { path: 'extension/core/store/a.ts', text: "import type { JournalRecord, Logger } from '../ports';" },
     { path: 'bench/lib/a.ts', text: "import { startFakeLlm } from '../../test/fixtures/fake-llm';" },
     {
       path: 'extension/core/b.ts',

@@ -59,6 +59,9 @@ export function findViolations(files: SourceFile[]): Violation[] {
         if (target && (under(target, 'extension/vscode') || under(target, 'webview')))
           add('extension/core never imports the host or the webview');
       }
+      // The store implements a port (core/ports.ts); it must not depend on the controller it serves.
+      if (under(p, 'extension/core/store') && target && under(target, 'extension/core/agent'))
+        add('extension/core/store never imports extension/core/agent');
       if (under(p, 'webview')) {
         if (target) {
           if (!under(target, 'webview') && !under(target, 'extension/protocol'))

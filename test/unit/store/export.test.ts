@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from '../../fixtures/chromium';
-import type { StoredArtifact, StoredSession } from '../../../extension/core/agent/persistence';
+import type { StoredArtifact, StoredSession } from '../../../extension/core/ports';
 import { exportFileName, exportSession, parseSessionExport, type ExportFormat } from '../../../extension/core/store';
 import { created, exchange, open, tempDir } from './helpers';
 

@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Envelope } from '../../../extension/protocol';
-import type { JournalRecord } from '../../../extension/core/agent/persistence';
-import type { Logger } from '../../../extension/core/ports';
+import type { JournalRecord, Logger } from '../../../extension/core/ports';
 import { loadSqlJs, type SqlJsStatic } from '../../../extension/core/store/sqljs';
 import { openSessionStore, type SessionStore, type SessionStoreOptions } from '../../../extension/core/store';
 

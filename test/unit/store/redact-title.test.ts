@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRedactor, redactDeep, redactSecrets, REDACTED } from '../../../extension/core/security/redact';
-import { generateTitle } from '../../../extension/core/store';
+import { generateTitle } from '../../../extension/core/session-title';
 
 test('redaction: known key shapes, bearer tokens, AWS keys, private key blocks and exact values', () => {
   const cases: Array<[string, string]> = [

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyEnvelope, emptyChatState, type Envelope } from '../../../extension/protocol';
-import type { JournalRecord } from '../../../extension/core/agent/persistence';
+import type { JournalRecord } from '../../../extension/core/ports';
 import { created, events, exchange, open, RequestBuilder, tempDir } from './helpers';
 
 function replayWithReducer(records: JournalRecord[], sessionId: string) {
