@@ -1,11 +1,13 @@
-// Model output → safe HTML. marked renders Markdown; DOMPurify (an instance of our own, HTML
-// profile only) removes anything that could run script or load a resource. Two rules go beyond
-// DOMPurify's defaults because a chat with an AI is an exfiltration target:
-//  - no remote image ever loads (an image URL can carry chat content to a third party): Markdown
-//    images and raw <img> tags pointing anywhere but a data: raster become plain links;
+// Model output → safe HTML. marked renders Markdown; raw HTML the model writes is shown as text
+// (but for a few formatting tags, see raw-html.ts); DOMPurify (an instance of our own, allowing
+// only the tags our renderer produces) is the second wall. Two rules go beyond DOMPurify's
+// defaults because a chat with an AI is an exfiltration target:
+//  - no remote image ever loads (an image URL can carry chat content to a third party): a Markdown
+//    image pointing anywhere but a data: raster becomes a plain link (a raw <img> tag is text);
 //  - nothing but http(s)/mailto links survive, and links never navigate the view (the host opens them).
 import { Marked, type Tokens } from 'marked';
 import createDOMPurify, { type Config } from 'dompurify';
+import { ALLOWED_RAW_TAGS, canonicalTag, selectRenderableRawHtml } from './raw-html';
 
 export function escapeHtml(text: string): string {
   return text
@@ -32,64 +34,61 @@ function imageAsLink(href: string, alt: string): string {
     : `<span class="image-link">${escapeHtml(label)}</span>`;
 }
 
+/** What marked produces from Markdown, plus our image links; nothing else survives. */
+const MARKDOWN_TAGS = [
+  'a',
+  'blockquote',
+  'code',
+  'del',
+  'em',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'hr',
+  'img',
+  'li',
+  'ol',
+  'p',
+  'pre',
+  'span',
+  'strong',
+  'table',
+  'tbody',
+  'td',
+  'th',
+  'thead',
+  'tr',
+  'ul',
+];
+
 const PURIFY_CONFIG: Config = {
-  USE_PROFILES: { html: true },
-  FORBID_TAGS: [
-    'style',
-    'link',
-    'meta',
-    'base',
-    'form',
-    'input',
-    'button',
-    'textarea',
-    'select',
-    'option',
-    'iframe',
-    'frame',
-    'frameset',
-    'object',
-    'embed',
-    'video',
-    'audio',
-    'source',
-    'track',
-    'picture',
-    'dialog',
-    'template',
-    'slot',
-    'noscript',
-    'svg',
-    'math',
-  ],
-  FORBID_ATTR: [
-    'style',
-    'srcset',
-    'action',
-    'formaction',
-    'ping',
-    'background',
-    'poster',
-    'id',
-    'name',
-    'autofocus',
-    'tabindex',
-    'target',
-    'is',
-  ],
+  ALLOWED_TAGS: [...new Set([...MARKDOWN_TAGS, ...ALLOWED_RAW_TAGS])],
+  // `class` only ever comes from our renderer (raw HTML is escaped before it gets here).
+  ALLOWED_ATTR: ['href', 'title', 'rel', 'class', 'src', 'alt', 'align', 'start'],
   ALLOW_DATA_ATTR: false,
+  ALLOW_ARIA_ATTR: false,
   ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|#)/i,
 };
 
 export class MarkdownRenderer {
   private readonly marked: Marked;
   private readonly purify: ReturnType<typeof createDOMPurify>;
+  /** The raw-HTML tokens of the text being rendered that may render as markup. */
+  private renderableRawHtml = new WeakSet<object>();
 
   constructor(win: Window = window) {
     this.marked = new Marked({
       gfm: true,
       breaks: false,
+      // No HTML blocks: a line starting with `<style>` or `<!--` is an ordinary paragraph, so an
+      // unclosed one cannot turn everything after it into one raw block.
+      tokenizer: { html: () => undefined },
       renderer: {
+        html: (token: Tokens.HTML | Tokens.Tag): string =>
+          this.renderableRawHtml.has(token) ? canonicalTag(token.text) : escapeHtml(token.text),
         image({ href, text }: Tokens.Image): string {
           return isInlineImage(href)
             ? `<img src="${escapeHtml(href)}" alt="${escapeHtml(text)}">`
@@ -106,7 +105,7 @@ export class MarkdownRenderer {
     this.purify = createDOMPurify(win as unknown as Parameters<typeof createDOMPurify>[0]);
     this.purify.addHook('afterSanitizeAttributes', (node) => {
       if (node.nodeName === 'IMG') {
-        // Raw HTML images get the same treatment as Markdown ones.
+        // Second wall: only our renderer makes <img>, and only for data: rasters.
         const src = node.getAttribute('src') ?? '';
         if (!isInlineImage(src)) {
           const doc = node.ownerDocument;
@@ -129,7 +128,9 @@ export class MarkdownRenderer {
   render(markdown: string): string {
     let html: string;
     try {
-      html = this.marked.parse(markdown, { async: false });
+      const tokens = this.marked.lexer(markdown);
+      this.renderableRawHtml = selectRenderableRawHtml(tokens);
+      html = this.marked.parser(tokens);
     } catch {
       html = `<pre>${escapeHtml(markdown)}</pre>`;
     }

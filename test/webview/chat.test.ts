@@ -95,7 +95,8 @@ describe('chat view', () => {
     assert.equal(open.url, 'https://example.com/docs');
     const imageLink = answer.getByRole('link', { name: 'Image: secret chart' });
     assert.equal(await imageLink.getAttribute('href'), 'https://evil.example/leak?data=SECRET');
-    await answer.getByRole('link', { name: 'Image: raw' }).waitFor();
+    // A raw <img> tag is shown as the text the model wrote.
+    assert.match((await answer.textContent()) ?? '', /<img src="https:\/\/evil\.example\/raw\.png" alt="raw">/);
     assert.equal(await answer.locator('img').count(), 0);
     await imageLink.click();
     await view.waitForPost('openLink', (m) => m.url.includes('evil.example/leak'));

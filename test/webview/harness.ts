@@ -50,15 +50,25 @@ export async function startViewServer(): Promise<{ origin: string; server: Serve
 function installStub(): void {
   const w = window as unknown as Record<string, unknown>;
   const posts: unknown[] = [];
-  const violations: Array<{ directive: string; blocked: string; sample: string }> = [];
+  const violations: Violation[] = [];
   const timings: unknown[] = [];
   w.__posts = posts;
   w.__violations = violations;
   w.__renderTimings = timings;
   w.__renders = 0;
+  // Chromium also reports markup parsed into a detached document (DOMPurify parses there before it
+  // strips anything): such a report is aimed at the document itself with blockedURI "inline",
+  // while one from the live page is aimed at the element that carries the inline code, and a
+  // refused load names its URL. Only live reports say something got through.
   document.addEventListener(
     'securitypolicyviolation',
-    (e) => violations.push({ directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample }),
+    (e) =>
+      violations.push({
+        directive: e.violatedDirective,
+        blocked: e.blockedURI,
+        sample: e.sample,
+        live: !(e.target === document && e.blockedURI === 'inline'),
+      }),
     true,
   );
   window.addEventListener('sextant-render', (e) => {
@@ -83,6 +93,14 @@ function installStub(): void {
   };
 }
 
+export interface Violation {
+  directive: string;
+  blocked: string;
+  sample: string;
+  /** False for a report about markup parsed outside the live page (it never ran or loaded). */
+  live: boolean;
+}
+
 export interface ViewHarness {
   page: Page;
   context: BrowserContext;
@@ -102,7 +120,8 @@ export interface ViewHarness {
     type: T,
     predicate?: (m: Extract<Inbound, { type: T }>) => boolean,
   ): Promise<Extract<Inbound, { type: T }>>;
-  violations(): Promise<Array<{ directive: string; blocked: string; sample: string }>>;
+  /** CSP reports, live and from detached parses alike (see `Violation.live`). */
+  violations(): Promise<Violation[]>;
   close(): Promise<void>;
 }
 
@@ -154,12 +173,7 @@ export async function openView(browser: Browser, origin: string): Promise<ViewHa
         await page.waitForTimeout(20);
       }
     },
-    violations: () =>
-      page.evaluate(
-        () =>
-          (window as unknown as { __violations: Array<{ directive: string; blocked: string; sample: string }> })
-            .__violations,
-      ),
+    violations: () => page.evaluate(() => (window as unknown as { __violations: Violation[] }).__violations),
     close: () => context.close(),
   };
   await harness.waitForPost('ready');
