@@ -4,6 +4,7 @@
 import {
   applyEnvelope,
   chatStateFromSnapshot,
+  dispatchOutbound,
   compactRequests,
   emptyChatState,
   type ChatState,
@@ -12,6 +13,7 @@ import {
   type Mode,
   type ModelChoice,
   type Outbound,
+  type OutboundHandlers,
   type SessionSummary,
   type Snapshot,
 } from '../extension/protocol';
@@ -85,39 +87,36 @@ export class ChatStore {
     return addListener(this.messageListeners, messageId, listener);
   }
 
+  /** One handler per outbound message type: a new type without one does not compile. */
+  private readonly handlers: OutboundHandlers = {
+    snapshot: (m) => this.applySnapshot(m.snapshot),
+    events: (m) => this.applyEvents(m.envelopes),
+    history: (m) => {
+      // The host's order is the ranking (newest first, or by relevance for a search): kept as is.
+      this.history = { sessions: m.sessions, query: m.query ?? '' };
+      this.view = 'history';
+      this.mark('history', 'view');
+    },
+    mode: (m) => {
+      this.meta = { ...this.meta, mode: m.mode };
+      this.mark('meta');
+    },
+    model: (m) => {
+      this.meta = { ...this.meta, model: m.model };
+      this.mark('meta');
+    },
+    showView: (m) => {
+      this.view = m.view;
+      this.mark('view');
+    },
+    protocolError: (m) => {
+      this.protocolError = m.error;
+      this.mark('notice');
+    },
+  };
+
   handle(message: Outbound, receivedAt = performance.now()): void {
-    switch (message.type) {
-      case 'snapshot':
-        this.applySnapshot(message.snapshot);
-        break;
-      case 'events':
-        this.applyEvents(message.envelopes);
-        break;
-      case 'history':
-        this.history = {
-          sessions: [...message.sessions].sort((a, b) => b.updatedAt - a.updatedAt),
-          query: message.query ?? '',
-        };
-        this.view = 'history';
-        this.mark('history', 'view');
-        break;
-      case 'mode':
-        this.meta = { ...this.meta, mode: message.mode };
-        this.mark('meta');
-        break;
-      case 'model':
-        this.meta = { ...this.meta, model: message.model };
-        this.mark('meta');
-        break;
-      case 'showView':
-        this.view = message.view;
-        this.mark('view');
-        break;
-      case 'protocolError':
-        this.protocolError = message.error;
-        this.mark('notice');
-        break;
-    }
+    dispatchOutbound(this.handlers, message);
     this.firstReceivedAt ??= receivedAt;
     this.schedule();
   }

@@ -1,7 +1,8 @@
-// The host's handler table is a mapped type over the inbound union: adding a message type
-// without a handler is a compile error, and each handler receives exactly its message.
+// Both ends dispatch through handler tables typed as mapped types over their message union:
+// adding a message type without a handler is a compile error, and each handler receives exactly
+// its message. The host handles Inbound, the view handles Outbound.
 import type { ErrorInfo } from './model';
-import { InboundSchema, type Inbound, type InboundType } from './messages';
+import { InboundSchema, type Inbound, type InboundType, type Outbound } from './messages';
 
 export type InboundOf<T extends InboundType> = Extract<Inbound, { type: T }>;
 
@@ -29,4 +30,16 @@ export function parseInbound(raw: unknown): ParseResult {
 export function dispatchInbound(handlers: InboundHandlers, message: Inbound): void | Promise<void> {
   const handler = handlers[message.type] as (m: Inbound) => void | Promise<void>;
   return handler(message);
+}
+
+export type OutboundOf<T extends Outbound['type']> = Extract<Outbound, { type: T }>;
+
+export type OutboundHandlers = {
+  [T in Outbound['type']]: (message: OutboundOf<T>) => void;
+};
+
+/** The view's dispatch: the cast is sound for the same reason as in `dispatchInbound`. */
+export function dispatchOutbound(handlers: OutboundHandlers, message: Outbound): void {
+  const handler = handlers[message.type] as (m: Outbound) => void;
+  handler(message);
 }

@@ -1,4 +1,4 @@
-// The history view in real Chromium: list (newest first), search, rename, delete + Undo, resume.
+// The history view in real Chromium: list (in the host's order), search, rename, delete + Undo, resume.
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { SessionSummary } from '../../extension/protocol';
@@ -8,10 +8,12 @@ import { message, snapshot, snapshotMessage } from './fixtures';
 const env = useViewEnvironment();
 let view: ViewHarness;
 
+// Deliberately not in date order: the host ranks (newest first for the plain list, by relevance
+// for a search) and the view must keep its order.
 const sessions: SessionSummary[] = [
+  { id: 's-mid', title: 'Middle research', updatedAt: 1_650_000_000_000, messageCount: 6, mode: 'research' },
   { id: 's-old', title: 'Old session about parsers', updatedAt: 1_600_000_000_000, messageCount: 4, mode: 'chat' },
   { id: 's-new', title: 'Newest: fix the build', updatedAt: 1_700_000_000_000, messageCount: 10, mode: 'agent' },
-  { id: 's-mid', title: 'Middle research', updatedAt: 1_650_000_000_000, messageCount: 6, mode: 'research' },
 ];
 
 beforeEach(async () => {
@@ -31,16 +33,17 @@ async function openHistory(): Promise<void> {
 }
 
 describe('history view', () => {
-  it('the History button asks the host and shows sessions newest first', async () => {
+  it("the History button asks the host and shows sessions in the host's ranking order", async () => {
     await openHistory();
     const list = view.page.getByRole('list', { name: 'History' });
+    await list.getByRole('listitem').nth(2).waitFor();
     const titles = await list
       .getByRole('listitem')
       .getByRole('button', { name: /session|build|research/i })
       .allTextContents();
     assert.deepEqual(
       titles.filter((t) => !/^(Rename|Delete)/.test(t)),
-      ['Newest: fix the build', 'Middle research', 'Old session about parsers'],
+      ['Middle research', 'Old session about parsers', 'Newest: fix the build'],
     );
     // Focus moved into the search box.
     assert.equal(await view.page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Search history');

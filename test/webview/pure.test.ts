@@ -2,6 +2,7 @@
 // streaming Markdown may be cut.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type { OutboundHandlers } from '../../extension/protocol';
 import { buildWebviewHtml, contentSecurityPolicy } from '../../extension/vscode/webview-html';
 import { DoublePress, nextEnabledMode } from '../../webview/keyboard';
 import { stablePrefixLength } from '../../webview/markdown-chunks';
@@ -103,3 +104,8 @@ describe('streaming Markdown cut points', () => {
     assert.equal(stablePrefixLength('~~~\n```\n\nstill code\n'), 0, 'a fence closes only with its own marker');
   });
 });
+
+// Compile-time check (npm run typecheck): the view's table (ChatStore) must handle every outbound
+// message type; one without 'protocolError' (and the others) does not compile.
+// @ts-expect-error — 'protocolError' and others are missing.
+export const incompleteViewHandlers: OutboundHandlers = { snapshot: () => {} };
