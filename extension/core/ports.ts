@@ -56,13 +56,6 @@ export interface SearchPort {
   ripgrepPath(): string | undefined;
 }
 
-export interface ProcessResult {
-  exitCode: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  aborted: boolean;
-}
-
 /** A display-only view of one command in a VS Code terminal: core writes the output it captured. */
 export interface TerminalMirror {
   write(chunk: string): void;
@@ -109,10 +102,6 @@ export interface Logger {
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
-}
-
-export interface Clock {
-  now(): number;
 }
 
 /** Everything a tool may touch. */
@@ -188,7 +177,4 @@ export interface SessionPersistence {
   getSession(sessionId: string): StoredSession | undefined;
   /** Newest first; `query` matches title and content. Deleted sessions are left out. */
   listSessions(opts?: { query?: string; limit?: number }): SessionSummary[];
-  /** Writes a snapshot now (also done on idle by the store itself). */
-  flush(): Promise<void>;
-  close(): Promise<void>;
 }

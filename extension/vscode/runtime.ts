@@ -7,7 +7,12 @@ import { dispatchInbound, parseInbound, type Mode, type Outbound } from '../prot
 import { ChatController } from '../core/agent/controller';
 import { systemPromptFor } from '../core/agent/prompts';
 import type { Logger } from '../core/ports';
-import { listModelChoices, mergeProviderConfigs, ProviderRegistry } from '../core/providers/registry';
+import {
+  listModelChoices,
+  mergeProviderConfigs,
+  ProviderRegistry,
+  type ProviderModule,
+} from '../core/providers/registry';
 import { resolveApiKey } from '../core/providers/keys';
 import type { ProviderConfig, ProviderKind } from '../core/providers/types';
 import { createToolRegistry, createToolSessionState, disposeToolSession, toolsForMode } from '../core/tools/registry';
@@ -36,10 +41,6 @@ export interface Runtime {
   exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
   dispose(): Promise<void>;
 }
-
-type ProviderModule = {
-  createProvider: (config: ProviderConfig, apiKey: string | undefined) => import('../core/providers/types').Provider;
-};
 
 function loadProviderKind(kind: ProviderKind): Promise<ProviderModule> {
   // Each SDK is its own bundle, loaded on the first request that needs it.

@@ -2,10 +2,7 @@
 // which is refused and left untouched): the chat keeps working, nothing is saved or listed.
 import type { SessionStore } from '../core/store';
 
-export function unavailableStore(): Pick<
-  SessionStore,
-  'append' | 'getSession' | 'listSessions' | 'flush' | 'close' | 'searchMemory' | 'exportSession' | 'setEmbedder'
-> {
+export function unavailableStore(): SessionStore {
   return {
     append: () => {},
     getSession: () => undefined,

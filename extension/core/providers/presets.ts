@@ -14,8 +14,6 @@ function info(contextWindow: number, input?: number, output?: number, cachedInpu
   };
 }
 
-export const DEFAULT_PRESET = 'minimax';
-
 export const PRESETS: readonly ProviderConfig[] = [
   {
     name: 'minimax',

@@ -90,11 +90,6 @@ export function createRedactor(secrets: Iterable<string> = [], opts: { assignmen
   };
 }
 
-/** Redacts one string with the patterns alone and the given exact values. */
-export function redactSecrets(text: string, secrets: Iterable<string> = []): string {
-  return createRedactor(secrets)(text);
-}
-
 /** Returns a copy of a JSON-like value with every string redacted (object keys are kept). */
 export function redactDeep<T>(value: T, redact: Redactor): T {
   if (typeof value === 'string') return redact(value) as T;

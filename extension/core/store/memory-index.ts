@@ -39,15 +39,6 @@ export function removeMessageChunks(db: Database, messageId: string): void {
   db.run('DELETE FROM memory_chunks WHERE message_id = ?', [messageId]);
 }
 
-export function removeSessionChunks(db: Database, sessionId: string): void {
-  const ids = queryAll(db, 'SELECT id FROM memory_chunks WHERE session_id = ?', [sessionId]).map((r) => Number(r.id));
-  for (const id of ids) {
-    db.run('DELETE FROM memory_fts WHERE rowid = ?', [id]);
-    db.run('DELETE FROM chunk_vectors WHERE chunk_id = ?', [id]);
-  }
-  db.run('DELETE FROM memory_chunks WHERE session_id = ?', [sessionId]);
-}
-
 /** Replaces a message's chunks with chunks of `text`. */
 export function indexMessageText(db: Database, sessionId: string, messageId: string, text: string): void {
   removeMessageChunks(db, messageId);

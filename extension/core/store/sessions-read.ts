@@ -62,19 +62,17 @@ export function readArtifacts(db: Database, sessionId: string): StoredArtifact[]
   }));
 }
 
-export function listSessions(
-  db: Database,
-  opts: { query?: string; limit?: number; deleted?: boolean } = {},
-): SessionSummary[] {
+/** Sessions that are not deleted, newest first; `query` matches the title or (all terms) the content. */
+export function listSessions(db: Database, opts: { query?: string; limit?: number } = {}): SessionSummary[] {
   const limit = Math.max(1, Math.min(opts.limit ?? 200, 10_000));
-  const deletedClause = opts.deleted ? 'deleted_at IS NOT NULL' : 'deleted_at IS NULL';
   const q = opts.query?.trim();
   let rows: Array<Record<string, unknown>>;
   const excerpts = new Map<string, string>();
   if (!q) {
     rows = queryAll(
       db,
-      `SELECT id, title, updated_at, message_count, mode FROM sessions WHERE ${deletedClause} ORDER BY updated_at DESC LIMIT ?`,
+      `SELECT id, title, updated_at, message_count, mode FROM sessions
+        WHERE deleted_at IS NULL ORDER BY updated_at DESC LIMIT ?`,
       [limit],
     );
   } else {
@@ -93,7 +91,7 @@ export function listSessions(
     rows = queryAll(
       db,
       `SELECT id, title, updated_at, message_count, mode FROM sessions
-        WHERE ${deletedClause} AND (title LIKE ? ESCAPE '\\' OR id IN (SELECT value FROM json_each(?)))
+        WHERE deleted_at IS NULL AND (title LIKE ? ESCAPE '\\' OR id IN (SELECT value FROM json_each(?)))
         ORDER BY updated_at DESC LIMIT ?`,
       [like, JSON.stringify(ids), limit],
     );

@@ -49,21 +49,14 @@ export interface SessionStoreOptions {
 }
 
 export interface SessionStore extends SessionPersistence {
-  readonly dir: string;
-  readonly writerId: string;
-  renameSession(sessionId: string, title: string): void;
-  /** Soft delete: the session leaves the list and can be brought back with restoreSession. */
-  deleteSession(sessionId: string): void;
-  restoreSession(sessionId: string): void;
-  listDeleted(): SessionSummary[];
-  getArtifacts(sessionId: string): StoredArtifact[];
+  /** Writes a snapshot now (also done on idle by the store itself). */
+  flush(): Promise<void>;
+  /** Writes a last snapshot and releases the files; appends fail afterwards. */
+  close(): Promise<void>;
   searchMemory(query: string, opts?: MemorySearchOptions): Promise<MemoryHit[]>;
   /** The session as a file's text, secrets redacted; undefined when the session does not exist. */
   exportSession(sessionId: string, format: ExportFormat, opts?: { secrets?: Iterable<string> }): string | undefined;
   setEmbedder(embedder: Embedder | undefined): void;
-  /** Picks up what other windows appended since (their journals), without writing anything. */
-  refresh(): void;
-  stats(): { snapshots: number; lastSnapshotBytes: number; recordsSinceSnapshot: number; source: LoadedDb['source'] };
 }
 
 export async function openSessionStore(opts: SessionStoreOptions): Promise<SessionStore> {
@@ -85,8 +78,8 @@ function newWriterId(): string {
 }
 
 class Store implements SessionStore {
-  readonly dir: string;
-  readonly writerId: string;
+  private readonly dir: string;
+  private readonly writerId: string;
   private readonly log: Logger;
   private readonly now: () => number;
   private readonly blobs: BlobStore;
@@ -100,8 +93,6 @@ class Store implements SessionStore {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
-  private snapshots = 0;
-  private lastSnapshotBytes = 0;
 
   constructor(
     private readonly SQL: SqlJsStatic,
@@ -157,21 +148,6 @@ class Store implements SessionStore {
     this.schedule();
   }
 
-  renameSession(sessionId: string, title: string): void {
-    this.append({
-      kind: 'session_meta',
-      sessionId,
-      title: title.trim().slice(0, 200),
-      titleSource: 'user',
-      at: this.now(),
-    });
-  }
-  deleteSession(sessionId: string): void {
-    this.append({ kind: 'session_deleted', sessionId, at: this.now() });
-  }
-  restoreSession(sessionId: string): void {
-    this.append({ kind: 'session_restored', sessionId, at: this.now() });
-  }
   setEmbedder(embedder: Embedder | undefined): void {
     this.embedder = embedder;
   }
@@ -191,15 +167,6 @@ class Store implements SessionStore {
     this.refresh();
     this.projection.materialize();
     return listSessions(this.db, opts);
-  }
-
-  listDeleted(): SessionSummary[] {
-    this.projection.materialize();
-    return listSessions(this.db, { deleted: true });
-  }
-
-  getArtifacts(sessionId: string): StoredArtifact[] {
-    return readArtifacts(this.db, sessionId);
   }
 
   async searchMemory(query: string, opts: MemorySearchOptions = {}): Promise<MemoryHit[]> {
@@ -229,17 +196,9 @@ class Store implements SessionStore {
     });
   }
 
-  refresh(): void {
+  /** Picks up what other windows appended since (their journals), without writing anything. */
+  private refresh(): void {
     if (!this.closed) this.replay(this.writerId);
-  }
-
-  stats() {
-    return {
-      snapshots: this.snapshots,
-      lastSnapshotBytes: this.lastSnapshotBytes,
-      recordsSinceSnapshot: this.pending,
-      source: this.state.source,
-    };
   }
 
   // ---- journal replay -----------------------------------------------------------------------
@@ -354,8 +313,6 @@ class Store implements SessionStore {
         prevHwm,
       };
       this.pending -= Math.min(this.pending, pendingAtExport);
-      this.snapshots++;
-      this.lastSnapshotBytes = bytes.byteLength;
       this.deleteCoveredSegments(prevHwm);
     } finally {
       release();

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { created, exchange, open, recordingLog, tempDir } from './helpers';
+import { created, exchange, open, recordingLog, tempDir, type RecordingLog } from './helpers';
 import type { SessionStore } from '../../../extension/core/store';
 
 async function buildHistory(dir: string): Promise<void> {
@@ -20,6 +20,9 @@ async function buildHistory(dir: string): Promise<void> {
   for (const r of exchange('s3', 'r3', 21, 'third question', 'third answer')) store.append(r);
   await store.close(); // generation 3; 2 becomes .prev
 }
+
+/** Whether the store said it opened from something other than the current snapshot (.prev, or nothing). */
+const openedFromFallback = (log: RecordingLog) => log.lines.some((l) => /store: opened from (?!current)/.test(l));
 
 function assertAll(store: SessionStore): void {
   assert.deepEqual(
@@ -50,15 +53,19 @@ test('a snapshot with flipped bytes fails its checksum; recovery uses .prev and 
       log.lines.some((l) => /does not match its checksum/.test(l)),
       log.lines.join('\n'),
     );
-    assert.equal(store.stats().source, 'prev');
+    assert.ok(
+      log.lines.some((l) => l.includes('store: opened from prev')),
+      log.lines.join('\n'),
+    );
     assertAll(store);
     await store.close();
     assert.ok(
       readdirSync(dir).some((f) => f.startsWith('sextant.db.corrupt-')),
       'corrupt file moved aside',
     );
-    store = await open(dir);
-    assert.equal(store.stats().source, 'current');
+    const again = recordingLog();
+    store = await open(dir, { log: again });
+    assert.ok(!openedFromFallback(again), again.lines.join('\n'));
     assertAll(store);
     await store.close();
   } finally {
@@ -141,12 +148,13 @@ test('a crash between any two renames of a snapshot write leaves a state that op
       );
       again.append(created('s4', 4, 'four'));
       await again.close();
-      const third = await open(dir);
+      const thirdLog = recordingLog();
+      const third = await open(dir, { log: thirdLog });
       assert.deepEqual(
         third.listSessions().map((s) => s.id),
         ['s4', 's3', 's2', 's1'],
       );
-      assert.equal(third.stats().source, 'current');
+      assert.ok(!openedFromFallback(thirdLog), thirdLog.lines.join('\n'));
       await third.close();
     } finally {
       fs.renameSync = realRename;

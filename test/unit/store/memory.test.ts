@@ -106,7 +106,7 @@ test('BM25 alone finds the known answers and ranks the specific session above in
       'no shared words, no BM25 hit',
     );
     assert.deepEqual(await store.searchMemory('stripe invoice', { excludeSessionId: 'billing' }), []);
-    store.deleteSession('dns');
+    store.append({ kind: 'session_deleted', sessionId: 'dns', at: Date.now() });
     assert.ok(
       !(await store.searchMemory('DNS timeouts')).some((h) => h.sessionId === 'dns'),
       'deleted sessions are not searched',
@@ -202,7 +202,7 @@ test('history search: one row per session with its best excerpt, in ranking orde
     assert.match(rows[0]?.excerpt ?? '', /carbonara/i);
     assert.ok(rows[0].messageCount > 0, 'the row carries the session summary');
     assert.equal(new Set(rows.map((r) => r.id)).size, rows.length, 'no session twice');
-    store.deleteSession('pasta');
+    store.append({ kind: 'session_deleted', sessionId: 'pasta', at: Date.now() });
     assert.ok(!(await searchSessions(store, 'carbonara recipe')).some((r) => r.id === 'pasta'));
     await store.close();
   } finally {

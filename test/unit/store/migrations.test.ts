@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { NewerSchemaError, SCHEMA_VERSION } from '../../../extension/core/store';
+import { NewerSchemaError, parseSessionExport, SCHEMA_VERSION } from '../../../extension/core/store';
 import { open, recordingLog, ROOT, sql, tempDir } from './helpers';
 
 const FIXTURES = join(ROOT, 'test/fixtures/store');
@@ -43,10 +43,7 @@ for (const version of fixtureVersions) {
         store.listSessions().map((s) => s.messageCount),
         [2, 2],
       );
-      assert.deepEqual(
-        store.listDeleted().map((s) => s.id),
-        ['v1-gone'],
-      );
+      assert.equal(store.getSession('v1-gone'), undefined, 'a deleted session stays deleted');
       const a = store.getSession('v1-a');
       assert.deepEqual(a?.messages[1].parts, [
         { type: 'thinking', text: 'Explain lifetimes.' },
@@ -65,7 +62,8 @@ for (const version of fixtureVersions) {
         b?.todos.map((t) => t.status),
         ['completed', 'pending'],
       );
-      assert.equal(store.getArtifacts('v1-b')[0]?.citations?.[0]?.url, 'https://example.com/rsync');
+      const exported = parseSessionExport(store.exportSession('v1-b', 'json') ?? '');
+      assert.equal(exported.artifacts[0]?.citations?.[0]?.url, 'https://example.com/rsync');
       const hits = await store.searchMemory('borrow checker dangling reference');
       assert.equal(hits[0]?.sessionId, 'v1-a');
       // Until the first snapshot the old file is untouched; then it is kept as .prev.
@@ -77,6 +75,7 @@ for (const version of fixtureVersions) {
         titleSource: 'user',
         at: 1800000000000,
       });
+      store.append({ kind: 'session_restored', sessionId: 'v1-gone', at: 1800000000001 });
       await store.close();
       assert.deepEqual(readFileSync(join(dir, 'sextant.db.prev')), original);
       const SQL = await sql();
@@ -85,6 +84,7 @@ for (const version of fixtureVersions) {
       db.close();
       store = await open(dir);
       assert.equal(store.getSession('v1-a')?.title, 'Lifetimes');
+      assert.ok(store.getSession('v1-gone'), 'the deleted session survived the migration and could be restored');
       await store.close();
     } finally {
       cleanup();

