@@ -1,6 +1,6 @@
 // Runs inside VS Code's extension host (via @vscode/test-electron). The webview itself is driven by
 // the code-server suite (test/e2e), which can click inside it; here we check what the extension API
-// shows: lazy activation, the contributed commands, settings defaults, and commands that run headless.
+// shows: lazy activation, the contributed commands and the defaults of the settings the extension reads.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 
@@ -28,7 +28,7 @@ export async function run(): Promise<void> {
     failures,
   );
   await check(
-    '"Sextant: Focus Chat" activates it and shows the chat view',
+    '"Sextant: Focus Chat" activates it',
     async () => {
       await vscode.commands.executeCommand('sextant.focusChat');
       assert.equal(ext?.isActive, true);
@@ -60,14 +60,6 @@ export async function run(): Promise<void> {
       const c = vscode.workspace.getConfiguration('sextant');
       assert.equal(c.get('defaultModel'), 'minimax/MiniMax-M2.1');
       assert.equal(c.get('agent.maxSteps'), 50);
-      assert.equal(c.get('permissions.defaultMode'), 'ask');
-    },
-    failures,
-  );
-  await check(
-    '"Sextant: New Chat" runs without error',
-    async () => {
-      await vscode.commands.executeCommand('sextant.newChat');
     },
     failures,
   );
