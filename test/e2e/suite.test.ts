@@ -7,9 +7,11 @@ import { chatScenarios } from './scenarios/chat';
 import { keyScenarios, lifecycleScenarios } from './scenarios/lifecycle';
 import { agentScenarios } from './scenarios/agent';
 import { historyScenarios } from './scenarios/history';
+import { renderingScenarios } from './scenarios/rendering';
 
 const e2e = new E2E();
 chatScenarios(e2e);
+renderingScenarios(e2e);
 lifecycleScenarios(e2e);
 agentScenarios(e2e);
 historyScenarios(e2e);
