@@ -1,4 +1,4 @@
-// grep benchmark (issue 4): the grep tool (ripgrep + parsing + formatting, and the JS fallback)
+// grep benchmark: the grep tool (ripgrep + parsing + formatting, and the JS fallback)
 // against raw `rg` with the same flags, on a generated tree of 50,000 files, in the same run.
 // Prints wall times (median of N runs after a warm-up) and ratios; asserts nothing.
 // Usage: node bench/grep.mjs [--files 50000] [--runs 5] [--no-fallback]

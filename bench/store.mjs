@@ -1,4 +1,4 @@
-// Store benchmark (issue 5): time to persist one event with 1, 10 and 100 MB of history, next to a
+// Store benchmark: time to persist one event with 1, 10 and 100 MB of history, next to a
 // naive export()-per-event; snapshot time, open time and process memory at those sizes.
 // Prints a table; asserts nothing. Usage: node bench/store.mjs [--sizes 1,10,100] [--events 2000]
 import { bundleForNode } from '../scripts/bundle-node.mjs';

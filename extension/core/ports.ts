@@ -1,4 +1,4 @@
-// The interfaces core needs from its host (DESIGN §1). The VS Code adapters in extension/vscode
+// The interfaces core needs from its host and its storage. The VS Code adapters in extension/vscode
 // implement them; a Node-fs implementation backs unit tests. Core reaches the editor only here.
 import type {
   ChatMessage,

@@ -1,4 +1,5 @@
-// The typed host ↔ webview protocol. Imports zod only (DESIGN §1 rule 1).
+// The typed host ↔ webview protocol. It imports zod only, so both the extension host and the
+// webview bundle can share it without pulling in either side's code.
 export * from './model';
 export * from './events';
 export * from './messages';

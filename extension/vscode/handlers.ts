@@ -1,5 +1,5 @@
 // The handler table for webview messages. Its type is a mapped type over the inbound union, so a
-// new message type without a handler here is a compile error (DESIGN §3).
+// new message type without a handler here is a compile error.
 import * as vscode from 'vscode';
 import type { InboundHandlers } from '../protocol';
 import type { ChatController } from '../core/agent/controller';

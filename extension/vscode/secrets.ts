@@ -1,4 +1,4 @@
-// SecretStorage behind core's SecretsPort: API keys live only here (DESIGN §5, §12).
+// SecretStorage behind core's SecretsPort: API keys live only here, never in settings or logs.
 import type * as vscode from 'vscode';
 import type { SecretsPort } from '../core/ports';
 

@@ -1,4 +1,4 @@
-// Reads the `sextant.*` settings (DESIGN §12). Read on every use, so edits apply without a reload.
+// Reads the `sextant.*` settings. Read on every use, so edits apply without a reload.
 import * as vscode from 'vscode';
 
 export interface EmbeddingsSetting {

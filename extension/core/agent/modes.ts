@@ -1,5 +1,5 @@
-// Which modes are offered, and why the others are not. Enforcement is capability-based (DESIGN §2):
-// a mode's turn is built with only the tools it may use.
+// Which modes are offered, and why the others are not. Enforcement is capability-based: a mode's
+// turn is built with only the tools it may use, so a forbidden call cannot even be expressed.
 import { MODES, type Mode } from '../../protocol';
 
 export interface ModeContext {

@@ -1,4 +1,4 @@
-// The turn loop (DESIGN §4): model call → tool calls → model call … until the model answers
+// The turn loop: model call → tool calls → model call … until the model answers
 // without tools, the step budget runs out, or the user aborts. It owns no UI and no storage:
 // it yields events; the session controller persists and forwards them.
 import type { RequestEvent, ToolCallView, Usage } from '../../protocol';

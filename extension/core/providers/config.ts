@@ -1,4 +1,4 @@
-// Validation and merging of the `sextant.providers` setting over the presets (DESIGN §12).
+// Validation and merging of the `sextant.providers` setting over the presets.
 // Settings are user input: every entry is checked with zod, a bad one is skipped with an error
 // string that says what to fix, and nothing here ever throws.
 import { z } from 'zod';

@@ -1,5 +1,6 @@
 // Turns whatever an SDK or the network throws into a ProviderError with a message written for the
-// user (issue 2 §6: no key, key refused, rate limit, server error, unreachable endpoint naming it).
+// user, who must be able to act on it: no key, key refused, rate limit, server error, or an
+// unreachable endpoint (named, so a typo in a base URL shows).
 // Both SDKs share the same error hierarchy shape; each provider passes its own classes in, so this
 // file never value-imports an SDK (it is also bundled into code that must stay SDK-free).
 import { ProviderError } from './types';

@@ -1,4 +1,4 @@
-// API key lookup, a public contract (DESIGN §12): SecretStorage first (set by "Sextant: Set API
+// API key lookup, a documented contract users rely on: SecretStorage first (set by "Sextant: Set API
 // Key"), then the environment variable the provider names in `apiKeyEnv`. Keys are never read from
 // settings and never logged.
 import type { SecretsPort } from '../ports';

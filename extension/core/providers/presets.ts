@@ -1,5 +1,5 @@
-// Built-in provider instances (DESIGN §5, §12). Users override any field by adding an entry with the
-// same `name` to `sextant.providers`, or add their own. Prices are USD per million tokens as
+// Built-in provider instances. Users override any field by adding an entry with the same `name`
+// to `sextant.providers`, or add their own. Prices are USD per million tokens as
 // published by each vendor (checked November 2026); they only drive the cost estimate shown in the
 // chat, so a stale price never breaks anything. Aggregators (OpenRouter) price per routed model and
 // have no table here.

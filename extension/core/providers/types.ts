@@ -1,4 +1,4 @@
-// The Provider contract (DESIGN §5). Providers translate between this neutral shape and a wire
+// The Provider contract. Providers translate between this neutral shape and a wire
 // format; tool-call deltas are accumulated inside the provider and only complete calls are emitted.
 
 /** A block of content the model sees in a tool result or a user message. */
@@ -74,7 +74,7 @@ export interface Provider {
 
 export type ProviderKind = 'openai' | 'anthropic' | 'vscode-lm';
 
-/** A provider instance as configured in `sextant.providers` (DESIGN §12), merged over presets. */
+/** A provider instance as configured in `sextant.providers`, merged over presets. */
 export interface ProviderConfig {
   name: string;
   kind: ProviderKind;

@@ -1,4 +1,4 @@
-// The store's public surface (DESIGN §8).
+// The store's public surface: what the host wires up, exports and searches with.
 export { openSessionStore, type SessionStore, type SessionStoreOptions } from './store';
 export {
   exportSession,

@@ -1,4 +1,5 @@
-// The session store: journal first, sql.js snapshot off the hot path (DESIGN §8, issue 5).
+// The session store: journal first, sql.js snapshot off the hot path. See README.md for the files,
+// the durability guarantees and how two windows share one folder.
 //
 // append(): redact → one synchronous write of one JSON line to this window's journal segment →
 // apply to the in-memory database → schedule a snapshot. It returns only after the write, so

@@ -1,4 +1,4 @@
-// The Tool contract (DESIGN §6): one file per tool, each built with defineTool.
+// The Tool contract: one file per tool, each built with defineTool, and the result helpers.
 import type { z } from 'zod';
 import type { ToolKind, Todo } from '../../protocol';
 import type { ContentBlock } from '../providers/types';

@@ -97,7 +97,10 @@ export function createHarness(opts: { provider: Provider; tools?: AnyTool[]; max
   return { controller, posts, persistence, envelopes, postedBeforeJournal };
 }
 
-/** Checks the envelope invariants of DESIGN §3 for every request seen. */
+/**
+ * Checks the envelope invariants for every request seen: seq strictly increasing, `started` first,
+ * exactly one terminal event (complete, aborted or error) and nothing after it.
+ */
 export function assertEnvelopeInvariants(envs: Envelope[]): void {
   const byRequest = new Map<string, Envelope[]>();
   for (const e of envs) byRequest.set(e.requestId, [...(byRequest.get(e.requestId) ?? []), e]);

@@ -5,7 +5,7 @@ import { findViolations, importsOf, readSourceTree } from './layers';
 // The runner starts tests in the repository root.
 const root = process.cwd();
 
-test('the source tree keeps the layer rules of DESIGN §1', () => {
+test('the source tree keeps the layer rules', () => {
   const files = readSourceTree(root, ['extension', 'webview', 'bench', 'scripts', 'test']);
   assert.ok(
     files.some((f) => f.path === 'extension/protocol/messages.ts'),

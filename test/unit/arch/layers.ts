@@ -1,4 +1,6 @@
-// Reads the imports of every source file and reports breaches of DESIGN §1's layer rules.
+// Reads the imports of every source file and reports breaches of the layer rules: protocol imports
+// only zod, core never touches VS Code or the webview, the webview only the protocol and its UI
+// libraries, the store never the agent, and nothing outside test/ uses test code.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 
@@ -70,8 +72,8 @@ export function findViolations(files: SourceFile[]): Violation[] {
           add(`webview imports only extension/protocol and its UI libraries (not "${spec}")`);
         }
       }
-      // Benchmarks drive the same fake servers and Node ports as the tests (issue 2: "later issues reuse
-      // it for … benchmarks"), so bench/ may use test/fixtures — and nothing else of test/.
+      // Benchmarks drive the same fake servers and Node ports as the tests, so their numbers come from
+      // the code the tests check: bench/ may use test/fixtures — and nothing else of test/.
       const benchFixture = under(p, 'bench') && target !== undefined && under(target, 'test/fixtures');
       if (!under(p, 'test') && target && under(target, 'test') && !benchFixture)
         add('nothing outside test/ imports from test/');

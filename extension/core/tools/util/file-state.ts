@@ -1,5 +1,5 @@
 // What the session knows about files it has read, so writers can refuse to clobber a file the
-// model never saw or one that changed on disk since (DESIGN §6: write_file, edit_file).
+// model never saw or one that changed on disk since (write_file, edit_file, multi_edit).
 import { createHash } from 'node:crypto';
 import type { ToolContext } from '../types';
 import type { FileStat } from '../../ports';
