@@ -19,7 +19,8 @@ import {
 } from '../extension/protocol';
 
 export type Topic = 'structure' | 'meta' | 'panels' | 'history' | 'view' | 'notice';
-type Listener = () => void | Promise<unknown>;
+/** A listener may return a promise (an element's update); the flush awaits it before reporting the render. */
+type Listener = () => unknown;
 
 export interface ModeInfo {
   mode: Mode;
@@ -250,8 +251,9 @@ export class ChatStore {
 }
 
 function addListener<K>(map: Map<K, Set<Listener>>, key: K, listener: Listener): () => void {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
+  const existing = map.get(key);
+  const set = existing ?? new Set<Listener>();
+  if (!existing) map.set(key, set);
   set.add(listener);
   return () => {
     set.delete(listener);

@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 describe('agent UI', () => {
-  it('a tool card shows tool, subject, a spinner while running, live output, then duration, preview and full result', async () => {
+  it('tool card: name, subject, spinner and live output while running, then duration, preview and result', async () => {
     await deliver(
       view,
       r.events({

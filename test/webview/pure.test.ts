@@ -28,10 +28,9 @@ describe('webview HTML shell', () => {
   });
 
   it('loads the script with the nonce and the stylesheet', () => {
-    assert.match(
-      html,
-      /<script type="module" nonce="abcdefghijklmnopqrstuvwx" src="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/x\/dist\/webview\.js"><\/script>/,
-    );
+    const src = 'https://file+.vscode-resource.vscode-cdn.net/x/dist/webview.js';
+    const script = `<script type="module" nonce="abcdefghijklmnopqrstuvwx" src="${src}"></script>`;
+    assert.ok(html.includes(script), `expected ${script} in:\n${html}`);
     assert.match(html, /<link rel="stylesheet" href="[^"]+webview\.css">/);
     assert.match(html, /<sx-app><\/sx-app>/);
   });

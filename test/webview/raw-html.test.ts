@@ -99,7 +99,8 @@ describe('raw HTML in model output', () => {
     const view = await env.open();
     try {
       const text = [
-        'Press <kbd>Ctrl</kbd>+<KBD>C</KBD>, H<sub>2</sub>O, x<sup>2</sup>, <b>bold</b>, <mark>marked</mark>.<br>Next line',
+        'Press <kbd>Ctrl</kbd>+<KBD>C</KBD>, H<sub>2</sub>O, x<sup>2</sup>, ' +
+          '<b>bold</b>, <mark>marked</mark>.<br>Next line',
         '',
         '<details>',
         '<summary>More detail</summary>',

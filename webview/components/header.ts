@@ -3,7 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import type { Mode } from '../../extension/protocol';
-import type { Topic } from '../store';
+import type { Meta, Topic } from '../store';
 import { LightElement, defineElement } from './base';
 import { iconAdd, iconExport, iconHistory } from './icons';
 
@@ -65,13 +65,13 @@ export class SxHeader extends LightElement {
     }
   }
 
-  private renderModes(): TemplateResult {
-    const { meta } = this.ctx!.store;
+  private renderModes(meta: Meta): TemplateResult {
     return html`<div class="mode-switch" role="radiogroup" aria-label="Mode">
       ${meta.modes.map(
-        (
-          m,
-        ) => html`<label class="mode-option ${m.enabled ? '' : 'disabled'}" title=${m.enabled ? `${MODE_LABELS[m.mode]} mode (Shift+Tab cycles)` : (m.reason ?? 'Not available')}>
+        (m) => html`<label
+          class="mode-option ${m.enabled ? '' : 'disabled'}"
+          title=${m.enabled ? `${MODE_LABELS[m.mode]} mode (Shift+Tab cycles)` : (m.reason ?? 'Not available')}
+        >
           <input
             type="radio"
             name="sx-mode"
@@ -91,17 +91,25 @@ export class SxHeader extends LightElement {
     const { meta } = this.ctx.store;
     const known = meta.models.some((m) => m.ref === meta.model);
     return html`<header class="header">
-      ${this.renderModes()}
+      ${this.renderModes(meta)}
       <div class="header-row">
         <select class="model-picker" aria-label="Model" title="Model" @change=${(e: Event) => this.chooseModel(e)}>
           ${known || !meta.model ? nothing : html`<option value=${meta.model} selected>${meta.model}</option>`}
           ${meta.models.map(
             (m) =>
-              html`<option value=${m.ref} .selected=${live(m.ref === meta.model)}>${m.label}${m.hasKey ? '' : ' (no key)'}</option>`,
+              html`<option
+                value=${m.ref}
+                .selected=${live(m.ref === meta.model)}
+              >${m.label}${m.hasKey ? '' : ' (no key)'}</option>`,
           )}
         </select>
         <span class="spacer"></span>
-        <button class="icon-button" aria-label="New chat" title="New chat" @click=${() => this.ctx?.host.post({ type: 'newChat' })}>${iconAdd}</button>
+        <button
+          class="icon-button"
+          aria-label="New chat"
+          title="New chat"
+          @click=${() => this.ctx?.host.post({ type: 'newChat' })}
+        >${iconAdd}</button>
         <button
           class="icon-button"
           aria-label="History"
@@ -112,13 +120,23 @@ export class SxHeader extends LightElement {
           }}
         >${iconHistory}</button>
         <div class="menu-anchor" @keydown=${(e: KeyboardEvent) => this.onExportKey(e)}>
-          <button class="icon-button export-toggle" aria-label="Export" title="Export" aria-haspopup="menu" aria-expanded=${this.exportOpen ? 'true' : 'false'} @click=${() => this.toggleExport()}>
+          <button
+            class="icon-button export-toggle"
+            aria-label="Export"
+            title="Export"
+            aria-haspopup="menu"
+            aria-expanded=${this.exportOpen ? 'true' : 'false'}
+            @click=${() => this.toggleExport()}
+          >
             ${iconExport}
           </button>
           ${
             this.exportOpen
               ? html`<div class="menu" role="menu" aria-label="Export as">
-                ${EXPORT_FORMATS.map(([format, label]) => html`<button role="menuitem" @click=${() => this.exportAs(format)}>Export as ${label}</button>`)}
+                ${EXPORT_FORMATS.map(
+                  ([format, label]) =>
+                    html`<button role="menuitem" @click=${() => this.exportAs(format)}>Export as ${label}</button>`,
+                )}
               </div>`
               : nothing
           }

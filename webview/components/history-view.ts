@@ -99,13 +99,25 @@ export class SxHistory extends LightElement {
             }}
             @blur=${(e: Event) => this.finishRename(s, e.target as HTMLInputElement, true)}
           />`
-          : html`<button class="resume link-button" title="Resume this session" @click=${() => this.resume(s)}>${s.title || 'Untitled'}</button>`
+          : html`<button
+              class="resume link-button"
+              title="Resume this session"
+              @click=${() => this.resume(s)}
+            >${s.title || 'Untitled'}</button>`
       }
       <div class="session-meta">${formatDate(s.updatedAt)} · ${s.messageCount} messages</div>
       ${s.excerpt ? html`<div class="excerpt">${s.excerpt}</div>` : nothing}
       <div class="session-actions">
-        <button class="small-button" aria-label=${`Rename ${s.title}`} @click=${() => this.startRename(s)}>Rename</button>
-        <button class="small-button" aria-label=${`Delete ${s.title}`} @click=${() => this.deleteSession(s)}>Delete</button>
+        <button
+          class="small-button"
+          aria-label=${`Rename ${s.title}`}
+          @click=${() => this.startRename(s)}
+        >Rename</button>
+        <button
+          class="small-button"
+          aria-label=${`Delete ${s.title}`}
+          @click=${() => this.deleteSession(s)}
+        >Delete</button>
       </div>
     </li>`;
   }
@@ -115,19 +127,35 @@ export class SxHistory extends LightElement {
     const { sessions, query } = this.ctx.store.history;
     return html`<div class="history">
       <div class="history-head">
-        <button class="icon-button" aria-label="Back to chat" title="Back to chat" @click=${() => this.ctx?.store.setView('chat')}>${iconBack}</button>
+        <button
+          class="icon-button"
+          aria-label="Back to chat"
+          title="Back to chat"
+          @click=${() => this.ctx?.store.setView('chat')}
+        >${iconBack}</button>
         <h2>History</h2>
       </div>
-      <input class="search" type="search" aria-label="Search history" placeholder="Search titles and content" @input=${(e: Event) => this.onSearch(e)} />
+      <input
+        class="search"
+        type="search"
+        aria-label="Search history"
+        placeholder="Search titles and content"
+        @input=${(e: Event) => this.onSearch(e)}
+      />
       ${
         this.deleted
-          ? html`<div class="undo-bar" role="status">Deleted “${this.deleted.title}”. <vscode-button secondary @click=${() => this.undo()}>Undo</vscode-button></div>`
+          ? html`<div class="undo-bar" role="status">Deleted “${this.deleted.title}”. <vscode-button
+                secondary
+                @click=${() => this.undo()}
+              >Undo</vscode-button></div>`
           : nothing
       }
       ${
         sessions.length === 0
           ? html`<p class="placeholder">${query ? `No session matches “${query}”.` : 'No past sessions yet.'}</p>`
-          : html`<ul class="session-list" role="list" aria-label="History">${sessions.map((s) => this.renderItem(s))}</ul>`
+          : html`<ul class="session-list" role="list" aria-label="History">
+              ${sessions.map((s) => this.renderItem(s))}
+            </ul>`
       }
     </div>`;
   }

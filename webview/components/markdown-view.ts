@@ -58,7 +58,8 @@ export class SxMarkdown extends LightElement {
 
   protected override render(): unknown {
     if (!this.ctx) return nothing;
-    return html`${this.chunks.map((c) => html`<div class="md-chunk">${unsafeHTML(c.html)}</div>`)}<div class="md-chunk">${unsafeHTML(this.tailHtml)}</div>`;
+    const chunks = this.chunks.map((c) => html`<div class="md-chunk">${unsafeHTML(c.html)}</div>`);
+    return html`${chunks}<div class="md-chunk">${unsafeHTML(this.tailHtml)}</div>`;
   }
 
   protected override updated(): void {

@@ -76,17 +76,26 @@ export class SxMessageList extends LightElement {
     if (!store.loaded) return html`<p class="placeholder">Loading…</p>`;
     if (messages.length === 0) {
       return html`<div class="empty-state">
-        <p><strong>Sextant</strong> — ask anything. Pick a mode above: Chat answers from the model, Plan drafts a plan,
-          Research searches the web and cites sources, Agent reads, edits and runs things in your workspace.</p>
+        <p><strong>Sextant</strong> — ask anything. Pick a mode above: Chat answers from the model,
+          Plan drafts a plan, Research searches the web and cites sources, Agent reads, edits and runs things
+          in your workspace.</p>
         <p class="hint">Enter sends · Shift+Enter new line · Shift+Tab switches mode · Esc Esc stops</p>
       </div>`;
     }
     return html`${
       start > 0
-        ? html`<div class="show-earlier"><button class="link-button" @click=${() => this.showEarlier()}>Show earlier messages (${start} more)</button></div>`
+        ? html`<div class="show-earlier"><button
+            class="link-button"
+            @click=${() => this.showEarlier()}
+          >Show earlier messages (${start} more)</button></div>`
         : nothing
     }
-      <div class="messages" role="log" aria-label="Conversation" aria-busy=${store.chat.inFlightRequestId ? 'true' : 'false'}>
+      <div
+        class="messages"
+        role="log"
+        aria-label="Conversation"
+        aria-busy=${store.chat.inFlightRequestId ? 'true' : 'false'}
+      >
         ${repeat(
           shown,
           (m) => m.id,

@@ -3,7 +3,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type { ChatMessage, MessagePart } from '../../extension/protocol';
-import { newRequestId } from '../host';
+import { type HostChannel, newRequestId } from '../host';
 import { LightElement, defineElement, type ViewContext } from './base';
 import { MODE_LABELS } from './header';
 import { renderToolCard } from './tool-card';
@@ -35,28 +35,43 @@ export class SxMessage extends LightElement {
   ): TemplateResult | typeof nothing {
     switch (part.type) {
       case 'text':
-        return html`<sx-markdown .ctx=${this.ctx} .text=${part.text} .streaming=${streaming && index === last}></sx-markdown>`;
+        return html`<sx-markdown
+          .ctx=${this.ctx}
+          .text=${part.text}
+          .streaming=${streaming && index === last}
+        ></sx-markdown>`;
       case 'thinking':
-        return html`<details class="thinking"><summary>Thinking</summary><div class="thinking-text">${part.text}</div></details>`;
+        return html`<details class="thinking"><summary>Thinking</summary><div
+          class="thinking-text"
+        >${part.text}</div></details>`;
       case 'tool':
         return renderToolCard(part.call);
     }
   }
 
-  private renderError(m: ChatMessage): TemplateResult | typeof nothing {
+  private renderError(m: ChatMessage, host: HostChannel): TemplateResult | typeof nothing {
     if (m.status !== 'error' || !m.error) return nothing;
-    const post = this.ctx!.host.post.bind(this.ctx!.host);
+    const post = host.post.bind(host);
     return html`<div class="message-error" role="alert">
       <p>${m.error.message}</p>
       <div class="actions">
         <vscode-button @click=${() => post({ type: 'retry', requestId: newRequestId() })}>Retry</vscode-button>
         ${
           m.error.code === 'no_key'
-            ? html`<vscode-button secondary @click=${() => post({ type: 'runCommand', command: 'setApiKey' })}>Set API Key</vscode-button>`
+            ? html`<vscode-button
+                secondary
+                @click=${() => post({ type: 'runCommand', command: 'setApiKey' })}
+              >Set API Key</vscode-button>`
             : nothing
         }
       </div>
     </div>`;
+  }
+
+  private renderUsage(usage: NonNullable<ChatMessage['usage']>): TemplateResult {
+    const cached = usage.cachedTokens ? ` · ${usage.cachedTokens} cached` : '';
+    const cost = usage.costUsd !== undefined ? ` · $${usage.costUsd.toFixed(4)}` : '';
+    return html`<div class="usage">${usage.inputTokens} in · ${usage.outputTokens} out${cached}${cost}</div>`;
   }
 
   protected override render(): unknown {
@@ -82,10 +97,18 @@ export class SxMessage extends LightElement {
                 (p, i) => this.renderPart(p, i, streaming, lastIndex),
               )
         }
-        ${streaming && m.parts.length === 0 ? html`<div class="typing"><vscode-progress-ring role="progressbar" aria-live="off" aria-label="Waiting for the answer"></vscode-progress-ring></div>` : nothing}
+        ${
+          streaming && m.parts.length === 0
+            ? html`<div class="typing"><vscode-progress-ring
+                role="progressbar"
+                aria-live="off"
+                aria-label="Waiting for the answer"
+              ></vscode-progress-ring></div>`
+            : nothing
+        }
       </div>
-      ${this.renderError(m)}
-      ${m.usage ? html`<div class="usage">${m.usage.inputTokens} in · ${m.usage.outputTokens} out${m.usage.cachedTokens ? ` · ${m.usage.cachedTokens} cached` : ''}${m.usage.costUsd !== undefined ? ` · $${m.usage.costUsd.toFixed(4)}` : ''}</div>` : nothing}
+      ${this.renderError(m, this.ctx.host)}
+      ${m.usage ? this.renderUsage(m.usage) : nothing}
     </article>`;
   }
 }

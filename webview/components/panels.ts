@@ -32,8 +32,13 @@ export class SxPanels extends LightElement {
 
   private renderApproval(a: PendingApproval): unknown {
     const done = this.decided.has(a.callId);
+    const verb = a.kind === 'execute' ? 'run' : a.kind === 'write' ? 'change' : 'use';
+    const alwaysTitle =
+      a.kind === 'execute'
+        ? 'Run this exact command without asking again in this chat'
+        : `Let ${a.tool} run without asking again in this chat`;
     return html`<section class="approval card" role="group" aria-label=${`Approval: ${a.tool}`}>
-      <div class="approval-head"><strong>${a.tool}</strong> wants to ${a.kind === 'execute' ? 'run' : a.kind === 'write' ? 'change' : 'use'}
+      <div class="approval-head"><strong>${a.tool}</strong> wants to ${verb}
         <code>${a.subject}</code></div>
       ${a.detail ? html`<pre class="approval-detail">${a.detail}</pre>` : nothing}
       <input
@@ -50,7 +55,7 @@ export class SxPanels extends LightElement {
         <vscode-button
           secondary
           ?disabled=${done}
-          title=${a.kind === 'execute' ? 'Run this exact command without asking again in this chat' : `Let ${a.tool} run without asking again in this chat`}
+          title=${alwaysTitle}
           @click=${() => this.decide(a, 'always')}
           >Always allow</vscode-button
         >
@@ -73,10 +78,13 @@ export class SxPanels extends LightElement {
             <summary>Todos (${doneCount}/${todos.length})</summary>
             <ul aria-label="Todos">
               ${todos.map(
-                (
-                  t,
-                ) => html`<li class="todo ${t.status}"><span class="todo-mark" aria-hidden="true">${TODO_MARKS[t.status]}</span>
-                  <span class="todo-text">${t.content}</span><span class="visually-hidden"> (${TODO_LABELS[t.status]})</span></li>`,
+                (t) => html`<li class="todo ${t.status}"><span
+                  class="todo-mark"
+                  aria-hidden="true"
+                >${TODO_MARKS[t.status]}</span>
+                  <span class="todo-text">${t.content}</span><span
+                    class="visually-hidden"
+                  > (${TODO_LABELS[t.status]})</span></li>`,
               )}
             </ul>
           </details>`

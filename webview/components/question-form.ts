@@ -44,7 +44,8 @@ export class SxQuestionForm extends LightElement {
     if (!p || !this.ctx || this.sent) return;
     const missing = this.drafts.findIndex((d) => d.selected.size === 0 || (d.selected.has(OTHER) && !d.other.trim()));
     if (missing >= 0) {
-      this.problem = `Answer question ${missing + 1}${this.drafts[missing].selected.has(OTHER) ? ' (type your answer for "Other")' : ''}.`;
+      const other = this.drafts[missing].selected.has(OTHER) ? ' (type your answer for "Other")' : '';
+      this.problem = `Answer question ${missing + 1}${other}.`;
       this.requestUpdate();
       return;
     }
@@ -60,7 +61,11 @@ export class SxQuestionForm extends LightElement {
   protected override render(): unknown {
     const p = this.pending;
     if (!p || !this.ctx) return nothing;
-    return html`<form class="question-form card" aria-label="Question from Sextant" @submit=${(e: Event) => this.submit(e)}>
+    return html`<form
+      class="question-form card"
+      aria-label="Question from Sextant"
+      @submit=${(e: Event) => this.submit(e)}
+    >
       ${p.questions.map((q, qi) => {
         const multi = q.multiSelect;
         const d = this.drafts[qi];
@@ -79,7 +84,9 @@ export class SxQuestionForm extends LightElement {
                 ?disabled=${this.sent}
                 @change=${(e: Event) => this.toggle(qi, o.value, multi, (e.target as HTMLInputElement).checked)}
               />
-              <span>${o.label}</span>${o.description ? html`<span class="option-description"> — ${o.description}</span>` : nothing}
+              <span>${o.label}</span>${
+                o.description ? html`<span class="option-description"> — ${o.description}</span>` : nothing
+              }
             </label>`,
           )}
           ${

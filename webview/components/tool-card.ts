@@ -27,12 +27,29 @@ export function renderToolCard(call: ToolCallView): TemplateResult {
       <span class="tool-name">${call.name}</span>
       <code class="tool-subject" title=${call.subject}>${call.subject}</code>
       <span class="tool-status" role="status">
-        ${running ? html`<vscode-progress-ring class="spinner" role="progressbar" aria-live="off" aria-label="Running"></vscode-progress-ring>` : nothing}
+        ${
+          running
+            ? html`<vscode-progress-ring
+                class="spinner"
+                role="progressbar"
+                aria-live="off"
+                aria-label="Running"
+              ></vscode-progress-ring>`
+            : nothing
+        }
         <span class="tool-status-text">${STATUS_LABELS[call.status]}</span>
-        ${call.durationMs !== undefined ? html`<span class="tool-duration">· ${formatDuration(call.durationMs)}</span>` : nothing}
+        ${
+          call.durationMs !== undefined
+            ? html`<span class="tool-duration">· ${formatDuration(call.durationMs)}</span>`
+            : nothing
+        }
       </span>
     </div>
-    ${call.liveOutput && running ? html`<pre class="tool-live" aria-label="Live output">${call.liveOutput}</pre>` : nothing}
+    ${
+      call.liveOutput && running
+        ? html`<pre class="tool-live" aria-label="Live output">${call.liveOutput}</pre>`
+        : nothing
+    }
     ${call.preview ? html`<pre class="tool-preview">${call.preview}</pre>` : nothing}
     ${
       call.detail
