@@ -70,7 +70,7 @@ for (let a = 0; a < 50 && made < FILES; a++) {
       if (n % 1000 === 0) lines.push('// FIXME: rare marker for the benchmark');
       if (n % 50 === 0) lines.push('const needle = "Needle in a HAYSTACK";');
       const ext = c % 3 === 0 ? 'py' : 'ts';
-      writeFileSync(join(d, `file${c}.${ext}`), lines.join('\n') + '\n');
+      writeFileSync(join(d, `file${c}.${ext}`), `${lines.join('\n')}\n`);
     }
   }
 }

@@ -36,7 +36,10 @@ const log = { info() {}, warn: (m) => console.error(`warn ${m}`), error: (m) => 
 
 // Deterministic pseudo-text, so FTS and page layout behave like real prose.
 let seed = 42;
-const rnd = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+const rnd = () => {
+  seed = (seed * 1664525 + 1013904223) >>> 0;
+  return seed / 2 ** 32;
+};
 const WORDS = Array.from({ length: 5000 }, () =>
   Array.from({ length: 3 + Math.floor(rnd() * 7) }, () => String.fromCharCode(97 + Math.floor(rnd() * 26))).join(''),
 );

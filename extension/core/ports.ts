@@ -1,15 +1,6 @@
 // The interfaces core needs from its host and its storage. The VS Code adapters in extension/vscode
 // implement them; a Node-fs implementation backs unit tests. Core reaches the editor only here.
-import type {
-  ChatMessage,
-  Envelope,
-  Mode,
-  PendingApproval,
-  Question,
-  SessionSummary,
-  Todo,
-  ToolKind,
-} from '../protocol';
+import type { ChatMessage, Envelope, Mode, PendingApproval, Question, SessionSummary, Todo } from '../protocol';
 import type { ModelMessage } from './providers/types';
 
 export interface FileStat {
@@ -68,7 +59,7 @@ export interface TerminalPort {
    * Mirrors a command in a visible VS Code terminal. Output is always captured from a child
    * process by core, which feeds it to the returned mirror; this is display only and may be a no-op.
    */
-  show?(command: string, cwd: string): TerminalMirror | void;
+  show?(command: string, cwd: string): TerminalMirror | undefined;
 }
 
 export interface ApprovalRequest extends Omit<PendingApproval, 'callId'> {

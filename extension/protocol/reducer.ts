@@ -54,7 +54,7 @@ function upsertTool(message: ChatMessage, call: ToolCallView): void {
  */
 export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): string | undefined {
   const event: RequestEvent = env.event;
-  let req = state.requests[env.requestId];
+  const req = state.requests[env.requestId];
   if (event.type === 'started') {
     if (req) return undefined;
     state.messages.push({

@@ -278,7 +278,8 @@ export class ChatController {
   async snapshot(): Promise<Snapshot> {
     this.outbox.flush();
     const s = this.session;
-    const inFlight = this.inFlight && s.chat.requests[this.inFlight.requestId];
+    const requestId = this.inFlight?.requestId;
+    const inFlight = requestId === undefined ? undefined : s.chat.requests[requestId];
     return {
       sessionId: s.id,
       title: s.title,
@@ -288,9 +289,9 @@ export class ChatController {
       modes: modeAvailability(this.modeContext()),
       messages: s.chat.messages,
       todos: s.chat.todos,
-      inFlightRequestId: inFlight ? this.inFlight!.requestId : undefined,
-      inFlightAssistantMessageId: inFlight ? inFlight.assistantMessageId : undefined,
-      inFlightLastSeq: inFlight ? inFlight.lastSeq : undefined,
+      inFlightRequestId: inFlight ? requestId : undefined,
+      inFlightAssistantMessageId: inFlight?.assistantMessageId,
+      inFlightLastSeq: inFlight?.lastSeq,
       approvals: s.chat.approvals,
       questions: s.chat.questions,
       workspaceTrusted: this.deps.trusted(),

@@ -2,7 +2,7 @@
 // without tools, the step budget runs out, or the user aborts. It owns no UI and no storage:
 // it yields events; the session controller persists and forwards them.
 import type { RequestEvent, ToolCallView, Usage } from '../../protocol';
-import type { ToolPorts } from '../ports';
+import type { ApprovalDecision, ToolPorts } from '../ports';
 import type { ModelMessage, Provider, ProviderConfig, ToolCall, ToolSpec } from '../providers/types';
 import {
   errorResult,
@@ -218,7 +218,7 @@ async function runOne(
     if (!standing.has(approvalKey)) {
       const detail = (await tool.describeForApproval?.(input, ctx).catch(() => undefined)) ?? view.subject;
       queue.push({ type: 'tool_updated', call: { ...view, status: 'awaiting_approval' } });
-      let decision;
+      let decision: ApprovalDecision;
       try {
         decision = await opts.ports.approval.request(
           {

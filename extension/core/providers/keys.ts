@@ -5,7 +5,7 @@ import type { SecretsPort } from '../ports';
 import { ProviderError, type ProviderConfig } from './types';
 
 export function secretKeyName(providerName: string): string {
-  return 'sextant.apiKey.' + providerName;
+  return `sextant.apiKey.${providerName}`;
 }
 
 export function noKeyMessage(config: Pick<ProviderConfig, 'name' | 'apiKeyEnv'>): string {

@@ -52,9 +52,7 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export interface Redactor {
-  (text: string): string;
-}
+export type Redactor = (text: string) => string;
 
 /**
  * Builds a redactor. `secrets` are exact values to remove wherever they appear (also in their

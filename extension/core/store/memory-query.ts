@@ -109,13 +109,13 @@ async function fillVectors(
   // A snapshot by another window may have swapped the database: chunk ids would not match.
   if (getDb() !== db) return false;
   db.exec('BEGIN');
-  missing.forEach((r, i) =>
+  for (const [i, r] of missing.entries()) {
     db.run('INSERT OR REPLACE INTO chunk_vectors (chunk_id, model, vec) VALUES (?, ?, ?)', [
       Number(r.id),
       embedder.model,
       vecToBlob(vecs[i]),
-    ]),
-  );
+    ]);
+  }
   db.exec('COMMIT');
   return true;
 }

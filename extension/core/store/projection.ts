@@ -185,15 +185,15 @@ export class Projection {
 
   private writeTodos(sessionId: string, todos: ChatState['todos']): void {
     this.db.run('DELETE FROM todos WHERE session_id = ?', [sessionId]);
-    todos.forEach((t, i) =>
+    for (const [i, t] of todos.entries()) {
       this.db.run('INSERT INTO todos (session_id, idx, id, content, status) VALUES (?, ?, ?, ?, ?)', [
         sessionId,
         i,
         t.id,
         t.content,
         t.status,
-      ]),
-    );
+      ]);
+    }
   }
 
   private writeMessage(sessionId: string, ord: number, m: ChatMessage): void {
@@ -296,7 +296,10 @@ export function readMessages(db: Database, blobs: BlobStore, sessionId: string):
   for (const p of partRows) {
     const mid = String(p.message_id);
     let list = parts.get(mid);
-    if (!list) parts.set(mid, (list = []));
+    if (!list) {
+      list = [];
+      parts.set(mid, list);
+    }
     if (p.type === 'tool') {
       const t = traces.get(`${mid}\u0000${String(p.call_id)}`);
       if (!t) continue;

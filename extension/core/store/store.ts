@@ -9,7 +9,7 @@
 // snapshot + every journal record it does not contain.
 import * as fs from 'node:fs';
 import { join } from 'node:path';
-import type { JournalRecord, Logger, SessionPersistence, StoredArtifact, StoredSession } from '../ports';
+import type { JournalRecord, Logger, SessionPersistence, StoredSession } from '../ports';
 import type { SessionSummary } from '../../protocol';
 import { createRedactor, redactDeep } from '../security/redact';
 import { registerFunctions } from './bm25';
@@ -213,7 +213,10 @@ class Store implements SessionStore {
       const lines = readSegment(seg.file, this.log).filter((l) => l.seq > from);
       if (lines.length === 0) continue;
       let list = byWriter.get(seg.writer);
-      if (!list) byWriter.set(seg.writer, (list = []));
+      if (!list) {
+        list = [];
+        byWriter.set(seg.writer, list);
+      }
       for (const l of lines) list.push({ seq: l.seq, record: l.record as JournalRecord });
     }
     // Merge writers by time while keeping each writer's own order.

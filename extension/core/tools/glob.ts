@@ -36,7 +36,7 @@ export const globTool = defineTool({
     const ws = ctx.ports.workspace;
     const dir = await resolvePath(ws, i.path ?? '.');
     const st = await ws.stat(dir);
-    if (!st || st.type !== 'directory') {
+    if (st?.type !== 'directory') {
       return errorResult(`${displayPath(ws, dir)} is not a folder. Give a folder as path.`);
     }
     let pattern = i.pattern;

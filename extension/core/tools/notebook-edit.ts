@@ -7,7 +7,7 @@ import { recordRead } from './util/file-state';
 import type { NotebookCellEdit } from '../ports';
 import { loadForWrite, type LoadedFile } from './util/edit-io';
 import { displayPath, resolvePath, ToolInputError } from './util/paths';
-import { newCellId, parseNotebook, serializeNotebook, splitSource, type NbCell } from './util/notebook';
+import { newCellId, parseNotebook, serializeNotebook, splitSource, type NbCell, type Notebook } from './util/notebook';
 
 const input = z.object({
   notebook_path: z.string().describe('Path of the .ipynb file (absolute or workspace-relative).'),
@@ -46,7 +46,7 @@ async function plan(i: Input, ctx: ToolContext): Promise<Plan> {
     throw new ToolInputError(`${shown} is not a .ipynb notebook; use edit_file for other files.`);
   const file = await loadForWrite(ctx, abs, 'edit', { requireRead: true });
   if (!file.exists) throw new ToolInputError(`Notebook not found: ${shown}.`);
-  let nb;
+  let nb: Notebook;
   try {
     nb = parseNotebook(file.text);
   } catch (e) {

@@ -83,5 +83,5 @@ export function errorResult(message: string): ToolResult {
   return { forModel: message, forUi: message, isError: true };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyTool = ToolDefinition<any>;
+/** Any tool, whatever its input schema (its methods then take the parsed input as `unknown`). */
+export type AnyTool = ToolDefinition;

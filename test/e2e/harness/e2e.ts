@@ -179,7 +179,7 @@ export class E2E {
   }
 
   async stop(): Promise<void> {
-    writeFileSync(join(this.resultsDir, 'figures.json'), JSON.stringify(this.figures, null, 2) + '\n');
+    writeFileSync(join(this.resultsDir, 'figures.json'), `${JSON.stringify(this.figures, null, 2)}\n`);
     await this.browser?.close().catch(() => undefined);
     await this.server?.stop();
     await this.ctx?.fake.close();

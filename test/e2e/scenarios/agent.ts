@@ -128,7 +128,7 @@ export function agentScenarios(e2e: E2E): void {
         nbformat: 4,
         nbformat_minor: 5,
       };
-      wb.writeWorkspaceFile('analysis.ipynb', JSON.stringify(nb, null, 1) + '\n');
+      wb.writeWorkspaceFile('analysis.ipynb', `${JSON.stringify(nb, null, 1)}\n`);
       await wb.openFile('analysis.ipynb');
       const notebook = page.locator('.notebook-editor').first();
       await waitUntil('the notebook editor', () => notebook.waitFor({ state: 'visible', timeout: 20_000 }));

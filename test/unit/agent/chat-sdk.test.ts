@@ -72,7 +72,7 @@ for (const kind of ['openai', 'anthropic'] as const) {
       assert.ok(body.includes(piece), `second request lacks ${piece}`);
     const h = fake.requests[0].headers;
     assert.ok(
-      h['authorization'] === 'Bearer sk-test-123' || h['x-api-key'] === 'sk-test-123',
+      h.authorization === 'Bearer sk-test-123' || h['x-api-key'] === 'sk-test-123',
       'the key from apiKeyEnv is sent',
     );
     assertEnvelopeInvariants([...envelopes('a1'), ...envelopes('a2')]);

@@ -6,8 +6,16 @@ import type { Envelope } from '../../../extension/protocol';
 function manual() {
   const timers: Array<() => void> = [];
   return {
-    scheduler: { setTimeout: (fn: () => void) => (timers.push(fn), timers.length), clearTimeout: () => {} },
-    tick: () => timers.splice(0).forEach((f) => f()),
+    scheduler: {
+      setTimeout: (fn: () => void) => {
+        timers.push(fn);
+        return timers.length;
+      },
+      clearTimeout: () => {},
+    },
+    tick: () => {
+      for (const f of timers.splice(0)) f();
+    },
   };
 }
 

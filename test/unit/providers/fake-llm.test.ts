@@ -63,12 +63,12 @@ describe('fake LLM wire format', () => {
   });
 
   test('GET /v1/models lists the configured models; unknown routes are 404', async () => {
-    const models = (await (await fetch(fake.baseUrl + '/v1/models')).json()) as { data: Array<{ id: string }> };
+    const models = (await (await fetch(`${fake.baseUrl}/v1/models`)).json()) as { data: Array<{ id: string }> };
     assert.deepEqual(
       models.data.map((m) => m.id),
       ['m1', 'm2'],
     );
-    assert.equal((await fetch(fake.baseUrl + '/v2/nothing')).status, 404);
+    assert.equal((await fetch(`${fake.baseUrl}/v2/nothing`)).status, 404);
   });
 
   test('the queue is used before the responder, which sees the parsed request', async () => {
@@ -124,7 +124,7 @@ describe('fake LLM as a separate process', () => {
         const filler = await collect(k.make(proc).stream(request('Anything else'), new AbortController().signal));
         assert.equal(filler.text.trim().split(' ').length, 20, k.kind);
       }
-      const log = (await (await fetch(proc.baseUrl + '/_fake/requests')).json()) as Array<{ api: string }>;
+      const log = (await (await fetch(`${proc.baseUrl}/_fake/requests`)).json()) as Array<{ api: string }>;
       assert.deepEqual(
         log.map((r) => r.api),
         ['openai', 'openai', 'anthropic', 'anthropic'],

@@ -34,7 +34,7 @@ for (const k of KINDS) {
       const req = fake.requests[0];
       assert.ok(req);
       assert.equal(req.api, k.kind);
-      const auth = req.headers['authorization'] ?? req.headers['x-api-key'] ?? '';
+      const auth = req.headers.authorization ?? req.headers['x-api-key'] ?? '';
       assert.match(auth, /sk-secret-123/);
       const body = req.body as {
         model: string;
@@ -128,6 +128,7 @@ describe('openai-compatible reasoning fields', () => {
     const kind = KINDS.find((c) => c.kind === 'openai');
     assert.ok(kind);
     await collect(kind.make(fake).stream(request(), new AbortController().signal));
-    assert.deepEqual((fake.requests[0]?.body as { stream_options?: unknown }).stream_options, { include_usage: true });
+    const body = fake.requests[0]?.body as { stream_options?: unknown } | undefined;
+    assert.deepEqual(body?.stream_options, { include_usage: true });
   });
 });

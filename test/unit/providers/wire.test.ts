@@ -67,40 +67,50 @@ const req: ProviderRequest = {
   maxTokens: 1000,
 };
 
-type Json = Record<string, unknown> & { [k: string]: any };
+/** The value at `path` inside a request body (undefined when a step is missing); `length` works on arrays. */
+function at(value: unknown, ...path: Array<string | number>): unknown {
+  let cur = value;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string | number, unknown>)[key];
+  }
+  return cur;
+}
 
 describe('anthropic wire format', () => {
   test('system and last message carry cache breakpoints; thinking, tool_use and tool_result round-trip', async () => {
     const kind = KINDS.find((k) => k.kind === 'anthropic');
     assert.ok(kind);
     await collect(kind.make(fake).stream(req, new AbortController().signal));
-    const body = fake.requests[0]?.body as Json;
-    assert.deepEqual(body.system, [{ type: 'text', text: 'SYSTEM PROMPT', cache_control: { type: 'ephemeral' } }]);
-    assert.equal(body.max_tokens, 1000);
-    assert.deepEqual(body.tools[0], {
+    const body = fake.requests[0]?.body;
+    assert.deepEqual(at(body, 'system'), [
+      { type: 'text', text: 'SYSTEM PROMPT', cache_control: { type: 'ephemeral' } },
+    ]);
+    assert.equal(at(body, 'max_tokens'), 1000);
+    assert.deepEqual(at(body, 'tools', 0), {
       name: 'read_file',
       description: 'Reads a file',
       input_schema: req.tools?.[0]?.inputSchema,
     });
-    assert.equal(body.messages.length, 3, 'user, assistant, one user turn holding both tool results');
-    assert.deepEqual(body.messages[0].content[1], {
+    assert.equal(at(body, 'messages', 'length'), 3, 'user, assistant, one user turn holding both tool results');
+    assert.deepEqual(at(body, 'messages', 0, 'content', 1), {
       type: 'image',
       source: { type: 'base64', media_type: 'image/png', data: PNG },
     });
-    assert.deepEqual(body.messages[1].content, [
+    assert.deepEqual(at(body, 'messages', 1, 'content'), [
       { type: 'thinking', thinking: 'The user wants the file.', signature: 'sig-1' },
       { type: 'text', text: 'Let me read the file.' },
       { type: 'tool_use', id: 'call_a', name: 'read_file', input: { path: 'a.png' } },
       { type: 'tool_use', id: 'call_b', name: 'ls', input: { path: '.' } },
     ]);
-    const results = body.messages[2].content;
-    assert.equal(results[0].tool_use_id, 'call_a');
-    assert.equal(results[0].content[1].type, 'image');
-    assert.equal(results[0].is_error, undefined);
-    assert.equal(results[0].cache_control, undefined);
-    assert.equal(results[1].is_error, true);
+    const results = at(body, 'messages', 2, 'content');
+    assert.equal(at(results, 0, 'tool_use_id'), 'call_a');
+    assert.equal(at(results, 0, 'content', 1, 'type'), 'image');
+    assert.equal(at(results, 0, 'is_error'), undefined);
+    assert.equal(at(results, 0, 'cache_control'), undefined);
+    assert.equal(at(results, 1, 'is_error'), true);
     assert.deepEqual(
-      results[1].cache_control,
+      at(results, 1, 'cache_control'),
       { type: 'ephemeral' },
       'the last block of the last message is a breakpoint',
     );
@@ -114,10 +124,12 @@ describe('anthropic wire format', () => {
         .make(fake)
         .stream({ model: 'm', system: '', messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal),
     );
-    const body = fake.requests[0]?.body as Json;
-    assert.equal(body.max_tokens, 8192);
-    assert.equal(body.system, undefined);
-    assert.deepEqual(body.messages[0].content, [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }]);
+    const body = fake.requests[0]?.body;
+    assert.equal(at(body, 'max_tokens'), 8192);
+    assert.equal(at(body, 'system'), undefined);
+    assert.deepEqual(at(body, 'messages', 0, 'content'), [
+      { type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } },
+    ]);
   });
 });
 
@@ -128,31 +140,31 @@ describe('openai wire format', () => {
 
   test('messages, tool calls, tool results and images map to chat-completions', async () => {
     await collect(provider().stream(req, new AbortController().signal));
-    const body = fake.requests[0]?.body as Json;
-    assert.equal(body.max_tokens, 1000);
-    assert.deepEqual(body.tools[0], {
+    const body = fake.requests[0]?.body;
+    assert.equal(at(body, 'max_tokens'), 1000);
+    assert.deepEqual(at(body, 'tools', 0), {
       type: 'function',
       function: { name: 'read_file', description: 'Reads a file', parameters: req.tools?.[0]?.inputSchema },
     });
-    const m = body.messages;
-    assert.deepEqual(m[0], { role: 'system', content: 'SYSTEM PROMPT' });
-    assert.deepEqual(m[1].content[1], { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } });
-    assert.equal(m[2].role, 'assistant');
-    assert.equal(m[2].content, 'Let me read the file.');
-    assert.deepEqual(m[2].tool_calls[1], {
+    const m = at(body, 'messages');
+    assert.deepEqual(at(m, 0), { role: 'system', content: 'SYSTEM PROMPT' });
+    assert.deepEqual(at(m, 1, 'content', 1), { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } });
+    assert.equal(at(m, 2, 'role'), 'assistant');
+    assert.equal(at(m, 2, 'content'), 'Let me read the file.');
+    assert.deepEqual(at(m, 2, 'tool_calls', 1), {
       id: 'call_b',
       type: 'function',
       function: { name: 'ls', arguments: '{"path":"."}' },
     });
-    assert.equal(m[2].reasoning_content, undefined, 'no reasoning replay unless the provider asks for it');
-    assert.equal(m[3].role, 'tool');
-    assert.equal(m[3].tool_call_id, 'call_a');
-    assert.equal(m[4].tool_call_id, 'call_b');
-    assert.match(m[4].content, /^Error: permission denied/);
+    assert.equal(at(m, 2, 'reasoning_content'), undefined, 'no reasoning replay unless the provider asks for it');
+    assert.equal(at(m, 3, 'role'), 'tool');
+    assert.equal(at(m, 3, 'tool_call_id'), 'call_a');
+    assert.equal(at(m, 4, 'tool_call_id'), 'call_b');
+    assert.match(String(at(m, 4, 'content')), /^Error: permission denied/);
     // Tool messages cannot hold images: they follow the run of tool results as a user message.
-    assert.equal(m[5].role, 'user');
-    assert.equal(m[5].content[1].type, 'image_url');
-    assert.equal(m.length, 6);
+    assert.equal(at(m, 5, 'role'), 'user');
+    assert.equal(at(m, 5, 'content', 1, 'type'), 'image_url');
+    assert.equal(at(m, 'length'), 6);
   });
 
   test('provider quirks: reasoning replay, max_completion_tokens, extra body, headers', async () => {
@@ -165,18 +177,18 @@ describe('openai wire format', () => {
       }).stream(req, new AbortController().signal),
     );
     const r = fake.requests[0];
-    const body = r?.body as Json;
-    assert.equal(body.messages[2].reasoning_content, 'The user wants the file.');
-    assert.equal(body.max_completion_tokens, 1000);
-    assert.equal(body.max_tokens, undefined);
-    assert.equal(body.reasoning_split, true);
+    const body = r?.body;
+    assert.equal(at(body, 'messages', 2, 'reasoning_content'), 'The user wants the file.');
+    assert.equal(at(body, 'max_completion_tokens'), 1000);
+    assert.equal(at(body, 'max_tokens'), undefined);
+    assert.equal(at(body, 'reasoning_split'), true);
     assert.equal(r?.headers['x-title'], 'Sextant');
   });
 
   test('reasoning_details replay (MiniMax)', async () => {
     await collect(provider({ reasoningReplay: 'reasoning_details' }).stream(req, new AbortController().signal));
-    const body = fake.requests[0]?.body as Json;
-    assert.deepEqual(body.messages[2].reasoning_details, [
+    const body = fake.requests[0]?.body;
+    assert.deepEqual(at(body, 'messages', 2, 'reasoning_details'), [
       { type: 'reasoning.text', text: 'The user wants the file.' },
     ]);
   });

@@ -96,7 +96,7 @@ test(`SIGKILL at random points, ${ITERATIONS} iterations: every acknowledged rec
         for (const [tg, n] of acked) check(store.getSession(tg), tg, n);
       } catch (err) {
         throw new Error(
-          `iteration ${i}: ${(err as Error).message}\nfolder: ${readdirSync(dir).join(' ')} journal: ${readdirSync(dir + '/journal').join(' ')}\nlog: ${log.lines.join('\n')}`,
+          `iteration ${i}: ${(err as Error).message}\nfolder: ${readdirSync(dir).join(' ')} journal: ${readdirSync(`${dir}/journal`).join(' ')}\nlog: ${log.lines.join('\n')}`,
         );
       }
       assert.equal(store.listSessions({ limit: 10_000 }).length, acked.size);

@@ -36,7 +36,7 @@ const TREE: Record<string, string | Uint8Array> = {
   'crlf.txt': 'first TODO\r\nsecond line\r\nthird TODO\r\n',
   'uni.txt': 'naïve café TODO\nЖ unicode line\n',
   'bin.dat': Buffer.concat([Buffer.from('TODO'), Buffer.from([0, 1, 2, 0]), Buffer.from('TODO')]),
-  'many.txt': Array.from({ length: 60 }, (_, i) => (i % 7 === 0 ? `match ${i} TODO` : `line ${i}`)).join('\n') + '\n',
+  'many.txt': `${Array.from({ length: 60 }, (_, i) => (i % 7 === 0 ? `match ${i} TODO` : `line ${i}`)).join('\n')}\n`,
 };
 
 const EXCLUDES = ['**/node_modules'];

@@ -44,7 +44,7 @@ test('gitignore rules: anchoring, directory-only, negation, last match wins', ()
 });
 
 test('unified diff: hunks with context and counts', () => {
-  const before = Array.from({ length: 20 }, (_, i) => `l${i + 1}`).join('\n') + '\n';
+  const before = `${Array.from({ length: 20 }, (_, i) => `l${i + 1}`).join('\n')}\n`;
   const after = before.replace('l3\n', 'L3\n').replace('l18\n', 'l18\nnew\n');
   const { text, stat } = unifiedDiff(before, after, 'f.txt');
   assert.deepEqual(stat, { added: 2, removed: 1 });

@@ -112,7 +112,7 @@ test('notebook_edit replaces, inserts and deletes cells, keeping the JSON layout
     nbformat: 4,
     nbformat_minor: 5,
   };
-  const root = await makeTempWorkspace({ 'n.ipynb': JSON.stringify(nb, null, 1) + '\n' });
+  const root = await makeTempWorkspace({ 'n.ipynb': `${JSON.stringify(nb, null, 1)}\n` });
   const ctx = makeContext(createNodePorts({ root }));
   const unread = await notebookEditTool.execute({ notebook_path: 'n.ipynb', cell_id: 'a1', new_source: 'y' }, ctx);
   assert.equal(unread.isError, true);
@@ -151,8 +151,8 @@ test('notebook_edit goes through the notebook editor when the notebook is open t
     nbformat_minor: 5,
   };
   const root = await makeTempWorkspace({
-    'open.ipynb': JSON.stringify(nb, null, 1) + '\n',
-    'closed.ipynb': JSON.stringify(nb, null, 1) + '\n',
+    'open.ipynb': `${JSON.stringify(nb, null, 1)}\n`,
+    'closed.ipynb': `${JSON.stringify(nb, null, 1)}\n`,
   });
   const ports = createNodePorts({ root });
   const calls: Array<{ path: string; edit: unknown }> = [];

@@ -18,7 +18,7 @@ async function setup(files: Record<string, string | Uint8Array>) {
 }
 
 test('read_file numbers lines, pages with offset/limit and records the read', async () => {
-  const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+  const lines = `${Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
   const { root, ctx } = await setup({ 'a.txt': lines });
   const r = await readFileTool.execute({ file_path: 'a.txt', offset: 10, limit: 3 }, ctx);
   assert.equal(r.isError, false);

@@ -80,7 +80,10 @@ export function parseRipgrepOutput(stdout: string, mode: GrepMode, cwd: string):
   const files = new Map<string, GrepFileResult>();
   const get = (f: string) => {
     let r = files.get(f);
-    if (!r) files.set(f, (r = { file: f, count: 0, lines: [] }));
+    if (!r) {
+      r = { file: f, count: 0, lines: [] };
+      files.set(f, r);
+    }
     return r;
   };
   if (mode === 'files_with_matches') {

@@ -145,7 +145,7 @@ export class JobManager {
   /** Kills a job's process tree: SIGTERM, then SIGKILL after a grace period. */
   kill(id: string, status: JobStatus = 'killed'): boolean {
     const job = this.jobs.get(id);
-    if (!job || job.status !== 'running') return false;
+    if (job?.status !== 'running') return false;
     job.status = status;
     this.killTree(id);
     return true;

@@ -100,7 +100,7 @@ export function renderNotebook(nb: Notebook, supportsImages: boolean): { blocks:
         else if (o.data['text/html'] !== undefined && !img) outs.push('[text/html output]');
       }
     }
-    t += outsText(outs) + '</cell>\n';
+    t += `${outsText(outs)}</cell>\n`;
     texts.push(t);
     blocks.push({ type: 'text', text: t });
   });
@@ -122,7 +122,7 @@ function mergeText(blocks: ContentBlock[]): ContentBlock[] {
   const out: ContentBlock[] = [];
   for (const b of blocks) {
     const last = out[out.length - 1];
-    if (b.type === 'text' && last?.type === 'text') last.text += '\n' + b.text;
+    if (b.type === 'text' && last?.type === 'text') last.text += `\n${b.text}`;
     else if (b.type !== 'text' || b.text !== '') out.push({ ...b });
   }
   return out;

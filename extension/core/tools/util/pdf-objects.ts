@@ -65,7 +65,7 @@ export class Lexer {
       this.pos = end === -1 ? s.length : end + 1;
       let out = '';
       for (let i = 0; i < hex.length; i += 2)
-        out += String.fromCharCode(parseInt((hex.slice(i, i + 2) + '0').slice(0, 2), 16));
+        out += String.fromCharCode(parseInt(`${hex.slice(i, i + 2)}0`.slice(0, 2), 16));
       return new PdfBytes(out);
     }
     if (c === '[') {
@@ -218,8 +218,8 @@ export class PdfDocument {
 
   constructor(readonly src: string) {
     const re = /(\d+)\s+(\d+)\s+obj\b/g;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(src))) {
+    // An explicit exec loop, not matchAll: a stream's end moves re.lastIndex past its binary content.
+    for (let m = re.exec(src); m; m = re.exec(src)) {
       const lx = new Lexer(src);
       lx.pos = m.index + m[0].length;
       const value = lx.value();

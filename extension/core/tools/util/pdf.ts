@@ -32,7 +32,7 @@ function cidWidths(doc: PdfDocument, font: PdfDict): (code: number) => number {
       const a = Number(doc.resolve(w[i]));
       const next = doc.resolve(w[i + 1]);
       if (Array.isArray(next)) {
-        next.forEach((x, k) => map.set(a + k, Number(doc.resolve(x)) || 0));
+        for (const [k, x] of next.entries()) map.set(a + k, Number(doc.resolve(x)) || 0);
         i += 2;
       } else {
         const b = Number(next);
@@ -157,7 +157,7 @@ function parseCMap(data: string): { map: Map<number, string>; codeBytes: number 
             for (let c = a; c <= b; c++)
               map.set(c, base.slice(0, -1) + String.fromCharCode(base.charCodeAt(base.length - 1) + (c - a)));
           } else if (Array.isArray(dst)) {
-            dst.forEach((d, k) => d instanceof PdfBytes && map.set(a + k, utf16be(d.bytes)));
+            for (const [k, d] of dst.entries()) if (d instanceof PdfBytes) map.set(a + k, utf16be(d.bytes));
           }
         }
       }

@@ -61,12 +61,12 @@ export interface WalkOptions {
   /** Whether .gitignore & co. are honoured (default true). */
   respectIgnoreFiles?: boolean;
   signal?: AbortSignal;
-  /** Called for every file that passes; return false to stop the walk. */
-  onFile(abs: string, rel: string): boolean | void;
+  /** Called for every file that passes. */
+  onFile(abs: string, rel: string): void;
 }
 
 /** Walks `dir`, calling onFile for each selected file; resolves when done. */
-export async function walkFiles(opts: WalkOptions): Promise<{ stopped: boolean }> {
+export async function walkFiles(opts: WalkOptions): Promise<void> {
   const { ws, dir } = opts;
   const respect = opts.respectIgnoreFiles !== false;
   const parentLevels: Level[] = [];
@@ -82,9 +82,8 @@ export async function walkFiles(opts: WalkOptions): Promise<{ stopped: boolean }
       if (lvl) parentLevels.push(lvl);
     }
   }
-  let stopped = false;
   const visit = async (abs: string, levels: Level[]): Promise<void> => {
-    if (stopped || opts.signal?.aborted) return;
+    if (opts.signal?.aborted) return;
     let here = levels;
     if (respect) {
       const lvl = await readIgnoreLevel(ws, abs, abs === opts.workspaceRoot ? '.git/info/exclude' : undefined);
@@ -99,7 +98,6 @@ export async function walkFiles(opts: WalkOptions): Promise<{ stopped: boolean }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: string[] = [];
     for (const e of entries) {
-      if (stopped) return;
       if (e.type !== 'file' && e.type !== 'directory') continue;
       const isDir = e.type === 'directory';
       if (isDir && e.name === '.git') continue;
@@ -109,10 +107,7 @@ export async function walkFiles(opts: WalkOptions): Promise<{ stopped: boolean }
       if (verdict === 'skip') continue;
       if (!isDir && verdict === 'default' && opts.fileFilter && !opts.fileFilter(rel)) continue;
       if (isDir) subdirs.push(childAbs);
-      else if (opts.onFile(childAbs, rel) === false) {
-        stopped = true;
-        return;
-      }
+      else opts.onFile(childAbs, rel);
     }
     // A few folders at a time: fast on SSDs without opening thousands of handles.
     for (let i = 0; i < subdirs.length; i += 8) {
@@ -120,7 +115,6 @@ export async function walkFiles(opts: WalkOptions): Promise<{ stopped: boolean }
     }
   };
   await visit(dir, parentLevels);
-  return { stopped };
 }
 
 function selected(
