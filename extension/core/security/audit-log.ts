@@ -1,0 +1,111 @@
+// The audit log: one JSON line per tool call — what ran, who decided (a rule, the user, a
+// default, a protected path), how it ended and how long it took. Arguments are redacted and
+// capped: the log answers "what did the agent do", it is not a second copy of every file.
+// Owner-only (0600 in a 0700 folder); rotated to `<file>.1` past a size so it cannot grow forever.
+import { appendFileSync, chmodSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Redactor } from './redact';
+
+export type AuditDecision = 'allow' | 'ask' | 'deny';
+/** Who made the decision: a permission rule, the user at an approval card, a default, a built-in. */
+export type AuditDecidedBy = 'rule' | 'user' | 'default' | 'protected' | 'confinement' | 'mode';
+export type AuditStatus = 'ok' | 'error' | 'denied' | 'aborted';
+
+export interface AuditEntry {
+  sessionId: string;
+  callId: string;
+  tool: string;
+  decision: AuditDecision;
+  decidedBy: AuditDecidedBy;
+  /** The rule that decided, or the reason shown on the approval card. */
+  rule?: string;
+  status: AuditStatus;
+  durationMs: number;
+  args: unknown;
+}
+
+export interface AuditLogOptions {
+  file: string;
+  redact: Redactor;
+  /** Rotate past this many bytes (default 10 MB). */
+  maxBytes?: number;
+  now?: () => Date;
+}
+
+/** Longest string kept from an argument, and the longest argument record as a whole. */
+const MAX_STRING = 2_000;
+const MAX_ARGS = 8_000;
+
+export class AuditLog {
+  private readonly maxBytes: number;
+  private readonly now: () => Date;
+  private size: number | undefined;
+
+  constructor(private readonly options: AuditLogOptions) {
+    this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  get file(): string {
+    return this.options.file;
+  }
+
+  /** Appends one entry. Never throws: a failing audit log must not fail the tool call. */
+  append(entry: AuditEntry): boolean {
+    try {
+      const line = `${JSON.stringify({
+        ts: this.now().toISOString(),
+        ...entry,
+        durationMs: Math.round(entry.durationMs),
+        args: capArgs(entry.args, this.options.redact),
+      })}\n`;
+      this.ensureFolder();
+      this.size ??= sizeOf(this.options.file);
+      if (this.size + line.length > this.maxBytes && this.size > 0) {
+        renameSync(this.options.file, `${this.options.file}.1`);
+        this.size = 0;
+      }
+      appendFileSync(this.options.file, line, { mode: 0o600 });
+      this.size += Buffer.byteLength(line);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private ensureFolder(): void {
+    const folder = dirname(this.options.file);
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    chmodSync(folder, 0o700);
+  }
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Redacted, every string capped, the whole record capped (then kept as a truncated string). */
+export function capArgs(args: unknown, redact: Redactor): unknown {
+  const capped = capStrings(args, redact, 0);
+  const json = JSON.stringify(capped) ?? 'null';
+  if (json.length <= MAX_ARGS) return capped;
+  return `${json.slice(0, MAX_ARGS)}… (${json.length - MAX_ARGS} more characters)`;
+}
+
+function capStrings(value: unknown, redact: Redactor, depth: number): unknown {
+  if (typeof value === 'string') {
+    const clean = redact(value);
+    return clean.length > MAX_STRING
+      ? `${clean.slice(0, MAX_STRING)}… (${clean.length - MAX_STRING} more characters)`
+      : clean;
+  }
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.slice(0, 100).map((v) => capStrings(v, redact, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = capStrings(v, redact, depth + 1);
+  return out;
+}
