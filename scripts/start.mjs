@@ -63,13 +63,13 @@ const csDir = join(cache, `code-server-${CODE_SERVER_VERSION}`);
 const codeServer = join(csDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 if (!existsSync(join(csDir, '.sextant-setup-ok')) || !existsSync(node) || !existsSync(codeServer)) {
   // No VS Code desktop here: install VS Code's server build once (pinned; a few minutes on 2 cores).
-  say(
-    `no 'code' command on PATH: installing code-server ${CODE_SERVER_VERSION} once with test/e2e/setup (a few minutes)…`,
-  );
+  say(`no 'code' command on PATH: installing code-server ${CODE_SERVER_VERSION} once with test/e2e/setup`);
+  say('(a few minutes, once)…');
   const setup = spawnSync('bash', [join(root, 'test/e2e/setup')], { cwd: root, stdio: 'inherit' });
   if (setup.status !== 0)
     fail(
-      'test/e2e/setup failed (its message is above). Install VS Code instead, or fix what it names, then run npm start again.',
+      'test/e2e/setup failed (its message is above). ' +
+        'Install VS Code instead, or fix what it names, then run npm start again.',
     );
 }
 
@@ -86,24 +86,22 @@ mkdirSync(extensionsDir, { recursive: true });
 const settingsFile = join(userDataDir, 'User', 'settings.json');
 if (!existsSync(settingsFile)) {
   // First run only: later the file is the user's own.
-  writeFileSync(
-    settingsFile,
-    JSON.stringify(
-      {
-        'workbench.startupEditor': 'none',
-        // VS Code's own chat would open beside ours in the secondary side bar; keep the screen for Sextant.
-        'workbench.secondarySideBar.defaultVisibility': 'hidden',
-        'chat.disableAIFeatures': true,
-        // sample-workspace/ sits inside this repository: do not prompt to open the parent git repo.
-        'git.openRepositoryInParentFolders': 'never',
-        'telemetry.telemetryLevel': 'off',
-        'extensions.ignoreRecommendations': true,
-        'update.mode': 'none',
-      },
-      null,
-      2,
-    ) + '\n',
+  const settings = JSON.stringify(
+    {
+      'workbench.startupEditor': 'none',
+      // VS Code's own chat would open beside ours in the secondary side bar; keep the screen for Sextant.
+      'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      'chat.disableAIFeatures': true,
+      // sample-workspace/ sits inside this repository: do not prompt to open the parent git repo.
+      'git.openRepositoryInParentFolders': 'never',
+      'telemetry.telemetryLevel': 'off',
+      'extensions.ignoreRecommendations': true,
+      'update.mode': 'none',
+    },
+    null,
+    2,
   );
+  writeFileSync(settingsFile, `${settings}\n`);
 }
 
 const env = { ...process.env };

@@ -5,8 +5,23 @@
 // credentials in a URL is dropped, unless the user chose to pass that name through.
 
 /** Names that say "secret": FOO_API_KEY, GITHUB_TOKEN, AZURE_CLIENT_SECRET, PGPASSWORD, … */
-const SECRET_NAME =
-  /(?:^|_)(?:API_?KEY|APIKEY|KEY_?ID|TOKEN|SECRET|SECRET_?KEY|PASSWORD|PASSWD|PASS|CREDENTIALS?|PRIVATE_?KEY|ACCESS_?KEY(?:_?ID)?|SESSION_?TOKEN|AUTH)(?:$|_)/i;
+const SECRET_WORDS = [
+  'API_?KEY',
+  'APIKEY',
+  'KEY_?ID',
+  'TOKEN',
+  'SECRET',
+  'SECRET_?KEY',
+  'PASSWORD',
+  'PASSWD',
+  'PASS',
+  'CREDENTIALS?',
+  'PRIVATE_?KEY',
+  'ACCESS_?KEY(?:_?ID)?',
+  'SESSION_?TOKEN',
+  'AUTH',
+];
+const SECRET_NAME = new RegExp(`(?:^|_)(?:${SECRET_WORDS.join('|')})(?:$|_)`, 'i');
 
 /** Whole names of credentials that do not follow the pattern. */
 const SECRET_NAMES = new Set([
