@@ -118,7 +118,8 @@ async function timeInterleaved(fns, runs) {
 const withRg = benchContext(benchPorts(dir, rg));
 const withoutRg = benchContext(benchPorts(dir, undefined));
 console.log(
-  `# grep: ${made} files (+100 ignored) generated in ${(genMs / 1000).toFixed(1)} s; ${rg} (${execFileSync(rg, ['--version']).toString().split('\n')[0]}); median of ${RUNS} runs`,
+  `# grep: ${made} files (+100 ignored) generated in ${(genMs / 1000).toFixed(1)} s; ${rg} ` +
+    `(${execFileSync(rg, ['--version']).toString().split('\n')[0]}); median of ${RUNS} runs`,
 );
 console.log('| search | raw rg | grep tool | tool / rg | JS fallback | fallback / rg |');
 console.log('|---|---:|---:|---:|---:|---:|');
@@ -157,7 +158,8 @@ for (const c of CASES) {
     fbRatio = `${(fbMs / rgMs).toFixed(1)}×`;
   }
   console.log(
-    `| ${c.name} | ${rgMs.toFixed(0)} ms | ${toolMs.toFixed(0)} ms | ${(toolMs / rgMs).toFixed(2)}× | ${fb} | ${fbRatio} |`,
+    `| ${c.name} | ${rgMs.toFixed(0)} ms | ${toolMs.toFixed(0)} ms | ${(toolMs / rgMs).toFixed(2)}× | ${fb} | ` +
+      `${fbRatio} |`,
   );
 }
 rmSync(dir, { recursive: true, force: true });

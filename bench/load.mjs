@@ -34,14 +34,17 @@ const stub = {
   commands: { registerCommand: () => disposable },
 };
 const orig = Module._resolveFilename;
-Module._resolveFilename = function (req, ...rest) { return req === 'vscode' ? 'vscode' : orig.call(this, req, ...rest); };
+Module._resolveFilename = function (req, ...rest) {
+  return req === 'vscode' ? 'vscode' : orig.call(this, req, ...rest);
+};
 require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports: stub };
 const t0 = performance.now();
 const ext = require(process.argv[1]);
 const t1 = performance.now();
 ext.activate({ subscriptions: [], extensionUri: {}, globalStorageUri: {} });
 const t2 = performance.now();
-const heavy = Object.keys(require.cache).filter((k) => /openai|anthropic|sql-wasm|sql\\.js|runtime\\.js|provider-/.test(k));
+const HEAVY = /openai|anthropic|sql-wasm|sql\\.js|runtime\\.js|provider-/;
+const heavy = Object.keys(require.cache).filter((k) => HEAVY.test(k));
 console.log(JSON.stringify({ requireMs: t1 - t0, activateMs: t2 - t1, heavy, log: calls }));
 `;
 
@@ -64,14 +67,21 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const [name, size] of sizes()) console.log(`${name.padEnd(32)} ${kb(size).padStart(10)}`);
   const samples = loadTimes();
   console.log('\n## Loading dist/extension.js (fresh Node process each run, n=%d)', samples.length);
+  const row = (label, values) =>
+    `${label.padEnd(12)} median ${median(values).toFixed(2)} ms   max ${max(values).toFixed(2)} ms`;
   console.log(
-    `require      median ${median(samples.map((s) => s.requireMs)).toFixed(2)} ms   max ${max(samples.map((s) => s.requireMs)).toFixed(2)} ms`,
+    row(
+      'require',
+      samples.map((s) => s.requireMs),
+    ),
   );
   console.log(
-    `activate()   median ${median(samples.map((s) => s.activateMs)).toFixed(2)} ms   max ${max(samples.map((s) => s.activateMs)).toFixed(2)} ms`,
+    row(
+      'activate()',
+      samples.map((s) => s.activateMs),
+    ),
   );
-  console.log(
-    `heavy modules loaded at activation: ${samples[0].heavy.length ? samples[0].heavy.join(', ') : 'none (no SDK, sql.js, runtime or prompt work)'}`,
-  );
+  const heavy = samples[0].heavy.length ? samples[0].heavy.join(', ') : 'none (no SDK, sql.js, runtime or prompt work)';
+  console.log(`heavy modules loaded at activation: ${heavy}`);
   void createRequire;
 }

@@ -290,9 +290,11 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-console.log(`\nStore benchmark — Node ${process.version}, ${EVENTS} appends per size; sql.js wasm load ${ms(wasmMs)}`);
+const title = `Store benchmark — Node ${process.version}, ${EVENTS} appends per size`;
+console.log(`\n${title}; sql.js wasm load ${ms(wasmMs)}`);
 console.log(
-  'append = one text_delta event record: redact + JSON line write + reducer; "batch" = default fsync policy (fdatasync ≤25 ms later), "always" = fdatasync per record',
+  'append = one text_delta event record: redact + JSON line write + reducer; "batch" = default fsync policy ' +
+    '(fdatasync ≤25 ms later), "always" = fdatasync per record',
 );
 const header = [
   'history',

@@ -119,7 +119,8 @@ for (const n of HISTORIES) rows.push(await scenario(n));
 const f = (x) => (typeof x === 'number' ? (Number.isInteger(x) ? String(x) : x.toFixed(2)) : String(x));
 const line = (label, pick) => `${label.padEnd(44)}${rows.map((r) => f(pick(r)).padStart(28)).join('')}`;
 console.log(
-  `Streaming ${TOKENS} tokens, ${PER_FRAME} tokens per post (≈1 post per frame), production bundle, headless Chromium`,
+  `Streaming ${TOKENS} tokens, ${PER_FRAME} tokens per post (≈1 post per frame), ` +
+    'production bundle, headless Chromium',
 );
 console.log(`${''.padEnd(44)}${rows.map((r) => `${r.historyLength} msgs`.padStart(28)).join('')}`);
 console.log(line('initial snapshot size (bytes)', (r) => r.snapshotBytes));

@@ -75,7 +75,8 @@ async function main() {
   for (const kind of ['openai', 'anthropic'] as const) {
     const r = await measure(kind);
     console.log(
-      `${r.kind.padEnd(10)} ${String(r.steps).padStart(6)}   ${r.median.toFixed(2).padStart(12)} ms   ${r.p95.toFixed(2).padStart(9)} ms   (${r.toolMedian.toFixed(2)} ms)`,
+      `${r.kind.padEnd(10)} ${String(r.steps).padStart(6)}   ${r.median.toFixed(2).padStart(12)} ms   ` +
+        `${r.p95.toFixed(2).padStart(9)} ms   (${r.toolMedian.toFixed(2)} ms)`,
     );
   }
 }

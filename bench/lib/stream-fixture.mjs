@@ -9,10 +9,12 @@ function rng(seed) {
   };
 }
 
-const WORDS =
-  'the a model answer streams tokens into markdown with code tables lists and links while history grows long yet every frame stays cheap because only one message redraws'.split(
-    ' ',
-  );
+const WORDS = [
+  'the a model answer streams tokens into markdown with code tables lists and links',
+  'while history grows long yet every frame stays cheap because only one message redraws',
+]
+  .join(' ')
+  .split(' ');
 
 /** ~N tokens of varied Markdown: paragraphs, lists, fenced code, tables. A token is one word or symbol chunk. */
 export function answerTokens(n, seed = 7) {

@@ -107,7 +107,8 @@ export async function createRuntime(
     const baseUrl = e.baseUrl ?? provider?.baseUrl;
     if (!baseUrl) {
       log.warn(
-        'sextant.memory.embeddings: set "baseUrl", or "provider" naming a provider with one; memory search uses BM25 alone.',
+        'sextant.memory.embeddings: set "baseUrl", or "provider" naming a provider with one; memory search uses ' +
+          'BM25 alone.',
       );
       return store.setEmbedder(undefined);
     }

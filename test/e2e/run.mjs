@@ -6,7 +6,8 @@
 //   name-pattern  only scenarios whose name matches (regex; node --test-name-pattern)
 //   --no-package  reuse dist-vsix/sextant.vsix
 //   --keep        keep the run's temp folder (workspace copy, user-data-dir, logs)
-// Env: SEXTANT_E2E_TIMEOUT_MS (whole run, default 600000), SEXTANT_E2E_DOCS_SCREENSHOT=1 (refresh docs/screenshot-chat.png)
+// Env: SEXTANT_E2E_TIMEOUT_MS (whole run, default 600000),
+//      SEXTANT_E2E_DOCS_SCREENSHOT=1 (refresh docs/screenshot-chat.png)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -23,10 +23,12 @@ try {
   executable = await downloadAndUnzipVSCode({ version, timeout: 60_000 });
 } catch (err) {
   console.log(
-    `[test:electron] SKIPPED: VS Code ${version} could not be downloaded here (${err instanceof Error ? err.message : err}).`,
+    `[test:electron] SKIPPED: VS Code ${version} could not be downloaded here ` +
+      `(${err instanceof Error ? err.message : err}).`,
   );
   console.log(
-    '[test:electron] This suite needs internet access to update.code.visualstudio.com; `npm test` runs the code-server suite instead.',
+    '[test:electron] This suite needs internet access to update.code.visualstudio.com; `npm test` runs the ' +
+      'code-server suite instead.',
   );
   process.exit(0);
 }

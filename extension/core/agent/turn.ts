@@ -116,7 +116,9 @@ export async function* runTurn(
     if (step >= opts.maxSteps) {
       yield {
         type: 'notice',
-        text: `Stopped after ${step} model calls (the limit set by sextant.agent.maxSteps). Send "continue" to go on, or raise the limit.`,
+        text:
+          `Stopped after ${step} model calls (the limit set by sextant.agent.maxSteps). Send "continue" to go ` +
+          'on, or raise the limit.',
       };
       return { kind: 'max_steps', steps: step };
     }

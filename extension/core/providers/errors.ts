@@ -149,7 +149,8 @@ export function toProviderError(err: unknown, ctx: ErrorContext, sdk: SdkErrorCl
         const env = ctx.apiKeyEnv ? ` or the environment variable ${ctx.apiKeyEnv}` : '';
         return new ProviderError(
           'auth',
-          `The API key for ${name} was refused (${status}). Set a valid key with "Sextant: Set API Key"${env}.${suffix}`,
+          `The API key for ${name} was refused (${status}). Set a valid key with "Sextant: Set API ` +
+            `Key"${env}.${suffix}`,
           status,
           afterFirstToken,
         );

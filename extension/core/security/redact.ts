@@ -6,13 +6,16 @@ export const REDACTED = '[REDACTED]';
 /** Exact values shorter than this are not redacted: they would match ordinary words. */
 const MIN_EXACT = 8;
 
+/** The BEGIN or END line of a PEM private key block (RSA, EC, OPENSSH, PKCS#8, encrypted). */
+const pemLine = (edge: 'BEGIN' | 'END') => `-----${edge} (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`;
+
+/** Names of assignments whose value is a secret (`apiKey: …`, `password=…`). */
+const SECRET_NAMES = 'api[_-]?key|x-api-key|secret|password|passwd|access[_-]?token|auth[_-]?token';
+
 /** Each pattern with the number of leading capture groups kept (a label such as "Bearer "). */
 const PATTERNS: ReadonlyArray<readonly [RegExp, number]> = [
-  // PEM private keys (RSA, EC, OPENSSH, PKCS#8, encrypted), including a block cut off at the end.
-  [
-    /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g,
-    0,
-  ],
+  // PEM private keys, including a block cut off at the end.
+  [new RegExp(`${pemLine('BEGIN')}[\\s\\S]*?(?:${pemLine('END')}|$)`, 'g'), 0],
   // OpenAI (sk-, sk-proj-), Anthropic (sk-ant-), OpenRouter (sk-or-v1-), DeepSeek, Moonshot, MiniMax (sk-…).
   [/\bsk-[A-Za-z0-9_-]{16,}/g, 0],
   // Google / Gemini API keys.
@@ -42,10 +45,7 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, number]> = [
 /** Generic `password = …` assignments: right for exports and logs, too eager for stored code. */
 const ASSIGNMENTS: ReadonlyArray<readonly [RegExp, number]> = [
   // key=value / "apiKey": "…" assignments whose name says secret.
-  [
-    /((?:api[_-]?key|x-api-key|secret|password|passwd|access[_-]?token|auth[_-]?token)["']?\s*[:=]\s*["']?)([^\s"',;]{8,})/gi,
-    1,
-  ],
+  [new RegExp(`((?:${SECRET_NAMES})["']?\\s*[:=]\\s*["']?)([^\\s"',;]{8,})`, 'gi'), 1],
 ];
 
 function escapeRegExp(s: string): string {

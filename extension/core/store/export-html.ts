@@ -52,21 +52,29 @@ function markdownRenderer(): Marked {
 
 const CSS = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#fff;--card:#f6f8fa;--border:#d1d9e0;--accent:#0969da}
-@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--card:#151b23;--border:#3d444d;--accent:#4493f8}}
-*{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",sans-serif}
+@media (prefers-color-scheme:dark){
+:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--card:#151b23;--border:#3d444d;--accent:#4493f8}}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",sans-serif}
 main{max-width:860px;margin:0 auto;padding:2rem 1.25rem 4rem}h1{font-size:1.7rem;margin:0 0 .25rem}
 .meta{color:var(--muted);font-size:.9rem;margin-bottom:2rem}
 article{border-top:1px solid var(--border);padding:1rem 0}article>header{font-weight:600;margin-bottom:.5rem}
 article>header .when{color:var(--muted);font-weight:400;font-size:.85rem;margin-left:.5rem}
 article.user>header{color:var(--accent)}
 a{color:var(--accent)}pre,code{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-pre{background:var(--card);border:1px solid var(--border);border-radius:6px;padding:.75rem;overflow:auto;white-space:pre-wrap;word-break:break-word}
+pre{background:var(--card);border:1px solid var(--border);border-radius:6px;padding:.75rem;overflow:auto;
+white-space:pre-wrap;word-break:break-word}
 :not(pre)>code{background:var(--card);padding:.1em .3em;border-radius:4px}
 details{border:1px solid var(--border);border-radius:6px;margin:.5rem 0;padding:.25rem .75rem;background:var(--card)}
-summary{cursor:pointer}.status{color:var(--muted);font-size:.85rem}.error{border-left:3px solid #cf222e;padding-left:.75rem}
-table{border-collapse:collapse}td,th{border:1px solid var(--border);padding:.25rem .5rem}blockquote{margin:0;padding-left:1rem;border-left:3px solid var(--border);color:var(--muted)}
+summary{cursor:pointer}.status{color:var(--muted);font-size:.85rem}
+.error{border-left:3px solid #cf222e;padding-left:.75rem}
+table{border-collapse:collapse}td,th{border:1px solid var(--border);padding:.25rem .5rem}
+blockquote{margin:0;padding-left:1rem;border-left:3px solid var(--border);color:var(--muted)}
 .todos li{list-style:none}.todos li::before{content:"☐ "}.todos li.completed::before{content:"☑ "}
 `;
+
+/** Nothing may load or run: the styles are inline, images only data: URIs. */
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -76,7 +84,9 @@ function part(p: MessagePart, md: Marked): string {
     return `<details><summary>Thinking</summary>${md.parse(p.text, { async: false })}</details>`;
   const c = p.call;
   const body = c.detail ?? c.preview ?? c.liveOutput;
-  const summary = `Tool: ${escapeHtml(c.name)} — <code>${escapeHtml(c.subject)}</code> <span class="status">${escapeHtml(c.status)}${c.durationMs !== undefined ? ` · ${c.durationMs} ms` : ''}</span>`;
+  const duration = c.durationMs !== undefined ? ` · ${c.durationMs} ms` : '';
+  const status = `<span class="status">${escapeHtml(c.status)}${duration}</span>`;
+  const summary = `Tool: ${escapeHtml(c.name)} — <code>${escapeHtml(c.subject)}</code> ${status}`;
   return `<details class="tool"><summary>${summary}</summary>${body ? `<pre>${escapeHtml(body)}</pre>` : ''}</details>`;
 }
 
@@ -90,20 +100,22 @@ function message(m: ChatMessage, md: Marked): string {
       : '',
     m.usage ? `<p class="status">Tokens: ${m.usage.inputTokens} in, ${m.usage.outputTokens} out</p>` : '',
   ].join('');
-  return `<article class="${m.role}" aria-label="${m.role === 'user' ? 'You' : 'Sextant'}"><header>${who}<span class="when">${escapeHtml(m.mode)} · ${iso(m.createdAt)}</span></header>${parts}${extra}</article>`;
+  const header = `<header>${who}<span class="when">${escapeHtml(m.mode)} · ${iso(m.createdAt)}</span></header>`;
+  const label = m.role === 'user' ? 'You' : 'Sextant';
+  return `<article class="${m.role}" aria-label="${label}">${header}${parts}${extra}</article>`;
 }
 
 export function renderHtml({ session, artifacts }: ExportInput, now: number): string {
   const md = markdownRenderer();
   const body: string[] = [
     `<h1>${escapeHtml(session.title)}</h1>`,
-    `<p class="meta">Mode ${escapeHtml(session.mode)} · Model ${escapeHtml(session.model)} · Created ${iso(session.createdAt)} · Exported ${iso(now)} by Sextant</p>`,
+    `<p class="meta">Mode ${escapeHtml(session.mode)} · Model ${escapeHtml(session.model)} · ` +
+      `Created ${iso(session.createdAt)} · Exported ${iso(now)} by Sextant</p>`,
     ...session.messages.map((m) => message(m, md)),
   ];
   if (session.todos.length) {
-    body.push(
-      `<section><h2>Todos</h2><ul class="todos">${session.todos.map((t) => `<li class="${escapeHtml(t.status)}">${escapeHtml(t.content)}</li>`).join('')}</ul></section>`,
-    );
+    const items = session.todos.map((t) => `<li class="${escapeHtml(t.status)}">${escapeHtml(t.content)}</li>`);
+    body.push(`<section><h2>Todos</h2><ul class="todos">${items.join('')}</ul></section>`);
   }
   for (const a of artifacts) {
     const sources = a.citations?.length
@@ -113,17 +125,17 @@ export function renderHtml({ session, artifacts }: ExportInput, now: number): st
             const label = escapeHtml(c.title ?? c.url);
             // The URL is printed too: a saved or printed report must still say where a claim came from.
             const url = c.title ? ` <span class="status">${escapeHtml(c.url)}</span>` : '';
-            return `<li value="${c.n}">${href ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer nofollow">${label}</a>` : label}${url}</li>`;
+            const link = href ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer nofollow">${label}</a>` : label;
+            return `<li value="${c.n}">${link}${url}</li>`;
           })
           .join('')}</ol>`
       : '';
-    body.push(
-      `<section class="artifact"><h2>${escapeHtml(a.kind)}: ${escapeHtml(a.title)}</h2>${md.parse(a.content, { async: false })}${sources}</section>`,
-    );
+    const heading = `<h2>${escapeHtml(a.kind)}: ${escapeHtml(a.title)}</h2>`;
+    body.push(`<section class="artifact">${heading}${md.parse(a.content, { async: false })}${sources}</section>`);
   }
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(session.title)}</title><style>${CSS}</style></head>

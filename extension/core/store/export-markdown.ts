@@ -15,7 +15,8 @@ function part(p: MessagePart): string {
   if (p.type === 'text') return p.text.trim();
   if (p.type === 'thinking') return `<details><summary>Thinking</summary>\n\n${p.text.trim()}\n\n</details>`;
   const c = p.call;
-  const head = `**Tool: ${c.name}** — \`${c.subject.replace(/`/g, "'")}\` — ${c.status}${c.durationMs !== undefined ? ` (${c.durationMs} ms)` : ''}`;
+  const duration = c.durationMs !== undefined ? ` (${c.durationMs} ms)` : '';
+  const head = `**Tool: ${c.name}** — \`${c.subject.replace(/`/g, "'")}\` — ${c.status}${duration}`;
   const body = c.detail ?? c.preview ?? c.liveOutput;
   return body ? `${head}\n\n${fence(body)}` : head;
 }
@@ -29,11 +30,10 @@ function message(m: ChatMessage): string {
   }
   if (m.status === 'stopped') lines.push('_Stopped before it finished._', '');
   if (m.error) lines.push(`> **Error (${m.error.code}):** ${m.error.message}`, '');
-  if (m.usage)
-    lines.push(
-      `_Tokens: ${m.usage.inputTokens} in, ${m.usage.outputTokens} out${m.usage.costUsd !== undefined ? `, $${m.usage.costUsd.toFixed(4)}` : ''}_`,
-      '',
-    );
+  if (m.usage) {
+    const cost = m.usage.costUsd !== undefined ? `, $${m.usage.costUsd.toFixed(4)}` : '';
+    lines.push(`_Tokens: ${m.usage.inputTokens} in, ${m.usage.outputTokens} out${cost}_`, '');
+  }
   return lines.join('\n');
 }
 
@@ -51,10 +51,10 @@ export function renderMarkdown({ session, artifacts }: ExportInput, now: number)
   for (const m of session.messages) out.push(message(m));
   if (session.todos.length) {
     out.push('## Todos', '');
-    for (const t of session.todos)
-      out.push(
-        `- [${t.status === 'completed' ? 'x' : ' '}] ${t.content}${t.status === 'in_progress' ? ' _(in progress)_' : ''}`,
-      );
+    for (const t of session.todos) {
+      const note = t.status === 'in_progress' ? ' _(in progress)_' : '';
+      out.push(`- [${t.status === 'completed' ? 'x' : ' '}] ${t.content}${note}`);
+    }
     out.push('');
   }
   for (const a of artifacts) {

@@ -16,7 +16,10 @@ export interface LoadedDb {
   source: 'current' | 'prev' | 'empty';
   /** Whether sextant.db on disk is a good file (so it may become `.prev` at the next snapshot). */
   currentGood: boolean;
-  /** Checksum recorded in the current file's sidecar when loaded ('none' without one): a change means another window wrote. */
+  /**
+   * Checksum recorded in the current file's sidecar when loaded ('none' without one): a change
+   * means another window wrote a snapshot since.
+   */
   currentKey: string;
   generation: number;
   hwm: Hwm;
@@ -74,7 +77,8 @@ export async function loadDatabase(SQL: SqlJsStatic, dir: string, log: Logger): 
     } catch (err) {
       if (err instanceof NewerSchemaError) throw err;
       log.warn(
-        `store: ${file} is unreadable (${(err as Error).message}); recovering from the previous snapshot and the journal`,
+        `store: ${file} is unreadable (${(err as Error).message}); recovering from the previous snapshot and the ` +
+          'journal',
       );
     }
   }

@@ -115,8 +115,10 @@ export class Projection {
         this.ensureSession(rec.sessionId, rec.at);
         const a = rec.artifact;
         db.run(
-          `INSERT INTO artifacts (id, session_id, kind, title, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, title = excluded.title, content = excluded.content, updated_at = excluded.updated_at`,
+          `INSERT INTO artifacts (id, session_id, kind, title, content, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, title = excluded.title, content = excluded.content,
+             updated_at = excluded.updated_at`,
           [a.id, rec.sessionId, a.kind, a.title, a.content, rec.at, rec.at],
         );
         db.run('DELETE FROM citations WHERE artifact_id = ?', [a.id]);
@@ -139,7 +141,8 @@ export class Projection {
 
   private ensureSession(id: string, at: number): void {
     this.db.run(
-      `INSERT OR IGNORE INTO sessions (id, title, mode, model, created_at, updated_at) VALUES (?, '', 'chat', '', ?, ?)`,
+      `INSERT OR IGNORE INTO sessions (id, title, mode, model, created_at, updated_at)
+       VALUES (?, '', 'chat', '', ?, ?)`,
       [id, at, at],
     );
   }
@@ -199,7 +202,8 @@ export class Projection {
   private writeMessage(sessionId: string, ord: number, m: ChatMessage): void {
     const db = this.db;
     db.run(
-      `INSERT OR REPLACE INTO messages (id, session_id, ord, role, mode, status, model, created_at, error_json, usage_json)
+      `INSERT OR REPLACE INTO messages
+         (id, session_id, ord, role, mode, status, model, created_at, error_json, usage_json)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         m.id,
@@ -235,7 +239,8 @@ export class Projection {
       ]);
       const detail = this.blobs.split(c.detail);
       db.run(
-        `INSERT OR REPLACE INTO tool_traces (message_id, call_id, session_id, name, kind, subject, status, started_at, duration_ms, preview, detail, detail_ref, live_output)
+        `INSERT OR REPLACE INTO tool_traces (message_id, call_id, session_id, name, kind, subject, status,
+           started_at, duration_ms, preview, detail, detail_ref, live_output)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           m.id,

@@ -11,7 +11,10 @@ export interface Migration {
   up(db: Database): void;
 }
 
-/** v1: the first released layout — sessions, messages with parts, tool traces, model history, todos, artifacts, citations. */
+/**
+ * v1: the first released layout — sessions, messages with parts, tool traces, model history, todos,
+ * artifacts, citations.
+ */
 const V1 = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE sessions (

@@ -39,7 +39,8 @@ function fallbackTitle(db: Database, id: string): string {
   const first = queryOne(
     db,
     `SELECT group_concat(p.text, ' ') AS text FROM message_parts p
-      WHERE p.message_id = (SELECT id FROM messages WHERE session_id = ? AND role = 'user' ORDER BY ord LIMIT 1) AND p.type = 'text'`,
+      WHERE p.type = 'text'
+        AND p.message_id = (SELECT id FROM messages WHERE session_id = ? AND role = 'user' ORDER BY ord LIMIT 1)`,
     [id],
   );
   return generateTitle(String(first?.text ?? ''));

@@ -112,9 +112,8 @@ class Store implements SessionStore {
     const replayed = this.replay(undefined);
     this.journal = new JournalWriter(opts.dir, this.writerId, opts.fsync ?? 'batch');
     if (loaded.source !== 'current' || loaded.migratedFrom !== undefined || replayed > 0) {
-      this.log.info(
-        `store: opened from ${loaded.source}${loaded.migratedFrom !== undefined ? ` (migrated from schema v${loaded.migratedFrom})` : ''}, replayed ${replayed} journal records`,
-      );
+      const migrated = loaded.migratedFrom !== undefined ? ` (migrated from schema v${loaded.migratedFrom})` : '';
+      this.log.info(`store: opened from ${loaded.source}${migrated}, replayed ${replayed} journal records`);
       this.pending += replayed + 1;
       this.firstPendingAt = this.now();
       this.schedule();

@@ -30,8 +30,10 @@ export const askUserTool = defineTool({
   name: 'ask_user',
   kind: 'read',
   description: [
-    'Asks the user 1–4 multiple-choice questions and waits for the answers. Each question has 2–4 options; the user can always pick "Other" and type an answer.',
-    'Use it to settle a real ambiguity or a preference that changes what you will do (which approach, which library, which files). Do not use it for things you can find out yourself.',
+    'Asks the user 1–4 multiple-choice questions and waits for the answers.',
+    'Each question has 2–4 options; the user can always pick "Other" and type an answer.',
+    'Use it to settle a real ambiguity or a preference that changes what you will do',
+    '(which approach, which library, which files). Do not use it for things you can find out yourself.',
   ].join(' '),
   input,
   subject: (i) => i.questions.map((q) => q.header ?? q.question).join(' · '),

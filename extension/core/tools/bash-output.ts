@@ -25,8 +25,10 @@ export const bashOutputTool = defineTool({
   name: 'bash_output',
   kind: 'read',
   description: [
-    'Reads output of a shell job started by bash: by default the output produced since the last read, plus whether the job is still running and its exit code.',
-    'filter keeps only lines matching a regular expression. offset/limit page through the whole kept output by line number (e.g. the elided middle of a long command output).',
+    'Reads output of a shell job started by bash: by default the output produced since the last read, plus whether',
+    'the job is still running and its exit code.',
+    'filter keeps only lines matching a regular expression. offset/limit page through the whole kept output by line',
+    'number (e.g. the elided middle of a long command output).',
   ].join(' '),
   input,
   subject: (i) => i.bash_id,

@@ -24,13 +24,15 @@ const input = z.object({
     .max(MAX_TIMEOUT_MS)
     .optional()
     .describe(
-      `Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}; background jobs have none unless given).`,
+      `Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}; background jobs have none ` +
+        'unless given).',
     ),
   run_in_background: z
     .boolean()
     .optional()
     .describe(
-      'Start the command and return a job id at once (for servers, watchers, long builds). Read its output with bash_output, stop it with kill_shell.',
+      'Start the command and return a job id at once (for servers, watchers, long builds). Read its output with ' +
+        'bash_output, stop it with kill_shell.',
     ),
 });
 type Input = z.infer<typeof input>;
@@ -99,12 +101,17 @@ export const bashTool = defineTool({
   name: 'bash',
   kind: 'execute',
   description: [
-    'Runs a shell command (bash -c) in the workspace root and returns its combined stdout/stderr, exit code and duration.',
-    `Timeout: ${DEFAULT_TIMEOUT_MS / 1000} s by default, up to ${MAX_TIMEOUT_MS / 1000} s with the timeout parameter (ms); on timeout the whole process tree is killed.`,
-    `Output beyond ${OUTPUT_CAP_CHARS} characters keeps its head and tail; the elided middle can be read with bash_output.`,
-    'Commands do not share state between calls (each is a fresh shell), so chain dependent steps with && and use absolute or workspace-relative paths instead of cd.',
+    'Runs a shell command (bash -c) in the workspace root and returns its combined stdout/stderr, exit code and',
+    'duration.',
+    `Timeout: ${DEFAULT_TIMEOUT_MS / 1000} s by default, up to ${MAX_TIMEOUT_MS / 1000} s with the timeout`,
+    'parameter (ms); on timeout the whole process tree is killed.',
+    `Output beyond ${OUTPUT_CAP_CHARS} characters keeps its head and tail; the elided middle can be read with`,
+    'bash_output.',
+    'Commands do not share state between calls (each is a fresh shell), so chain dependent steps with && and use',
+    'absolute or workspace-relative paths instead of cd.',
     'There is no terminal input: use non-interactive flags (e.g. --yes, -y, CI=1) and never start editors or pagers.',
-    'For servers and watchers set run_in_background and check them with bash_output. Prefer grep, glob, read_file and ls over grep/find/cat/ls in bash.',
+    'For servers and watchers set run_in_background and check them with bash_output. Prefer grep, glob, read_file',
+    'and ls over grep/find/cat/ls in bash.',
   ].join(' '),
   input,
   subject: (i) => i.command,
@@ -127,7 +134,9 @@ export const bashTool = defineTool({
     const job = jobs.start({ command: i.command, cwd, timeoutMs, background });
     mirrorToTerminal(ctx, job);
     if (background) {
-      const text = `Started in the background as ${job.id}${job.pid ? ` (pid ${job.pid})` : ''}. Read its output with bash_output (bash_id "${job.id}"); stop it with kill_shell. It ends with the session at the latest.`;
+      const text =
+        `Started in the background as ${job.id}${job.pid ? ` (pid ${job.pid})` : ''}. Read its output ` +
+        `with bash_output (bash_id "${job.id}"); stop it with kill_shell. It ends with the session at the latest.`;
       return { forModel: text, forUi: text, isError: false };
     }
     const pump = progressPump(ctx);
@@ -148,7 +157,8 @@ export const bashTool = defineTool({
       full,
       OUTPUT_CAP_CHARS,
       (first, count) =>
-        `the full output is kept: bash_output with bash_id "${job.id}", offset ${first}, limit ${Math.min(count, 500)} pages through it`,
+        `the full output is kept: bash_output with bash_id "${job.id}", offset ${first}, limit ` +
+        `${Math.min(count, 500)} pages through it`,
     );
     if (!capped.elided && job.output.droppedChars === 0) jobs.forget(job.id);
     job.readCursor = job.output.total;

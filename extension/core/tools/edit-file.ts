@@ -75,7 +75,8 @@ export async function planEdits(
     );
     if (!intended)
       throw new ToolInputError(
-        `Refused: these edits would leave ${shown} empty. If that is really intended, replace the whole content in one edit, or use write_file with allow_empty.`,
+        `Refused: these edits would leave ${shown} empty. If that is really intended, replace the whole content in ` +
+          'one edit, or use write_file with allow_empty.',
       );
   }
   return { file, change: { path: abs, displayPath: shown, isNew: false, before: file.text, after: text }, count };
@@ -85,9 +86,11 @@ export const editFileTool = defineTool({
   name: 'edit_file',
   kind: 'write',
   description: [
-    'Replaces exact text in a file: old_string must match the file exactly (whitespace and indentation included) and occur exactly once,',
+    'Replaces exact text in a file: old_string must match the file exactly (whitespace and indentation included)',
+    'and occur exactly once,',
     'unless replace_all is true. Read the file first (edits to unread or since-changed files are refused).',
-    'Copy old_string from read_file output without the line-number prefix, and include enough surrounding lines to be unique.',
+    'Copy old_string from read_file output without the line-number prefix, and include enough surrounding lines to',
+    'be unique.',
     'When old_string is not found, the error shows the closest candidates. Line endings, BOM and encoding are kept.',
     'For several changes to one file use multi_edit.',
   ].join(' '),

@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import { defineTool, errorResult } from './types';
+import { plural } from './util/cap';
 import { compileGlob } from './util/globs';
 import { listFiles } from './util/list-files';
 import { displayPath, resolvePath, rootOf } from './util/paths';
@@ -26,8 +27,10 @@ export const globTool = defineTool({
   name: 'glob',
   kind: 'read',
   description: [
-    'Finds files by name with a glob pattern ("**/*.ts", "src/**/test_*.py", "*.{json,yaml}") and returns their paths, most recently modified first.',
-    '`*` does not cross folders, so use "**/" to search at any depth. Honours .gitignore and the editor\'s excluded files; hidden files are included.',
+    'Finds files by name with a glob pattern ("**/*.ts", "src/**/test_*.py", "*.{json,yaml}") and returns their',
+    'paths, most recently modified first.',
+    '`*` does not cross folders, so use "**/" to search at any depth. Honours .gitignore and the editor\'s excluded',
+    'files; hidden files are included.',
     'Use it to locate files before reading them; use grep to search inside files.',
   ].join(' '),
   input,
@@ -74,11 +77,13 @@ export const globTool = defineTool({
     } else {
       text = shown.join('\n');
       if (withTimes.length > limit)
-        text += `\n\n(Showing the ${limit} most recently modified of ${withTimes.length} matches. Narrow the pattern or path to see others.)`;
+        text +=
+          `\n\n(Showing the ${limit} most recently modified of ${withTimes.length} matches. Narrow the ` +
+          'pattern or path to see others.)';
     }
     return {
       forModel: text,
-      forUi: `${withTimes.length} file${withTimes.length === 1 ? '' : 's'}\n${text}`,
+      forUi: `${plural(withTimes.length, 'file')}\n${text}`,
       isError: false,
     };
   },

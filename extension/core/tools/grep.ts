@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineTool, errorResult } from './types';
 import type { WorkspacePort } from '../ports';
 import { displayPath, resolvePath, rootOf } from './util/paths';
-import { cutLine } from './util/cap';
+import { cutLine, plural } from './util/cap';
 import { grepWithJs, grepWithRipgrep, type GrepFileResult, type GrepMode, type GrepParams } from './util/grep-search';
 
 const DEFAULT_LIMIT: Record<GrepMode, number> = { content: 400, files_with_matches: 250, count: 250 };
@@ -16,7 +16,8 @@ const input = z.object({
     .string()
     .min(1)
     .describe(
-      'Regular expression (ripgrep/Rust syntax). Escape literal braces and dots, e.g. "interface\\\\{\\\\}" or "foo\\\\.bar".',
+      'Regular expression (ripgrep/Rust syntax). Escape literal braces and dots, e.g. "interface\\\\{\\\\}" or ' +
+        '"foo\\\\.bar".',
     ),
   path: z
     .string()
@@ -26,19 +27,22 @@ const input = z.object({
     .string()
     .optional()
     .describe(
-      'Only files matching this glob, relative to path, e.g. "*.ts", "*.{ts,tsx}", "src/**/*.py". Prefix with ! to exclude.',
+      'Only files matching this glob, relative to path, e.g. "*.ts", "*.{ts,tsx}", "src/**/*.py". Prefix with ! to ' +
+        'exclude.',
     ),
   type: z
     .string()
     .optional()
     .describe(
-      'Only files of this ripgrep type, e.g. "ts", "py", "rust", "go", "java", "md". More efficient than glob for standard types.',
+      'Only files of this ripgrep type, e.g. "ts", "py", "rust", "go", "java", "md". More efficient than glob for ' +
+        'standard types.',
     ),
   output_mode: z
     .enum(['content', 'files_with_matches', 'count'])
     .optional()
     .describe(
-      '"files_with_matches" (default): paths, newest first; "content": matching lines; "count": matching lines per file.',
+      '"files_with_matches" (default): paths, newest first; "content": matching lines; "count": matching lines per ' +
+        'file.',
     ),
   '-i': z.boolean().optional().describe('Case-insensitive search.'),
   '-n': z.boolean().optional().describe('Show line numbers in content mode (default true).'),
@@ -71,9 +75,12 @@ export const grepTool = defineTool({
   name: 'grep',
   kind: 'read',
   description: [
-    "Searches file contents with ripgrep regular expressions. Respects .gitignore and the editor's excluded files; searches hidden files but never .git.",
-    'Modes: files_with_matches (default; paths, newest first), content (matching lines with line numbers, optional -A/-B/-C context), count.',
-    'Filter with glob ("*.ts", "**/*.{ts,tsx}") or type ("ts", "py"). Use -i for case-insensitive and multiline for patterns across lines.',
+    "Searches file contents with ripgrep regular expressions. Respects .gitignore and the editor's excluded files; " +
+      'searches hidden files but never .git.',
+    'Modes: files_with_matches (default; paths, newest first), content (matching lines with line numbers, optional',
+    '-A/-B/-C context), count.',
+    'Filter with glob ("*.ts", "**/*.{ts,tsx}") or type ("ts", "py"). Use -i for case-insensitive and multiline for',
+    'patterns across lines.',
     'Results are capped; use head_limit and offset to page. Always prefer this tool to running grep or rg in bash.',
   ].join(' '),
   input,
@@ -110,9 +117,10 @@ export const grepTool = defineTool({
       if (out.errors.length) notes.push(`(Some files could not be searched: ${out.errors.join('; ')})`);
     } catch (e) {
       const msg = (e as Error).message;
-      return errorResult(
-        `grep failed: ${msg}${/regex|parse/i.test(msg) ? '\nCheck the pattern: it is a regular expression, so escape special characters such as ( ) [ ] { } . * + ?' : ''}`,
-      );
+      const hint = /regex|parse/i.test(msg)
+        ? '\nCheck the pattern: it is a regular expression, so escape special characters such as ( ) [ ] { } . * + ?'
+        : '';
+      return errorResult(`grep failed: ${msg}${hint}`);
     }
     if (ctx.signal.aborted) return errorResult('grep was aborted.');
     if (!rg) notes = [FALLBACK_NOTE, ...notes];
@@ -129,17 +137,19 @@ async function format(files: GrepFileResult[], mode: GrepMode, i: Input, ws: Wor
   const pageNote = (total: number, unit: string) => {
     const end = Math.min(total, offset + limit);
     if (offset === 0 && end === total) return '';
-    return `\n\n(Showing ${unit} ${offset + 1}–${end} of ${total}.${end < total ? ` Use offset=${end} for more, or narrow the search.` : ''})`;
+    const more = end < total ? ` Use offset=${end} for more, or narrow the search.` : '';
+    return `\n\n(Showing ${unit} ${offset + 1}–${end} of ${total}.${more})`;
   };
   if (mode === 'files_with_matches') {
     await sortNewestFirst(files, ws);
     const page = files.slice(offset, offset + limit).map((f) => displayPath(ws, f.file));
-    return `Found ${files.length} file${files.length === 1 ? '' : 's'}\n${page.join('\n')}${pageNote(files.length, 'files')}`;
+    return `Found ${plural(files.length, 'file')}\n${page.join('\n')}${pageNote(files.length, 'files')}`;
   }
   if (mode === 'count') {
     const total = files.reduce((n, f) => n + f.count, 0);
     const page = files.slice(offset, offset + limit).map((f) => `${displayPath(ws, f.file)}:${f.count}`);
-    return `${total} matching line${total === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'}\n${page.join('\n')}${pageNote(files.length, 'files')}`;
+    const head = `${plural(total, 'matching line')} in ${plural(files.length, 'file')}`;
+    return `${head}\n${page.join('\n')}${pageNote(files.length, 'files')}`;
   }
   const numbers = i['-n'] ?? true;
   const withContext = (i['-A'] ?? i['-C'] ?? 0) > 0 || (i['-B'] ?? i['-C'] ?? 0) > 0;
@@ -157,7 +167,8 @@ async function format(files: GrepFileResult[], mode: GrepMode, i: Input, ws: Wor
     prev = r;
   }
   const matches = files.reduce((n, f) => n + f.count, 0);
-  return `${matches} matching line${matches === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'}\n${out.join('\n')}${pageNote(rows.length, 'lines')}`;
+  const head = `${plural(matches, 'matching line')} in ${plural(files.length, 'file')}`;
+  return `${head}\n${out.join('\n')}${pageNote(rows.length, 'lines')}`;
 }
 
 /** Newest first, like Claude Code; for very many files, path order (stat-ing them all costs more than it helps). */

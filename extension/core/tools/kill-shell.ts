@@ -12,7 +12,8 @@ export const killShellTool = defineTool({
   name: 'kill_shell',
   kind: 'execute',
   description:
-    'Stops a background shell job started by bash (the whole process tree: SIGTERM, then SIGKILL after 2 s) and reports its last state.',
+    'Stops a background shell job started by bash (the whole process tree: SIGTERM, then SIGKILL after 2 s) and ' +
+    'reports its last state.',
   input,
   subject: (i) => i.shell_id,
   async describeForApproval(i, ctx) {

@@ -61,7 +61,8 @@ export const lsTool = defineTool({
   kind: 'read',
   description: [
     'Lists a folder: sub-folders (ending in /) first, then files with their sizes. depth > 1 shows a tree.',
-    'Dependency and cache folders (node_modules, .git, __pycache__, …) and .gitignored folders are listed but not expanded.',
+    'Dependency and cache folders (node_modules, .git, __pycache__, …) and .gitignored folders are listed but not',
+    'expanded.',
     'Use glob to find files by pattern across the workspace.',
   ].join(' '),
   input,
@@ -117,7 +118,8 @@ export const lsTool = defineTool({
     await visit(dir, 1, [], '');
     const head = `${displayPath(ws, dir)}/`;
     const body = lines.length ? lines.join('\n') : '(empty folder)';
-    const text = `${head}\n${body}${truncated ? `\n… (stopped after ${MAX_ENTRIES} entries; list a sub-folder or use glob)` : ''}`;
+    const cut = truncated ? `\n… (stopped after ${MAX_ENTRIES} entries; list a sub-folder or use glob)` : '';
+    const text = `${head}\n${body}${cut}`;
     return { forModel: text, forUi: text, isError: false };
   },
 });

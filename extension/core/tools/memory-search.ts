@@ -3,6 +3,7 @@
 // factory because it needs the store; the runtime adds it to the registry when the store exists.
 import { z } from 'zod';
 import { defineTool } from './types';
+import { plural } from './util/cap';
 import type { MemoryHit, MemorySearchOptions } from '../store/memory-query';
 
 /** The part of the session store this tool uses. */
@@ -24,7 +25,8 @@ export function formatHits(query: string, hits: MemoryHit[]): string {
   return hits
     .map(
       (h, i) =>
-        `${i + 1}. ${h.title || 'Untitled session'} (session ${h.sessionId}, score ${h.score.toFixed(3)})\n   ${h.excerpt.replace(/\s+/g, ' ')}`,
+        `${i + 1}. ${h.title || 'Untitled session'} (session ${h.sessionId}, score ${h.score.toFixed(3)})\n` +
+        `   ${h.excerpt.replace(/\s+/g, ' ')}`,
     )
     .join('\n');
 }
@@ -49,7 +51,7 @@ export function createMemorySearchTool(store: MemorySearcher) {
       const text = formatHits(i.query, hits);
       return {
         forModel: text,
-        forUi: hits.length ? `${hits.length} earlier session${hits.length === 1 ? '' : 's'}\n${text}` : text,
+        forUi: hits.length ? `${plural(hits.length, 'earlier session')}\n${text}` : text,
         isError: false,
       };
     },

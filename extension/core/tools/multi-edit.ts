@@ -1,6 +1,7 @@
 // multi_edit: several replacements in one file, applied in order, all or nothing.
 import { z } from 'zod';
 import { defineTool } from './types';
+import { plural } from './util/cap';
 import { commitChange, describeOrFailure, failedChange } from './util/change';
 import { editSchema, planEdits } from './edit-file';
 
@@ -13,8 +14,10 @@ export const multiEditTool = defineTool({
   name: 'multi_edit',
   kind: 'write',
   description: [
-    'Makes several exact-text replacements in one file in a single step. Edits apply in order, each to the result of the previous,',
-    'and the whole call is all or nothing: if any edit fails (absent or ambiguous old_string) the file is left unchanged and the error says which edit failed.',
+    'Makes several exact-text replacements in one file in a single step. Edits apply in order, each to the result',
+    'of the previous,',
+    'and the whole call is all or nothing: if any edit fails (absent or ambiguous old_string) the file is left',
+    'unchanged and the error says which edit failed.',
     'Same rules as edit_file for each edit. Read the file first.',
   ].join(' '),
   input,
@@ -28,7 +31,7 @@ export const multiEditTool = defineTool({
         ctx,
         file,
         change,
-        `Applied ${i.edits.length} edit${i.edits.length > 1 ? 's' : ''} (${count} replacement${count > 1 ? 's' : ''}) to`,
+        `Applied ${plural(i.edits.length, 'edit')} (${plural(count, 'replacement')}) to`,
       );
     } catch (e) {
       return failedChange(e);

@@ -68,7 +68,8 @@ async function plan(i: Input, ctx: ToolContext): Promise<Plan> {
     if (i.cell_index !== undefined) {
       if (i.cell_index >= nb.cells.length)
         throw new ToolInputError(
-          `cell_index ${i.cell_index} is out of range: ${shown} has ${nb.cells.length} cells (0–${nb.cells.length - 1}).`,
+          `cell_index ${i.cell_index} is out of range: ${shown} has ${nb.cells.length} cells ` +
+            `(0–${nb.cells.length - 1}).`,
         );
       return i.cell_index;
     }
@@ -130,8 +131,10 @@ export const notebookEditTool = defineTool({
   name: 'notebook_edit',
   kind: 'write',
   description: [
-    'Edits a Jupyter notebook (.ipynb) cell: replace its source (edit_mode "replace", the default), insert a new cell (after cell_id, or at cell_index), or delete it.',
-    'Address cells by the id or index shown by read_file. Read the notebook first. Replacing a code cell clears its stale outputs.',
+    'Edits a Jupyter notebook (.ipynb) cell: replace its source (edit_mode "replace", the default), insert a new',
+    'cell (after cell_id, or at cell_index), or delete it.',
+    'Address cells by the id or index shown by read_file. Read the notebook first. Replacing a code cell clears its',
+    'stale outputs.',
   ].join(' '),
   input,
   subject: (i) => i.notebook_path,
@@ -145,7 +148,8 @@ export const notebookEditTool = defineTool({
       if (ws.applyNotebookEdit && (await ws.applyNotebookEdit(change.path, cellEdit)) === 'applied') {
         const st = await ws.stat(change.path);
         if (st) recordRead(ctx, change.path, st, await ws.readFile(change.path));
-        const what = `${summary} ${change.displayPath} (applied in the open notebook editor and saved; Undo reverts it).`;
+        const how = '(applied in the open notebook editor and saved; Undo reverts it)';
+        const what = `${summary} ${change.displayPath} ${how}.`;
         return { forModel: what, forUi: `${what}\n${describeChange(change)}`, isError: false };
       }
       return await commitChange(ctx, file, change, summary);

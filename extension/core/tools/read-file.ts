@@ -27,10 +27,13 @@ export const readFileTool = defineTool({
   name: 'read_file',
   kind: 'read',
   description: [
-    'Reads a file from the workspace. Text comes back with line numbers (`     1\\t…`); the numbers are not part of the file.',
-    `Reads up to ${DEFAULT_LIMIT} lines by default; use offset and limit to page through long files. Lines longer than ${MAX_LINE} characters are cut.`,
+    'Reads a file from the workspace. Text comes back with line numbers (`     1\\t…`); the numbers are not part of',
+    'the file.',
+    `Reads up to ${DEFAULT_LIMIT} lines by default; use offset and limit to page through long files. Lines longer`,
+    `than ${MAX_LINE} characters are cut.`,
     'If the file is open in the editor with unsaved changes, you get the editor text.',
-    'Images (PNG, JPEG, GIF, WebP) are returned as images when the model can see them; PDFs as text per page (use `pages` for big ones);',
+    'Images (PNG, JPEG, GIF, WebP) are returned as images when the model can see them; PDFs as text per page (use',
+    '`pages` for big ones);',
     'Jupyter notebooks (.ipynb) as cells with their outputs. Binary files are refused.',
     'Read a file before you edit or overwrite it. Reading several files at once in parallel calls is fine and fast.',
   ].join(' '),
@@ -43,9 +46,8 @@ export const readFileTool = defineTool({
     const st = await ws.stat(abs);
     if (!st) {
       const alt = await similarNames(ws, abs);
-      return errorResult(
-        `File not found: ${shown}.${alt.length ? ` Did you mean: ${alt.map((a) => displayPath(ws, a)).join(', ')}?` : ''} Use glob to find files by name.`,
-      );
+      const guess = alt.length ? ` Did you mean: ${alt.map((a) => displayPath(ws, a)).join(', ')}?` : '';
+      return errorResult(`File not found: ${shown}.${guess} Use glob to find files by name.`);
     }
     if (st.type === 'directory')
       return errorResult(`${shown} is a directory, not a file. Use ls to list it or glob to find files in it.`);
@@ -73,7 +75,9 @@ export const readFileTool = defineTool({
       const d = decodeText(bytes);
       if (d.kind === 'binary') {
         return errorResult(
-          `${shown} looks like a binary file (${formatBytes(bytes.length)}; ${d.reason}), so it was not read. read_file shows text, images, PDFs and notebooks. If you need its metadata, bash tools such as \`file\` or \`xxd | head\` can help.`,
+          `${shown} looks like a binary file (${formatBytes(bytes.length)}; ${d.reason}), so it was not read. ` +
+            'read_file shows text, images, PDFs and notebooks. If you need its metadata, bash tools such as ' +
+            `\`file\` or \`xxd | head\` can help.`,
         );
       }
       text = d.text;
@@ -112,7 +116,8 @@ function numbered(
   let body = out.join('\n');
   const partial = start > 0 || end < lines.length;
   if (partial) {
-    body += `\n\n(Showing lines ${start + 1}–${end} of ${lines.length}.${end < lines.length ? ` Continue with offset=${end + 1}.` : ''})`;
+    const more = end < lines.length ? ` Continue with offset=${end + 1}.` : '';
+    body += `\n\n(Showing lines ${start + 1}–${end} of ${lines.length}.${more})`;
   }
   const summary = `Read ${shown}${note}: lines ${start + 1}–${end} of ${lines.length}`;
   return {
@@ -133,7 +138,8 @@ function readImage(bytes: Uint8Array, shown: string, ctx: ToolContext): ToolResu
   }
   if (bytes.length > MAX_IMAGE_BYTES) {
     return errorResult(
-      `${desc} is too large to send to the model (limit ${formatBytes(MAX_IMAGE_BYTES)}). Downscale it first, e.g. with ImageMagick in bash.`,
+      `${desc} is too large to send to the model (limit ${formatBytes(MAX_IMAGE_BYTES)}). Downscale it first, e.g. ` +
+        'with ImageMagick in bash.',
     );
   }
   return {
@@ -163,7 +169,8 @@ function readPdf(bytes: Uint8Array, shown: string, pages: string | undefined): T
   let chars = 0;
   let last = 0;
   for (const n of wanted) {
-    const t = `--- Page ${n} of ${all.length} ---\n${all[n - 1].trim() || '(no extractable text on this page — it may be a scanned image)'}`;
+    const pageText = all[n - 1].trim() || '(no extractable text on this page — it may be a scanned image)';
+    const t = `--- Page ${n} of ${all.length} ---\n${pageText}`;
     if (chars + t.length > MAX_TEXT_CHARS && parts.length > 0) break;
     parts.push(t);
     chars += t.length;
@@ -171,7 +178,8 @@ function readPdf(bytes: Uint8Array, shown: string, pages: string | undefined): T
   }
   const more =
     last < wanted[wanted.length - 1]
-      ? `\n\n(Stopped after page ${last} to stay within size limits; read further with pages="${last + 1}-${all.length}".)`
+      ? `\n\n(Stopped after page ${last} to stay within size limits; read further with ` +
+        `pages="${last + 1}-${all.length}".)`
       : '';
   const body = parts.join('\n\n') + more;
   return { forModel: body, forUi: `PDF ${shown}: ${all.length} pages\n${body}`, isError: false };

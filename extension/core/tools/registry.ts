@@ -78,8 +78,10 @@ export type ParsedInput = { ok: true; input: unknown } | { ok: false; error: str
 
 function describeType(s: Record<string, unknown>): string {
   if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
-  if (s.type === 'array')
-    return `array of ${s.items && typeof s.items === 'object' ? describeType(s.items as Record<string, unknown>) : 'items'}`;
+  if (s.type === 'array') {
+    const items = s.items && typeof s.items === 'object' ? describeType(s.items as Record<string, unknown>) : 'items';
+    return `array of ${items}`;
+  }
   if (s.type === 'object') return 'object';
   if (Array.isArray(s.anyOf)) return s.anyOf.map((x) => describeType(x as Record<string, unknown>)).join(' | ');
   return typeof s.type === 'string' ? s.type : 'value';
@@ -110,13 +112,17 @@ export function parseToolInput(tool: AnyTool, argumentsJson: string): ParsedInpu
   } catch (e) {
     return {
       ok: false,
-      error: `The arguments for ${tool.name} are not valid JSON (${(e as Error).message}). Send one JSON object matching ${argumentSummary(tool)}.`,
+      error:
+        `The arguments for ${tool.name} are not valid JSON (${(e as Error).message}). Send one JSON object ` +
+        `matching ${argumentSummary(tool)}.`,
     };
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return {
       ok: false,
-      error: `The arguments for ${tool.name} must be a JSON object matching ${argumentSummary(tool)}, not ${Array.isArray(raw) ? 'an array' : typeof raw}.`,
+      error:
+        `The arguments for ${tool.name} must be a JSON object matching ${argumentSummary(tool)}, not ` +
+        `${Array.isArray(raw) ? 'an array' : typeof raw}.`,
     };
   }
   const r = tool.input.safeParse(raw);
@@ -132,7 +138,9 @@ export function parseToolInput(tool: AnyTool, argumentsJson: string): ParsedInpu
     : '';
   return {
     ok: false,
-    error: `Invalid arguments for ${tool.name}:\n${lines.join('\n')}${extra}\nFix them and call ${tool.name} again. Expected: ${argumentSummary(tool)}`,
+    error:
+      `Invalid arguments for ${tool.name}:\n${lines.join('\n')}${extra}\nFix them and call ${tool.name} again. ` +
+      `Expected: ${argumentSummary(tool)}`,
   };
 }
 

@@ -25,7 +25,8 @@ export const todoWriteTool = defineTool({
   kind: 'read',
   description: [
     'Creates or updates your task list for this session; the user sees it live. Send the whole list each time.',
-    'Use it for work with 3 or more steps: add the steps, mark exactly one in_progress before starting it, and mark it completed as soon as it is done (not in batches).',
+    'Use it for work with 3 or more steps: add the steps, mark exactly one in_progress before starting it, and mark',
+    'it completed as soon as it is done (not in batches).',
     'Skip it for a single trivial task.',
   ].join(' '),
   input,

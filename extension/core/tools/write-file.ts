@@ -22,7 +22,8 @@ async function plan(i: Input, ctx: ToolContext): Promise<{ file: LoadedFile; cha
   const file = await loadForWrite(ctx, abs, 'overwrite', { requireRead: true });
   if (file.exists && i.content === '' && file.text !== '' && !i.allow_empty) {
     throw new ToolInputError(
-      `Refused to empty ${displayPath(ws, abs)}: content is empty but the file is not. If you really mean to empty it, call again with allow_empty: true.`,
+      `Refused to empty ${displayPath(ws, abs)}: content is empty but the file is not. If you really mean to empty ` +
+        'it, call again with allow_empty: true.',
     );
   }
   // Keep the file's line endings; a new file gets the text as given.
@@ -38,7 +39,8 @@ export const writeFileTool = defineTool({
   kind: 'write',
   description: [
     'Creates a new file (with any missing parent folders) or replaces the whole content of an existing one.',
-    'An existing file must have been read with read_file in this session first, and must not have changed since; otherwise the write is refused.',
+    'An existing file must have been read with read_file in this session first, and must not have changed since;',
+    'otherwise the write is refused.',
     'Prefer edit_file or multi_edit for changes to existing files: they are smaller, safer and easier to review.',
     'The file keeps its encoding, BOM and line endings. Do not create documentation or README files unless asked.',
   ].join(' '),

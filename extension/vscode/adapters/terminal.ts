@@ -29,7 +29,8 @@ export function createTerminalPort(): TerminalPort {
       onDidWrite: emitter.event,
       open: () => {
         emitter.fire(
-          '\x1b[2mCommands run by the Sextant agent appear here (display only; Sextant captures their output).\x1b[0m\r\n',
+          '\x1b[2mCommands run by the Sextant agent appear here (display only; Sextant captures their ' +
+            'output).\x1b[0m\r\n',
         );
         m.open = true;
         for (const s of m.pending.splice(0)) emitter.fire(s);

@@ -176,7 +176,8 @@ export async function startCodeServer(tc: Toolchain, opts: CodeServerOptions): P
     if (Date.now() > deadline) {
       await server.stop();
       throw new Error(
-        `code-server did not answer ${url}/healthz within ${(opts.startTimeoutMs ?? 60_000) / 1000}s; see ${opts.logFile}`,
+        `code-server did not answer ${url}/healthz within ${(opts.startTimeoutMs ?? 60_000) / 1000}s; see ` +
+          `${opts.logFile}`,
       );
     }
     await new Promise((r) => setTimeout(r, 200));

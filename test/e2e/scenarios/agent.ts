@@ -8,7 +8,8 @@ import { poll, waitUntil } from '../harness/workbench';
 
 export function agentScenarios(e2e: E2E): void {
   e2e.scenario(
-    "Agent mode: an edit applied after Approve changes the file, Undo restores it, and a command's output shows in the chat",
+    "Agent mode: an edit applied after Approve changes the file, Undo restores it, and a command's output shows in " +
+      'the chat',
     async ({ wb, page, fake }) => {
       await wb.openSextantView();
       await wb.runPaletteCommand('Sextant: New Chat');

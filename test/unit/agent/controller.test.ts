@@ -113,7 +113,7 @@ test('provider errors become one recoverable inline error, and Retry re-runs the
   assertEnvelopeInvariants(h.envelopes());
 });
 
-test('the snapshot rebuilds the same conversation, and events of an in-flight request keep applying to it', async () => {
+test('the snapshot rebuilds the same conversation; events of an in-flight request keep applying to it', async () => {
   const provider = new ScriptedProvider([
     [...tokens(4), done],
     [...tokens(3, 'x'), done],
@@ -136,7 +136,7 @@ test('the snapshot rebuilds the same conversation, and events of an in-flight re
   assert.deepEqual(view.messages, final.messages);
 });
 
-test('agent mode: read-only calls of one step run in parallel, a writer waits for approval, denial goes back to the model', async () => {
+test('agent mode: reads run in parallel, a writer waits for approval, a denial goes back to the model', async () => {
   const log: string[] = [];
   const provider = new ScriptedProvider([
     [
@@ -152,7 +152,8 @@ test('agent mode: read-only calls of one step run in parallel, a writer waits fo
   h.controller.setMode('agent');
   const sending = h.controller.send('r1', 'do it', 'agent');
   const waitFor = async (pred: () => boolean) => {
-    for (let i = 0; i < 5000 && !pred(); i++) await new Promise((r) => setTimeout(r, 2)); // a generous bound, not a timing check
+    // A generous bound, not a timing check.
+    for (let i = 0; i < 5000 && !pred(); i++) await new Promise((r) => setTimeout(r, 2));
     assert.ok(pred());
   };
   const approvalFor = (id: string) => () =>
@@ -280,7 +281,7 @@ test('"Always allow" stops asking for that writer in this session', async () => 
   );
 });
 
-test('a call is parsed once for its card, its approval and its run; invalid arguments fail without asking', async () => {
+test('one parse per call serves its card, approval and run; invalid arguments fail without asking', async () => {
   let parses = 0;
   const counted = defineTool({
     name: 'poke',

@@ -52,7 +52,9 @@ test('allowed imports are not flagged', () => {
     },
     {
       path: 'webview/a.ts',
-      text: "import { LitElement } from 'lit';\nimport { OutboundSchema } from '../extension/protocol';\nimport '@vscode-elements/elements/dist/vscode-button';",
+      text:
+        "import { LitElement } from 'lit';\nimport { OutboundSchema } from '../extension/protocol';\nimport " +
+        "'@vscode-elements/elements/dist/vscode-button';",
     },
     { path: 'test/unit/a.test.ts', text: "import { startFakeLlm } from '../fixtures/fake-llm';" },
     { path: 'extension/core/store/a.ts', text: "import type { JournalRecord, Logger } from '../ports';" },

@@ -17,8 +17,15 @@ export interface Violation {
 }
 
 const SOURCE_EXT = /\.(ts|mts|cts|js|mjs|cjs)$/;
-const IMPORT_RE =
-  /(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]|(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT_RE = new RegExp(
+  [
+    // import … from 'x', import 'x', export … from 'x'
+    String.raw`(?:^|[\s;])(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]`,
+    // import('x'), require('x')
+    String.raw`(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)`,
+  ].join('|'),
+  'g',
+);
 
 export function importsOf(text: string): string[] {
   // Comments could hold example imports; strip them first (strings keep their content).

@@ -252,7 +252,7 @@ describe('ProviderRegistry', () => {
     return { created, loads, loadKind };
   }
 
-  test('resolves a reference to a provider with its key, loading the kind lazily and caching the instance', async () => {
+  test('resolves a reference to a provider with its key, loading the kind lazily and caching it', async () => {
     const loader = fakeLoader();
     const secrets = memorySecrets({ 'sextant.apiKey.anthropic': 'sk-ant' });
     const registry = new ProviderRegistry({ configs: configs(), secrets, env: {}, loadKind: loader.loadKind });

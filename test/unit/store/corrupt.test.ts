@@ -39,7 +39,7 @@ function assertAll(store: SessionStore): void {
   }
 }
 
-test('a snapshot with flipped bytes fails its checksum; recovery uses .prev and the journal; the bad file is kept aside', async () => {
+test('flipped bytes fail the checksum; recovery uses .prev and the journal; the bad file is kept aside', async () => {
   const { dir, cleanup } = tempDir('corrupt');
   try {
     await buildHistory(dir);
@@ -73,7 +73,7 @@ test('a snapshot with flipped bytes fails its checksum; recovery uses .prev and 
   }
 });
 
-test('a truncated snapshot without its checksum file fails the integrity check and is recovered the same way', async () => {
+test('a truncated snapshot without a checksum file fails the integrity check and is recovered alike', async () => {
   const { dir, cleanup } = tempDir('corrupt2');
   try {
     await buildHistory(dir);

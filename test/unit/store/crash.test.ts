@@ -96,7 +96,8 @@ test(`SIGKILL at random points, ${ITERATIONS} iterations: every acknowledged rec
         for (const [tg, n] of acked) check(store.getSession(tg), tg, n);
       } catch (err) {
         throw new Error(
-          `iteration ${i}: ${(err as Error).message}\nfolder: ${readdirSync(dir).join(' ')} journal: ${readdirSync(`${dir}/journal`).join(' ')}\nlog: ${log.lines.join('\n')}`,
+          `iteration ${i}: ${(err as Error).message}\nfolder: ${readdirSync(dir).join(' ')} journal: ` +
+            `${readdirSync(`${dir}/journal`).join(' ')}\nlog: ${log.lines.join('\n')}`,
         );
       }
       assert.equal(store.listSessions({ limit: 10_000 }).length, acked.size);
@@ -104,7 +105,10 @@ test(`SIGKILL at random points, ${ITERATIONS} iterations: every acknowledged rec
       await store.close();
       assert.ok(!log.lines.some((l) => l.startsWith('error')), log.lines.join('\n'));
     }
-    const summary = `${ITERATIONS} kill-and-reopen iterations (seed ${seed}), ${totalAcked} acknowledged records checked, 0 lost, 0 torn; ${midSnapshot} kills landed mid-snapshot (temp file left), ${heldLock} while holding the lock (taken over)`;
+    const summary =
+      `${ITERATIONS} kill-and-reopen iterations (seed ${seed}), ${totalAcked} acknowledged records ` +
+      `checked, 0 lost, 0 torn; ${midSnapshot} kills landed mid-snapshot (temp file left), ${heldLock} while ` +
+      'holding the lock (taken over)';
     t.diagnostic(summary);
     console.log(`[store crash test] ${summary}`);
     assert.ok(!readdirSync(dir).some((f) => f.includes('.tmp-')), 'temp files of killed snapshots are cleaned up');

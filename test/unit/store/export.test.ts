@@ -56,7 +56,9 @@ function session(extraText = ''): { session: StoredSession; artifacts: StoredArt
             },
             {
               type: 'text',
-              text: 'The cookie is set after the redirect. See [the docs](https://example.com/docs) and `auth.ts`.\n\n| a | b |\n|---|---|\n| 1 | 2 |',
+              text:
+                'The cookie is set after the redirect. See [the docs](https://example.com/docs) and `auth.ts`.' +
+                '\n\n| a | b |\n|---|---|\n| 1 | 2 |',
             },
           ],
         },
@@ -202,7 +204,7 @@ test('HTML export: self-contained, readable, links work; in headless Chromium no
   }
 });
 
-test('a planted key never appears in any export (patterns and exact values), from the pure functions and from the store', async () => {
+test('a planted key never appears in any export (patterns and exact values), pure or from the store', async () => {
   const exact = 'zq-custom-provider-secret-value-9f8e7d';
   const planted = [
     exact,

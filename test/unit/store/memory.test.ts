@@ -117,7 +117,7 @@ test('BM25 alone finds the known answers and ranks the specific session above in
   }
 });
 
-test('with an embeddings endpoint, vectors are fused with BM25 by RRF (k = 60): synonyms are found, exact matches stay on top', async () => {
+test('with embeddings, vectors are fused with BM25 by RRF (k = 60): synonyms found, exact matches on top', async () => {
   const server = await startFakeEmbeddings();
   const { dir, cleanup } = tempDir('memvec');
   try {
@@ -192,7 +192,7 @@ test('the memory_search tool is read-only, leaves out the current session and fo
   }
 });
 
-test('history search: one row per session with its best excerpt, in ranking order, deleted sessions left out', async () => {
+test('history search: one row per session with its best excerpt, in ranking order, deleted ones left out', async () => {
   const { dir, cleanup } = tempDir('memsessions');
   try {
     const store = await corpusStore(dir);

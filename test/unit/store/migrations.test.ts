@@ -24,7 +24,7 @@ test('there is a fixture for every earlier schema version', () => {
 });
 
 for (const version of fixtureVersions) {
-  test(`schema v${version} → v${SCHEMA_VERSION}: sessions, messages, tool traces, todos, artifacts survive; memory search is backfilled`, async () => {
+  test(`schema v${version} → v${SCHEMA_VERSION}: all data survives, memory search is backfilled`, async () => {
     const { dir, cleanup } = tempDir(`mig${version}`);
     try {
       copyFileSync(join(FIXTURES, `schema-v${version}.db`), join(dir, 'sextant.db'));
@@ -108,7 +108,8 @@ test('a database written by a newer version is refused with a clear message and 
       assert.match(
         (err as Error).message,
         new RegExp(
-          `newer version of Sextant \\(schema v${SCHEMA_VERSION + 5}; this version understands up to v${SCHEMA_VERSION}\\)`,
+          `newer version of Sextant \\(schema v${SCHEMA_VERSION + 5}; ` +
+            `this version understands up to v${SCHEMA_VERSION}\\)`,
         ),
       );
       assert.match((err as Error).message, /left untouched/);

@@ -13,7 +13,7 @@ function replayWithReducer(records: JournalRecord[], sessionId: string) {
   return state.messages;
 }
 
-test('a session reads back exactly as the shared reducer builds it, before and after reopen (with and without a snapshot)', async () => {
+test('a session reads back as the reducer builds it, before and after reopen, with or without snapshot', async () => {
   const { dir, cleanup } = tempDir();
   try {
     const records: JournalRecord[] = [
@@ -232,7 +232,7 @@ test('planted secrets never reach the journal or the database', async () => {
   }
 });
 
-test('memory search still works after a snapshot (export() drops custom functions; they are registered again)', async () => {
+test('memory search works after a snapshot (export() drops custom functions; they are registered again)', async () => {
   const { dir, cleanup } = tempDir();
   try {
     const store = await open(dir);

@@ -48,7 +48,7 @@ test('two processes writing to one folder at the same time, snapshotting often: 
   }
 });
 
-test('two stores in one folder: each sees the other after a refresh; snapshots from both merge; reopen has everything', async () => {
+test('two stores in one folder: each sees the other after a refresh; snapshots merge; reopen has all', async () => {
   const { dir, cleanup } = tempDir('two-inproc');
   try {
     const logA = recordingLog();

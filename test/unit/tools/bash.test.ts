@@ -67,17 +67,19 @@ test('huge output keeps head and tail, and the middle can be paged with bash_out
   assert.ok(t.length < 32_000, `capped, got ${t.length}`);
   assert.match(t, /^1\n2\n3\n/);
   assert.match(t, /19999\n20000\n\[exit code 0/);
-  const m =
-    /… \[(\d+) lines \(\d+ characters\) elided — the full output is kept: bash_output with bash_id "(bash_\d+)", offset (\d+)/.exec(
-      t,
-    );
+  const m = new RegExp(
+    String.raw`… \[(\d+) lines \(\d+ characters\) elided — the full output is kept: ` +
+      String.raw`bash_output with bash_id "(bash_\d+)", offset (\d+)`,
+  ).exec(t);
   assert.ok(m, t.slice(0, 200));
   const [, , id, first] = m;
   const page = await bashOutputTool.execute({ bash_id: id, offset: Number(first), limit: 3 }, ctx);
   const n = Number(first);
   assert.match(
     textOf(page),
-    new RegExp(`\\s${n}\\t${n}\\n\\s+${n + 1}\\t${n + 1}\\n\\s+${n + 2}\\t${n + 2}\\n\\(Lines ${n}–${n + 2} of 20000`),
+    new RegExp(
+      `\\s${n}\\t${n}\\n\\s+${n + 1}\\t${n + 1}\\n\\s+${n + 2}\\t${n + 2}\\n` + `\\(Lines ${n}–${n + 2} of 20000`,
+    ),
   );
 });
 

@@ -241,7 +241,8 @@ test('ls lists folders first with sizes, does not expand noise or ignored folder
   const r = textOf(await lsTool.execute({ depth: 2 }, ctx));
   assert.equal(
     r,
-    './\nnode_modules/ (not expanded)\nout/ (gitignored, not expanded)\nsrc/\n  index.ts  (2.0 KB)\n.gitignore  (5 B)\nREADME.md  (5 B)',
+    './\nnode_modules/ (not expanded)\nout/ (gitignored, not expanded)\nsrc/\n  index.ts  (2.0 KB)\n.gitignore  (5 ' +
+      'B)\nREADME.md  (5 B)',
   );
   const file = await lsTool.execute({ path: 'README.md' }, ctx);
   assert.equal(file.isError, true);

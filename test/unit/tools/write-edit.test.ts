@@ -233,7 +233,13 @@ test('describeForApproval gives a compact diff with counts, and proposeChange th
   const { ctx } = await setup({ 'p.txt': 'a\nb\nc\n' });
   await readFileTool.execute({ file_path: 'p.txt' }, ctx);
   const d = await editFileTool.describeForApproval!({ file_path: 'p.txt', old_string: 'b', new_string: 'B\nB2' }, ctx);
-  assert.match(d, /^Edit p\.txt \(\+2 −1\)\n--- a\/p\.txt\n\+\+\+ b\/p\.txt\n@@ -1,3 \+1,4 @@\n a\n-b\n\+B\n\+B2\n c$/);
+  assert.match(
+    d,
+    new RegExp(
+      String.raw`^Edit p\.txt \(\+2 −1\)\n--- a/p\.txt\n\+\+\+ b/p\.txt\n` +
+        String.raw`@@ -1,3 \+1,4 @@\n a\n-b\n\+B\n\+B2\n c$`,
+    ),
+  );
   const change = await editFileTool.proposeChange!({ file_path: 'p.txt', old_string: 'b', new_string: 'B' }, ctx);
   assert.equal(change.before, 'a\nb\nc\n');
   assert.equal(change.after, 'a\nB\nc\n');

@@ -71,7 +71,8 @@ export async function applyText(
   const norm = (s: string) => s.replace(/\r\n/g, '\n');
   if (!st || landed.kind !== 'text' || norm(landed.text) !== norm(newText)) {
     throw new Error(
-      `Writing ${shown} did not produce the intended content (the editor or disk holds something else). Read the file again to see its state.`,
+      `Writing ${shown} did not produce the intended content (the editor or disk holds something else). Read the ` +
+        'file again to see its state.',
     );
   }
   recordRead(ctx, file.abs, st, after);

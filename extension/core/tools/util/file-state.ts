@@ -27,9 +27,15 @@ export function staleReason(
   const shown = displayPath(ctx.ports.workspace, abs);
   const seen = ctx.session.readFiles.get(abs);
   if (!seen) {
-    return `Refused to ${verb} ${shown}: it already exists and has not been read in this session. Read it with read_file first, then try again, so existing content is not lost by accident.`;
+    return (
+      `Refused to ${verb} ${shown}: it already exists and has not been read in this session. Read it with ` +
+      `read_file first, then try again, so existing content is not lost by accident.`
+    );
   }
   if (seen.mtimeMs === stat.mtimeMs && seen.size === stat.size) return undefined;
   if (seen.sha256 && seen.sha256 === sha256(bytes)) return undefined;
-  return `Refused to ${verb} ${shown}: it changed on disk since you last read it (someone or something else edited it). Read it again with read_file, then redo the change against the current content.`;
+  return (
+    `Refused to ${verb} ${shown}: it changed on disk since you last read it (someone or something else edited ` +
+    `it). Read it again with read_file, then redo the change against the current content.`
+  );
 }

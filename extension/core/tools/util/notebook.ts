@@ -65,7 +65,8 @@ export function renderNotebook(nb: Notebook, supportsImages: boolean): { blocks:
       cell.cell_type === 'code' && cell.execution_count != null ? ` execution_count=${cell.execution_count}` : '';
     const src = joinSource(cell.source);
     const fence = cell.cell_type === 'code' ? lang : cell.cell_type === 'markdown' ? 'markdown' : '';
-    let t = `<cell index=${i}${id} type=${cell.cell_type}${count}>\n\`\`\`${fence}\n${src}${src.endsWith('\n') || src === '' ? '' : '\n'}\`\`\`\n`;
+    const eol = src.endsWith('\n') || src === '' ? '' : '\n';
+    let t = `<cell index=${i}${id} type=${cell.cell_type}${count}>\n\`\`\`${fence}\n${src}${eol}\`\`\`\n`;
     const outs: string[] = [];
     for (const raw of cell.outputs ?? []) {
       const o = raw as {

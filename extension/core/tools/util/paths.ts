@@ -70,7 +70,8 @@ export async function assertWritable(ws: WorkspacePort, abs: string): Promise<vo
   }
   const via = real !== abs ? ` (it resolves to ${real} through a symbolic link)` : '';
   throw new ToolInputError(
-    `Refused: ${abs}${via} is outside the workspace folders (${ws.roots().join(', ')}). Writers may only change files inside the workspace.`,
+    `Refused: ${abs}${via} is outside the workspace folders (${ws.roots().join(', ')}). Writers may only change ` +
+      'files inside the workspace.',
   );
 }
 

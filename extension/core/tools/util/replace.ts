@@ -56,7 +56,10 @@ export function replaceExact(
     const more = at.length > 10 ? `\n  … and ${at.length - 10} more` : '';
     return {
       ok: false,
-      message: `old_string occurs ${at.length} times, so the edit is ambiguous. Include more surrounding lines to make it unique, or set replace_all to true to change every occurrence. Occurrences:\n${shown.join('\n')}${more}`,
+      message:
+        `old_string occurs ${at.length} times, so the edit is ambiguous. Include more surrounding lines to ` +
+        'make it unique, or set replace_all to true to change every occurrence. ' +
+        `Occurrences:\n${shown.join('\n')}${more}`,
     };
   }
   if (replaceAll) return { ok: true, text: text.split(o).join(n), count: at.length };
@@ -96,7 +99,10 @@ function notFoundMessage(text: string, oldStr: string): string {
   const want = oldStr.replace(/\r\n/g, '\n').split('\n');
   while (want.length > 1 && want[want.length - 1].trim() === '') want.pop();
   if (want.every((l) => /^\s*\d+\t/.test(l) || l === '')) {
-    return `${head} It looks like you included the line-number prefixes from read_file output ("   12\\t"); remove them and use only the file's text.`;
+    return (
+      `${head} It looks like you included the line-number prefixes from read_file output ("   12\\t"); remove ` +
+      `them and use only the file's text.`
+    );
   }
   const lines = text.replace(/\r\n/g, '\n').split('\n');
   const k = want.length;
@@ -106,7 +112,10 @@ function notFoundMessage(text: string, oldStr: string): string {
     let same = true;
     for (let j = 0; j < k && same; j++) same = lines[s + j].trim() === trimmedWant[j];
     if (same && trimmedWant.some((t) => t !== '')) {
-      return `${head} The same text exists with different whitespace or indentation at line ${s + 1}. The file has:\n${numberedWindow(lines, s, k)}\nCopy old_string from this exactly (without the line numbers).`;
+      return (
+        `${head} The same text exists with different whitespace or indentation at line ${s + 1}. The file ` +
+        `has:\n${numberedWindow(lines, s, k)}\nCopy old_string from this exactly (without the line numbers).`
+      );
     }
   }
   // 2. Fuzzy: windows of the same height, scored by average line similarity.
@@ -126,12 +135,18 @@ function notFoundMessage(text: string, oldStr: string): string {
     picked.push(c);
   }
   if (picked.length === 0) {
-    return `${head} Nothing similar was found either; the file may differ from what you expect. Read it again with read_file and copy the exact text.`;
+    return (
+      `${head} Nothing similar was found either; the file may differ from what you expect. Read it again with ` +
+      `read_file and copy the exact text.`
+    );
   }
   const shown = picked
     .map(
       (p) => `Candidate at line ${p.s + 1} (${Math.round(p.score * 100)}% similar):\n${numberedWindow(lines, p.s, k)}`,
     )
     .join('\n\n');
-  return `${head} The closest candidates in the file:\n\n${shown}\n\nIf one of these is what you meant, copy it exactly as old_string (without the line numbers).`;
+  return (
+    `${head} The closest candidates in the file:\n\n${shown}\n\nIf one of these is what you meant, copy it ` +
+    `exactly as old_string (without the line numbers).`
+  );
 }
