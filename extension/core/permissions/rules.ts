@@ -1,0 +1,180 @@
+// Permission rules — `Tool` or `Tool(pattern)` — parsed once into matchers. A malformed rule is
+// reported (with what to write instead) and left out; parsing never throws.
+import { absoluteGlob, escapeRegExp, expandHome, isAbsolutePath, normalizePath } from './paths';
+import { globSource } from '../tools/util/globs';
+import type { RuleList, RuleProblem, RuleSource, ToolKind } from './types';
+
+/** What a tool's rule pattern is matched against. */
+export type SubjectKind = 'path' | 'command' | 'url' | 'text';
+
+export interface ToolInfo {
+  kind: ToolKind;
+  subject: SubjectKind;
+}
+
+export const WRITE_TOOLS = ['write_file', 'edit_file', 'multi_edit', 'notebook_edit'];
+export const PATH_READ_TOOLS = ['read_file', 'glob', 'grep', 'ls'];
+
+/** The tools the policy knows, with their kind and what their rule patterns name. */
+export const KNOWN_TOOLS: Record<string, ToolInfo> = {
+  read_file: { kind: 'read', subject: 'path' },
+  glob: { kind: 'read', subject: 'path' },
+  grep: { kind: 'read', subject: 'path' },
+  ls: { kind: 'read', subject: 'path' },
+  memory_search: { kind: 'read', subject: 'text' },
+  todo_write: { kind: 'read', subject: 'text' },
+  ask_user: { kind: 'read', subject: 'text' },
+  bash_output: { kind: 'read', subject: 'text' },
+  write_file: { kind: 'write', subject: 'path' },
+  edit_file: { kind: 'write', subject: 'path' },
+  multi_edit: { kind: 'write', subject: 'path' },
+  notebook_edit: { kind: 'write', subject: 'path' },
+  bash: { kind: 'execute', subject: 'command' },
+  kill_shell: { kind: 'execute', subject: 'text' },
+  web_fetch: { kind: 'network', subject: 'url' },
+  web_search: { kind: 'network', subject: 'text' },
+};
+
+/** Names that stand for several tools. */
+export const GROUPS: Record<string, string[]> = {
+  edit: WRITE_TOOLS,
+  read: PATH_READ_TOOLS,
+};
+
+export interface CompiledRule {
+  /** The rule as written (trimmed). */
+  text: string;
+  list: RuleList;
+  source: RuleSource;
+  /** The tools it covers. */
+  tools: ReadonlySet<string>;
+  /** No pattern: the whole tool. */
+  blanket: boolean;
+  /** The pattern has a wildcard (an exact command rule does not). */
+  wildcard: boolean;
+  /** Matches the subject (a real absolute path, a command piece, a normalized URL, or text). */
+  test(subject: string): boolean;
+}
+
+export interface RuleEnv {
+  home: string;
+  workspaceFolders: readonly string[];
+  tools: Record<string, ToolInfo>;
+}
+
+/** `bash(npm test*)`: `*` is any text (spaces and slashes too); the rest is literal, runs of spaces as one. */
+function commandMatcher(pattern: string): { test: (s: string) => boolean; wildcard: boolean } {
+  const p = pattern.replace(/\s+/g, ' ').trim();
+  const re = new RegExp(`^${p.split('*').map(escapeRegExp).join('.*')}$`, 's');
+  return { test: (s) => re.test(s), wildcard: p.includes('*') };
+}
+
+/** Text patterns for other tools: `*` is any text. */
+function textMatcher(pattern: string): { test: (s: string) => boolean; wildcard: boolean } {
+  const re = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`, 's');
+  return { test: (s) => re.test(s), wildcard: pattern.includes('*') };
+}
+
+/** `domain:example.com` (that host and its subdomains, http or https) or a URL glob. */
+function urlMatcher(pattern: string): { test: (s: string) => boolean; wildcard: boolean } | string {
+  if (pattern.startsWith('domain:')) {
+    const host = pattern.slice(7).trim().toLowerCase().replace(/\.$/, '');
+    if (!/^[a-z0-9.-]+$/.test(host)) return `"${host}" is not a host name (write domain:example.com)`;
+    return {
+      test: (s) => {
+        const m = /^https?:\/\/([^/?#]+)/.exec(s);
+        const h = m?.[1].replace(/:\d+$/, '');
+        return h !== undefined && (h === host || h.endsWith(`.${host}`));
+      },
+      wildcard: true,
+    };
+  }
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(pattern))
+    return 'a URL pattern starts with a scheme (https://docs.example.com/*) or is domain:example.com';
+  const re = new RegExp(`^${globSource(pattern)}$`, 'i');
+  return { test: (s) => re.test(s), wildcard: /[*?[{]/.test(pattern) };
+}
+
+/**
+ * A path glob against real absolute paths: `~/…` under home, `/…` absolute, anything else relative
+ * to each workspace folder. `*` stays within a folder, `**` crosses folders, a trailing / means the
+ * whole folder. Deny and ask rules match regardless of case (so `.SSH` on macOS is still caught).
+ */
+function pathMatcher(
+  pattern: string,
+  env: RuleEnv,
+  list: RuleList,
+): { test: (s: string) => boolean; wildcard: boolean } | string {
+  let p = pattern.replace(/\\/g, '/');
+  if (p.endsWith('/')) p += '**';
+  const caseless = list !== 'allow';
+  let regexes: RegExp[];
+  if (p.startsWith('~')) {
+    const abs = expandHome(p, env.home);
+    if (abs === undefined) return '~user paths are not supported; write ~/… or an absolute path';
+    regexes = [new RegExp(`^${escapeRegExp(normalizePath(env.home))}${globSource(abs.slice(env.home.length))}$`)];
+  } else if (isAbsolutePath(p)) {
+    regexes = [absoluteGlob(normalizePath(p), caseless)];
+  } else {
+    const rel = p.replace(/^(\.\/)+/, '');
+    if (rel.split('/').includes('..')) return '.. is not supported in a relative pattern; write an absolute path';
+    regexes = env.workspaceFolders.map(
+      (f) => new RegExp(`^${escapeRegExp(normalizePath(f))}/${globSource(rel)}$`, caseless ? 'i' : ''),
+    );
+  }
+  if (caseless) regexes = regexes.map((r) => (r.flags.includes('i') ? r : new RegExp(r.source, 'i')));
+  return {
+    test: (s) => regexes.some((r) => r.test(s)),
+    wildcard: /[*?[{]/.test(p),
+  };
+}
+
+const RULE = /^([A-Za-z_][\w-]*)\s*(?:\(([\s\S]*)\))?$/;
+
+export function compileRule(
+  raw: unknown,
+  list: RuleList,
+  source: RuleSource,
+  env: RuleEnv,
+): CompiledRule | RuleProblem {
+  const problem = (message: string): RuleProblem => ({
+    source,
+    list,
+    rule: typeof raw === 'string' ? raw : (JSON.stringify(raw) ?? String(raw)),
+    message,
+  });
+  if (typeof raw !== 'string') return problem('a rule is a string such as "bash(npm test*)" or "edit(src/**)"');
+  const text = raw.trim();
+  if (text === '') return problem('the rule is empty');
+  const open = text.indexOf('(');
+  if (open >= 0 && !text.endsWith(')')) return problem(`"${text}" opens a parenthesis it never closes`);
+  if (open < 0 && text.includes(')')) return problem(`"${text}" closes a parenthesis it never opens`);
+  const m = RULE.exec(text);
+  if (!m) return problem(`"${text}" is not Tool or Tool(pattern), e.g. bash(npm test*) or edit(src/**)`);
+  const name = m[1].toLowerCase();
+  const names = Object.hasOwn(GROUPS, name) ? GROUPS[name] : Object.hasOwn(env.tools, name) ? [name] : undefined;
+  if (!names) {
+    const known = [...Object.keys(GROUPS), ...Object.keys(env.tools)].join(', ');
+    return problem(`there is no tool named "${m[1]}" (known: ${known})`);
+  }
+  const tools = new Set(names);
+  if (m[2] === undefined) return { text, list, source, tools, blanket: true, wildcard: true, test: () => true };
+  const pattern = m[2].trim();
+  if (pattern === '')
+    return problem(`"${text}" has an empty pattern: write ${m[1]} for every call, or put a pattern inside`);
+  const subject = env.tools[names[0]]?.subject ?? 'text';
+  const matcher =
+    subject === 'path'
+      ? pathMatcher(pattern, env, list)
+      : subject === 'command'
+        ? commandMatcher(pattern)
+        : subject === 'url'
+          ? urlMatcher(pattern)
+          : textMatcher(pattern);
+  if (typeof matcher === 'string') return problem(`"${text}": ${matcher}`);
+  return { text, list, source, tools, blanket: false, wildcard: matcher.wildcard, test: matcher.test };
+}
+
+export function isProblem(r: CompiledRule | RuleProblem): r is RuleProblem {
+  return 'message' in r;
+}
