@@ -105,7 +105,8 @@ function pathMatcher(
   env: RuleEnv,
   list: RuleList,
 ): { test: (s: string) => boolean; wildcard: boolean } | string {
-  let p = pattern.replace(/\\/g, '/');
+  // Backslashes escape glob characters; only a Windows drive path (C:\x) uses them as separators.
+  let p = /^[A-Za-z]:\\/.test(pattern) ? pattern.replace(/\\/g, '/') : pattern;
   if (p.endsWith('/')) p += '**';
   const caseless = list !== 'allow';
   let regexes: RegExp[];
