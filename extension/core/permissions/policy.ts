@@ -472,6 +472,12 @@ const EXACT_ONLY_PROGRAMS = new Set([
   '.',
 ]);
 
+/** Subcommands that run what comes next (`npm run <script>`): the suggestion names that too. */
+const RUNNERS = new RegExp(
+  '^(npm (run|run-script|exec|x)|pnpm (run|exec|dlx)|yarn (run|exec|dlx)|bun (run|x)|python[0-9.]* -m|' +
+    'uv run|poetry run|pipenv run|bundle exec|go run|docker (run|exec)|kubectl exec)$',
+);
+
 /** Escapes glob characters in a literal path segment. */
 const globLiteral = (s: string) => s.replace(/[*?[\]{}\\]/g, '\\$&');
 
@@ -536,5 +542,11 @@ function suggestCommand(call: PermissionCall, policy: Policy): string | undefine
   if (first === undefined) return `bash(${prog})`;
   const name = prog.slice(prog.lastIndexOf('/') + 1);
   if (EXACT_ONLY_PROGRAMS.has(name) || /^(-c|-e|--eval|-p|--print|-r|--require)$/.test(first)) return exact();
+  const second = piece.argv[2];
+  if (RUNNERS.test(`${name} ${first}`)) {
+    if (second === undefined) return `bash(${prog} ${first})`;
+    if (/[\s$`;&|<>()*]/.test(second)) return undefined;
+    return `bash(${prog} ${first} ${second}*)`;
+  }
   return `bash(${prog} ${first}*)`;
 }
