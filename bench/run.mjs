@@ -14,6 +14,7 @@ const benches = [
   ['agent', 'bench/agent-step.mjs', 'agent loop overhead per step (real SDK, fake LLM answering instantly)'],
   ['grep', 'bench/grep.mjs', 'grep tool vs raw ripgrep on 50,000 files'],
   ['store', 'bench/store.mjs', 'store: persist one event, snapshot and open at 1/10/100 MB'],
+  ['permissions', 'bench/permissions.mjs', 'permission decision per tool call (policy + shell parse)'],
 ];
 
 function run(cmd, args) {
