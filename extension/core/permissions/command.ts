@@ -188,6 +188,14 @@ const WRITERS: Record<string, WriterSpec> = {
   tee: { values: ['--output-error'], targets: 'all' },
 };
 
+/** Options that name a file the program writes: `wget -O file`, `sort -o file`, `curl -o file`. */
+const OUTPUT_OPTIONS: Record<string, { short: string; long: string[] }> = {
+  curl: { short: 'oDc', long: ['--output', '--dump-header', '--cookie-jar', '--trace', '--trace-ascii', '--stderr'] },
+  wget: { short: 'Ooa', long: ['--output-document', '--output-file', '--append-output'] },
+  sort: { short: 'o', long: ['--output'] },
+  patch: { short: 'o', long: ['--output'] },
+};
+
 const basename = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 const show = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}…` : s);
 
@@ -323,6 +331,8 @@ class Analyzer {
     const name = basename(prog.value);
     const denyTexts = [text, chained];
     if (prog.value.includes('/')) denyTexts.push([name, ...argv.slice(1)].join(' '));
+    // On a case-insensitive file system `RM` runs rm.
+    if (name !== name.toLowerCase()) denyTexts.push([name.toLowerCase(), ...argv.slice(1)].join(' '));
     // xargs adds arguments at run time: `bash(rm *)` must catch `xargs rm`.
     if (wrap.openArgs) denyTexts.push(...denyTexts.map((t) => `${t} …`));
 
@@ -356,7 +366,7 @@ class Analyzer {
       }
     }
     if (name === 'eval' || name === 'watch') {
-      const args = name === 'watch' ? operands(ws, ['-n', '--interval']).operands : ws.slice(1);
+      const args = name === 'watch' ? ws.slice(watchStart(ws)) : ws.slice(1);
       if (args.some((w) => w.dynamic)) this.finding('parse', `${name} runs text only known when the command runs`);
       else inner(args.map((w) => w.value).join(' '), name);
       return;
@@ -380,6 +390,7 @@ class Analyzer {
     const writer = Object.hasOwn(WRITERS, name) ? WRITERS[name] : undefined;
     if (writer) this.writerTargets(name, writer, ws, state);
     if (name === 'dd') for (const w of ws) if (w.value.startsWith('of=')) this.write(sliceWord(w, 3), 'dd', state);
+    if (Object.hasOwn(OUTPUT_OPTIONS, name)) this.outputOptions(name, OUTPUT_OPTIONS[name], ws, state);
     if ((name === 'sed' || name === 'gsed') && argv.some((a) => /^(-i|--in-place)/.test(a) || /^-[a-zA-Z]*i/.test(a))) {
       const { operands: ops, options } = operands(ws, ['-e', '--expression', '-f', '--file', '-l']);
       const scripted = options.some((o) => /^(-e|--expression|-f|--file)/.test(o));
@@ -457,8 +468,11 @@ class Analyzer {
     if (ws.slice(1).some((w) => w.procSub === '<'))
       this.finding('parse', `${name} runs the output of a <( … ) substitution as a script`);
     const args = ws.slice(1).map((w) => w.value);
+    const stdinPath = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
     const readsStdin =
-      args.every((a) => a.startsWith('-')) || args.includes('-') || (SHELLS.has(name) && args.includes('-s'));
+      args.every((a) => a.startsWith('-')) ||
+      args.some((a) => stdinPath.test(a)) ||
+      (SHELLS.has(name) && args.includes('-s'));
     if (!readsStdin || name === 'source' || name === '.') return;
     const heredoc = cmd.redirects.find((r) => r.op === '<<' || r.op === '<<-' || r.op === '<<<');
     const fromFile = cmd.redirects.find((r) => r.op === '<');
@@ -540,6 +554,35 @@ class Analyzer {
     this.finding('parse', `${by} writes to ${show(w.value)}, a path only known when the command runs`);
   }
 
+  /** Files named by output options; `curl -O` writes the URL's file name in the current folder. */
+  private outputOptions(name: string, spec: { short: string; long: string[] }, ws: ShellWord[], state: State): void {
+    let remoteName = false;
+    for (let i = 1; i < ws.length; i++) {
+      const v = ws[i].value;
+      if (v === '--') break;
+      let target: ShellWord | undefined;
+      if (v.startsWith('--')) {
+        const eq = v.indexOf('=');
+        const opt = eq < 0 ? v : v.slice(0, eq);
+        if (name === 'curl' && (opt === '--remote-name' || opt === '--remote-name-all')) remoteName = true;
+        if (spec.long.includes(opt)) target = eq < 0 ? ws[++i] : sliceWord(ws[i], eq + 1);
+      } else if (/^-[A-Za-z]/.test(v)) {
+        if (name === 'curl' && /^-[A-Za-z]*O/.test(v)) remoteName = true;
+        const at = [...v.slice(1)].findIndex((ch) => spec.short.includes(ch));
+        if (at >= 0) target = at + 2 < v.length ? sliceWord(ws[i], at + 2) : ws[++i];
+      }
+      if (target && target.value !== '-') this.write(target, `${name} ${v.split('=')[0]}`, state);
+    }
+    if (!remoteName) return;
+    for (const w of ws.slice(1)) {
+      if (!/^[a-z]+:\/\//i.test(w.value)) continue;
+      const m = /^[a-z]+:\/\/[^/]+\/(?:[^?#]*\/)?([^/?#]+)/i.exec(w.value);
+      if (w.dynamic || !m)
+        this.finding('parse', `curl -O writes a file named by ${show(w.value)}, known only when it runs`);
+      else this.write({ ...w, value: m[1], tilde: false, pattern: false }, 'curl -O', state);
+    }
+  }
+
   private writerTargets(name: string, spec: WriterSpec, ws: ShellWord[], state: State): void {
     const { operands: ops, options } = operands(ws, spec.values);
     const targetDir = options.findIndex((o) => o === '-t' || o.startsWith('--target-directory'));
@@ -554,6 +597,18 @@ class Analyzer {
     else targets = ops;
     for (const t of targets) this.write(t, name, state);
   }
+}
+
+/** watch's options end at its first operand; the rest is the command (run with sh -c). */
+function watchStart(ws: ShellWord[]): number {
+  let i = 1;
+  while (i < ws.length && ws[i].value.startsWith('-')) {
+    const v = ws[i].value;
+    if (v === '--') return i + 1;
+    i += v === '-n' || v === '--interval' || v === '-d' || v === '--differences' ? 2 : 1;
+    if (v === '-d' || v === '--differences') i--; // -d takes an optional, attached value only
+  }
+  return i;
 }
 
 function sliceWord(w: ShellWord, from: number): ShellWord {
