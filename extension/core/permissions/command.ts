@@ -352,23 +352,23 @@ class Analyzer {
       }
     }
 
-    const inner = (src: string, origin: string) => {
+    // bash -c, eval, watch: the text they run is judged as commands of its own; the wrapper itself
+    // only meets deny and ask rules.
+    const inner = (src: string | undefined, origin: string) => {
       this.pieces.push({ argv, text, shown: chained, denyTexts, allowTexts: [], transparent: true });
-      this.run(src, origin, { cwd: state.cwd }, depth + 1, { ...wrap, chain: [...wrap.chain, origin] });
+      if (src === undefined) this.finding('parse', `${origin} runs text that is only known when the command runs`);
+      else this.run(src, origin, { cwd: state.cwd }, depth + 1, { ...wrap, chain: [...wrap.chain, origin] });
     };
     if (SHELLS.has(name)) {
       const script = this.shellScript(ws);
       if (script.command) {
-        if (script.command.dynamic)
-          this.finding('parse', `${name} -c runs text that is only known when the command runs`);
-        else inner(script.command.value, `${name} -c`);
+        inner(script.command.dynamic ? undefined : script.command.value, `${name} -c`);
         return;
       }
     }
     if (name === 'eval' || name === 'watch') {
       const args = name === 'watch' ? ws.slice(watchStart(ws)) : ws.slice(1);
-      if (args.some((w) => w.dynamic)) this.finding('parse', `${name} runs text only known when the command runs`);
-      else inner(args.map((w) => w.value).join(' '), name);
+      inner(args.some((w) => w.dynamic) ? undefined : args.map((w) => w.value).join(' '), name);
       return;
     }
     if (SHELLS.has(name) || INTERPRETER.test(name)) this.interpreter(name, ws, cmd);
