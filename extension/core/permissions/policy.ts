@@ -378,6 +378,9 @@ function allowedBy(used: CompiledRule[]): Decision {
 // ---------------------------------------------------------------------------------------------
 // URLs and other tools
 
+/** Cloud instance metadata endpoints: a fetch there can read the machine's credentials. */
+const METADATA_HOSTS = new Set(['169.254.169.254', '[fd00:ec2::254]', 'metadata.google.internal', '100.100.100.200']);
+
 function decideUrl(call: PermissionCall, policy: Policy, rules: ToolRules): Decision {
   const raw = call.input?.url;
   let url: URL;
@@ -389,6 +392,10 @@ function decideUrl(call: PermissionCall, policy: Policy, rules: ToolRules): Deci
   const href = url.href;
   const deny = rules.deny.find((r) => r.test(href));
   if (deny) return ruleDecision('deny', deny, quote(href));
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return result('ask', 'confinement', `${url.protocol} URLs always ask; only http and https are fetched freely`);
+  if (METADATA_HOSTS.has(url.hostname))
+    return result('ask', 'confinement', `${url.hostname} is a cloud metadata address, which hands out credentials`);
   const ask = rules.ask.find((r) => r.test(href));
   if (ask) return ruleDecision('ask', ask, quote(href));
   if (url.username || url.password) return result('ask', 'parse', 'the URL carries a user name or password');
