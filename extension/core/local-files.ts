@@ -3,7 +3,7 @@
 // as is — so the file operations the tests exercise are the ones the product runs.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { FileStat, WorkspacePort } from './ports';
+import type { FileStat, ReadFileOptions, WorkspacePort } from './ports';
 
 export type LocalFiles = Pick<WorkspacePort, 'readFile' | 'writeFile' | 'stat' | 'readDir' | 'realPath'>;
 
@@ -12,7 +12,7 @@ function kindOf(s: { isFile(): boolean; isDirectory(): boolean }): FileStat['typ
 }
 
 export const localFiles: LocalFiles = {
-  readFile: (absPath) => fs.readFile(absPath),
+  readFile: (absPath, options) => (options ? readBounded(absPath, options) : fs.readFile(absPath)),
   async writeFile(absPath, data) {
     await fs.mkdir(path.dirname(absPath), { recursive: true });
     await fs.writeFile(absPath, data);
@@ -34,3 +34,34 @@ export const localFiles: LocalFiles = {
   },
   realPath: (absPath) => fs.realpath(absPath),
 };
+
+/**
+ * Reads in chunks, never more than `maxBytes` (+1 to notice a larger file), checking the signal
+ * between chunks: a file that grows, or a special file that never ends, cannot fill the memory.
+ */
+async function readBounded(absPath: string, options: ReadFileOptions): Promise<Uint8Array> {
+  const limit = options.maxBytes ?? Number.POSITIVE_INFINITY;
+  const handle = await fs.open(absPath, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      const want = Math.min(CHUNK, limit + 1 - total);
+      if (want <= 0) break;
+      const chunk = Buffer.allocUnsafe(want);
+      const { bytesRead } = await handle.read(chunk, 0, want, null);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+    }
+    if (total > limit) {
+      throw Object.assign(new Error(`larger than ${limit} bytes`), { code: 'EFBIG' });
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    await handle.close();
+  }
+}
+
+const CHUNK = 1024 * 1024;

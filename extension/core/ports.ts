@@ -15,11 +15,19 @@ export type NotebookCellEdit =
   | { mode: 'insert'; index: number; source: string; cellType: 'code' | 'markdown' }
   | { mode: 'delete'; index: number };
 
+export interface ReadFileOptions {
+  maxBytes?: number;
+  signal?: AbortSignal;
+}
+
 export interface WorkspacePort {
   /** Workspace folder roots, absolute paths. The first is the default cwd. */
   roots(): string[];
-  /** Reads bytes from disk. Throws an Error with code 'ENOENT' when missing. */
-  readFile(absPath: string): Promise<Uint8Array>;
+  /**
+   * Reads bytes from disk. Throws an Error with code 'ENOENT' when missing; with `maxBytes`, reads
+   * at most that much and throws code 'EFBIG' past it; with `signal`, stops when it aborts.
+   */
+  readFile(absPath: string, options?: ReadFileOptions): Promise<Uint8Array>;
   /** The unsaved text of an open, dirty editor for this path, if any. */
   dirtyText(absPath: string): Promise<string | undefined>;
   /** Writes bytes, creating parent folders. */

@@ -15,6 +15,16 @@ const DEFAULT_LIMIT = 2000;
 const MAX_LINE = 2000;
 const MAX_IMAGE_BYTES = 3_750_000;
 const MAX_TEXT_CHARS = 256_000;
+/** Files past this are not read at all (stat first, then a bounded read in case the file grows). */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+function tooLarge(shown: string, size: number | undefined): ToolResult {
+  const what = size === undefined ? 'grew past' : `is ${formatBytes(size)}, over`;
+  return errorResult(
+    `${shown} ${what} the ${formatBytes(MAX_FILE_BYTES)} read limit. ` +
+      'Use grep to find the part you need, or bash with head/tail/sed to read a slice.',
+  );
+}
 
 const input = z.object({
   file_path: z.string().describe('Absolute path, or a path relative to the workspace root.'),
@@ -51,11 +61,16 @@ export const readFileTool = defineTool({
     }
     if (st.type === 'directory')
       return errorResult(`${shown} is a directory, not a file. Use ls to list it or glob to find files in it.`);
+    // Devices, pipes and sockets never end or block (/dev/zero, a FIFO): only regular files are read.
+    if (st.type !== 'file') return errorResult(`${shown} is not a regular file (a device, pipe or socket).`);
+    if (st.size > MAX_FILE_BYTES) return tooLarge(shown, st.size);
     const ext = path.extname(abs).toLowerCase();
     let bytes: Uint8Array;
     try {
-      bytes = await ws.readFile(abs);
+      bytes = await ws.readFile(abs, { maxBytes: MAX_FILE_BYTES, signal: ctx.signal });
     } catch (e) {
+      if (errnoCode(e) === 'EFBIG') return tooLarge(shown, undefined);
+      if (ctx.signal.aborted) return errorResult(`Reading ${shown} was aborted.`);
       return errorResult(`Could not read ${shown}: ${errnoCode(e) ?? (e as Error).message}`);
     }
     recordRead(ctx, abs, st, bytes);

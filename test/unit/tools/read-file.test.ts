@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { localFiles } from '../../../extension/core/local-files';
 import { readFileTool } from '../../../extension/core/tools/read-file';
 import { createNodePorts, makeContext, makeTempWorkspace, repoFile, textOf } from '../../fixtures/node-ports';
 
@@ -134,3 +136,43 @@ test('read_file renders notebooks as cells with outputs', async () => {
   assert.match(t, /ZeroDivisionError: division by zero\nTraceback/);
   assert.doesNotMatch(t, /\u001b/);
 });
+
+test('read_file refuses devices and pipes instead of reading them whole (/dev/zero took the host down)', async () => {
+  const { root, ctx } = await setup({ 'a.txt': 'x' });
+  const zero = await readFileTool.execute({ file_path: '/dev/zero' }, ctx);
+  assert.equal(zero.isError, true);
+  assert.match(textOf(zero), /not a regular file/);
+  const fifo = path.join(root, 'pipe');
+  execFileSync('mkfifo', [fifo]);
+  const p = await readFileTool.execute({ file_path: 'pipe' }, ctx);
+  assert.equal(p.isError, true);
+  assert.match(textOf(p), /not a regular file/);
+});
+
+test('read_file checks the size before reading: a 100 MB file is refused with a way on', async () => {
+  const { root, ctx } = await setup({});
+  const big = path.join(root, 'big.log');
+  // Sparse: 100 MB by stat, nothing on disk.
+  truncateSync(writeEmpty(big), 100 * 1024 * 1024);
+  const r = await readFileTool.execute({ file_path: 'big.log' }, ctx);
+  assert.equal(r.isError, true);
+  assert.match(textOf(r), /100(\.0)? MB, over the 64(\.0)? MB read limit.*grep/s);
+});
+
+test('the bounded read stops at its limit and on abort', async () => {
+  const { root } = await setup({ 'f.bin': Buffer.alloc(3 * 1024 * 1024, 1) });
+  const file = path.join(root, 'f.bin');
+  await assert.rejects(localFiles.readFile(file, { maxBytes: 1024 * 1024 }), (e: NodeJS.ErrnoException) => {
+    return e.code === 'EFBIG';
+  });
+  const ok = await localFiles.readFile(file, { maxBytes: 4 * 1024 * 1024 });
+  assert.equal(ok.length, 3 * 1024 * 1024);
+  const aborted = new AbortController();
+  aborted.abort();
+  await assert.rejects(localFiles.readFile(file, { maxBytes: 10, signal: aborted.signal }));
+});
+
+function writeEmpty(file: string): string {
+  writeFileSync(file, '');
+  return file;
+}
