@@ -106,6 +106,12 @@ export const PendingApprovalSchema = z.object({
   subject: z.string(),
   /** Human-readable detail: a command and its cwd, a compact diff, … */
   detail: z.string(),
+  /** Why it asks, in plain words: the rule, the default or the protected path that decided. */
+  reason: z.string().optional(),
+  /** The rule that made it ask, as written in settings, if one did. */
+  rule: z.string().optional(),
+  /** The narrow rule "Always allow" would add to the user's settings; absent when it may not be offered. */
+  alwaysRule: z.string().optional(),
 });
 export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 

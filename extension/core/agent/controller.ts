@@ -30,6 +30,8 @@ import { Outbox, realScheduler, type Scheduler } from './outbox';
 import { PendingReplies } from './pending-replies';
 import { generateTitle } from '../session-title';
 import { runTurn, type ToolRuntime } from './turn';
+import type { PermissionGate } from './permission-gate';
+import type { AuditEntry } from '../security/audit-log';
 import { liveSessionFromStored, newLiveSession, type LiveSession } from './live-session';
 
 export interface ChatControllerDeps {
@@ -55,6 +57,10 @@ export interface ChatControllerDeps {
   onCurrentSessionChanged?(sessionId: string | undefined): void;
   /** Ranked search over past sessions (memory search) for the history view; optional. */
   searchSessions?(query: string): Promise<SessionSummary[]>;
+  /** The permission policy; without it reads run and writes and commands ask. */
+  permissions?: PermissionGate;
+  /** The audit log: one entry per decided tool call. */
+  audit?(entry: AuditEntry): void;
 }
 
 interface InFlight {
@@ -146,6 +152,8 @@ export class ChatController {
         supportsImages: acceptsImages(config),
         signal,
         now: this.deps.now,
+        permissions: this.deps.permissions,
+        audit: this.deps.audit,
       });
       for (;;) {
         const next = await turn.next();

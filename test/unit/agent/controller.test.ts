@@ -6,6 +6,7 @@ import { ScriptedProvider } from '../../fixtures/scripted-provider';
 import { ProviderError, type ProviderEvent } from '../../../extension/core/providers/types';
 import { chatStateFromSnapshot, applyEnvelope } from '../../../extension/protocol';
 import { assertEnvelopeInvariants, createHarness, readTool, textOf, writeTool } from './harness';
+import { MAX_CALLS_PER_STEP } from '../../../extension/core/agent/turn';
 
 const tokens = (n: number, word = 'tok'): ProviderEvent[] =>
   Array.from({ length: n }, (_, i) => ({ type: 'text', text: `${word}${i} ` }));
@@ -260,7 +261,7 @@ test('cards stay apart and in order when a server reuses tool-call ids on every 
   );
 });
 
-test('"Always allow" stops asking for that writer in this session', async () => {
+test('without a permission policy, "Always allow" approves that call only (there is nowhere to save a rule)', async () => {
   const log: string[] = [];
   const call = (id: string, path: string): ProviderEvent[] => [
     { type: 'tool_call', call: { id, name: 'poke', argumentsJson: JSON.stringify({ path }) } },
@@ -272,13 +273,12 @@ test('"Always allow" stops asking for that writer in this session', async () => 
   for (let i = 0; i < 5000 && !h.envelopes('r1').some((e) => e.event.type === 'approval_needed'); i++)
     await new Promise((r) => setTimeout(r, 2));
   h.controller.approve('a#1.0', { decision: 'always' });
+  for (let i = 0; i < 5000 && h.envelopes('r1').filter((e) => e.event.type === 'approval_needed').length < 2; i++)
+    await new Promise((r) => setTimeout(r, 2));
+  h.controller.approve('b#2.0', { decision: 'approve' });
   await sending;
   assert.deepEqual(log, ['write x', 'write y']);
-  assert.equal(
-    h.envelopes('r1').filter((e) => e.event.type === 'approval_needed').length,
-    1,
-    'the second write did not ask again',
-  );
+  assert.equal(h.envelopes('r1').filter((e) => e.event.type === 'approval_needed').length, 2, 'asked again');
 });
 
 test('one parse per call serves its card, approval and run; invalid arguments fail without asking', async () => {
@@ -328,4 +328,22 @@ test('one parse per call serves its card, approval and run; invalid arguments fa
     cards.map((c) => c.status),
     ['ok', 'error'],
   );
+});
+
+test('a step with more tool calls than the limit runs the first ones and asks for the rest again', async () => {
+  const log: string[] = [];
+  const calls: ProviderEvent[] = Array.from({ length: MAX_CALLS_PER_STEP + 4 }, (_, i) => ({
+    type: 'tool_call' as const,
+    call: { id: `c${i}`, name: 'peek', argumentsJson: JSON.stringify({ path: `f${i}` }) },
+  }));
+  const provider = new ScriptedProvider([
+    [...calls, { type: 'done', stopReason: 'tool_calls' }],
+    [{ type: 'text', text: 'ok' }, done],
+  ]);
+  const h = createHarness({ provider, tools: [readTool(log, 0)] });
+  await h.controller.send('r1', 'read many', 'agent');
+  assert.equal(log.filter((l) => l.startsWith('start')).length, MAX_CALLS_PER_STEP);
+  const results = provider.requests[1].messages.filter((m) => m.role === 'tool');
+  assert.equal(results.length, MAX_CALLS_PER_STEP + 4, 'every call gets an answer');
+  assert.match(JSON.stringify(results.at(-1)), /at most 16 tool calls/);
 });

@@ -6,6 +6,9 @@ import { defineTool, type AnyTool, type ToolSessionState } from '../../../extens
 import { createToolRegistry } from '../../../extension/core/tools/registry';
 import type { Provider } from '../../../extension/core/providers/types';
 import { MemoryPersistence } from '../../fixtures/memory-persistence';
+import type { PermissionGate } from '../../../extension/core/agent/permission-gate';
+import type { WorkspacePort } from '../../../extension/core/ports';
+import type { AuditEntry } from '../../../extension/core/security/audit-log';
 
 export const readTool = (log: string[], delayMs = 20) =>
   defineTool({
@@ -37,7 +40,14 @@ export const writeTool = (log: string[]) =>
     },
   });
 
-export function createHarness(opts: { provider: Provider; tools?: AnyTool[]; maxSteps?: number }) {
+export function createHarness(opts: {
+  provider: Provider;
+  tools?: AnyTool[];
+  maxSteps?: number;
+  permissions?: PermissionGate;
+  workspace?: WorkspacePort;
+  audit?: (entry: AuditEntry) => void;
+}) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
   let id = 0;
@@ -54,7 +64,7 @@ export function createHarness(opts: { provider: Provider; tools?: AnyTool[]; max
     maxSteps: () => opts.maxSteps ?? 50,
     toolsFor: (mode: Mode) => (mode === 'agent' && opts.tools ? createToolRegistry(opts.tools) : undefined),
     toolPorts: {
-      workspace: {} as never,
+      workspace: opts.workspace ?? ({} as never),
       search: { ripgrepPath: () => undefined },
       terminal: {},
       log: { info() {}, warn() {}, error() {} },
@@ -85,6 +95,8 @@ export function createHarness(opts: { provider: Provider; tools?: AnyTool[]; max
     log: { info() {}, warn() {}, error() {} },
     now: () => Date.now(),
     newId: () => `id${++id}`,
+    permissions: opts.permissions,
+    audit: opts.audit,
     scheduler: {
       setTimeout: (fn, _ms) => setTimeout(fn, 1),
       clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
