@@ -261,7 +261,7 @@ test('cards stay apart and in order when a server reuses tool-call ids on every 
   );
 });
 
-test('without a permission policy, "Always allow" approves that call only (there is nowhere to save a rule)', async () => {
+test('without a permission policy, "Always allow" approves that call only (nowhere to save a rule)', async () => {
   const log: string[] = [];
   const call = (id: string, path: string): ProviderEvent[] => [
     { type: 'tool_call', call: { id, name: 'poke', argumentsJson: JSON.stringify({ path }) } },
