@@ -3,6 +3,7 @@
 import { html, nothing } from 'lit';
 import type { PendingApproval, Todo } from '../../extension/protocol';
 import type { Topic } from '../store';
+import { revealInvisible } from '../invisible';
 import { LightElement, defineElement } from './base';
 import './question-form';
 
@@ -32,15 +33,24 @@ export class SxPanels extends LightElement {
 
   private renderApproval(a: PendingApproval): unknown {
     const done = this.decided.has(a.callId);
-    const verb = a.kind === 'execute' ? 'run' : a.kind === 'write' ? 'change' : 'use';
-    const alwaysTitle =
-      a.kind === 'execute'
-        ? 'Run this exact command without asking again in this chat'
-        : `Let ${a.tool} run without asking again in this chat`;
+    const verb = a.kind === 'execute' ? 'run' : a.kind === 'write' ? 'change' : a.kind === 'network' ? 'fetch' : 'read';
+    // What will run or change comes first, exactly and with hidden characters made visible; the
+    // tool's own description (a diff, the working folder) comes below it.
+    const subject = revealInvisible(a.subject);
+    const detail = a.detail && a.detail !== a.subject ? revealInvisible(a.detail) : undefined;
+    const hidden = subject.count + (detail?.count ?? 0);
     return html`<section class="approval card" role="group" aria-label=${`Approval: ${a.tool}`}>
-      <div class="approval-head"><strong>${a.tool}</strong> wants to ${verb}
-        <code>${a.subject}</code></div>
-      ${a.detail ? html`<pre class="approval-detail">${a.detail}</pre>` : nothing}
+      <div class="approval-head"><strong>${a.tool}</strong> wants to ${verb}:</div>
+      <pre class="approval-subject">${subject.text}</pre>
+      ${
+        hidden
+          ? html`<p class="approval-warning" role="alert">
+              Contains ${hidden} invisible or direction-changing character${hidden === 1 ? '' : 's'}, shown as ⟦U+…⟧.
+            </p>`
+          : nothing
+      }
+      ${a.reason ? html`<p class="approval-reason">Asks because ${a.reason}.</p>` : nothing}
+      ${detail ? html`<pre class="approval-detail">${detail.text}</pre>` : nothing}
       <input
         class="deny-reason"
         type="text"
@@ -52,15 +62,20 @@ export class SxPanels extends LightElement {
       <div class="actions">
         <vscode-button ?disabled=${done} @click=${() => this.decide(a, 'approve')}>Approve</vscode-button>
         <vscode-button secondary ?disabled=${done} @click=${() => this.decide(a, 'deny')}>Deny</vscode-button>
-        <vscode-button
-          secondary
-          ?disabled=${done}
-          title=${alwaysTitle}
-          @click=${() => this.decide(a, 'always')}
-          >Always allow</vscode-button
-        >
+        ${a.alwaysRule ? this.renderAlways(a, a.alwaysRule, done) : nothing}
       </div>
     </section>`;
+  }
+
+  /** Offered only with the narrow rule it would save, named on the card before the click. */
+  private renderAlways(a: PendingApproval, rule: string, done: boolean): unknown {
+    return html`<vscode-button
+        secondary
+        ?disabled=${done}
+        title=${`Adds ${rule} to sextant.permissions.allow in your user settings`}
+        @click=${() => this.decide(a, 'always')}
+        >Always allow</vscode-button
+      ><span class="always-rule">adds <code>${rule}</code> to your settings</span>`;
   }
 
   protected override render(): unknown {
