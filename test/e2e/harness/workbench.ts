@@ -214,6 +214,21 @@ export class Workbench {
     writeFileSync(file, content);
   }
 
+  /** The user settings (`<user-data-dir>/User/settings.json`) as an object. */
+  readUserSettings(): Record<string, unknown> {
+    return JSON.parse(readFileSync(join(this.paths.userDataDir, 'User', 'settings.json'), 'utf8'));
+  }
+
+  /**
+   * Changes user settings the way editing settings.json does (VS Code watches the file); a key set
+   * to undefined is removed. Resolves once the file is written; callers poll for the effect.
+   */
+  updateUserSettings(patch: Record<string, unknown>): void {
+    const next = { ...this.readUserSettings(), ...patch };
+    for (const [k, v] of Object.entries(patch)) if (v === undefined) delete next[k];
+    writeFileSync(join(this.paths.userDataDir, 'User', 'settings.json'), JSON.stringify(next, null, 2));
+  }
+
   /**
    * Text of an extension output channel, read from the log file VS Code backs it with
    * (`<user-data-dir>/logs/<session>/…/<n>-<name>.log` or `<name>.log`). Newest session wins.
