@@ -13,6 +13,33 @@ export function noKeyMessage(config: Pick<ProviderConfig, 'name' | 'apiKeyEnv'>)
   return `No API key for "${config.name}". Run "Sextant: Set API Key"${env}.`;
 }
 
+/** Where a key came from: SecretStorage ("Sextant: Set API Key") or the environment variable. */
+export type KeySource = 'stored' | 'env';
+
+export interface ResolvedKey {
+  value: string;
+  source: KeySource;
+  /** The variable it was read from, for `env`. */
+  envName?: string;
+}
+
+/**
+ * The key for a provider and where it came from, or undefined for a keyless one (Ollama, LM
+ * Studio) that has none. Throws ProviderError `no_key` when a provider that needs a key has none.
+ */
+export async function lookupApiKey(
+  config: ProviderConfig,
+  secrets: SecretsPort,
+  env: Record<string, string | undefined>,
+): Promise<ResolvedKey | undefined> {
+  const stored = (await secrets.get(secretKeyName(config.name)))?.trim();
+  if (stored) return { value: stored, source: 'stored' };
+  const fromEnv = config.apiKeyEnv ? env[config.apiKeyEnv]?.trim() : undefined;
+  if (fromEnv) return { value: fromEnv, source: 'env', envName: config.apiKeyEnv };
+  if (config.keyless) return undefined;
+  throw new ProviderError('no_key', noKeyMessage(config));
+}
+
 /**
  * The key for a provider, or undefined for a keyless one (Ollama, LM Studio) that has none.
  * Throws ProviderError `no_key` when a provider that needs a key has none anywhere.
@@ -22,10 +49,5 @@ export async function resolveApiKey(
   secrets: SecretsPort,
   env: Record<string, string | undefined>,
 ): Promise<string | undefined> {
-  const stored = (await secrets.get(secretKeyName(config.name)))?.trim();
-  if (stored) return stored;
-  const fromEnv = config.apiKeyEnv ? env[config.apiKeyEnv]?.trim() : undefined;
-  if (fromEnv) return fromEnv;
-  if (config.keyless) return undefined;
-  throw new ProviderError('no_key', noKeyMessage(config));
+  return (await lookupApiKey(config, secrets, env))?.value;
 }

@@ -4,7 +4,8 @@
 import type { ModelChoice } from '../../protocol';
 import type { SecretsPort } from '../ports';
 import { defaultModelOf } from './config';
-import { resolveApiKey } from './keys';
+import { checkKeyDestination, destinationOf, type ConfirmKeyDestination } from './key-binding';
+import { lookupApiKey } from './keys';
 import { ProviderError, type Provider, type ProviderConfig, type ProviderKind } from './types';
 
 export { mergeProviderConfigs, defaultModelOf } from './config';
@@ -81,6 +82,11 @@ export interface ProviderRegistryOptions {
   secrets: SecretsPort;
   env: Record<string, string | undefined>;
   loadKind: (kind: ProviderKind) => Promise<ProviderModule>;
+  /**
+   * Asked before a key goes to an origin it is not bound to (key-binding.ts). Without it such a
+   * request fails and nothing is sent.
+   */
+  confirmKeyDestination?: ConfirmKeyDestination;
 }
 
 export interface ResolvedModel {
@@ -103,12 +109,25 @@ export class ProviderRegistry {
     return this.opts.configs;
   }
 
-  /** Throws ProviderError: `bad_request` for an unknown reference, `no_key` when a key is missing. */
+  /**
+   * Throws ProviderError: `bad_request` for an unknown reference, `no_key` when a key is missing,
+   * `auth` when the user did not let the key go to a server it is not bound to.
+   */
   async resolve(ref: string): Promise<ResolvedModel> {
     const found = resolveModelRef(ref, this.opts.configs);
     if (!found.ok) throw new ProviderError('bad_request', found.error);
     const base = this.opts.configs.find((c) => c.name === found.config.name) ?? found.config;
-    const apiKey = await resolveApiKey(base, this.opts.secrets, this.opts.env);
+    const key = await lookupApiKey(base, this.opts.secrets, this.opts.env);
+    if (key) {
+      await checkKeyDestination({
+        config: base,
+        key,
+        destination: destinationOf(base),
+        secrets: this.opts.secrets,
+        confirm: this.opts.confirmKeyDestination,
+      });
+    }
+    const apiKey = key?.value;
     const cacheKey = JSON.stringify([base, apiKey ?? null]);
     let entry = this.instances.get(base.name);
     if (!entry || entry.cacheKey !== cacheKey) {
