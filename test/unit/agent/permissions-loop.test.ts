@@ -221,3 +221,27 @@ test('reads of ~/.ssh are refused outright', async () => {
   assert.deepEqual(ran, []);
   assert.match(lastToolResult(provider), /Blocked, not run/);
 });
+
+test('Always allow on a write saves its folder, not the whole tool: a write elsewhere still asks', async () => {
+  ran.length = 0;
+  const { root, ws } = workspace();
+  const g = gate(root, {});
+  const provider = new ScriptedProvider([
+    call('a', 'write_file', { file_path: 'src/util/a.ts', content: 'a' }),
+    call('b', 'write_file', { file_path: 'src/util/b.ts', content: 'b' }),
+    call('c', 'write_file', { file_path: 'scripts/deploy.sh', content: 'c' }),
+    answer,
+  ]);
+  const h = createHarness({ provider, tools: [writeFile], workspace: ws, permissions: g });
+  const sending = h.controller.send('r1', 'write', 'agent');
+  await until(() => approvals(h.envelopes('r1')).length === 1);
+  const first = approvals(h.envelopes('r1'))[0];
+  assert.equal(first.alwaysRule, 'edit(src/util/**)');
+  h.controller.approve(first.callId, { decision: 'always' });
+  await until(() => approvals(h.envelopes('r1')).length === 2);
+  const other = approvals(h.envelopes('r1'))[1];
+  assert.equal(other.subject, 'scripts/deploy.sh');
+  h.controller.approve(other.callId, { decision: 'deny' });
+  await sending;
+  assert.deepEqual(ran, ['write src/util/a.ts', 'write src/util/b.ts']);
+});
