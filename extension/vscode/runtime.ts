@@ -13,7 +13,8 @@ import {
   ProviderRegistry,
   type ProviderModule,
 } from '../core/providers/registry';
-import { resolveApiKey } from '../core/providers/keys';
+import { lookupApiKey } from '../core/providers/keys';
+import { checkKeyDestination, destinationOfUrl, embedderWithKeyCheck } from '../core/providers/key-binding';
 import type { ProviderConfig, ProviderKind } from '../core/providers/types';
 import { createToolRegistry, createToolSessionState, disposeToolSession, toolsForMode } from '../core/tools/registry';
 import { createMemorySearchTool } from '../core/tools/memory-search';
@@ -24,8 +25,9 @@ import { CurrentSessionFile } from './current-session';
 import { KeyDirectory } from './key-directory';
 import { createInboundHandlers } from './handlers';
 import { secretsPort } from './secrets';
-import { readSettings } from './settings';
-import { KeyCommands } from './key-commands';
+import { readSettings, watchIgnoredWorkspaceSettings } from './settings';
+import { confirmKeyDestination, KeyCommands } from './key-commands';
+import { WorkspaceSettingsFile } from './workspace-settings';
 import { exportSessionToWorkspace } from './export-command';
 import { createWorkspacePort } from './adapters/workspace';
 import { createSearchPort } from './adapters/search';
@@ -55,17 +57,30 @@ export async function createRuntime(
 ): Promise<Runtime> {
   const log: Logger = { info: (m) => channel.info(m), warn: (m) => channel.warn(m), error: (m) => channel.error(m) };
   const secrets = secretsPort(context.secrets);
+  // Trust settings are read from user settings only; say so when a workspace sets one. The workspace's
+  // own .sextant/settings.json may only tighten permissions.
+  const workspaceSettings = new WorkspaceSettingsFile(log);
+  context.subscriptions.push(watchIgnoredWorkspaceSettings(log), workspaceSettings);
+  void workspaceSettings.reload();
   const configs = (): ProviderConfig[] => {
     const merged = mergeProviderConfigs(readSettings().providers);
     for (const e of merged.errors) log.warn(`sextant.providers: ${e}`);
     return merged.configs;
   };
-  let registry = new ProviderRegistry({ configs: configs(), secrets, env: process.env, loadKind: loadProviderKind });
+  const newRegistry = () =>
+    new ProviderRegistry({
+      configs: configs(),
+      secrets,
+      env: process.env,
+      loadKind: loadProviderKind,
+      confirmKeyDestination,
+    });
+  let registry = newRegistry();
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('sextant.providers')) {
-        registry = new ProviderRegistry({ configs: configs(), secrets, env: process.env, loadKind: loadProviderKind });
-      }
+      if (!e.affectsConfiguration('sextant.providers')) return;
+      registry = newRegistry();
+      log.info('providers: settings changed; the next request uses them');
     }),
   );
 
@@ -112,12 +127,22 @@ export async function createRuntime(
       );
       return store.setEmbedder(undefined);
     }
-    const apiKey = provider
-      ? await resolveApiKey(provider, secrets, process.env).catch(() => undefined)
-      : e.apiKeyEnv
-        ? process.env[e.apiKeyEnv]
-        : undefined;
-    store.setEmbedder(openAiEmbedder({ baseUrl, model: e.model, apiKey }));
+    const key = provider ? await lookupApiKey(provider, secrets, process.env).catch(() => undefined) : undefined;
+    const apiKey = provider ? key?.value : e.apiKeyEnv ? process.env[e.apiKeyEnv] : undefined;
+    const embedder = openAiEmbedder({ baseUrl, model: e.model, apiKey });
+    // A provider's key goes to the embeddings URL only if it is bound there or the user says so.
+    const check = () =>
+      key && provider
+        ? checkKeyDestination({
+            config: provider,
+            key,
+            destination: destinationOfUrl(baseUrl),
+            secrets,
+            confirm: confirmKeyDestination,
+            setting: 'sextant.memory.embeddings',
+          })
+        : Promise.resolve();
+    store.setEmbedder(embedderWithKeyCheck(embedder, check));
     log.info(`memory search fuses BM25 with ${e.model} embeddings`);
   };
   await configureEmbeddings();

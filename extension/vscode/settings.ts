@@ -1,5 +1,18 @@
 // Reads the `sextant.*` settings. Read on every use, so edits apply without a reload.
+// Settings that decide trust (USER_ONLY_SETTINGS: providers, defaultModel, memory.embeddings,
+// permissions.*, sandbox.extraWriteRoots, agent.maxSteps) come from user settings only; a value a
+// workspace sets for one of them is ignored and reported once (watchIgnoredWorkspaceSettings).
 import * as vscode from 'vscode';
+import { parseJsonc } from '../core/config/jsonc';
+import {
+  clampMaxSteps,
+  IgnoredSettingsReporter,
+  USER_ONLY_SETTINGS,
+  userOnlyKeysIn,
+  userScopeValue,
+  type UserOnlySetting,
+} from '../core/config/user-scope';
+import type { Logger } from '../core/ports';
 
 export interface EmbeddingsSetting {
   /** A configured provider whose base URL and key are used (e.g. "openai"). */
@@ -16,16 +29,46 @@ export interface SextantSettings {
   embeddings: EmbeddingsSetting | undefined;
 }
 
+/** sextant.permissions.* and sextant.sandbox.extraWriteRoots, from user settings only. */
+export interface PermissionSettingsRead {
+  allow: unknown[];
+  ask: unknown[];
+  deny: unknown[];
+  defaultMode: unknown;
+  extraWriteRoots: unknown[];
+}
+
 export const DEFAULT_MODEL = 'minimax/MiniMax-M2.1';
 
+/** The user's value of a user-only setting (else its default); workspace values are ignored. */
+function userValue<T>(key: UserOnlySetting): T | undefined {
+  return userScopeValue(vscode.workspace.getConfiguration('sextant').inspect<T>(key)).value;
+}
+
+function list(key: UserOnlySetting): unknown[] {
+  const v = userValue<unknown>(key);
+  if (v === undefined || v === null) return [];
+  // Not a list: handed on as one entry, so the policy reports it instead of it vanishing.
+  return Array.isArray(v) ? v : [v];
+}
+
 export function readSettings(): SextantSettings {
-  const c = vscode.workspace.getConfiguration('sextant');
-  const maxSteps = c.get<number>('agent.maxSteps', 50);
+  const defaultModel = userValue<unknown>('defaultModel');
   return {
-    providers: c.get<unknown>('providers', []),
-    defaultModel: c.get<string>('defaultModel', DEFAULT_MODEL) || DEFAULT_MODEL,
-    maxSteps: Number.isFinite(maxSteps) && maxSteps >= 1 ? Math.floor(maxSteps) : 50,
-    embeddings: embeddingsSetting(c.get<unknown>('memory.embeddings')),
+    providers: userValue<unknown>('providers') ?? [],
+    defaultModel: typeof defaultModel === 'string' && defaultModel.trim() ? defaultModel : DEFAULT_MODEL,
+    maxSteps: clampMaxSteps(userValue<unknown>('agent.maxSteps')),
+    embeddings: embeddingsSetting(userValue<unknown>('memory.embeddings')),
+  };
+}
+
+export function readPermissionSettings(): PermissionSettingsRead {
+  return {
+    allow: list('permissions.allow'),
+    ask: list('permissions.ask'),
+    deny: list('permissions.deny'),
+    defaultMode: userValue<unknown>('permissions.defaultMode'),
+    extraWriteRoots: list('sandbox.extraWriteRoots'),
   };
 }
 
@@ -37,4 +80,72 @@ function embeddingsSetting(raw: unknown): EmbeddingsSetting | undefined {
   const model = str(r.model);
   if (!model) return undefined;
   return { model, provider: str(r.provider), baseUrl: str(r.baseUrl), apiKeyEnv: str(r.apiKeyEnv) };
+}
+
+/** Workspace values of user-only settings: what VS Code reports, and what `.vscode/settings.json` says. */
+async function workspaceValues(): Promise<Map<string, { value: unknown; where: string }>> {
+  const found = new Map<string, { value: unknown; where: string }>();
+  const c = vscode.workspace.getConfiguration('sextant');
+  for (const key of USER_ONLY_SETTINGS) {
+    const i = c.inspect(key);
+    if (i?.workspaceFolderValue !== undefined)
+      found.set(key, { value: i.workspaceFolderValue, where: 'workspace folder settings' });
+    if (i?.workspaceValue !== undefined) found.set(key, { value: i.workspaceValue, where: 'workspace settings' });
+  }
+  // VS Code drops application-scoped values from workspace settings before inspect() sees them.
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'settings.json');
+    const text = await readText(uri);
+    const parsed = text === undefined ? undefined : parseJsonc(text);
+    if (!parsed?.ok) continue;
+    const where = `${vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1)}`;
+    for (const [key, value] of userOnlyKeysIn(parsed.value)) if (!found.has(key)) found.set(key, { value, where });
+  }
+  const file = vscode.workspace.workspaceFile;
+  if (file && file.scheme !== 'untitled') {
+    const text = await readText(file);
+    const parsed = text === undefined ? undefined : parseJsonc(text);
+    const settings = parsed?.ok ? (parsed.value as { settings?: unknown } | null)?.settings : undefined;
+    for (const [key, value] of userOnlyKeysIn(settings))
+      if (!found.has(key)) found.set(key, { value, where: 'the workspace file' });
+  }
+  return found;
+}
+
+async function readText(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    return bytes.byteLength > 1_000_000 ? undefined : Buffer.from(bytes).toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Logs a warning, once per key and value, for every user-only setting a workspace sets: now, when
+ * settings change, and when a folder's `.vscode/settings.json` changes.
+ */
+export function watchIgnoredWorkspaceSettings(log: Logger): vscode.Disposable {
+  const reporter = new IgnoredSettingsReporter();
+  let run = Promise.resolve();
+  const check = () => {
+    run = run
+      .then(async () => {
+        for (const message of reporter.update(await workspaceValues())) log.warn(message);
+      })
+      .catch((err: unknown) => log.warn(`could not check workspace settings: ${String(err)}`));
+  };
+  const watcher = vscode.workspace.createFileSystemWatcher('**/.vscode/settings.json');
+  const subscriptions = [
+    watcher,
+    watcher.onDidCreate(check),
+    watcher.onDidChange(check),
+    watcher.onDidDelete(check),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('sextant')) check();
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(check),
+  ];
+  check();
+  return vscode.Disposable.from(...subscriptions);
 }
