@@ -8,6 +8,7 @@ import { keyScenarios, lifecycleScenarios } from './scenarios/lifecycle';
 import { agentScenarios } from './scenarios/agent';
 import { historyScenarios } from './scenarios/history';
 import { renderingScenarios } from './scenarios/rendering';
+import { trustSettingsScenarios } from './scenarios/trust-settings';
 
 const e2e = new E2E();
 chatScenarios(e2e);
@@ -16,4 +17,5 @@ lifecycleScenarios(e2e);
 agentScenarios(e2e);
 historyScenarios(e2e);
 keyScenarios(e2e);
+trustSettingsScenarios(e2e);
 e2e.run();
