@@ -74,7 +74,7 @@ describe('the finding: a workspace redirects a preset and the stored key follows
     });
   }
 
-  test('settings are read from the user scope: the workspace overlay no longer changes where the key goes', async () => {
+  test('user-scope settings: the workspace overlay no longer changes where the key goes', async () => {
     // What VS Code's inspect('providers') reports for a cloned repository's .vscode/settings.json.
     const inspected = {
       defaultValue: [],
