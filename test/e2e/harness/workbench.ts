@@ -220,13 +220,25 @@ export class Workbench {
   }
 
   /**
-   * Changes user settings the way editing settings.json does (VS Code watches the file); a key set
-   * to undefined is removed. Resolves once the file is written; callers poll for the effect.
+   * Changes user settings as a user does, in the settings.json editor (code-server does not notice
+   * a file written behind its back); a key set to undefined is removed. Waits until the "Sextant"
+   * output channel shows `marker` once more than before: the extension has seen the change.
    */
-  updateUserSettings(patch: Record<string, unknown>): void {
-    const next = { ...this.readUserSettings(), ...patch };
+  async setUserSettings(patch: Record<string, unknown>, marker: string): Promise<void> {
+    const next: Record<string, unknown> = { ...this.readUserSettings(), ...patch };
     for (const [k, v] of Object.entries(patch)) if (v === undefined) delete next[k];
-    writeFileSync(join(this.paths.userDataDir, 'User', 'settings.json'), JSON.stringify(next, null, 2));
+    const count = () => this.outputChannelText('Sextant').split(marker).length;
+    const before = count();
+    await this.runPaletteCommand('Preferences: Open User Settings (JSON)');
+    const editor = this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+    await waitUntil('the user settings.json editor', () => editor.click({ timeout: 15_000 }));
+    await this.page.keyboard.press('ControlOrMeta+a');
+    await this.page.keyboard.press('Delete');
+    // One line inserted at once: no auto-indentation, no auto-closed brackets or quotes.
+    await this.page.keyboard.insertText(JSON.stringify(next));
+    await this.page.keyboard.press('ControlOrMeta+s');
+    await poll(`"${marker}" in the Sextant output`, async () => count() > before, 20_000);
+    await this.runPaletteCommand('View: Close Editor');
   }
 
   /**

@@ -10,12 +10,9 @@ import { poll, waitUntil, type Workbench } from '../harness/workbench';
 
 const CHANGED = 'permissions: settings changed';
 
-/** Writes user settings and waits until the extension has seen the change. */
-async function setUserSettings(wb: Workbench, patch: Record<string, unknown>): Promise<void> {
-  const count = () => wb.outputChannelText('Sextant').split(CHANGED).length;
-  const before = count();
-  wb.updateUserSettings(patch);
-  await poll('the extension to see the settings change', async () => count() > before, 20_000);
+/** Changes user settings in the settings.json editor and waits until the policy is invalidated. */
+function setUserSettings(wb: Workbench, patch: Record<string, unknown>): Promise<void> {
+  return wb.setUserSettings(patch, CHANGED);
 }
 
 async function startAgentChat(wb: Workbench): Promise<void> {

@@ -17,25 +17,9 @@ function hostOf(baseUrl: string): string {
   return new URL(baseUrl).host;
 }
 
-/**
- * Changes user settings as a user does, in the settings.json editor (code-server does not notice a
- * file written behind its back), and waits until the extension has rebuilt its providers.
- */
-async function setUserSettings(wb: Workbench, patch: Record<string, unknown>): Promise<void> {
-  const next: Record<string, unknown> = { ...wb.readUserSettings(), ...patch };
-  for (const [k, v] of Object.entries(patch)) if (v === undefined) delete next[k];
-  const count = () => wb.outputChannelText('Sextant').split(PROVIDERS_CHANGED).length;
-  const before = count();
-  await wb.runPaletteCommand('Preferences: Open User Settings (JSON)');
-  const editor = wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
-  await waitUntil('the user settings.json editor', () => editor.click({ timeout: 15_000 }));
-  await wb.page.keyboard.press('ControlOrMeta+a');
-  await wb.page.keyboard.press('Delete');
-  // One line inserted at once: no auto-indentation, no auto-closed brackets or quotes.
-  await wb.page.keyboard.insertText(JSON.stringify(next));
-  await wb.page.keyboard.press('ControlOrMeta+s');
-  await poll('the extension to see the providers change', async () => count() > before, 20_000);
-  await wb.runPaletteCommand('View: Close Editor');
+/** Changes user settings in the settings.json editor and waits until the providers are rebuilt. */
+function setUserSettings(wb: Workbench, patch: Record<string, unknown>): Promise<void> {
+  return wb.setUserSettings(patch, PROVIDERS_CHANGED);
 }
 
 async function pickFakeProvider(wb: Workbench, command: string): Promise<void> {
