@@ -111,6 +111,17 @@ export interface ToolPorts {
   approval: ApprovalPort;
   ask: AskPort;
   log: Logger;
+  /**
+   * The environment of every process the agent starts: the host's, without provider key variables,
+   * secret-named variables and credential URLs (core/security/child-env.ts). Without it, core
+   * scrubs `process.env` by name alone.
+   */
+  childEnv?(): Record<string, string>;
+  /**
+   * Removes secrets (key shapes and the exact stored key values) from text. The registry applies it
+   * to every tool result and progress chunk; without it, known key shapes are still removed.
+   */
+  redact?(text: string): string;
 }
 
 // ---- Session persistence: what the session controller needs from the store. The store

@@ -82,3 +82,8 @@ export function childEnvironment(
   removed.sort();
   return { env, removed };
 }
+
+/** The host's environment scrubbed by name and value alone: what a process gets when no port says more. */
+export function defaultChildEnv(): Record<string, string> {
+  return childEnvironment(process.env, { apiKeyEnvNames: [] }).env;
+}

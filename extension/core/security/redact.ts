@@ -99,3 +99,17 @@ export function redactDeep<T>(value: T, redact: Redactor): T {
   }
   return value;
 }
+
+/**
+ * A redactor over a changing set of exact values (e.g. the live Set of stored API keys): it reads
+ * `secrets()` on every call and rebuilds its patterns only when the values changed.
+ */
+export function createLiveRedactor(secrets: () => Iterable<string>, opts: { assignments?: boolean } = {}): Redactor {
+  let cache: { key: string; redact: Redactor } | undefined;
+  return (text: string) => {
+    const values = [...secrets()];
+    const key = values.join('\u0000');
+    if (cache?.key !== key) cache = { key, redact: createRedactor(values, opts) };
+    return cache.redact(text);
+  };
+}
