@@ -32,6 +32,7 @@ import { exportSessionToWorkspace } from './export-command';
 import { createWorkspacePort } from './adapters/workspace';
 import { createSearchPort } from './adapters/search';
 import { createTerminalPort } from './adapters/terminal';
+import { toolSecurityPorts } from './adapters/tool-security';
 
 export interface Runtime {
   controller: ChatController;
@@ -181,6 +182,12 @@ export async function createRuntime(
       search: createSearchPort(),
       terminal: createTerminalPort(),
       log,
+      // Commands get no keys; every tool result is redacted (key shapes and these exact values).
+      ...toolSecurityPorts({
+        configs,
+        extraKeyEnvNames: () => [readSettings().embeddings?.apiKeyEnv],
+        secrets: () => knownSecrets,
+      }),
     },
     systemPrompt: (mode) =>
       systemPromptFor(mode, {

@@ -5,6 +5,7 @@ import { defineTool, errorResult, type ToolContext } from './types';
 import { capMiddle, formatDuration, stripAnsi } from './util/cap';
 import { jobsOf } from './util/session';
 import type { Job } from './util/jobs';
+import { redactingStream, toolRedactor } from './util/redaction';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
@@ -82,17 +83,21 @@ function progressPump(ctx: ToolContext): { push(s: string): void; flush(): void 
 /** Shows the command and its live output in the editor's terminal panel (display only). */
 function mirrorToTerminal(ctx: ToolContext, job: Job): void {
   let mirror: ReturnType<NonNullable<ToolContext['ports']['terminal']['show']>> | undefined;
+  // The terminal is shown to the user like the chat: it gets the same redacted text.
+  const redact = toolRedactor(ctx.ports);
   try {
-    mirror = ctx.ports.terminal.show?.(job.command, job.cwd);
+    mirror = ctx.ports.terminal.show?.(redact(job.command), job.cwd);
   } catch (e) {
     ctx.ports.log.warn(`terminal mirror failed: ${(e as Error).message}`);
   }
   if (!mirror) return;
   const m = mirror;
-  const write = (s: string) => m.write(s);
+  const stream = redactingStream(redact, (s) => m.write(s));
+  const write = (s: string) => stream.write(s);
   job.listeners.add(write);
   void job.done.then(() => {
     job.listeners.delete(write);
+    stream.flush();
     m.end(statusLine(job));
   });
 }
@@ -131,7 +136,9 @@ export const bashTool = defineTool({
     const jobs = jobsOf(ctx.session);
     const background = i.run_in_background ?? false;
     const timeoutMs = i.timeout ?? (background ? Number.POSITIVE_INFINITY : DEFAULT_TIMEOUT_MS);
-    const job = jobs.start({ command: i.command, cwd, timeoutMs, background });
+    // The command sees the host's environment without keys and secret-named variables.
+    const env = ctx.ports.childEnv?.();
+    const job = jobs.start({ command: i.command, cwd, timeoutMs, background, ...(env ? { env } : {}) });
     mirrorToTerminal(ctx, job);
     if (background) {
       const text =

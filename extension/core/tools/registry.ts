@@ -18,6 +18,8 @@ import { todoWriteTool } from './todo-write';
 import { askUserTool } from './ask-user';
 import { notebookEditTool } from './notebook-edit';
 import { ToolInputError } from './util/paths';
+import { redactingStream, redactResult, toolRedactor } from './util/redaction';
+import type { ToolPorts } from '../ports';
 
 export { createToolSessionState, disposeToolSession } from './util/session';
 
@@ -179,17 +181,48 @@ export function createToolRegistry(tools: AnyTool[]): ToolRegistry {
       return parsed.ok ? { ok: true, tool, input: parsed.input } : { ok: false, tool, error: parsed.error };
     },
     async execute(call, ctx) {
-      if (!call.ok) return errorResult(call.error);
+      // Every result and every progress chunk leaves here redacted: this is the one place all tool
+      // output passes on its way to the model, the chat, the store and the logs.
+      const redact = toolRedactor(ctx.ports);
+      if (!call.ok) return redactResult(errorResult(call.error), redact);
       const { tool } = call;
+      const progress = redactingStream(redact, (text) => ctx.progress(text));
+      const inner: ToolContext = { ...ctx, progress: (output) => progress.write(output) };
       try {
-        return await tool.execute(call.input, ctx);
+        return redactResult(await tool.execute(call.input, inner), redact);
       } catch (e) {
-        if (e instanceof ToolInputError) return errorResult(e.message);
+        if (e instanceof ToolInputError) return redactResult(errorResult(e.message), redact);
         if (ctx.signal.aborted) return errorResult(`${tool.name} was aborted.`);
         const msg = e instanceof Error ? e.message : String(e);
-        ctx.ports.log.error(`tool ${tool.name} threw: ${e instanceof Error && e.stack ? e.stack : msg}`);
-        return errorResult(`${tool.name} failed: ${msg}`);
+        ctx.ports.log.error(redact(`tool ${tool.name} threw: ${e instanceof Error && e.stack ? e.stack : msg}`));
+        return redactResult(errorResult(`${tool.name} failed: ${msg}`), redact);
+      } finally {
+        progress.flush();
       }
     },
   };
+}
+
+/**
+ * The subject a card or an approval shows for a call: `tool.subject(input)` without secrets, '' when
+ * the call is invalid or `subject` throws. For display only: permission rules and "Always" approvals
+ * match the subject as the model wrote it.
+ */
+export function displaySubject(prepared: PreparedCall, ports: Pick<ToolPorts, 'redact'>): string {
+  if (!prepared.ok) return '';
+  try {
+    return toolRedactor(ports)(prepared.tool.subject(prepared.input));
+  } catch {
+    return '';
+  }
+}
+
+/** The detail an approval card shows: `describeForApproval` (else `fallback`), without secrets. */
+export async function approvalDetail(
+  prepared: Extract<PreparedCall, { ok: true }>,
+  ctx: ToolContext,
+  fallback: string,
+): Promise<string> {
+  const detail = (await prepared.tool.describeForApproval?.(prepared.input, ctx).catch(() => undefined)) ?? fallback;
+  return toolRedactor(ctx.ports)(detail);
 }

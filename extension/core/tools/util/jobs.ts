@@ -2,6 +2,7 @@
 // its own process group, so a timeout, an abort or the end of the session kills the whole tree.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
+import { defaultChildEnv } from '../../security/child-env';
 import { OutputBuffer } from './output-buffer';
 
 export type JobStatus = 'running' | 'exited' | 'killed' | 'timed_out';
@@ -30,6 +31,10 @@ export interface StartOptions {
   cwd: string;
   timeoutMs: number;
   background: boolean;
+  /**
+   * The whole environment of the command (TERM, PAGER and friends are set on top). Default: the
+   * host's, scrubbed of secret-named variables (never the host's as it is: it holds the user's keys).
+   */
   env?: Record<string, string>;
 }
 
@@ -50,7 +55,8 @@ export class JobManager {
   start(o: StartOptions): Job {
     const id = `bash_${++this.seq}`;
     const posix = process.platform !== 'win32';
-    const env = { ...process.env, TERM: 'dumb', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', ...o.env };
+    const base = o.env ?? defaultChildEnv();
+    const env = { ...base, TERM: 'dumb', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
     const child = posix
       ? // stderr joins stdout inside the shell so the two interleave exactly as in a terminal.
         spawn('/bin/bash', ['-c', `exec 2>&1; ${o.command}`], {

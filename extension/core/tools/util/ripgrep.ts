@@ -1,6 +1,7 @@
 // Runs ripgrep as a child process and collects its output, with abort and an output ceiling so a
 // pathological search cannot exhaust memory.
 import { spawn } from 'node:child_process';
+import { defaultChildEnv } from '../../security/child-env';
 
 export interface RgRun {
   stdout: string;
@@ -26,7 +27,9 @@ export function runRipgrep(
   maxBytes = 64 * 1024 * 1024,
 ): Promise<RgRun> {
   return new Promise((resolve) => {
-    const child = spawn(rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    // Like every process the agent starts, ripgrep does not get the host's keys.
+    const env = defaultChildEnv();
+    const child = spawn(rgPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let bytes = 0;
