@@ -5,12 +5,14 @@ import * as vscode from 'vscode';
 import { ChatViewProvider, CHAT_VIEW_ID } from './chat-view';
 import { RuntimeHost } from './runtime-host';
 import { registerCommands } from './commands';
+import { redactingLogChannel } from './adapters/log-channel';
 
 let host: RuntimeHost | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   const started = performance.now();
-  const log = vscode.window.createOutputChannel('Sextant', { log: true });
+  // Every line anything logs passes the redactor (key shapes now, exact key values once known).
+  const log = redactingLogChannel(vscode.window.createOutputChannel('Sextant', { log: true }));
   context.subscriptions.push(log);
   host = new RuntimeHost(context, log);
   const view = new ChatViewProvider(context.extensionUri, host, log);

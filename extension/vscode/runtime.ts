@@ -33,6 +33,7 @@ import { createWorkspacePort } from './adapters/workspace';
 import { createSearchPort } from './adapters/search';
 import { createTerminalPort } from './adapters/terminal';
 import { toolSecurityPorts } from './adapters/tool-security';
+import { redactLogSecrets } from './adapters/log-channel';
 
 export interface Runtime {
   controller: ChatController;
@@ -87,6 +88,7 @@ export async function createRuntime(
 
   const keyDirectory = new KeyDirectory(secrets, configs, process.env);
   const knownSecrets = keyDirectory.secretValues();
+  redactLogSecrets(channel, knownSecrets);
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('sextant.providers')) void keyDirectory.refresh();
