@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from './snapshot';
+import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files';
 
 /** Texts longer than this many characters go to a blob file. */
 export const BLOB_THRESHOLD = 32 * 1024;
@@ -23,9 +24,9 @@ export class BlobStore {
     const ref = sha256(bytes);
     const file = this.pathOf(ref);
     if (fs.existsSync(file)) return ref;
-    fs.mkdirSync(join(this.dir, 'blobs'), { recursive: true });
+    makePrivateDir(join(this.dir, 'blobs'));
     const tmp = `${file}.tmp-${process.pid}`;
-    const fd = fs.openSync(tmp, 'w');
+    const fd = fs.openSync(tmp, 'w', PRIVATE_FILE_MODE);
     try {
       fs.writeSync(fd, bytes);
       fs.fdatasyncSync(fd);

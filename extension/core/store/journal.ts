@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../ports';
+import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files';
 
 /**
  * When records reach the disk platter:
@@ -95,7 +96,7 @@ export class JournalWriter {
     private readonly batchMs = 25,
     startSeq = 0,
   ) {
-    fs.mkdirSync(journalDir(dir), { recursive: true });
+    makePrivateDir(journalDir(dir));
     this.seq = startSeq;
     this.fd = this.openSegment();
   }
@@ -112,7 +113,7 @@ export class JournalWriter {
     this.segment++;
     this.bytesInSegment = 0;
     this.segmentMaxSeq = 0;
-    return fs.openSync(this.fileOf(this.segment), 'a');
+    return fs.openSync(this.fileOf(this.segment), 'a', PRIVATE_FILE_MODE);
   }
 
   /** Writes one record; returns its seq. Throws when the bytes could not be written. */

@@ -3,6 +3,7 @@
 // A lock whose owner process is gone, or which is older than `staleMs`, is taken over.
 import * as fs from 'node:fs';
 import { join } from 'node:path';
+import { PRIVATE_FILE_MODE } from './private-files';
 
 export interface LockOptions {
   timeoutMs?: number;
@@ -28,7 +29,7 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDE
 /** The fallback: exclusive create, then write (an owner killed in between leaves an empty lock). */
 function takeByExclusiveCreate(file: string, owner: string): boolean {
   try {
-    const fd = fs.openSync(file, 'wx');
+    const fd = fs.openSync(file, 'wx', PRIVATE_FILE_MODE);
     fs.writeSync(fd, JSON.stringify({ pid: process.pid, owner, at: Date.now() }));
     fs.closeSync(fd);
     return true;
@@ -43,7 +44,7 @@ function tryTake(file: string, owner: string, staleMs: number): boolean {
   // into place (link fails if the lock exists). A process killed between "create" and "write"
   // would otherwise leave an empty lock that blocks every window until it goes stale.
   const mine = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
-  fs.writeFileSync(mine, JSON.stringify({ pid: process.pid, owner, at: Date.now() }));
+  fs.writeFileSync(mine, JSON.stringify({ pid: process.pid, owner, at: Date.now() }), { mode: PRIVATE_FILE_MODE });
   let taken = false;
   try {
     fs.linkSync(mine, file);

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { join } from 'node:path';
+import { PRIVATE_FILE_MODE } from './private-files';
 
 export const DB_FILE = 'sextant.db';
 
@@ -62,8 +63,10 @@ export async function readSnapshotFile(file: string): Promise<LoadedFile | 'corr
 }
 
 async function writeDurably(file: string, data: Uint8Array | string): Promise<void> {
-  const fh = await fsp.open(file, 'w');
+  // Owner-only from creation; a leftover file of that name (a crash) is narrowed too.
+  const fh = await fsp.open(file, 'w', PRIVATE_FILE_MODE);
   try {
+    if (process.platform !== 'win32') await fh.chmod(PRIVATE_FILE_MODE);
     await fh.writeFile(data);
     await fh.sync();
   } finally {

@@ -24,6 +24,7 @@ import { Projection } from './projection';
 import { listSessions, readArtifacts, readSession } from './sessions-read';
 import { DB_FILE, dbPath, quarantine, readMeta, sha256, writeSnapshot } from './snapshot';
 import { loadSqlJs, type SqlJsStatic } from './sqljs';
+import { makePrivateDir, narrowStoreFiles } from './private-files';
 
 export interface SessionStoreOptions {
   /** The folder (globalStorageUri) holding sextant.db, journal/ and blobs/. */
@@ -62,7 +63,9 @@ export interface SessionStore extends SessionPersistence {
 
 export async function openSessionStore(opts: SessionStoreOptions): Promise<SessionStore> {
   const SQL = opts.sql ?? (await loadSqlJs(opts.wasmPath ?? join(__dirname, 'sql-wasm.wasm')));
-  fs.mkdirSync(opts.dir, { recursive: true });
+  // Owner-only: the folder and every store file in it (older versions left them readable by others).
+  makePrivateDir(opts.dir);
+  narrowStoreFiles(opts.dir);
   // Under the snapshot lock, so another window's snapshot is never read half-renamed. Throws
   // NewerSchemaError before anything is written when the file is from a newer Sextant.
   const release = await acquireLock(opts.dir, `open-${process.pid}-${Math.random().toString(36).slice(2)}`, opts.lock);

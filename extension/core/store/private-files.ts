@@ -1,0 +1,62 @@
+// The store's files hold whole conversations (code, command output, pasted text): only the user
+// may read them. Every file is created 0600 and every folder 0700 (the modes are given at creation,
+// so no other user can open a file in the moment before a chmod); files and folders left by older
+// versions with wider modes are narrowed when the store opens. Windows has no such modes: no-ops.
+import * as fs from 'node:fs';
+import { join } from 'node:path';
+
+export const PRIVATE_FILE_MODE = 0o600;
+export const PRIVATE_DIR_MODE = 0o700;
+
+const POSIX = process.platform !== 'win32';
+
+/** Sub-folders of the store folder that hold store files. */
+const STORE_SUBDIRS = ['journal', 'blobs'];
+
+/** Creates a folder (and missing parents) owner-only; narrows it when it exists already. */
+export function makePrivateDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  if (POSIX) fs.chmodSync(dir, PRIVATE_DIR_MODE);
+}
+
+function narrow(path: string, mode: number): void {
+  try {
+    const st = fs.lstatSync(path);
+    if (st.isSymbolicLink()) return;
+    if ((st.mode & 0o777) !== mode) fs.chmodSync(path, mode);
+  } catch {
+    /* gone meanwhile, or not ours to change: the next open tries again */
+  }
+}
+
+/** Whether a top-level entry of the store folder is one of the store's own files. */
+function isStoreFile(name: string): boolean {
+  return name.startsWith('sextant.');
+}
+
+/**
+ * Narrows the store folder, its `journal/` and `blobs/` folders and every store file in them to
+ * owner-only. Only the store's own files: anything else in the folder is left as it is.
+ */
+export function narrowStoreFiles(dir: string): void {
+  if (!POSIX) return;
+  narrow(dir, PRIVATE_DIR_MODE);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) if (isStoreFile(name)) narrow(join(dir, name), PRIVATE_FILE_MODE);
+  for (const sub of STORE_SUBDIRS) {
+    const subdir = join(dir, sub);
+    let files: string[];
+    try {
+      files = fs.readdirSync(subdir);
+    } catch {
+      continue;
+    }
+    narrow(subdir, PRIVATE_DIR_MODE);
+    for (const f of files) narrow(join(subdir, f), PRIVATE_FILE_MODE);
+  }
+}
