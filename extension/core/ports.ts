@@ -23,6 +23,8 @@ export interface ReadFileOptions {
 export interface WorkspacePort {
   /** Workspace folder roots, absolute paths. The first is the default cwd. */
   roots(): string[];
+  /** Absolute folders outside the workspace that writers may change too (sextant.sandbox.extraWriteRoots). */
+  extraWriteRoots?(): string[];
   /**
    * Reads bytes from disk. Throws an Error with code 'ENOENT' when missing; with `maxBytes`, reads
    * at most that much and throws code 'EFBIG' past it; with `signal`, stops when it aborts.

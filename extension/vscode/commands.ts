@@ -31,5 +31,6 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
     guarded('sextant.setApiKey', async () => (await host.get()).setApiKey()),
     guarded('sextant.clearApiKey', async () => (await host.get()).clearApiKey()),
     guarded('sextant.exportSession', async () => (await host.get()).exportSession()),
+    guarded('sextant.showAuditLog', async () => (await host.get()).showAuditLog()),
   ];
 }

@@ -25,9 +25,10 @@ import { CurrentSessionFile } from './current-session';
 import { KeyDirectory } from './key-directory';
 import { createInboundHandlers } from './handlers';
 import { secretsPort } from './secrets';
-import { readSettings, watchIgnoredWorkspaceSettings } from './settings';
+import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
 import { confirmKeyDestination, KeyCommands } from './key-commands';
 import { WorkspaceSettingsFile } from './workspace-settings';
+import { createPermissionHost } from './permission-host';
 import { exportSessionToWorkspace } from './export-command';
 import { createWorkspacePort } from './adapters/workspace';
 import { createSearchPort } from './adapters/search';
@@ -43,6 +44,7 @@ export interface Runtime {
   setApiKey(): Promise<void>;
   clearApiKey(): Promise<void>;
   exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
+  showAuditLog(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -172,12 +174,27 @@ export async function createRuntime(
   };
   context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => toolRegistries.clear()));
 
+  // Whether each tool call runs, asks or is refused: the user's rules, tightened by the workspace file.
+  const permissions = createPermissionHost({
+    globalStorage: context.globalStorageUri.fsPath,
+    log,
+    userSettings: readPermissionSettings,
+    workspaceSettings: () => workspaceSettings.current().permissions,
+    secrets: knownSecrets,
+  });
+  context.subscriptions.push(
+    permissions,
+    workspaceSettings.onDidChange(() => permissions.invalidate()),
+  );
+
   const controller = new ChatController({
     persistence: store,
     resolveModel: (ref) => registry.resolve(ref),
     modelChoices: async () => listModelChoices(configs(), (name) => keyDirectory.hasKey(name)),
     defaultModel: () => readSettings().defaultModel,
     maxSteps: () => readSettings().maxSteps,
+    permissions: permissions.gate,
+    audit: (entry) => permissions.audit(entry),
     toolsFor,
     toolPorts: {
       workspace: createWorkspacePort(),
@@ -264,6 +281,7 @@ export async function createRuntime(
     },
     setApiKey: () => keys.setApiKey(),
     clearApiKey: () => keys.clearApiKey(),
+    showAuditLog: () => permissions.showAuditLog(),
     exportSession: (format) =>
       exportSessionToWorkspace(
         {

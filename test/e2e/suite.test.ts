@@ -10,6 +10,7 @@ import { trustToolScenarios } from './scenarios/trust-tools';
 import { historyScenarios } from './scenarios/history';
 import { renderingScenarios } from './scenarios/rendering';
 import { trustSettingsScenarios } from './scenarios/trust-settings';
+import { trustPermissionScenarios } from './scenarios/trust-permissions';
 
 const e2e = new E2E();
 chatScenarios(e2e);
@@ -20,4 +21,5 @@ trustToolScenarios(e2e);
 historyScenarios(e2e);
 keyScenarios(e2e);
 trustSettingsScenarios(e2e);
+trustPermissionScenarios(e2e);
 e2e.run();

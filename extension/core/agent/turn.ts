@@ -12,6 +12,7 @@ import {
   type ToolSessionState,
 } from '../tools/types';
 import type { AuditDecidedBy, AuditEntry, AuditStatus } from '../security/audit-log';
+import { approvalDetail, displaySubject } from '../tools/registry';
 import { AsyncQueue } from './async-queue';
 import { costOf } from './cost';
 import { judgeCall, type PermissionGate } from './permission-gate';
@@ -153,7 +154,7 @@ async function runToolCalls(
           };
     // Cards, approvals and answers are keyed by an id of our own: providers' ids need only be unique
     // within one response, and some OpenAI-compatible servers number them from 0 on every step.
-    return { call, prepared, view: initialView(call, `${call.id}#${step}.${i}`, prepared) };
+    return { call, prepared, view: initialView(call, `${call.id}#${step}.${i}`, prepared, opts.ports) };
   });
   for (const { view } of jobs) queue.push({ type: 'tool_started', call: view });
   const results: ModelMessage[] = new Array(calls.length);
@@ -177,15 +178,9 @@ async function runToolCalls(
   return results;
 }
 
-function initialView(call: ToolCall, uiId: string, prepared: PreparedCall): ToolCallView {
-  let subject = '';
-  if (prepared.ok) {
-    try {
-      subject = prepared.tool.subject(prepared.input);
-    } catch {
-      subject = '';
-    }
-  }
+function initialView(call: ToolCall, uiId: string, prepared: PreparedCall, ports: ToolPorts): ToolCallView {
+  // What the card shows: the subject with any key in it redacted (rules judge the real arguments).
+  const subject = displaySubject(prepared, ports);
   return { callId: uiId, name: call.name, kind: prepared.tool?.kind ?? 'read', subject, status: 'pending' };
 }
 
@@ -258,7 +253,7 @@ async function runOne(
     );
   }
   if (judged.decision === 'ask') {
-    const detail = (await tool.describeForApproval?.(input, ctx).catch(() => undefined)) ?? view.subject;
+    const detail = await approvalDetail(prepared, ctx, view.subject);
     queue.push({ type: 'tool_updated', call: { ...view, status: 'awaiting_approval' } });
     let decision: ApprovalDecision;
     try {

@@ -17,6 +17,7 @@ export const USER_ONLY_SETTINGS = [
   'permissions.defaultMode',
   'sandbox.extraWriteRoots',
   'agent.maxSteps',
+  'agent.passEnv',
 ] as const;
 
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];

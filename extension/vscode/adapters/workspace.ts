@@ -1,10 +1,12 @@
 // WorkspacePort over the local file system and VS Code's open documents: reads prefer unsaved
 // editor text, and edits to open documents go through a WorkspaceEdit (undoable) and are saved.
+import { homedir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { WorkspacePort } from '../../core/ports';
 import { localFiles } from '../../core/local-files';
 import { applyNotebookEdit } from './notebook';
+import { readPermissionSettings } from '../settings';
 
 const caseInsensitiveFs = process.platform === 'win32' || process.platform === 'darwin';
 
@@ -47,6 +49,13 @@ export function createWorkspacePort(): WorkspacePort {
     ...localFiles,
     roots() {
       return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    },
+    extraWriteRoots() {
+      // The user's setting only (a workspace cannot widen where writers go); `~/` is the home folder.
+      return readPermissionSettings()
+        .extraWriteRoots.filter((r): r is string => typeof r === 'string' && r.trim() !== '')
+        .map((r) => (r.startsWith('~/') ? path.join(homedir(), r.slice(2)) : r))
+        .filter((r) => path.isAbsolute(r));
     },
     async dirtyText(absPath) {
       const doc = openDocument(absPath);

@@ -237,8 +237,17 @@ export class Workbench {
     // One line inserted at once: no auto-indentation, no auto-closed brackets or quotes.
     await this.page.keyboard.insertText(JSON.stringify(next));
     await this.page.keyboard.press('ControlOrMeta+s');
-    await poll(`"${marker}" in the Sextant output`, async () => count() > before, 20_000);
-    await this.runPaletteCommand('View: Close Editor');
+    try {
+      const saved = () => JSON.stringify(this.readUserSettings()) === JSON.stringify(next);
+      await poll('the settings.json editor to save', async () => {
+        if (saved()) return true;
+        await this.page.keyboard.press('ControlOrMeta+s');
+        return saved();
+      });
+      await poll(`"${marker}" in the Sextant output`, async () => count() > before, 20_000);
+    } finally {
+      await this.runPaletteCommand('View: Close Editor');
+    }
   }
 
   /**

@@ -54,9 +54,14 @@ export function trustPermissionScenarios(e2e: E2E): void {
     async ({ wb, fake }) => {
       try {
         await startAgentChat(wb);
-        fake.enqueue(bash('git status --short'), bash('git status --short'), bash('git status --short; echo chained'), {
-          text: 'Checked the status twice.',
-        });
+        fake.enqueue(
+          bash('git status --short'),
+          bash('git status --short'),
+          bash('git status --short; touch chained.txt'),
+          {
+            text: 'Checked the status twice.',
+          },
+        );
         await wb.typeMessage('Check git status');
         const card = wb.inWebview('group', 'Approval: bash');
         await poll('the first approval card', async () => (await card.count()) === 1, 30_000);
@@ -69,7 +74,7 @@ export function trustPermissionScenarios(e2e: E2E): void {
         // The second, identical command runs without a card; the chained third one asks.
         await poll(
           'the approval card for the chained command',
-          async () => (await card.count()) === 1 && (await card.innerText()).includes('echo chained'),
+          async () => (await card.count()) === 1 && (await card.innerText()).includes('touch chained.txt'),
           30_000,
         );
         const runs = await wb.inWebview('group', 'Tool: bash').count();

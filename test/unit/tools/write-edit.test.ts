@@ -251,3 +251,16 @@ test('describeForApproval gives a compact diff with counts, and proposeChange th
   const w = await writeFileTool.describeForApproval!({ file_path: 'new.txt', content: 'x\ny\n' }, ctx);
   assert.match(w, /^Create new\.txt \(\+2\)/);
 });
+
+test('writers may use sextant.sandbox.extraWriteRoots, and nothing else outside the workspace', async () => {
+  const root = await makeTempWorkspace({});
+  const extra = await makeTempWorkspace({});
+  const elsewhere = await makeTempWorkspace({});
+  const ctx = makeContext(createNodePorts({ root, extraWriteRoots: [extra] }));
+  const ok = await writeFileTool.execute({ file_path: path.join(extra, 'out', 'a.txt'), content: 'a\n' }, ctx);
+  assert.equal(ok.isError, false, textOf(ok));
+  assert.equal(await fs.readFile(path.join(extra, 'out', 'a.txt'), 'utf8'), 'a\n');
+  const refused = await writeFileTool.execute({ file_path: path.join(elsewhere, 'b.txt'), content: 'b' }, ctx);
+  assert.equal(refused.isError, true);
+  assert.match(textOf(refused), /outside the workspace folders.*extraWriteRoots/s);
+});

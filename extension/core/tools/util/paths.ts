@@ -64,14 +64,14 @@ function isInside(child: string, parent: string): boolean {
 /** Throws a ToolInputError unless `abs` (symlinks resolved) lies inside a workspace root. */
 export async function assertWritable(ws: WorkspacePort, abs: string): Promise<void> {
   const real = await realPathOf(ws, abs);
-  for (const root of ws.roots()) {
+  for (const root of [...ws.roots(), ...(ws.extraWriteRoots?.() ?? [])]) {
     const realRoot = await realPathOf(ws, root);
     if (isInside(real, realRoot)) return;
   }
   const via = real !== abs ? ` (it resolves to ${real} through a symbolic link)` : '';
   throw new ToolInputError(
     `Refused: ${abs}${via} is outside the workspace folders (${ws.roots().join(', ')}). Writers may only change ` +
-      'files inside the workspace.',
+      'files inside the workspace (and the folders the user lists in sextant.sandbox.extraWriteRoots).',
   );
 }
 
