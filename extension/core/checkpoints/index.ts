@@ -1,0 +1,10 @@
+// Checkpoints and rewind: see README.md in this folder.
+export type { CheckpointBlobs, FileBlobsOptions } from './blobs';
+export { FileCheckpointBlobs, MemoryCheckpointBlobs, sha256Hex } from './blobs';
+export { localFileOps, withLocalFileOps } from './local';
+export type { BeforeWriteResult, RecorderOptions } from './recorder';
+export { CheckpointRecorder } from './recorder';
+export type { ApplyRewindOptions, RewindCounts, RewindFile, RewindPlan, RewindResult } from './rewind';
+export { applyRewind, planRewind } from './rewind';
+export type { Checkpoint, CheckpointFiles, CheckpointOptions, FileState, FileVersion, SkippedFile } from './types';
+export { CheckpointSchema, DEFAULT_MAX_FILE_BYTES } from './types';
