@@ -88,12 +88,12 @@ export class FileCheckpointBlobs implements CheckpointBlobs {
   }
 
   private async makeDir(dir: string): Promise<void> {
-    if (this.madeDirs.has(dir)) return;
     for (const d of [this.dir, dir]) {
+      if (this.madeDirs.has(d)) continue;
       await fs.mkdir(d, { recursive: true, mode: DIR_MODE });
-      if (POSIX) await fs.chmod(d, DIR_MODE);
+      if (POSIX) await fs.chmod(d, DIR_MODE); // narrows a folder that existed with a wider mode
+      this.madeDirs.add(d);
     }
-    this.madeDirs.add(dir);
   }
 }
 

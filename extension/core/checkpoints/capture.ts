@@ -121,6 +121,23 @@ export function sameVersion(a: FileVersion | undefined, b: FileVersion | undefin
   return a.hash !== undefined && a.hash === b.hash;
 }
 
+/** Files read or written at once: enough to overlap I/O, few enough to bound memory (up to 20 MB each). */
+export const IO_CONCURRENCY = 8;
+
+/** `Promise.all(items.map(fn))` with at most `limit` calls running at a time; results in input order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
 function tooLarge(size: number | undefined, max: number): string {
   const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
   return `too large to keep a copy (${size === undefined ? 'over' : mb(size)}, limit ${mb(max)})`;

@@ -3,7 +3,15 @@
 // finish() hashes what the files became and returns the (small, JSON-serialisable) checkpoint.
 import { randomUUID } from 'node:crypto';
 import type { CheckpointBlobs } from './blobs';
-import { allowedRoots, type Captured, captureBefore, confine, currentVersion } from './capture';
+import {
+  allowedRoots,
+  type Captured,
+  captureBefore,
+  confine,
+  currentVersion,
+  IO_CONCURRENCY,
+  mapLimit,
+} from './capture';
 import type { Checkpoint, CheckpointFiles, CheckpointOptions, FileState, SkippedFile } from './types';
 import { DEFAULT_MAX_FILE_BYTES } from './types';
 
@@ -72,8 +80,8 @@ export class CheckpointRecorder {
     const files: FileState[] = [];
     const skipped: SkippedFile[] = [];
     const captured = await Promise.all(this.order.map((o) => o.entry));
-    const afters = await Promise.all(
-      captured.map((c) => (c.ok ? currentVersion(this.files, c.state.path, this.maxBytes) : undefined)),
+    const afters = await mapLimit(captured, IO_CONCURRENCY, async (c) =>
+      c.ok ? currentVersion(this.files, c.state.path, this.maxBytes) : undefined,
     );
     captured.forEach((c, i) => {
       if (c.ok) files.push({ ...c.state, after: afters[i] });

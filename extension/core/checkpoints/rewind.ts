@@ -5,7 +5,17 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import type { CheckpointBlobs } from './blobs';
-import { allowedRoots, captureBefore, confine, currentVersion, errorCode, isInside, sameVersion } from './capture';
+import {
+  allowedRoots,
+  captureBefore,
+  confine,
+  currentVersion,
+  errorCode,
+  IO_CONCURRENCY,
+  isInside,
+  mapLimit,
+  sameVersion,
+} from './capture';
 import type { Checkpoint, CheckpointFiles, CheckpointOptions, FileState, FileVersion, SkippedFile } from './types';
 import { DEFAULT_MAX_FILE_BYTES } from './types';
 
@@ -110,7 +120,9 @@ export async function planRewind(
   }
 
   const roots = await allowedRoots(files);
-  const planned = await Promise.all([...touches.values()].map((t) => planFile(t, files, blobs, roots, maxBytes)));
+  const planned = await mapLimit([...touches.values()], IO_CONCURRENCY, (t) =>
+    planFile(t, files, blobs, roots, maxBytes),
+  );
   planned.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const counts: RewindCounts = { restore: 0, delete: 0, unchanged: 0, changedByUser: 0, skipped: 0 };
   for (const f of planned) {
@@ -183,7 +195,7 @@ export interface RewindResult {
 }
 
 /**
- * Carries out a plan, one file at a time. Each file's state just before is saved first (into the
+ * Carries out a plan (a few files at a time). Each file's state just before is saved first (into the
  * redo checkpoint); a file whose state cannot be saved is not touched, so a rewind never loses
  * anything it could not give back. Bytes are restored exactly. Never throws for one file's sake.
  */
@@ -213,61 +225,64 @@ export async function applyRewind(
     skipped: [],
     failed: [],
   };
-  for (const f of plan.files) {
-    if (f.action === 'unchanged') continue;
-    const entry = (reason: string) => ({ path: f.path, reason });
-    if (f.action === 'skip') {
-      result.skipped.push(entry(f.reason ?? 'cannot be rewound'));
-      continue;
-    }
-    const forced = overwrite.has(f.path) || overwrite.has(f.displayPath);
-    if (f.changedByUser && !forced) {
-      result.kept.push(entry('changed since the agent changed it'));
-      continue;
-    }
-    const where = await confine(files, roots, f.path, true);
-    if ('reason' in where) {
-      result.skipped.push(entry(where.reason));
-      continue;
-    }
-    const before = await captureBefore(files, blobs, f.path, maxBytes);
-    if (!before.ok) {
-      result.skipped.push(entry(`its current state could not be saved for redo: ${before.reason}`));
-      continue;
-    }
-    if (!forced && !sameVersion(before.state, f.current)) {
-      result.kept.push(entry('changed since the preview'));
-      continue;
-    }
-    let bytes: Uint8Array | undefined;
-    if (f.target.existed) {
-      bytes = f.target.hash === undefined ? undefined : await blobs.get(f.target.hash);
-      if (!bytes) {
-        result.skipped.push(entry('its saved copy is missing or damaged'));
-        continue;
-      }
-    }
-    try {
-      if (bytes) {
-        await files.writeFile(f.path, bytes);
-        if (f.target.mode !== undefined) await files.setFileMode?.(f.path, f.target.mode);
-        result.restored.push(f.path);
-      } else {
-        if (!files.deleteFile) throw new Error('files cannot be deleted here');
-        await files.deleteFile(f.path).catch((err: unknown) => {
-          if (errorCode(err) !== 'ENOENT') throw err;
-        });
-        result.deleted.push(f.path);
-      }
-      const after: FileVersion = bytes ? { existed: true, hash: f.target.hash } : { existed: false };
-      result.redo.files.push({ ...before.state, after });
-    } catch (err) {
-      result.failed.push(entry(err instanceof Error ? err.message : String(err)));
-      // It may be half done: keep what it was, so the redo can still put it back.
-      result.redo.files.push({ ...before.state, after: await currentVersion(files, f.path, maxBytes) });
-    }
+  const outcomes = await mapLimit(plan.files, IO_CONCURRENCY, (f) =>
+    applyFile(f, overwrite.has(f.path) || overwrite.has(f.displayPath), files, blobs, roots, maxBytes),
+  );
+  for (const o of outcomes) {
+    if (o.redo) result.redo.files.push(o.redo);
+    if (o.reason !== undefined) result[o.outcome].push({ path: o.path, reason: o.reason });
+    else if (o.outcome !== 'unchanged') result[o.outcome].push(o.path);
   }
   return result;
+}
+
+type Outcome =
+  | { path: string; redo?: FileState; outcome: 'restored' | 'deleted' | 'unchanged'; reason?: undefined }
+  | { path: string; redo?: FileState; outcome: 'kept' | 'skipped' | 'failed'; reason: string };
+
+async function applyFile(
+  f: RewindFile,
+  forced: boolean,
+  files: CheckpointFiles,
+  blobs: CheckpointBlobs,
+  roots: string[],
+  maxBytes: number,
+): Promise<Outcome> {
+  const path = f.path; // (shadows node:path in here)
+  if (f.action === 'unchanged') return { path, outcome: 'unchanged' };
+  if (f.action === 'skip') return { path, outcome: 'skipped', reason: f.reason ?? 'cannot be rewound' };
+  if (f.changedByUser && !forced) return { path, outcome: 'kept', reason: 'changed since the agent changed it' };
+  const where = await confine(files, roots, path, true);
+  if ('reason' in where) return { path, outcome: 'skipped', reason: where.reason };
+  const before = await captureBefore(files, blobs, path, maxBytes);
+  if (!before.ok) {
+    return { path, outcome: 'skipped', reason: `its current state could not be saved for redo: ${before.reason}` };
+  }
+  if (!forced && !sameVersion(before.state, f.current)) {
+    return { path, outcome: 'kept', reason: 'changed since the preview' };
+  }
+  let bytes: Uint8Array | undefined;
+  if (f.target.existed) {
+    bytes = f.target.hash === undefined ? undefined : await blobs.get(f.target.hash);
+    if (!bytes) return { path, outcome: 'skipped', reason: 'its saved copy is missing or damaged' };
+  }
+  try {
+    if (bytes) {
+      await files.writeFile(path, bytes);
+      if (f.target.mode !== undefined) await files.setFileMode?.(path, f.target.mode);
+    } else {
+      if (!files.deleteFile) throw new Error('files cannot be deleted here');
+      await files.deleteFile(path).catch((err: unknown) => {
+        if (errorCode(err) !== 'ENOENT') throw err;
+      });
+    }
+    const after: FileVersion = bytes ? { existed: true, hash: f.target.hash } : { existed: false };
+    return { path, outcome: bytes ? 'restored' : 'deleted', redo: { ...before.state, after } };
+  } catch (err) {
+    // It may be half done: keep what it was, so the redo can still put it back.
+    const redo = { ...before.state, after: await currentVersion(files, path, maxBytes) };
+    return { path, outcome: 'failed', reason: err instanceof Error ? err.message : String(err), redo };
+  }
 }
 
 function displayOf(files: CheckpointFiles, realRoots: string[], abs: string): string {

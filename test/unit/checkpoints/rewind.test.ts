@@ -270,3 +270,34 @@ test('without a delete operation, created files are skipped; index bounds are ch
   await assert.rejects(planRewind([cp], 1, env.files, env.blobs), RangeError);
   await assert.rejects(planRewind([cp], -2, env.files, env.blobs), RangeError);
 });
+
+test('many files across two workspace folders: all restored, shown as <folder>/<path>', async () => {
+  const env = await setup({});
+  const second = await makeTempWorkspace({});
+  const files: CheckpointFiles = { ...env.files, roots: () => [env.root, second] };
+  const local = { ...env, files };
+  const names = Array.from({ length: 40 }, (_, i) => `d${i % 4}/f${i}.txt`);
+  for (const n of names) await env.write(n, `v0 ${n}\n`);
+  await fs.writeFile(path.join(second, 'other.txt'), 'o0');
+  const before = [await snapshot(env.root), await snapshot(second)];
+  const rec = new CheckpointRecorder(files, env.blobs, { turnId: 't' });
+  for (const n of names) {
+    await rec.beforeWrite(env.abs(n));
+    await env.write(n, `v1 ${n}\n`);
+  }
+  await rec.beforeWrite(path.join(second, 'other.txt'));
+  await fs.writeFile(path.join(second, 'other.txt'), 'o1');
+  const cp = await rec.finish();
+  const plan = await planRewind([cp], -1, files, env.blobs);
+  assert.equal(plan.counts.restore, 41);
+  assert.ok(plan.files.some((f) => f.displayPath === `${path.basename(second)}/other.txt`));
+  assert.ok(plan.files.some((f) => f.displayPath === `${path.basename(env.root)}/d0/f0.txt`));
+  const r = await applyRewind(plan, {}, files, env.blobs);
+  assert.deepEqual(
+    r.restored,
+    plan.files.map((f) => f.path),
+  );
+  assert.deepEqual([await snapshot(env.root), await snapshot(second)], before);
+  await rewind(local, [r.redo], -1);
+  assert.equal((await fs.readFile(path.join(second, 'other.txt'))).toString(), 'o1');
+});
