@@ -15,6 +15,7 @@ const benches = [
   ['grep', 'bench/grep.mjs', 'grep tool vs raw ripgrep on 50,000 files'],
   ['store', 'bench/store.mjs', 'store: persist one event, snapshot and open at 1/10/100 MB'],
   ['permissions', 'bench/permissions.mjs', 'permission decision per tool call (policy + shell parse)'],
+  ['checkpoints', 'bench/checkpoints.mjs', 'checkpoint per turn and rewind, 1/10/100 files of 10 KB'],
 ];
 
 function run(cmd, args) {

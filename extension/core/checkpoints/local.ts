@@ -15,7 +15,10 @@ export const localFileOps: Required<Pick<CheckpointFiles, 'deleteFile' | 'fileMo
   },
 };
 
-/** A workspace port (any `WorkspacePort` fits) plus the local delete and mode operations (for hosts on the local disk, and tests). */
+/**
+ * A workspace port (any `WorkspacePort` fits) plus the local delete and mode operations, for hosts
+ * on the local disk and for tests.
+ */
 export function withLocalFileOps(workspace: CheckpointFiles): CheckpointFiles {
   return {
     roots: () => workspace.roots(),

@@ -111,7 +111,7 @@ test('several turns: rewinding to the middle restores the state right after that
   assert.deepEqual(await snapshot(env.root), s0);
 });
 
-test('a file the user edited since the agent is named in the preview, kept, and overwritten only when asked', async () => {
+test('a file the user edited since the agent is named in the preview, kept, overwritten when asked', async () => {
   const env = await setup({ 'src/x.ts': 'x0\n', 'src/y.ts': 'y0\n', 'z.ts': 'z0\n' });
   const cp = await turn(env, { 'src/x.ts': 'x1\n', 'src/y.ts': 'y1\n', 'z.ts': 'z1\n', 'new.ts': 'n\n' });
   await env.write('src/x.ts', 'x1 + my edit\n');
