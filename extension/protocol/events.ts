@@ -11,6 +11,7 @@ import {
   UsageSchema,
   ModeSchema,
 } from './model';
+import { PlanArtifactSchema, PlanStatusSchema } from './plan';
 
 export const RequestEventSchema = z.discriminatedUnion('type', [
   /** The request was accepted: the user's message and the empty assistant message it answers into. */
@@ -35,6 +36,13 @@ export const RequestEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('todos'), todos: z.array(TodoSchema) }),
   z.object({ type: z.literal('usage'), usage: UsageSchema }),
   z.object({ type: z.literal('notice'), text: z.string() }),
+  /** Plan mode's submit_plan: the plan becomes a card in the answer (and the turn ends). */
+  z.object({ type: z.literal('plan_proposed'), plan: PlanArtifactSchema }),
+  /**
+   * The user approved or rejected a plan. It may arrive on a request of its own (a plan's request has
+   * ended by then): the reducer applies it to the plan wherever it is, without a `started`.
+   */
+  z.object({ type: z.literal('plan_status'), planId: z.string(), status: PlanStatusSchema }),
   // Terminal events.
   z.object({ type: z.literal('complete') }),
   z.object({ type: z.literal('aborted'), partialSaved: z.boolean() }),

@@ -1,6 +1,7 @@
 // The typed host ↔ webview protocol. It imports zod only, so both the extension host and the
 // webview bundle can share it without pulling in either side's code.
 export * from './model';
+export * from './plan';
 export * from './events';
 export * from './messages';
 export * from './handlers';

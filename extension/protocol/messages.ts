@@ -39,6 +39,10 @@ export const InboundSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('deleteSession'), sessionId: z.string() }),
   z.object({ type: z.literal('undoDelete'), sessionId: z.string() }),
   z.object({ type: z.literal('export'), format: z.enum(['markdown', 'html', 'json']) }),
+  /** Plan cards: approve starts an Agent request (requestId) on the plan or its edited text. */
+  z.object({ type: z.literal('approvePlan'), planId: z.string(), requestId: z.string().min(1) }),
+  z.object({ type: z.literal('editPlan'), planId: z.string() }),
+  z.object({ type: z.literal('rejectPlan'), planId: z.string() }),
 ]);
 export type Inbound = z.infer<typeof InboundSchema>;
 export type InboundType = Inbound['type'];

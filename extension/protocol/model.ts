@@ -2,6 +2,7 @@
 // Both sides validate it with these schemas; the host is the only source of truth.
 // A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
 import * as z from 'zod';
+import { PlanArtifactSchema } from './plan';
 
 export const MODES = ['chat', 'plan', 'research', 'agent'] as const;
 export const ModeSchema = z.enum(MODES);
@@ -36,6 +37,8 @@ export const MessagePartSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('thinking'), text: z.string() }),
   z.object({ type: z.literal('tool'), call: ToolCallViewSchema }),
+  /** A plan submitted in Plan mode, shown as a card with Approve / Edit / Reject. */
+  z.object({ type: z.literal('plan'), plan: PlanArtifactSchema }),
 ]);
 export type MessagePart = z.infer<typeof MessagePartSchema>;
 

@@ -2,6 +2,7 @@
 // host keeps its snapshot with it, and the store replays its journal with it — so the three can
 // never disagree about what a conversation looks like.
 import type { Envelope, RequestEvent } from './events';
+import type { PlanArtifact } from './plan';
 import type { ChatMessage, MessagePart, PendingApproval, PendingQuestion, Snapshot, Todo, ToolCallView } from './model';
 
 export interface ChatState {
@@ -78,6 +79,19 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
     state.inFlightRequestId = env.requestId;
     return event.assistantMessageId;
   }
+  if (event.type === 'plan_status') {
+    // Not tied to a request's lifecycle: the plan's own request has usually ended.
+    for (let i = state.messages.length - 1; i >= 0; i--) {
+      const m = state.messages[i];
+      for (const p of m.parts) {
+        if (p.type === 'plan' && p.plan.id === event.planId) {
+          p.plan = { ...p.plan, status: event.status };
+          return m.id;
+        }
+      }
+    }
+    return undefined;
+  }
   if (!req || req.done || env.seq <= req.lastSeq) return undefined;
   req.lastSeq = env.seq;
   const msg = findMessage(state, req.assistantMessageId);
@@ -119,6 +133,9 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
     case 'usage':
       msg.usage = event.usage;
       break;
+    case 'plan_proposed':
+      msg.parts.push({ type: 'plan', plan: { ...event.plan } });
+      break;
     case 'notice':
       appendText(msg.parts, 'text', `${msg.parts.length ? '\n\n' : ''}> ${event.text}\n\n`);
       break;
@@ -143,6 +160,12 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
       break;
   }
   return msg.id;
+}
+
+/** Finds a plan card in the chat by its id. */
+export function findPlan(state: Pick<ChatState, 'messages'>, planId: string): PlanArtifact | undefined {
+  for (const m of state.messages) for (const p of m.parts) if (p.type === 'plan' && p.plan.id === planId) return p.plan;
+  return undefined;
 }
 
 /** Rebuilds reducer state from a host snapshot, so events of an in-flight request keep applying. */

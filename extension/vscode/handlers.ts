@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { InboundHandlers } from '../protocol';
 import type { ChatController } from '../core/agent/controller';
+import type { PlanDocuments } from './plan-documents';
 
 export interface HandlerHost {
   controller: ChatController;
@@ -10,6 +11,7 @@ export interface HandlerHost {
   setApiKey(): Promise<void>;
   pickModel(): Promise<void>;
   exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
+  planDocuments: PlanDocuments;
 }
 
 const EXTERNAL_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
@@ -66,5 +68,20 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       return c.postHistory();
     },
     export: (m) => host.exportSession(m.format),
+    // Not awaited, like send: the approved plan runs as an Agent request for the whole turn.
+    approvePlan: (m) => {
+      const edited = host.planDocuments.editedText(m.planId);
+      host.planDocuments.forget(m.planId);
+      void c.approvePlan(m.planId, m.requestId, edited);
+    },
+    editPlan: async (m) => {
+      const plan = c.plan(m.planId);
+      if (plan) await host.planDocuments.open(plan);
+      else host.log.warn(`no plan ${m.planId} to edit`);
+    },
+    rejectPlan: (m) => {
+      host.planDocuments.forget(m.planId);
+      c.rejectPlan(m.planId);
+    },
   };
 }

@@ -24,6 +24,7 @@ import { unavailableStore } from './unavailable-store';
 import { CurrentSessionFile } from './current-session';
 import { KeyDirectory } from './key-directory';
 import { createInboundHandlers } from './handlers';
+import { PlanDocuments } from './plan-documents';
 import { secretsPort } from './secrets';
 import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
 import { confirmKeyDestination, KeyCommands } from './key-commands';
@@ -302,6 +303,7 @@ export async function createRuntime(
     setApiKey: runtime.setApiKey,
     pickModel: runtime.pickModel,
     exportSession: runtime.exportSession,
+    planDocuments: new PlanDocuments(),
   });
   return runtime;
 }

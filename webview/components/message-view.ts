@@ -7,6 +7,7 @@ import { type HostChannel, newRequestId } from '../host';
 import { LightElement, defineElement, type ViewContext } from './base';
 import { MODE_LABELS } from './header';
 import { renderToolCard } from './tool-card';
+import { renderPlanCard } from './plan-card';
 import './markdown-view';
 
 export class SxMessage extends LightElement {
@@ -46,6 +47,8 @@ export class SxMessage extends LightElement {
         >${part.text}</div></details>`;
       case 'tool':
         return renderToolCard(part.call);
+      case 'plan':
+        return this.ctx ? renderPlanCard(part.plan, this.ctx.host) : nothing;
     }
   }
 
@@ -93,7 +96,12 @@ export class SxMessage extends LightElement {
             ? m.parts.map((p) => (p.type === 'text' ? html`<div class="user-text">${p.text}</div>` : nothing))
             : repeat(
                 m.parts,
-                (p, i) => (p.type === 'tool' ? `tool:${p.call.callId}` : `${p.type}:${i}`),
+                (p, i) =>
+                  p.type === 'tool'
+                    ? `tool:${p.call.callId}`
+                    : p.type === 'plan'
+                      ? `plan:${p.plan.id}`
+                      : `${p.type}:${i}`,
                 (p, i) => this.renderPart(p, i, streaming, lastIndex),
               )
         }

@@ -4,6 +4,12 @@
 import {
   applyEnvelope,
   compactRequests,
+  findPlan,
+  planBrief,
+  planToMarkdown,
+  type PlanArtifact,
+  type PlanStatus,
+  type Todo,
   type Envelope,
   type Mode,
   type ModelChoice,
@@ -87,7 +93,8 @@ export class ChatController {
 
   // ---- requests -------------------------------------------------------------------------------
 
-  async send(requestId: string, text: string, requestedMode: Mode): Promise<void> {
+  /** `opts.todos` seeds the session's todo list when the request starts (an approved plan's steps). */
+  async send(requestId: string, text: string, requestedMode: Mode, opts: { todos?: Todo[] } = {}): Promise<void> {
     await this.abort();
     const s = this.session;
     const mode = effectiveMode(requestedMode, this.modeContext());
@@ -117,6 +124,11 @@ export class ChatController {
       mode,
       model: s.model,
     });
+    if (opts.todos) {
+      s.tools.todos = opts.todos;
+      this.journal({ kind: 'todos', sessionId: s.id, todos: opts.todos, at: this.deps.now() });
+      this.emit(requestId, { type: 'todos', todos: opts.todos });
+    }
     try {
       await this.runRequest(requestId, text, mode, abort.signal);
     } finally {
@@ -154,6 +166,7 @@ export class ChatController {
         now: this.deps.now,
         permissions: this.deps.permissions,
         audit: this.deps.audit,
+        newId: this.deps.newId,
       });
       for (;;) {
         const next = await turn.next();
@@ -239,6 +252,53 @@ export class ChatController {
         }
       },
     };
+  }
+
+  // ---- plans ----------------------------------------------------------------------------------
+
+  /** A plan card of the current session. */
+  plan(planId: string): PlanArtifact | undefined {
+    return findPlan(this.session.chat, planId);
+  }
+
+  /**
+   * Approves a proposed plan and starts a fresh Agent request on it: the brief is the plan as
+   * Markdown (or `editedText`, the user's edited copy), and the todo list starts from its steps.
+   */
+  async approvePlan(planId: string, requestId: string, editedText?: string): Promise<boolean> {
+    const plan = this.plan(planId);
+    if (plan?.status !== 'proposed') {
+      this.deps.log.warn(`no proposed plan ${planId} to approve`);
+      return false;
+    }
+    if (effectiveMode('agent', this.modeContext()) !== 'agent') {
+      this.deps.log.warn('cannot carry out a plan: Agent mode is not available here');
+      return false;
+    }
+    this.setPlanStatus(planId, 'approved'); // first, so a second click finds it approved
+    await this.abort();
+    this.setMode('agent');
+    const todos: Todo[] = plan.steps.map((step, i) => ({ id: `p${i + 1}`, content: step.title, status: 'pending' }));
+    const text = editedText?.trim() ? editedText : planToMarkdown(plan);
+    await this.send(requestId, planBrief(text), 'agent', { todos });
+    return true;
+  }
+
+  /** Marks a proposed plan rejected; the model is not called. */
+  rejectPlan(planId: string): boolean {
+    const plan = this.plan(planId);
+    if (plan?.status !== 'proposed') {
+      this.deps.log.warn(`no proposed plan ${planId} to reject`);
+      return false;
+    }
+    this.setPlanStatus(planId, 'rejected');
+    return true;
+  }
+
+  private setPlanStatus(planId: string, status: PlanStatus): void {
+    // Its own request id: the plan's request has ended, and this is not a model request.
+    this.emit(`plan-${this.deps.newId()}`, { type: 'plan_status', planId, status });
+    this.outbox.flush();
   }
 
   approve(callId: string, decision: ApprovalDecision): void {

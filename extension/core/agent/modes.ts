@@ -15,7 +15,6 @@ export interface ModeAvailability {
 
 /** Modes whose features have not shipped yet. */
 const NOT_YET: Partial<Record<Mode, string>> = {
-  plan: 'Plan mode is not available yet: plan artifacts with Approve / Edit / Reject ship with the planning work.',
   research: 'Research mode is not available yet: web search, fetching and cited reports ship with the research work.',
 };
 
@@ -23,15 +22,17 @@ export function modeAvailability(ctx: ModeContext): ModeAvailability[] {
   return MODES.map((mode) => {
     const notYet = NOT_YET[mode];
     if (notYet) return { mode, enabled: false, reason: notYet };
-    if (mode === 'agent' && !ctx.trusted) {
+    // Plan explores the workspace (read-only) and hands its plan to Agent: both need the same.
+    const name = mode === 'agent' ? 'Agent' : mode === 'plan' ? 'Plan' : undefined;
+    if (name && !ctx.trusted) {
       return {
         mode,
         enabled: false,
-        reason: 'Agent mode needs a trusted workspace: in Restricted Mode only Chat is offered.',
+        reason: `${name} mode needs a trusted workspace: in Restricted Mode only Chat is offered.`,
       };
     }
-    if (mode === 'agent' && !ctx.hasWorkspaceFolder) {
-      return { mode, enabled: false, reason: 'Agent mode needs an open folder to work in.' };
+    if (name && !ctx.hasWorkspaceFolder) {
+      return { mode, enabled: false, reason: `${name} mode needs an open folder to work in.` };
     }
     return { mode, enabled: true };
   });

@@ -3,6 +3,7 @@
 import type { Mode } from '../../protocol';
 import chatPrompt from '../../../prompts/chat.md';
 import agentPrompt from '../../../prompts/agent.md';
+import planPrompt from '../../../prompts/plan.md';
 
 export interface PromptEnvironment {
   workspaceRoots: string[];
@@ -12,8 +13,8 @@ export interface PromptEnvironment {
 
 const BY_MODE: Record<Mode, string> = {
   chat: chatPrompt,
-  // Plan and Research are not offered yet (see modes.ts); a request in them runs as Chat.
-  plan: chatPrompt,
+  plan: planPrompt,
+  // Research is not offered yet (see modes.ts); a request in it runs as Chat.
   research: chatPrompt,
   agent: agentPrompt,
 };

@@ -50,6 +50,8 @@ export interface TurnOptions {
   permissions?: PermissionGate;
   /** Receives one entry per tool call that got as far as a decision (the audit log). */
   audit?: (entry: AuditEntry) => void;
+  /** Ids for plan cards (submit_plan); without it they are derived from the call's id. */
+  newId?: () => string;
 }
 
 const PREVIEW_CHARS = 240;
@@ -113,15 +115,24 @@ export async function* runTurn(
     const work = runToolCalls(toolCalls, step, opts.tools, opts, queue).finally(() => {
       settled = true;
     });
+    let planned = false;
+    const drain = function* () {
+      for (const ev of queue.drain()) {
+        if (ev.type === 'plan_proposed') planned = true;
+        yield ev;
+      }
+    };
     while (!settled) {
       await queue.waitFor(work);
-      yield* queue.drain();
+      yield* drain();
     }
     const results = await work;
-    yield* queue.drain();
+    yield* drain();
     messages.push(...results);
     yield { type: 'history', messages: results };
     if (opts.signal.aborted) return { kind: 'aborted' };
+    // A submitted plan ends the turn: the next move is the user's (Approve, Edit or Reject).
+    if (planned) return { kind: 'done' };
     if (step >= opts.maxSteps) {
       yield {
         type: 'notice',
@@ -199,6 +210,11 @@ async function runOne(
     supportsImages: opts.supportsImages,
     progress: (output) => queue.push({ type: 'tool_progress', callId: view.callId, output }),
     todosChanged: (todos) => queue.push({ type: 'todos', todos }),
+    planSubmitted: (plan) =>
+      queue.push({
+        type: 'plan_proposed',
+        plan: { ...plan, kind: 'change', id: opts.newId?.() ?? `plan-${view.callId}`, status: 'proposed' },
+      }),
   };
   const finish = (status: ToolCallView['status'], result: ToolResult, startedAt: number): ModelMessage => {
     const forUi = result.forUi;

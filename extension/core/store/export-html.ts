@@ -3,7 +3,7 @@
 // remote loads) — and a Content-Security-Policy that forbids every script and remote request
 // as a second line of defence. Tool cards and thinking fold with <details> (no JS needed).
 import { Marked, type Tokens } from 'marked';
-import type { ChatMessage, MessagePart } from '../../protocol';
+import { planToMarkdown, type ChatMessage, type MessagePart } from '../../protocol';
 import type { ExportInput } from './export';
 
 export function escapeHtml(s: string): string {
@@ -82,6 +82,11 @@ function part(p: MessagePart, md: Marked): string {
   if (p.type === 'text') return md.parse(p.text, { async: false });
   if (p.type === 'thinking')
     return `<details><summary>Thinking</summary>${md.parse(p.text, { async: false })}</details>`;
+  if (p.type === 'plan')
+    return `<section class="plan" aria-label="Plan"><p class="status">Plan — ${escapeHtml(p.plan.status)}</p>${md.parse(
+      planToMarkdown(p.plan),
+      { async: false },
+    )}</section>`;
   const c = p.call;
   const body = c.detail ?? c.preview ?? c.liveOutput;
   const duration = c.durationMs !== undefined ? ` · ${c.durationMs} ms` : '';

@@ -1,6 +1,6 @@
 // Markdown export: readable as plain text, renders on GitHub. Tool cards become a bold line with
 // the output in a fenced block; thinking becomes a <details> block (GitHub renders it folded).
-import type { ChatMessage, MessagePart } from '../../protocol';
+import { planToMarkdown, type ChatMessage, type MessagePart, type PlanArtifact } from '../../protocol';
 import type { ExportInput } from './export';
 
 export function fence(text: string, lang = ''): string {
@@ -14,11 +14,27 @@ const iso = (ms: number) => new Date(ms).toISOString();
 function part(p: MessagePart): string {
   if (p.type === 'text') return p.text.trim();
   if (p.type === 'thinking') return `<details><summary>Thinking</summary>\n\n${p.text.trim()}\n\n</details>`;
+  if (p.type === 'plan') return planMarkdown(p.plan);
   const c = p.call;
   const duration = c.durationMs !== undefined ? ` (${c.durationMs} ms)` : '';
   const head = `**Tool: ${c.name}** — \`${c.subject.replace(/`/g, "'")}\` — ${c.status}${duration}`;
   const body = c.detail ?? c.preview ?? c.liveOutput;
   return body ? `${head}\n\n${fence(body)}` : head;
+}
+
+const PLAN_STATUS: Record<PlanArtifact['status'], string> = {
+  proposed: 'proposed, awaiting review',
+  approved: 'approved',
+  rejected: 'rejected',
+};
+
+/** A plan card: its headings moved under the message's level, with its status. */
+function planMarkdown(plan: PlanArtifact): string {
+  const body = planToMarkdown(plan)
+    .replace(/^# Plan\n\n/, '')
+    .replace(/^## /gm, '#### ')
+    .trim();
+  return `### Plan (${PLAN_STATUS[plan.status]})\n\n${body}`;
 }
 
 function message(m: ChatMessage): string {

@@ -3,7 +3,15 @@
 // the changed messages are written to their tables in one transaction by materialize(), which
 // runs before every read and every snapshot. That keeps append() O(event) however long the chat.
 import type { JournalRecord, Logger } from '../ports';
-import { applyEnvelope, emptyChatState, type ChatMessage, type ChatState, type MessagePart } from '../../protocol';
+import {
+  applyEnvelope,
+  emptyChatState,
+  PlanArtifactSchema,
+  type ChatMessage,
+  type ChatState,
+  type MessagePart,
+  type PlanArtifact,
+} from '../../protocol';
 import type { BlobStore } from './blobs';
 import { indexMessageText } from './memory-index';
 import type { Database } from './sqljs';
@@ -222,11 +230,12 @@ export class Projection {
     db.run('DELETE FROM tool_traces WHERE message_id = ?', [m.id]);
     m.parts.forEach((p, idx) => {
       if (p.type !== 'tool') {
+        // A plan card is kept whole, as JSON, in the text column.
         db.run('INSERT INTO message_parts (message_id, idx, type, text) VALUES (?, ?, ?, ?)', [
           m.id,
           idx,
           p.type,
-          p.text,
+          p.type === 'plan' ? JSON.stringify(p.plan) : p.text,
         ]);
         return;
       }
@@ -277,6 +286,15 @@ export class Projection {
   }
 }
 
+function parsePlan(text: unknown): PlanArtifact | undefined {
+  try {
+    const parsed = PlanArtifactSchema.safeParse(JSON.parse(String(text)));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function readTodos(db: Database, sessionId: string): ChatState['todos'] {
   return queryAll(db, 'SELECT id, content, status FROM todos WHERE session_id = ? ORDER BY idx', [sessionId]).map(
     (r) => ({
@@ -322,6 +340,9 @@ export function readMessages(db: Database, blobs: BlobStore, sessionId: string):
       if (detail !== undefined) call.detail = detail;
       if (t.live_output !== null) call.liveOutput = String(t.live_output);
       list.push({ type: 'tool', call });
+    } else if (p.type === 'plan') {
+      const plan = parsePlan(p.text);
+      if (plan) list.push({ type: 'plan', plan });
     } else list.push({ type: p.type as 'text', text: String(p.text ?? '') });
   }
   return queryAll(db, 'SELECT * FROM messages WHERE session_id = ? ORDER BY ord', [sessionId]).map((r) => {

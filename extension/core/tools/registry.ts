@@ -17,6 +17,7 @@ import { killShellTool } from './kill-shell';
 import { todoWriteTool } from './todo-write';
 import { askUserTool } from './ask-user';
 import { notebookEditTool } from './notebook-edit';
+import { submitPlanTool } from './submit-plan';
 import { ToolInputError } from './util/paths';
 import { redactingStream, redactResult, toolRedactor } from './util/redaction';
 import type { ToolPorts } from '../ports';
@@ -60,7 +61,8 @@ export function toolsForMode(mode: Mode, opts: { trusted: boolean }): AnyTool[] 
     case 'chat':
       return [];
     case 'plan':
-      return all.filter((t) => READ_ONLY_WORKSPACE.has(t.name));
+      // Read-only exploration, then submit_plan (which changes nothing) ends the turn.
+      return [...all.filter((t) => READ_ONLY_WORKSPACE.has(t.name)), submitPlanTool];
     case 'research':
       return all.filter((t) => READ_ONLY_WORKSPACE.has(t.name) || t.name === 'todo_write');
     case 'agent':

@@ -1,6 +1,6 @@
 // The Tool contract: one file per tool, each built with defineTool, and the result helpers.
 import type { z } from 'zod';
-import type { ToolKind, Todo } from '../../protocol';
+import type { ChangePlanInput, ToolKind, Todo } from '../../protocol';
 import type { ContentBlock } from '../providers/types';
 import type { ToolPorts } from '../ports';
 
@@ -26,6 +26,8 @@ export interface ToolContext {
   progress(output: string): void;
   /** Tells the UI the session's todos changed. */
   todosChanged?(todos: Todo[]): void;
+  /** Tells the loop a plan was submitted (Plan mode's submit_plan): it is shown and the turn ends. */
+  planSubmitted?(plan: ChangePlanInput): void;
   /** Whether the model accepts images in tool results. */
   supportsImages: boolean;
 }

@@ -9,6 +9,7 @@ import { MemoryPersistence } from '../../fixtures/memory-persistence';
 import type { PermissionGate } from '../../../extension/core/agent/permission-gate';
 import type { WorkspacePort } from '../../../extension/core/ports';
 import type { AuditEntry } from '../../../extension/core/security/audit-log';
+import type { ToolRuntime } from '../../../extension/core/agent/turn';
 
 export const readTool = (log: string[], delayMs = 20) =>
   defineTool({
@@ -47,6 +48,8 @@ export function createHarness(opts: {
   permissions?: PermissionGate;
   workspace?: WorkspacePort;
   audit?: (entry: AuditEntry) => void;
+  /** Overrides the tools per mode (default: `tools` in Agent mode, none elsewhere). */
+  toolsFor?: (mode: Mode) => ToolRuntime | undefined;
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -62,7 +65,8 @@ export function createHarness(opts: {
     modelChoices: async () => [{ ref: 'scripted/m', label: 'Scripted', hasKey: true }],
     defaultModel: () => 'scripted/m',
     maxSteps: () => opts.maxSteps ?? 50,
-    toolsFor: (mode: Mode) => (mode === 'agent' && opts.tools ? createToolRegistry(opts.tools) : undefined),
+    toolsFor:
+      opts.toolsFor ?? ((mode: Mode) => (mode === 'agent' && opts.tools ? createToolRegistry(opts.tools) : undefined)),
     toolPorts: {
       workspace: opts.workspace ?? ({} as never),
       search: { ripgrepPath: () => undefined },

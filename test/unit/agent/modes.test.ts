@@ -28,3 +28,13 @@ test('a trusted folder offers Agent; without a folder Agent says why it is off',
     'Plan is built with read-only tools',
   );
 });
+
+test('Plan is offered like Agent: a trusted workspace with a folder; otherwise it says why', () => {
+  const plan = (ctx: { trusted: boolean; hasWorkspaceFolder: boolean }) =>
+    modeAvailability(ctx).find((m) => m.mode === 'plan')!;
+  assert.equal(plan({ trusted: true, hasWorkspaceFolder: true }).enabled, true);
+  assert.match(plan({ trusted: false, hasWorkspaceFolder: true }).reason!, /Plan mode needs a trusted workspace/);
+  assert.match(plan({ trusted: true, hasWorkspaceFolder: false }).reason!, /Plan mode needs an open folder/);
+  assert.equal(effectiveMode('plan', { trusted: true, hasWorkspaceFolder: true }), 'plan');
+  assert.equal(effectiveMode('plan', { trusted: false, hasWorkspaceFolder: true }), 'chat');
+});

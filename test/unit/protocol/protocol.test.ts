@@ -84,6 +84,9 @@ test('dispatch calls exactly the handler of the message type', async () => {
     deleteSession: record('deleteSession'),
     undoDelete: record('undoDelete'),
     export: record('export'),
+    approvePlan: record('approvePlan'),
+    editPlan: record('editPlan'),
+    rejectPlan: record('rejectPlan'),
   };
   await dispatchInbound(handlers, { type: 'setMode', mode: 'plan' });
   await dispatchInbound(handlers, { type: 'ready' });

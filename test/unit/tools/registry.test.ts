@@ -35,9 +35,9 @@ test('specs are JSON Schema objects both providers accept', () => {
   assert.ok('-i' in (grep.inputSchema.properties as object));
 });
 
-test('tools per mode: chat none, plan read-only, research + todo_write, agent all, untrusted none', () => {
+test('tools per mode: chat none, plan read-only + submit_plan, research + todo, agent all, untrusted none', () => {
   assert.deepEqual(toolsForMode('chat', { trusted: true }), []);
-  assert.deepEqual(names(toolsForMode('plan', { trusted: true })), ['glob', 'grep', 'ls', 'read_file']);
+  assert.deepEqual(names(toolsForMode('plan', { trusted: true })), ['glob', 'grep', 'ls', 'read_file', 'submit_plan']);
   assert.deepEqual(names(toolsForMode('research', { trusted: true })), [
     'glob',
     'grep',
@@ -46,6 +46,7 @@ test('tools per mode: chat none, plan read-only, research + todo_write, agent al
     'todo_write',
   ]);
   assert.equal(toolsForMode('agent', { trusted: true }).length, 13);
+  assert.ok(!names(toolsForMode('agent', { trusted: true })).includes('submit_plan'));
   assert.deepEqual(toolsForMode('agent', { trusted: false }), []);
   assert.ok(toolsForMode('plan', { trusted: true }).every((t) => t.kind === 'read'));
 });

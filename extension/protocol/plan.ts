@@ -1,0 +1,82 @@
+// The Plan artifact: what Plan mode's submit_plan tool takes as input, what the chat shows as a plan
+// card, what the store keeps and exports, and what an approved plan hands to Agent mode as its brief.
+// `kind` leaves room for other artifacts of the same shape family (a research plan, later).
+// A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
+import * as z from 'zod';
+
+export const PlanStepSchema = z.object({
+  title: z.string().min(1).max(300).describe('The step, in the imperative ("Add a parser for …").'),
+  detail: z.string().max(4000).optional().describe('How, concretely: functions, commands, edge cases.'),
+});
+
+export const PlanFileSchema = z.object({
+  path: z.string().min(1).max(1000).describe('Workspace-relative path of a file to create, change or delete.'),
+  change: z.string().min(1).max(2000).describe('What changes in it, in a sentence or two.'),
+});
+
+/** The fields every change plan has; the input of submit_plan. */
+export const ChangePlanInputSchema = z.object({
+  goal: z.string().min(1).max(2000).describe('What the change achieves, in one or two sentences.'),
+  steps: z.array(PlanStepSchema).min(1).max(20).describe('Ordered steps, 1 to 20.'),
+  files: z.array(PlanFileSchema).max(100).describe('Files the change touches (may be empty).'),
+  risks: z.array(z.string().min(1).max(1000)).max(30).describe('What could go wrong or needs care (may be empty).'),
+  verify: z
+    .array(z.string().min(1).max(1000))
+    .max(30)
+    .describe('How to check the change worked: commands to run, behaviour to try (may be empty).'),
+});
+export type ChangePlanInput = z.infer<typeof ChangePlanInputSchema>;
+
+export const PlanStatusSchema = z.enum(['proposed', 'approved', 'rejected']);
+export type PlanStatus = z.infer<typeof PlanStatusSchema>;
+
+/** A plan artifact as the chat holds it. A discriminated union on `kind`: 'change' today. */
+export const PlanArtifactSchema = z.discriminatedUnion('kind', [
+  ChangePlanInputSchema.extend({
+    kind: z.literal('change'),
+    id: z.string(),
+    status: PlanStatusSchema,
+  }),
+]);
+export type PlanArtifact = z.infer<typeof PlanArtifactSchema>;
+
+const bullet = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();
+
+/** The plan as Markdown: the card's text, the brief handed to Agent mode, the export, the editor's document. */
+export function planToMarkdown(plan: ChangePlanInput): string {
+  const out = ['# Plan', '', '## Goal', '', plan.goal.trim(), '', '## Steps', ''];
+  plan.steps.forEach((s, i) => {
+    out.push(`${i + 1}. ${bullet(s.title)}`);
+    if (s.detail?.trim())
+      out.push(
+        ...s.detail
+          .trim()
+          .split('\n')
+          .map((l) => (l.trim() ? `   ${l}` : '')),
+      );
+  });
+  if (plan.files.length) {
+    out.push('', '## Files', '');
+    for (const f of plan.files) out.push(`- \`${f.path.replace(/`/g, "'")}\` — ${bullet(f.change)}`);
+  }
+  if (plan.risks.length) {
+    out.push('', '## Risks', '');
+    for (const r of plan.risks) out.push(`- ${bullet(r)}`);
+  }
+  if (plan.verify.length) {
+    out.push('', '## Verification', '');
+    for (const v of plan.verify) out.push(`- ${bullet(v)}`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** The user turn that starts the Agent on an approved plan (the plan text may have been edited). */
+export function planBrief(planMarkdown: string): string {
+  return [
+    'Carry out this approved plan. Follow its steps in order, keep the todo list up to date as you go,',
+    'run the verification it lists, and tell me briefly what you changed. If a step turns out to be wrong,',
+    'say so and adapt rather than forcing it.',
+    '',
+    planMarkdown.trim(),
+  ].join('\n');
+}

@@ -1,0 +1,64 @@
+// A plan from Plan mode as a card: goal, numbered steps, files, risks and verification, with
+// Approve (the Agent carries it out), Edit (opens it as a Markdown document; Approve then runs the
+// edited text) and Reject. The buttons show only while the plan awaits review.
+import { html, nothing, type TemplateResult } from 'lit';
+import type { PlanArtifact } from '../../extension/protocol';
+import { type HostChannel, newRequestId } from '../host';
+
+const STATUS_LABELS: Record<PlanArtifact['status'], string> = {
+  proposed: 'Awaiting review',
+  approved: 'Approved',
+  rejected: 'Rejected',
+};
+
+function list(title: string, items: TemplateResult[]): TemplateResult | typeof nothing {
+  if (!items.length) return nothing;
+  return html`<div class="plan-section"><h4>${title}</h4><ul>${items}</ul></div>`;
+}
+
+export function renderPlanCard(plan: PlanArtifact, host: HostChannel): TemplateResult {
+  const post = host.post.bind(host);
+  return html`<section class="plan-card card status-${plan.status}" role="region" aria-label="Plan">
+    <div class="plan-head">
+      <span class="plan-title">Plan</span>
+      <span class="badge plan-status" role="status">${STATUS_LABELS[plan.status]}</span>
+    </div>
+    <p class="plan-goal">${plan.goal}</p>
+    <div class="plan-section">
+      <h4>Steps</h4>
+      <ol class="plan-steps">
+        ${plan.steps.map(
+          (s) =>
+            html`<li><span class="plan-step-title">${s.title}</span>${
+              s.detail ? html`<div class="plan-step-detail">${s.detail}</div>` : nothing
+            }</li>`,
+        )}
+      </ol>
+    </div>
+    ${list(
+      'Files',
+      plan.files.map((f) => html`<li><code>${f.path}</code> — ${f.change}</li>`),
+    )}
+    ${list(
+      'Risks',
+      plan.risks.map((r) => html`<li>${r}</li>`),
+    )}
+    ${list(
+      'Verification',
+      plan.verify.map((v) => html`<li>${v}</li>`),
+    )}
+    ${
+      plan.status === 'proposed'
+        ? html`<div class="actions plan-actions">
+            <vscode-button
+              @click=${() => post({ type: 'approvePlan', planId: plan.id, requestId: newRequestId() })}
+            >Approve plan</vscode-button>
+            <vscode-button secondary @click=${() => post({ type: 'editPlan', planId: plan.id })}>Edit plan</vscode-button>
+            <vscode-button secondary @click=${() => post({ type: 'rejectPlan', planId: plan.id })}
+              >Reject plan</vscode-button
+            >
+          </div>`
+        : nothing
+    }
+  </section>`;
+}
