@@ -70,6 +70,25 @@ export function planToMarkdown(plan: ChangePlanInput): string {
   return `${out.join('\n')}\n`;
 }
 
+/**
+ * The step titles of a plan in Markdown (the numbered items under "## Steps"), so the todo list
+ * follows a plan the user edited. Empty when there is no such section.
+ */
+export function stepTitlesFromMarkdown(markdown: string): string[] {
+  const titles: string[] = [];
+  let inSteps = false;
+  for (const line of markdown.split(/\r?\n/)) {
+    const heading = /^#{1,6}\s+(.*)$/.exec(line);
+    if (heading) {
+      inSteps = /^steps\b/i.test(heading[1].trim());
+      continue;
+    }
+    const item = inSteps ? /^ {0,3}\d+[.)]\s+(.+)$/.exec(line) : null;
+    if (item && titles.length < 20) titles.push(item[1].trim());
+  }
+  return titles;
+}
+
 /** The user turn that starts the Agent on an approved plan (the plan text may have been edited). */
 export function planBrief(planMarkdown: string): string {
   return [

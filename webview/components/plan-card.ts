@@ -50,10 +50,12 @@ export function renderPlanCard(plan: PlanArtifact, host: HostChannel): TemplateR
     ${
       plan.status === 'proposed'
         ? html`<div class="actions plan-actions">
-            <vscode-button
-              @click=${() => post({ type: 'approvePlan', planId: plan.id, requestId: newRequestId() })}
-            >Approve plan</vscode-button>
-            <vscode-button secondary @click=${() => post({ type: 'editPlan', planId: plan.id })}>Edit plan</vscode-button>
+            <vscode-button @click=${() => post({ type: 'approvePlan', planId: plan.id, requestId: newRequestId() })}
+              >Approve plan</vscode-button
+            >
+            <vscode-button secondary @click=${() => post({ type: 'editPlan', planId: plan.id })}
+              >Edit plan</vscode-button
+            >
             <vscode-button secondary @click=${() => post({ type: 'rejectPlan', planId: plan.id })}
               >Reject plan</vscode-button
             >

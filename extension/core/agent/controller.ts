@@ -7,6 +7,7 @@ import {
   findPlan,
   planBrief,
   planToMarkdown,
+  stepTitlesFromMarkdown,
   type PlanArtifact,
   type PlanStatus,
   type Todo,
@@ -278,8 +279,11 @@ export class ChatController {
     this.setPlanStatus(planId, 'approved'); // first, so a second click finds it approved
     await this.abort();
     this.setMode('agent');
-    const todos: Todo[] = plan.steps.map((step, i) => ({ id: `p${i + 1}`, content: step.title, status: 'pending' }));
     const text = editedText?.trim() ? editedText : planToMarkdown(plan);
+    // An edited plan's own steps, when it still has a Steps list; else the proposed ones.
+    const edited = editedText ? stepTitlesFromMarkdown(editedText) : [];
+    const titles = edited.length ? edited : plan.steps.map((step) => step.title);
+    const todos: Todo[] = titles.map((content, i) => ({ id: `p${i + 1}`, content, status: 'pending' }));
     await this.send(requestId, planBrief(text), 'agent', { todos });
     return true;
   }

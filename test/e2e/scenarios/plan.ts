@@ -77,4 +77,43 @@ export function planScenarios(e2e: E2E): void {
     },
     { timeoutMs: 120_000 },
   );
+
+  e2e.scenario(
+    'Plan mode: Edit plan opens the plan as a Markdown document, and Approve runs the edited text',
+    async ({ wb, page, fake }) => {
+      await wb.openSextantView();
+      await wb.runPaletteCommand('Sextant: New Chat');
+      await waitUntil('the Plan mode radio', () => wb.inWebview('radio', 'Plan').check({ timeout: 15_000 }));
+      fake.enqueue({ toolCalls: [{ name: 'submit_plan', arguments: PLAN }] });
+      await wb.typeMessage('Plan a nautical greeting');
+      const card = wb.inWebview('region', 'Plan').last();
+      await poll('the plan card', async () => (await card.getByRole('button', { name: 'Edit plan' }).count()) === 1);
+
+      await wb.clickInWebview('button', 'Edit plan');
+      const editor = page.locator('.editor-instance .monaco-editor').first();
+      await waitUntil('the plan document', () => editor.waitFor({ state: 'visible', timeout: 15_000 }));
+      const editorText = async () => (await editor.innerText()).replace(/\u00a0/g, ' ');
+      await poll('the plan in the editor', async () => (await editorText()).includes('## Steps'));
+      await editor.click();
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.type('Goal: greet with Avast instead.');
+      await poll('the edited plan in the editor', async () => (await editorText()).includes('Avast'));
+
+      const before = fake.requests.length;
+      fake.enqueue({ text: 'Edited plan carried out.' });
+      await wb.clickInWebview('button', 'Approve plan');
+      await poll('the Agent request', async () => fake.requests.length === before + 1, 30_000);
+      const last = (fake.requests[before].body as ChatBody).messages?.at(-1);
+      assert.match(JSON.stringify(last?.content), /Carry out this approved plan/);
+      assert.match(JSON.stringify(last?.content), /greet with Avast instead/);
+      assert.doesNotMatch(JSON.stringify(last?.content), /Make the greeting nautical/, 'the unedited plan ran');
+      await poll('the Agent answer', async () =>
+        (await wb.articles('Sextant').last().innerText()).includes('Edited plan carried out'),
+      );
+      // Leave no dirty untitled editor behind for the scenarios that follow.
+      await page.keyboard.press('Escape');
+      await wb.runPaletteCommand('View: Revert and Close Editor');
+    },
+    { timeoutMs: 120_000 },
+  );
 }

@@ -141,6 +141,22 @@ test('Approve with an edited plan runs the edited text', async () => {
   assert.ok(last.role === 'user');
   assert.match(last.content as string, /Add a --quiet flag instead/);
   assert.doesNotMatch(last.content as string, /--verbose/);
+  // No Steps list in the edited text: the todos keep the proposed steps.
+  assert.equal((await h.controller.snapshot()).todos.length, 2);
+});
+
+test('Approve with an edited plan takes the todos from its edited steps', async () => {
+  const provider = new ScriptedProvider([
+    [submit(), done],
+    [{ type: 'text', text: 'Done.' }, done],
+  ]);
+  const { h, plan } = await proposed(provider);
+  const edited = '# Plan\n\n## Steps\n\n1. Add --quiet\n2. Document it\n3. Test it\n';
+  await h.controller.approvePlan(plan.id, 'r2', edited);
+  assert.deepEqual(
+    (await h.controller.snapshot()).todos.map((t) => t.content),
+    ['Add --quiet', 'Document it', 'Test it'],
+  );
 });
 
 test('Reject marks the plan rejected and calls no model; a view rebuilt from events agrees', async () => {

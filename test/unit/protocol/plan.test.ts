@@ -9,6 +9,7 @@ import {
   findPlan,
   planBrief,
   planToMarkdown,
+  stepTitlesFromMarkdown,
   type PlanArtifact,
 } from '../../../extension/protocol';
 
@@ -75,6 +76,13 @@ test('plan to Markdown and the brief for Agent mode', () => {
   const brief = planBrief(md);
   assert.match(brief, /^Carry out this approved plan\./);
   assert.ok(brief.endsWith(md.trim()));
+});
+
+test('step titles come back from a plan in Markdown, edited or not', () => {
+  assert.deepEqual(stepTitlesFromMarkdown(planToMarkdown(input)), ['Add a cache map', 'Use it in load()']);
+  const edited = '# Plan\n\n## Steps\n\n1. First\n   detail\n2) Second\n\n## Files\n\n1. not a step\n';
+  assert.deepEqual(stepTitlesFromMarkdown(edited), ['First', 'Second']);
+  assert.deepEqual(stepTitlesFromMarkdown('Just do it'), []);
 });
 
 test('reducer: plan_proposed adds a card; plan_status updates it from any request', () => {
