@@ -96,7 +96,8 @@ async function main() {
       const row = await measure(n, fsync);
       const restore = row.plan.map((p, i) => p + row.apply[i]);
       const label = `${String(n).padStart(5)}  ${fsync ? 'fs, fdatasync' : 'fs, no fsync'}`;
-      const split = `${ms(pct(Float64Array.from(row.plan).sort(), 0.5))} / ${ms(pct(Float64Array.from(row.apply).sort(), 0.5))}`;
+      const median = (xs: number[]) => ms(pct(Float64Array.from(xs).sort(), 0.5));
+      const split = `${median(row.plan)} / ${median(row.apply)}`;
       console.log(`${label.padEnd(28)} ${stats(row.checkpoint)}   ${stats(restore)}   ${split}`);
     }
   }
