@@ -55,10 +55,9 @@ test('concurrent beforeWrite calls for one path share one capture', async () => 
   const blobs = new MemoryCheckpointBlobs();
   const rec = new CheckpointRecorder(env.files, blobs, { turnId: 't' });
   const rs = await Promise.all([1, 2, 3].map(() => rec.beforeWrite(env.abs('a.txt'))));
-  assert.deepEqual(
-    rs.map((r) => r.recorded && r.first),
-    [true, false, false],
-  );
+  // Which call wins the race is up to the event loop; exactly one of them captures.
+  assert.equal(rs.filter((r) => r.recorded && r.first).length, 1);
+  assert.ok(rs.every((r) => r.recorded));
   assert.equal((await rec.finish()).files.length, 1);
   assert.equal(blobs.writes, 1);
 });
