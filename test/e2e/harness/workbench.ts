@@ -101,8 +101,16 @@ export class Workbench {
   async openSextantView(): Promise<FrameLocator> {
     await this.openActivity('Sextant');
     const frame = this.webviewFrame();
+    const composer = frame.getByRole('textbox', { name: 'Message' });
+    try {
+      await composer.waitFor({ state: 'visible', timeout: 10_000 });
+    } catch {
+      // Right after a window reload the side bar may still be restoring, and the activity click can
+      // land on a toggle that closes it again: reveal the view with our own command instead.
+      await this.runPaletteCommand('Sextant: Focus Chat');
+    }
     await waitUntil('the Sextant chat view to show its "Message" textbox', () =>
-      frame.getByRole('textbox', { name: 'Message' }).waitFor({ state: 'visible', timeout: 30_000 }),
+      composer.waitFor({ state: 'visible', timeout: 30_000 }),
     );
     return frame;
   }
