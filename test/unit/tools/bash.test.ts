@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { bashTool } from '../../../extension/core/tools/bash';
 import { bashOutputTool } from '../../../extension/core/tools/bash-output';
@@ -10,12 +10,21 @@ import { createNodePorts, makeContext, makeTempWorkspace, textOf } from '../../f
 
 const posix = process.platform !== 'win32';
 
+/**
+ * Whether a process still runs. A killed process whose parent died first is re-parented to PID 1,
+ * which in a container may never reap it: it stays a zombie ("Z" in /proc/<pid>/stat), not running.
+ */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true;
   }
 }
 
