@@ -4,36 +4,15 @@
 import * as path from 'node:path';
 import type { CheckpointBlobs } from './blobs';
 import { sha256Hex } from './blobs';
+import { errnoCode, isInside, realPathOf } from '../tools/util/paths';
 import type { CheckpointFiles, FileState, FileVersion } from './types';
 
-export function errorCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
-}
+// Error codes, path containment and real-path resolution are the writers' own (tools/util/paths.ts),
+// so a checkpoint confines files exactly as the writers do.
+export { errnoCode, isInside, realPathOf };
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-export function isInside(child: string, parent: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-/** The real path of a possibly missing file: its deepest existing ancestor resolved, the rest appended. */
-export async function realPathOf(files: CheckpointFiles, abs: string): Promise<string> {
-  const tail: string[] = [];
-  let cur = abs;
-  for (;;) {
-    try {
-      const real = await files.realPath(cur);
-      return tail.length ? path.join(real, ...tail.reverse()) : real;
-    } catch {
-      const parent = path.dirname(cur);
-      if (parent === cur) return abs;
-      tail.push(path.basename(cur));
-      cur = parent;
-    }
-  }
 }
 
 /** The real paths of the workspace roots and extra write roots. */
@@ -84,7 +63,7 @@ export async function captureBefore(
     try {
       bytes = await files.readFile(real, { maxBytes });
     } catch (err) {
-      const code = errorCode(err);
+      const code = errnoCode(err);
       if (code === 'ENOENT') return { ok: true, state: { path: real, existed: false } };
       if (code === 'EFBIG') return { ok: false, reason: tooLarge(undefined, maxBytes) };
       throw err;
@@ -110,7 +89,7 @@ export async function currentVersion(files: CheckpointFiles, real: string, maxBy
   try {
     return { existed: true, hash: sha256Hex(await files.readFile(real, { maxBytes })) };
   } catch (err) {
-    return errorCode(err) === 'ENOENT' ? { existed: false } : { existed: true };
+    return errnoCode(err) === 'ENOENT' ? { existed: false } : { existed: true };
   }
 }
 

@@ -10,7 +10,7 @@ import {
   captureBefore,
   confine,
   currentVersion,
-  errorCode,
+  errnoCode,
   IO_CONCURRENCY,
   isInside,
   mapLimit,
@@ -273,7 +273,7 @@ async function applyFile(
     } else {
       if (!files.deleteFile) throw new Error('files cannot be deleted here');
       await files.deleteFile(path).catch((err: unknown) => {
-        if (errorCode(err) !== 'ENOENT') throw err;
+        if (errnoCode(err) !== 'ENOENT') throw err;
       });
     }
     const after: FileVersion = bytes ? { existed: true, hash: f.target.hash } : { existed: false };

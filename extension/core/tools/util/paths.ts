@@ -40,7 +40,7 @@ export async function resolvePath(ws: WorkspacePort, given: string): Promise<str
 }
 
 /** The real path of a possibly non-existent file: the deepest existing ancestor resolved, the rest appended. */
-export async function realPathOf(ws: WorkspacePort, abs: string): Promise<string> {
+export async function realPathOf(ws: Pick<WorkspacePort, 'realPath'>, abs: string): Promise<string> {
   const tail: string[] = [];
   let cur = abs;
   for (;;) {
@@ -56,7 +56,7 @@ export async function realPathOf(ws: WorkspacePort, abs: string): Promise<string
   }
 }
 
-function isInside(child: string, parent: string): boolean {
+export function isInside(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
