@@ -11,7 +11,7 @@ import { createPolicy, type Policy } from '../core/permissions';
 import type { PermissionSettings } from '../core/permissions/types';
 import type { Logger } from '../core/ports';
 import { AuditLog, type AuditEntry } from '../core/security/audit-log';
-import { createRedactor } from '../core/security/redact';
+import { createLiveRedactor } from '../core/security/redact';
 
 export interface UserPermissionSettings extends PermissionSettings {
   extraWriteRoots?: readonly unknown[];
@@ -60,7 +60,8 @@ export function createPermissionHost(deps: PermissionHostDeps): PermissionHost {
     return built;
   };
   const file = path.join(deps.globalStorage, 'audit', 'audit.jsonl');
-  const log = new AuditLog({ file, redact: (text) => createRedactor(deps.secrets)(text) });
+  // Rebuilt only when the known key values change, not for every string of every entry.
+  const log = new AuditLog({ file, redact: createLiveRedactor(() => deps.secrets) });
   const subscriptions = [
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('sextant.permissions') || e.affectsConfiguration('sextant.sandbox')) {
