@@ -30,6 +30,8 @@ export const ToolCallViewSchema = z.object({
   preview: z.string().optional(),
   /** The full result text as shown to the user (capped by the host). */
   detail: z.string().optional(),
+  /** One plain line saying why a call failed, shown above the preview (a failed edit's closest match). */
+  summary: z.string().optional(),
 });
 export type ToolCallView = z.infer<typeof ToolCallViewSchema>;
 

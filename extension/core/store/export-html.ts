@@ -90,7 +90,8 @@ function part(p: MessagePart, md: Marked): string {
   const c = p.call;
   const body = c.detail ?? c.preview ?? c.liveOutput;
   const duration = c.durationMs !== undefined ? ` · ${c.durationMs} ms` : '';
-  const status = `<span class="status">${escapeHtml(c.status)}${duration}</span>`;
+  const why = c.summary ? `: ${escapeHtml(c.summary)}` : '';
+  const status = `<span class="status">${escapeHtml(c.status)}${duration}${why}</span>`;
   const summary = `Tool: ${escapeHtml(c.name)} — <code>${escapeHtml(c.subject)}</code> ${status}`;
   return `<details class="tool"><summary>${summary}</summary>${body ? `<pre>${escapeHtml(body)}</pre>` : ''}</details>`;
 }

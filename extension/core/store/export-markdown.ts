@@ -17,7 +17,8 @@ function part(p: MessagePart): string {
   if (p.type === 'plan') return planMarkdown(p.plan);
   const c = p.call;
   const duration = c.durationMs !== undefined ? ` (${c.durationMs} ms)` : '';
-  const head = `**Tool: ${c.name}** — \`${c.subject.replace(/`/g, "'")}\` — ${c.status}${duration}`;
+  const why = c.summary ? `: ${c.summary}` : '';
+  const head = `**Tool: ${c.name}** — \`${c.subject.replace(/`/g, "'")}\` — ${c.status}${duration}${why}`;
   const body = c.detail ?? c.preview ?? c.liveOutput;
   return body ? `${head}\n\n${fence(body)}` : head;
 }

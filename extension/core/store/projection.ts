@@ -249,8 +249,8 @@ export class Projection {
       const detail = this.blobs.split(c.detail);
       db.run(
         `INSERT OR REPLACE INTO tool_traces (message_id, call_id, session_id, name, kind, subject, status,
-           started_at, duration_ms, preview, detail, detail_ref, live_output)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           started_at, duration_ms, preview, detail, detail_ref, live_output, summary)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           m.id,
           c.callId,
@@ -265,6 +265,7 @@ export class Projection {
           detail.inline,
           detail.ref,
           c.liveOutput ?? null,
+          c.summary ?? null,
         ],
       );
     });
@@ -339,6 +340,7 @@ export function readMessages(db: Database, blobs: BlobStore, sessionId: string):
       const detail = blobs.join(t.detail, t.detail_ref);
       if (detail !== undefined) call.detail = detail;
       if (t.live_output !== null) call.liveOutput = String(t.live_output);
+      if (t.summary !== null && t.summary !== undefined) call.summary = String(t.summary);
       list.push({ type: 'tool', call });
     } else if (p.type === 'plan') {
       const plan = parsePlan(p.text);

@@ -90,6 +90,11 @@ export const MIGRATIONS: readonly Migration[] = [
       backfillMemory(db);
     },
   },
+  {
+    version: 3,
+    description: "a failed tool call's one-line summary",
+    up: (db) => db.exec('ALTER TABLE tool_traces ADD COLUMN summary TEXT;'),
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
