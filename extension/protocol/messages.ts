@@ -43,6 +43,12 @@ export const InboundSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approvePlan'), planId: z.string(), requestId: z.string().min(1) }),
   z.object({ type: z.literal('editPlan'), planId: z.string() }),
   z.object({ type: z.literal('rejectPlan'), planId: z.string() }),
+  /** A report card's Export button: the host asks for the format and where, and writes the file. */
+  z.object({
+    type: z.literal('exportReport'),
+    reportId: z.string(),
+    format: z.enum(['markdown', 'html', 'json']).optional(),
+  }),
 ]);
 export type Inbound = z.infer<typeof InboundSchema>;
 export type InboundType = Inbound['type'];

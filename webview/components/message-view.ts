@@ -8,6 +8,7 @@ import { LightElement, defineElement, type ViewContext } from './base';
 import { MODE_LABELS } from './header';
 import { renderToolCard } from './tool-card';
 import { renderPlanCard } from './plan-card';
+import { renderReportCard, renderResearchProgress } from './report-card';
 import './markdown-view';
 
 export class SxMessage extends LightElement {
@@ -49,6 +50,8 @@ export class SxMessage extends LightElement {
         return renderToolCard(part.call);
       case 'plan':
         return this.ctx ? renderPlanCard(part.plan, this.ctx.host) : nothing;
+      case 'report':
+        return this.ctx ? renderReportCard(part.report, this.ctx) : nothing;
     }
   }
 
@@ -101,12 +104,15 @@ export class SxMessage extends LightElement {
                     ? `tool:${p.call.callId}`
                     : p.type === 'plan'
                       ? `plan:${p.plan.id}`
-                      : `${p.type}:${i}`,
+                      : p.type === 'report'
+                        ? `report:${p.report.id}`
+                        : `${p.type}:${i}`,
                 (p, i) => this.renderPart(p, i, streaming, lastIndex),
               )
         }
+        ${streaming && m.research ? renderResearchProgress(m.research) : nothing}
         ${
-          streaming && m.parts.length === 0
+          streaming && m.parts.length === 0 && !m.research
             ? html`<div class="typing"><vscode-progress-ring
                 role="progressbar"
                 aria-live="off"

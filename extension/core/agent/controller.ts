@@ -10,6 +10,10 @@ import {
   stepTitlesFromMarkdown,
   type PlanArtifact,
   type PlanStatus,
+  type Report,
+  type ResearchPlanArtifact,
+  type ResearchPlanInput,
+  researchPlanFromMarkdown,
   type Todo,
   type Envelope,
   type Mode,
@@ -37,6 +41,8 @@ import { Outbox, realScheduler, type Scheduler } from './outbox';
 import { PendingReplies } from './pending-replies';
 import { generateTitle } from '../session-title';
 import { runTurn, type ToolRuntime } from './turn';
+import { researchPlanRequest, researchRequest } from './research-request';
+import type { ResearchHost } from '../research/host';
 import type { PermissionGate } from './permission-gate';
 import type { AuditEntry } from '../security/audit-log';
 import { liveSessionFromStored, newLiveSession, type LiveSession } from './live-session';
@@ -68,6 +74,18 @@ export interface ChatControllerDeps {
   permissions?: PermissionGate;
   /** The audit log: one entry per decided tool call. */
   audit?(entry: AuditEntry): void;
+  /** Web search, fetching and limits for Research mode; without it Research mode is not offered. */
+  research?: ResearchHost;
+}
+
+/** How a request runs beyond its text and mode. */
+export interface SendOptions {
+  /** Seeds the session's todo list when the request starts (an approved plan's steps). */
+  todos?: Todo[];
+  /** Research mode: carry out this approved research plan instead of planning first. */
+  researchPlan?: ResearchPlanInput;
+  /** Plan mode: propose a research plan (Plan Research) instead of a change plan. */
+  planResearch?: boolean;
 }
 
 interface InFlight {
@@ -94,8 +112,7 @@ export class ChatController {
 
   // ---- requests -------------------------------------------------------------------------------
 
-  /** `opts.todos` seeds the session's todo list when the request starts (an approved plan's steps). */
-  async send(requestId: string, text: string, requestedMode: Mode, opts: { todos?: Todo[] } = {}): Promise<void> {
+  async send(requestId: string, text: string, requestedMode: Mode, opts: SendOptions = {}): Promise<void> {
     await this.abort();
     const s = this.session;
     const mode = effectiveMode(requestedMode, this.modeContext());
@@ -131,7 +148,7 @@ export class ChatController {
       this.emit(requestId, { type: 'todos', todos: opts.todos });
     }
     try {
-      await this.runRequest(requestId, text, mode, abort.signal);
+      await this.runRequest(requestId, text, mode, abort.signal, opts);
     } finally {
       if (this.inFlight?.requestId === requestId) this.inFlight = undefined;
       compactRequests(s.chat);
@@ -139,7 +156,13 @@ export class ChatController {
     }
   }
 
-  private async runRequest(requestId: string, text: string, mode: Mode, signal: AbortSignal): Promise<void> {
+  private async runRequest(
+    requestId: string,
+    text: string,
+    mode: Mode,
+    signal: AbortSignal,
+    opts: SendOptions = {},
+  ): Promise<void> {
     const s = this.session;
     const userMessage: ModelMessage = { role: 'user', content: text };
     let userRecorded = false;
@@ -151,24 +174,7 @@ export class ChatController {
     };
     try {
       const { provider, model, config } = await this.deps.resolveModel(s.model);
-      const tools = this.deps.toolsFor(mode);
-      const turn = runTurn([...s.modelMessages, userMessage], {
-        sessionId: s.id,
-        provider,
-        model,
-        system: this.deps.systemPrompt(mode),
-        price: config.price,
-        tools,
-        toolSession: s.tools,
-        ports: { ...this.deps.toolPorts, approval: this.approvalPort(requestId), ask: this.askPort(requestId) },
-        maxSteps: this.deps.maxSteps(),
-        supportsImages: acceptsImages(config),
-        signal,
-        now: this.deps.now,
-        permissions: this.deps.permissions,
-        audit: this.deps.audit,
-        newId: this.deps.newId,
-      });
+      const turn = this.requestEvents(text, mode, requestId, signal, opts, { provider, model, config });
       for (;;) {
         const next = await turn.next();
         if (next.done) break;
@@ -177,6 +183,7 @@ export class ChatController {
         else {
           if (ev.type === 'todos')
             this.journal({ kind: 'todos', sessionId: s.id, todos: ev.todos, at: this.deps.now() });
+          if (ev.type === 'report') this.journalReport(ev.report);
           this.emit(requestId, ev);
         }
       }
@@ -191,6 +198,78 @@ export class ChatController {
       this.deps.log.warn(`request ${requestId} failed: ${error.code}: ${error.message}`);
       this.emit(requestId, { type: 'error', error });
     }
+  }
+
+  /** The events of one request: a research run, a research plan, or a turn with the mode's tools. */
+  private requestEvents(
+    text: string,
+    mode: Mode,
+    requestId: string,
+    signal: AbortSignal,
+    opts: SendOptions,
+    target: { provider: Provider; model: string; config: ProviderConfig },
+  ) {
+    const research = this.deps.research;
+    if (research && (mode === 'research' || (mode === 'plan' && opts.planResearch))) {
+      const o = {
+        question: text,
+        research,
+        llm: { provider: target.provider, model: target.model },
+        price: target.config.price,
+        signal,
+        now: this.deps.now,
+        newId: this.deps.newId,
+      };
+      return mode === 'research' ? researchRequest({ ...o, plan: opts.researchPlan }) : researchPlanRequest(o);
+    }
+    return this.agentTurn(text, mode, requestId, signal, target);
+  }
+
+  /** An agent or chat turn: the model with the mode's tools. */
+  private agentTurn(
+    text: string,
+    mode: Mode,
+    requestId: string,
+    signal: AbortSignal,
+    target: { provider: Provider; model: string; config: ProviderConfig },
+  ) {
+    const s = this.session;
+    const { provider, model, config } = target;
+    const userMessage: ModelMessage = { role: 'user', content: text };
+    const tools = this.deps.toolsFor(mode);
+    return runTurn([...s.modelMessages, userMessage], {
+      sessionId: s.id,
+      provider,
+      model,
+      system: this.deps.systemPrompt(mode),
+      price: config.price,
+      tools,
+      toolSession: s.tools,
+      ports: { ...this.deps.toolPorts, approval: this.approvalPort(requestId), ask: this.askPort(requestId) },
+      maxSteps: this.deps.maxSteps(),
+      supportsImages: acceptsImages(config),
+      signal,
+      now: this.deps.now,
+      permissions: this.deps.permissions,
+      audit: this.deps.audit,
+      newId: this.deps.newId,
+    });
+  }
+
+  /** A report is also an artifact of the session, with its citations (the store's artifacts table). */
+  private journalReport(report: Report): void {
+    this.journal({
+      kind: 'artifact',
+      sessionId: this.session.id,
+      artifact: {
+        id: report.id,
+        kind: 'report',
+        title: report.title,
+        content: report.markdown,
+        citations: report.sources.map((src) => ({ n: src.n, url: src.url, title: src.title })),
+      },
+      at: this.deps.now(),
+    });
   }
 
   /** "hi"-style first messages get their title from the answer once the first exchange is done. */
@@ -257,6 +336,13 @@ export class ChatController {
 
   // ---- plans ----------------------------------------------------------------------------------
 
+  /** The research reports of the current session, newest first. */
+  reports(): Report[] {
+    const out: Report[] = [];
+    for (const m of this.session.chat.messages) for (const p of m.parts) if (p.type === 'report') out.unshift(p.report);
+    return out;
+  }
+
   /** A plan card of the current session. */
   plan(planId: string): PlanArtifact | undefined {
     return findPlan(this.session.chat, planId);
@@ -272,6 +358,7 @@ export class ChatController {
       this.deps.log.warn(`no proposed plan ${planId} to approve`);
       return false;
     }
+    if (plan.kind === 'research') return this.approveResearchPlan(plan, requestId, editedText);
     if (effectiveMode('agent', this.modeContext()) !== 'agent') {
       this.deps.log.warn('cannot carry out a plan: Agent mode is not available here');
       return false;
@@ -285,6 +372,26 @@ export class ChatController {
     const titles = edited.length ? edited : plan.steps.map((step) => step.title);
     const todos: Todo[] = titles.map((content, i) => ({ id: `p${i + 1}`, content, status: 'pending' }));
     await this.send(requestId, planBrief(text), 'agent', { todos });
+    return true;
+  }
+
+  /** Runs the researcher on an approved research plan (the edited document's plan when it still parses). */
+  private async approveResearchPlan(
+    plan: ResearchPlanArtifact,
+    requestId: string,
+    editedText?: string,
+  ): Promise<boolean> {
+    if (effectiveMode('research', this.modeContext()) !== 'research') {
+      this.deps.log.warn('cannot carry out a research plan: Research mode is not available here');
+      return false;
+    }
+    this.setPlanStatus(plan.id, 'approved');
+    await this.abort();
+    this.setMode('research');
+    const edited = editedText ? researchPlanFromMarkdown(editedText) : undefined;
+    const { id: _id, kind: _kind, status: _status, ...input } = plan;
+    const chosen = edited ?? input;
+    await this.send(requestId, chosen.question, 'research', { researchPlan: chosen });
     return true;
   }
 
@@ -339,7 +446,11 @@ export class ChatController {
   // ---- session state --------------------------------------------------------------------------
 
   private modeContext() {
-    return { trusted: this.deps.trusted(), hasWorkspaceFolder: this.deps.hasWorkspaceFolder() };
+    return {
+      trusted: this.deps.trusted(),
+      hasWorkspaceFolder: this.deps.hasWorkspaceFolder(),
+      research: Boolean(this.deps.research),
+    };
   }
 
   private freshSession(): LiveSession {

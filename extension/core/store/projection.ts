@@ -7,10 +7,12 @@ import {
   applyEnvelope,
   emptyChatState,
   PlanArtifactSchema,
+  ReportSchema,
   type ChatMessage,
   type ChatState,
   type MessagePart,
   type PlanArtifact,
+  type Report,
 } from '../../protocol';
 import type { BlobStore } from './blobs';
 import { indexMessageText } from './memory-index';
@@ -230,12 +232,12 @@ export class Projection {
     db.run('DELETE FROM tool_traces WHERE message_id = ?', [m.id]);
     m.parts.forEach((p, idx) => {
       if (p.type !== 'tool') {
-        // A plan card is kept whole, as JSON, in the text column.
+        // A plan or report card is kept whole, as JSON, in the text column.
         db.run('INSERT INTO message_parts (message_id, idx, type, text) VALUES (?, ?, ?, ?)', [
           m.id,
           idx,
           p.type,
-          p.type === 'plan' ? JSON.stringify(p.plan) : p.text,
+          p.type === 'plan' ? JSON.stringify(p.plan) : p.type === 'report' ? JSON.stringify(p.report) : p.text,
         ]);
         return;
       }
@@ -296,6 +298,15 @@ function parsePlan(text: unknown): PlanArtifact | undefined {
   }
 }
 
+function parseReport(text: unknown): Report | undefined {
+  try {
+    const parsed = ReportSchema.safeParse(JSON.parse(String(text)));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function readTodos(db: Database, sessionId: string): ChatState['todos'] {
   return queryAll(db, 'SELECT id, content, status FROM todos WHERE session_id = ? ORDER BY idx', [sessionId]).map(
     (r) => ({
@@ -345,6 +356,9 @@ export function readMessages(db: Database, blobs: BlobStore, sessionId: string):
     } else if (p.type === 'plan') {
       const plan = parsePlan(p.text);
       if (plan) list.push({ type: 'plan', plan });
+    } else if (p.type === 'report') {
+      const report = parseReport(p.text);
+      if (report) list.push({ type: 'report', report });
     } else list.push({ type: p.type as 'text', text: String(p.text ?? '') });
   }
   return queryAll(db, 'SELECT * FROM messages WHERE session_id = ? ORDER BY ord', [sessionId]).map((r) => {

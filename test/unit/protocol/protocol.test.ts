@@ -87,6 +87,7 @@ test('dispatch calls exactly the handler of the message type', async () => {
     approvePlan: record('approvePlan'),
     editPlan: record('editPlan'),
     rejectPlan: record('rejectPlan'),
+    exportReport: record('exportReport'),
   };
   await dispatchInbound(handlers, { type: 'setMode', mode: 'plan' });
   await dispatchInbound(handlers, { type: 'ready' });

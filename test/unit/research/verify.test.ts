@@ -63,7 +63,7 @@ const DRAFT = [
   '1. Something the model made up — https://made-up.example.com',
 ].join('\n');
 
-test('a scripted report citing [4] of 3 sources, an unfetched URL and an unsupported sentence: each caught', async () => {
+test('a report citing [4] of 3 sources, an unfetched URL and an unsupported sentence: each caught', async () => {
   const r = await verifyReport(DRAFT, PAGES);
   // [4] was never fetched: removed and named in the notes.
   assert.doesNotMatch(r.markdown, /\[4\]/);
@@ -159,7 +159,8 @@ test('past the floor the model decides; a failing model leaves the claim uncheck
 
 test('markers: lists and ranges resolve, duplicates collapse, footnotes and links are not markers', async () => {
   const r = await verifyReport(
-    'Rust 1.85 shipped the 2024 edition and async closures [1, 3]. Both in Rust 1.85 [1-3][3]. A [link](http://127.0.0.1:9/async).',
+    'Rust 1.85 shipped the 2024 edition and async closures [1, 3]. Both in Rust 1.85 [1-3][3]. ' +
+      'A [link](http://127.0.0.1:9/async).',
     PAGES,
   );
   assert.match(r.markdown, /async closures \[1\]\[2\]\. Both in Rust 1\.85 \[1\]\[3\]\[2\]\./);
