@@ -51,7 +51,9 @@ export function renderReportCard(report: Report, ctx: ViewContext): TemplateResu
               <ul class="report-flagged">
                 ${flagged.map(
                   (v) =>
-                    html`<li><span class="badge">${v.verdict}</span> ${v.claim}${v.reason ? html` — ${v.reason}` : nothing}</li>`,
+                    html`<li>
+                      <span class="badge">${v.verdict}</span> ${v.claim}${v.reason ? html` — ${v.reason}` : nothing}
+                    </li>`,
                 )}
               </ul>`
           : nothing

@@ -195,7 +195,8 @@ const WRITER = {
   text: [
     '# Rust 2024',
     '## Summary',
-    'The Rust 2024 edition was released with Rust 1.85 in February 2025 [1]. Async closures were stabilised in Rust 1.85 [2].',
+    'The Rust 2024 edition was released with Rust 1.85 in February 2025 [1].',
+    'Async closures were stabilised in Rust 1.85 [2].',
     '## Key findings',
     '- 45% of respondents said they use Rust at work [3].',
     '- The edition adds a garbage collector [7].',
@@ -255,7 +256,7 @@ test('a full run: plan, searches, parallel reading, gap check, a streamed draft,
   );
 });
 
-test('bounds: at most maxSearches; below minSearches the gap check adds searches, or the sub-questions do', async () => {
+test('bounds: at most maxSearches; below minSearches the gap check or the sub-questions add searches', async () => {
   await script({
     planner: PLAN(['q1', 'q2', 'q3', 'q4', 'q5']),
     gaps: { text: '{"enough": true, "queries": []}' },

@@ -276,7 +276,8 @@ class ResearchRun {
       `Sub-questions:\n${plan.subQuestions.map((q) => `- ${q}`).join('\n')}`,
       `Searches run:\n${this.searchesRun.map((q) => `- ${q}`).join('\n')}`,
       `Pages read:\n\n${read || '(none yet)'}`,
-      `Searches left: ${this.o.limits.maxSearches - this.searchesRun.length}; at least ${Math.max(0, this.o.limits.minSearches - this.searchesRun.length)} more are expected.`,
+      `Searches left: ${this.o.limits.maxSearches - this.searchesRun.length}; at least ` +
+        `${Math.max(0, this.o.limits.minSearches - this.searchesRun.length)} more are expected.`,
     ].join('\n\n');
     try {
       const { text, usage } = await collectText(this.o.llm, { system: gapsPrompt.trim(), user }, signal);
