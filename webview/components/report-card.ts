@@ -90,6 +90,7 @@ export function progressPercent(p: ResearchProgress): number {
 export function renderResearchProgress(p: ResearchProgress): TemplateResult {
   const pct = progressPercent(p);
   const counts = `${p.searchesDone}/${p.searchesPlanned} searches · ${p.sourcesRead} sources read`;
+  const detail = p.detail ? ` · ${p.detail}` : '';
   return html`<div class="research-progress">
     <div
       class="research-bar"
@@ -103,7 +104,7 @@ export function renderResearchProgress(p: ResearchProgress): TemplateResult {
       <div class="research-bar-fill" style=${`width: ${pct}%`}></div>
     </div>
     <div class="research-status" aria-live="polite">
-      <span class="research-phase">${PHASE_LABELS[p.phase]}</span> · ${counts}${p.detail ? html` · ${p.detail}` : nothing}
+      <span class="research-phase">${PHASE_LABELS[p.phase]}</span> · ${counts}${detail}
     </div>
   </div>`;
 }
