@@ -2,6 +2,7 @@
 // citations), the numbered source list (a list named "Sources": title, link, accessed date), what
 // verification found, and Export. Links never navigate the view: they go to the host as openLink.
 import { html, nothing, type TemplateResult } from 'lit';
+import { ref } from 'lit/directives/ref.js';
 import type { Report, ResearchProgress } from '../../extension/protocol';
 import type { HostChannel } from '../host';
 import type { ViewContext } from './base';
@@ -87,6 +88,13 @@ export function progressPercent(p: ResearchProgress): number {
   return Math.round(10 + 65 * Math.min(1, p.searchesDone / planned));
 }
 
+/** Sets the bar's width through the CSSOM: the view's CSP refuses inline style attributes. */
+function width(pct: number): (el: Element | undefined) => void {
+  return (el) => {
+    if (el instanceof HTMLElement) el.style.width = `${pct}%`;
+  };
+}
+
 export function renderResearchProgress(p: ResearchProgress): TemplateResult {
   const pct = progressPercent(p);
   const counts = `${p.searchesDone}/${p.searchesPlanned} searches · ${p.sourcesRead} sources read`;
@@ -101,7 +109,7 @@ export function renderResearchProgress(p: ResearchProgress): TemplateResult {
       aria-valuenow=${pct}
       aria-valuetext=${`${PHASE_LABELS[p.phase]} — ${counts}`}
     >
-      <div class="research-bar-fill" style=${`width: ${pct}%`}></div>
+      <div class="research-bar-fill" ${ref(width(pct))}></div>
     </div>
     <div class="research-status" aria-live="polite">
       <span class="research-phase">${PHASE_LABELS[p.phase]}</span> · ${counts}${detail}
