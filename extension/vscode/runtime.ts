@@ -16,8 +16,13 @@ import {
 import { lookupApiKey } from '../core/providers/keys';
 import { checkKeyDestination, destinationOfUrl, embedderWithKeyCheck } from '../core/providers/key-binding';
 import type { ProviderConfig, ProviderKind } from '../core/providers/types';
-import { createToolRegistry, createToolSessionState, disposeToolSession, toolsForMode } from '../core/tools/registry';
+import { createToolRegistry, createToolSessionState, disposeToolSession } from '../core/tools/registry';
 import { createMemorySearchTool } from '../core/tools/memory-search';
+import { createWebFetchTool } from '../core/tools/web-fetch';
+import { createPageFetcher } from '../core/research/fetch/page-fetcher';
+import type { HtmlConverter } from '../core/research/fetch/html-converter';
+import { createPageAnswerer } from '../core/research/page-answer';
+import { toolsWithWeb } from '../core/research/tool-set';
 import { openAiEmbedder, openSessionStore } from '../core/store';
 import { searchSessions } from '../core/store/session-search';
 import { unavailableStore } from './unavailable-store';
@@ -47,6 +52,11 @@ export interface Runtime {
   exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
   showAuditLog(): Promise<void>;
   dispose(): Promise<void>;
+}
+
+/** linkedom, Readability and turndown are their own bundle, loaded on the first HTML page fetched. */
+function loadHtmlConverter(): Promise<HtmlConverter> {
+  return Promise.resolve(require(path.join(__dirname, 'research-html.js')) as HtmlConverter);
 }
 
 function loadProviderKind(kind: ProviderKind): Promise<ProviderModule> {
@@ -163,10 +173,24 @@ export async function createRuntime(
   const currentSession = new CurrentSessionFile(context.storageUri?.fsPath);
   const toolRegistries = new Map<Mode, ReturnType<typeof createToolRegistry> | undefined>();
   const trusted = () => vscode.workspace.isTrusted;
+  // web_fetch: the pipeline (guard, caps, cache) is shared by every session; the page's answer comes
+  // from sextant.research.fastModel, else the chat's current model.
+  const webTools = [
+    createWebFetchTool({
+      fetcher: createPageFetcher({
+        allowPrivateHosts: () => readSettings().allowPrivateHosts,
+        loadHtmlConverter,
+      }),
+      answerer: createPageAnswerer({
+        resolveModel: (ref) => registry.resolve(ref),
+        modelRef: () => readSettings().fastModel ?? controller.currentModel(),
+      }),
+    }),
+  ];
   const toolsFor = (mode: Mode) => {
     const key = mode;
     if (!toolRegistries.has(key)) {
-      const tools = toolsForMode(mode, { trusted: trusted() });
+      const tools = toolsWithWeb(mode, { trusted: trusted() }, webTools);
       // Memory search reads only Sextant's own history, so every mode with tools may use it.
       if (tools.length) tools.push(createMemorySearchTool(store));
       toolRegistries.set(key, tools.length ? createToolRegistry(tools) : undefined);
