@@ -74,10 +74,34 @@ function metaCharset(bytes: Uint8Array): string | undefined {
   return /<meta[^>]+charset\s*=\s*["']?\s*([\w-]+)/i.exec(head)?.[1];
 }
 
-function decoderFor(label: string | undefined): TextDecoder | undefined {
+/** Windows-1252's 0x80–0x9F (where it differs from ISO-8859-1); 0 where the code is unassigned. */
+const CP1252_HIGH = [
+  0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017d, 0, 0,
+  0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0, 0x017e, 0x0178,
+];
+
+/**
+ * Windows-1252, which the web uses for every "latin1", "iso-8859-1" and "ascii" label. Node's
+ * TextDecoder decodes it as ISO-8859-1, turning curly quotes and dashes into control characters.
+ */
+function decodeWindows1252(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 8192) {
+    const codes = Array.from(bytes.subarray(i, i + 8192), (b) =>
+      b >= 0x80 && b < 0xa0 ? CP1252_HIGH[b - 0x80] || b : b,
+    );
+    out += String.fromCharCode(...codes);
+  }
+  return out;
+}
+
+type Decode = (bytes: Uint8Array) => string;
+
+function decoderFor(label: string | undefined): Decode | undefined {
   if (!label) return undefined;
   try {
-    return new TextDecoder(label.trim().toLowerCase());
+    const d = new TextDecoder(label.trim().toLowerCase());
+    return d.encoding === 'windows-1252' ? decodeWindows1252 : (b) => d.decode(b);
   } catch {
     return undefined;
   }
@@ -93,10 +117,10 @@ export function decodeBody(bytes: Uint8Array, c: Classified): string {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
   const declared = decoderFor(c.charset) ?? (c.kind === 'html' ? decoderFor(metaCharset(bytes)) : undefined);
-  if (declared) return declared.decode(bytes);
+  if (declared) return declared(bytes);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
+    return decodeWindows1252(bytes);
   }
 }

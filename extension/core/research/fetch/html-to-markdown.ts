@@ -91,9 +91,11 @@ function absolute(value: string | null, base: string): string | undefined {
 /** Plain text of a subtree: blocks on their own lines, table cells apart, runs of spaces collapsed. */
 function plainText(root: Node): string {
   const out: string[] = [];
-  const walk = (node: Node) => {
+  const walk = (node: Node, pre: boolean) => {
     if (node.nodeType === 3) {
-      out.push((node as Text).data);
+      // Line breaks in the source are only spaces, except inside <pre>.
+      const data = (node as Text).data;
+      out.push(pre ? data : data.replace(/\s+/g, ' '));
       return;
     }
     if (node.nodeType !== 1 && node.nodeType !== 11 && node.nodeType !== 9) return;
@@ -102,14 +104,14 @@ function plainText(root: Node): string {
     const block = BLOCKS.has(name);
     if (block) out.push('\n');
     if (name === 'TD' || name === 'TH') out.push(' ');
-    for (let c = node.firstChild; c; c = c.nextSibling) walk(c);
+    for (let c = node.firstChild; c; c = c.nextSibling) walk(c, pre || name === 'PRE');
     if (block) out.push('\n');
   };
-  walk(root);
+  walk(root, false);
   return out
     .join('')
     .split('\n')
-    .map((line) => line.replace(/[\s\u00a0]+/g, ' ').trim())
+    .map((line) => line.replace(/[ \t\u00a0]+/g, ' ').trim())
     .filter((line, i, lines) => line !== '' || (i > 0 && lines[i - 1] !== ''))
     .join('\n')
     .trim();
@@ -124,6 +126,24 @@ function turndown(base: string): TurndownService {
     hr: '---',
   });
   td.remove((node) => DROPPED.has(node.nodeName.toUpperCase()));
+  // turndown pads list markers to four columns ("-   item"); one space reads better and costs less.
+  td.addRule('listItem', {
+    filter: 'li',
+    replacement: (content, node) => {
+      const parent = node.parentNode as Element | null;
+      let prefix = '- ';
+      if (parent?.nodeName === 'OL') {
+        const start = Number(parent.getAttribute('start') ?? 1) || 1;
+        prefix = `${start + Array.prototype.indexOf.call(parent.children, node)}. `;
+      }
+      const indent = ' '.repeat(prefix.length);
+      const body = content
+        .replace(/^\n+/, '')
+        .replace(/\n+$/, '\n')
+        .replace(/\n(?=.)/g, `\n${indent}`);
+      return prefix + body + (node.nextSibling && !body.endsWith('\n') ? '\n' : '');
+    },
+  });
   td.addRule('absoluteLinks', {
     filter: (node) => node.nodeName === 'A' && !!node.getAttribute('href'),
     replacement: (content, node) => {

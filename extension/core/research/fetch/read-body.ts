@@ -7,11 +7,16 @@ import { formatBytes } from '../../tools/util/cap';
 import { FetchError } from './fetch-error';
 import type { PinnedResponse } from './pinned-request';
 
-function tooLarge(url: URL, max: number, size?: number): FetchError {
-  const what = size === undefined ? `larger than ${formatBytes(max)}` : `${formatBytes(size)}`;
+/** 10 MB, 11.5 MB, 900 KB: whole megabytes without a decimal. */
+function size(n: number): string {
+  return n >= 1024 * 1024 && n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MB` : formatBytes(n);
+}
+
+function tooLarge(url: URL, max: number, declared?: number): FetchError {
+  const what = declared === undefined ? `larger than ${size(max)}` : size(declared);
   return new FetchError(
     'too_large',
-    `${url.href} is ${what}; web_fetch reads at most ${formatBytes(max)} per page. Look for a smaller page ` +
+    `${url.href} is ${what}; web_fetch reads at most ${size(max)} per page. Look for a smaller page ` +
       '(a summary, an abstract, a single chapter) or a text version.',
   );
 }
