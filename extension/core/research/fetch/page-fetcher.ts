@@ -139,12 +139,10 @@ export function createPageFetcher(opts: PageFetcherOptions): PageFetcher {
       }
       markdown = lang ? `\`\`\`${lang}\n${body}\n\`\`\`` : text;
     }
-    if (!text.trim())
-      throw new FetchError(
-        'empty',
-        `${finalUrl.href} has no readable text${c.kind === 'html' ? ' (it may be built by scripts in the browser)' : ''}` +
-          '; try another source.',
-      );
+    if (!text.trim()) {
+      const why = c.kind === 'html' ? ' (it may be built by scripts in the browser)' : '';
+      throw new FetchError('empty', `${finalUrl.href} has no readable text${why}; try another source.`);
+    }
     const capped = capMarkdown(markdown, maxChars);
     return { ...base, title, markdown: capped.markdown, text, truncated: capped.truncated };
   }

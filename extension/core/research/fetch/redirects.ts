@@ -31,7 +31,8 @@ export async function followRedirects(start: URL, opts: FollowOptions): Promise<
     if (hops.length >= opts.maxRedirects)
       throw new FetchError(
         'redirects',
-        `${start.href} redirected more than ${opts.maxRedirects} times (last to ${location}); it was not followed further.`,
+        `${start.href} redirected more than ${opts.maxRedirects} times (last to ${location}); ` +
+          'it was not followed further.',
       );
     let next: URL;
     try {
