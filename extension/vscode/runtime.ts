@@ -187,6 +187,19 @@ export async function createRuntime(
       }),
     }),
   ];
+  const logPrivateHosts = () => {
+    const hosts = readSettings().allowPrivateHosts;
+    const what = hosts.length
+      ? `web_fetch may reach ${hosts.join(', ')}`
+      : 'none (web_fetch reaches public hosts only)';
+    log.info(`sextant.web.allowPrivateHosts: ${what}`);
+  };
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('sextant.web.allowPrivateHosts')) logPrivateHosts();
+    }),
+  );
+  if (readSettings().allowPrivateHosts.length) logPrivateHosts();
   const toolsFor = (mode: Mode) => {
     const key = mode;
     if (!toolRegistries.has(key)) {
