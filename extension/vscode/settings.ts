@@ -1,8 +1,8 @@
 // Reads the `sextant.*` settings. Read on every use, so edits apply without a reload.
 // Settings that decide trust (USER_ONLY_SETTINGS: providers, defaultModel, memory.embeddings,
 // permissions.*, sandbox.extraWriteRoots, agent.maxSteps, web.allowPrivateHosts, research.fastModel)
-// come from user settings only; a value a
-// workspace sets for one of them is ignored and reported once (watchIgnoredWorkspaceSettings).
+// come from user settings only; a value a workspace sets for one of them is ignored and reported once
+// (watchIgnoredWorkspaceSettings).
 import * as vscode from 'vscode';
 import { parseJsonc } from '../core/config/jsonc';
 import {
