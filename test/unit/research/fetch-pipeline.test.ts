@@ -302,3 +302,27 @@ test('DNS rebinding: a name that answers public first and private next never rea
   assert.equal(lookups, 2, 'each hop was resolved once and checked');
   assert.equal(web.requests.length, before, 'the corpus (127.0.0.1) was never reached');
 });
+
+test('a page the converter cannot handle is a clear error; a failed bundle load is retried next time', async () => {
+  const broken = setup({
+    loadHtmlConverter: async () => ({
+      htmlToMarkdown: () => {
+        throw new Error('bad DOM');
+      },
+    }),
+  });
+  const e = await failure(broken.fetcher.fetch(corpus('/pages/tidal-energy.html')));
+  assert.equal(e.code, 'empty');
+  assert.match(e.message, /could not be read as a web page: bad DOM/);
+  let attempts = 0;
+  const flaky = setup({
+    loadHtmlConverter: async () => {
+      attempts++;
+      if (attempts === 1) throw new Error('research-html.js is missing');
+      return html;
+    },
+  });
+  await assert.rejects(flaky.fetcher.fetch(corpus('/pages/tidal-energy.html')), /research-html\.js is missing/);
+  assert.equal((await flaky.fetcher.fetch(corpus('/pages/tidal-energy.html'))).page.title.startsWith('Tidal'), true);
+  assert.equal(attempts, 2);
+});

@@ -123,8 +123,12 @@ export function createPageFetcher(opts: PageFetcherOptions): PageFetcher {
       markdown = pages.map((p, i) => `[Page ${i + 1}]\n\n${p.trim()}`).join('\n\n');
     } else if (c.kind === 'html') {
       const html = decodeBody(bytes, c);
-      const readable = (await loadConverter()).htmlToMarkdown(html, finalUrl.href);
-      ({ title, markdown, text } = readable);
+      const convert = await loadConverter();
+      try {
+        ({ title, markdown, text } = convert.htmlToMarkdown(html, finalUrl.href));
+      } catch (e) {
+        throw new FetchError('empty', `${finalUrl.href} could not be read as a web page: ${(e as Error).message}.`);
+      }
     } else {
       text = decodeBody(bytes, c);
       title = fileTitle(finalUrl);
