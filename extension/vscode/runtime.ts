@@ -173,14 +173,16 @@ export async function createRuntime(
   const currentSession = new CurrentSessionFile(context.storageUri?.fsPath);
   const toolRegistries = new Map<Mode, ReturnType<typeof createToolRegistry> | undefined>();
   const trusted = () => vscode.workspace.isTrusted;
-  // web_fetch: the pipeline (guard, caps, cache) is shared by every session; the page's answer comes
-  // from sextant.research.fastModel, else the chat's current model.
+  // One fetch pipeline (guard, caps, one 15-minute cache) for every session's web_fetch — and for
+  // Research mode's loop (`pageFetcher.fetch(url)`). web_fetch's answer comes from
+  // sextant.research.fastModel, else the chat's current model.
+  const pageFetcher = createPageFetcher({
+    allowPrivateHosts: () => readSettings().allowPrivateHosts,
+    loadHtmlConverter,
+  });
   const webTools = [
     createWebFetchTool({
-      fetcher: createPageFetcher({
-        allowPrivateHosts: () => readSettings().allowPrivateHosts,
-        loadHtmlConverter,
-      }),
+      fetcher: pageFetcher,
       answerer: createPageAnswerer({
         resolveModel: (ref) => registry.resolve(ref),
         modelRef: () => readSettings().fastModel ?? controller.currentModel(),
