@@ -16,8 +16,13 @@ import {
 import { lookupApiKey } from '../core/providers/keys';
 import { checkKeyDestination, destinationOfUrl, embedderWithKeyCheck } from '../core/providers/key-binding';
 import type { ProviderConfig, ProviderKind } from '../core/providers/types';
-import { createToolRegistry, createToolSessionState, disposeToolSession, toolsForMode } from '../core/tools/registry';
+import { createToolRegistry, createToolSessionState, disposeToolSession } from '../core/tools/registry';
 import { createMemorySearchTool } from '../core/tools/memory-search';
+import { createWebFetchTool } from '../core/tools/web-fetch';
+import { createPageFetcher } from '../core/research/fetch/page-fetcher';
+import type { HtmlConverter } from '../core/research/fetch/html-converter';
+import { createPageAnswerer } from '../core/research/page-answer';
+import { toolsWithWeb } from '../core/research/tool-set';
 import { openAiEmbedder, openSessionStore } from '../core/store';
 import { searchSessions } from '../core/store/session-search';
 import { unavailableStore } from './unavailable-store';
@@ -49,6 +54,11 @@ export interface Runtime {
   exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
   showAuditLog(): Promise<void>;
   dispose(): Promise<void>;
+}
+
+/** linkedom, Readability and turndown are their own bundle, loaded on the first HTML page fetched. */
+function loadHtmlConverter(): Promise<HtmlConverter> {
+  return Promise.resolve(require(path.join(__dirname, 'research-html.js')) as HtmlConverter);
 }
 
 function loadProviderKind(kind: ProviderKind): Promise<ProviderModule> {
@@ -165,10 +175,39 @@ export async function createRuntime(
   const currentSession = new CurrentSessionFile(context.storageUri?.fsPath);
   const toolRegistries = new Map<Mode, ReturnType<typeof createToolRegistry> | undefined>();
   const trusted = () => vscode.workspace.isTrusted;
+  // One fetch pipeline (guard, caps, one 15-minute cache) for every session's web_fetch — and for
+  // Research mode's loop (`pageFetcher.fetch(url)`). web_fetch's answer comes from
+  // sextant.research.fastModel, else the chat's current model.
+  const pageFetcher = createPageFetcher({
+    allowPrivateHosts: () => readSettings().allowPrivateHosts,
+    loadHtmlConverter,
+  });
+  const webTools = [
+    createWebFetchTool({
+      fetcher: pageFetcher,
+      answerer: createPageAnswerer({
+        resolveModel: (ref) => registry.resolve(ref),
+        modelRef: () => readSettings().fastModel ?? controller.currentModel(),
+      }),
+    }),
+  ];
+  const logPrivateHosts = () => {
+    const hosts = readSettings().allowPrivateHosts;
+    const what = hosts.length
+      ? `web_fetch may reach ${hosts.join(', ')}`
+      : 'none (web_fetch reaches public hosts only)';
+    log.info(`sextant.web.allowPrivateHosts: ${what}`);
+  };
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('sextant.web.allowPrivateHosts')) logPrivateHosts();
+    }),
+  );
+  if (readSettings().allowPrivateHosts.length) logPrivateHosts();
   const toolsFor = (mode: Mode) => {
     const key = mode;
     if (!toolRegistries.has(key)) {
-      const tools = toolsForMode(mode, { trusted: trusted() });
+      const tools = toolsWithWeb(mode, { trusted: trusted() }, webTools);
       // Memory search reads only Sextant's own history, so every mode with tools may use it.
       if (tools.length) tools.push(createMemorySearchTool(store));
       toolRegistries.set(key, tools.length ? createToolRegistry(tools) : undefined);

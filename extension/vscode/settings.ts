@@ -1,7 +1,8 @@
 // Reads the `sextant.*` settings. Read on every use, so edits apply without a reload.
 // Settings that decide trust (USER_ONLY_SETTINGS: providers, defaultModel, memory.embeddings,
-// permissions.*, sandbox.extraWriteRoots, agent.maxSteps) come from user settings only; a value a
-// workspace sets for one of them is ignored and reported once (watchIgnoredWorkspaceSettings).
+// permissions.*, sandbox.extraWriteRoots, agent.maxSteps, web.allowPrivateHosts, research.fastModel)
+// come from user settings only; a value a workspace sets for one of them is ignored and reported once
+// (watchIgnoredWorkspaceSettings).
 import * as vscode from 'vscode';
 import { parseJsonc } from '../core/config/jsonc';
 import {
@@ -27,6 +28,10 @@ export interface SextantSettings {
   defaultModel: string;
   maxSteps: number;
   embeddings: EmbeddingsSetting | undefined;
+  /** sextant.web.allowPrivateHosts: hosts web_fetch may reach on a private network. */
+  allowPrivateHosts: string[];
+  /** sextant.research.fastModel: the model web_fetch answers with (undefined: the chat's model). */
+  fastModel: string | undefined;
 }
 
 /** sextant.permissions.* and sextant.sandbox.extraWriteRoots, from user settings only. */
@@ -59,7 +64,13 @@ export function readSettings(): SextantSettings {
     defaultModel: typeof defaultModel === 'string' && defaultModel.trim() ? defaultModel : DEFAULT_MODEL,
     maxSteps: clampMaxSteps(userValue<unknown>('agent.maxSteps')),
     embeddings: embeddingsSetting(userValue<unknown>('memory.embeddings')),
+    allowPrivateHosts: list('web.allowPrivateHosts').filter((h): h is string => typeof h === 'string' && !!h.trim()),
+    fastModel: nonEmpty(userValue<unknown>('research.fastModel')),
   };
+}
+
+function nonEmpty(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() ? v.trim() : undefined;
 }
 
 export function readPermissionSettings(): PermissionSettingsRead {

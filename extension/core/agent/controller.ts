@@ -560,6 +560,11 @@ export class ChatController {
   }
 
   /** The current session as history knows it; undefined while it is an empty new chat. */
+  /** The current session's model reference (`provider/model`), e.g. for web_fetch's default model. */
+  currentModel(): string {
+    return this.session.model;
+  }
+
   currentSessionRef(): { id: string; title: string } | undefined {
     return this.session.persisted ? { id: this.session.id, title: this.session.title } : undefined;
   }
