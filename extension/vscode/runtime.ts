@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { dispatchInbound, parseInbound, type Mode, type Outbound } from '../protocol';
 import { ChatController } from '../core/agent/controller';
 import { systemPromptFor } from '../core/agent/prompts';
-import type { Logger } from '../core/ports';
+import type { ApprovalDecision, Logger } from '../core/ports';
 import {
   listModelChoices,
   mergeProviderConfigs,
@@ -25,6 +25,7 @@ import { CurrentSessionFile } from './current-session';
 import { KeyDirectory } from './key-directory';
 import { createInboundHandlers } from './handlers';
 import { PlanDocuments } from './plan-documents';
+import { DiffReviews } from './diff-review';
 import { secretsPort } from './secrets';
 import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
 import { confirmKeyDestination, KeyCommands } from './key-commands';
@@ -46,6 +47,8 @@ export interface Runtime {
   clearApiKey(): Promise<void>;
   exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
   showAuditLog(): Promise<void>;
+  /** "Sextant: Approve Change" / "Deny Change": the proposal shown in `target` (a diff's URI) or the active tab. */
+  decideChange(decision: 'approve' | 'deny', target?: unknown): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -188,6 +191,11 @@ export async function createRuntime(
     workspaceSettings.onDidChange(() => permissions.invalidate()),
   );
 
+  // Proposals under approval open in the editor's diff view; deciding there answers the same approval.
+  let decide: (callId: string, decision: ApprovalDecision) => void = () => undefined;
+  const diffReviews = new DiffReviews({ decide: (callId, decision) => decide(callId, decision), log });
+  context.subscriptions.push(diffReviews);
+
   const controller = new ChatController({
     persistence: store,
     resolveModel: (ref) => registry.resolve(ref),
@@ -196,6 +204,7 @@ export async function createRuntime(
     maxSteps: () => readSettings().maxSteps,
     permissions: permissions.gate,
     audit: (entry) => permissions.audit(entry),
+    diffReview: diffReviews,
     toolsFor,
     toolPorts: {
       workspace: createWorkspacePort(),
@@ -232,6 +241,8 @@ export async function createRuntime(
     },
     searchSessions: (query) => searchSessions(store, query),
   });
+
+  decide = (callId, decision) => controller.approve(callId, decision);
 
   // A reloaded window (or a restarted VS Code) reopens the chat this workspace had open.
   const lastSession = currentSession.read();
@@ -283,6 +294,7 @@ export async function createRuntime(
     setApiKey: () => keys.setApiKey(),
     clearApiKey: () => keys.clearApiKey(),
     showAuditLog: () => permissions.showAuditLog(),
+    decideChange: (decision, target) => diffReviews.decideActive(decision, target),
     exportSession: (format) =>
       exportSessionToWorkspace(
         {
@@ -304,6 +316,7 @@ export async function createRuntime(
     pickModel: runtime.pickModel,
     exportSession: runtime.exportSession,
     planDocuments: new PlanDocuments(),
+    diffReviews,
   });
   return runtime;
 }
