@@ -174,8 +174,14 @@ describe('agent UI', () => {
         approval: { ...approval, edited: true, stale: 'src/a.ts changed since the proposal: approving it is refused' },
       }),
     );
-    await card.getByRole('status').getByText(/You edited the proposal/).waitFor();
-    await card.getByRole('alert').getByText(/changed since the proposal/).waitFor();
+    await card
+      .getByRole('status')
+      .getByText(/You edited the proposal/)
+      .waitFor();
+    await card
+      .getByRole('alert')
+      .getByText(/changed since the proposal/)
+      .waitFor();
     const order = await view.page.evaluate(() =>
       [...document.querySelectorAll('section.approval')].map((el) => el.getAttribute('aria-label')),
     );

@@ -184,19 +184,27 @@ async function runToolCalls(
   // Executions in call order: a read waits for the last non-read; a non-read for everything before it.
   let barrier: Promise<unknown> = Promise.resolve();
   let readsSince: Array<Promise<unknown>> = [];
+  // Cards appear in call order: each call asks once the one before it has asked (or will not ask yet).
+  let previousAsked: Promise<void> = Promise.resolve();
   for (const [i, job] of jobs.entries()) {
     const isRead = !job.prepared.tool || job.prepared.tool.kind === 'read';
     const mayRun = isRead ? barrier : Promise.all([barrier, ...readsSince]);
     const target = targets[i];
-    const mayPropose = Promise.all(target ? finished.filter((_, j) => targets[j] === target) : []);
-    const done = runOne({ ...job, mayPropose, mayRun }, tools, opts, queue).then((message) => {
+    const sameFile = target ? finished.filter((_, j) => targets[j] === target) : [];
+    let asked!: () => void;
+    const askedNow = new Promise<void>((resolve) => (asked = resolve));
+    const turnToAsk = previousAsked;
+    previousAsked = askedNow;
+    const done = runOne({ ...job, sameFile, turnToAsk, asked, mayRun }, tools, opts, queue).then((message) => {
+      asked();
       results[i] = message;
     });
     finished.push(done);
-    // Whether it ran or was refused, the next executions wait for this call to be over.
+    // Whether it ran or was refused, the next executions wait for this call to be over — and for the
+    // ones before it, since a refused call is over without waiting for its turn.
     if (isRead) readsSince.push(done);
     else {
-      barrier = Promise.all([done, ...readsSince]);
+      barrier = Promise.all([barrier, done, ...readsSince]);
       readsSince = [];
     }
   }
@@ -225,8 +233,12 @@ async function runOne(
     call: ToolCall;
     prepared: PreparedCall;
     view: ToolCallView;
-    /** Settles when earlier calls that change the same file are over (the proposal is made after them). */
-    mayPropose: Promise<unknown>;
+    /** Earlier calls of the step that change the same file: the proposal is made after they are over. */
+    sameFile: Array<Promise<unknown>>;
+    /** Settles when the call before this one has shown its approval card (or will not show one yet). */
+    turnToAsk: Promise<unknown>;
+    /** Tells the next call this one has shown its card, or will not show one yet. */
+    asked: () => void;
     /** Settles when this call's turn to execute has come. */
     mayRun: Promise<unknown>;
   },
@@ -276,7 +288,10 @@ async function runOne(
   // An unknown tool or invalid arguments: nothing runs, so there is nothing to approve.
   if (!prepared.ok) return finish('error', errorResult(prepared.error), startedAt);
   const { tool, input } = prepared;
-  await job.mayPropose;
+  if (job.sameFile.length) {
+    job.asked(); // its card comes once the earlier change to its file is over; the next need not wait
+    await Promise.all(job.sameFile);
+  }
   if (opts.signal.aborted) return finish('aborted', errorResult('Not run: the user stopped the turn.'), startedAt);
   const judged = await judgeCall(opts.permissions, { tool: tool.name, kind: tool.kind, input }, opts.ports.workspace);
   const audit = (status: AuditStatus, decidedBy: AuditDecidedBy, durationMs: number) =>
@@ -313,8 +328,9 @@ async function runOne(
     const summary = reviewed && changeSummary(reviewed);
     queue.push({ type: 'tool_updated', call: { ...view, status: 'awaiting_approval' } });
     let decision: ApprovalDecision;
+    await job.turnToAsk;
     try {
-      decision = await opts.ports.approval.request(
+      const asking = opts.ports.approval.request(
         {
           callId: view.callId,
           sessionId: opts.sessionId,
@@ -329,6 +345,8 @@ async function runOne(
         },
         opts.signal,
       );
+      job.asked();
+      decision = await asking;
     } catch {
       audit('aborted', 'user', 0);
       return finish('aborted', errorResult('Not run: the user stopped the turn.'), startedAt);
@@ -352,6 +370,7 @@ async function runOne(
     }
     if (reviewed && isEdited(reviewed, decision.editedText)) editedText = decision.editedText;
   }
+  job.asked();
   await job.mayRun;
   if (opts.signal.aborted) {
     audit('aborted', decidedBy, 0);
