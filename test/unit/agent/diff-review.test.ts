@@ -103,7 +103,7 @@ function setup(files: Record<string, string>, steps: ProviderEvent[][]) {
   };
 }
 
-test('the approvals of a step are asked together, each with its change; runs keep call order; one denial blocks nothing', async () => {
+test('a step asks its approvals together, each with its change; runs keep call order; a denial blocks nothing', async () => {
   const t = setup({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n' }, [
     calls(['r1', 'read_file', { file_path: 'a.txt' }], ['r2', 'read_file', { file_path: 'b.txt' }]),
     calls(
@@ -186,7 +186,7 @@ test('a second edit of the same file proposes only after the first has run, agai
   assert.equal(t.read('a.txt'), 'ALPHA!\n');
 });
 
-test('Approve after editing the proposal writes the edited text and tells the model what the user changed', async () => {
+test('Approve of an edited proposal writes the edited text and tells the model what the user changed', async () => {
   const t = setup({ 'a.txt': 'one\ntwo\n' }, [
     calls(['r1', 'read_file', { file_path: 'a.txt' }]),
     calls(['e1', 'edit_file', { file_path: 'a.txt', old_string: 'two', new_string: 'TWO' }]),
@@ -229,7 +229,7 @@ test('a file changed while its change is under review is refused, never applied'
   }
 });
 
-test('Stop while several changes are under review: every card ends aborted, nothing is written, every diff closes', async () => {
+test('Stop while several changes are under review: every card ends aborted, nothing is written, diffs close', async () => {
   const t = setup({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n' }, [
     calls(['r1', 'read_file', { file_path: 'a.txt' }], ['r2', 'read_file', { file_path: 'b.txt' }]),
     calls(
