@@ -62,10 +62,11 @@ export class DiffReviews implements DiffReviewPort, vscode.Disposable {
     // Notebooks are JSON underneath; their change is reviewed on the card only.
     if (change.path.toLowerCase().endsWith('.ipynb')) return { editedText: () => undefined, close: () => undefined };
     const id = ++this.next;
-    const name = change.displayPath.replace(/^\/+/, '');
-    const right = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${id}/proposed/${name}` });
+    const name = change.displayPath.replace(/\\/g, '/').replace(/^\/+/, '');
+    // The file's own path, so the breadcrumbs and the language match the file; the query tells reviews apart.
+    const right = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${name}`, query: `proposed-${id}` });
     const left = change.isNew
-      ? vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${id}/original/${name}` })
+      ? vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${name}`, query: `original-${id}` })
       : vscode.Uri.file(change.path);
     if (change.isNew) this.fs.put(left, '', true);
     this.fs.put(right, change.after, false);

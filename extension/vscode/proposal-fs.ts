@@ -5,6 +5,9 @@ import * as vscode from 'vscode';
 
 export const PROPOSAL_SCHEME = 'sextant-proposal';
 
+/** Files are told apart by path and query: the query holds the review's number, the path the file's own. */
+const keyOf = (uri: vscode.Uri) => `${uri.path}?${uri.query}`;
+
 interface Entry {
   data: Uint8Array;
   ctime: number;
@@ -20,18 +23,18 @@ export class ProposalFileSystem implements vscode.FileSystemProvider {
   /** Puts a file here; `readonly` for the empty left side of a new file. */
   put(uri: vscode.Uri, text: string, readonly: boolean): void {
     const now = Date.now();
-    const existed = this.files.has(uri.path);
-    this.files.set(uri.path, { data: Buffer.from(text, 'utf8'), ctime: now, mtime: now, readonly });
+    const existed = this.files.has(keyOf(uri));
+    this.files.set(keyOf(uri), { data: Buffer.from(text, 'utf8'), ctime: now, mtime: now, readonly });
     this.changed.fire([{ type: existed ? vscode.FileChangeType.Changed : vscode.FileChangeType.Created, uri }]);
   }
 
   remove(uri: vscode.Uri): void {
-    if (this.files.delete(uri.path)) this.changed.fire([{ type: vscode.FileChangeType.Deleted, uri }]);
+    if (this.files.delete(keyOf(uri))) this.changed.fire([{ type: vscode.FileChangeType.Deleted, uri }]);
   }
 
   /** The saved text of a file here, if it exists. */
   text(uri: vscode.Uri): string | undefined {
-    const e = this.files.get(uri.path);
+    const e = this.files.get(keyOf(uri));
     return e ? Buffer.from(e.data).toString('utf8') : undefined;
   }
 
@@ -40,11 +43,11 @@ export class ProposalFileSystem implements vscode.FileSystemProvider {
   }
 
   stat(uri: vscode.Uri): vscode.FileStat {
-    const e = this.files.get(uri.path);
+    const e = this.files.get(keyOf(uri));
     // Parent "folders" exist implicitly, so the explorer-less editor can resolve the path.
     if (!e) {
       const prefix = uri.path.endsWith('/') ? uri.path : `${uri.path}/`;
-      if ([...this.files.keys()].some((k) => k.startsWith(prefix)))
+      if ([...this.files.keys()].some((k) => k.startsWith(prefix) && uri.query === ''))
         return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
       throw vscode.FileSystemError.FileNotFound(uri);
     }
@@ -58,17 +61,17 @@ export class ProposalFileSystem implements vscode.FileSystemProvider {
   }
 
   readFile(uri: vscode.Uri): Uint8Array {
-    const e = this.files.get(uri.path);
+    const e = this.files.get(keyOf(uri));
     if (!e) throw vscode.FileSystemError.FileNotFound(uri);
     return e.data;
   }
 
   writeFile(uri: vscode.Uri, content: Uint8Array): void {
-    const e = this.files.get(uri.path);
+    const e = this.files.get(keyOf(uri));
     // Only a proposal under review may be saved; nothing new appears here from outside.
     if (!e) throw vscode.FileSystemError.NoPermissions('Only a proposal under review can be saved here.');
     if (e.readonly) throw vscode.FileSystemError.NoPermissions(uri);
-    this.files.set(uri.path, { ...e, data: content, mtime: Date.now() });
+    this.files.set(keyOf(uri), { ...e, data: content, mtime: Date.now() });
     this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 

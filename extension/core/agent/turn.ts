@@ -186,6 +186,17 @@ async function runToolCalls(
   let readsSince: Array<Promise<unknown>> = [];
   // Cards appear in call order: each call asks once the one before it has asked (or will not ask yet).
   let previousAsked: Promise<void> = Promise.resolve();
+  // "Always allow" on one card: the other cards still pending are judged again under the saved rule.
+  const ruleListeners = new Set<() => void>();
+  const rules = {
+    saved: () => {
+      for (const listener of [...ruleListeners]) listener();
+    },
+    onSaved: (listener: () => void) => {
+      ruleListeners.add(listener);
+      return () => void ruleListeners.delete(listener);
+    },
+  };
   for (const [i, job] of jobs.entries()) {
     const isRead = !job.prepared.tool || job.prepared.tool.kind === 'read';
     const mayRun = isRead ? barrier : Promise.all([barrier, ...readsSince]);
@@ -195,7 +206,7 @@ async function runToolCalls(
     const askedNow = new Promise<void>((resolve) => (asked = resolve));
     const turnToAsk = previousAsked;
     previousAsked = askedNow;
-    const done = runOne({ ...job, sameFile, turnToAsk, asked, mayRun }, tools, opts, queue).then((message) => {
+    const done = runOne({ ...job, sameFile, turnToAsk, asked, mayRun, rules }, tools, opts, queue).then((message) => {
       asked();
       results[i] = message;
     });
@@ -239,6 +250,8 @@ async function runOne(
     turnToAsk: Promise<unknown>;
     /** Tells the next call this one has shown its card, or will not show one yet. */
     asked: () => void;
+    /** Rules saved by "Always allow" on another card of the step, and how to say this one saved one. */
+    rules: { saved(): void; onSaved(listener: () => void): () => void };
     /** Settles when this call's turn to execute has come. */
     mayRun: Promise<unknown>;
   },
@@ -327,8 +340,23 @@ async function runOne(
     const redact = toolRedactor(ctx.ports);
     const summary = reviewed && changeSummary(reviewed);
     queue.push({ type: 'tool_updated', call: { ...view, status: 'awaiting_approval' } });
-    let decision: ApprovalDecision;
+    let decision: ApprovalDecision | undefined;
     await job.turnToAsk;
+    // Withdrawn when a rule saved meanwhile by another card's "Always allow" now allows this call.
+    const withdraw = new AbortController();
+    const stop = () => withdraw.abort();
+    opts.signal.addEventListener('abort', stop, { once: true });
+    let allowedBy: typeof judged | undefined;
+    const unsubscribe = job.rules.onSaved(() => {
+      void judgeCall(opts.permissions, { tool: tool.name, kind: tool.kind, input }, opts.ports.workspace).then(
+        (again) => {
+          if (again.decision !== 'allow' || withdraw.signal.aborted) return;
+          allowedBy = again;
+          withdraw.abort();
+        },
+        () => undefined,
+      );
+    });
     try {
       const asking = opts.ports.approval.request(
         {
@@ -343,17 +371,24 @@ async function runOne(
           ...(judged.alwaysRule ? { alwaysRule: judged.alwaysRule } : {}),
           ...(reviewed && summary ? { proposal: reviewed, change: { ...summary, diff: redact(summary.diff) } } : {}),
         },
-        opts.signal,
+        withdraw.signal,
       );
       job.asked();
       decision = await asking;
     } catch {
-      audit('aborted', 'user', 0);
-      return finish('aborted', errorResult('Not run: the user stopped the turn.'), startedAt);
+      if (!allowedBy || opts.signal.aborted) {
+        audit('aborted', 'user', 0);
+        return finish('aborted', errorResult('Not run: the user stopped the turn.'), startedAt);
+      }
+    } finally {
+      unsubscribe();
+      opts.signal.removeEventListener('abort', stop);
     }
-    decidedBy = 'user';
+    if (decision) decidedBy = 'user';
+    else if (allowedBy) decidedBy = allowedBy.source === 'parse' ? 'default' : allowedBy.source;
+    decision ??= { decision: 'approve' };
     if (decision.decision === 'always' && judged.alwaysRule && opts.permissions) {
-      await opts.permissions.rememberRule(judged.alwaysRule).catch((err: unknown) => {
+      await opts.permissions.rememberRule(judged.alwaysRule).then(job.rules.saved, (err: unknown) => {
         opts.ports.log.warn(`could not save the rule ${judged.alwaysRule}: ${String(err)}`);
       });
     }

@@ -69,6 +69,11 @@ export function diffReviewScenarios(e2e: E2E): void {
       await poll('the card to say the proposal was edited', async () =>
         (await card.innerText()).includes('You edited the proposal'),
       );
+      // The diff editor recomputes the diff a moment later: the user's line shows as inserted too.
+      await poll(
+        'the diff to mark the added line',
+        async () => (await diff.locator('.editor.modified .view-overlays .line-insert').count()) >= 2,
+      );
       const shot = await wb.screenshot('diff-review');
       if (process.env.SEXTANT_E2E_DOCS_SCREENSHOT) copyFileSync(shot, join(ROOT, 'docs', 'screenshot-diff-review.png'));
 

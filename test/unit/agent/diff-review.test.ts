@@ -103,7 +103,7 @@ function setup(files: Record<string, string>, steps: ProviderEvent[][]) {
   };
 }
 
-test('a step asks its approvals together, each with its change; runs keep call order; a denial blocks nothing', async () => {
+test('a step asks its approvals together, each with its change; runs keep call order; denials block none', async () => {
   const t = setup({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n' }, [
     calls(['r1', 'read_file', { file_path: 'a.txt' }], ['r2', 'read_file', { file_path: 'b.txt' }]),
     calls(
@@ -229,7 +229,7 @@ test('a file changed while its change is under review is refused, never applied'
   }
 });
 
-test('Stop while several changes are under review: every card ends aborted, nothing is written, diffs close', async () => {
+test('Stop while several changes are under review: cards end aborted, nothing is written, diffs close', async () => {
   const t = setup({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n' }, [
     calls(['r1', 'read_file', { file_path: 'a.txt' }], ['r2', 'read_file', { file_path: 'b.txt' }]),
     calls(
