@@ -152,6 +152,45 @@ export function diffReviewScenarios(e2e: E2E): void {
   );
 
   e2e.scenario(
+    'Diff review: a file changed on disk under review is flagged on the card, and Approve (Ctrl+Alt+Enter) ' +
+      'does not overwrite it',
+    async ({ wb, page, fake }) => {
+      wb.writeWorkspaceFile('review/log.txt', 'day 1: calm\n');
+      await startAgentChat(wb);
+      const before = fake.requests.length;
+      fake.enqueue(
+        { toolCalls: [{ name: 'read_file', arguments: { file_path: 'review/log.txt' } }] },
+        { toolCalls: [edit('review/log.txt', 'day 1: calm', 'day 1: calm seas')] },
+        { text: 'I will read it again.' },
+      );
+      await wb.typeMessage('Tidy the log');
+      const card = wb.inWebview('group', 'Approval: edit_file');
+      await poll('the approval card', async () => (await card.count()) === 1, 30_000);
+      const diff = page.locator('.editor-group-container.active .monaco-diff-editor').first();
+      await waitUntil('the diff editor', () => diff.waitFor({ state: 'visible', timeout: 20_000 }));
+      // Another program writes the file meanwhile.
+      const theirs = 'day 1: calm\nday 2: storm\n';
+      wb.writeWorkspaceFile('review/log.txt', theirs);
+      await poll(
+        'the card to say the file changed',
+        async () => /changed since the proposal/.test(await card.innerText()),
+        20_000,
+      );
+      // Approve with the keybinding, from the proposal side of the diff.
+      await waitUntil('the proposal side', () =>
+        diff.locator('.editor.modified .view-lines').first().click({ timeout: 10_000 }),
+      );
+      await page.keyboard.press('ControlOrMeta+Alt+Enter');
+      await poll('the final answer', async () =>
+        (await wb.articles('Sextant').last().innerText()).includes('read it again'),
+      );
+      assert.equal(wb.readWorkspaceFile('review/log.txt'), theirs, 'the stale proposal was applied');
+      assert.match(JSON.stringify(fake.requests[before + 2]?.body ?? {}), /Not applied: review\/log\.txt changed/);
+    },
+    { timeoutMs: 90_000 },
+  );
+
+  e2e.scenario(
     'Diff review: two pending edits each open their own diff and are decided apart',
     async ({ wb, page, fake }) => {
       wb.writeWorkspaceFile('review/north.txt', 'heading: north\n');
