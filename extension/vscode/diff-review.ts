@@ -202,6 +202,9 @@ export class DiffReviews implements DiffReviewPort, vscode.Disposable {
     // Saved first (into memory), so closing an edited proposal does not ask whether to save it.
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === r.right.toString());
     if (doc?.isDirty) await doc.save().then(undefined, () => false);
+    // The file's document stays loaded when its diff closes (an extension's reference keeps it), so an
+    // approved change is applied to it — on its undo stack — rather than to a document being disposed.
+    if (r.left.scheme === 'file') await vscode.workspace.openTextDocument(r.left).then(undefined, () => undefined);
     await this.closeTabs((uri) => uri.toString() === r.right.toString());
     this.fs.remove(r.right);
     if (r.left.scheme === PROPOSAL_SCHEME) this.fs.remove(r.left);
