@@ -2,6 +2,7 @@
 // implement them; a Node-fs implementation backs unit tests. Core reaches the editor only here.
 import type { ChatMessage, Envelope, Mode, PendingApproval, Question, SessionSummary, Todo } from '../protocol';
 import type { ModelMessage } from './providers/types';
+import type { ProposedChange } from './tools/types';
 
 export interface FileStat {
   type: 'file' | 'directory' | 'symlink' | 'other';
@@ -75,13 +76,42 @@ export interface TerminalPort {
 export interface ApprovalRequest extends Omit<PendingApproval, 'callId'> {
   callId: string;
   sessionId: string;
+  /** A file writer's change (original and proposed text), for the editor's diff review; never sent to the webview. */
+  proposal?: ProposedChange;
 }
 
-export type ApprovalDecision = { decision: 'approve' } | { decision: 'deny'; reason?: string } | { decision: 'always' };
+/**
+ * `editedText`: the proposal as the user edited it in the diff review before approving (absent when
+ * they left it as proposed); core then writes that text instead of running the tool.
+ */
+export type ApprovalDecision =
+  | { decision: 'approve'; editedText?: string }
+  | { decision: 'deny'; reason?: string }
+  | { decision: 'always'; editedText?: string };
 
 /** Asks the user to approve a write or execute call. Designed so the permission policy and diff review slot in. */
 export interface ApprovalPort {
   request(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+}
+
+/** What the user did to a proposal while it was shown: edited it, or the file changed under it. */
+export interface DiffReviewUpdate {
+  edited: boolean;
+  /** Why the proposal is out of date (the file changed since it was made); undefined once it matches again. */
+  stale?: string;
+}
+
+/** One proposal on show in the editor's diff view, for as long as its approval is pending. */
+export interface DiffReviewSession {
+  /** The proposed text as the user left it, when it differs from the proposal; else undefined. */
+  editedText(): string | undefined;
+  /** The approval was decided or abandoned: stop showing the proposal. */
+  close(): void;
+}
+
+/** Shows a file writer's proposed change in the editor's diff view while its approval is pending. */
+export interface DiffReviewPort {
+  open(review: { callId: string; change: ProposedChange }, update: (u: DiffReviewUpdate) => void): DiffReviewSession;
 }
 
 export interface AskAnswer {

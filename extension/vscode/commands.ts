@@ -4,10 +4,10 @@ import type { ChatViewProvider } from './chat-view';
 import type { RuntimeHost } from './runtime-host';
 
 export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vscode.Disposable[] {
-  const guarded = (id: string, fn: () => Promise<unknown>) =>
-    vscode.commands.registerCommand(id, async () => {
+  const guarded = (id: string, fn: (...args: unknown[]) => Promise<unknown>) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
-        await fn();
+        await fn(...args);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         host.log.error(`${id} failed: ${message}`);
@@ -32,5 +32,8 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
     guarded('sextant.clearApiKey', async () => (await host.get()).clearApiKey()),
     guarded('sextant.exportSession', async () => (await host.get()).exportSession()),
     guarded('sextant.showAuditLog', async () => (await host.get()).showAuditLog()),
+    // From a diff's title bar the argument is the proposal's URI; from a key or the palette, none.
+    guarded('sextant.approveChange', async (target) => (await host.get()).decideChange('approve', target)),
+    guarded('sextant.denyChange', async (target) => (await host.get()).decideChange('deny', target)),
   ];
 }

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { dispatchInbound, parseInbound, type Mode, type Outbound } from '../protocol';
 import { ChatController } from '../core/agent/controller';
 import { systemPromptFor } from '../core/agent/prompts';
-import type { Logger } from '../core/ports';
+import type { ApprovalDecision, Logger } from '../core/ports';
 import {
   listModelChoices,
   mergeProviderConfigs,
@@ -30,6 +30,7 @@ import { CurrentSessionFile } from './current-session';
 import { KeyDirectory } from './key-directory';
 import { createInboundHandlers } from './handlers';
 import { PlanDocuments } from './plan-documents';
+import { DiffReviews } from './diff-review';
 import { secretsPort } from './secrets';
 import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
 import { confirmKeyDestination, KeyCommands } from './key-commands';
@@ -53,6 +54,8 @@ export interface Runtime {
   /** A report of the current chat (the one named, else a pick among them) to a workspace file. */
   exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
   showAuditLog(): Promise<void>;
+  /** "Sextant: Approve Change" / "Deny Change": the proposal shown in `target` (a diff's URI) or the active tab. */
+  decideChange(decision: 'approve' | 'deny', target?: unknown): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -229,6 +232,11 @@ export async function createRuntime(
     workspaceSettings.onDidChange(() => permissions.invalidate()),
   );
 
+  // Proposals under approval open in the editor's diff view; deciding there answers the same approval.
+  let decide: (callId: string, decision: ApprovalDecision) => void = () => undefined;
+  const diffReviews = new DiffReviews({ decide: (callId, decision) => decide(callId, decision), log });
+  context.subscriptions.push(diffReviews);
+
   const controller = new ChatController({
     persistence: store,
     resolveModel: (ref) => registry.resolve(ref),
@@ -237,6 +245,7 @@ export async function createRuntime(
     maxSteps: () => readSettings().maxSteps,
     permissions: permissions.gate,
     audit: (entry) => permissions.audit(entry),
+    diffReview: diffReviews,
     toolsFor,
     toolPorts: {
       workspace: createWorkspacePort(),
@@ -273,6 +282,8 @@ export async function createRuntime(
     },
     searchSessions: (query) => searchSessions(store, query),
   });
+
+  decide = (callId, decision) => controller.approve(callId, decision);
 
   // A reloaded window (or a restarted VS Code) reopens the chat this workspace had open.
   const lastSession = currentSession.read();
@@ -324,6 +335,7 @@ export async function createRuntime(
     setApiKey: () => keys.setApiKey(),
     clearApiKey: () => keys.clearApiKey(),
     showAuditLog: () => permissions.showAuditLog(),
+    decideChange: (decision, target) => diffReviews.decideActive(decision, target),
     exportSession: (format) =>
       exportSessionToWorkspace(
         {
@@ -348,6 +360,7 @@ export async function createRuntime(
     exportSession: runtime.exportSession,
     exportReport: runtime.exportReport,
     planDocuments: new PlanDocuments(),
+    diffReviews,
   });
   return runtime;
 }

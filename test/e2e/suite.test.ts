@@ -13,6 +13,7 @@ import { renderingScenarios } from './scenarios/rendering';
 import { trustSettingsScenarios } from './scenarios/trust-settings';
 import { trustPermissionScenarios } from './scenarios/trust-permissions';
 import { researchFetchScenarios } from './scenarios/research-fetch';
+import { diffReviewScenarios } from './scenarios/diff-review';
 
 const e2e = new E2E();
 chatScenarios(e2e);
@@ -25,6 +26,7 @@ keyScenarios(e2e);
 trustSettingsScenarios(e2e);
 trustPermissionScenarios(e2e);
 researchFetchScenarios(e2e);
+diffReviewScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
 planScenarios(e2e);
 e2e.run();
