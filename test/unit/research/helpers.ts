@@ -22,10 +22,14 @@ export class VirtualClock implements Clock {
   now(): number {
     return this.t;
   }
+  /** Each sleeper wakes at its own time (call time + ms): parallel sleepers do not add up. */
   async sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) throw signal.reason;
+    const wake = this.t + Math.max(0, ms);
     this.sleeps.push(ms);
-    this.t += Math.max(0, ms);
+    await Promise.resolve();
+    if (signal?.aborted) throw signal.reason;
+    this.t = Math.max(this.t, wake);
   }
   advance(ms: number): void {
     this.t += ms;
