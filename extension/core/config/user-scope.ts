@@ -18,6 +18,7 @@ export const USER_ONLY_SETTINGS = [
   'sandbox.extraWriteRoots',
   'agent.maxSteps',
   'agent.passEnv',
+  'research.endpoints',
 ] as const;
 
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];

@@ -11,7 +11,7 @@ import { createToolRegistry, researchTools } from '../../../extension/core/tools
 import { webSearchTool } from '../../../extension/core/tools/web-search';
 import { createNodePorts, makeContext, makeTempWorkspace, textOf } from '../../fixtures/node-ports';
 import { startFakeExa } from '../../fixtures/research/fake-exa';
-import type { FakeSearchServer } from '../../fixtures/research/fake-search-server';
+import { lastRequest, type FakeSearchServer } from '../../fixtures/research/fake-search-server';
 import { memorySecrets, signal, testClient } from './helpers';
 
 const KEY = 'exa-stored-key-0123456789';
@@ -165,7 +165,7 @@ describe('the web_search tool', () => {
     assert.match(text, /\(Tavily was not used: no API key \(TAVILY_API_KEY/);
     assert.ok(!text.includes('stackoverflow.com'));
     assert.match(r.forUi, /^1 result from Exa\n/);
-    assert.deepEqual((exa.requests.at(-1)?.body as { includeDomains: string[] }).includeDomains, [
+    assert.deepEqual((lastRequest(exa).body as { includeDomains: string[] }).includeDomains, [
       'developer.mozilla.org',
       'nodejs.org',
     ]);

@@ -9,7 +9,7 @@ import type { WebSearchRequest } from '../../../extension/core/ports';
 import { startFakeBrave } from '../../fixtures/research/fake-brave';
 import { startFakeExa } from '../../fixtures/research/fake-exa';
 import { startFakeFirecrawl } from '../../fixtures/research/fake-firecrawl';
-import type { FakeSearchServer } from '../../fixtures/research/fake-search-server';
+import { lastRequest, type FakeSearchServer } from '../../fixtures/research/fake-search-server';
 import { startFakeTavily } from '../../fixtures/research/fake-tavily';
 import { signal, testClient } from './helpers';
 
@@ -82,13 +82,13 @@ for (const id of ['exa', 'tavily', 'brave', 'firecrawl'] as SearchProviderId[]) 
       const blocked = await search(t, { blockedDomains: ['example.com'] });
       assert.ok(blocked.results.length > 0);
       assert.ok(blocked.results.every((r) => !/example\.com$/.test(new URL(r.url).hostname)));
-      const sent = fake.requests.at(-1);
-      if (id === 'exa') assert.deepEqual((sent?.body as { excludeDomains: string[] }).excludeDomains, ['example.com']);
+      const sent = lastRequest(fake);
+      if (id === 'exa') assert.deepEqual((sent.body as { excludeDomains: string[] }).excludeDomains, ['example.com']);
       if (id === 'tavily')
-        assert.deepEqual((sent?.body as { exclude_domains: string[] }).exclude_domains, ['example.com']);
+        assert.deepEqual((sent.body as { exclude_domains: string[] }).exclude_domains, ['example.com']);
       if (id === 'firecrawl')
-        assert.deepEqual((sent?.body as { excludeDomains: string[] }).excludeDomains, ['example.com']);
-      if (id === 'brave') assert.match(sent?.query.q ?? '', /-site:example\.com/);
+        assert.deepEqual((sent.body as { excludeDomains: string[] }).excludeDomains, ['example.com']);
+      if (id === 'brave') assert.match(sent.query.q, /-site:example\.com/);
     });
 
     test('both lists at once: the API accepts the request and blocked hosts are dropped', async () => {
@@ -160,7 +160,7 @@ for (const id of ['exa', 'tavily', 'brave', 'firecrawl'] as SearchProviderId[]) 
 }
 
 describe('request shapes only a real API would reject', () => {
-  test('Brave: operators that would push the query past 400 characters are left out (results are still filtered)', async () => {
+  test('Brave: site: operators that would push the query past 400 characters are left out', async () => {
     const brave = await startFakeBrave({ key: KEYS.brave });
     try {
       const t = testClient({
@@ -188,7 +188,7 @@ describe('request shapes only a real API would reject', () => {
         env: { TAVILY_API_KEY: KEYS.tavily },
       });
       await t.client.search({ query: 'javascript', maxResults: 50 }, signal());
-      assert.equal((tavily.requests.at(-1)?.body as { max_results: number }).max_results, 20);
+      assert.equal((lastRequest(tavily).body as { max_results: number }).max_results, 20);
       assert.equal(tavily.requests.at(-1)?.status, 200);
     } finally {
       await tavily.close();

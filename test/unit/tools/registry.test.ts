@@ -35,7 +35,7 @@ test('specs are JSON Schema objects both providers accept', () => {
   assert.ok('-i' in (grep.inputSchema.properties as object));
 });
 
-test('tools per mode: chat none, plan read-only + submit_plan, research + todo + web, agent all, untrusted none', () => {
+test('tools per mode: chat none, plan read-only + submit_plan, research + web, agent all, untrusted none', () => {
   assert.deepEqual(toolsForMode('chat', { trusted: true }), []);
   assert.deepEqual(names(toolsForMode('plan', { trusted: true })), ['glob', 'grep', 'ls', 'read_file', 'submit_plan']);
   assert.deepEqual(names(toolsForMode('research', { trusted: true })), [
