@@ -200,6 +200,12 @@ export async function createRuntime(
     confirmKeyDestination,
     log,
   });
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('sextant.research'))
+        log.info('web search: settings changed; the next search uses them');
+    }),
+  );
 
   // Whether each tool call runs, asks or is refused: the user's rules, tightened by the workspace file.
   const permissions = createPermissionHost({
