@@ -123,6 +123,11 @@ export interface WebSearchOutcome {
 export interface WebSearchPort {
   /** Throws SearchError (core/research/search/errors.ts) with a message written for the user. */
   search(request: WebSearchRequest, signal: AbortSignal): Promise<WebSearchOutcome>;
+  /**
+   * Undefined when a search can be tried; otherwise exactly what to configure (the command, the
+   * environment variables, or the empty provider list) — for Research mode before it starts.
+   */
+  setupProblem(): Promise<string | undefined>;
 }
 
 /** Everything a tool may touch. */

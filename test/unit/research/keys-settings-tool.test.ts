@@ -12,6 +12,9 @@ import { webSearchTool } from '../../../extension/core/tools/web-search';
 import { createNodePorts, makeContext, makeTempWorkspace, textOf } from '../../fixtures/node-ports';
 import { startFakeExa } from '../../fixtures/research/fake-exa';
 import { lastRequest, type FakeSearchServer } from '../../fixtures/research/fake-search-server';
+import { KeyDirectory } from '../../../extension/vscode/key-directory';
+import { SEARCH_APIS } from '../../../extension/core/research/search/catalog';
+import { SEARCH_PROVIDER_IDS } from '../../../extension/core/research/types';
 import { memorySecrets, signal, testClient } from './helpers';
 
 const KEY = 'exa-stored-key-0123456789';
@@ -104,6 +107,18 @@ describe('a search key goes only to the server it belongs to', () => {
       assert.match(err.message, /redirect \(307\) to https:\/\/elsewhere\.example\/search; Sextant does not follow it/);
     }
   });
+});
+
+test('search key values (stored and from the environment) are among the values redacted everywhere', async () => {
+  const secrets = memorySecrets({ [searchKeySecretName('tavily')]: 'tvly-stored-value-0123' });
+  const dir = new KeyDirectory(
+    secrets,
+    () => [],
+    { BRAVE_API_KEY: 'brave-env-value-4567', EXA_API_KEY: 'short' },
+    () => SEARCH_PROVIDER_IDS.map((id) => ({ secret: searchKeySecretName(id), env: SEARCH_APIS[id].envVar })),
+  );
+  await dir.refresh();
+  assert.deepEqual([...dir.secretValues()].sort(), ['brave-env-value-4567', 'tvly-stored-value-0123']);
 });
 
 describe('research settings', () => {
