@@ -7,7 +7,7 @@ import { normalizeDomain, urlPassesDomains } from '../../../extension/core/resea
 import { isSearchError } from '../../../extension/core/research/search/errors';
 import { searchKeyBindingName, searchKeySecretName } from '../../../extension/core/research/search/keys';
 import { parseSearchSettings } from '../../../extension/core/research/search/settings';
-import { createToolRegistry, researchTools } from '../../../extension/core/tools/registry';
+import { createToolRegistry, inputJsonSchema, researchTools } from '../../../extension/core/tools/registry';
 import { webSearchTool } from '../../../extension/core/tools/web-search';
 import { createNodePorts, makeContext, makeTempWorkspace, textOf } from '../../fixtures/node-ports';
 import { startFakeExa } from '../../fixtures/research/fake-exa';
@@ -220,6 +220,11 @@ describe('the web_search tool', () => {
     const secret = { tool: 'web_search', input: { query: 'our secret roadmap' } };
     assert.equal(decide(secret, createPolicy({ ...base, user: { deny: ['web_search(*secret*)'] } })).decision, 'deny');
     assert.equal(webSearchTool.kind, 'network');
+  });
+
+  test('its provider argument lists exactly the known providers', () => {
+    const schema = inputJsonSchema(webSearchTool) as { properties: { provider: { enum: string[] } } };
+    assert.deepEqual(schema.properties.provider.enum, [...SEARCH_PROVIDER_IDS]);
   });
 
   test('Research mode is built with it', () => {

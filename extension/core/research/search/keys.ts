@@ -38,9 +38,12 @@ export async function lookupSearchKey(
 export function noSearchKeyMessage(enabled: readonly SearchProviderId[]): string {
   const apis = enabled.map((id) => SEARCH_APIS[id]);
   if (apis.length === 0) return noProvidersEnabledMessage();
+  const several = apis.length > 1;
+  const variables = several ? 'one of the environment variables' : 'the environment variable';
+  const labels = apis.map((a) => a.label).join(', ');
   return (
-    `Web search needs an API key for one of ${apis.map((a) => a.label).join(', ')}. Run "${SET_SEARCH_KEY_COMMAND}" ` +
-    `(the key goes to VS Code's SecretStorage), or set the environment variable ` +
+    `Web search needs an API key for ${several ? `one of ${labels}` : labels}. Run "${SET_SEARCH_KEY_COMMAND}" ` +
+    `(the key goes to VS Code's SecretStorage), or set ${variables} ` +
     `${apis.map((a) => a.envVar).join(', ')} before starting VS Code. Keys: ` +
     `${apis.map((a) => `${a.label} ${a.keyUrl}`).join('; ')}.`
   );
