@@ -3,6 +3,7 @@
 import type { ChatMessage, Envelope, Mode, PendingApproval, Question, SessionSummary, Todo } from '../protocol';
 import type { ModelMessage } from './providers/types';
 import type { ProposedChange } from './tools/types';
+import type { SearchProviderId, SearchQuery, SearchResult } from './research/types';
 
 export interface FileStat {
   type: 'file' | 'directory' | 'symlink' | 'other';
@@ -135,6 +136,30 @@ export interface Logger {
   error(message: string): void;
 }
 
+/** A web search: the query, optional domain filters, and a provider to ask first. */
+export interface WebSearchRequest extends SearchQuery {
+  provider?: SearchProviderId;
+}
+
+export interface WebSearchOutcome {
+  /** The provider that answered. */
+  provider: SearchProviderId;
+  results: SearchResult[];
+  /** Providers passed over before it (no key, failing, …), with why. */
+  skipped: Array<{ provider: SearchProviderId; reason: string }>;
+}
+
+/** Web search through the configured providers (core/research/search/client.ts implements it). */
+export interface WebSearchPort {
+  /** Throws SearchError (core/research/search/errors.ts) with a message written for the user. */
+  search(request: WebSearchRequest, signal: AbortSignal): Promise<WebSearchOutcome>;
+  /**
+   * Undefined when a search can be tried; otherwise exactly what to configure (the command, the
+   * environment variables, or the empty provider list) — for Research mode before it starts.
+   */
+  setupProblem(): Promise<string | undefined>;
+}
+
 /** Everything a tool may touch. */
 export interface ToolPorts {
   workspace: WorkspacePort;
@@ -154,6 +179,8 @@ export interface ToolPorts {
    * to every tool result and progress chunk; without it, known key shapes are still removed.
    */
   redact?(text: string): string;
+  /** Web search (web_search); absent where no search client is wired (the tool then says so). */
+  webSearch?: WebSearchPort;
 }
 
 // ---- Session persistence: what the session controller needs from the store. The store

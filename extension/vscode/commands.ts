@@ -30,6 +30,8 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
     guarded('sextant.selectModel', async () => (await host.get()).pickModel()),
     guarded('sextant.setApiKey', async () => (await host.get()).setApiKey()),
     guarded('sextant.clearApiKey', async () => (await host.get()).clearApiKey()),
+    guarded('sextant.setSearchApiKey', async () => (await host.get()).setSearchApiKey()),
+    guarded('sextant.clearSearchApiKey', async () => (await host.get()).clearSearchApiKey()),
     guarded('sextant.exportSession', async () => (await host.get()).exportSession()),
     guarded('sextant.showAuditLog', async () => (await host.get()).showAuditLog()),
     // From a diff's title bar the argument is the proposal's URI; from a key or the palette, none.

@@ -32,7 +32,12 @@ import { createInboundHandlers } from './handlers';
 import { PlanDocuments } from './plan-documents';
 import { DiffReviews } from './diff-review';
 import { secretsPort } from './secrets';
-import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
+import { readPermissionSettings, readSearchSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
+import { SearchKeyCommands } from './search-key-commands';
+import { SearchClient } from '../core/research/search/client';
+import { SEARCH_APIS, SEARCH_KEY_ENV_NAMES } from '../core/research/search/catalog';
+import { searchKeySecretName } from '../core/research/search/keys';
+import { SEARCH_PROVIDER_IDS } from '../core/research/types';
 import { confirmKeyDestination, KeyCommands } from './key-commands';
 import { WorkspaceSettingsFile } from './workspace-settings';
 import { createPermissionHost } from './permission-host';
@@ -50,6 +55,8 @@ export interface Runtime {
   pickModel(): Promise<void>;
   setApiKey(): Promise<void>;
   clearApiKey(): Promise<void>;
+  setSearchApiKey(): Promise<void>;
+  clearSearchApiKey(): Promise<void>;
   exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
   /** A report of the current chat (the one named, else a pick among them) to a workspace file. */
   exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
@@ -104,7 +111,9 @@ export async function createRuntime(
     }),
   );
 
-  const keyDirectory = new KeyDirectory(secrets, configs, process.env);
+  const keyDirectory = new KeyDirectory(secrets, configs, process.env, () =>
+    SEARCH_PROVIDER_IDS.map((id) => ({ secret: searchKeySecretName(id), env: SEARCH_APIS[id].envVar })),
+  );
   const knownSecrets = keyDirectory.secretValues();
   redactLogSecrets(channel, knownSecrets);
   context.subscriptions.push(
@@ -219,6 +228,29 @@ export async function createRuntime(
   };
   context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => toolRegistries.clear()));
 
+  // Web search: settings are read on every search; problems in them are logged once per change.
+  let searchProblems = '';
+  const searchSettings = () => {
+    const parsed = readSearchSettings();
+    const problems = parsed.problems.join('\n');
+    if (problems && problems !== searchProblems) for (const p of parsed.problems) log.warn(p);
+    searchProblems = problems;
+    return parsed;
+  };
+  const searchClient = new SearchClient({
+    settings: searchSettings,
+    secrets,
+    env: process.env,
+    confirmKeyDestination,
+    log,
+  });
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('sextant.research'))
+        log.info('web search: settings changed; the next search uses them');
+    }),
+  );
+
   // Whether each tool call runs, asks or is refused: the user's rules, tightened by the workspace file.
   const permissions = createPermissionHost({
     globalStorage: context.globalStorageUri.fsPath,
@@ -252,10 +284,11 @@ export async function createRuntime(
       search: createSearchPort(),
       terminal: createTerminalPort(),
       log,
+      webSearch: searchClient,
       // Commands get no keys; every tool result is redacted (key shapes and these exact values).
       ...toolSecurityPorts({
         configs,
-        extraKeyEnvNames: () => [readSettings().embeddings?.apiKeyEnv],
+        extraKeyEnvNames: () => [readSettings().embeddings?.apiKeyEnv, ...SEARCH_KEY_ENV_NAMES],
         secrets: () => knownSecrets,
       }),
     },
@@ -296,6 +329,7 @@ export async function createRuntime(
   );
   // Embeddings may use a provider's key too.
   const keys = new KeyCommands(secrets, configs, () => void configureEmbeddings());
+  const searchKeys = new SearchKeyCommands(secrets, searchSettings, process.env, () => void keyDirectory.refresh());
 
   const runtime: Runtime = {
     controller,
@@ -334,6 +368,8 @@ export async function createRuntime(
     },
     setApiKey: () => keys.setApiKey(),
     clearApiKey: () => keys.clearApiKey(),
+    setSearchApiKey: () => searchKeys.setSearchApiKey(),
+    clearSearchApiKey: () => searchKeys.clearSearchApiKey(),
     showAuditLog: () => permissions.showAuditLog(),
     decideChange: (decision, target) => diffReviews.decideActive(decision, target),
     exportSession: (format) =>

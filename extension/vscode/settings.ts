@@ -14,6 +14,7 @@ import {
   type UserOnlySetting,
 } from '../core/config/user-scope';
 import type { Logger } from '../core/ports';
+import { parseSearchSettings, type ParsedSearchSettings } from '../core/research/search/settings';
 
 export interface EmbeddingsSetting {
   /** A configured provider whose base URL and key are used (e.g. "openai"). */
@@ -81,6 +82,15 @@ export function readPermissionSettings(): PermissionSettingsRead {
     defaultMode: userValue<unknown>('permissions.defaultMode'),
     extraWriteRoots: list('sandbox.extraWriteRoots'),
   };
+}
+
+/**
+ * sextant.research.searchProviders (any scope: a workspace may reorder or narrow the providers, which
+ * sends no key anywhere new) and sextant.research.endpoints (user settings only: it decides where keys go).
+ */
+export function readSearchSettings(): ParsedSearchSettings {
+  const providers = vscode.workspace.getConfiguration('sextant').get<unknown>('research.searchProviders');
+  return parseSearchSettings(providers, userValue<unknown>('research.endpoints'));
 }
 
 /** The embeddings setting, or undefined when unset or unusable (memory search then uses BM25 alone). */

@@ -14,6 +14,7 @@ import { trustSettingsScenarios } from './scenarios/trust-settings';
 import { trustPermissionScenarios } from './scenarios/trust-permissions';
 import { researchFetchScenarios } from './scenarios/research-fetch';
 import { diffReviewScenarios } from './scenarios/diff-review';
+import { researchSearchScenarios } from './scenarios/research-search';
 
 const e2e = new E2E();
 chatScenarios(e2e);
@@ -27,6 +28,7 @@ trustSettingsScenarios(e2e);
 trustPermissionScenarios(e2e);
 researchFetchScenarios(e2e);
 diffReviewScenarios(e2e);
+researchSearchScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
 planScenarios(e2e);
 e2e.run();

@@ -20,6 +20,7 @@ export const USER_ONLY_SETTINGS = [
   'agent.passEnv',
   'web.allowPrivateHosts',
   'research.fastModel',
+  'research.endpoints',
 ] as const;
 
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];
