@@ -205,7 +205,7 @@ test('web_fetch: when the fast model fails, the page text comes back instead (an
   assert.equal(sourcesOf(ctx.session).list().length, 1);
 });
 
-test('tool sets: web_fetch in Research and Agent, not in Chat, Plan or Restricted Mode', () => {
+test('tool sets: web_fetch (and web_search) in Research and Agent, not in Chat, Plan or Restricted Mode', () => {
   const tool = createWebFetchTool({ fetcher: fetcher(), answerer: { answer: async () => ({ text: '', model: '' }) } });
   const names = (mode: 'chat' | 'plan' | 'research' | 'agent', trusted = true) =>
     toolsWithWeb(mode, { trusted }, [tool]).map((t) => t.name);
@@ -215,7 +215,7 @@ test('tool sets: web_fetch in Research and Agent, not in Chat, Plan or Restricte
   assert.ok(!names('plan').includes('web_fetch'));
   assert.deepEqual(names('agent', false), []);
   const research = researchToolSet([tool], { trusted: true }).map((t) => t.name);
-  assert.deepEqual(research.sort(), ['glob', 'grep', 'ls', 'read_file', 'todo_write', 'web_fetch']);
+  assert.deepEqual(research.sort(), ['glob', 'grep', 'ls', 'read_file', 'todo_write', 'web_fetch', 'web_search']);
 });
 
 function policy(user: { allow?: string[]; deny?: string[] } = {}): Policy {
