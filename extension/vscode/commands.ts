@@ -34,8 +34,47 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
     guarded('sextant.clearSearchApiKey', async () => (await host.get()).clearSearchApiKey()),
     guarded('sextant.exportSession', async () => (await host.get()).exportSession()),
     guarded('sextant.showAuditLog', async () => (await host.get()).showAuditLog()),
+    guarded('sextant.research', async () => {
+      const question = await askQuestion('Sextant: Research', 'What should Sextant research on the web?');
+      if (!question) return;
+      await view.reveal();
+      await (await host.get()).research(question, { plan: false });
+    }),
+    guarded('sextant.researchSelection', async () => {
+      const topic =
+        selectedText() ?? (await askQuestion('Sextant: Research Selection', 'Nothing is selected: what topic?'));
+      if (!topic) return;
+      await view.reveal();
+      await (await host.get()).research(topic, { plan: false });
+    }),
+    guarded('sextant.planResearch', async () => {
+      const question = await askQuestion('Sextant: Plan Research', 'What should the research plan answer?');
+      if (!question) return;
+      await view.reveal();
+      await (await host.get()).research(question, { plan: true });
+    }),
+    guarded('sextant.exportReport', async () => (await host.get()).exportReport()),
     // From a diff's title bar the argument is the proposal's URI; from a key or the palette, none.
     guarded('sextant.approveChange', async (target) => (await host.get()).decideChange('approve', target)),
     guarded('sextant.denyChange', async (target) => (await host.get()).decideChange('deny', target)),
   ];
+}
+
+/** The active editor's selection as a research topic (whitespace collapsed, capped), if there is one. */
+function selectedText(): string | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.selection.isEmpty) return undefined;
+  const text = editor.document.getText(editor.selection).replace(/\s+/g, ' ').trim();
+  return text ? text.slice(0, 4000) : undefined;
+}
+
+function askQuestion(title: string, prompt: string): Promise<string | undefined> {
+  return Promise.resolve(
+    vscode.window.showInputBox({
+      title,
+      prompt,
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? undefined : 'Write a question or a topic.'),
+    }),
+  ).then((v) => v?.trim() || undefined);
 }

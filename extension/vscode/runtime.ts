@@ -35,6 +35,8 @@ import { secretsPort } from './secrets';
 import { readPermissionSettings, readSearchSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
 import { SearchKeyCommands } from './search-key-commands';
 import { SearchClient } from '../core/research/search/client';
+import { createResearchHost } from './research-host';
+import { ResearchNotifier } from './research-progress';
 import { SEARCH_APIS, SEARCH_KEY_ENV_NAMES } from '../core/research/search/catalog';
 import { searchKeySecretName } from '../core/research/search/keys';
 import { SEARCH_PROVIDER_IDS } from '../core/research/types';
@@ -58,6 +60,8 @@ export interface Runtime {
   setSearchApiKey(): Promise<void>;
   clearSearchApiKey(): Promise<void>;
   exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
+  /** Runs Research (or Plan Research) on a question in the chat, switching its mode. */
+  research(question: string, opts: { plan: boolean }): Promise<void>;
   /** A report of the current chat (the one named, else a pick among them) to a workspace file. */
   exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
   showAuditLog(): Promise<void>;
@@ -269,7 +273,9 @@ export async function createRuntime(
   const diffReviews = new DiffReviews({ decide: (callId, decision) => decide(callId, decision), log });
   context.subscriptions.push(diffReviews);
 
-  const controller = new ChatController({
+  const researchNotifier = new ResearchNotifier((requestId) => void controller.abort(requestId));
+  context.subscriptions.push(researchNotifier);
+  const controller: ChatController = new ChatController({
     persistence: store,
     resolveModel: (ref) => registry.resolve(ref),
     modelChoices: async () => listModelChoices(configs(), (name) => keyDirectory.hasKey(name)),
@@ -302,7 +308,11 @@ export async function createRuntime(
     hasWorkspaceFolder: () => (vscode.workspace.workspaceFolders?.length ?? 0) > 0,
     createToolSession: createToolSessionState,
     disposeToolSession,
-    post,
+    // Every message passes the research notifier on its way: it shows a run's progress with Cancel.
+    post: (message) => {
+      researchNotifier.observe(message);
+      post(message);
+    },
     log,
     now: () => Date.now(),
     newId: () => randomUUID(),
@@ -314,6 +324,12 @@ export async function createRuntime(
       }
     },
     searchSessions: (query) => searchSessions(store, query),
+    research: createResearchHost({
+      searchClient,
+      pageFetcher,
+      resolveModel: (ref) => registry.resolve(ref),
+      fastModelRef: (): string => readSettings().fastModel ?? controller.currentModel(),
+    }),
   });
 
   decide = (callId, decision) => controller.approve(callId, decision);
@@ -381,6 +397,19 @@ export async function createRuntime(
         format,
         log,
       ),
+    research: async (question, { plan }) => {
+      const mode = plan ? 'plan' : 'research';
+      const modes = (await controller.snapshot()).modes;
+      for (const needed of plan ? (['research', 'plan'] as const) : (['research'] as const)) {
+        const m = modes.find((x) => x.mode === needed);
+        if (!m?.enabled) {
+          void vscode.window.showWarningMessage(`Sextant: ${m?.reason ?? `${needed} mode is not available.`}`);
+          return;
+        }
+      }
+      controller.setMode(mode);
+      void controller.send(randomUUID(), question, mode, { planResearch: plan });
+    },
     exportReport: (reportId, format) =>
       exportReportToWorkspace(controller.reports(), reportId, format, knownSecrets, log),
     dispose: async () => {

@@ -3,7 +3,7 @@
 // verification found, and Export. Links never navigate the view: they go to the host as openLink.
 import { html, nothing, type TemplateResult } from 'lit';
 import { ref } from 'lit/directives/ref.js';
-import type { Report, ResearchProgress } from '../../extension/protocol';
+import { researchPercent, type Report, type ResearchProgress } from '../../extension/protocol';
 import type { HostChannel } from '../host';
 import type { ViewContext } from './base';
 import './markdown-view';
@@ -78,16 +78,6 @@ const PHASE_LABELS: Record<ResearchProgress['phase'], string> = {
   done: 'Done',
 };
 
-/** How far a run is, 0..100: planning 5, searching and reading up to 75 by searches done, then the end. */
-export function progressPercent(p: ResearchProgress): number {
-  if (p.phase === 'planning') return 5;
-  if (p.phase === 'writing') return 80;
-  if (p.phase === 'verifying') return 92;
-  if (p.phase === 'done') return 100;
-  const planned = Math.max(1, p.searchesPlanned);
-  return Math.round(10 + 65 * Math.min(1, p.searchesDone / planned));
-}
-
 /** Sets the bar's width through the CSSOM: the view's CSP refuses inline style attributes. */
 function width(pct: number): (el: Element | undefined) => void {
   return (el) => {
@@ -96,7 +86,7 @@ function width(pct: number): (el: Element | undefined) => void {
 }
 
 export function renderResearchProgress(p: ResearchProgress): TemplateResult {
-  const pct = progressPercent(p);
+  const pct = researchPercent(p);
   const counts = `${p.searchesDone}/${p.searchesPlanned} searches · ${p.sourcesRead} sources read`;
   const detail = p.detail ? ` · ${p.detail}` : '';
   return html`<div class="research-progress">
