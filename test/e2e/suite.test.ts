@@ -15,6 +15,7 @@ import { trustPermissionScenarios } from './scenarios/trust-permissions';
 import { researchFetchScenarios } from './scenarios/research-fetch';
 import { diffReviewScenarios } from './scenarios/diff-review';
 import { researchSearchScenarios } from './scenarios/research-search';
+import { researchScenarios } from './scenarios/research';
 
 const e2e = new E2E();
 chatScenarios(e2e);
@@ -29,6 +30,7 @@ trustPermissionScenarios(e2e);
 researchFetchScenarios(e2e);
 diffReviewScenarios(e2e);
 researchSearchScenarios(e2e);
+researchScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
 planScenarios(e2e);
 e2e.run();

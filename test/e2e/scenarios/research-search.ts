@@ -4,11 +4,38 @@
 // in the chat, the model's requests or the output channel. Restores the settings and the key after.
 import assert from 'node:assert/strict';
 import type { E2E } from '../harness/e2e';
-import { poll, waitUntil } from '../harness/workbench';
+import type { Page } from 'playwright-core';
+import { poll, waitUntil, type Workbench } from '../harness/workbench';
 import { startFakeExa } from '../../fixtures/research/fake-exa';
 
 const CHANGED = 'web search: settings changed';
 const SEARCH_KEY = 'exa-e2e-stored-key-7d41c2e9a0';
+
+/** "Sextant: Set Search API Key": pick the provider, type the key in the password box, wait for the toast. */
+export async function setSearchKey(wb: Workbench, page: Page, label: string, key: string): Promise<void> {
+  await wb.runPaletteCommand('Sextant: Set Search API Key', { opensInput: true });
+  const row = page.locator(`.quick-input-list .monaco-list-row[aria-label^="${label}"]`).first();
+  await waitUntil(`the provider picker with "${label}"`, () => row.click({ timeout: 10_000 }));
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await poll('the password box for the key', async () => (await input.getAttribute('type')) === 'password');
+  await input.fill(key);
+  await input.press('Enter');
+  await poll(`the "${label} search key saved" notification`, async () =>
+    (
+      await page
+        .locator('.notifications-toasts')
+        .innerText()
+        .catch(() => '')
+    ).includes(`${label} search key saved`),
+  );
+}
+
+/** "Sextant: Clear Search API Key" for one provider (best effort: used in cleanups). */
+export async function clearSearchKey(wb: Workbench, page: Page, label: string): Promise<void> {
+  await wb.runPaletteCommand('Sextant: Clear Search API Key', { opensInput: true }).catch(() => undefined);
+  const row = page.locator(`.quick-input-list .monaco-list-row[aria-label^="${label}"]`).first();
+  await row.click({ timeout: 5_000 }).catch(() => page.keyboard.press('Escape'));
+}
 
 export function researchSearchScenarios(e2e: E2E): void {
   e2e.scenario(
@@ -21,21 +48,7 @@ export function researchSearchScenarios(e2e: E2E): void {
           { 'sextant.research.searchProviders': ['exa'], 'sextant.research.endpoints': { exa: exa.baseUrl } },
           CHANGED,
         );
-        await wb.runPaletteCommand('Sextant: Set Search API Key', { opensInput: true });
-        const exaRow = page.locator('.quick-input-list .monaco-list-row[aria-label^="Exa"]').first();
-        await waitUntil('the provider picker with "Exa"', () => exaRow.click({ timeout: 10_000 }));
-        const input = page.locator('.quick-input-widget .quick-input-box input');
-        await poll('the password box for the key', async () => (await input.getAttribute('type')) === 'password');
-        await input.fill(SEARCH_KEY);
-        await input.press('Enter');
-        await poll('the "Exa search key saved" notification', async () =>
-          (
-            await page
-              .locator('.notifications-toasts')
-              .innerText()
-              .catch(() => '')
-          ).includes('Exa search key saved'),
-        );
+        await setSearchKey(wb, page, 'Exa', SEARCH_KEY);
 
         await wb.runPaletteCommand('Sextant: New Chat');
         await waitUntil('the Agent mode radio', () => wb.inWebview('radio', 'Agent').check({ timeout: 15_000 }));
@@ -74,9 +87,7 @@ export function researchSearchScenarios(e2e: E2E): void {
         assert.ok(!chat.includes(SEARCH_KEY), 'the search key is shown in the chat');
         assert.ok(!wb.outputChannelText('Sextant').includes(SEARCH_KEY), 'the output channel shows the search key');
       } finally {
-        await wb.runPaletteCommand('Sextant: Clear Search API Key', { opensInput: true }).catch(() => undefined);
-        const row = page.locator('.quick-input-list .monaco-list-row[aria-label^="Exa"]').first();
-        await row.click({ timeout: 5_000 }).catch(() => page.keyboard.press('Escape'));
+        await clearSearchKey(wb, page, 'Exa');
         await wb.setUserSettings(
           { 'sextant.research.searchProviders': undefined, 'sextant.research.endpoints': undefined },
           CHANGED,
