@@ -3,6 +3,7 @@
 // A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
 import * as z from 'zod';
 import { PlanArtifactSchema } from './plan';
+import { RedoOfferSchema } from './rewind';
 
 export const MODES = ['chat', 'plan', 'research', 'agent'] as const;
 export const ModeSchema = z.enum(MODES);
@@ -163,5 +164,7 @@ export const SnapshotSchema = z.object({
   approvals: z.array(PendingApprovalSchema),
   questions: z.array(PendingQuestionSchema),
   workspaceTrusted: z.boolean(),
+  /** The last rewind, while it can be undone (Redo). */
+  redo: RedoOfferSchema.optional(),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;

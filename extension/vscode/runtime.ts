@@ -36,6 +36,7 @@ import { createSearchPort } from './adapters/search';
 import { createTerminalPort } from './adapters/terminal';
 import { toolSecurityPorts } from './adapters/tool-security';
 import { redactLogSecrets } from './adapters/log-channel';
+import { FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
 
 export interface Runtime {
   controller: ChatController;
@@ -188,8 +189,14 @@ export async function createRuntime(
     workspaceSettings.onDidChange(() => permissions.invalidate()),
   );
 
+  const workspacePort = createWorkspacePort();
   const controller = new ChatController({
     persistence: store,
+    // Turn checkpoints: file contents as content-addressed blobs in global storage, never in the user's repo.
+    checkpoints: {
+      files: withLocalFileOps(workspacePort),
+      blobs: new FileCheckpointBlobs(path.join(context.globalStorageUri.fsPath, 'checkpoints')),
+    },
     resolveModel: (ref) => registry.resolve(ref),
     modelChoices: async () => listModelChoices(configs(), (name) => keyDirectory.hasKey(name)),
     defaultModel: () => readSettings().defaultModel,
@@ -198,7 +205,7 @@ export async function createRuntime(
     audit: (entry) => permissions.audit(entry),
     toolsFor,
     toolPorts: {
-      workspace: createWorkspacePort(),
+      workspace: workspacePort,
       search: createSearchPort(),
       terminal: createTerminalPort(),
       log,

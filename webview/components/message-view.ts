@@ -18,6 +18,8 @@ export class SxMessage extends LightElement {
   };
   declare message: ChatMessage | undefined;
   declare version: number;
+  /** The edited text while the user edits this (user) message. */
+  private editing: string | undefined;
 
   protected override subscribe(ctx: ViewContext): Array<() => void> {
     const id = this.message?.id;
@@ -71,6 +73,66 @@ export class SxMessage extends LightElement {
     </div>`;
   }
 
+  /** "Edit" and "Rewind to here" on a user message; the host refuses them while a request runs. */
+  private renderUserActions(m: ChatMessage): TemplateResult {
+    const text = m.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    return html`<div class="message-actions">
+      <button class="link-button" title="Edit this message and send it again (the chat forks here)" @click=${() => {
+        this.editing = text;
+        this.requestUpdate();
+      }}>Edit</button>
+      <button
+        class="link-button"
+        title="Put files and/or the conversation back to before this message"
+        @click=${() => this.rewindHere(m.id)}
+      >Rewind to here</button>
+    </div>`;
+  }
+
+  private rewindHere(messageId: string, edit?: string): void {
+    const ctx = this.ctx;
+    if (!ctx) return;
+    ctx.store.startRewind(messageId, edit);
+    ctx.host.post({ type: 'rewindPreview', messageId });
+  }
+
+  private renderEditor(m: ChatMessage, text: string): TemplateResult {
+    const send = () => {
+      const edited = (this.editing ?? '').trim();
+      if (!edited) return;
+      this.editing = undefined;
+      this.requestUpdate();
+      this.rewindHere(m.id, edited);
+    };
+    const cancel = () => {
+      this.editing = undefined;
+      this.requestUpdate();
+    };
+    return html`<div class="message-editor">
+      <textarea
+        aria-label="Edit message"
+        rows="3"
+        .value=${text}
+        @input=${(e: Event) => {
+          this.editing = (e.target as HTMLTextAreaElement).value;
+        }}
+        @keydown=${(e: KeyboardEvent) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            cancel();
+          } else if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+            e.preventDefault();
+            send();
+          }
+        }}
+      ></textarea>
+      <div class="actions">
+        <vscode-button @click=${send}>Send edited message</vscode-button>
+        <vscode-button secondary @click=${cancel}>Cancel</vscode-button>
+      </div>
+    </div>`;
+  }
+
   private renderUsage(usage: NonNullable<ChatMessage['usage']>): TemplateResult {
     const cached = usage.cachedTokens ? ` · ${usage.cachedTokens} cached` : '';
     const cost = usage.costUsd !== undefined ? ` · $${usage.costUsd.toFixed(4)}` : '';
@@ -92,18 +154,20 @@ export class SxMessage extends LightElement {
       </div>
       <div class="message-body">
         ${
-          user
-            ? m.parts.map((p) => (p.type === 'text' ? html`<div class="user-text">${p.text}</div>` : nothing))
-            : repeat(
-                m.parts,
-                (p, i) =>
-                  p.type === 'tool'
-                    ? `tool:${p.call.callId}`
-                    : p.type === 'plan'
-                      ? `plan:${p.plan.id}`
-                      : `${p.type}:${i}`,
-                (p, i) => this.renderPart(p, i, streaming, lastIndex),
-              )
+          user && this.editing !== undefined
+            ? this.renderEditor(m, this.editing)
+            : user
+              ? m.parts.map((p) => (p.type === 'text' ? html`<div class="user-text">${p.text}</div>` : nothing))
+              : repeat(
+                  m.parts,
+                  (p, i) =>
+                    p.type === 'tool'
+                      ? `tool:${p.call.callId}`
+                      : p.type === 'plan'
+                        ? `plan:${p.plan.id}`
+                        : `${p.type}:${i}`,
+                  (p, i) => this.renderPart(p, i, streaming, lastIndex),
+                )
         }
         ${
           streaming && m.parts.length === 0
@@ -117,6 +181,7 @@ export class SxMessage extends LightElement {
       </div>
       ${this.renderError(m, this.ctx.host)}
       ${m.usage ? this.renderUsage(m.usage) : nothing}
+      ${user && this.editing === undefined ? this.renderUserActions(m) : nothing}
     </article>`;
   }
 }

@@ -80,6 +80,19 @@ CREATE VIRTUAL TABLE memory_fts USING fts4(text, tokenize=porter);
 CREATE TABLE chunk_vectors (chunk_id INTEGER PRIMARY KEY, model TEXT NOT NULL, vec BLOB NOT NULL);
 `;
 
+/**
+ * v3: checkpoints and rewind — each request's turn checkpoint (where it starts in the model history,
+ * the hashes of the files it changed; the bytes are files in the checkpoint blob folder) and the
+ * last rewind of a session, kept so it can be undone.
+ */
+const V3 = `
+CREATE TABLE turn_checkpoints (
+  session_id TEXT NOT NULL, user_message_id TEXT NOT NULL, idx INTEGER NOT NULL, body TEXT NOT NULL,
+  PRIMARY KEY (session_id, user_message_id)
+);
+ALTER TABLE sessions ADD COLUMN rewind_json TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'initial layout', up: (db) => db.exec(V1) },
   {
@@ -90,6 +103,7 @@ export const MIGRATIONS: readonly Migration[] = [
       backfillMemory(db);
     },
   },
+  { version: 3, description: 'turn checkpoints and rewind state', up: (db) => db.exec(V3) },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

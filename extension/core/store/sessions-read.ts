@@ -1,6 +1,6 @@
 // Read-side queries: one stored session, the history list (newest first, searchable by title and
 // content), a session's artifacts.
-import type { StoredArtifact, StoredSession } from '../ports';
+import type { RewindRedo, StoredArtifact, StoredSession, TurnCheckpoint } from '../ports';
 import type { ModelMessage } from '../providers/types';
 import type { Mode, SessionSummary } from '../../protocol';
 import type { BlobStore } from './blobs';
@@ -32,7 +32,16 @@ export function readSession(
     messages,
     modelMessages,
     todos: readTodos(db, id),
+    checkpoints: readCheckpoints(db, id),
+    ...(typeof row.rewind_json === 'string' ? { redo: JSON.parse(row.rewind_json) as RewindRedo } : {}),
   };
+}
+
+/** A session's turn checkpoints, in the order the turns ran. */
+export function readCheckpoints(db: Database, sessionId: string): TurnCheckpoint[] {
+  return queryAll(db, 'SELECT body FROM turn_checkpoints WHERE session_id = ? ORDER BY idx', [sessionId]).map(
+    (r) => JSON.parse(String(r.body)) as TurnCheckpoint,
+  );
 }
 
 function fallbackTitle(db: Database, id: string): string {

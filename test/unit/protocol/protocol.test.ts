@@ -87,6 +87,10 @@ test('dispatch calls exactly the handler of the message type', async () => {
     approvePlan: record('approvePlan'),
     editPlan: record('editPlan'),
     rejectPlan: record('rejectPlan'),
+    rewindPreview: record('rewindPreview'),
+    rewind: record('rewind'),
+    redoRewind: record('redoRewind'),
+    editResend: record('editResend'),
   };
   await dispatchInbound(handlers, { type: 'setMode', mode: 'plan' });
   await dispatchInbound(handlers, { type: 'ready' });
