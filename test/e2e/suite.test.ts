@@ -12,6 +12,7 @@ import { historyScenarios } from './scenarios/history';
 import { renderingScenarios } from './scenarios/rendering';
 import { trustSettingsScenarios } from './scenarios/trust-settings';
 import { trustPermissionScenarios } from './scenarios/trust-permissions';
+import { rewindScenarios } from './scenarios/rewind';
 
 const e2e = new E2E();
 chatScenarios(e2e);
@@ -23,6 +24,7 @@ historyScenarios(e2e);
 keyScenarios(e2e);
 trustSettingsScenarios(e2e);
 trustPermissionScenarios(e2e);
+rewindScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
 planScenarios(e2e);
 e2e.run();
