@@ -114,7 +114,7 @@ function userIds(h: ReturnType<typeof createHarness>): string[] {
   return snap ? snap.messages.filter((m) => m.role === 'user').map((m) => m.id) : started;
 }
 
-test('a turn through the real writers is checkpointed and rewound exactly: text, CRLF+BOM, binary, created and deleted files; redo puts it back', async () => {
+test('real writers → recorder → journal → rewind: text, CRLF+BOM, binary, created, deleted; redo', async () => {
   const { root, h, read } = await setup(
     { 'a.txt': BOM_CRLF, 'img.bin': BINARY, 'gone.txt': 'delete me\n', 'keep.txt': 'untouched' },
     [
@@ -250,7 +250,7 @@ test('rewinding to the second message undoes only its turn and cuts the model hi
   assert.deepEqual(last && 'redo' in last ? last.redo : 'none', null, 'sending again ends the redo offer');
 });
 
-test('edit and resend forks the chat: the edited text is sent from that point, the old branch stays in history', async () => {
+test('edit and resend forks: the edited text is sent from that point, the old branch stays in history', async () => {
   const { h, read, provider } = await setup({ 'a.txt': 'v0\n' }, [
     call('1', 'read_file', { file_path: 'a.txt' }),
     call('2', 'edit_file', { file_path: 'a.txt', old_string: 'v0', new_string: 'v1' }),
