@@ -207,6 +207,11 @@ export class ChatStore {
   }
 
   private applySnapshot(snapshot: Snapshot): void {
+    if (snapshot.sessionId !== this.meta.sessionId) {
+      // Another chat: a preview or notice of the previous one no longer applies.
+      this.rewind = undefined;
+      this.rewindNotice = undefined;
+    }
     this.chat = chatStateFromSnapshot(snapshot);
     this.meta = {
       sessionId: snapshot.sessionId,

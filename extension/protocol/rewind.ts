@@ -14,6 +14,8 @@ export const RewindFileViewSchema = z.object({
   action: z.enum(['restore', 'delete', 'unchanged', 'skip']),
   /** Changed by the user since the agent changed it: kept unless named in `overwrite`. */
   changedByUser: z.boolean(),
+  /** The user changed it between two of the undone turns: rewinding undoes those edits too. */
+  editedBetweenTurns: z.boolean(),
   reason: z.string().optional(),
 });
 export type RewindFileView = z.infer<typeof RewindFileViewSchema>;

@@ -16,9 +16,9 @@ const preview = (overrides: Partial<RewindPreview> = {}): RewindPreview => ({
   messageId: messages[0].id,
   text: 'change both files',
   files: [
-    { path: 'src/a.ts', action: 'restore', changedByUser: false },
-    { path: 'src/b.ts', action: 'restore', changedByUser: true },
-    { path: 'src/new.ts', action: 'delete', changedByUser: false },
+    { path: 'src/a.ts', action: 'restore', changedByUser: false, editedBetweenTurns: true },
+    { path: 'src/b.ts', action: 'restore', changedByUser: true, editedBetweenTurns: false },
+    { path: 'src/new.ts', action: 'delete', changedByUser: false, editedBetweenTurns: false },
   ],
   summary: '2 files will be restored, 1 deleted; src/b.ts was changed by you since and will be kept',
   fileChanges: true,
@@ -52,7 +52,7 @@ describe('rewind', () => {
     await dialog.getByText('src/b.ts was changed by you since and will be kept').waitFor();
     const items = await dialog.getByRole('list', { name: 'Files' }).getByRole('listitem').allInnerTexts();
     assert.equal(items.length, 3);
-    assert.match(items[0], /restore\s+src\/a\.ts/);
+    assert.match(items[0], /restore\s+src\/a\.ts\s+you also changed it between the agent's turns/);
     assert.match(items[2], /delete \(the agent created it\)\s+src\/new\.ts/);
     await dialog.getByText('2 messages out of this chat').waitFor();
     await dialog.getByRole('checkbox', { name: 'Overwrite my changes to src/b.ts' }).check();

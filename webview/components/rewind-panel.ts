@@ -71,6 +71,12 @@ export class SxRewindPanel extends LightElement {
       <code>${f.path}</code>
       ${f.action === 'skip' && f.reason ? html`<span class="rewind-reason">— ${f.reason}</span>` : nothing}
       ${
+        f.editedBetweenTurns && f.action !== 'skip'
+          ? html`<span class="rewind-user-change">you also changed it between the agent's turns: rewinding it undoes
+              those edits too</span>`
+          : nothing
+      }
+      ${
         userChanged
           ? html`<label class="rewind-user-change">
               <input

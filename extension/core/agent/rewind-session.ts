@@ -119,6 +119,7 @@ export class SessionRewinder {
       path: f.displayPath,
       action: f.action,
       changedByUser: f.changedByUser,
+      editedBetweenTurns: f.editedBetweenTurns,
       ...(f.reason ? { reason: f.reason } : {}),
     }));
     const fileChanges = files.some((f) => f.action === 'restore' || f.action === 'delete');

@@ -216,6 +216,32 @@ test('a file the user changed after the agent is named, kept unless ticked; the 
   assert.equal((await read('b.txt'))?.toString(), 'b0\n');
 });
 
+test('a user edit between two agent turns is named in the preview, and rewinding past both undoes it too', async () => {
+  const { root, h, read } = await setup({ 'a.txt': 'a0\n' }, [
+    call('1', 'read_file', { file_path: 'a.txt' }),
+    call('2', 'edit_file', { file_path: 'a.txt', old_string: 'a0', new_string: 'a1' }),
+    say('one'),
+    call('3', 'read_file', { file_path: 'a.txt' }),
+    call('4', 'edit_file', { file_path: 'a.txt', old_string: 'user', new_string: 'agent again' }),
+    say('two'),
+  ]);
+  await h.controller.send('r1', 'first', 'agent');
+  await fs.writeFile(path.join(root, 'a.txt'), 'a1 user\n'); // the user, between the turns
+  await h.controller.send('r2', 'second', 'agent');
+  assert.equal((await read('a.txt'))?.toString(), 'a1 agent again\n');
+  const [u1, u2] = userIds(h);
+  const toSecond = (await h.controller.rewindPreview(u2)) as RewindPreview;
+  assert.deepEqual(toSecond.files, [
+    { path: 'a.txt', action: 'restore', changedByUser: false, editedBetweenTurns: false },
+  ]);
+  const toFirst = (await h.controller.rewindPreview(u1)) as RewindPreview;
+  assert.deepEqual(toFirst.files, [
+    { path: 'a.txt', action: 'restore', changedByUser: false, editedBetweenTurns: true },
+  ]);
+  await h.controller.rewind(u1, 'files');
+  assert.equal((await read('a.txt'))?.toString(), 'a0\n');
+});
+
 test('rewinding to the second message undoes only its turn and cuts the model history there', async () => {
   const { h, read, provider } = await setup({ 'a.txt': 'v0\n', 'b.txt': 'w0\n' }, [
     call('1', 'read_file', { file_path: 'a.txt' }),
