@@ -12,6 +12,7 @@ import {
   ModeSchema,
 } from './model';
 import { PlanArtifactSchema, PlanStatusSchema } from './plan';
+import { ReportSchema, ResearchProgressSchema } from './research';
 
 export const RequestEventSchema = z.discriminatedUnion('type', [
   /** The request was accepted: the user's message and the empty assistant message it answers into. */
@@ -43,6 +44,10 @@ export const RequestEventSchema = z.discriminatedUnion('type', [
    * ended by then): the reducer applies it to the plan wherever it is, without a `started`.
    */
   z.object({ type: z.literal('plan_status'), planId: z.string(), status: PlanStatusSchema }),
+  /** A research run moved on (phase, searches done of planned, sources read). */
+  z.object({ type: z.literal('research_progress'), progress: ResearchProgressSchema }),
+  /** The verified report: it replaces the draft streamed into the message as text. */
+  z.object({ type: z.literal('report'), report: ReportSchema }),
   // Terminal events.
   z.object({ type: z.literal('complete') }),
   z.object({ type: z.literal('aborted'), partialSaved: z.boolean() }),

@@ -44,6 +44,12 @@ export const InboundSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approvePlan'), planId: z.string(), requestId: z.string().min(1) }),
   z.object({ type: z.literal('editPlan'), planId: z.string() }),
   z.object({ type: z.literal('rejectPlan'), planId: z.string() }),
+  /** A report card's Export button: the host asks for the format and where, and writes the file. */
+  z.object({
+    type: z.literal('exportReport'),
+    reportId: z.string(),
+    format: z.enum(['markdown', 'html', 'json']).optional(),
+  }),
   /** "Rewind to here" on a user message: the host answers with `rewindPreview`. */
   z.object({ type: z.literal('rewindPreview'), messageId: z.string().min(1) }),
   /** Carries a previewed rewind out; `overwrite` names user-changed files to rewind anyway. */

@@ -3,6 +3,7 @@
 // A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
 import * as z from 'zod';
 import { PlanArtifactSchema } from './plan';
+import { ReportSchema, ResearchProgressSchema } from './research';
 import { RedoOfferSchema } from './rewind';
 
 export const MODES = ['chat', 'plan', 'research', 'agent'] as const;
@@ -31,6 +32,8 @@ export const ToolCallViewSchema = z.object({
   preview: z.string().optional(),
   /** The full result text as shown to the user (capped by the host). */
   detail: z.string().optional(),
+  /** One plain line saying why a call failed, shown above the preview (a failed edit's closest match). */
+  summary: z.string().optional(),
 });
 export type ToolCallView = z.infer<typeof ToolCallViewSchema>;
 
@@ -40,6 +43,8 @@ export const MessagePartSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tool'), call: ToolCallViewSchema }),
   /** A plan submitted in Plan mode, shown as a card with Approve / Edit / Reject. */
   z.object({ type: z.literal('plan'), plan: PlanArtifactSchema }),
+  /** A research run's verified report, shown as a card with its Sources list and notes. */
+  z.object({ type: z.literal('report'), report: ReportSchema }),
 ]);
 export type MessagePart = z.infer<typeof MessagePartSchema>;
 
@@ -82,6 +87,8 @@ export const ChatMessageSchema = z.object({
   usage: UsageSchema.optional(),
   model: z.string().optional(),
   createdAt: z.number(),
+  /** A research run's latest progress (the "Research progress" bar while it streams). */
+  research: ResearchProgressSchema.optional(),
 });
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 

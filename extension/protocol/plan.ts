@@ -3,6 +3,7 @@
 // `kind` leaves room for other artifacts of the same shape family (a research plan, later).
 // A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
 import * as z from 'zod';
+import { ResearchPlanInputSchema, researchPlanToMarkdown } from './research';
 
 export const PlanStepSchema = z.object({
   title: z.string().min(1).max(300).describe('The step, in the imperative ("Add a parser for …").'),
@@ -30,15 +31,25 @@ export type ChangePlanInput = z.infer<typeof ChangePlanInputSchema>;
 export const PlanStatusSchema = z.enum(['proposed', 'approved', 'rejected']);
 export type PlanStatus = z.infer<typeof PlanStatusSchema>;
 
-/** A plan artifact as the chat holds it. A discriminated union on `kind`: 'change' today. */
+/**
+ * A plan artifact as the chat holds it, a discriminated union on `kind`: a change plan (Plan mode,
+ * carried out by Agent mode) or a research plan (Plan Research, carried out by the researcher).
+ */
 export const PlanArtifactSchema = z.discriminatedUnion('kind', [
   ChangePlanInputSchema.extend({
     kind: z.literal('change'),
     id: z.string(),
     status: PlanStatusSchema,
   }),
+  ResearchPlanInputSchema.extend({
+    kind: z.literal('research'),
+    id: z.string(),
+    status: PlanStatusSchema,
+  }),
 ]);
 export type PlanArtifact = z.infer<typeof PlanArtifactSchema>;
+export type ChangePlanArtifact = Extract<PlanArtifact, { kind: 'change' }>;
+export type ResearchPlanArtifact = Extract<PlanArtifact, { kind: 'research' }>;
 
 const bullet = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();
 
@@ -68,6 +79,11 @@ export function planToMarkdown(plan: ChangePlanInput): string {
     for (const v of plan.verify) out.push(`- ${bullet(v)}`);
   }
   return `${out.join('\n')}\n`;
+}
+
+/** Any plan as Markdown, by its kind. */
+export function planArtifactToMarkdown(plan: PlanArtifact): string {
+  return plan.kind === 'research' ? researchPlanToMarkdown(plan) : planToMarkdown(plan);
 }
 
 /**

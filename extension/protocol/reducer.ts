@@ -3,6 +3,7 @@
 // never disagree about what a conversation looks like.
 import type { Envelope, RequestEvent } from './events';
 import type { PlanArtifact } from './plan';
+import type { Report } from './research';
 import type { ChatMessage, MessagePart, PendingApproval, PendingQuestion, Snapshot, Todo, ToolCallView } from './model';
 
 export interface ChatState {
@@ -136,6 +137,14 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
     case 'plan_proposed':
       msg.parts.push({ type: 'plan', plan: { ...event.plan } });
       break;
+    case 'research_progress':
+      msg.research = event.progress;
+      break;
+    case 'report':
+      // The draft streamed as text is replaced by the verified report; tool cards and notices stay.
+      msg.parts = msg.parts.filter((p) => p.type !== 'text' || p.text.trimStart().startsWith('>'));
+      msg.parts.push({ type: 'report', report: event.report });
+      break;
     case 'notice':
       appendText(msg.parts, 'text', `${msg.parts.length ? '\n\n' : ''}> ${event.text}\n\n`);
       break;
@@ -160,6 +169,13 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
       break;
   }
   return msg.id;
+}
+
+/** Finds a report card in the chat by its id. */
+export function findReport(state: Pick<ChatState, 'messages'>, reportId: string): Report | undefined {
+  for (const m of state.messages)
+    for (const p of m.parts) if (p.type === 'report' && p.report.id === reportId) return p.report;
+  return undefined;
 }
 
 /** Finds a plan card in the chat by its id. */

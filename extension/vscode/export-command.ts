@@ -1,8 +1,10 @@
-// "Sextant: Export Session…": renders the current session (Markdown, HTML or JSON, secrets redacted,
-// artifacts included) and writes it to a workspace file chosen in a save dialog.
+// "Sextant: Export Session…" and "Export Report…": render the current session or a research report
+// (Markdown, HTML or JSON, secrets redacted) and write it to a workspace file chosen in a save dialog.
 import * as vscode from 'vscode';
 import type { Logger } from '../core/ports';
 import { EXPORT_EXTENSIONS, exportFileName, type ExportFormat } from '../core/store/export';
+import { exportReport } from '../core/store/export-report';
+import type { Report } from '../protocol';
 
 const FORMATS: Array<{ label: string; format: ExportFormat }> = [
   { label: 'Markdown', format: 'markdown' },
@@ -26,21 +28,71 @@ export async function exportSessionToWorkspace(
     void vscode.window.showInformationMessage('Sextant: nothing to export yet — this chat is empty.');
     return;
   }
-  const choice = format
-    ? FORMATS.find((f) => f.format === format)
-    : await vscode.window.showQuickPick(FORMATS, { title: 'Sextant: Export Session — format' });
+  await saveExportToWorkspace(
+    { what: 'session', title: session.title, format, render: (f) => source.render(session.id, f) },
+    log,
+  );
+}
+
+/** "Export Report…" and a report card's Export button: the report named, else one picked from the chat's. */
+export async function exportReportToWorkspace(
+  reports: Report[],
+  reportId: string | undefined,
+  format: ExportFormat | undefined,
+  secrets: Iterable<string>,
+  log: Logger,
+): Promise<void> {
+  let report = reportId ? reports.find((r) => r.id === reportId) : reports.length === 1 ? reports[0] : undefined;
+  if (!report && !reportId && reports.length > 1) {
+    const pick = await vscode.window.showQuickPick(
+      reports.map((r) => ({ label: r.title, description: `${r.sources.length} sources`, report: r })),
+      { title: 'Sextant: Export Report — which report' },
+    );
+    if (!pick) return;
+    report = pick.report;
+  }
+  if (!report) {
+    void vscode.window.showInformationMessage(
+      'Sextant: this chat has no research report to export. Run "Sextant: Research…" first.',
+    );
+    return;
+  }
+  const chosen = report;
+  await saveExportToWorkspace(
+    { what: 'report', title: chosen.title, format, render: (f) => exportReport(chosen, f, { secrets }) },
+    log,
+  );
+}
+
+/**
+ * Asks for the format (unless given) and a file (default: `.sextant/exports/<title>.<ext>` in the first
+ * workspace folder), renders and writes it, and offers to open it. Shared by session and report exports.
+ */
+export async function saveExportToWorkspace(
+  item: {
+    what: 'session' | 'report';
+    title: string;
+    format?: ExportFormat;
+    render(format: ExportFormat): string | undefined;
+  },
+  log: Logger,
+): Promise<void> {
+  const noun = item.what === 'session' ? 'Session' : 'Report';
+  const choice = item.format
+    ? FORMATS.find((f) => f.format === item.format)
+    : await vscode.window.showQuickPick(FORMATS, { title: `Sextant: Export ${noun} — format` });
   if (!choice) return;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const ext = EXPORT_EXTENSIONS[choice.format];
   const defaultUri = folder
-    ? vscode.Uri.joinPath(folder, '.sextant', 'exports', exportFileName(session.title, choice.format))
+    ? vscode.Uri.joinPath(folder, '.sextant', 'exports', exportFileName(item.title, choice.format))
     : undefined;
   // The default folder exists before the dialog opens, so the dialog never asks to create it;
   // if the user cancels, a folder we created for nothing is removed again.
   const defaultDir = defaultUri ? vscode.Uri.joinPath(defaultUri, '..') : undefined;
   const createdDir = defaultDir ? await ensureDirectory(defaultDir) : false;
   const target = await vscode.window.showSaveDialog({
-    title: 'Export Sextant session',
+    title: `Export Sextant ${item.what}`,
     defaultUri,
     filters: { [choice.label]: [ext] },
   });
@@ -48,11 +100,11 @@ export async function exportSessionToWorkspace(
     if (createdDir && defaultDir) await removeIfEmpty(defaultDir);
     return;
   }
-  const content = source.render(session.id, choice.format);
-  if (content === undefined) throw new Error('the session could not be read from history');
+  const content = item.render(choice.format);
+  if (content === undefined) throw new Error(`the ${item.what} could not be read from history`);
   await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(target, '..'));
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
-  log.info(`exported session ${session.id} as ${choice.format} to ${target.fsPath}`);
+  log.info(`exported ${item.what} "${item.title}" as ${choice.format} to ${target.fsPath}`);
   const open = await vscode.window.showInformationMessage(
     `Sextant: exported to ${vscode.workspace.asRelativePath(target)}.`,
     'Open',

@@ -11,6 +11,7 @@ export interface HandlerHost {
   setApiKey(): Promise<void>;
   pickModel(): Promise<void>;
   exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
+  exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
   planDocuments: PlanDocuments;
 }
 
@@ -68,6 +69,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       return c.postHistory();
     },
     export: (m) => host.exportSession(m.format),
+    exportReport: (m) => host.exportReport(m.reportId, m.format),
     // Not awaited, like send: the approved plan runs as an Agent request for the whole turn.
     approvePlan: (m) => {
       const edited = host.planDocuments.editedText(m.planId);

@@ -1,7 +1,7 @@
 // "Edit plan": a plan opens as an untitled Markdown document. While that document is open, Approve
 // runs its current text, so the edited plan is what the Agent carries out.
 import * as vscode from 'vscode';
-import { planToMarkdown, type PlanArtifact } from '../protocol';
+import { planArtifactToMarkdown, type PlanArtifact } from '../protocol';
 
 export class PlanDocuments {
   private readonly docs = new Map<string, vscode.TextDocument>();
@@ -10,7 +10,7 @@ export class PlanDocuments {
   async open(plan: PlanArtifact): Promise<void> {
     let doc = this.docs.get(plan.id);
     if (!doc || doc.isClosed) {
-      doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: planToMarkdown(plan) });
+      doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: planArtifactToMarkdown(plan) });
       this.docs.set(plan.id, doc);
     }
     await vscode.window.showTextDocument(doc, { preview: false });

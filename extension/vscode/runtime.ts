@@ -30,7 +30,7 @@ import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings } f
 import { confirmKeyDestination, KeyCommands } from './key-commands';
 import { WorkspaceSettingsFile } from './workspace-settings';
 import { createPermissionHost } from './permission-host';
-import { exportSessionToWorkspace } from './export-command';
+import { exportReportToWorkspace, exportSessionToWorkspace } from './export-command';
 import { createWorkspacePort } from './adapters/workspace';
 import { createSearchPort } from './adapters/search';
 import { createTerminalPort } from './adapters/terminal';
@@ -46,6 +46,8 @@ export interface Runtime {
   setApiKey(): Promise<void>;
   clearApiKey(): Promise<void>;
   exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
+  /** A report of the current chat (the one named, else a pick among them) to a workspace file. */
+  exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
   showAuditLog(): Promise<void>;
   dispose(): Promise<void>;
 }
@@ -299,6 +301,8 @@ export async function createRuntime(
         format,
         log,
       ),
+    exportReport: (reportId, format) =>
+      exportReportToWorkspace(controller.reports(), reportId, format, knownSecrets, log),
     dispose: async () => {
       await controller.dispose();
       await store.close();
@@ -310,6 +314,7 @@ export async function createRuntime(
     setApiKey: runtime.setApiKey,
     pickModel: runtime.pickModel,
     exportSession: runtime.exportSession,
+    exportReport: runtime.exportReport,
     planDocuments: new PlanDocuments(),
   });
   return runtime;

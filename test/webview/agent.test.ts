@@ -64,6 +64,36 @@ describe('agent UI', () => {
     assert.equal(await card.getByText(/FULL-OUTPUT/).isVisible(), true);
   });
 
+  it('a failed edit says why plainly on its card, above the candidates', async () => {
+    const summary = 'old_string not found; closest: line 5 (81 %)';
+    await deliver(
+      view,
+      r.events({
+        type: 'tool_updated',
+        call: {
+          callId: 'c3',
+          name: 'edit_file',
+          kind: 'write',
+          subject: 'src/m.js',
+          status: 'error',
+          summary,
+          preview: 'old_string was not found in the file (it must match exactly…',
+          detail:
+            'old_string was not found in the file…\nCandidate at line 5 (81% similar):\n     5\tfunction sub(a, b) {',
+        },
+      }),
+    );
+    const card = view.page.getByRole('group', { name: 'Tool: edit_file' });
+    await card.getByText('Failed', { exact: true }).waitFor();
+    const line = card.getByText(summary, { exact: true });
+    await line.waitFor();
+    // Shown in the error colour, not hidden behind the disclosure.
+    assert.equal(await line.isVisible(), true);
+    const color = await line.evaluate((el) => getComputedStyle(el).color);
+    const errorColor = await card.locator('.tool-status').evaluate((el) => getComputedStyle(el).color);
+    assert.equal(color, errorColor);
+  });
+
   it('a card still running when the request ends shows as stopped', async () => {
     await deliver(
       view,

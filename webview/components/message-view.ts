@@ -8,6 +8,7 @@ import { LightElement, defineElement, type ViewContext } from './base';
 import { MODE_LABELS } from './header';
 import { renderToolCard } from './tool-card';
 import { renderPlanCard } from './plan-card';
+import { renderReportCard, renderResearchProgress } from './report-card';
 import './markdown-view';
 
 export class SxMessage extends LightElement {
@@ -51,6 +52,8 @@ export class SxMessage extends LightElement {
         return renderToolCard(part.call);
       case 'plan':
         return this.ctx ? renderPlanCard(part.plan, this.ctx.host) : nothing;
+      case 'report':
+        return this.ctx ? renderReportCard(part.report, this.ctx) : nothing;
     }
   }
 
@@ -145,7 +148,9 @@ export class SxMessage extends LightElement {
     const user = m.role === 'user';
     const streaming = m.status === 'streaming';
     const lastIndex = m.parts.length - 1;
-    return html`<article class="message ${m.role} status-${m.status}" aria-label=${user ? 'You' : 'Sextant'}>
+    // While a user message is edited, its text is hidden (the editor below takes its place).
+    const editing = user && this.editing !== undefined ? ' editing' : '';
+    return html`<article class="message ${m.role} status-${m.status}${editing}" aria-label=${user ? 'You' : 'Sextant'}>
       <div class="message-header">
         <span class="author">${user ? 'You' : 'Sextant'}</span>
         <span class="badge mode-badge" title="Mode of this turn">${MODE_LABELS[m.mode]}</span>
@@ -154,23 +159,25 @@ export class SxMessage extends LightElement {
       </div>
       <div class="message-body">
         ${
-          user && this.editing !== undefined
-            ? this.renderEditor(m, this.editing)
-            : user
-              ? m.parts.map((p) => (p.type === 'text' ? html`<div class="user-text">${p.text}</div>` : nothing))
-              : repeat(
-                  m.parts,
-                  (p, i) =>
-                    p.type === 'tool'
-                      ? `tool:${p.call.callId}`
-                      : p.type === 'plan'
-                        ? `plan:${p.plan.id}`
+          user
+            ? m.parts.map((p) => (p.type === 'text' ? html`<div class="user-text">${p.text}</div>` : nothing))
+            : repeat(
+                m.parts,
+                (p, i) =>
+                  p.type === 'tool'
+                    ? `tool:${p.call.callId}`
+                    : p.type === 'plan'
+                      ? `plan:${p.plan.id}`
+                      : p.type === 'report'
+                        ? `report:${p.report.id}`
                         : `${p.type}:${i}`,
-                  (p, i) => this.renderPart(p, i, streaming, lastIndex),
-                )
+                (p, i) => this.renderPart(p, i, streaming, lastIndex),
+              )
         }
+        ${editing && this.editing !== undefined ? this.renderEditor(m, this.editing) : nothing}
+        ${streaming && m.research ? renderResearchProgress(m.research) : nothing}
         ${
-          streaming && m.parts.length === 0
+          streaming && m.parts.length === 0 && !m.research
             ? html`<div class="typing"><vscode-progress-ring
                 role="progressbar"
                 aria-live="off"

@@ -2,7 +2,7 @@
 // Approve (the Agent carries it out), Edit (opens it as a Markdown document; Approve then runs the
 // edited text) and Reject. The buttons show only while the plan awaits review.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { PlanArtifact } from '../../extension/protocol';
+import type { ChangePlanArtifact, PlanArtifact, ResearchPlanArtifact } from '../../extension/protocol';
 import { type HostChannel, newRequestId } from '../host';
 
 const STATUS_LABELS: Record<PlanArtifact['status'], string> = {
@@ -16,14 +16,8 @@ function list(title: string, items: TemplateResult[]): TemplateResult | typeof n
   return html`<div class="plan-section"><h4>${title}</h4><ul>${items}</ul></div>`;
 }
 
-export function renderPlanCard(plan: PlanArtifact, host: HostChannel): TemplateResult {
-  const post = host.post.bind(host);
-  return html`<section class="plan-card card status-${plan.status}" role="region" aria-label="Plan">
-    <div class="plan-head">
-      <span class="plan-title">Plan</span>
-      <span class="badge plan-status" role="status">${STATUS_LABELS[plan.status]}</span>
-    </div>
-    <p class="plan-goal">${plan.goal}</p>
+function changeBody(plan: ChangePlanArtifact): TemplateResult {
+  return html`<p class="plan-goal">${plan.goal}</p>
     <div class="plan-section">
       <h4>Steps</h4>
       <ol class="plan-steps">
@@ -46,7 +40,33 @@ export function renderPlanCard(plan: PlanArtifact, host: HostChannel): TemplateR
     ${list(
       'Verification',
       plan.verify.map((v) => html`<li>${v}</li>`),
+    )}`;
+}
+
+/** A research plan: the question, what must be found out, the searches to run, what the report will hold. */
+function researchBody(plan: ResearchPlanArtifact): TemplateResult {
+  return html`<p class="plan-goal">${plan.question}</p>
+    <div class="plan-section">
+      <h4>Sub-questions</h4>
+      <ol class="plan-steps">
+        ${plan.subQuestions.map((q) => html`<li>${q}</li>`)}
+      </ol>
+    </div>
+    ${list(
+      'Searches',
+      plan.queries.map((q) => html`<li><code>${q.query}</code>${q.provider ? html` · ${q.provider}` : nothing}</li>`),
     )}
+    <div class="plan-section"><h4>Expected output</h4><p>${plan.expectedOutput}</p></div>`;
+}
+
+export function renderPlanCard(plan: PlanArtifact, host: HostChannel): TemplateResult {
+  const post = host.post.bind(host);
+  return html`<section class="plan-card card status-${plan.status}" role="region" aria-label="Plan">
+    <div class="plan-head">
+      <span class="plan-title">${plan.kind === 'research' ? 'Research plan' : 'Plan'}</span>
+      <span class="badge plan-status" role="status">${STATUS_LABELS[plan.status]}</span>
+    </div>
+    ${plan.kind === 'research' ? researchBody(plan) : changeBody(plan)}
     ${
       plan.status === 'proposed'
         ? html`<div class="actions plan-actions">

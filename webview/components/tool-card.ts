@@ -50,6 +50,7 @@ export function renderToolCard(call: ToolCallView): TemplateResult {
         ? html`<pre class="tool-live" aria-label="Live output">${call.liveOutput}</pre>`
         : nothing
     }
+    ${call.summary ? html`<p class="tool-summary">${call.summary}</p>` : nothing}
     ${call.preview ? html`<pre class="tool-preview">${call.preview}</pre>` : nothing}
     ${
       call.detail

@@ -10,6 +10,10 @@ import {
   stepTitlesFromMarkdown,
   type PlanArtifact,
   type PlanStatus,
+  type Report,
+  type ResearchPlanArtifact,
+  type ResearchPlanInput,
+  researchPlanFromMarkdown,
   type Todo,
   type Envelope,
   type Mode,
@@ -42,6 +46,8 @@ import { Outbox, realScheduler, type Scheduler } from './outbox';
 import { PendingReplies } from './pending-replies';
 import { generateTitle } from '../session-title';
 import { runTurn, type ToolRuntime } from './turn';
+import { researchPlanRequest, researchRequest } from './research-request';
+import type { ResearchHost } from '../research/host';
 import type { PermissionGate } from './permission-gate';
 import type { AuditEntry } from '../security/audit-log';
 import { liveSessionFromStored, newLiveSession, type LiveSession } from './live-session';
@@ -73,8 +79,20 @@ export interface ChatControllerDeps {
   permissions?: PermissionGate;
   /** The audit log: one entry per decided tool call. */
   audit?(entry: AuditEntry): void;
+  /** Web search, fetching and limits for Research mode; without it Research mode is not offered. */
+  research?: ResearchHost;
   /** Where turn checkpoints keep file contents; without it no files are checkpointed (conversations still rewind). */
   checkpoints?: CheckpointStorage;
+}
+
+/** How a request runs beyond its text and mode. */
+export interface SendOptions {
+  /** Seeds the session's todo list when the request starts (an approved plan's steps). */
+  todos?: Todo[];
+  /** Research mode: carry out this approved research plan instead of planning first. */
+  researchPlan?: ResearchPlanInput;
+  /** Plan mode: propose a research plan (Plan Research) instead of a change plan. */
+  planResearch?: boolean;
 }
 
 interface InFlight {
@@ -109,8 +127,7 @@ export class ChatController {
 
   // ---- requests -------------------------------------------------------------------------------
 
-  /** `opts.todos` seeds the session's todo list when the request starts (an approved plan's steps). */
-  async send(requestId: string, text: string, requestedMode: Mode, opts: { todos?: Todo[] } = {}): Promise<void> {
+  async send(requestId: string, text: string, requestedMode: Mode, opts: SendOptions = {}): Promise<void> {
     await this.abort();
     const s = this.session;
     const mode = effectiveMode(requestedMode, this.modeContext());
@@ -153,7 +170,7 @@ export class ChatController {
       this.emit(requestId, { type: 'todos', todos: opts.todos });
     }
     try {
-      await this.runRequest(requestId, text, mode, abort.signal, turn);
+      await this.runRequest(requestId, text, mode, abort.signal, opts, turn);
     } finally {
       if (this.inFlight?.requestId === requestId) this.inFlight = undefined;
       compactRequests(s.chat);
@@ -166,6 +183,7 @@ export class ChatController {
     text: string,
     mode: Mode,
     signal: AbortSignal,
+    opts: SendOptions,
     turn: TurnCheckpoint,
   ): Promise<void> {
     const s = this.session;
@@ -180,34 +198,17 @@ export class ChatController {
     };
     try {
       const { provider, model, config } = await this.deps.resolveModel(s.model);
-      const tools = this.deps.toolsFor(mode);
-      recorder = this.recorderFor(requestId, tools);
-      const loop = runTurn([...s.modelMessages, userMessage], {
-        sessionId: s.id,
-        provider,
-        model,
-        system: this.deps.systemPrompt(mode),
-        price: config.price,
-        tools,
-        toolSession: s.tools,
-        ports: { ...this.deps.toolPorts, approval: this.approvalPort(requestId), ask: this.askPort(requestId) },
-        maxSteps: this.deps.maxSteps(),
-        supportsImages: acceptsImages(config),
-        signal,
-        now: this.deps.now,
-        permissions: this.deps.permissions,
-        audit: this.deps.audit,
-        newId: this.deps.newId,
-        ...(recorder ? { beforeWrite: this.beforeWriteOf(recorder) } : {}),
-      });
+      recorder = this.recorderFor(requestId, mode);
+      const events = this.requestEvents(text, mode, requestId, signal, opts, { provider, model, config }, recorder);
       for (;;) {
-        const next = await loop.next();
+        const next = await events.next();
         if (next.done) break;
         const ev = next.value;
         if (ev.type === 'history') recordHistory(ev.messages);
         else {
           if (ev.type === 'todos')
             this.journal({ kind: 'todos', sessionId: s.id, todos: ev.todos, at: this.deps.now() });
+          if (ev.type === 'report') this.journalReport(ev.report);
           this.emit(requestId, ev);
         }
       }
@@ -226,10 +227,69 @@ export class ChatController {
     }
   }
 
+  /** The events of one request: a research run, a research plan, or a turn with the mode's tools. */
+  private requestEvents(
+    text: string,
+    mode: Mode,
+    requestId: string,
+    signal: AbortSignal,
+    opts: SendOptions,
+    target: { provider: Provider; model: string; config: ProviderConfig },
+    recorder?: CheckpointRecorder,
+  ) {
+    const research = this.deps.research;
+    if (research && (mode === 'research' || (mode === 'plan' && opts.planResearch))) {
+      const o = {
+        question: text,
+        research,
+        llm: { provider: target.provider, model: target.model },
+        price: target.config.price,
+        signal,
+        now: this.deps.now,
+        newId: this.deps.newId,
+      };
+      return mode === 'research' ? researchRequest({ ...o, plan: opts.researchPlan }) : researchPlanRequest(o);
+    }
+    return this.agentTurn(text, mode, requestId, signal, target, recorder);
+  }
+
+  /** An agent or chat turn: the model with the mode's tools. */
+  private agentTurn(
+    text: string,
+    mode: Mode,
+    requestId: string,
+    signal: AbortSignal,
+    target: { provider: Provider; model: string; config: ProviderConfig },
+    recorder?: CheckpointRecorder,
+  ) {
+    const s = this.session;
+    const { provider, model, config } = target;
+    const userMessage: ModelMessage = { role: 'user', content: text };
+    const tools = this.deps.toolsFor(mode);
+    return runTurn([...s.modelMessages, userMessage], {
+      sessionId: s.id,
+      provider,
+      model,
+      system: this.deps.systemPrompt(mode),
+      price: config.price,
+      tools,
+      toolSession: s.tools,
+      ports: { ...this.deps.toolPorts, approval: this.approvalPort(requestId), ask: this.askPort(requestId) },
+      maxSteps: this.deps.maxSteps(),
+      supportsImages: acceptsImages(config),
+      signal,
+      now: this.deps.now,
+      permissions: this.deps.permissions,
+      audit: this.deps.audit,
+      newId: this.deps.newId,
+      ...(recorder ? { beforeWrite: this.beforeWriteOf(recorder) } : {}),
+    });
+  }
+
   /** A checkpoint recorder for a turn whose tools may write, when checkpoints are stored. */
-  private recorderFor(requestId: string, tools: ToolRuntime | undefined): CheckpointRecorder | undefined {
+  private recorderFor(requestId: string, mode: Mode): CheckpointRecorder | undefined {
     const storage = this.deps.checkpoints;
-    if (!storage || !tools) return undefined;
+    if (!storage || !this.deps.toolsFor(mode)) return undefined;
     return new CheckpointRecorder(storage.files, storage.blobs, {
       turnId: requestId,
       now: this.deps.now,
@@ -256,6 +316,22 @@ export class ChatController {
     } catch (err) {
       this.deps.log.error(`checkpoint: could not finish: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+
+  /** A report is also an artifact of the session, with its citations (the store's artifacts table). */
+  private journalReport(report: Report): void {
+    this.journal({
+      kind: 'artifact',
+      sessionId: this.session.id,
+      artifact: {
+        id: report.id,
+        kind: 'report',
+        title: report.title,
+        content: report.markdown,
+        citations: report.sources.map((src) => ({ n: src.n, url: src.url, title: src.title })),
+      },
+      at: this.deps.now(),
+    });
   }
 
   /** "hi"-style first messages get their title from the answer once the first exchange is done. */
@@ -395,6 +471,13 @@ export class ChatController {
 
   // ---- plans ----------------------------------------------------------------------------------
 
+  /** The research reports of the current session, newest first. */
+  reports(): Report[] {
+    const out: Report[] = [];
+    for (const m of this.session.chat.messages) for (const p of m.parts) if (p.type === 'report') out.unshift(p.report);
+    return out;
+  }
+
   /** A plan card of the current session. */
   plan(planId: string): PlanArtifact | undefined {
     return findPlan(this.session.chat, planId);
@@ -410,6 +493,7 @@ export class ChatController {
       this.deps.log.warn(`no proposed plan ${planId} to approve`);
       return false;
     }
+    if (plan.kind === 'research') return this.approveResearchPlan(plan, requestId, editedText);
     if (effectiveMode('agent', this.modeContext()) !== 'agent') {
       this.deps.log.warn('cannot carry out a plan: Agent mode is not available here');
       return false;
@@ -423,6 +507,26 @@ export class ChatController {
     const titles = edited.length ? edited : plan.steps.map((step) => step.title);
     const todos: Todo[] = titles.map((content, i) => ({ id: `p${i + 1}`, content, status: 'pending' }));
     await this.send(requestId, planBrief(text), 'agent', { todos });
+    return true;
+  }
+
+  /** Runs the researcher on an approved research plan (the edited document's plan when it still parses). */
+  private async approveResearchPlan(
+    plan: ResearchPlanArtifact,
+    requestId: string,
+    editedText?: string,
+  ): Promise<boolean> {
+    if (effectiveMode('research', this.modeContext()) !== 'research') {
+      this.deps.log.warn('cannot carry out a research plan: Research mode is not available here');
+      return false;
+    }
+    this.setPlanStatus(plan.id, 'approved');
+    await this.abort();
+    this.setMode('research');
+    const edited = editedText ? researchPlanFromMarkdown(editedText) : undefined;
+    const { id: _id, kind: _kind, status: _status, ...input } = plan;
+    const chosen = edited ?? input;
+    await this.send(requestId, chosen.question, 'research', { researchPlan: chosen });
     return true;
   }
 
@@ -477,7 +581,11 @@ export class ChatController {
   // ---- session state --------------------------------------------------------------------------
 
   private modeContext() {
-    return { trusted: this.deps.trusted(), hasWorkspaceFolder: this.deps.hasWorkspaceFolder() };
+    return {
+      trusted: this.deps.trusted(),
+      hasWorkspaceFolder: this.deps.hasWorkspaceFolder(),
+      research: Boolean(this.deps.research),
+    };
   }
 
   private freshSession(): LiveSession {

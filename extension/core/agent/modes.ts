@@ -5,6 +5,8 @@ import { MODES, type Mode } from '../../protocol';
 export interface ModeContext {
   trusted: boolean;
   hasWorkspaceFolder: boolean;
+  /** Whether the host wired Research mode's services (web search and fetch). */
+  research?: boolean;
 }
 
 export interface ModeAvailability {
@@ -13,15 +15,19 @@ export interface ModeAvailability {
   reason?: string;
 }
 
-/** Modes whose features have not shipped yet. */
-const NOT_YET: Partial<Record<Mode, string>> = {
-  research: 'Research mode is not available yet: web search, fetching and cited reports ship with the research work.',
-};
-
 export function modeAvailability(ctx: ModeContext): ModeAvailability[] {
   return MODES.map((mode) => {
-    const notYet = NOT_YET[mode];
-    if (notYet) return { mode, enabled: false, reason: notYet };
+    if (mode === 'research') {
+      // Research reaches the web with the user's keys: not from a workspace the user has not trusted.
+      if (!ctx.research) return { mode, enabled: false, reason: 'Research mode is not available in this window.' };
+      if (!ctx.trusted)
+        return {
+          mode,
+          enabled: false,
+          reason: 'Research mode needs a trusted workspace: in Restricted Mode only Chat is offered.',
+        };
+      return { mode, enabled: true };
+    }
     // Plan explores the workspace (read-only) and hands its plan to Agent: both need the same.
     const name = mode === 'agent' ? 'Agent' : mode === 'plan' ? 'Plan' : undefined;
     if (name && !ctx.trusted) {

@@ -228,6 +228,7 @@ async function runOne(
         status,
         startedAt,
         durationMs: opts.now() - startedAt,
+        ...(result.summary ? { summary: result.summary } : {}),
         preview: forUi.length > PREVIEW_CHARS ? `${forUi.slice(0, PREVIEW_CHARS)}…` : forUi,
         detail:
           forUi.length > DETAIL_CHARS

@@ -3,7 +3,7 @@
 // remote loads) — and a Content-Security-Policy that forbids every script and remote request
 // as a second line of defence. Tool cards and thinking fold with <details> (no JS needed).
 import { Marked, type Tokens } from 'marked';
-import { planToMarkdown, type ChatMessage, type MessagePart } from '../../protocol';
+import { planArtifactToMarkdown, type ChatMessage, type MessagePart } from '../../protocol';
 import type { ExportInput } from './export';
 
 export function escapeHtml(s: string): string {
@@ -24,7 +24,7 @@ export function safeHref(href: string): string | undefined {
   }
 }
 
-function markdownRenderer(): Marked {
+export function markdownRenderer(): Marked {
   const marked = new Marked({ gfm: true, breaks: false, async: false });
   marked.use({
     renderer: {
@@ -50,7 +50,7 @@ function markdownRenderer(): Marked {
   return marked;
 }
 
-const CSS = `
+export const EXPORT_CSS = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#fff;--card:#f6f8fa;--border:#d1d9e0;--accent:#0969da}
 @media (prefers-color-scheme:dark){
 :root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--card:#151b23;--border:#3d444d;--accent:#4493f8}}
@@ -74,7 +74,8 @@ blockquote{margin:0;padding-left:1rem;border-left:3px solid var(--border);color:
 `;
 
 /** Nothing may load or run: the styles are inline, images only data: URIs. */
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+export const EXPORT_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -84,13 +85,21 @@ function part(p: MessagePart, md: Marked): string {
     return `<details><summary>Thinking</summary>${md.parse(p.text, { async: false })}</details>`;
   if (p.type === 'plan')
     return `<section class="plan" aria-label="Plan"><p class="status">Plan — ${escapeHtml(p.plan.status)}</p>${md.parse(
-      planToMarkdown(p.plan),
+      planArtifactToMarkdown(p.plan),
       { async: false },
     )}</section>`;
+  if (p.type === 'report') {
+    const notes = p.report.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('');
+    const head = `<p class="status">Report — ${escapeHtml(p.report.title)}</p>`;
+    const body = md.parse(p.report.markdown, { async: false });
+    const tail = notes ? `<p>Verification notes</p><ul>${notes}</ul>` : '';
+    return `<section class="report" aria-label="Report">${head}${body}${tail}</section>`;
+  }
   const c = p.call;
   const body = c.detail ?? c.preview ?? c.liveOutput;
   const duration = c.durationMs !== undefined ? ` · ${c.durationMs} ms` : '';
-  const status = `<span class="status">${escapeHtml(c.status)}${duration}</span>`;
+  const why = c.summary ? `: ${escapeHtml(c.summary)}` : '';
+  const status = `<span class="status">${escapeHtml(c.status)}${duration}${why}</span>`;
   const summary = `Tool: ${escapeHtml(c.name)} — <code>${escapeHtml(c.subject)}</code> ${status}`;
   return `<details class="tool"><summary>${summary}</summary>${body ? `<pre>${escapeHtml(body)}</pre>` : ''}</details>`;
 }
@@ -140,10 +149,10 @@ export function renderHtml({ session, artifacts }: ExportInput, now: number): st
   }
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta http-equiv="Content-Security-Policy" content="${EXPORT_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(session.title)}</title><style>${CSS}</style></head>
+<title>${escapeHtml(session.title)}</title><style>${EXPORT_CSS}</style></head>
 <body><main>
 ${body.join('\n')}
 </main></body></html>

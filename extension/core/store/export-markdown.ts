@@ -1,6 +1,12 @@
 // Markdown export: readable as plain text, renders on GitHub. Tool cards become a bold line with
 // the output in a fenced block; thinking becomes a <details> block (GitHub renders it folded).
-import { planToMarkdown, type ChatMessage, type MessagePart, type PlanArtifact } from '../../protocol';
+import {
+  planArtifactToMarkdown,
+  type ChatMessage,
+  type MessagePart,
+  type PlanArtifact,
+  type Report,
+} from '../../protocol';
 import type { ExportInput } from './export';
 
 export function fence(text: string, lang = ''): string {
@@ -15,9 +21,11 @@ function part(p: MessagePart): string {
   if (p.type === 'text') return p.text.trim();
   if (p.type === 'thinking') return `<details><summary>Thinking</summary>\n\n${p.text.trim()}\n\n</details>`;
   if (p.type === 'plan') return planMarkdown(p.plan);
+  if (p.type === 'report') return reportMarkdown(p.report);
   const c = p.call;
   const duration = c.durationMs !== undefined ? ` (${c.durationMs} ms)` : '';
-  const head = `**Tool: ${c.name}** — \`${c.subject.replace(/`/g, "'")}\` — ${c.status}${duration}`;
+  const why = c.summary ? `: ${c.summary}` : '';
+  const head = `**Tool: ${c.name}** — \`${c.subject.replace(/`/g, "'")}\` — ${c.status}${duration}${why}`;
   const body = c.detail ?? c.preview ?? c.liveOutput;
   return body ? `${head}\n\n${fence(body)}` : head;
 }
@@ -28,10 +36,19 @@ const PLAN_STATUS: Record<PlanArtifact['status'], string> = {
   rejected: 'rejected',
 };
 
+/** A report card: its own headings moved under the message's level, then what verification found. */
+function reportMarkdown(report: Report): string {
+  const body = report.markdown.replace(/^(#{1,4}) /gm, (_m, h: string) => `${'#'.repeat(Math.min(6, h.length + 2))} `);
+  const notes = report.notes.length
+    ? `\n\n**Verification notes**\n\n${report.notes.map((n) => `- ${n}`).join('\n')}`
+    : '';
+  return `**Report: ${report.title}**\n\n${body.trim()}${notes}`;
+}
+
 /** A plan card: its headings moved under the message's level, with its status. */
 function planMarkdown(plan: PlanArtifact): string {
-  const body = planToMarkdown(plan)
-    .replace(/^# Plan\n\n/, '')
+  const body = planArtifactToMarkdown(plan)
+    .replace(/^# (?:Research plan|Plan)\n\n/, '')
     .replace(/^## /gm, '#### ')
     .trim();
   return `### Plan (${PLAN_STATUS[plan.status]})\n\n${body}`;

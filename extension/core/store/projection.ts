@@ -7,10 +7,12 @@ import {
   applyEnvelope,
   emptyChatState,
   PlanArtifactSchema,
+  ReportSchema,
   type ChatMessage,
   type ChatState,
   type MessagePart,
   type PlanArtifact,
+  type Report,
 } from '../../protocol';
 import type { BlobStore } from './blobs';
 import { indexMessageText, removeMessageChunks } from './memory-index';
@@ -313,12 +315,12 @@ export class Projection {
     db.run('DELETE FROM tool_traces WHERE message_id = ?', [m.id]);
     m.parts.forEach((p, idx) => {
       if (p.type !== 'tool') {
-        // A plan card is kept whole, as JSON, in the text column.
+        // A plan or report card is kept whole, as JSON, in the text column.
         db.run('INSERT INTO message_parts (message_id, idx, type, text) VALUES (?, ?, ?, ?)', [
           m.id,
           idx,
           p.type,
-          p.type === 'plan' ? JSON.stringify(p.plan) : p.text,
+          p.type === 'plan' ? JSON.stringify(p.plan) : p.type === 'report' ? JSON.stringify(p.report) : p.text,
         ]);
         return;
       }
@@ -332,8 +334,8 @@ export class Projection {
       const detail = this.blobs.split(c.detail);
       db.run(
         `INSERT OR REPLACE INTO tool_traces (message_id, call_id, session_id, name, kind, subject, status,
-           started_at, duration_ms, preview, detail, detail_ref, live_output)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           started_at, duration_ms, preview, detail, detail_ref, live_output, summary)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           m.id,
           c.callId,
@@ -348,6 +350,7 @@ export class Projection {
           detail.inline,
           detail.ref,
           c.liveOutput ?? null,
+          c.summary ?? null,
         ],
       );
     });
@@ -372,6 +375,15 @@ export class Projection {
 function parsePlan(text: unknown): PlanArtifact | undefined {
   try {
     const parsed = PlanArtifactSchema.safeParse(JSON.parse(String(text)));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseReport(text: unknown): Report | undefined {
+  try {
+    const parsed = ReportSchema.safeParse(JSON.parse(String(text)));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
@@ -422,10 +434,14 @@ export function readMessages(db: Database, blobs: BlobStore, sessionId: string):
       const detail = blobs.join(t.detail, t.detail_ref);
       if (detail !== undefined) call.detail = detail;
       if (t.live_output !== null) call.liveOutput = String(t.live_output);
+      if (t.summary !== null && t.summary !== undefined) call.summary = String(t.summary);
       list.push({ type: 'tool', call });
     } else if (p.type === 'plan') {
       const plan = parsePlan(p.text);
       if (plan) list.push({ type: 'plan', plan });
+    } else if (p.type === 'report') {
+      const report = parseReport(p.text);
+      if (report) list.push({ type: 'report', report });
     } else list.push({ type: p.type as 'text', text: String(p.text ?? '') });
   }
   return queryAll(db, 'SELECT * FROM messages WHERE session_id = ? ORDER BY ord', [sessionId]).map((r) => {

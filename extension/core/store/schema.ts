@@ -81,11 +81,11 @@ CREATE TABLE chunk_vectors (chunk_id INTEGER PRIMARY KEY, model TEXT NOT NULL, v
 `;
 
 /**
- * v3: checkpoints and rewind — each request's turn checkpoint (where it starts in the model history,
+ * v4: checkpoints and rewind — each request's turn checkpoint (where it starts in the model history,
  * the hashes of the files it changed; the bytes are files in the checkpoint blob folder) and the
  * last rewind of a session, kept so it can be undone.
  */
-const V3 = `
+const V4 = `
 CREATE TABLE turn_checkpoints (
   session_id TEXT NOT NULL, user_message_id TEXT NOT NULL, idx INTEGER NOT NULL, body TEXT NOT NULL,
   PRIMARY KEY (session_id, user_message_id)
@@ -103,7 +103,12 @@ export const MIGRATIONS: readonly Migration[] = [
       backfillMemory(db);
     },
   },
-  { version: 3, description: 'turn checkpoints and rewind state', up: (db) => db.exec(V3) },
+  {
+    version: 3,
+    description: "a failed tool call's one-line summary",
+    up: (db) => db.exec('ALTER TABLE tool_traces ADD COLUMN summary TEXT;'),
+  },
+  { version: 4, description: 'turn checkpoints and rewind state', up: (db) => db.exec(V4) },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

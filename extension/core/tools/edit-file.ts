@@ -1,7 +1,8 @@
 // edit_file: one exact string replacement in a file.
 import { z } from 'zod';
 import { defineTool, type ProposedChange, type ToolContext } from './types';
-import { commitChange, describeOrFailure, failedChange } from './util/change';
+import { commitChange, describeOrFailure } from './util/change';
+import { failedEdit } from './util/edit-failures';
 import { loadForWrite, type LoadedFile } from './util/edit-io';
 import { displayPath, resolvePath, ToolInputError } from './util/paths';
 import { replaceExact } from './util/replace';
@@ -61,10 +62,13 @@ export async function planEdits(
       continue;
     }
     const r = replaceExact(text, file.format.eol, e.old_string, e.new_string, e.replace_all ?? false);
-    if (!r.ok)
+    if (!r.ok) {
+      const several = edits.length > 1;
       throw new ToolInputError(
-        edits.length > 1 ? `Edit ${k + 1} of ${edits.length} failed, so no edit was applied: ${r.message}` : r.message,
+        several ? `Edit ${k + 1} of ${edits.length} failed, so no edit was applied: ${r.message}` : r.message,
+        several ? `edit ${k + 1} of ${edits.length}: ${r.summary}` : r.summary,
       );
+    }
     text = r.text;
     count += r.count;
   }
@@ -108,7 +112,7 @@ export const editFileTool = defineTool({
         change.isNew ? 'Created' : count > 1 ? `Replaced ${count} occurrences in` : 'Edited',
       );
     } catch (e) {
-      return failedChange(e);
+      return failedEdit(ctx, i.file_path, e);
     }
   },
 });

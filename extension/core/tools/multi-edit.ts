@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { defineTool } from './types';
 import { plural } from './util/cap';
-import { commitChange, describeOrFailure, failedChange } from './util/change';
+import { commitChange, describeOrFailure } from './util/change';
+import { failedEdit } from './util/edit-failures';
 import { editSchema, planEdits } from './edit-file';
 
 const input = z.object({
@@ -34,7 +35,7 @@ export const multiEditTool = defineTool({
         `Applied ${plural(i.edits.length, 'edit')} (${plural(count, 'replacement')}) to`,
       );
     } catch (e) {
-      return failedChange(e);
+      return failedEdit(ctx, i.file_path, e);
     }
   },
 });

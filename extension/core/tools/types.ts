@@ -43,6 +43,8 @@ export interface ToolResult {
   /** What the card shows (may be shorter or richer than forModel). */
   forUi: string;
   isError: boolean;
+  /** One plain line the card shows above the result, for failures whose text is long. */
+  summary?: string;
 }
 
 export interface ProposedChange {
@@ -86,8 +88,8 @@ export type PreparedCall =
   | { ok: false; tool: AnyTool | undefined; error: string };
 
 /** A failed call: the same text for the model (which should act on it) and for the card. */
-export function errorResult(message: string): ToolResult {
-  return { forModel: message, forUi: message, isError: true };
+export function errorResult(message: string, summary?: string): ToolResult {
+  return { forModel: message, forUi: message, isError: true, ...(summary ? { summary } : {}) };
 }
 
 /** Any tool, whatever its input schema (its methods then take the parsed input as `unknown`). */

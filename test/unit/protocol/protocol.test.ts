@@ -105,6 +105,7 @@ test('dispatch calls exactly the handler of the message type', async () => {
     approvePlan: record('approvePlan'),
     editPlan: record('editPlan'),
     rejectPlan: record('rejectPlan'),
+    exportReport: record('exportReport'),
     rewindPreview: record('rewindPreview'),
     rewind: record('rewind'),
     redoRewind: record('redoRewind'),

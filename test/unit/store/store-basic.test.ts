@@ -210,6 +210,33 @@ test('long tool output is kept as a blob file, the database holds a reference, a
   }
 });
 
+test("a failed tool call's one-line summary survives a snapshot and reopen", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const r = new RequestBuilder('r');
+    let store = await open(dir);
+    store.append(created('s', 1));
+    const summary = 'old_string not found; closest: line 5 (81 %)';
+    const envs: Envelope[] = [
+      r.env({ type: 'started', userMessageId: 'u', assistantMessageId: 'a', text: 'edit', mode: 'agent', model: 'm' }),
+      r.env({
+        type: 'tool_updated',
+        call: { callId: 'c', name: 'edit_file', kind: 'write', subject: 'm.js', status: 'error', summary },
+      }),
+      r.env({ type: 'complete' }),
+    ];
+    store.append(events('s', 2, envs));
+    await store.close();
+    store = await open(dir);
+    const tool = store.getSession('s')?.messages[1].parts[0];
+    assert.equal(tool?.type === 'tool' ? tool.call.summary : undefined, summary);
+    assert.match(store.exportSession('s', 'markdown') ?? '', /— error: old_string not found; closest: line 5/);
+    await store.close();
+  } finally {
+    cleanup();
+  }
+});
+
 test('planted secrets never reach the journal or the database', async () => {
   const { dir, cleanup } = tempDir();
   try {

@@ -139,6 +139,39 @@ test('an absent old_string shows the closest candidates', async () => {
   assert.match(textOf(numbered), /line-number prefixes/);
 });
 
+test('failed edits are cheap: a plain summary for the card, one retry hint, then "stop guessing"', async () => {
+  const src = 'function add(a, b) {\n  return a + b;\n}\n\nfunction sub(a, b) {\n  return a - b;\n}\n';
+  const { ctx, read } = await setup({ 'm.js': src, 'other.js': 'let v = 1;\n' });
+  await readFileTool.execute({ file_path: 'm.js' }, ctx);
+  await readFileTool.execute({ file_path: 'other.js' }, ctx);
+  const miss = { file_path: 'm.js', old_string: 'function subtract(a, b) {\n  return a - b;', new_string: 'x' };
+  const first = await editFileTool.execute(miss, ctx);
+  assert.equal(first.isError, true);
+  assert.match(first.summary ?? '', /^old_string not found; closest: line 5 \(\d+ %\)/);
+  assert.match(textOf(first), /Retry once, with old_string copied exactly/);
+  assert.doesNotMatch(textOf(first), /Do not guess/);
+  // Another file's failures are counted on their own.
+  const elsewhere = await editFileTool.execute({ file_path: 'other.js', old_string: 'let w', new_string: 'x' }, ctx);
+  assert.match(textOf(elsewhere), /Retry once/);
+  const second = await multiEditTool.execute({ file_path: 'm.js', edits: [miss] }, ctx);
+  assert.match(textOf(second), /This is failed edit 2 in a row on m\.js\. Do not guess old_string again/);
+  assert.match(second.summary ?? '', /failure 2 in a row on this file$/);
+  const ambiguous = await editFileTool.execute({ file_path: 'm.js', old_string: '(a, b) {', new_string: 'x' }, ctx);
+  assert.match(ambiguous.summary ?? '', /^old_string occurs 2 times \(lines 1, 5\) — failure 3 in a row/);
+  assert.equal((await read('m.js')).toString(), src, 'nothing was written');
+  // A successful edit ends the run: the next miss gets the retry hint again.
+  const ok = await editFileTool.execute({ file_path: 'm.js', old_string: 'a - b', new_string: 'b - a' }, ctx);
+  assert.equal(ok.isError, false, textOf(ok));
+  assert.equal(ok.summary, undefined);
+  const again = await editFileTool.execute(miss, ctx);
+  assert.match(textOf(again), /Retry once/);
+  // Failures that are not mismatches (a file not read) carry no card summary and are not counted.
+  const unread = await setup({ 'u.js': 'x\n' });
+  const notRead = await editFileTool.execute({ file_path: 'u.js', old_string: 'x', new_string: 'y' }, unread.ctx);
+  assert.equal(notRead.summary, undefined);
+  assert.doesNotMatch(textOf(notRead), /Retry once/);
+});
+
 test('edit_file keeps CRLF line endings and a UTF-8 BOM', async () => {
   const bom = Buffer.from([0xef, 0xbb, 0xbf]);
   const { ctx, read } = await setup({ 'w.cs': Buffer.concat([bom, Buffer.from('class A {\r\n  int x;\r\n}\r\n')]) });

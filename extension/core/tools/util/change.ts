@@ -3,6 +3,7 @@
 import { errorResult, type ProposedChange, type ToolContext, type ToolResult } from '../types';
 import { unifiedDiff } from './diff';
 import { applyText, type LoadedFile } from './edit-io';
+import { clearEditFailures } from './edit-failures';
 import { ToolInputError } from './paths';
 
 export function describeChange(c: ProposedChange): string {
@@ -29,6 +30,7 @@ export async function commitChange(
   summary: string,
 ): Promise<ToolResult> {
   const { via } = await applyText(ctx, file, change.after);
+  clearEditFailures(ctx, file.abs);
   const { text, stat } = unifiedDiff(change.before, change.after, change.displayPath, { maxLines: 200 });
   const how = via === 'editor' ? ' (applied in the open editor and saved; Undo reverts it)' : '';
   const counts = change.isNew ? `+${stat.added}` : `+${stat.added} −${stat.removed}`;

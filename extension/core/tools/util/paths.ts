@@ -4,7 +4,11 @@ import * as path from 'node:path';
 import type { WorkspacePort } from '../../ports';
 
 export class ToolInputError extends Error {
-  constructor(message: string) {
+  /** `summary`: one plain line for the tool card when the message is long (a failed edit's candidates). */
+  constructor(
+    message: string,
+    readonly summary?: string,
+  ) {
     super(message);
     this.name = 'ToolInputError';
   }

@@ -3,7 +3,11 @@
 import { cutLine } from './cap';
 import { toEol } from './text';
 
-export type ReplaceResult = { ok: true; text: string; count: number } | { ok: false; message: string };
+/**
+ * A failed replacement says two things: `message` for the model (what the file has instead, where to
+ * look) and `summary`, one plain line for the tool card ("old_string not found; closest: line 12, 87 %").
+ */
+export type ReplaceResult = { ok: true; text: string; count: number } | { ok: false; message: string; summary: string };
 
 function occurrences(hay: string, needle: string): number[] {
   const at: number[] = [];
@@ -26,11 +30,16 @@ export function replaceExact(
   replaceAll: boolean,
 ): ReplaceResult {
   if (oldStr === newStr)
-    return { ok: false, message: 'old_string and new_string are identical, so there is nothing to change.' };
+    return {
+      ok: false,
+      message: 'old_string and new_string are identical, so there is nothing to change.',
+      summary: 'old_string and new_string are identical',
+    };
   if (oldStr === '')
     return {
       ok: false,
       message: 'old_string is empty. Give the exact text to replace (to create a new file use write_file).',
+      summary: 'old_string is empty',
     };
   // The model usually writes LF; the file may be CRLF. Try the text as given, then in the file's convention.
   let o = oldStr;
@@ -46,7 +55,7 @@ export function replaceExact(
       n = toEol(newStr, eol);
     }
   }
-  if (at.length === 0) return { ok: false, message: notFoundMessage(text, oldStr) };
+  if (at.length === 0) return { ok: false, ...notFound(text, oldStr) };
   if (at.length > 1 && !replaceAll) {
     const lines = text.split(/\r?\n/);
     const shown = at.slice(0, 10).map((i) => {
@@ -56,6 +65,10 @@ export function replaceExact(
     const more = at.length > 10 ? `\n  … and ${at.length - 10} more` : '';
     return {
       ok: false,
+      summary: `old_string occurs ${at.length} times (lines ${at
+        .slice(0, 5)
+        .map((i) => lineOf(text, i))
+        .join(', ')}${at.length > 5 ? ', …' : ''})`,
       message:
         `old_string occurs ${at.length} times, so the edit is ambiguous. Include more surrounding lines to ` +
         'make it unique, or set replace_all to true to change every occurrence. ' +
@@ -94,15 +107,17 @@ function numberedWindow(lines: string[], start: number, count: number): string {
     .join('\n');
 }
 
-function notFoundMessage(text: string, oldStr: string): string {
+function notFound(text: string, oldStr: string): { message: string; summary: string } {
   const head = 'old_string was not found in the file (it must match exactly, including whitespace and indentation).';
   const want = oldStr.replace(/\r\n/g, '\n').split('\n');
   while (want.length > 1 && want[want.length - 1].trim() === '') want.pop();
   if (want.every((l) => /^\s*\d+\t/.test(l) || l === '')) {
-    return (
-      `${head} It looks like you included the line-number prefixes from read_file output ("   12\\t"); remove ` +
-      `them and use only the file's text.`
-    );
+    return {
+      message:
+        `${head} It looks like you included the line-number prefixes from read_file output ("   12\\t"); remove ` +
+        `them and use only the file's text.`,
+      summary: 'old_string not found: it includes read_file line-number prefixes',
+    };
   }
   const lines = text.replace(/\r\n/g, '\n').split('\n');
   const k = want.length;
@@ -112,10 +127,12 @@ function notFoundMessage(text: string, oldStr: string): string {
     let same = true;
     for (let j = 0; j < k && same; j++) same = lines[s + j].trim() === trimmedWant[j];
     if (same && trimmedWant.some((t) => t !== '')) {
-      return (
-        `${head} The same text exists with different whitespace or indentation at line ${s + 1}. The file ` +
-        `has:\n${numberedWindow(lines, s, k)}\nCopy old_string from this exactly (without the line numbers).`
-      );
+      return {
+        message:
+          `${head} The same text exists with different whitespace or indentation at line ${s + 1}. The file ` +
+          `has:\n${numberedWindow(lines, s, k)}\nCopy old_string from this exactly (without the line numbers).`,
+        summary: `old_string not found: same text with other whitespace at line ${s + 1}`,
+      };
     }
   }
   // 2. Fuzzy: windows of the same height, scored by average line similarity.
@@ -135,18 +152,23 @@ function notFoundMessage(text: string, oldStr: string): string {
     picked.push(c);
   }
   if (picked.length === 0) {
-    return (
-      `${head} Nothing similar was found either; the file may differ from what you expect. Read it again with ` +
-      `read_file and copy the exact text.`
-    );
+    return {
+      message:
+        `${head} Nothing similar was found either; the file may differ from what you expect. Read it again with ` +
+        `read_file and copy the exact text.`,
+      summary: 'old_string not found, nothing similar in the file',
+    };
   }
   const shown = picked
     .map(
       (p) => `Candidate at line ${p.s + 1} (${Math.round(p.score * 100)}% similar):\n${numberedWindow(lines, p.s, k)}`,
     )
     .join('\n\n');
-  return (
-    `${head} The closest candidates in the file:\n\n${shown}\n\nIf one of these is what you meant, copy it ` +
-    `exactly as old_string (without the line numbers).`
-  );
+  const closest = picked.map((p) => `line ${p.s + 1} (${Math.round(p.score * 100)} %)`).join(', ');
+  return {
+    message:
+      `${head} The closest candidates in the file:\n\n${shown}\n\nIf one of these is what you meant, copy it ` +
+      `exactly as old_string (without the line numbers).`,
+    summary: `old_string not found; closest: ${closest}`,
+  };
 }

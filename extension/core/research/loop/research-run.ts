@@ -1,0 +1,420 @@
+// Research mode's loop: analyse → plan → search (one query per step) → read → evaluate gaps →
+// iterate → write → verify. It runs isolated: its own context (the question, the plan, the pages
+// read) and only research services — no workspace tools, no chat history. Searches run one after
+// another; each search's pages are fetched in the background through a bounded pool while the next
+// search goes out, so reading overlaps searching. Gathering stops at the search limit or the time
+// budget; whatever was read is then written up, verified against the pages and delivered as a report.
+import type { ReportSource, RequestEvent, ResearchPhase, ResearchPlanInput, Usage } from '../../../protocol';
+import gapsPrompt from '../../../../prompts/research-gaps.md';
+import writerPrompt from '../../../../prompts/researcher.md';
+import { AsyncQueue } from '../../agent/async-queue';
+import { costOf } from '../../agent/cost';
+import type { ModelMessage, ProviderConfig } from '../../providers/types';
+import type { FetchedPage, SearchProviderId, SearchQuery, SearchResult } from '../types';
+import { verifyReport, type ClaimJudge, type FetchedSource } from '../verify';
+import { normaliseUrl } from '../verify/citations';
+import { collectText, jsonObjectIn, type LlmTarget } from './llm-text';
+import { planResearch } from './research-planner';
+import { TaskPool } from './task-pool';
+
+/** What the loop reaches the web through (the search client with failover, the guarded fetcher). */
+export interface ResearchServices {
+  search(query: SearchQuery & { provider?: SearchProviderId }, signal: AbortSignal): Promise<SearchResult[]>;
+  fetchPage(url: string, signal: AbortSignal): Promise<FetchedPage>;
+}
+
+export interface ResearchLimits {
+  minSearches: number;
+  maxSearches: number;
+  /** Time for gathering (planning, searching, reading); writing and verifying come after it. */
+  timeBudgetMs: number;
+  /** Pages fetched at once. */
+  fetchConcurrency: number;
+  /** New pages read per search (its top results not read yet). */
+  pagesPerSearch: number;
+}
+
+export const DEFAULT_LIMITS: ResearchLimits = {
+  minSearches: 2,
+  maxSearches: 7,
+  timeBudgetMs: 180_000,
+  fetchConcurrency: 4,
+  pagesPerSearch: 3,
+};
+
+export interface ResearchRunOptions {
+  question: string;
+  /** An approved research plan: its queries run first and the planning call is skipped. */
+  plan?: ResearchPlanInput;
+  services: ResearchServices;
+  llm: LlmTarget;
+  price?: ProviderConfig['price'];
+  /** The fast-model claim check; without it claims are checked lexically only. */
+  judge?: ClaimJudge;
+  limits: ResearchLimits;
+  signal: AbortSignal;
+  now(): number;
+  newId(): string;
+}
+
+export type ResearchEvent =
+  | Exclude<RequestEvent, { type: 'started' | 'complete' | 'aborted' | 'error' }>
+  | { type: 'history'; messages: ModelMessage[] };
+
+export type ResearchOutcome = { kind: 'reported'; reportId: string } | { kind: 'nothing_found' } | { kind: 'aborted' };
+
+/** Page text handed to the writer per source, and in all. */
+const WRITER_CHARS_PER_SOURCE = 6_000;
+const WRITER_CHARS_TOTAL = 60_000;
+/** Pages one run reads at most, whatever the searches return. */
+const MAX_PAGES = 40;
+
+export async function* runResearch(opts: ResearchRunOptions): AsyncGenerator<ResearchEvent, ResearchOutcome> {
+  const queue = new AsyncQueue<ResearchEvent>();
+  let settled = false;
+  const work = new ResearchRun(opts, queue).run().finally(() => {
+    settled = true;
+  });
+  while (!settled) {
+    await queue.waitFor(work);
+    yield* queue.drain();
+  }
+  const outcome = await work;
+  yield* queue.drain();
+  return outcome;
+}
+
+class ResearchRun {
+  private readonly sources: FetchedSource[] = [];
+  /** URLs being read right now. */
+  private readonly fetchesStarted = new Set<string>();
+  private readonly seenUrls = new Set<string>();
+  private readonly searchesRun: string[] = [];
+  private readonly usage: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
+  private readonly notes: string[] = [];
+  private searchesPlanned = 0;
+  private phase: ResearchPhase = 'planning';
+  private cards = 0;
+
+  constructor(
+    private readonly o: ResearchRunOptions,
+    private readonly out: AsyncQueue<ResearchEvent>,
+  ) {}
+
+  async run(): Promise<ResearchOutcome> {
+    const { o } = this;
+    const startedAt = o.now();
+    // Gathering has its own deadline on top of the user's Stop.
+    const gather = new AbortController();
+    const onAbort = () => gather.abort();
+    o.signal.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => gather.abort(), o.limits.timeBudgetMs);
+    const pool = new TaskPool(Math.max(1, o.limits.fetchConcurrency));
+    try {
+      this.progress('planning', 'Working out what to search');
+      const plan = o.plan ?? (await this.planQueries());
+      if (o.signal.aborted) return { kind: 'aborted' };
+      const queue = plan.queries.slice(0, o.limits.maxSearches);
+      this.searchesPlanned = Math.max(queue.length, Math.min(o.limits.minSearches, o.limits.maxSearches));
+      let gapsChecked = 0;
+      while (this.searchesRun.length < o.limits.maxSearches && !gather.signal.aborted) {
+        if (queue.length === 0) {
+          // Out of queries: read what the pages say so far and ask what is missing.
+          await this.settle(pool, gather.signal);
+          if (gather.signal.aborted || gapsChecked >= o.limits.maxSearches) break;
+          gapsChecked++;
+          const more = await this.findGaps(plan, gather.signal);
+          const fresh = more.filter((q) => !this.searchesRun.some((r) => r.toLowerCase() === q.toLowerCase()));
+          if (fresh.length === 0) break;
+          queue.push(...fresh.map((query) => ({ query })));
+          this.searchesPlanned = Math.min(o.limits.maxSearches, this.searchesRun.length + queue.length);
+          continue;
+        }
+        const next = queue.shift() as { query: string; provider?: SearchProviderId };
+        const results = await this.search(next, gather.signal);
+        for (const r of results.slice(0, 10)) {
+          if (this.sources.length + this.fetchesStarted.size >= MAX_PAGES) break;
+          const key = normaliseUrl(r.url);
+          if (this.seenUrls.has(key)) continue;
+          if (this.pendingFor(results, r) >= o.limits.pagesPerSearch) break;
+          this.seenUrls.add(key);
+          this.fetchesStarted.add(r.url);
+          void pool.run(() => this.read(r, gather.signal));
+        }
+      }
+      await this.settle(pool, gather.signal);
+      if (o.signal.aborted) return { kind: 'aborted' };
+      if (gather.signal.aborted)
+        this.notes.push(
+          `The time budget (${Math.round(o.limits.timeBudgetMs / 1000)} s) ended the search; the report uses what ` +
+            'was read by then.',
+        );
+      const elapsed = Math.round((o.now() - startedAt) / 1000);
+      this.notes.push(`${this.searchesRun.length} searches and ${this.sources.length} pages read in ${elapsed} s.`);
+      if (this.sources.length === 0) return this.nothingFound();
+      return await this.writeAndVerify(plan);
+    } finally {
+      clearTimeout(timer);
+      o.signal.removeEventListener('abort', onAbort);
+      gather.abort();
+      await pool.idle();
+    }
+  }
+
+  // ---- phases ---------------------------------------------------------------------------------
+
+  private async planQueries(): Promise<ResearchPlanInput> {
+    const r = await planResearch(this.o.question, this.o.llm, this.o.limits, this.o.signal);
+    if (r.usage) this.addUsage(r.usage);
+    if (r.note) this.notes.push(r.note);
+    return r.plan;
+  }
+
+  private async search(
+    q: { query: string; provider?: SearchProviderId },
+    signal: AbortSignal,
+  ): Promise<SearchResult[]> {
+    const callId = this.card('web_search', q.query);
+    this.searchesRun.push(q.query);
+    this.progress('searching', `Searching: ${q.query}`);
+    const started = this.o.now();
+    try {
+      const results = await this.o.services.search({ query: q.query, maxResults: 10, provider: q.provider }, signal);
+      const lines = results.map((r, i) => `${i + 1}. ${r.title} — ${r.url}`);
+      this.cardDone(callId, 'web_search', q.query, started, {
+        status: 'ok',
+        preview: results.length
+          ? `${results.length} results: ${results
+              .slice(0, 3)
+              .map((r) => r.title)
+              .join(' · ')}`
+          : 'No results',
+        detail: lines.join('\n') || 'No results',
+      });
+      if (results.length === 0) this.notes.push(`The search "${q.query}" found nothing.`);
+      return results;
+    } catch (e) {
+      if (isNoKey(e)) throw e;
+      const message = (e as Error).message;
+      this.cardDone(callId, 'web_search', q.query, started, {
+        status: signal.aborted ? 'aborted' : 'error',
+        preview: message,
+        summary: `search failed: ${message}`,
+      });
+      if (!signal.aborted) this.notes.push(`The search "${q.query}" failed: ${message}`);
+      return [];
+    } finally {
+      this.progress('searching');
+    }
+  }
+
+  private async read(result: SearchResult, signal: AbortSignal): Promise<void> {
+    const callId = this.card('web_fetch', result.url);
+    const started = this.o.now();
+    try {
+      const page = await this.o.services.fetchPage(result.url, signal);
+      const n = this.sources.length + 1;
+      this.sources.push({
+        n,
+        url: page.url,
+        finalUrl: page.finalUrl,
+        title: page.title || result.title,
+        text: page.text,
+        accessedAt: page.fetchedAt,
+      });
+      this.seenUrls.add(normaliseUrl(page.finalUrl));
+      this.cardDone(callId, 'web_fetch', result.url, started, {
+        status: 'ok',
+        preview: `[${n}] ${page.title || result.title} · ${page.text.length.toLocaleString('en')} characters`,
+      });
+    } catch (e) {
+      const message = (e as Error).message;
+      this.cardDone(callId, 'web_fetch', result.url, started, {
+        status: signal.aborted ? 'aborted' : 'error',
+        preview: message,
+        summary: signal.aborted ? undefined : `not read: ${message}`,
+      });
+    } finally {
+      this.fetchesStarted.delete(result.url);
+      this.progress(this.phase === 'evaluating' ? 'evaluating' : 'reading');
+    }
+  }
+
+  /** How many of this search's results are already being read (so each search adds at most N pages). */
+  private pendingFor(results: SearchResult[], current: SearchResult): number {
+    const before = results.slice(0, results.indexOf(current));
+    return before.filter((r) => this.fetchesStarted.has(r.url) || this.sources.some((s) => s.url === r.url)).length;
+  }
+
+  private async settle(pool: TaskPool, signal: AbortSignal): Promise<void> {
+    if (!signal.aborted) this.progress('reading', 'Reading the pages found');
+    await pool.idle();
+  }
+
+  private async findGaps(plan: ResearchPlanInput, signal: AbortSignal): Promise<string[]> {
+    this.progress('evaluating', 'Checking what is still missing');
+    const read = this.sources
+      .map((s) => `[${s.n}] ${s.title} (${s.url})\n${s.text.slice(0, 600).replace(/\s+/g, ' ')}`)
+      .join('\n\n');
+    const user = [
+      `Question: ${plan.question}`,
+      `Sub-questions:\n${plan.subQuestions.map((q) => `- ${q}`).join('\n')}`,
+      `Searches run:\n${this.searchesRun.map((q) => `- ${q}`).join('\n')}`,
+      `Pages read:\n\n${read || '(none yet)'}`,
+      `Searches left: ${this.o.limits.maxSearches - this.searchesRun.length}; at least ${Math.max(0, this.o.limits.minSearches - this.searchesRun.length)} more are expected.`,
+    ].join('\n\n');
+    try {
+      const { text, usage } = await collectText(this.o.llm, { system: gapsPrompt.trim(), user }, signal);
+      this.addUsage(usage);
+      const v = jsonObjectIn(text) as { enough?: unknown; queries?: unknown } | undefined;
+      const queries = Array.isArray(v?.queries)
+        ? v.queries
+            .filter((q): q is string => typeof q === 'string' && q.trim() !== '')
+            .map((q) => q.trim().slice(0, 400))
+        : [];
+      const enough = v?.enough === true && this.searchesRun.length >= this.o.limits.minSearches;
+      return enough ? [] : queries.slice(0, 3);
+    } catch (e) {
+      if (!signal.aborted)
+        this.notes.push(`The gap check failed (${(e as Error).message}); no further searches were made.`);
+      return [];
+    }
+  }
+
+  private async writeAndVerify(plan: ResearchPlanInput): Promise<ResearchOutcome> {
+    const { o } = this;
+    this.progress('writing', 'Writing the report');
+    let budget = WRITER_CHARS_TOTAL;
+    const material = this.sources
+      .map((s) => {
+        const take = Math.max(0, Math.min(WRITER_CHARS_PER_SOURCE, budget));
+        budget -= take;
+        return `Source [${s.n}]: ${s.title}\nURL: ${s.finalUrl ?? s.url}\n\n${s.text.slice(0, take)}`;
+      })
+      .join('\n\n---\n\n');
+    const user = [
+      `Question: ${plan.question}`,
+      `Expected output: ${plan.expectedOutput}`,
+      `Sources (${this.sources.length}):\n\n${material}`,
+    ].join('\n\n');
+    const { text: draft, usage } = await collectText(o.llm, { system: writerPrompt.trim(), user }, o.signal, (t) =>
+      this.out.push({ type: 'text_delta', text: t }),
+    );
+    this.addUsage(usage);
+    if (o.signal.aborted) return { kind: 'aborted' };
+    this.progress('verifying', 'Checking every citation against its page');
+    const verified = await verifyReport(draft, this.sources, { judge: o.judge, signal: o.signal });
+    if (o.signal.aborted) return { kind: 'aborted' };
+    const id = `report-${o.newId()}`;
+    const title = /^#\s+(.+)$/m.exec(verified.markdown)?.[1]?.trim() || plan.question.slice(0, 120);
+    const sources: ReportSource[] = verified.sources;
+    const v = verified.stats;
+    this.out.push({
+      type: 'report',
+      report: {
+        id,
+        title,
+        question: plan.question,
+        markdown: verified.markdown,
+        sources,
+        verdicts: verified.verdicts,
+        notes: [...verified.notes, ...this.notes],
+        stats: {
+          searches: this.searchesRun.length,
+          sourcesRead: this.sources.length,
+          claims: v.claims,
+          supported: v.supported,
+          unsupported: v.unsupported,
+          unchecked: v.unchecked,
+          inventedRemoved: v.inventedRemoved,
+          unfetchedUrlsRemoved: v.unfetchedUrlsRemoved,
+        },
+        createdAt: o.now(),
+      },
+    });
+    this.progress('done');
+    this.out.push({
+      type: 'history',
+      // The controller adds the user's message before the first history it records.
+      messages: [{ role: 'assistant', text: verified.markdown }],
+    });
+    return { kind: 'reported', reportId: id };
+  }
+
+  private nothingFound(): ResearchOutcome {
+    const text = [
+      `I could not find sources to answer this: ${this.searchesRun.length} searches found no page that could be read.`,
+      ...this.notes.map((n) => `- ${n}`),
+      '',
+      'Try a more specific question, other words, or another search provider (sextant.research.searchProviders).',
+    ].join('\n');
+    this.out.push({ type: 'text_delta', text });
+    this.progress('done');
+    this.out.push({
+      type: 'history',
+      messages: [{ role: 'assistant', text }],
+    });
+    return { kind: 'nothing_found' };
+  }
+
+  // ---- events ---------------------------------------------------------------------------------
+
+  private progress(phase: ResearchPhase, detail?: string): void {
+    this.phase = phase;
+    this.out.push({
+      type: 'research_progress',
+      progress: {
+        phase,
+        searchesDone: this.searchesRun.length,
+        searchesPlanned: Math.max(this.searchesPlanned, this.searchesRun.length),
+        sourcesRead: this.sources.length,
+        ...(detail ? { detail: detail.slice(0, 500) } : {}),
+      },
+    });
+  }
+
+  private card(name: 'web_search' | 'web_fetch', subject: string): string {
+    const callId = `research-${++this.cards}`;
+    this.out.push({
+      type: 'tool_started',
+      call: { callId, name, kind: 'network', subject, status: 'running', startedAt: this.o.now() },
+    });
+    return callId;
+  }
+
+  private cardDone(
+    callId: string,
+    name: 'web_search' | 'web_fetch',
+    subject: string,
+    startedAt: number,
+    r: { status: 'ok' | 'error' | 'aborted'; preview?: string; detail?: string; summary?: string },
+  ): void {
+    this.out.push({
+      type: 'tool_updated',
+      call: {
+        callId,
+        name,
+        kind: 'network',
+        subject,
+        status: r.status,
+        startedAt,
+        durationMs: this.o.now() - startedAt,
+        ...(r.preview ? { preview: r.preview.slice(0, 240) } : {}),
+        ...(r.detail ? { detail: r.detail.slice(0, 20_000) } : {}),
+        ...(r.summary ? { summary: r.summary.slice(0, 300) } : {}),
+      },
+    });
+  }
+
+  private addUsage(u: Usage): void {
+    this.usage.inputTokens += u.inputTokens;
+    this.usage.outputTokens += u.outputTokens;
+    this.usage.cachedTokens += u.cachedTokens;
+    this.out.push({ type: 'usage', usage: { ...this.usage, costUsd: costOf(this.usage, this.o.price) } });
+  }
+}
+
+/** A missing search key ends the run with the message saying what to configure. */
+function isNoKey(e: unknown): boolean {
+  return e instanceof Error && (e as { code?: unknown }).code === 'no_key';
+}

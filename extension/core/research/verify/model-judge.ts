@@ -1,0 +1,48 @@
+// The fast-model half of claim checking: one short request per claim with the passages that passed
+// the lexical floor, answered as a small JSON verdict. The model is reached through `complete`, so the
+// verifier does not depend on a provider; the research loop gives it the configured fast model.
+import claimCheckPrompt from '../../../../prompts/claim-check.md';
+import type { ClaimJudge, JudgeInput } from './verify-report';
+
+/** One non-streamed completion: system prompt and user text in, the reply's text out. */
+export type CompleteText = (
+  req: { system: string; user: string; maxTokens: number },
+  signal: AbortSignal,
+) => Promise<string>;
+
+export function claimJudgeFrom(complete: CompleteText): ClaimJudge {
+  return async (input, signal) => {
+    const reply = await complete(
+      { system: claimCheckPrompt.trim(), user: judgeRequestText(input), maxTokens: 200 },
+      signal,
+    );
+    return parseVerdict(reply);
+  };
+}
+
+export function judgeRequestText(input: JudgeInput): string {
+  const evidence = input.evidence
+    .map(
+      (e, i) =>
+        `Source ${i + 1}: ${e.title} (${e.url})\n${e.passages.map((p) => `> ${p.replace(/\n/g, ' ')}`).join('\n')}`,
+    )
+    .join('\n\n');
+  return `Claim: ${input.claim}\n\nPassages from the cited page(s):\n\n${evidence}`;
+}
+
+/** Reads the verdict from a reply: the JSON object when there is one, else a clear leading word. */
+export function parseVerdict(reply: string): { supported: boolean; reason?: string } {
+  const json = /\{[\s\S]*\}/.exec(reply)?.[0];
+  if (json) {
+    try {
+      const v = JSON.parse(json) as { verdict?: unknown; reason?: unknown };
+      if (v.verdict === 'supported' || v.verdict === 'unsupported')
+        return { supported: v.verdict === 'supported', ...(typeof v.reason === 'string' ? { reason: v.reason } : {}) };
+    } catch {
+      // fall through to the plain-word reading
+    }
+  }
+  const word = /\b(unsupported|supported)\b/i.exec(reply)?.[1]?.toLowerCase();
+  if (word) return { supported: word === 'supported' };
+  throw new Error(`the claim checker's reply had no verdict: ${reply.slice(0, 120)}`);
+}

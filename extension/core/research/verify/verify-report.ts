@@ -1,0 +1,234 @@
+// Verified citations: before a report is shown, every `[n]` must resolve to a page fetched in this
+// run, every URL in the text must have been fetched, and every cited sentence is checked against the
+// page it cites — a lexical floor first (its words and figures must be on the page), then, when a
+// judge is given, a fast model reading the best-matching passages. Invented citations and unfetched
+// URLs are removed; unsupported claims stay, visibly marked, and are counted in the report's notes.
+import type { Source } from '../types';
+import {
+  citedNumbers,
+  citedSentences,
+  dropUnknownUrls,
+  normaliseUrl,
+  rewriteMarkers,
+  withoutSourceSection,
+} from './citations';
+import { bestPassages, indexPage, overlap, passesFloor, type PageIndex } from './lexical';
+
+/** A page fetched in this run, as the verifier needs it. `n` is the run's own source number. */
+export interface FetchedSource {
+  n: number;
+  url: string;
+  /** Where the content came from after redirects (also accepted in the text). */
+  finalUrl?: string;
+  title: string;
+  /** Plain text of the readable content. */
+  text: string;
+  accessedAt: number;
+}
+
+export interface JudgeInput {
+  claim: string;
+  /** The best-matching passages of each cited page that passed the lexical floor. */
+  evidence: Array<{ title: string; url: string; passages: string[] }>;
+}
+
+/** A fast-model check: does the evidence support the claim? */
+export type ClaimJudge = (input: JudgeInput, signal: AbortSignal) => Promise<{ supported: boolean; reason?: string }>;
+
+export type Verdict = 'supported' | 'unsupported' | 'unchecked';
+
+export interface ClaimVerdict {
+  claim: string;
+  /** Source numbers as the final report numbers them. */
+  cites: number[];
+  verdict: Verdict;
+  /** What decided: the lexical floor alone, or the model after the floor. */
+  by: 'lexical' | 'model';
+  /** Best coverage of the claim's content words over its cited pages, 0..1. */
+  coverage: number;
+  reason?: string;
+}
+
+export interface VerificationStats {
+  citations: number;
+  inventedRemoved: number;
+  unfetchedUrlsRemoved: number;
+  claims: number;
+  supported: number;
+  unsupported: number;
+  unchecked: number;
+}
+
+export interface VerifiedReport {
+  /** The report with invented citations and unfetched URLs removed, markers renumbered 1..k in order
+   *  of first use, unsupported claims marked, and a numbered "Sources" section. */
+  markdown: string;
+  /** The cited sources, numbered as in the report. */
+  sources: Source[];
+  verdicts: ClaimVerdict[];
+  notes: string[];
+  stats: VerificationStats;
+}
+
+export const UNSUPPORTED_MARK = '*(not supported by the cited source)*';
+export const INVENTED_MARK = '*(cited a source that was not fetched)*';
+/** Stands for INVENTED_MARK while markers are rewritten (a number no source can have). */
+const INVENTED_MARK_TOKEN = -1;
+
+export interface VerifyOptions {
+  judge?: ClaimJudge;
+  signal?: AbortSignal;
+  /** Judge calls in flight at once. */
+  concurrency?: number;
+}
+
+export async function verifyReport(
+  draft: string,
+  fetched: readonly FetchedSource[],
+  opts: VerifyOptions = {},
+): Promise<VerifiedReport> {
+  const signal = opts.signal ?? new AbortController().signal;
+  const byN = new Map(fetched.map((s) => [s.n, s]));
+  const fetchedUrls = new Set(fetched.flatMap((s) => [s.url, s.finalUrl ?? s.url].map(normaliseUrl)));
+  const notes: string[] = [];
+
+  // 1. Our own source list replaces whatever the model wrote; URLs not fetched in this run go.
+  const body = withoutSourceSection(draft);
+  const { text: urlsChecked, removed } = dropUnknownUrls(body, (u) => fetchedUrls.has(normaliseUrl(u)));
+  for (const u of [...new Set(removed)]) notes.push(`Removed a URL that was not fetched in this run: ${u}`);
+
+  // 2. Citations of nothing fetched are invented: removed. The rest are renumbered by first use.
+  const invented = new Set<number>();
+  let citations = 0;
+  let inventedRemoved = 0;
+  const resolved = rewriteMarkers(urlsChecked, (ns) => {
+    citations += ns.length;
+    const kept = ns.filter((n) => {
+      if (byN.has(n)) return true;
+      invented.add(n);
+      inventedRemoved++;
+      return false;
+    });
+    // A claim left with no citation at all says so rather than reading as an unsourced statement.
+    return kept.length === 0 ? [INVENTED_MARK_TOKEN] : kept;
+  });
+  for (const n of [...invented].sort((a, b) => a - b))
+    notes.push(`Removed citation [${n}]: no source with that number was fetched in this run.`);
+  const order = citedNumbers(resolved);
+  const renumber = new Map(order.map((n, i) => [n, i + 1]));
+  let markdown = rewriteMarkers(resolved, (ns) => [...new Set(ns.map((n) => renumber.get(n) ?? n))]).replace(
+    /[ \t]*\[-1\]/g,
+    ` ${INVENTED_MARK}`,
+  );
+  const sources: Source[] = order.map((n, i) => {
+    const s = byN.get(n) as FetchedSource;
+    return { n: i + 1, url: s.finalUrl ?? s.url, title: s.title, accessedAt: s.accessedAt };
+  });
+  const pageOf = new Map<number, { src: FetchedSource; index: PageIndex }>(
+    order.map((n, i) => [
+      i + 1,
+      { src: byN.get(n) as FetchedSource, index: indexPage((byN.get(n) as FetchedSource).text) },
+    ]),
+  );
+
+  // 3. Each cited sentence against its pages.
+  const sentences = citedSentences(markdown);
+  const verdicts = new Array<ClaimVerdict>(sentences.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < sentences.length) {
+      const k = next++;
+      verdicts[k] = await judgeSentence(sentences[k].claim, sentences[k].numbers, pageOf, opts.judge, signal);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 4) }, worker));
+
+  // 4. Unsupported claims are marked where they stand.
+  sentences.forEach((s, k) => {
+    if (verdicts[k].verdict !== 'unsupported') return;
+    const at = findSentence(markdown, s.sentence);
+    if (at) markdown = `${markdown.slice(0, at.end)} ${UNSUPPORTED_MARK}${markdown.slice(at.end)}`;
+  });
+
+  const stats: VerificationStats = {
+    citations,
+    inventedRemoved,
+    unfetchedUrlsRemoved: removed.length,
+    claims: verdicts.length,
+    supported: verdicts.filter((v) => v.verdict === 'supported').length,
+    unsupported: verdicts.filter((v) => v.verdict === 'unsupported').length,
+    unchecked: verdicts.filter((v) => v.verdict === 'unchecked').length,
+  };
+  notes.unshift(summaryNote(stats, Boolean(opts.judge)));
+  markdown = `${markdown.trimEnd()}\n\n${sourcesSection(sources)}`;
+  return { markdown, sources, verdicts, notes, stats };
+}
+
+async function judgeSentence(
+  claim: string,
+  cites: number[],
+  pageOf: Map<number, { src: FetchedSource; index: PageIndex }>,
+  judge: ClaimJudge | undefined,
+  signal: AbortSignal,
+): Promise<ClaimVerdict> {
+  const pages = cites.map((n) => pageOf.get(n)).filter((p) => p !== undefined);
+  // A sentence citing several pages may draw on all of them: the floor is judged on their union.
+  const union: PageIndex = {
+    stems: new Set(pages.flatMap((p) => [...p.index.stems])),
+    figures: new Set(pages.flatMap((p) => [...p.index.figures])),
+    sentences: [],
+  };
+  const o = overlap(claim, union);
+  const coverage = o.coverage;
+  const base = { claim, cites, coverage };
+  if (!passesFloor(o)) {
+    const reason = o.missingFigures.length
+      ? `the cited page does not contain ${o.missingFigures.join(', ')}`
+      : `only ${Math.round(coverage * 100)} % of the claim's words are on the cited page`;
+    return { ...base, verdict: 'unsupported', by: 'lexical', reason };
+  }
+  if (!judge) return { ...base, verdict: 'supported', by: 'lexical' };
+  try {
+    const evidence = pages
+      .map((p) => ({ title: p.src.title, url: p.src.finalUrl ?? p.src.url, passages: bestPassages(claim, p.index) }))
+      .filter((e) => e.passages.length > 0);
+    const r = await judge({ claim, evidence }, signal);
+    return { ...base, verdict: r.supported ? 'supported' : 'unsupported', by: 'model', reason: r.reason };
+  } catch (e) {
+    if (signal.aborted) throw e;
+    return { ...base, verdict: 'unchecked', by: 'lexical', reason: `the model check failed: ${(e as Error).message}` };
+  }
+}
+
+/** Where a sentence (as extracted, whitespace collapsed) ends in the Markdown, whatever its line breaks. */
+function findSentence(markdown: string, sentence: string): { end: number } | undefined {
+  const pattern = sentence
+    .split(/\s+/)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('\\s+');
+  const m = new RegExp(pattern).exec(markdown);
+  return m ? { end: m.index + m[0].length } : undefined;
+}
+
+function summaryNote(s: VerificationStats, judged: boolean): string {
+  if (s.claims === 0) return 'No sentence of this report cites a source.';
+  const how = judged
+    ? 'checked against the cited pages (words and figures, then a model)'
+    : 'checked against the cited pages (words and figures)';
+  const parts = [`${s.supported} of ${s.claims} cited claims supported, ${how}`];
+  if (s.unsupported) parts.push(`${s.unsupported} marked as not supported`);
+  if (s.unchecked) parts.push(`${s.unchecked} not checked (model check failed)`);
+  if (s.inventedRemoved) parts.push(`${s.inventedRemoved} citation(s) of unfetched sources removed`);
+  if (s.unfetchedUrlsRemoved) parts.push(`${s.unfetchedUrlsRemoved} unfetched URL(s) removed`);
+  return `${parts.join('; ')}.`;
+}
+
+/** The numbered source list: title, URL, accessed date. */
+export function sourcesSection(sources: readonly Source[]): string {
+  if (sources.length === 0) return '## Sources\n\nNo sources were cited.';
+  const items = sources.map((s) => {
+    const title = s.title.replace(/[[\]]/g, '').trim() || s.url;
+    return `${s.n}. [${title}](${s.url}) — accessed ${new Date(s.accessedAt).toISOString().slice(0, 10)}`;
+  });
+  return `## Sources\n\n${items.join('\n')}`;
+}

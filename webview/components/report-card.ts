@@ -1,0 +1,107 @@
+// A research report as a card: the verified Markdown (Summary, Key findings, Conclusion, with `[n]`
+// citations), the numbered source list (a list named "Sources": title, link, accessed date), what
+// verification found, and Export. Links never navigate the view: they go to the host as openLink.
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Report, ResearchProgress } from '../../extension/protocol';
+import type { HostChannel } from '../host';
+import type { ViewContext } from './base';
+import './markdown-view';
+
+/** The report's Markdown without the Sources section, which the card draws as a real list. */
+export function reportBody(markdown: string): string {
+  const m = /^#{1,6}\s*Sources\s*$/im.exec(markdown);
+  return m ? markdown.slice(0, m.index).trimEnd() : markdown;
+}
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export function renderReportCard(report: Report, ctx: ViewContext): TemplateResult {
+  const host: HostChannel = ctx.host;
+  const open = (e: Event, url: string) => {
+    e.preventDefault();
+    host.post({ type: 'openLink', url });
+  };
+  const s = report.stats;
+  const flagged = report.verdicts.filter((v) => v.verdict !== 'supported');
+  return html`<section class="report-card card" role="region" aria-label="Report">
+    <div class="report-head">
+      <span class="report-title">${report.title}</span>
+      <span class="badge" title="Cited claims checked against the pages they cite"
+        >${s.supported} of ${s.claims} claims verified</span
+      >
+    </div>
+    <sx-markdown .ctx=${ctx} .text=${reportBody(report.markdown)} .streaming=${false}></sx-markdown>
+    <h4 class="report-sources-title" id=${`sources-${report.id}`}>Sources</h4>
+    <ol class="report-sources" aria-label="Sources">
+      ${report.sources.map(
+        (src) => html`<li value=${src.n}>
+          <a href=${src.url} title=${src.url} @click=${(e: Event) => open(e, src.url)}>${src.title || src.url}</a>
+          <span class="report-source-meta">· ${new URL(src.url).host} · accessed ${day(src.accessedAt)}</span>
+        </li>`,
+      )}
+    </ol>
+    <details class="report-notes">
+      <summary>Verification and notes (${s.searches} searches, ${s.sourcesRead} pages read)</summary>
+      <ul>
+        ${report.notes.map((n) => html`<li>${n}</li>`)}
+      </ul>
+      ${
+        flagged.length
+          ? html`<h4>Claims not verified</h4>
+              <ul class="report-flagged">
+                ${flagged.map(
+                  (v) =>
+                    html`<li><span class="badge">${v.verdict}</span> ${v.claim}${v.reason ? html` — ${v.reason}` : nothing}</li>`,
+                )}
+              </ul>`
+          : nothing
+      }
+    </details>
+    <div class="actions report-actions">
+      <vscode-button @click=${() => host.post({ type: 'exportReport', reportId: report.id })}
+        >Export report…</vscode-button
+      >
+    </div>
+  </section>`;
+}
+
+const PHASE_LABELS: Record<ResearchProgress['phase'], string> = {
+  planning: 'Planning the searches',
+  searching: 'Searching',
+  reading: 'Reading sources',
+  evaluating: 'Looking for gaps',
+  writing: 'Writing the report',
+  verifying: 'Checking citations',
+  done: 'Done',
+};
+
+/** How far a run is, 0..100: planning 5, searching and reading up to 75 by searches done, then the end. */
+export function progressPercent(p: ResearchProgress): number {
+  if (p.phase === 'planning') return 5;
+  if (p.phase === 'writing') return 80;
+  if (p.phase === 'verifying') return 92;
+  if (p.phase === 'done') return 100;
+  const planned = Math.max(1, p.searchesPlanned);
+  return Math.round(10 + 65 * Math.min(1, p.searchesDone / planned));
+}
+
+export function renderResearchProgress(p: ResearchProgress): TemplateResult {
+  const pct = progressPercent(p);
+  const counts = `${p.searchesDone}/${p.searchesPlanned} searches · ${p.sourcesRead} sources read`;
+  return html`<div class="research-progress">
+    <div
+      class="research-bar"
+      role="progressbar"
+      aria-label="Research progress"
+      aria-valuemin="0"
+      aria-valuemax="100"
+      aria-valuenow=${pct}
+      aria-valuetext=${`${PHASE_LABELS[p.phase]} — ${counts}`}
+    >
+      <div class="research-bar-fill" style=${`width: ${pct}%`}></div>
+    </div>
+    <div class="research-status" aria-live="polite">
+      <span class="research-phase">${PHASE_LABELS[p.phase]}</span> · ${counts}${p.detail ? html` · ${p.detail}` : nothing}
+    </div>
+  </div>`;
+}
