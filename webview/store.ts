@@ -240,6 +240,14 @@ export class ChatStore {
       this.versions.set(changed, (this.versions.get(changed) ?? 0) + 1);
       this.dirtyMessages.add(changed);
       switch (env.event.type) {
+        case 'started':
+          // A new request moves the chat on: the host no longer offers to undo the last rewind.
+          if (this.redo || this.rewindNotice) {
+            this.redo = undefined;
+            this.rewindNotice = undefined;
+            this.mark('panels');
+          }
+          break;
         case 'approval_needed':
         case 'approval_resolved':
         case 'question':

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChatMessage, RewindPreview } from '../../extension/protocol';
 import { deliver, useViewEnvironment, type ViewHarness } from './harness';
-import { message, snapshot, snapshotMessage } from './fixtures';
+import { message, RequestScript, snapshot, snapshotMessage } from './fixtures';
 
 const env = useViewEnvironment();
 let view: ViewHarness;
@@ -78,6 +78,11 @@ describe('rewind', () => {
     assert.equal(await dialog.count(), 0);
     await notice.getByRole('button', { name: 'Redo' }).click();
     assert.deepEqual(await view.waitForPost('redoRewind'), { type: 'redoRewind' });
+
+    // A new request (the host no longer offers Redo then): the notice goes.
+    const next = new RequestScript('r-next');
+    await deliver(view, next.events(next.started('change both files', 'agent')));
+    await notice.waitFor({ state: 'detached' });
   });
 
   it('Files only is disabled when no file would change; Cancel closes the preview', async () => {

@@ -451,8 +451,17 @@ export class ChatController {
     mode: Mode,
     opts: { rewindFiles: boolean; overwrite?: string[] },
   ): Promise<void> {
-    const done = await this.rewind(messageId, opts.rewindFiles ? 'both' : 'conversation', opts.overwrite ?? []);
-    if (done) await this.send(requestId, text, mode);
+    const forked = await this.refusable(async () => {
+      this.assertIdle();
+      this.outbox.flush();
+      const scope = opts.rewindFiles ? 'both' : 'conversation';
+      await this.rewinder.rewind(this.session, messageId, scope, opts.overwrite ?? []);
+      // The chat goes on from here at once: no Redo offer, and the composer keeps what it has.
+      this.rewinder.clearRedo(this.session);
+      await this.postSnapshot();
+      return true;
+    });
+    if (forked) await this.send(requestId, text, mode);
   }
 
   private async refusable<T>(work: () => Promise<T>): Promise<T | undefined> {

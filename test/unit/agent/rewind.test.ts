@@ -289,6 +289,8 @@ test('edit and resend forks: the edited text is sent from that point, the old br
   assert.equal(preview.fileChanges, true, 'the webview asks whether to rewind files too');
   await h.controller.editResend(u1, 'r2', 'just say hello', 'agent', { rewindFiles: true });
   assert.equal((await read('a.txt'))?.toString(), 'v0\n');
+  assert.equal(posted(h.posts, 'rewound').length, 0, 'no draft for the composer, no rewind notice');
+  assert.equal(posted(h.posts, 'snapshot').at(-1)?.snapshot.redo, undefined, 'no Redo offer: the chat went on');
   const sent = provider.requests.at(-1)?.messages ?? [];
   assert.deepEqual(
     sent.map((m) => m.role),
