@@ -1,6 +1,7 @@
 // Checkpoints and rewind as a user meets them: the agent edits two files over two turns; "Rewind to
 // here" on the first message previews both files, then puts both files and the conversation back
-// (the message returns to the composer); Redo brings the agent's changes and the conversation back.
+// (the message returns to the composer); Redo brings the agent's changes and the conversation back;
+// editing the second message sends it from there, and the earlier branch is in History.
 import assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +24,7 @@ async function approveEdit(wb: Workbench): Promise<void> {
 
 export function rewindScenarios(e2e: E2E): void {
   e2e.scenario(
-    'Rewind to here restores two edited files and the conversation; Redo brings them back',
+    'Rewind to here restores two edited files and the conversation; Redo brings them back; Edit forks the chat',
     async ({ wb, fake }) => {
       wb.writeWorkspaceFile(ONE, 'one: as the user wrote it\n');
       wb.writeWorkspaceFile(TWO, 'two: as the user wrote it\n');
@@ -93,6 +94,35 @@ export function rewindScenarios(e2e: E2E): void {
       );
       await poll('the conversation back', async () => (await wb.articles('You').count()) === 2);
       await composer.fill('');
+
+      // Edit the second message: its turn changed a file, so the view asks; keep the files.
+      const second = wb.articles('You').nth(1);
+      await second.getByRole('button', { name: 'Edit', exact: true }).click();
+      const editor = second.getByRole('textbox', { name: 'Edit message' });
+      await editor.fill('Leave the second file alone');
+      fake.enqueue({ text: 'Leaving it alone.' });
+      await second.getByRole('button', { name: 'Send edited message' }).click();
+      await waitUntil('"Send, keep files" in the preview', () =>
+        dialog.getByRole('button', { name: 'Send, keep files' }).click({ timeout: 15_000 }),
+      );
+      await poll('the answer to the edited message', async () =>
+        (await wb.articles('Sextant').last().innerText()).includes('Leaving it alone.'),
+      );
+      const asked = await wb.articles('You').allInnerTexts();
+      assert.equal(asked.length, 2);
+      assert.ok(asked[1].includes('Leave the second file alone'), asked[1]);
+      assert.equal(wb.readWorkspaceFile(TWO), 'two: changed by the agent\n', 'the files were kept');
+
+      // The conversation before the edit is kept in History as an earlier branch, and can be opened.
+      await wb.clickInWebview('button', 'History');
+      const list = wb.inWebview('list', 'History');
+      await poll('the History list', () => list.isVisible());
+      const branch = list.getByRole('button', { name: /Change the first file \(earlier branch\)/ }).first();
+      await waitUntil('the earlier branch in History', () => branch.click({ timeout: 15_000 }));
+      await poll('the earlier branch with the original second message', async () => {
+        const texts = await wb.articles('You').allInnerTexts();
+        return texts.length === 2 && texts[1].includes('Now change the second file');
+      });
     },
     { timeoutMs: 120_000 },
   );
