@@ -5,6 +5,7 @@
 //   dist/runtime.js            the session controller, tools, store (loaded when the chat is used)
 //   dist/provider-openai.js    the `openai` SDK and our adapter (loaded on the first request)
 //   dist/provider-anthropic.js the `@anthropic-ai/sdk` and our adapter
+//   dist/research-html.js      linkedom + Readability + turndown: HTML → Markdown for web_fetch
 // The webview is one browser bundle: dist/webview.js + dist/webview.css.
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, existsSync } from 'node:fs';
@@ -31,6 +32,7 @@ export const hostEntries = {
   runtime: 'extension/vscode/runtime.ts',
   'provider-openai': 'extension/core/providers/openai.ts',
   'provider-anthropic': 'extension/core/providers/anthropic.ts',
+  'research-html': 'extension/core/research/fetch/html-to-markdown.ts',
 };
 
 export const hostOptions = {
@@ -43,6 +45,13 @@ export const hostOptions = {
   external: ['vscode'],
   // The SDKs ship ESM and CJS; prefer the CJS "main" so the bundle needs no interop shims.
   mainFields: ['main', 'module'],
+  alias: {
+    // turndown's Node build carries its own HTML parser (domino, ~230 KB) for string input; we always
+    // hand it a linkedom element, so its browser build (which has none) does the same work.
+    turndown: 'turndown/lib/turndown.browser.cjs.js',
+    // linkedom parses a <style> element's CSS only when `.sheet` is read, which nothing here does.
+    'cssomnom/parse': join(root, 'extension/core/research/fetch/no-style-sheets.ts'),
+  },
 };
 
 export const webviewOptions = {

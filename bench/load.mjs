@@ -43,7 +43,7 @@ const ext = require(process.argv[1]);
 const t1 = performance.now();
 ext.activate({ subscriptions: [], extensionUri: {}, globalStorageUri: {} });
 const t2 = performance.now();
-const HEAVY = /openai|anthropic|sql-wasm|sql\\.js|runtime\\.js|provider-/;
+const HEAVY = /openai|anthropic|sql-wasm|sql\\.js|runtime\\.js|provider-|research-html|linkedom|readability|turndown/;
 const heavy = Object.keys(require.cache).filter((k) => HEAVY.test(k));
 console.log(JSON.stringify({ requireMs: t1 - t0, activateMs: t2 - t1, heavy, log: calls }));
 `;

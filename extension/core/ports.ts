@@ -2,6 +2,8 @@
 // implement them; a Node-fs implementation backs unit tests. Core reaches the editor only here.
 import type { ChatMessage, Envelope, Mode, PendingApproval, Question, SessionSummary, Todo } from '../protocol';
 import type { ModelMessage } from './providers/types';
+import type { ProposedChange } from './tools/types';
+import type { SearchProviderId, SearchQuery, SearchResult } from './research/types';
 import type { Checkpoint } from './checkpoints/types';
 
 export interface FileStat {
@@ -76,13 +78,42 @@ export interface TerminalPort {
 export interface ApprovalRequest extends Omit<PendingApproval, 'callId'> {
   callId: string;
   sessionId: string;
+  /** A file writer's change (original and proposed text), for the editor's diff review; never sent to the webview. */
+  proposal?: ProposedChange;
 }
 
-export type ApprovalDecision = { decision: 'approve' } | { decision: 'deny'; reason?: string } | { decision: 'always' };
+/**
+ * `editedText`: the proposal as the user edited it in the diff review before approving (absent when
+ * they left it as proposed); core then writes that text instead of running the tool.
+ */
+export type ApprovalDecision =
+  | { decision: 'approve'; editedText?: string }
+  | { decision: 'deny'; reason?: string }
+  | { decision: 'always'; editedText?: string };
 
 /** Asks the user to approve a write or execute call. Designed so the permission policy and diff review slot in. */
 export interface ApprovalPort {
   request(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+}
+
+/** What the user did to a proposal while it was shown: edited it, or the file changed under it. */
+export interface DiffReviewUpdate {
+  edited: boolean;
+  /** Why the proposal is out of date (the file changed since it was made); undefined once it matches again. */
+  stale?: string;
+}
+
+/** One proposal on show in the editor's diff view, for as long as its approval is pending. */
+export interface DiffReviewSession {
+  /** The proposed text as the user left it, when it differs from the proposal; else undefined. */
+  editedText(): string | undefined;
+  /** The approval was decided or abandoned: stop showing the proposal. */
+  close(): void;
+}
+
+/** Shows a file writer's proposed change in the editor's diff view while its approval is pending. */
+export interface DiffReviewPort {
+  open(review: { callId: string; change: ProposedChange }, update: (u: DiffReviewUpdate) => void): DiffReviewSession;
 }
 
 export interface AskAnswer {
@@ -106,6 +137,30 @@ export interface Logger {
   error(message: string): void;
 }
 
+/** A web search: the query, optional domain filters, and a provider to ask first. */
+export interface WebSearchRequest extends SearchQuery {
+  provider?: SearchProviderId;
+}
+
+export interface WebSearchOutcome {
+  /** The provider that answered. */
+  provider: SearchProviderId;
+  results: SearchResult[];
+  /** Providers passed over before it (no key, failing, …), with why. */
+  skipped: Array<{ provider: SearchProviderId; reason: string }>;
+}
+
+/** Web search through the configured providers (core/research/search/client.ts implements it). */
+export interface WebSearchPort {
+  /** Throws SearchError (core/research/search/errors.ts) with a message written for the user. */
+  search(request: WebSearchRequest, signal: AbortSignal): Promise<WebSearchOutcome>;
+  /**
+   * Undefined when a search can be tried; otherwise exactly what to configure (the command, the
+   * environment variables, or the empty provider list) — for Research mode before it starts.
+   */
+  setupProblem(): Promise<string | undefined>;
+}
+
 /** Everything a tool may touch. */
 export interface ToolPorts {
   workspace: WorkspacePort;
@@ -125,6 +180,8 @@ export interface ToolPorts {
    * to every tool result and progress chunk; without it, known key shapes are still removed.
    */
   redact?(text: string): string;
+  /** Web search (web_search); absent where no search client is wired (the tool then says so). */
+  webSearch?: WebSearchPort;
 }
 
 // ---- Session persistence: what the session controller needs from the store. The store

@@ -28,6 +28,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
     decision: z.enum(['approve', 'deny', 'always']),
     reason: z.string().optional(),
   }),
+  /** Shows a pending change's diff in the editor again (the card's "Open diff"). */
+  z.object({ type: z.literal('openDiff'), callId: z.string() }),
   z.object({
     type: z.literal('answer'),
     callId: z.string(),

@@ -123,6 +123,21 @@ export const PendingApprovalSchema = z.object({
   rule: z.string().optional(),
   /** The narrow rule "Always allow" would add to the user's settings; absent when it may not be offered. */
   alwaysRule: z.string().optional(),
+  /** A file writer's change, also shown in the editor's diff view: the card shows its path, counts and diff. */
+  change: z
+    .object({
+      path: z.string(),
+      isNew: z.boolean(),
+      added: z.number(),
+      removed: z.number(),
+      /** A compact unified diff (capped by the host). */
+      diff: z.string(),
+    })
+    .optional(),
+  /** The user edited the proposal in the diff view; Approve writes their text. */
+  edited: z.boolean().optional(),
+  /** Why the proposal is out of date (the file changed since it was made); Approve would be refused. */
+  stale: z.string().optional(),
 });
 export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 

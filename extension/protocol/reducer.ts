@@ -116,9 +116,13 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
       }
       break;
     }
-    case 'approval_needed':
-      state.approvals = [...state.approvals.filter((a) => a.callId !== event.approval.callId), event.approval];
+    case 'approval_needed': {
+      // An update (the proposal edited, the file changed) replaces the card where it stands.
+      const at = state.approvals.findIndex((a) => a.callId === event.approval.callId);
+      state.approvals =
+        at < 0 ? [...state.approvals, event.approval] : state.approvals.map((a, i) => (i === at ? event.approval : a));
       break;
+    }
     case 'approval_resolved':
       state.approvals = state.approvals.filter((a) => a.callId !== event.callId);
       break;

@@ -88,6 +88,16 @@ export const ReportSchema = z.object({
 });
 export type Report = z.infer<typeof ReportSchema>;
 
+/** How far a run is, 0..100 (the chat's bar and the VS Code notification agree): planning 5, searching
+ *  and reading up to 75 by searches done of planned, writing 80, verifying 92, done 100. */
+export function researchPercent(p: ResearchProgress): number {
+  if (p.phase === 'planning') return 5;
+  if (p.phase === 'writing') return 80;
+  if (p.phase === 'verifying') return 92;
+  if (p.phase === 'done') return 100;
+  return Math.round(10 + 65 * Math.min(1, p.searchesDone / Math.max(1, p.searchesPlanned)));
+}
+
 const line = (s: string) => s.replace(/\s*\n\s*/g, ' ').trim();
 
 /** A research plan as Markdown: the card's text, the editor's document, the export. */

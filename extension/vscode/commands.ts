@@ -4,10 +4,10 @@ import type { ChatViewProvider } from './chat-view';
 import type { RuntimeHost } from './runtime-host';
 
 export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vscode.Disposable[] {
-  const guarded = (id: string, fn: () => Promise<unknown>) =>
-    vscode.commands.registerCommand(id, async () => {
+  const guarded = (id: string, fn: (...args: unknown[]) => Promise<unknown>) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
-        await fn();
+        await fn(...args);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         host.log.error(`${id} failed: ${message}`);
@@ -30,7 +30,51 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
     guarded('sextant.selectModel', async () => (await host.get()).pickModel()),
     guarded('sextant.setApiKey', async () => (await host.get()).setApiKey()),
     guarded('sextant.clearApiKey', async () => (await host.get()).clearApiKey()),
+    guarded('sextant.setSearchApiKey', async () => (await host.get()).setSearchApiKey()),
+    guarded('sextant.clearSearchApiKey', async () => (await host.get()).clearSearchApiKey()),
     guarded('sextant.exportSession', async () => (await host.get()).exportSession()),
     guarded('sextant.showAuditLog', async () => (await host.get()).showAuditLog()),
+    guarded('sextant.research', async () => {
+      const question = await askQuestion('Sextant: Research', 'What should Sextant research on the web?');
+      if (!question) return;
+      await view.reveal();
+      await (await host.get()).research(question, { plan: false });
+    }),
+    guarded('sextant.researchSelection', async () => {
+      const topic =
+        selectedText() ?? (await askQuestion('Sextant: Research Selection', 'Nothing is selected: what topic?'));
+      if (!topic) return;
+      await view.reveal();
+      await (await host.get()).research(topic, { plan: false });
+    }),
+    guarded('sextant.planResearch', async () => {
+      const question = await askQuestion('Sextant: Plan Research', 'What should the research plan answer?');
+      if (!question) return;
+      await view.reveal();
+      await (await host.get()).research(question, { plan: true });
+    }),
+    guarded('sextant.exportReport', async () => (await host.get()).exportReport()),
+    // From a diff's title bar the argument is the proposal's URI; from a key or the palette, none.
+    guarded('sextant.approveChange', async (target) => (await host.get()).decideChange('approve', target)),
+    guarded('sextant.denyChange', async (target) => (await host.get()).decideChange('deny', target)),
   ];
+}
+
+/** The active editor's selection as a research topic (whitespace collapsed, capped), if there is one. */
+function selectedText(): string | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.selection.isEmpty) return undefined;
+  const text = editor.document.getText(editor.selection).replace(/\s+/g, ' ').trim();
+  return text ? text.slice(0, 4000) : undefined;
+}
+
+function askQuestion(title: string, prompt: string): Promise<string | undefined> {
+  return Promise.resolve(
+    vscode.window.showInputBox({
+      title,
+      prompt,
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? undefined : 'Write a question or a topic.'),
+    }),
+  ).then((v) => v?.trim() || undefined);
 }

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { InboundHandlers } from '../protocol';
 import type { ChatController } from '../core/agent/controller';
 import type { PlanDocuments } from './plan-documents';
+import type { DiffReviews } from './diff-review';
 
 export interface HandlerHost {
   controller: ChatController;
@@ -13,6 +14,7 @@ export interface HandlerHost {
   exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
   exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
   planDocuments: PlanDocuments;
+  diffReviews: Pick<DiffReviews, 'reveal'>;
 }
 
 const EXTERNAL_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
@@ -50,6 +52,9 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     },
     approval: (m) =>
       c.approve(m.callId, m.decision === 'deny' ? { decision: 'deny', reason: m.reason } : { decision: m.decision }),
+    openDiff: async (m) => {
+      if (!(await host.diffReviews.reveal(m.callId))) host.log.warn(`no diff to show for ${m.callId}`);
+    },
     answer: (m) => c.answer(m.callId, m.answers),
     history: (m) => c.postHistory(m.query),
     resume: async (m) => {

@@ -14,17 +14,28 @@ export class KeyDirectory {
     private readonly secrets: SecretsPort,
     private readonly configs: () => ProviderConfig[],
     private readonly env: Record<string, string | undefined>,
+    /** Other keys Sextant holds (web search): their values are redacted too. */
+    private readonly otherKeys: () => Array<{ secret: string; env?: string }> = () => [],
   ) {}
 
   async refresh(): Promise<void> {
-    const found = await Promise.all(
-      this.configs().map(async (c) => ({
-        c,
-        stored: (await this.secrets.get(secretKeyName(c.name)))?.trim(),
-        fromEnv: c.apiKeyEnv ? this.env[c.apiKeyEnv]?.trim() : undefined,
-      })),
-    );
+    const [found, others] = await Promise.all([
+      Promise.all(
+        this.configs().map(async (c) => ({
+          c,
+          stored: (await this.secrets.get(secretKeyName(c.name)))?.trim(),
+          fromEnv: c.apiKeyEnv ? this.env[c.apiKeyEnv]?.trim() : undefined,
+        })),
+      ),
+      Promise.all(
+        this.otherKeys().map(async (k) => [
+          (await this.secrets.get(k.secret))?.trim(),
+          k.env && this.env[k.env]?.trim(),
+        ]),
+      ),
+    ]);
     this.values.clear();
+    for (const v of others.flat()) if (v && v.length >= 8) this.values.add(v);
     this.present.clear();
     for (const { c, stored, fromEnv } of found) {
       for (const v of [stored, fromEnv]) if (v && v.length >= 8) this.values.add(v);

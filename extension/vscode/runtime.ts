@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { dispatchInbound, parseInbound, type Mode, type Outbound } from '../protocol';
 import { ChatController } from '../core/agent/controller';
 import { systemPromptFor } from '../core/agent/prompts';
-import type { Logger } from '../core/ports';
+import type { ApprovalDecision, Logger } from '../core/ports';
 import {
   listModelChoices,
   mergeProviderConfigs,
@@ -16,8 +16,13 @@ import {
 import { lookupApiKey } from '../core/providers/keys';
 import { checkKeyDestination, destinationOfUrl, embedderWithKeyCheck } from '../core/providers/key-binding';
 import type { ProviderConfig, ProviderKind } from '../core/providers/types';
-import { createToolRegistry, createToolSessionState, disposeToolSession, toolsForMode } from '../core/tools/registry';
+import { createToolRegistry, createToolSessionState, disposeToolSession } from '../core/tools/registry';
 import { createMemorySearchTool } from '../core/tools/memory-search';
+import { createWebFetchTool } from '../core/tools/web-fetch';
+import { createPageFetcher } from '../core/research/fetch/page-fetcher';
+import type { HtmlConverter } from '../core/research/fetch/html-converter';
+import { createPageAnswerer } from '../core/research/page-answer';
+import { toolsWithWeb } from '../core/research/tool-set';
 import { openAiEmbedder, openSessionStore } from '../core/store';
 import { searchSessions } from '../core/store/session-search';
 import { unavailableStore } from './unavailable-store';
@@ -25,8 +30,16 @@ import { CurrentSessionFile } from './current-session';
 import { KeyDirectory } from './key-directory';
 import { createInboundHandlers } from './handlers';
 import { PlanDocuments } from './plan-documents';
+import { DiffReviews } from './diff-review';
 import { secretsPort } from './secrets';
-import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
+import { readPermissionSettings, readSearchSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
+import { SearchKeyCommands } from './search-key-commands';
+import { SearchClient } from '../core/research/search/client';
+import { createResearchHost } from './research-host';
+import { ResearchNotifier } from './research-progress';
+import { SEARCH_APIS, SEARCH_KEY_ENV_NAMES } from '../core/research/search/catalog';
+import { searchKeySecretName } from '../core/research/search/keys';
+import { SEARCH_PROVIDER_IDS } from '../core/research/types';
 import { confirmKeyDestination, KeyCommands } from './key-commands';
 import { WorkspaceSettingsFile } from './workspace-settings';
 import { createPermissionHost } from './permission-host';
@@ -45,11 +58,22 @@ export interface Runtime {
   pickModel(): Promise<void>;
   setApiKey(): Promise<void>;
   clearApiKey(): Promise<void>;
+  setSearchApiKey(): Promise<void>;
+  clearSearchApiKey(): Promise<void>;
   exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
+  /** Runs Research (or Plan Research) on a question in the chat, switching its mode. */
+  research(question: string, opts: { plan: boolean }): Promise<void>;
   /** A report of the current chat (the one named, else a pick among them) to a workspace file. */
   exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
   showAuditLog(): Promise<void>;
+  /** "Sextant: Approve Change" / "Deny Change": the proposal shown in `target` (a diff's URI) or the active tab. */
+  decideChange(decision: 'approve' | 'deny', target?: unknown): Promise<void>;
   dispose(): Promise<void>;
+}
+
+/** linkedom, Readability and turndown are their own bundle, loaded on the first HTML page fetched. */
+function loadHtmlConverter(): Promise<HtmlConverter> {
+  return Promise.resolve(require(path.join(__dirname, 'research-html.js')) as HtmlConverter);
 }
 
 function loadProviderKind(kind: ProviderKind): Promise<ProviderModule> {
@@ -92,7 +116,9 @@ export async function createRuntime(
     }),
   );
 
-  const keyDirectory = new KeyDirectory(secrets, configs, process.env);
+  const keyDirectory = new KeyDirectory(secrets, configs, process.env, () =>
+    SEARCH_PROVIDER_IDS.map((id) => ({ secret: searchKeySecretName(id), env: SEARCH_APIS[id].envVar })),
+  );
   const knownSecrets = keyDirectory.secretValues();
   redactLogSecrets(channel, knownSecrets);
   context.subscriptions.push(
@@ -166,10 +192,39 @@ export async function createRuntime(
   const currentSession = new CurrentSessionFile(context.storageUri?.fsPath);
   const toolRegistries = new Map<Mode, ReturnType<typeof createToolRegistry> | undefined>();
   const trusted = () => vscode.workspace.isTrusted;
+  // One fetch pipeline (guard, caps, one 15-minute cache) for every session's web_fetch — and for
+  // Research mode's loop (`pageFetcher.fetch(url)`). web_fetch's answer comes from
+  // sextant.research.fastModel, else the chat's current model.
+  const pageFetcher = createPageFetcher({
+    allowPrivateHosts: () => readSettings().allowPrivateHosts,
+    loadHtmlConverter,
+  });
+  const webTools = [
+    createWebFetchTool({
+      fetcher: pageFetcher,
+      answerer: createPageAnswerer({
+        resolveModel: (ref) => registry.resolve(ref),
+        modelRef: () => readSettings().fastModel ?? controller.currentModel(),
+      }),
+    }),
+  ];
+  const logPrivateHosts = () => {
+    const hosts = readSettings().allowPrivateHosts;
+    const what = hosts.length
+      ? `web_fetch may reach ${hosts.join(', ')}`
+      : 'none (web_fetch reaches public hosts only)';
+    log.info(`sextant.web.allowPrivateHosts: ${what}`);
+  };
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('sextant.web.allowPrivateHosts')) logPrivateHosts();
+    }),
+  );
+  if (readSettings().allowPrivateHosts.length) logPrivateHosts();
   const toolsFor = (mode: Mode) => {
     const key = mode;
     if (!toolRegistries.has(key)) {
-      const tools = toolsForMode(mode, { trusted: trusted() });
+      const tools = toolsWithWeb(mode, { trusted: trusted() }, webTools);
       // Memory search reads only Sextant's own history, so every mode with tools may use it.
       if (tools.length) tools.push(createMemorySearchTool(store));
       toolRegistries.set(key, tools.length ? createToolRegistry(tools) : undefined);
@@ -177,6 +232,29 @@ export async function createRuntime(
     return toolRegistries.get(key);
   };
   context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => toolRegistries.clear()));
+
+  // Web search: settings are read on every search; problems in them are logged once per change.
+  let searchProblems = '';
+  const searchSettings = () => {
+    const parsed = readSearchSettings();
+    const problems = parsed.problems.join('\n');
+    if (problems && problems !== searchProblems) for (const p of parsed.problems) log.warn(p);
+    searchProblems = problems;
+    return parsed;
+  };
+  const searchClient = new SearchClient({
+    settings: searchSettings,
+    secrets,
+    env: process.env,
+    confirmKeyDestination,
+    log,
+  });
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('sextant.research'))
+        log.info('web search: settings changed; the next search uses them');
+    }),
+  );
 
   // Whether each tool call runs, asks or is refused: the user's rules, tightened by the workspace file.
   const permissions = createPermissionHost({
@@ -192,7 +270,14 @@ export async function createRuntime(
   );
 
   const workspacePort = createWorkspacePort();
-  const controller = new ChatController({
+  // Proposals under approval open in the editor's diff view; deciding there answers the same approval.
+  let decide: (callId: string, decision: ApprovalDecision) => void = () => undefined;
+  const diffReviews = new DiffReviews({ decide: (callId, decision) => decide(callId, decision), log });
+  context.subscriptions.push(diffReviews);
+
+  const researchNotifier = new ResearchNotifier((requestId) => void controller.abort(requestId));
+  context.subscriptions.push(researchNotifier);
+  const controller: ChatController = new ChatController({
     persistence: store,
     // Turn checkpoints: file contents as content-addressed blobs in global storage, never in the user's repo.
     checkpoints: {
@@ -205,16 +290,18 @@ export async function createRuntime(
     maxSteps: () => readSettings().maxSteps,
     permissions: permissions.gate,
     audit: (entry) => permissions.audit(entry),
+    diffReview: diffReviews,
     toolsFor,
     toolPorts: {
       workspace: workspacePort,
       search: createSearchPort(),
       terminal: createTerminalPort(),
       log,
+      webSearch: searchClient,
       // Commands get no keys; every tool result is redacted (key shapes and these exact values).
       ...toolSecurityPorts({
         configs,
-        extraKeyEnvNames: () => [readSettings().embeddings?.apiKeyEnv],
+        extraKeyEnvNames: () => [readSettings().embeddings?.apiKeyEnv, ...SEARCH_KEY_ENV_NAMES],
         secrets: () => knownSecrets,
       }),
     },
@@ -228,7 +315,11 @@ export async function createRuntime(
     hasWorkspaceFolder: () => (vscode.workspace.workspaceFolders?.length ?? 0) > 0,
     createToolSession: createToolSessionState,
     disposeToolSession,
-    post,
+    // Every message passes the research notifier on its way: it shows a run's progress with Cancel.
+    post: (message) => {
+      researchNotifier.observe(message);
+      post(message);
+    },
     log,
     now: () => Date.now(),
     newId: () => randomUUID(),
@@ -240,7 +331,15 @@ export async function createRuntime(
       }
     },
     searchSessions: (query) => searchSessions(store, query),
+    research: createResearchHost({
+      searchClient,
+      pageFetcher,
+      resolveModel: (ref) => registry.resolve(ref),
+      fastModelRef: (): string => readSettings().fastModel ?? controller.currentModel(),
+    }),
   });
+
+  decide = (callId, decision) => controller.approve(callId, decision);
 
   // A reloaded window (or a restarted VS Code) reopens the chat this workspace had open.
   const lastSession = currentSession.read();
@@ -253,6 +352,7 @@ export async function createRuntime(
   );
   // Embeddings may use a provider's key too.
   const keys = new KeyCommands(secrets, configs, () => void configureEmbeddings());
+  const searchKeys = new SearchKeyCommands(secrets, searchSettings, process.env, () => void keyDirectory.refresh());
 
   const runtime: Runtime = {
     controller,
@@ -291,7 +391,10 @@ export async function createRuntime(
     },
     setApiKey: () => keys.setApiKey(),
     clearApiKey: () => keys.clearApiKey(),
+    setSearchApiKey: () => searchKeys.setSearchApiKey(),
+    clearSearchApiKey: () => searchKeys.clearSearchApiKey(),
     showAuditLog: () => permissions.showAuditLog(),
+    decideChange: (decision, target) => diffReviews.decideActive(decision, target),
     exportSession: (format) =>
       exportSessionToWorkspace(
         {
@@ -301,6 +404,19 @@ export async function createRuntime(
         format,
         log,
       ),
+    research: async (question, { plan }) => {
+      const mode = plan ? 'plan' : 'research';
+      const modes = (await controller.snapshot()).modes;
+      for (const needed of plan ? (['research', 'plan'] as const) : (['research'] as const)) {
+        const m = modes.find((x) => x.mode === needed);
+        if (!m?.enabled) {
+          void vscode.window.showWarningMessage(`Sextant: ${m?.reason ?? `${needed} mode is not available.`}`);
+          return;
+        }
+      }
+      controller.setMode(mode);
+      void controller.send(randomUUID(), question, mode, { planResearch: plan });
+    },
     exportReport: (reportId, format) =>
       exportReportToWorkspace(controller.reports(), reportId, format, knownSecrets, log),
     dispose: async () => {
@@ -316,6 +432,7 @@ export async function createRuntime(
     exportSession: runtime.exportSession,
     exportReport: runtime.exportReport,
     planDocuments: new PlanDocuments(),
+    diffReviews,
   });
   return runtime;
 }

@@ -1,7 +1,8 @@
 // Reads the `sextant.*` settings. Read on every use, so edits apply without a reload.
 // Settings that decide trust (USER_ONLY_SETTINGS: providers, defaultModel, memory.embeddings,
-// permissions.*, sandbox.extraWriteRoots, agent.maxSteps) come from user settings only; a value a
-// workspace sets for one of them is ignored and reported once (watchIgnoredWorkspaceSettings).
+// permissions.*, sandbox.extraWriteRoots, agent.maxSteps, web.allowPrivateHosts, research.fastModel)
+// come from user settings only; a value a workspace sets for one of them is ignored and reported once
+// (watchIgnoredWorkspaceSettings).
 import * as vscode from 'vscode';
 import { parseJsonc } from '../core/config/jsonc';
 import {
@@ -13,6 +14,7 @@ import {
   type UserOnlySetting,
 } from '../core/config/user-scope';
 import type { Logger } from '../core/ports';
+import { parseSearchSettings, type ParsedSearchSettings } from '../core/research/search/settings';
 
 export interface EmbeddingsSetting {
   /** A configured provider whose base URL and key are used (e.g. "openai"). */
@@ -27,6 +29,10 @@ export interface SextantSettings {
   defaultModel: string;
   maxSteps: number;
   embeddings: EmbeddingsSetting | undefined;
+  /** sextant.web.allowPrivateHosts: hosts web_fetch may reach on a private network. */
+  allowPrivateHosts: string[];
+  /** sextant.research.fastModel: the model web_fetch answers with (undefined: the chat's model). */
+  fastModel: string | undefined;
 }
 
 /** sextant.permissions.* and sextant.sandbox.extraWriteRoots, from user settings only. */
@@ -59,7 +65,13 @@ export function readSettings(): SextantSettings {
     defaultModel: typeof defaultModel === 'string' && defaultModel.trim() ? defaultModel : DEFAULT_MODEL,
     maxSteps: clampMaxSteps(userValue<unknown>('agent.maxSteps')),
     embeddings: embeddingsSetting(userValue<unknown>('memory.embeddings')),
+    allowPrivateHosts: list('web.allowPrivateHosts').filter((h): h is string => typeof h === 'string' && !!h.trim()),
+    fastModel: nonEmpty(userValue<unknown>('research.fastModel')),
   };
+}
+
+function nonEmpty(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() ? v.trim() : undefined;
 }
 
 export function readPermissionSettings(): PermissionSettingsRead {
@@ -70,6 +82,15 @@ export function readPermissionSettings(): PermissionSettingsRead {
     defaultMode: userValue<unknown>('permissions.defaultMode'),
     extraWriteRoots: list('sandbox.extraWriteRoots'),
   };
+}
+
+/**
+ * sextant.research.searchProviders (any scope: a workspace may reorder or narrow the providers, which
+ * sends no key anywhere new) and sextant.research.endpoints (user settings only: it decides where keys go).
+ */
+export function readSearchSettings(): ParsedSearchSettings {
+  const providers = vscode.workspace.getConfiguration('sextant').get<unknown>('research.searchProviders');
+  return parseSearchSettings(providers, userValue<unknown>('research.endpoints'));
 }
 
 /** The embeddings setting, or undefined when unset or unusable (memory search then uses BM25 alone). */

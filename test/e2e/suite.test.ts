@@ -12,6 +12,9 @@ import { historyScenarios } from './scenarios/history';
 import { renderingScenarios } from './scenarios/rendering';
 import { trustSettingsScenarios } from './scenarios/trust-settings';
 import { trustPermissionScenarios } from './scenarios/trust-permissions';
+import { researchFetchScenarios } from './scenarios/research-fetch';
+import { diffReviewScenarios } from './scenarios/diff-review';
+import { researchSearchScenarios } from './scenarios/research-search';
 import { rewindScenarios } from './scenarios/rewind';
 
 const e2e = new E2E();
@@ -24,6 +27,9 @@ historyScenarios(e2e);
 keyScenarios(e2e);
 trustSettingsScenarios(e2e);
 trustPermissionScenarios(e2e);
+researchFetchScenarios(e2e);
+diffReviewScenarios(e2e);
+researchSearchScenarios(e2e);
 rewindScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
 planScenarios(e2e);

@@ -168,6 +168,58 @@ describe('agent UI', () => {
     assert.equal(await card.getByRole('button', { name: 'Always allow' }).count(), 0, 'no rule to offer');
   });
 
+  it('a file change card: path, counts, compact diff, Open diff, then edited and changed-on-disk notes', async () => {
+    const diff = '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,2 +1,2 @@\n-const x = 1;\n+const x = 2;\n keep();';
+    const approval = {
+      callId: 'e1',
+      tool: 'edit_file',
+      kind: 'write' as const,
+      subject: 'src/a.ts',
+      detail: `Edit src/a.ts (+1 −1)\n${diff}`,
+      change: { path: 'src/a.ts', isNew: false, added: 1, removed: 1, diff },
+    };
+    await deliver(view, r.events({ type: 'approval_needed', approval }));
+    const card = view.page.getByRole('group', { name: 'Approval: edit_file' });
+    await card.locator('.change-path').getByText('src/a.ts').waitFor();
+    assert.equal(await card.getByLabel('1 lines added').textContent(), '+1');
+    assert.equal(await card.getByLabel('1 lines removed').textContent(), '−1');
+    assert.equal(await card.locator('.approval-diff .diff-add').textContent(), '+const x = 2;');
+    assert.equal(await card.locator('.approval-diff .diff-del').textContent(), '-const x = 1;');
+    assert.equal(await card.getByRole('status').count(), 0, 'no edited note before any edit');
+    await card.getByRole('button', { name: 'Open diff' }).click();
+    assert.deepEqual(await view.waitForPost('openDiff'), { type: 'openDiff', callId: 'e1' });
+
+    // A second pending change keeps its own card; updates to the first replace it in place.
+    await deliver(
+      view,
+      r.events({
+        type: 'approval_needed',
+        approval: { ...approval, callId: 'e2', tool: 'write_file', subject: 'src/new.ts', detail: 'Create' },
+      }),
+    );
+    await deliver(
+      view,
+      r.events({
+        type: 'approval_needed',
+        approval: { ...approval, edited: true, stale: 'src/a.ts changed since the proposal: approving it is refused' },
+      }),
+    );
+    await card
+      .getByRole('status')
+      .getByText(/You edited the proposal/)
+      .waitFor();
+    await card
+      .getByRole('alert')
+      .getByText(/changed since the proposal/)
+      .waitFor();
+    const order = await view.page.evaluate(() =>
+      [...document.querySelectorAll('section.approval')].map((el) => el.getAttribute('aria-label')),
+    );
+    assert.deepEqual(order, ['Approval: edit_file', 'Approval: write_file']);
+    await card.getByRole('button', { name: 'Approve' }).click();
+    assert.deepEqual(await view.waitForPost('approval'), { type: 'approval', callId: 'e1', decision: 'approve' });
+  });
+
   it('the todo panel follows todos live', async () => {
     await deliver(
       view,

@@ -38,7 +38,9 @@ export class SxPanels extends LightElement {
     // What will run or change comes first, exactly and with hidden characters made visible; the
     // tool's own description (a diff, the working folder) comes below it.
     const subject = revealInvisible(a.subject);
-    const detail = a.detail && a.detail !== a.subject ? revealInvisible(a.detail) : undefined;
+    // A file change shows its own compact diff (with counts above it) instead of the generic detail.
+    const shownDetail = a.change ? a.change.diff : a.detail;
+    const detail = shownDetail && shownDetail !== a.subject ? revealInvisible(shownDetail) : undefined;
     const hidden = subject.count + (detail?.count ?? 0);
     return html`<section class="approval card" role="group" aria-label=${`Approval: ${a.tool}`}>
       <div class="approval-head"><strong>${a.tool}</strong> wants to ${verb}:</div>
@@ -51,7 +53,9 @@ export class SxPanels extends LightElement {
           : nothing
       }
       ${a.reason ? html`<p class="approval-reason">Asks because ${a.reason}.</p>` : nothing}
-      ${detail ? html`<pre class="approval-detail">${detail.text}</pre>` : nothing}
+      ${a.change ? this.renderChange(a, a.change) : nothing}
+      ${detail && a.change ? this.renderDiff(detail.text) : nothing}
+      ${detail && !a.change ? html`<pre class="approval-detail">${detail.text}</pre>` : nothing}
       <input
         class="deny-reason"
         type="text"
@@ -66,6 +70,48 @@ export class SxPanels extends LightElement {
         ${a.alwaysRule ? this.renderAlways(a, a.alwaysRule, done) : nothing}
       </div>
     </section>`;
+  }
+
+  /** Path, +/− counts, "Open diff", and what happened since: the proposal edited, the file changed. */
+  private renderChange(a: PendingApproval, c: NonNullable<PendingApproval['change']>): unknown {
+    return html`<div class="approval-change">
+        <span class="change-path">${c.path}</span>
+        ${c.isNew ? html`<span class="change-new">new file</span>` : nothing}
+        <span class="diff-added" aria-label=${`${c.added} lines added`}>+${c.added}</span>
+        ${
+          c.isNew
+            ? nothing
+            : html`<span class="diff-removed" aria-label=${`${c.removed} lines removed`}>−${c.removed}</span>`
+        }
+        <vscode-button
+          secondary
+          title="Show this change in the editor's diff view, where you can also edit the proposal"
+          @click=${() => this.ctx?.host.post({ type: 'openDiff', callId: a.callId })}
+          >Open diff</vscode-button
+        >
+      </div>
+      ${
+        a.edited
+          ? html`<p class="approval-edited" role="status">You edited the proposal: Approve writes your version.</p>`
+          : nothing
+      }
+      ${a.stale ? html`<p class="approval-warning" role="alert">${a.stale}</p>` : nothing}`;
+  }
+
+  private renderDiff(text: string): unknown {
+    const cls = (line: string) =>
+      line.startsWith('+++') || line.startsWith('---')
+        ? 'diff-file'
+        : line.startsWith('+')
+          ? 'diff-add'
+          : line.startsWith('-')
+            ? 'diff-del'
+            : line.startsWith('@@')
+              ? 'diff-hunk'
+              : '';
+    return html`<pre class="approval-detail approval-diff">${text
+      .split('\n')
+      .map((line) => html`<span class=${cls(line)}>${line}</span>\n`)}</pre>`;
   }
 
   /** Offered only with the narrow rule it would save, named on the card before the click. */

@@ -2,7 +2,8 @@
 // citations), the numbered source list (a list named "Sources": title, link, accessed date), what
 // verification found, and Export. Links never navigate the view: they go to the host as openLink.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { Report, ResearchProgress } from '../../extension/protocol';
+import { ref } from 'lit/directives/ref.js';
+import { researchPercent, type Report, type ResearchProgress } from '../../extension/protocol';
 import type { HostChannel } from '../host';
 import type { ViewContext } from './base';
 import './markdown-view';
@@ -51,7 +52,9 @@ export function renderReportCard(report: Report, ctx: ViewContext): TemplateResu
               <ul class="report-flagged">
                 ${flagged.map(
                   (v) =>
-                    html`<li><span class="badge">${v.verdict}</span> ${v.claim}${v.reason ? html` — ${v.reason}` : nothing}</li>`,
+                    html`<li>
+                      <span class="badge">${v.verdict}</span> ${v.claim}${v.reason ? html` — ${v.reason}` : nothing}
+                    </li>`,
                 )}
               </ul>`
           : nothing
@@ -75,19 +78,17 @@ const PHASE_LABELS: Record<ResearchProgress['phase'], string> = {
   done: 'Done',
 };
 
-/** How far a run is, 0..100: planning 5, searching and reading up to 75 by searches done, then the end. */
-export function progressPercent(p: ResearchProgress): number {
-  if (p.phase === 'planning') return 5;
-  if (p.phase === 'writing') return 80;
-  if (p.phase === 'verifying') return 92;
-  if (p.phase === 'done') return 100;
-  const planned = Math.max(1, p.searchesPlanned);
-  return Math.round(10 + 65 * Math.min(1, p.searchesDone / planned));
+/** Sets the bar's width through the CSSOM: the view's CSP refuses inline style attributes. */
+function width(pct: number): (el: Element | undefined) => void {
+  return (el) => {
+    if (el instanceof HTMLElement) el.style.width = `${pct}%`;
+  };
 }
 
 export function renderResearchProgress(p: ResearchProgress): TemplateResult {
-  const pct = progressPercent(p);
+  const pct = researchPercent(p);
   const counts = `${p.searchesDone}/${p.searchesPlanned} searches · ${p.sourcesRead} sources read`;
+  const detail = p.detail ? ` · ${p.detail}` : '';
   return html`<div class="research-progress">
     <div
       class="research-bar"
@@ -98,10 +99,10 @@ export function renderResearchProgress(p: ResearchProgress): TemplateResult {
       aria-valuenow=${pct}
       aria-valuetext=${`${PHASE_LABELS[p.phase]} — ${counts}`}
     >
-      <div class="research-bar-fill" style=${`width: ${pct}%`}></div>
+      <div class="research-bar-fill" ${ref(width(pct))}></div>
     </div>
     <div class="research-status" aria-live="polite">
-      <span class="research-phase">${PHASE_LABELS[p.phase]}</span> · ${counts}${p.detail ? html` · ${p.detail}` : nothing}
+      <span class="research-phase">${PHASE_LABELS[p.phase]}</span> · ${counts}${detail}
     </div>
   </div>`;
 }

@@ -28,6 +28,7 @@ import {
 import type {
   AskAnswer,
   ApprovalDecision,
+  DiffReviewPort,
   JournalRecord,
   Logger,
   SessionPersistence,
@@ -79,6 +80,8 @@ export interface ChatControllerDeps {
   permissions?: PermissionGate;
   /** The audit log: one entry per decided tool call. */
   audit?(entry: AuditEntry): void;
+  /** Shows file writers' proposals in the editor's diff view while they wait for approval. */
+  diffReview?: DiffReviewPort;
   /** Web search, fetching and limits for Research mode; without it Research mode is not offered. */
   research?: ResearchHost;
   /** Where turn checkpoints keep file contents; without it no files are checkpointed (conversations still rewind). */
@@ -372,11 +375,29 @@ export class ChatController {
   private approvalPort(requestId: string): ToolPorts['approval'] {
     return {
       request: async (req, signal) => {
-        const { sessionId: _sessionId, ...approval } = req;
+        const { sessionId: _sessionId, proposal, ...approval } = req;
+        let pending = true;
         this.emit(requestId, { type: 'approval_needed', approval });
+        // The card follows the diff view: the proposal edited, the file changed under it.
+        const review =
+          proposal &&
+          this.deps.diffReview?.open({ callId: req.callId, change: proposal }, (update) => {
+            const { edited: _edited, stale: _stale, ...rest } = approval;
+            const shown = {
+              ...rest,
+              ...(update.edited ? { edited: true } : {}),
+              ...(update.stale ? { stale: update.stale } : {}),
+            };
+            if (pending && !signal.aborted) this.emit(requestId, { type: 'approval_needed', approval: shown });
+          });
         try {
-          return await this.approvals.wait(req.callId, signal);
+          const decision = await this.approvals.wait(req.callId, signal);
+          // Approve from the card or the editor's title bar alike: the proposal as the user left it.
+          const editedText = decision.decision === 'deny' ? undefined : review?.editedText();
+          return editedText === undefined ? decision : { ...decision, editedText };
         } finally {
+          pending = false;
+          review?.close();
           this.emit(requestId, { type: 'approval_resolved', callId: req.callId });
         }
       },
@@ -705,6 +726,11 @@ export class ChatController {
   }
 
   /** The current session as history knows it; undefined while it is an empty new chat. */
+  /** The current session's model reference (`provider/model`), e.g. for web_fetch's default model. */
+  currentModel(): string {
+    return this.session.model;
+  }
+
   currentSessionRef(): { id: string; title: string } | undefined {
     return this.session.persisted ? { id: this.session.id, title: this.session.title } : undefined;
   }

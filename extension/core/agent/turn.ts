@@ -3,6 +3,7 @@
 // it yields events; the session controller persists and forwards them.
 import type { RequestEvent, ToolCallView, Usage } from '../../protocol';
 import type { ApprovalDecision, ToolPorts } from '../ports';
+import type { ProposedChange } from '../tools/types';
 import type { ContentBlock, ModelMessage, Provider, ProviderConfig, ToolCall, ToolSpec } from '../providers/types';
 import {
   errorResult,
@@ -13,6 +14,9 @@ import {
 } from '../tools/types';
 import type { AuditDecidedBy, AuditEntry, AuditStatus } from '../security/audit-log';
 import { approvalDetail, displaySubject } from '../tools/registry';
+import { realPathOf, resolvePath } from '../tools/util/paths';
+import { redactResult, toolRedactor } from '../tools/util/redaction';
+import { applyEditedProposal, changeSummary, isEdited, recheckReviewed } from '../tools/util/reviewed-change';
 import { AsyncQueue } from './async-queue';
 import { costOf } from './cost';
 import { judgeCall, type PermissionGate } from './permission-gate';
@@ -147,7 +151,13 @@ export async function* runTurn(
   }
 }
 
-/** Runs one step's calls: consecutive read-only calls in parallel, anything else alone and in order. */
+/**
+ * Runs one step's calls. Approvals are asked for together — each call its own card and diff, so
+ * several pending edits can be reviewed side by side — but calls still execute in call order:
+ * consecutive read-only calls in parallel, anything else alone. A file writer whose file an earlier
+ * call of the step also writes waits for that call to finish before it proposes, so its diff is
+ * made against the text that call leaves.
+ */
 async function runToolCalls(
   calls: ToolCall[],
   step: number,
@@ -170,25 +180,59 @@ async function runToolCalls(
     return { call, prepared, view: initialView(call, `${call.id}#${step}.${i}`, prepared, opts.ports) };
   });
   for (const { view } of jobs) queue.push({ type: 'tool_started', call: view });
+  const targets = await Promise.all(jobs.map(({ prepared }) => writeTarget(prepared, opts.ports)));
   const results: ModelMessage[] = new Array(calls.length);
-  const run = async (i: number) => {
-    results[i] = await runOne(jobs[i], tools, opts, queue);
+  const finished: Array<Promise<void>> = [];
+  // Executions in call order: a read waits for the last non-read; a non-read for everything before it.
+  let barrier: Promise<unknown> = Promise.resolve();
+  let readsSince: Array<Promise<unknown>> = [];
+  // Cards appear in call order: each call asks once the one before it has asked (or will not ask yet).
+  let previousAsked: Promise<void> = Promise.resolve();
+  // "Always allow" on one card: the other cards still pending are judged again under the saved rule.
+  const ruleListeners = new Set<() => void>();
+  const rules = {
+    saved: () => {
+      for (const listener of [...ruleListeners]) listener();
+    },
+    onSaved: (listener: () => void) => {
+      ruleListeners.add(listener);
+      return () => void ruleListeners.delete(listener);
+    },
   };
-  let batch: number[] = [];
-  const flush = async () => {
-    await Promise.all(batch.map(run));
-    batch = [];
-  };
-  for (const [i, { prepared }] of jobs.entries()) {
-    if (!prepared.tool || prepared.tool.kind === 'read') {
-      batch.push(i);
-      continue;
+  for (const [i, job] of jobs.entries()) {
+    const isRead = !job.prepared.tool || job.prepared.tool.kind === 'read';
+    const mayRun = isRead ? barrier : Promise.all([barrier, ...readsSince]);
+    const target = targets[i];
+    const sameFile = target ? finished.filter((_, j) => targets[j] === target) : [];
+    let asked!: () => void;
+    const askedNow = new Promise<void>((resolve) => (asked = resolve));
+    const turnToAsk = previousAsked;
+    previousAsked = askedNow;
+    const done = runOne({ ...job, sameFile, turnToAsk, asked, mayRun, rules }, tools, opts, queue).then((message) => {
+      asked();
+      results[i] = message;
+    });
+    finished.push(done);
+    // Whether it ran or was refused, the next executions wait for this call to be over — and for the
+    // ones before it, since a refused call is over without waiting for its turn.
+    if (isRead) readsSince.push(done);
+    else {
+      barrier = Promise.all([barrier, done, ...readsSince]);
+      readsSince = [];
     }
-    await flush();
-    await run(i);
   }
-  await flush();
+  await Promise.all(finished);
   return results;
+}
+
+/** The real path a file writer with a diff review will change, to keep its proposals in order; else undefined. */
+async function writeTarget(prepared: PreparedCall, ports: ToolPorts): Promise<string | undefined> {
+  if (!prepared.ok || !prepared.tool.proposeChange) return undefined;
+  try {
+    return await realPathOf(ports.workspace, await resolvePath(ports.workspace, prepared.tool.subject(prepared.input)));
+  } catch {
+    return undefined;
+  }
 }
 
 function initialView(call: ToolCall, uiId: string, prepared: PreparedCall, ports: ToolPorts): ToolCallView {
@@ -198,7 +242,21 @@ function initialView(call: ToolCall, uiId: string, prepared: PreparedCall, ports
 }
 
 async function runOne(
-  job: { call: ToolCall; prepared: PreparedCall; view: ToolCallView },
+  job: {
+    call: ToolCall;
+    prepared: PreparedCall;
+    view: ToolCallView;
+    /** Earlier calls of the step that change the same file: the proposal is made after they are over. */
+    sameFile: Array<Promise<unknown>>;
+    /** Settles when the call before this one has shown its approval card (or will not show one yet). */
+    turnToAsk: Promise<unknown>;
+    /** Tells the next call this one has shown its card, or will not show one yet. */
+    asked: () => void;
+    /** Rules saved by "Always allow" on another card of the step, and how to say this one saved one. */
+    rules: { saved(): void; onSaved(listener: () => void): () => void };
+    /** Settles when this call's turn to execute has come. */
+    mayRun: Promise<unknown>;
+  },
   tools: ToolRuntime,
   opts: TurnOptions,
   queue: AsyncQueue<TurnEvent>,
@@ -247,6 +305,11 @@ async function runOne(
   // An unknown tool or invalid arguments: nothing runs, so there is nothing to approve.
   if (!prepared.ok) return finish('error', errorResult(prepared.error), startedAt);
   const { tool, input } = prepared;
+  if (job.sameFile.length) {
+    job.asked(); // its card comes once the earlier change to its file is over; the next need not wait
+    await Promise.all(job.sameFile);
+  }
+  if (opts.signal.aborted) return finish('aborted', errorResult('Not run: the user stopped the turn.'), startedAt);
   const judged = await judgeCall(opts.permissions, { tool: tool.name, kind: tool.kind, input }, opts.ports.workspace);
   const audit = (status: AuditStatus, decidedBy: AuditDecidedBy, durationMs: number) =>
     opts.audit?.({
@@ -272,12 +335,34 @@ async function runOne(
       startedAt,
     );
   }
+  let reviewed: ProposedChange | undefined;
+  let editedText: string | undefined;
   if (judged.decision === 'ask') {
     const detail = await approvalDetail(prepared, ctx, view.subject);
+    // A writer's change is also shown in the editor's diff view; a call that would fail has none.
+    reviewed = await tool.proposeChange?.(input, ctx).catch(() => undefined);
+    const redact = toolRedactor(ctx.ports);
+    const summary = reviewed && changeSummary(reviewed);
     queue.push({ type: 'tool_updated', call: { ...view, status: 'awaiting_approval' } });
-    let decision: ApprovalDecision;
+    let decision: ApprovalDecision | undefined;
+    await job.turnToAsk;
+    // Withdrawn when a rule saved meanwhile by another card's "Always allow" now allows this call.
+    const withdraw = new AbortController();
+    const stop = () => withdraw.abort();
+    opts.signal.addEventListener('abort', stop, { once: true });
+    let allowedBy: typeof judged | undefined;
+    const unsubscribe = job.rules.onSaved(() => {
+      void judgeCall(opts.permissions, { tool: tool.name, kind: tool.kind, input }, opts.ports.workspace).then(
+        (again) => {
+          if (again.decision !== 'allow' || withdraw.signal.aborted) return;
+          allowedBy = again;
+          withdraw.abort();
+        },
+        () => undefined,
+      );
+    });
     try {
-      decision = await opts.ports.approval.request(
+      const asking = opts.ports.approval.request(
         {
           callId: view.callId,
           sessionId: opts.sessionId,
@@ -288,16 +373,26 @@ async function runOne(
           reason: judged.reason,
           ...(judged.rule ? { rule: judged.rule } : {}),
           ...(judged.alwaysRule ? { alwaysRule: judged.alwaysRule } : {}),
+          ...(reviewed && summary ? { proposal: reviewed, change: { ...summary, diff: redact(summary.diff) } } : {}),
         },
-        opts.signal,
+        withdraw.signal,
       );
+      job.asked();
+      decision = await asking;
     } catch {
-      audit('aborted', 'user', 0);
-      return finish('aborted', errorResult('Not run: the user stopped the turn.'), startedAt);
+      if (!allowedBy || opts.signal.aborted) {
+        audit('aborted', 'user', 0);
+        return finish('aborted', errorResult('Not run: the user stopped the turn.'), startedAt);
+      }
+    } finally {
+      unsubscribe();
+      opts.signal.removeEventListener('abort', stop);
     }
-    decidedBy = 'user';
+    if (decision) decidedBy = 'user';
+    else if (allowedBy) decidedBy = allowedBy.source === 'parse' ? 'default' : allowedBy.source;
+    decision ??= { decision: 'approve' };
     if (decision.decision === 'always' && judged.alwaysRule && opts.permissions) {
-      await opts.permissions.rememberRule(judged.alwaysRule).catch((err: unknown) => {
+      await opts.permissions.rememberRule(judged.alwaysRule).then(job.rules.saved, (err: unknown) => {
         opts.ports.log.warn(`could not save the rule ${judged.alwaysRule}: ${String(err)}`);
       });
     }
@@ -312,18 +407,44 @@ async function runOne(
         startedAt,
       );
     }
+    if (reviewed && isEdited(reviewed, decision.editedText)) editedText = decision.editedText;
+  }
+  job.asked();
+  await job.mayRun;
+  if (opts.signal.aborted) {
+    audit('aborted', decidedBy, 0);
+    return finish('aborted', errorResult('Not run: the user stopped the turn.'), startedAt);
   }
   const runStartedAt = opts.now();
   queue.push({ type: 'tool_updated', call: { ...view, status: 'running', startedAt: runStartedAt } });
   let result: ToolResult;
   try {
-    result = await tools.execute(prepared, ctx);
+    result = reviewed
+      ? await runReviewed(reviewed, editedText, prepared, tools, ctx)
+      : await tools.execute(prepared, ctx);
   } catch (err) {
     result = errorResult(`The tool failed: ${err instanceof Error ? err.message : String(err)}`);
   }
   const status = opts.signal.aborted ? 'aborted' : result.isError ? 'error' : 'ok';
   audit(status, decidedBy, opts.now() - runStartedAt);
   return finish(status, result, runStartedAt);
+}
+
+/**
+ * Carries out a change the user approved in review: only if the file still holds what they saw;
+ * their edited proposal when they edited it, else the tool itself (which re-plans from the file).
+ */
+async function runReviewed(
+  reviewed: ProposedChange,
+  editedText: string | undefined,
+  prepared: Extract<PreparedCall, { ok: true }>,
+  tools: ToolRuntime,
+  ctx: ToolContext,
+): Promise<ToolResult> {
+  const check = await recheckReviewed(ctx, reviewed);
+  if (!check.ok) return check.result;
+  if (editedText === undefined) return tools.execute(prepared, ctx);
+  return redactResult(await applyEditedProposal(ctx, check.file, reviewed, editedText), toolRedactor(ctx.ports));
 }
 
 /**

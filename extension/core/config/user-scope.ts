@@ -18,6 +18,9 @@ export const USER_ONLY_SETTINGS = [
   'sandbox.extraWriteRoots',
   'agent.maxSteps',
   'agent.passEnv',
+  'web.allowPrivateHosts',
+  'research.fastModel',
+  'research.endpoints',
 ] as const;
 
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];

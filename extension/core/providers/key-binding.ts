@@ -128,29 +128,63 @@ export interface KeyDestinationCheck {
  * ProviderError `auth` when the user declined, before anything is sent.
  */
 export async function checkKeyDestination(c: KeyDestinationCheck): Promise<void> {
-  const name = keyBindingName(c.config.name, c.key);
-  const recorded = originOf(await c.secrets.get(name));
-  const fallback = defaultKeyOrigin(c.config, c.key);
+  const verdict = await confirmBoundKey({
+    bindingName: keyBindingName(c.config.name, c.key),
+    defaultOrigin: defaultKeyOrigin(c.config, c.key),
+    provider: c.config.name,
+    key: c.key,
+    destination: c.destination,
+    secrets: c.secrets,
+    confirm: c.confirm,
+  });
+  if (!verdict.ok) throw new ProviderError('auth', refusedKeyMessage(verdict.question, c.setting));
+}
+
+/** A key and the binding it is checked against, for any kind of service (LLM providers, web search). */
+export interface BoundKeyCheck {
+  /** The SecretStorage entry recording the origin the key is bound to. */
+  bindingName: string;
+  /** Where the key belongs when nothing was recorded (the service's own server). */
+  defaultOrigin: string | undefined;
+  /** Named in the question. */
+  provider: string;
+  key: Pick<ResolvedKey, 'source' | 'envName'>;
+  destination: string | undefined;
+  secrets: SecretsPort;
+  confirm?: ConfirmKeyDestination;
+}
+
+/**
+ * The binding rule shared by every key Sextant holds: a key goes without a question only to an origin
+ * it is bound to; otherwise the user is asked (`always` rebinds it). `ok: false` carries the question
+ * the user declined, for the caller's refusal message; nothing may then be sent.
+ */
+export async function confirmBoundKey(
+  c: BoundKeyCheck,
+): Promise<{ ok: true } | { ok: false; question: KeyDestinationQuestion }> {
+  const recorded = originOf(await c.secrets.get(c.bindingName));
+  const fallback = c.defaultOrigin;
   // A stored key follows the binding recorded with it; one stored before bindings existed is bound
   // (once, for good) where its provider's defaults say. An environment key also keeps its default.
   const bound = c.key.source === 'stored' ? [recorded ?? fallback] : [recorded, fallback];
-  if (c.key.source === 'stored' && !recorded && fallback) await c.secrets.set(name, fallback).catch(() => undefined);
-  if (keyVerdict(bound, c.destination) === 'send') return;
+  if (c.key.source === 'stored' && !recorded && fallback)
+    await c.secrets.set(c.bindingName, fallback).catch(() => undefined);
+  if (keyVerdict(bound, c.destination) === 'send') return { ok: true };
   const destination = c.destination as string;
   const question: KeyDestinationQuestion = {
-    provider: c.config.name,
+    provider: c.provider,
     ...displayHosts(destination, bound[0] ?? fallback),
     source: c.key.source,
     ...(c.key.envName ? { envName: c.key.envName } : {}),
   };
   const answer = c.confirm ? await c.confirm(question).catch((): KeyDestinationAnswer => 'no') : 'no';
-  if (answer === 'once') return;
+  if (answer === 'once') return { ok: true };
   if (answer === 'always') {
     const origin = originOf(destination);
-    if (origin) await c.secrets.set(name, origin);
-    return;
+    if (origin) await c.secrets.set(c.bindingName, origin);
+    return { ok: true };
   }
-  throw new ProviderError('auth', refusedKeyMessage(question, c.setting));
+  return { ok: false, question };
 }
 
 /**

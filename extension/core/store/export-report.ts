@@ -48,7 +48,8 @@ function renderHtml(r: Report, now: number): string {
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(r.title)}</title><style>${EXPORT_CSS}</style></head>
 <body><main>
-<p class="meta">Research report by Sextant · Question: ${escapeHtml(r.question)} · written ${day(r.createdAt)} · exported ${day(now)}</p>
+<p class="meta">Research report by Sextant · Question: ${escapeHtml(r.question)} ·
+written ${day(r.createdAt)} · exported ${day(now)}</p>
 ${md.parse(r.markdown, { async: false })}
 ${md.parse(verificationMarkdown(r), { async: false })}
 </main></body></html>
@@ -56,7 +57,8 @@ ${md.parse(verificationMarkdown(r), { async: false })}
 }
 
 function renderJson(r: Report, now: number): string {
-  return `${JSON.stringify({ format: REPORT_EXPORT_FORMAT, version: REPORT_EXPORT_VERSION, exportedAt: now, report: r }, null, 2)}\n`;
+  const doc = { format: REPORT_EXPORT_FORMAT, version: REPORT_EXPORT_VERSION, exportedAt: now, report: r };
+  return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
 export function exportReport(

@@ -18,6 +18,7 @@ import { todoWriteTool } from './todo-write';
 import { askUserTool } from './ask-user';
 import { notebookEditTool } from './notebook-edit';
 import { submitPlanTool } from './submit-plan';
+import { webSearchTool } from './web-search';
 import { ToolInputError } from './util/paths';
 import { redactingStream, redactResult, toolRedactor } from './util/redaction';
 import type { ToolPorts } from '../ports';
@@ -45,10 +46,19 @@ export function builtinTools(): AnyTool[] {
     todoWriteTool,
     askUserTool,
     notebookEditTool,
+    webSearchTool,
   ];
 }
 
 const READ_ONLY_WORKSPACE = new Set(['read_file', 'glob', 'grep', 'ls']);
+
+/** The tools Research mode's loop is built with: read-only workspace tools, todos and the web. */
+const RESEARCH_TOOLS = new Set([...READ_ONLY_WORKSPACE, 'todo_write', 'web_search']);
+
+/** Research mode's tool set, for its loop (and toolsForMode('research')). */
+export function researchTools(): AnyTool[] {
+  return builtinTools().filter((t) => RESEARCH_TOOLS.has(t.name));
+}
 
 /**
  * The tools a mode is built with, so a forbidden call cannot even be expressed. Untrusted
@@ -64,7 +74,7 @@ export function toolsForMode(mode: Mode, opts: { trusted: boolean }): AnyTool[] 
       // Read-only exploration, then submit_plan (which changes nothing) ends the turn.
       return [...all.filter((t) => READ_ONLY_WORKSPACE.has(t.name)), submitPlanTool];
     case 'research':
-      return all.filter((t) => READ_ONLY_WORKSPACE.has(t.name) || t.name === 'todo_write');
+      return researchTools();
     case 'agent':
       return all;
   }

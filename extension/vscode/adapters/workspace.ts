@@ -65,14 +65,26 @@ export function createWorkspacePort(): WorkspacePort {
       // UTF-8 files go through the editor model even when no editor shows them, so every agent
       // edit lands on VS Code's undo stack; other encodings are written byte-exact to disk, since
       // VS Code might decode them differently than the tool did.
-      const doc = openDocument(absPath) ?? (isUtf8Of(newText, encodedBytes) ? await loadDocument(absPath) : undefined);
-      if (doc) {
-        const edit = new vscode.WorkspaceEdit();
-        const all = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
-        edit.replace(doc.uri, all, newText);
-        if (await vscode.workspace.applyEdit(edit)) {
-          // Saved so the disk matches what the model believes; Undo in the editor still reverts it.
-          if (await doc.save()) return 'editor';
+      const utf8 = isUtf8Of(newText, encodedBytes);
+      // A document open only in an editor that is closing (a diff review closes as the change is
+      // approved) can be disposed under us: then it is loaded again and the edit made once more.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const doc =
+          (attempt === 0 ? openDocument(absPath) : undefined) ?? (utf8 ? await loadDocument(absPath) : undefined);
+        if (!doc) break;
+        try {
+          const edit = new vscode.WorkspaceEdit();
+          const all = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
+          edit.replace(doc.uri, all, newText);
+          // Once more: the first edit may have landed on the reloaded document already (one Undo step).
+          const landed = attempt > 0 && doc.getText() === newText;
+          if (landed || (await vscode.workspace.applyEdit(edit))) {
+            // Saved so the disk matches what the model believes; Undo in the editor still reverts it.
+            if (await doc.save()) return 'editor';
+          }
+          if (!doc.isClosed) break;
+        } catch (err) {
+          if (!doc.isClosed) throw err;
         }
       }
       await localFiles.writeFile(absPath, encodedBytes);

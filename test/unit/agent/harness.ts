@@ -7,7 +7,7 @@ import { createToolRegistry } from '../../../extension/core/tools/registry';
 import type { Provider } from '../../../extension/core/providers/types';
 import { MemoryPersistence } from '../../fixtures/memory-persistence';
 import type { PermissionGate } from '../../../extension/core/agent/permission-gate';
-import type { WorkspacePort } from '../../../extension/core/ports';
+import type { DiffReviewPort, WorkspacePort } from '../../../extension/core/ports';
 import type { AuditEntry } from '../../../extension/core/security/audit-log';
 import type { ToolRuntime } from '../../../extension/core/agent/turn';
 import type { CheckpointStorage } from '../../../extension/core/agent/rewind-session';
@@ -50,6 +50,7 @@ export function createHarness(opts: {
   permissions?: PermissionGate;
   workspace?: WorkspacePort;
   audit?: (entry: AuditEntry) => void;
+  diffReview?: DiffReviewPort;
   /** Overrides the tools per mode (default: `tools` in Agent mode, none elsewhere). */
   toolsFor?: (mode: Mode) => ToolRuntime | undefined;
   /** Turn checkpoints (files and blobs); none by default. */
@@ -117,6 +118,7 @@ export function createHarness(opts: {
     newId: () => `${opts.idPrefix ?? 'id'}${++id}`,
     permissions: opts.permissions,
     audit: opts.audit,
+    diffReview: opts.diffReview,
     scheduler: {
       setTimeout: (fn, _ms) => setTimeout(fn, 1),
       clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),

@@ -245,3 +245,48 @@ test('Always allow on a write saves its folder, not the whole tool: a write else
   await sending;
   assert.deepEqual(ran, ['write src/util/a.ts', 'write src/util/b.ts']);
 });
+
+test('Always allow on one card of a step lets other pending calls its rule covers run; the rest ask', async () => {
+  ran.length = 0;
+  const { root, ws } = workspace();
+  const g = gate(root, {});
+  const audited: AuditEntry[] = [];
+  const provider = new ScriptedProvider([
+    [
+      {
+        type: 'tool_call',
+        call: { id: 'a', name: 'write_file', argumentsJson: '{"file_path":"src/util/a.ts","content":"a"}' },
+      },
+      {
+        type: 'tool_call',
+        call: { id: 'b', name: 'write_file', argumentsJson: '{"file_path":"src/util/b.ts","content":"b"}' },
+      },
+      {
+        type: 'tool_call',
+        call: { id: 'c', name: 'write_file', argumentsJson: '{"file_path":"scripts/x.sh","content":"c"}' },
+      },
+      { type: 'done', stopReason: 'tool_calls' },
+    ],
+    answer,
+  ]);
+  const h = createHarness({
+    provider,
+    tools: [writeFile],
+    workspace: ws,
+    permissions: g,
+    audit: (e) => audited.push(e),
+  });
+  const sending = h.controller.send('r1', 'write', 'agent');
+  await until(() => approvals(h.envelopes('r1')).length === 3);
+  h.controller.approve('a#1.0', { decision: 'always' });
+  // b is covered by the saved rule: its card goes away without an answer; c still waits.
+  const resolved = () =>
+    h.envelopes('r1').flatMap((e) => (e.event.type === 'approval_resolved' ? [e.event.callId] : []));
+  await until(() => ran.includes('write src/util/b.ts') && resolved().length === 2);
+  assert.deepEqual(resolved().sort(), ['a#1.0', 'b#1.1']);
+  assert.ok(!ran.includes('write scripts/x.sh'));
+  h.controller.approve('c#1.2', { decision: 'deny' });
+  await sending;
+  assert.deepEqual(ran, ['write src/util/a.ts', 'write src/util/b.ts']);
+  assert.equal(audited.find((e) => e.callId === 'b#1.1')?.decidedBy, 'rule');
+});

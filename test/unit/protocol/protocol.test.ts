@@ -95,6 +95,7 @@ test('dispatch calls exactly the handler of the message type', async () => {
     openLink: record('openLink'),
     runCommand: record('runCommand'),
     approval: record('approval'),
+    openDiff: record('openDiff'),
     answer: record('answer'),
     history: record('history'),
     resume: record('resume'),

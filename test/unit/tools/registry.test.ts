@@ -22,7 +22,7 @@ function runCall(reg: ToolRegistry, call: ToolCallInput, ctx: ToolContext) {
 test('specs are JSON Schema objects both providers accept', () => {
   const reg = createToolRegistry(builtinTools());
   const specs = reg.specs();
-  assert.equal(specs.length, 13);
+  assert.equal(specs.length, 14);
   for (const s of specs) {
     assert.equal(s.inputSchema.type, 'object', s.name);
     assert.equal('$schema' in s.inputSchema, false);
@@ -35,7 +35,7 @@ test('specs are JSON Schema objects both providers accept', () => {
   assert.ok('-i' in (grep.inputSchema.properties as object));
 });
 
-test('tools per mode: chat none, plan read-only + submit_plan, research + todo, agent all, untrusted none', () => {
+test('tools per mode: chat none, plan read-only + submit_plan, research + web, agent all, untrusted none', () => {
   assert.deepEqual(toolsForMode('chat', { trusted: true }), []);
   assert.deepEqual(names(toolsForMode('plan', { trusted: true })), ['glob', 'grep', 'ls', 'read_file', 'submit_plan']);
   assert.deepEqual(names(toolsForMode('research', { trusted: true })), [
@@ -44,8 +44,10 @@ test('tools per mode: chat none, plan read-only + submit_plan, research + todo, 
     'ls',
     'read_file',
     'todo_write',
+    'web_search',
   ]);
-  assert.equal(toolsForMode('agent', { trusted: true }).length, 13);
+  assert.equal(toolsForMode('agent', { trusted: true }).length, 14);
+  assert.ok(names(toolsForMode('agent', { trusted: true })).includes('web_search'));
   assert.ok(!names(toolsForMode('agent', { trusted: true })).includes('submit_plan'));
   assert.deepEqual(toolsForMode('agent', { trusted: false }), []);
   assert.ok(toolsForMode('plan', { trusted: true }).every((t) => t.kind === 'read'));

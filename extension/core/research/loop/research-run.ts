@@ -72,9 +72,16 @@ const MAX_PAGES = 40;
 export async function* runResearch(opts: ResearchRunOptions): AsyncGenerator<ResearchEvent, ResearchOutcome> {
   const queue = new AsyncQueue<ResearchEvent>();
   let settled = false;
-  const work = new ResearchRun(opts, queue).run().finally(() => {
-    settled = true;
-  });
+  const work = new ResearchRun(opts, queue)
+    .run()
+    // A model call stopped by the user throws; the run simply ends aborted.
+    .catch((e: unknown): ResearchOutcome => {
+      if (opts.signal.aborted) return { kind: 'aborted' };
+      throw e;
+    })
+    .finally(() => {
+      settled = true;
+    });
   while (!settled) {
     await queue.waitFor(work);
     yield* queue.drain();
@@ -123,8 +130,15 @@ class ResearchRun {
           await this.settle(pool, gather.signal);
           if (gather.signal.aborted || gapsChecked >= o.limits.maxSearches) break;
           gapsChecked++;
-          const more = await this.findGaps(plan, gather.signal);
-          const fresh = more.filter((q) => !this.searchesRun.some((r) => r.toLowerCase() === q.toLowerCase()));
+          const searched = (q: string) => this.searchesRun.some((r) => r.toLowerCase() === q.trim().toLowerCase());
+          let fresh = (await this.findGaps(plan, gather.signal)).filter((q) => !searched(q));
+          // Below the minimum with nothing new from the model: the sub-questions not searched yet go out.
+          const short = o.limits.minSearches - this.searchesRun.length;
+          if (fresh.length === 0 && short > 0)
+            fresh = plan.subQuestions
+              .filter((q) => !searched(q))
+              .slice(0, short)
+              .map((q) => q.slice(0, 400));
           if (fresh.length === 0) break;
           queue.push(...fresh.map((query) => ({ query })));
           this.searchesPlanned = Math.min(o.limits.maxSearches, this.searchesRun.length + queue.length);
@@ -139,14 +153,15 @@ class ResearchRun {
           if (this.pendingFor(results, r) >= o.limits.pagesPerSearch) break;
           this.seenUrls.add(key);
           this.fetchesStarted.add(r.url);
-          void pool.run(() => this.read(r, gather.signal));
+          // Pages already being read finish even when the budget ends the search (their own timeouts bound them).
+          void pool.run(() => this.read(r, o.signal));
         }
       }
       await this.settle(pool, gather.signal);
       if (o.signal.aborted) return { kind: 'aborted' };
       if (gather.signal.aborted)
         this.notes.push(
-          `The time budget (${Math.round(o.limits.timeBudgetMs / 1000)} s) ended the search; the report uses what ` +
+          `The time budget (${seconds(o.limits.timeBudgetMs)}) ended the search; the report uses what ` +
             'was read by then.',
         );
       const elapsed = Math.round((o.now() - startedAt) / 1000);
@@ -261,7 +276,8 @@ class ResearchRun {
       `Sub-questions:\n${plan.subQuestions.map((q) => `- ${q}`).join('\n')}`,
       `Searches run:\n${this.searchesRun.map((q) => `- ${q}`).join('\n')}`,
       `Pages read:\n\n${read || '(none yet)'}`,
-      `Searches left: ${this.o.limits.maxSearches - this.searchesRun.length}; at least ${Math.max(0, this.o.limits.minSearches - this.searchesRun.length)} more are expected.`,
+      `Searches left: ${this.o.limits.maxSearches - this.searchesRun.length}; at least ` +
+        `${Math.max(0, this.o.limits.minSearches - this.searchesRun.length)} more are expected.`,
     ].join('\n\n');
     try {
       const { text, usage } = await collectText(this.o.llm, { system: gapsPrompt.trim(), user }, signal);
@@ -412,6 +428,10 @@ class ResearchRun {
     this.usage.cachedTokens += u.cachedTokens;
     this.out.push({ type: 'usage', usage: { ...this.usage, costUsd: costOf(this.usage, this.o.price) } });
   }
+}
+
+function seconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }
 
 /** A missing search key ends the run with the message saying what to configure. */

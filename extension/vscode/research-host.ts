@@ -1,0 +1,55 @@
+// Research mode's host: the search client (failover across the user's providers) and the guarded page
+// fetcher the runtime already built for web_search / web_fetch, the loop's limits from settings, and
+// the fast model (sextant.research.fastModel, else the chat's model) as the claim checker.
+import * as vscode from 'vscode';
+import type { ResearchHost } from '../core/research/host';
+import { researchLimits } from '../core/research/limits';
+import { collectText } from '../core/research/loop/llm-text';
+import type { PageFetcher } from '../core/research/fetch/page-fetcher';
+import type { SearchClient } from '../core/research/search/client';
+import { claimJudgeFrom } from '../core/research/verify';
+import type { Provider } from '../core/providers/types';
+
+export interface ResearchHostDeps {
+  searchClient: SearchClient;
+  pageFetcher: PageFetcher;
+  resolveModel(ref: string): Promise<{ provider: Provider; model: string }>;
+  /** The fast model's reference now (the setting, else the chat's current model). */
+  fastModelRef(): string;
+}
+
+export function createResearchHost(deps: ResearchHostDeps): ResearchHost {
+  return {
+    async services() {
+      const problem = await deps.searchClient.setupProblem();
+      if (problem) throw Object.assign(new Error(problem), { code: 'no_key' });
+      return {
+        search: async (q, signal) => {
+          try {
+            return (await deps.searchClient.search(q, signal)).results;
+          } catch (e) {
+            // A plan may name a provider the user has since switched off: search with the others.
+            if (q.provider && (e as { code?: unknown }).code === 'disabled')
+              return (await deps.searchClient.search({ ...q, provider: undefined }, signal)).results;
+            throw e;
+          }
+        },
+        fetchPage: async (url, signal) => (await deps.pageFetcher.fetch(url, { signal })).page,
+      };
+    },
+    limits() {
+      const c = vscode.workspace.getConfiguration('sextant.research');
+      return researchLimits({
+        minSearches: c.get('minSearches'),
+        maxSearches: c.get('maxSearches'),
+        timeBudgetSeconds: c.get('timeBudgetSeconds'),
+      });
+    },
+    async judge() {
+      const target = await deps.resolveModel(deps.fastModelRef());
+      return claimJudgeFrom(
+        async (req, signal) => (await collectText(target, { system: req.system, user: req.user }, signal)).text,
+      );
+    },
+  };
+}

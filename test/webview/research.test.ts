@@ -1,0 +1,129 @@
+// Research mode in real Chromium: the "Research progress" bar while a run streams, the draft replaced
+// by the verified report card (its "Sources" list, notes, flagged claims, Export), and the research
+// kind of plan card.
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { PlanArtifact, Report } from '../../extension/protocol';
+import { deliver, useViewEnvironment, type ViewHarness } from './harness';
+import { RequestScript, snapshot, snapshotMessage } from './fixtures';
+
+const env = useViewEnvironment();
+let view: ViewHarness;
+let r: RequestScript;
+
+const report: Report = {
+  id: 'report-1',
+  title: 'What changed in Rust 2024',
+  question: 'What changed in the Rust 2024 edition?',
+  markdown: [
+    '# What changed in Rust 2024',
+    '## Summary',
+    'The edition shipped with Rust 1.85 [1]. It reached 60% of users [2]. *(not supported by the cited source)*',
+    '## Sources',
+    '1. [The Rust 2024 edition](https://a.example/edition) — accessed 2026-11-23',
+    '2. [Survey](https://c.example/survey) — accessed 2026-11-23',
+  ].join('\n'),
+  sources: [
+    { n: 1, url: 'https://a.example/edition', title: 'The Rust 2024 edition', accessedAt: Date.UTC(2026, 10, 23) },
+    { n: 2, url: 'https://c.example/survey', title: 'Survey', accessedAt: Date.UTC(2026, 10, 23) },
+  ],
+  verdicts: [
+    { claim: 'The edition shipped with Rust 1.85.', cites: [1], verdict: 'supported', by: 'model', coverage: 1 },
+    {
+      claim: 'It reached 60% of users.',
+      cites: [2],
+      verdict: 'unsupported',
+      by: 'lexical',
+      coverage: 0.5,
+      reason: 'the cited page does not contain 60',
+    },
+  ],
+  notes: ['1 of 2 cited claims supported; 1 marked as not supported.', '2 searches and 2 pages read in 4 s.'],
+  stats: {
+    searches: 2,
+    sourcesRead: 2,
+    claims: 2,
+    supported: 1,
+    unsupported: 1,
+    unchecked: 0,
+    inventedRemoved: 0,
+    unfetchedUrlsRemoved: 0,
+  },
+  createdAt: Date.UTC(2026, 10, 23),
+};
+
+beforeEach(async () => {
+  view = await env.open();
+  await deliver(view, snapshotMessage(snapshot({ mode: 'research' })));
+  r = new RequestScript('r-research');
+  await deliver(view, r.events(r.started('What changed in the Rust 2024 edition?', 'research')));
+});
+afterEach(async () => {
+  assert.deepEqual(await view.violations(), []);
+  assert.deepEqual(view.pageErrors, []);
+  await view.close();
+});
+
+describe('research', () => {
+  it('shows a "Research progress" bar that follows the run, then the report replaces the draft', async () => {
+    const progress = (phase: 'searching' | 'writing', searchesDone: number) =>
+      r.events({
+        type: 'research_progress',
+        progress: { phase, searchesDone, searchesPlanned: 4, sourcesRead: searchesDone * 2, detail: 'rust 2024' },
+      });
+    await deliver(view, progress('searching', 1));
+    const bar = view.page.getByRole('progressbar', { name: 'Research progress' });
+    await bar.waitFor();
+    const at1 = Number(await bar.getAttribute('aria-valuenow'));
+    assert.match((await bar.getAttribute('aria-valuetext')) ?? '', /Searching — 1\/4 searches · 2 sources read/);
+    await deliver(view, progress('searching', 3));
+    const at3 = Number(await bar.getAttribute('aria-valuenow'));
+    assert.ok(at3 > at1, `${at3} > ${at1}`);
+    await deliver(view, progress('writing', 4));
+    await deliver(view, r.events({ type: 'text_delta', text: 'DRAFT-TEXT being written' }));
+    await view.page.getByText('DRAFT-TEXT being written').waitFor();
+    await deliver(view, r.events({ type: 'report', report }, { type: 'complete' }));
+    const card = view.page.getByRole('region', { name: 'Report' });
+    await card.getByText('1 of 2 claims verified').waitFor();
+    assert.equal(await view.page.getByText('DRAFT-TEXT being written').count(), 0, 'the draft is replaced');
+    assert.equal(await bar.count(), 0, 'no progress bar once the run is done');
+    const sources = card.getByRole('list', { name: 'Sources' });
+    const items = sources.getByRole('listitem');
+    assert.equal(await items.count(), 2);
+    assert.match((await items.nth(1).textContent()) ?? '', /Survey\s*· c\.example · accessed 2026-11-23/);
+    // The Markdown's own Sources section is drawn once, as the list.
+    assert.equal(await card.getByText('The Rust 2024 edition', { exact: true }).count(), 1);
+    await card.getByText('(not supported by the cited source)').waitFor();
+  });
+
+  it('source links open through the host; Export posts exportReport; flagged claims are listed', async () => {
+    await deliver(view, r.events({ type: 'report', report }, { type: 'complete' }));
+    const card = view.page.getByRole('region', { name: 'Report' });
+    await card.getByRole('link', { name: 'Survey' }).click();
+    assert.deepEqual(await view.waitForPost('openLink'), { type: 'openLink', url: 'https://c.example/survey' });
+    await card.getByRole('button', { name: 'Export report…' }).click();
+    assert.deepEqual(await view.waitForPost('exportReport'), { type: 'exportReport', reportId: 'report-1' });
+    await card.getByText(/Verification and notes \(2 searches, 2 pages read\)/).click();
+    await card.getByText(/It reached 60% of users\. — the cited page does not contain 60/).waitFor();
+  });
+
+  it('a research plan card shows the question, sub-questions and searches, with the plan buttons', async () => {
+    const plan: PlanArtifact = {
+      kind: 'research',
+      id: 'plan-r',
+      status: 'proposed',
+      question: 'What changed in the Rust 2024 edition?',
+      subQuestions: ['When was it released?', 'What changed?'],
+      queries: [{ query: 'rust 2024 edition', provider: 'tavily' }, { query: 'rust 1.85 release notes' }],
+      expectedOutput: 'A short cited report.',
+    };
+    await deliver(view, r.events({ type: 'plan_proposed', plan }, { type: 'complete' }));
+    const card = view.page.getByRole('region', { name: 'Plan' });
+    await card.getByText('Research plan').waitFor();
+    await card.getByText('When was it released?').waitFor();
+    await card.getByText('rust 2024 edition', { exact: true }).waitFor();
+    await card.getByText('A short cited report.').waitFor();
+    await card.getByRole('button', { name: 'Approve plan' }).click();
+    assert.equal((await view.waitForPost('approvePlan')).planId, 'plan-r');
+  });
+});
