@@ -11,7 +11,7 @@ import type { PermissionGate } from '../../../extension/core/agent/permission-ga
 import { COMMANDS_NOTE } from '../../../extension/core/agent/rewind-session';
 import { FileCheckpointBlobs, withLocalFileOps } from '../../../extension/core/checkpoints';
 import { createPolicy } from '../../../extension/core/permissions';
-import type { JournalRecord, TurnCheckpoint } from '../../../extension/core/ports';
+import type { DiffReviewPort, JournalRecord, TurnCheckpoint } from '../../../extension/core/ports';
 import type { ProviderEvent } from '../../../extension/core/providers/types';
 import { editFileTool } from '../../../extension/core/tools/edit-file';
 import { readFileTool } from '../../../extension/core/tools/read-file';
@@ -397,4 +397,43 @@ test('on the real store: the rewound conversation, its branch, the checkpoints a
   } finally {
     storeDir.cleanup();
   }
+});
+
+test('an edited proposal approved in the diff review is checkpointed too, and rewound', async () => {
+  const root = await makeTempWorkspace({ 'a.txt': 'alpha\n' });
+  const blobDir = path.join(realpathSync(await fs.mkdtemp(path.join(tmpdir(), 'sextant-rewind-'))), 'checkpoints');
+  const ws = new NodeWorkspace({ roots: [root] });
+  const userText = 'alpha, as the user edited the proposal\n';
+  const review: DiffReviewPort = {
+    open: () => ({ editedText: () => userText, close: () => {} }),
+  };
+  const h = createHarness({
+    provider: new ScriptedProvider([
+      call('1', 'read_file', { file_path: 'a.txt' }),
+      call('2', 'edit_file', { file_path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' }),
+      say('done'),
+    ]),
+    tools: TOOLS,
+    workspace: ws,
+    diffReview: review,
+    checkpoints: { files: withLocalFileOps(ws), blobs: new FileCheckpointBlobs(blobDir) },
+  });
+  const sending = h.controller.send('r1', 'shout', 'agent');
+  let callId: string | undefined;
+  for (let i = 0; i < 5000 && !callId; i++) {
+    await new Promise((r) => setTimeout(r, 2));
+    callId = h.envelopes('r1').flatMap((e) => (e.event.type === 'approval_needed' ? [e.event.approval.callId] : []))[0];
+  }
+  assert.ok(callId, 'the edit asks');
+  h.controller.approve(callId, { decision: 'approve' });
+  await sending;
+  assert.equal(await fs.readFile(path.join(root, 'a.txt'), 'utf8'), userText, 'the user’s version was written');
+  const [u1] = userIds(h);
+  const preview = (await h.controller.rewindPreview(u1)) as RewindPreview;
+  assert.deepEqual(
+    preview.files.map((f) => `${f.action} ${f.path}`),
+    ['restore a.txt'],
+  );
+  await h.controller.rewind(u1, 'files');
+  assert.equal(await fs.readFile(path.join(root, 'a.txt'), 'utf8'), 'alpha\n');
 });
