@@ -14,6 +14,8 @@ import {
   type ModelChoice,
   type Outbound,
   type OutboundHandlers,
+  type RedoOffer,
+  type RewindPreview,
   type SessionSummary,
   type Snapshot,
 } from '../extension/protocol';
@@ -66,6 +68,14 @@ export class ChatStore {
   generation = 0;
   /** True once the first snapshot arrived (before it, the view shows a placeholder). */
   loaded = false;
+  /** A rewind being prepared or previewed ("Rewind to here", or an edited message to resend with `edit`). */
+  rewind: { messageId: string; edit?: string; preview?: RewindPreview } | undefined;
+  /** The last rewind while it can be undone (from the host's snapshot). */
+  redo: RedoOffer | undefined;
+  /** What the last rewind (or redo) did, until dismissed. */
+  rewindNotice: string | undefined;
+  /** Text the composer should take (a rewound message); `n` changes on every request. */
+  draftRequest: { text: string; n: number } | undefined;
 
   /** Per message: bumped on every change, so an element can tell whether to redraw. */
   private readonly versions = new Map<string, number>();
@@ -112,7 +122,20 @@ export class ChatStore {
     },
     protocolError: (m) => {
       this.protocolError = m.error;
-      this.mark('notice');
+      // A refused rewind preview or rewind: nothing is pending any more.
+      this.rewind = undefined;
+      this.mark('notice', 'panels');
+    },
+    rewindPreview: (m) => {
+      if (this.rewind?.messageId !== m.preview.messageId) return; // cancelled meanwhile
+      this.rewind = { ...this.rewind, preview: m.preview };
+      this.mark('panels');
+    },
+    rewound: (m) => {
+      this.rewind = undefined;
+      this.rewindNotice = m.summary;
+      if (m.draft !== undefined) this.draftRequest = { text: m.draft, n: (this.draftRequest?.n ?? 0) + 1 };
+      this.mark('panels', 'meta');
     },
   };
 
@@ -147,6 +170,27 @@ export class ChatStore {
     this.schedule();
   }
 
+  /** Asks for a rewind preview (the caller posts `rewindPreview`); `edit` is the edited text to resend. */
+  startRewind(messageId: string, edit?: string): void {
+    this.rewind = edit === undefined ? { messageId } : { messageId, edit };
+    this.rewindNotice = undefined;
+    this.mark('panels');
+    this.schedule();
+  }
+
+  cancelRewind(): void {
+    this.rewind = undefined;
+    this.mark('panels');
+    this.schedule();
+  }
+
+  dismissRewindNotice(): void {
+    this.rewindNotice = undefined;
+    this.redo = undefined;
+    this.mark('panels');
+    this.schedule();
+  }
+
   removeSession(sessionId: string): void {
     this.history = { ...this.history, sessions: this.history.sessions.filter((s) => s.id !== sessionId) };
     this.mark('history');
@@ -163,6 +207,11 @@ export class ChatStore {
   }
 
   private applySnapshot(snapshot: Snapshot): void {
+    if (snapshot.sessionId !== this.meta.sessionId) {
+      // Another chat: a preview or notice of the previous one no longer applies.
+      this.rewind = undefined;
+      this.rewindNotice = undefined;
+    }
     this.chat = chatStateFromSnapshot(snapshot);
     this.meta = {
       sessionId: snapshot.sessionId,
@@ -173,6 +222,7 @@ export class ChatStore {
       modes: snapshot.modes,
       workspaceTrusted: snapshot.workspaceTrusted,
     };
+    this.redo = snapshot.redo;
     this.versions.clear();
     this.generation++;
     this.loaded = true;
@@ -190,6 +240,14 @@ export class ChatStore {
       this.versions.set(changed, (this.versions.get(changed) ?? 0) + 1);
       this.dirtyMessages.add(changed);
       switch (env.event.type) {
+        case 'started':
+          // A new request moves the chat on: the host no longer offers to undo the last rewind.
+          if (this.redo || this.rewindNotice) {
+            this.redo = undefined;
+            this.rewindNotice = undefined;
+            this.mark('panels');
+          }
+          break;
         case 'approval_needed':
         case 'approval_resolved':
         case 'question':

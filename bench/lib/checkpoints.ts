@@ -1,5 +1,6 @@
 // Checkpoint and rewind cost per turn on a real temporary workspace with the file-system blob
-// store: a turn touching 1, 10 or 100 files of 10 KB (beforeWrite for each + finish; the agent's own
+// store, as the controller does it: a turn touching 1, 10 or 100 files of 10 KB (beforeWrite for each
+// + finish + the turn_checkpoint record appended to a real session store's journal; the agent's own
 // writes are not timed), then the rewind of that turn (planRewind + applyRewind).
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import {
   withLocalFileOps,
 } from '../../extension/core/checkpoints';
 import { localFiles } from '../../extension/core/local-files';
+import { openSessionStore, type SessionStore } from '../../extension/core/store';
 
 const ROUNDS = Number(process.env.CHECKPOINT_ROUNDS ?? 30);
 const SIZES = (process.env.CHECKPOINT_FILES ?? '1,10,100').split(',').map(Number);
@@ -38,9 +40,20 @@ interface Row {
   apply: number[];
 }
 
+const log = { info() {}, warn: (m: string) => console.error(`warn ${m}`), error: (m: string) => console.error(m) };
+
 async function measure(count: number, fsync: boolean): Promise<Row> {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-bench-checkpoints-')));
+  let store: SessionStore | undefined;
   try {
+    store = await openSessionStore({
+      dir: join(dir, 'store'),
+      wasmPath: join(process.cwd(), 'node_modules/sql.js/dist/sql-wasm.wasm'),
+      log,
+      snapshotDelayMs: 3_600_000,
+      snapshotMaxDelayMs: 3_600_000,
+    });
+    store.append({ kind: 'session_created', sessionId: 's', title: 'bench', mode: 'agent', model: 'm', at: 0 });
     const ws = join(dir, 'ws');
     const paths = Array.from({ length: count }, (_, i) => join(ws, `src/m${i % 10}/file${i}.ts`));
     const files: CheckpointFiles = withLocalFileOps({ roots: () => [ws], ...localFiles });
@@ -62,6 +75,12 @@ async function measure(count: number, fsync: boolean): Promise<Row> {
       }
       let t = performance.now();
       const cp = await rec.finish();
+      store.append({
+        kind: 'turn_checkpoint',
+        sessionId: 's',
+        checkpoint: { userMessageId: `u${r}`, requestId: `t${r}`, modelIndex: r * 2, files: cp },
+        at: r,
+      });
       spent += performance.now() - t;
       t = performance.now();
       const plan = await planRewind([cp], -1, files, blobs);
@@ -77,6 +96,7 @@ async function measure(count: number, fsync: boolean): Promise<Row> {
     }
     return row;
   } finally {
+    await store?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -4,6 +4,7 @@ import type { ChatMessage, Envelope, Mode, PendingApproval, Question, SessionSum
 import type { ModelMessage } from './providers/types';
 import type { ProposedChange } from './tools/types';
 import type { SearchProviderId, SearchQuery, SearchResult } from './research/types';
+import type { Checkpoint } from './checkpoints/types';
 
 export interface FileStat {
   type: 'file' | 'directory' | 'symlink' | 'other';
@@ -207,7 +208,46 @@ export type JournalRecord =
   | { kind: 'session_deleted'; sessionId: string; at: number }
   | { kind: 'session_restored'; sessionId: string; at: number }
   /** A plan or report (with its numbered citations); the same id again replaces it. */
-  | { kind: 'artifact'; sessionId: string; artifact: StoredArtifact; at: number };
+  | { kind: 'artifact'; sessionId: string; artifact: StoredArtifact; at: number }
+  /** Where a request's turn starts, and the files it changed (hashes only); the same user message id replaces it. */
+  | { kind: 'turn_checkpoint'; sessionId: string; checkpoint: TurnCheckpoint; at: number }
+  /**
+   * The whole conversation of a session replaced (a rewind truncates it, an earlier branch is written
+   * as a new session, a redo puts it back): messages, model history and turn checkpoints.
+   */
+  | {
+      kind: 'conversation_replaced';
+      sessionId: string;
+      messages: ChatMessage[];
+      modelMessages: ModelMessage[];
+      checkpoints: TurnCheckpoint[];
+      at: number;
+    }
+  /** What a redo of the last rewind needs (null: nothing to redo any more). */
+  | { kind: 'rewind_state'; sessionId: string; redo: RewindRedo | null; at: number };
+
+/** One request's turn: where it starts in the model history, and the files it changed. */
+export interface TurnCheckpoint {
+  /** The user message (chat) that started the turn. */
+  userMessageId: string;
+  requestId: string;
+  /** Length of the model-facing history before the turn: a rewind to this message cuts it here. */
+  modelIndex: number;
+  /** The files the turn changed (beforeWrite), when it could write; absent for turns without writers. */
+  files?: Checkpoint;
+}
+
+/** The last rewind of a session, to undo it ("Redo"). */
+export interface RewindRedo {
+  /** The user message rewound to (its text went back to the composer). */
+  userMessageId: string;
+  summary: string;
+  /** The session holding the conversation as it was before the rewind, when the conversation was rewound. */
+  branchSessionId?: string;
+  /** The files as they were just before the rewind, when files were rewound. */
+  files?: Checkpoint;
+  at: number;
+}
 
 export interface StoredCitation {
   n: number;
@@ -235,6 +275,10 @@ export interface StoredSession {
   messages: ChatMessage[];
   modelMessages: ModelMessage[];
   todos: Todo[];
+  /** Turn checkpoints in the order the turns ran (absent: none recorded). */
+  checkpoints?: TurnCheckpoint[];
+  /** The last rewind, while it can still be undone. */
+  redo?: RewindRedo;
 }
 
 export interface SessionPersistence {

@@ -3,6 +3,7 @@
 import * as z from 'zod';
 import { EnvelopeSchema } from './events';
 import { ModeSchema, SessionSummarySchema, SnapshotSchema, ErrorInfoSchema } from './model';
+import { RewindPreviewSchema, RewindScopeSchema } from './rewind';
 
 /** Webview → host. */
 export const InboundSchema = z.discriminatedUnion('type', [
@@ -51,6 +52,27 @@ export const InboundSchema = z.discriminatedUnion('type', [
     reportId: z.string(),
     format: z.enum(['markdown', 'html', 'json']).optional(),
   }),
+  /** "Rewind to here" on a user message: the host answers with `rewindPreview`. */
+  z.object({ type: z.literal('rewindPreview'), messageId: z.string().min(1) }),
+  /** Carries a previewed rewind out; `overwrite` names user-changed files to rewind anyway. */
+  z.object({
+    type: z.literal('rewind'),
+    messageId: z.string().min(1),
+    scope: RewindScopeSchema,
+    overwrite: z.array(z.string()).max(10_000).default([]),
+  }),
+  /** Undoes the last rewind (files and conversation as they were just before it). */
+  z.object({ type: z.literal('redoRewind') }),
+  /** Edit and resend: the chat forks before `messageId` (the old branch stays in History) and `text` is sent. */
+  z.object({
+    type: z.literal('editResend'),
+    messageId: z.string().min(1),
+    requestId: z.string().min(1),
+    text: z.string().min(1).max(1_000_000),
+    mode: ModeSchema,
+    rewindFiles: z.boolean(),
+    overwrite: z.array(z.string()).max(10_000).default([]),
+  }),
 ]);
 export type Inbound = z.infer<typeof InboundSchema>;
 export type InboundType = Inbound['type'];
@@ -66,5 +88,9 @@ export const OutboundSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('showView'), view: z.enum(['chat', 'history']) }),
   /** A message the host could not accept (malformed, or refused), not tied to a request. */
   z.object({ type: z.literal('protocolError'), error: ErrorInfoSchema }),
+  /** The preview of a rewind the user asked for. */
+  z.object({ type: z.literal('rewindPreview'), preview: RewindPreviewSchema }),
+  /** A rewind was done; `draft` (the rewound message's text) goes back into the composer. */
+  z.object({ type: z.literal('rewound'), summary: z.string(), draft: z.string().optional() }),
 ]);
 export type Outbound = z.infer<typeof OutboundSchema>;

@@ -4,6 +4,7 @@
 import * as z from 'zod';
 import { PlanArtifactSchema } from './plan';
 import { ReportSchema, ResearchProgressSchema } from './research';
+import { RedoOfferSchema } from './rewind';
 
 export const MODES = ['chat', 'plan', 'research', 'agent'] as const;
 export const ModeSchema = z.enum(MODES);
@@ -185,5 +186,7 @@ export const SnapshotSchema = z.object({
   approvals: z.array(PendingApprovalSchema),
   questions: z.array(PendingQuestionSchema),
   workspaceTrusted: z.boolean(),
+  /** The last rewind, while it can be undone (Redo). */
+  redo: RedoOfferSchema.optional(),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;

@@ -90,5 +90,15 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       host.planDocuments.forget(m.planId);
       c.rejectPlan(m.planId);
     },
+    // The controller posts the preview, the snapshot and `rewound` (or a refusal) itself.
+    rewindPreview: async (m) => void (await c.rewindPreview(m.messageId)),
+    rewind: async (m) => void (await c.rewind(m.messageId, m.scope, m.overwrite)),
+    redoRewind: async () => void (await c.redoRewind()),
+    // Not awaited, like send: the resent message runs for the whole turn.
+    editResend: (m) =>
+      void c.editResend(m.messageId, m.requestId, m.text, m.mode, {
+        rewindFiles: m.rewindFiles,
+        overwrite: m.overwrite,
+      }),
   };
 }

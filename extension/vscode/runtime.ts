@@ -49,6 +49,7 @@ import { createSearchPort } from './adapters/search';
 import { createTerminalPort } from './adapters/terminal';
 import { toolSecurityPorts } from './adapters/tool-security';
 import { redactLogSecrets } from './adapters/log-channel';
+import { FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
 
 export interface Runtime {
   controller: ChatController;
@@ -268,6 +269,7 @@ export async function createRuntime(
     workspaceSettings.onDidChange(() => permissions.invalidate()),
   );
 
+  const workspacePort = createWorkspacePort();
   // Proposals under approval open in the editor's diff view; deciding there answers the same approval.
   let decide: (callId: string, decision: ApprovalDecision) => void = () => undefined;
   const diffReviews = new DiffReviews({ decide: (callId, decision) => decide(callId, decision), log });
@@ -277,6 +279,11 @@ export async function createRuntime(
   context.subscriptions.push(researchNotifier);
   const controller: ChatController = new ChatController({
     persistence: store,
+    // Turn checkpoints: file contents as content-addressed blobs in global storage, never in the user's repo.
+    checkpoints: {
+      files: withLocalFileOps(workspacePort),
+      blobs: new FileCheckpointBlobs(path.join(context.globalStorageUri.fsPath, 'checkpoints')),
+    },
     resolveModel: (ref) => registry.resolve(ref),
     modelChoices: async () => listModelChoices(configs(), (name) => keyDirectory.hasKey(name)),
     defaultModel: () => readSettings().defaultModel,
@@ -286,7 +293,7 @@ export async function createRuntime(
     diffReview: diffReviews,
     toolsFor,
     toolPorts: {
-      workspace: createWorkspacePort(),
+      workspace: workspacePort,
       search: createSearchPort(),
       terminal: createTerminalPort(),
       log,

@@ -16,6 +16,7 @@ import { researchFetchScenarios } from './scenarios/research-fetch';
 import { diffReviewScenarios } from './scenarios/diff-review';
 import { researchSearchScenarios } from './scenarios/research-search';
 import { researchScenarios } from './scenarios/research';
+import { rewindScenarios } from './scenarios/rewind';
 
 const e2e = new E2E();
 chatScenarios(e2e);
@@ -31,6 +32,7 @@ researchFetchScenarios(e2e);
 diffReviewScenarios(e2e);
 researchSearchScenarios(e2e);
 researchScenarios(e2e);
+rewindScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
 planScenarios(e2e);
 e2e.run();

@@ -9,6 +9,8 @@ import { MODE_LABELS } from './header';
 
 export class SxComposer extends LightElement {
   private draft: string | undefined;
+  /** The last draft request taken from the store (a rewound message's text). */
+  private takenDraft = 0;
 
   protected override topics(): Topic[] {
     return ['meta', 'structure'];
@@ -57,6 +59,17 @@ export class SxComposer extends LightElement {
 
   override focus(): void {
     this.querySelector('textarea')?.focus();
+  }
+
+  protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
+    super.willUpdate(changed);
+    const request = this.ctx?.store.draftRequest;
+    if (request && request.n !== this.takenDraft) {
+      // A rewind put the message back: it replaces the draft, so it can be edited and sent again.
+      this.takenDraft = request.n;
+      this.draft = request.text;
+      this.ctx?.host.saveState({ draft: request.text });
+    }
   }
 
   protected override render(): unknown {

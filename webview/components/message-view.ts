@@ -19,6 +19,8 @@ export class SxMessage extends LightElement {
   };
   declare message: ChatMessage | undefined;
   declare version: number;
+  /** The edited text while the user edits this (user) message. */
+  private editing: string | undefined;
 
   protected override subscribe(ctx: ViewContext): Array<() => void> {
     const id = this.message?.id;
@@ -74,6 +76,66 @@ export class SxMessage extends LightElement {
     </div>`;
   }
 
+  /** "Edit" and "Rewind to here" on a user message; the host refuses them while a request runs. */
+  private renderUserActions(m: ChatMessage): TemplateResult {
+    const text = m.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    return html`<div class="message-actions">
+      <button class="link-button" title="Edit this message and send it again (the chat forks here)" @click=${() => {
+        this.editing = text;
+        this.requestUpdate();
+      }}>Edit</button>
+      <button
+        class="link-button"
+        title="Put files and/or the conversation back to before this message"
+        @click=${() => this.rewindHere(m.id)}
+      >Rewind to here</button>
+    </div>`;
+  }
+
+  private rewindHere(messageId: string, edit?: string): void {
+    const ctx = this.ctx;
+    if (!ctx) return;
+    ctx.store.startRewind(messageId, edit);
+    ctx.host.post({ type: 'rewindPreview', messageId });
+  }
+
+  private renderEditor(m: ChatMessage, text: string): TemplateResult {
+    const send = () => {
+      const edited = (this.editing ?? '').trim();
+      if (!edited) return;
+      this.editing = undefined;
+      this.requestUpdate();
+      this.rewindHere(m.id, edited);
+    };
+    const cancel = () => {
+      this.editing = undefined;
+      this.requestUpdate();
+    };
+    return html`<div class="message-editor">
+      <textarea
+        aria-label="Edit message"
+        rows="3"
+        .value=${text}
+        @input=${(e: Event) => {
+          this.editing = (e.target as HTMLTextAreaElement).value;
+        }}
+        @keydown=${(e: KeyboardEvent) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            cancel();
+          } else if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+            e.preventDefault();
+            send();
+          }
+        }}
+      ></textarea>
+      <div class="actions">
+        <vscode-button @click=${send}>Send edited message</vscode-button>
+        <vscode-button secondary @click=${cancel}>Cancel</vscode-button>
+      </div>
+    </div>`;
+  }
+
   private renderUsage(usage: NonNullable<ChatMessage['usage']>): TemplateResult {
     const cached = usage.cachedTokens ? ` · ${usage.cachedTokens} cached` : '';
     const cost = usage.costUsd !== undefined ? ` · $${usage.costUsd.toFixed(4)}` : '';
@@ -86,7 +148,9 @@ export class SxMessage extends LightElement {
     const user = m.role === 'user';
     const streaming = m.status === 'streaming';
     const lastIndex = m.parts.length - 1;
-    return html`<article class="message ${m.role} status-${m.status}" aria-label=${user ? 'You' : 'Sextant'}>
+    // While a user message is edited, its text is hidden (the editor below takes its place).
+    const editing = user && this.editing !== undefined ? ' editing' : '';
+    return html`<article class="message ${m.role} status-${m.status}${editing}" aria-label=${user ? 'You' : 'Sextant'}>
       <div class="message-header">
         <span class="author">${user ? 'You' : 'Sextant'}</span>
         <span class="badge mode-badge" title="Mode of this turn">${MODE_LABELS[m.mode]}</span>
@@ -110,6 +174,7 @@ export class SxMessage extends LightElement {
                 (p, i) => this.renderPart(p, i, streaming, lastIndex),
               )
         }
+        ${editing && this.editing !== undefined ? this.renderEditor(m, this.editing) : nothing}
         ${streaming && m.research ? renderResearchProgress(m.research) : nothing}
         ${
           streaming && m.parts.length === 0 && !m.research
@@ -123,6 +188,7 @@ export class SxMessage extends LightElement {
       </div>
       ${this.renderError(m, this.ctx.host)}
       ${m.usage ? this.renderUsage(m.usage) : nothing}
+      ${user && this.editing === undefined ? this.renderUserActions(m) : nothing}
     </article>`;
   }
 }

@@ -6,6 +6,7 @@ import type { Topic } from '../store';
 import { revealInvisible } from '../invisible';
 import { LightElement, defineElement } from './base';
 import './question-form';
+import './rewind-panel';
 
 const TODO_MARKS: Record<Todo['status'], string> = { pending: '○', in_progress: '◐', completed: '●' };
 const TODO_LABELS: Record<Todo['status'], string> = {
@@ -131,6 +132,7 @@ export class SxPanels extends LightElement {
     for (const id of this.decided) if (!live.has(id)) this.decided.delete(id);
     const doneCount = todos.filter((t) => t.status === 'completed').length;
     return html`
+      <sx-rewind-panel .ctx=${this.ctx}></sx-rewind-panel>
       ${approvals.map((a) => this.renderApproval(a))}
       ${questions.map((q) => html`<sx-question-form .ctx=${this.ctx} .pending=${q}></sx-question-form>`)}
       ${

@@ -20,6 +20,8 @@ import {
   type ModelChoice,
   type Outbound,
   type RequestEvent,
+  type RewindPreview,
+  type RewindScope,
   type SessionSummary,
   type Snapshot,
 } from '../../protocol';
@@ -32,7 +34,10 @@ import type {
   SessionPersistence,
   StoredSession,
   ToolPorts,
+  TurnCheckpoint,
 } from '../ports';
+import { CheckpointRecorder } from '../checkpoints';
+import { type CheckpointStorage, RewindError, SessionRewinder } from './rewind-session';
 import type { ModelMessage, Provider, ProviderConfig } from '../providers/types';
 import type { ToolSessionState } from '../tools/types';
 import { toErrorInfo } from './errors';
@@ -79,6 +84,8 @@ export interface ChatControllerDeps {
   diffReview?: DiffReviewPort;
   /** Web search, fetching and limits for Research mode; without it Research mode is not offered. */
   research?: ResearchHost;
+  /** Where turn checkpoints keep file contents; without it no files are checkpointed (conversations still rewind). */
+  checkpoints?: CheckpointStorage;
 }
 
 /** How a request runs beyond its text and mode. */
@@ -103,10 +110,18 @@ export class ChatController {
   private readonly outbox: Outbox;
   private readonly approvals = new PendingReplies<ApprovalDecision>();
   private readonly answers = new PendingReplies<AskAnswer[]>();
+  private readonly rewinder: SessionRewinder;
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.outbox = new Outbox((envs) => this.deliver(envs), deps.now, deps.scheduler ?? realScheduler);
     this.session = this.freshSession();
+    this.rewinder = new SessionRewinder({
+      checkpoints: deps.checkpoints,
+      persistence: deps.persistence,
+      journal: (r) => this.journal(r),
+      now: deps.now,
+      newId: deps.newId,
+    });
   }
 
   get sessionId(): string {
@@ -133,25 +148,32 @@ export class ChatController {
       s.persisted = true;
       this.deps.onCurrentSessionChanged?.(s.id);
     }
+    // A new request moves the chat on: the last rewind can no longer be undone.
+    this.rewinder.clearRedo(s);
     const abort = new AbortController();
     let finish!: () => void;
     const done = new Promise<void>((r) => (finish = r));
     this.inFlight = { requestId, abort, done };
+    const userMessageId = this.deps.newId();
     this.emit(requestId, {
       type: 'started',
-      userMessageId: this.deps.newId(),
+      userMessageId,
       assistantMessageId: this.deps.newId(),
       text,
       mode,
       model: s.model,
     });
+    // Where this turn starts, so "Rewind to here" can cut the model history at this message.
+    const turn: TurnCheckpoint = { userMessageId, requestId, modelIndex: s.modelMessages.length };
+    s.checkpoints.push(turn);
+    this.journal({ kind: 'turn_checkpoint', sessionId: s.id, checkpoint: turn, at: this.deps.now() });
     if (opts.todos) {
       s.tools.todos = opts.todos;
       this.journal({ kind: 'todos', sessionId: s.id, todos: opts.todos, at: this.deps.now() });
       this.emit(requestId, { type: 'todos', todos: opts.todos });
     }
     try {
-      await this.runRequest(requestId, text, mode, abort.signal, opts);
+      await this.runRequest(requestId, text, mode, abort.signal, opts, turn);
     } finally {
       if (this.inFlight?.requestId === requestId) this.inFlight = undefined;
       compactRequests(s.chat);
@@ -164,9 +186,11 @@ export class ChatController {
     text: string,
     mode: Mode,
     signal: AbortSignal,
-    opts: SendOptions = {},
+    opts: SendOptions,
+    turn: TurnCheckpoint,
   ): Promise<void> {
     const s = this.session;
+    let recorder: CheckpointRecorder | undefined;
     const userMessage: ModelMessage = { role: 'user', content: text };
     let userRecorded = false;
     const recordHistory = (messages: ModelMessage[]) => {
@@ -177,9 +201,10 @@ export class ChatController {
     };
     try {
       const { provider, model, config } = await this.deps.resolveModel(s.model);
-      const turn = this.requestEvents(text, mode, requestId, signal, opts, { provider, model, config });
+      recorder = this.recorderFor(requestId, mode);
+      const events = this.requestEvents(text, mode, requestId, signal, opts, { provider, model, config }, recorder);
       for (;;) {
-        const next = await turn.next();
+        const next = await events.next();
         if (next.done) break;
         const ev = next.value;
         if (ev.type === 'history') recordHistory(ev.messages);
@@ -190,12 +215,14 @@ export class ChatController {
           this.emit(requestId, ev);
         }
       }
+      await this.saveCheckpoint(s.id, turn, recorder);
       if (signal.aborted) this.endAborted(requestId);
       else {
         this.emit(requestId, { type: 'complete' });
         this.retitleAfterFirstExchange(text);
       }
     } catch (err) {
+      await this.saveCheckpoint(s.id, turn, recorder);
       if (signal.aborted) return this.endAborted(requestId);
       const error = toErrorInfo(err);
       this.deps.log.warn(`request ${requestId} failed: ${error.code}: ${error.message}`);
@@ -211,6 +238,7 @@ export class ChatController {
     signal: AbortSignal,
     opts: SendOptions,
     target: { provider: Provider; model: string; config: ProviderConfig },
+    recorder?: CheckpointRecorder,
   ) {
     const research = this.deps.research;
     if (research && (mode === 'research' || (mode === 'plan' && opts.planResearch))) {
@@ -225,7 +253,7 @@ export class ChatController {
       };
       return mode === 'research' ? researchRequest({ ...o, plan: opts.researchPlan }) : researchPlanRequest(o);
     }
-    return this.agentTurn(text, mode, requestId, signal, target);
+    return this.agentTurn(text, mode, requestId, signal, target, recorder);
   }
 
   /** An agent or chat turn: the model with the mode's tools. */
@@ -235,6 +263,7 @@ export class ChatController {
     requestId: string,
     signal: AbortSignal,
     target: { provider: Provider; model: string; config: ProviderConfig },
+    recorder?: CheckpointRecorder,
   ) {
     const s = this.session;
     const { provider, model, config } = target;
@@ -256,7 +285,40 @@ export class ChatController {
       permissions: this.deps.permissions,
       audit: this.deps.audit,
       newId: this.deps.newId,
+      ...(recorder ? { beforeWrite: this.beforeWriteOf(recorder) } : {}),
     });
+  }
+
+  /** A checkpoint recorder for a turn whose tools may write, when checkpoints are stored. */
+  private recorderFor(requestId: string, mode: Mode): CheckpointRecorder | undefined {
+    const storage = this.deps.checkpoints;
+    if (!storage || !this.deps.toolsFor(mode)) return undefined;
+    return new CheckpointRecorder(storage.files, storage.blobs, {
+      turnId: requestId,
+      now: this.deps.now,
+      newId: this.deps.newId,
+    });
+  }
+
+  private beforeWriteOf(recorder: CheckpointRecorder): (absPath: string) => Promise<void> {
+    return async (absPath) => {
+      const r = await recorder.beforeWrite(absPath);
+      // The write goes ahead: the rewind preview names the file as one it cannot put back.
+      if (!r.recorded) this.deps.log.warn(`checkpoint: ${absPath} not saved before the write: ${r.reason}`);
+    };
+  }
+
+  /** Journals the files a turn changed (hashes; the bytes are already in the blob store). Once per turn. */
+  private async saveCheckpoint(sessionId: string, turn: TurnCheckpoint, recorder?: CheckpointRecorder): Promise<void> {
+    if (!recorder || turn.files) return;
+    try {
+      const files = await recorder.finish();
+      if (!files.files.length && !files.skipped.length) return;
+      turn.files = files;
+      this.journal({ kind: 'turn_checkpoint', sessionId, checkpoint: turn, at: this.deps.now() });
+    } catch (err) {
+      this.deps.log.error(`checkpoint: could not finish: ${err instanceof Error ? err.message : String(err)}`);
+    }
   }
 
   /** A report is also an artifact of the session, with its citations (the store's artifacts table). */
@@ -353,6 +415,88 @@ export class ChatController {
         }
       },
     };
+  }
+
+  // ---- rewind -------------------------------------------------------------------------------
+
+  /** Refuses while a request runs: a rewind under a running turn would race its writes. */
+  private assertIdle(): void {
+    if (this.inFlight) throw new RewindError('Stop the running request before rewinding or editing a message.');
+  }
+
+  /**
+   * What "Rewind to here" on a user message would do (reads only); posted as `rewindPreview`. A
+   * refusal (a request running, an unknown message) is posted as `protocolError` and returns undefined.
+   */
+  async rewindPreview(messageId: string): Promise<RewindPreview | undefined> {
+    return this.refusable(async () => {
+      this.assertIdle();
+      const preview = await this.rewinder.preview(this.session, messageId);
+      this.deps.post({ type: 'rewindPreview', preview });
+      return preview;
+    });
+  }
+
+  /** Rewinds files, conversation or both to before a user message; posts the snapshot, then `rewound`. */
+  async rewind(
+    messageId: string,
+    scope: RewindScope,
+    overwrite: string[] = [],
+  ): Promise<{ summary: string; draft?: string } | undefined> {
+    return this.refusable(async () => {
+      this.assertIdle();
+      this.outbox.flush();
+      const done = await this.rewinder.rewind(this.session, messageId, scope, overwrite);
+      await this.postSnapshot();
+      this.deps.post({ type: 'rewound', ...done });
+      return done;
+    });
+  }
+
+  /** Undoes the last rewind; posts the snapshot, then `rewound` with the summary. */
+  async redoRewind(): Promise<string | undefined> {
+    return this.refusable(async () => {
+      this.assertIdle();
+      const summary = await this.rewinder.redo(this.session);
+      await this.postSnapshot();
+      this.deps.post({ type: 'rewound', summary });
+      return summary;
+    });
+  }
+
+  /** Edit and resend: forks the chat before `messageId` (optionally rewinding files too) and sends `text`. */
+  async editResend(
+    messageId: string,
+    requestId: string,
+    text: string,
+    mode: Mode,
+    opts: { rewindFiles: boolean; overwrite?: string[] },
+  ): Promise<void> {
+    const forked = await this.refusable(async () => {
+      this.assertIdle();
+      this.outbox.flush();
+      const scope = opts.rewindFiles ? 'both' : 'conversation';
+      await this.rewinder.rewind(this.session, messageId, scope, opts.overwrite ?? []);
+      // The chat goes on from here at once: no Redo offer, and the composer keeps what it has.
+      this.rewinder.clearRedo(this.session);
+      await this.postSnapshot();
+      return true;
+    });
+    if (forked) await this.send(requestId, text, mode);
+  }
+
+  private async refusable<T>(work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await work();
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (!(err instanceof RewindError)) this.deps.log.error(`rewind failed: ${message}`);
+      this.deps.post({
+        type: 'protocolError',
+        error: { code: err instanceof RewindError ? 'protocol' : 'internal', message, recoverable: true },
+      });
+      return undefined;
+    }
   }
 
   // ---- plans ----------------------------------------------------------------------------------
@@ -499,6 +643,7 @@ export class ChatController {
       approvals: s.chat.approvals,
       questions: s.chat.questions,
       workspaceTrusted: this.deps.trusted(),
+      ...(s.redo ? { redo: { messageId: s.redo.userMessageId, summary: s.redo.summary } } : {}),
     };
   }
 

@@ -3,7 +3,7 @@
 import { emptyChatState, type ChatState, type Mode } from '../../protocol';
 import type { ModelMessage } from '../providers/types';
 import type { ToolSessionState } from '../tools/types';
-import type { StoredSession } from '../ports';
+import type { RewindRedo, StoredSession, TurnCheckpoint } from '../ports';
 
 export interface LiveSession {
   id: string;
@@ -16,6 +16,10 @@ export interface LiveSession {
   chat: ChatState;
   modelMessages: ModelMessage[];
   tools: ToolSessionState;
+  /** One per request, in order: where its turn starts in the model history and the files it changed. */
+  checkpoints: TurnCheckpoint[];
+  /** The last rewind, while it can be undone. */
+  redo?: RewindRedo;
 }
 
 export function newLiveSession(id: string, model: string, now: number, tools: ToolSessionState): LiveSession {
@@ -29,6 +33,7 @@ export function newLiveSession(id: string, model: string, now: number, tools: To
     chat: emptyChatState(),
     modelMessages: [],
     tools,
+    checkpoints: [],
   };
 }
 
@@ -47,5 +52,7 @@ export function liveSessionFromStored(stored: StoredSession, mode: Mode, tools: 
     chat,
     modelMessages: stored.modelMessages,
     tools,
+    checkpoints: stored.checkpoints ?? [],
+    ...(stored.redo ? { redo: stored.redo } : {}),
   };
 }

@@ -56,6 +56,8 @@ export interface TurnOptions {
   audit?: (entry: AuditEntry) => void;
   /** Ids for plan cards (submit_plan); without it they are derived from the call's id. */
   newId?: () => string;
+  /** Called by every writer before it changes a file (the turn's checkpoint recorder). */
+  beforeWrite?: (absPath: string) => Promise<void>;
 }
 
 const PREVIEW_CHARS = 240;
@@ -266,6 +268,7 @@ async function runOne(
     session: opts.toolSession,
     callId: view.callId,
     supportsImages: opts.supportsImages,
+    ...(opts.beforeWrite ? { beforeWrite: opts.beforeWrite } : {}),
     progress: (output) => queue.push({ type: 'tool_progress', callId: view.callId, output }),
     todosChanged: (todos) => queue.push({ type: 'todos', todos }),
     planSubmitted: (plan) =>

@@ -7,4 +7,4 @@ export { CheckpointRecorder } from './recorder';
 export type { ApplyRewindOptions, RewindCounts, RewindFile, RewindPlan, RewindResult } from './rewind';
 export { applyRewind, planRewind } from './rewind';
 export type { Checkpoint, CheckpointFiles, CheckpointOptions, FileState, FileVersion, SkippedFile } from './types';
-export { CheckpointSchema, DEFAULT_MAX_FILE_BYTES } from './types';
+export { CheckpointSchema, DEFAULT_MAX_FILE_BYTES, RewindRedoSchema, TurnCheckpointSchema } from './types';

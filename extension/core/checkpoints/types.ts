@@ -83,3 +83,20 @@ export interface CheckpointOptions {
   /** Id generator, for tests. Default crypto.randomUUID. */
   newId?: () => string;
 }
+
+/** A turn checkpoint as the store keeps it (`TurnCheckpoint` in core/ports.ts), for reading it back. */
+export const TurnCheckpointSchema = z.object({
+  userMessageId: z.string().min(1),
+  requestId: z.string(),
+  modelIndex: z.number().int().nonnegative(),
+  files: CheckpointSchema.optional(),
+});
+
+/** The Redo state of a session (`RewindRedo` in core/ports.ts), for reading it back. */
+export const RewindRedoSchema = z.object({
+  userMessageId: z.string().min(1),
+  summary: z.string(),
+  branchSessionId: z.string().optional(),
+  files: CheckpointSchema.optional(),
+  at: z.number(),
+});

@@ -2,7 +2,7 @@
 // reducer (the same one the webview renders with) into an in-memory ChatState per live session;
 // the changed messages are written to their tables in one transaction by materialize(), which
 // runs before every read and every snapshot. That keeps append() O(event) however long the chat.
-import type { JournalRecord, Logger } from '../ports';
+import type { JournalRecord, Logger, TurnCheckpoint } from '../ports';
 import {
   applyEnvelope,
   emptyChatState,
@@ -15,7 +15,7 @@ import {
   type Report,
 } from '../../protocol';
 import type { BlobStore } from './blobs';
-import { indexMessageText } from './memory-index';
+import { indexMessageText, removeMessageChunks } from './memory-index';
 import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
 
@@ -143,10 +143,93 @@ export class Projection {
         this.touch(rec.sessionId, rec.at);
         break;
       }
+      case 'turn_checkpoint': {
+        this.ensureSession(rec.sessionId, rec.at);
+        this.writeCheckpoint(rec.sessionId, rec.checkpoint);
+        this.touch(rec.sessionId, rec.at);
+        break;
+      }
+      case 'conversation_replaced':
+        this.ensureSession(rec.sessionId, rec.at);
+        this.replaceConversation(rec);
+        this.touch(rec.sessionId, rec.at);
+        break;
+      case 'rewind_state':
+        this.ensureSession(rec.sessionId, rec.at);
+        db.run('UPDATE sessions SET rewind_json = ? WHERE id = ?', [
+          rec.redo ? JSON.stringify(rec.redo) : null,
+          rec.sessionId,
+        ]);
+        break;
       default:
         // A record from a newer version: keep going, the rest of the journal is still good.
         this.log.warn(`store: ignored a journal record of unknown kind ${(rec as { kind?: unknown }).kind as string}`);
     }
+  }
+
+  /** Upserts a turn checkpoint; a new one goes after the session's others. */
+  private writeCheckpoint(sessionId: string, cp: TurnCheckpoint): void {
+    const db = this.db;
+    const existing = queryOne(db, 'SELECT idx FROM turn_checkpoints WHERE session_id = ? AND user_message_id = ?', [
+      sessionId,
+      cp.userMessageId,
+    ]);
+    const idx =
+      existing?.idx ??
+      queryOne(db, 'SELECT coalesce(max(idx) + 1, 0) AS n FROM turn_checkpoints WHERE session_id = ?', [sessionId])?.n;
+    db.run('INSERT OR REPLACE INTO turn_checkpoints (session_id, user_message_id, idx, body) VALUES (?, ?, ?, ?)', [
+      sessionId,
+      cp.userMessageId,
+      Number(idx ?? 0),
+      JSON.stringify(cp),
+    ]);
+  }
+
+  /**
+   * Replaces a session's messages, model history and turn checkpoints with the record's (a rewind,
+   * an earlier branch, a redo). Pending changes are written first, then the session's rows are
+   * rewritten and its caches dropped, so the next event starts from the new conversation.
+   */
+  private replaceConversation(rec: Extract<JournalRecord, { kind: 'conversation_replaced' }>): void {
+    this.materialize();
+    this.live.delete(rec.sessionId);
+    this.modelMessageCount.delete(rec.sessionId);
+    const db = this.db;
+    db.exec('BEGIN');
+    try {
+      this.rewriteConversation(rec);
+      db.exec('COMMIT');
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  private rewriteConversation(rec: Extract<JournalRecord, { kind: 'conversation_replaced' }>): void {
+    const db = this.db;
+    const id = rec.sessionId;
+    const old = queryAll(db, 'SELECT id FROM messages WHERE session_id = ?', [id]).map((r) => String(r.id));
+    for (const m of old) {
+      removeMessageChunks(db, m);
+      db.run('DELETE FROM message_parts WHERE message_id = ?', [m]);
+    }
+    db.run('DELETE FROM tool_traces WHERE session_id = ?', [id]);
+    db.run('DELETE FROM messages WHERE session_id = ?', [id]);
+    db.run('DELETE FROM model_messages WHERE session_id = ?', [id]);
+    db.run('DELETE FROM turn_checkpoints WHERE session_id = ?', [id]);
+    for (const [ord, m] of rec.messages.entries()) this.writeMessage(id, ord, m);
+    rec.modelMessages.forEach((m, idx) => {
+      const { inline, ref } = this.blobs.split(JSON.stringify(m));
+      db.run('INSERT INTO model_messages (session_id, idx, role, body, body_ref) VALUES (?, ?, ?, ?, ?)', [
+        id,
+        idx,
+        m.role,
+        inline ?? '',
+        ref,
+      ]);
+    });
+    for (const cp of rec.checkpoints) this.writeCheckpoint(id, cp);
+    db.run('UPDATE sessions SET message_count = ?, reducer_state = NULL WHERE id = ?', [rec.messages.length, id]);
   }
 
   private ensureSession(id: string, at: number): void {

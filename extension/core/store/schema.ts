@@ -80,6 +80,19 @@ CREATE VIRTUAL TABLE memory_fts USING fts4(text, tokenize=porter);
 CREATE TABLE chunk_vectors (chunk_id INTEGER PRIMARY KEY, model TEXT NOT NULL, vec BLOB NOT NULL);
 `;
 
+/**
+ * v4: checkpoints and rewind — each request's turn checkpoint (where it starts in the model history,
+ * the hashes of the files it changed; the bytes are files in the checkpoint blob folder) and the
+ * last rewind of a session, kept so it can be undone.
+ */
+const V4 = `
+CREATE TABLE turn_checkpoints (
+  session_id TEXT NOT NULL, user_message_id TEXT NOT NULL, idx INTEGER NOT NULL, body TEXT NOT NULL,
+  PRIMARY KEY (session_id, user_message_id)
+);
+ALTER TABLE sessions ADD COLUMN rewind_json TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'initial layout', up: (db) => db.exec(V1) },
   {
@@ -95,6 +108,7 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "a failed tool call's one-line summary",
     up: (db) => db.exec('ALTER TABLE tool_traces ADD COLUMN summary TEXT;'),
   },
+  { version: 4, description: 'turn checkpoints and rewind state', up: (db) => db.exec(V4) },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

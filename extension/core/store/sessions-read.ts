@@ -1,6 +1,7 @@
 // Read-side queries: one stored session, the history list (newest first, searchable by title and
 // content), a session's artifacts.
-import type { StoredArtifact, StoredSession } from '../ports';
+import type { RewindRedo, StoredArtifact, StoredSession, TurnCheckpoint } from '../ports';
+import { RewindRedoSchema, TurnCheckpointSchema } from '../checkpoints/types';
 import type { ModelMessage } from '../providers/types';
 import type { Mode, SessionSummary } from '../../protocol';
 import type { BlobStore } from './blobs';
@@ -32,7 +33,33 @@ export function readSession(
     messages,
     modelMessages,
     todos: readTodos(db, id),
+    checkpoints: readCheckpoints(db, id),
+    ...readRedo(row.rewind_json),
   };
+}
+
+/** A session's turn checkpoints, in turn order; a damaged row is left out (that turn cannot be rewound). */
+export function readCheckpoints(db: Database, sessionId: string): TurnCheckpoint[] {
+  return queryAll(db, 'SELECT body FROM turn_checkpoints WHERE session_id = ? ORDER BY idx', [sessionId]).flatMap(
+    (r) => {
+      const parsed = TurnCheckpointSchema.safeParse(parseJson(r.body));
+      return parsed.success ? [parsed.data] : [];
+    },
+  );
+}
+
+function readRedo(json: unknown): { redo?: RewindRedo } {
+  if (typeof json !== 'string') return {};
+  const parsed = RewindRedoSchema.safeParse(parseJson(json));
+  return parsed.success ? { redo: parsed.data } : {};
+}
+
+function parseJson(text: unknown): unknown {
+  try {
+    return JSON.parse(String(text));
+  } catch {
+    return undefined;
+  }
 }
 
 function fallbackTitle(db: Database, id: string): string {

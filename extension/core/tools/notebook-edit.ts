@@ -145,6 +145,7 @@ export const notebookEditTool = defineTool({
       const { file, change, summary, cellEdit } = await plan(i, ctx);
       // Open in the notebook editor: edit through the notebook API, so the user sees it and can undo.
       const ws = ctx.ports.workspace;
+      await ctx.beforeWrite?.(change.path);
       if (ws.applyNotebookEdit && (await ws.applyNotebookEdit(change.path, cellEdit)) === 'applied') {
         const st = await ws.stat(change.path);
         if (st) recordRead(ctx, change.path, st, await ws.readFile(change.path));

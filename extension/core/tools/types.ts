@@ -30,6 +30,11 @@ export interface ToolContext {
   planSubmitted?(plan: ChangePlanInput): void;
   /** Whether the model accepts images in tool results. */
   supportsImages: boolean;
+  /**
+   * Every writer calls this with the absolute path before it creates, changes or deletes a file, so
+   * the turn's checkpoint keeps what the file was (core/checkpoints). Never throws.
+   */
+  beforeWrite?(absPath: string): Promise<void>;
 }
 
 export interface ToolResult {

@@ -10,6 +10,8 @@ import type { PermissionGate } from '../../../extension/core/agent/permission-ga
 import type { DiffReviewPort, WorkspacePort } from '../../../extension/core/ports';
 import type { AuditEntry } from '../../../extension/core/security/audit-log';
 import type { ToolRuntime } from '../../../extension/core/agent/turn';
+import type { CheckpointStorage } from '../../../extension/core/agent/rewind-session';
+import type { SessionPersistence } from '../../../extension/core/ports';
 
 export const readTool = (log: string[], delayMs = 20) =>
   defineTool({
@@ -51,13 +53,30 @@ export function createHarness(opts: {
   diffReview?: DiffReviewPort;
   /** Overrides the tools per mode (default: `tools` in Agent mode, none elsewhere). */
   toolsFor?: (mode: Mode) => ToolRuntime | undefined;
+  /** Turn checkpoints (files and blobs); none by default. */
+  checkpoints?: CheckpointStorage;
+  /** A real store instead of the in-memory one (records are then not kept in `persistence.records`). */
+  store?: SessionPersistence;
+  /** Prefix of generated ids, so two controllers on one store do not reuse ids. */
+  idPrefix?: string;
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
+  const journaled = new Set<string>();
   let id = 0;
   const postedBeforeJournal: string[] = [];
   const controller = new ChatController({
-    persistence,
+    persistence: opts.store
+      ? {
+          append: (r) => {
+            opts.store?.append(r);
+            if (r.kind === 'events') for (const e of r.envelopes) journaled.add(`${e.requestId}:${e.seq}`);
+          },
+          getSession: (id) => opts.store?.getSession(id),
+          listSessions: (o) => opts.store?.listSessions(o) ?? [],
+        }
+      : persistence,
+    checkpoints: opts.checkpoints,
     resolveModel: async () => ({
       provider: opts.provider,
       model: 'm',
@@ -87,11 +106,8 @@ export function createHarness(opts: {
     post: (m) => {
       if (m.type === 'events') {
         // Every posted envelope must already be in the journal.
-        const journaled = new Set(
-          persistence.records.flatMap((r) =>
-            r.kind === 'events' ? r.envelopes.map((e) => `${e.requestId}:${e.seq}`) : [],
-          ),
-        );
+        for (const r of persistence.records)
+          if (r.kind === 'events') for (const e of r.envelopes) journaled.add(`${e.requestId}:${e.seq}`);
         for (const e of m.envelopes)
           if (!journaled.has(`${e.requestId}:${e.seq}`)) postedBeforeJournal.push(`${e.requestId}:${e.seq}`);
       }
@@ -99,7 +115,7 @@ export function createHarness(opts: {
     },
     log: { info() {}, warn() {}, error() {} },
     now: () => Date.now(),
-    newId: () => `id${++id}`,
+    newId: () => `${opts.idPrefix ?? 'id'}${++id}`,
     permissions: opts.permissions,
     audit: opts.audit,
     diffReview: opts.diffReview,

@@ -63,6 +63,24 @@ test('the envelope requires a positive integer seq and a known event', () => {
   );
 });
 
+test('rewind messages: a valid rewind defaults overwrite to none; a bad scope or an empty edit is refused', () => {
+  const ok = parseInbound({ type: 'rewind', messageId: 'm1', scope: 'files' });
+  assert.ok(ok.ok);
+  assert.deepEqual(ok.message, { type: 'rewind', messageId: 'm1', scope: 'files', overwrite: [] });
+  const bad = parseInbound({ type: 'rewind', messageId: 'm1', scope: 'everything' });
+  assert.ok(!bad.ok);
+  assert.match(bad.error.message, /scope/);
+  const emptyEdit = parseInbound({
+    type: 'editResend',
+    messageId: 'm1',
+    requestId: 'r',
+    text: '',
+    mode: 'agent',
+    rewindFiles: false,
+  });
+  assert.ok(!emptyEdit.ok);
+});
+
 test('dispatch calls exactly the handler of the message type', async () => {
   const seen: string[] = [];
   const record = (name: string) => () => void seen.push(name);
@@ -89,6 +107,10 @@ test('dispatch calls exactly the handler of the message type', async () => {
     editPlan: record('editPlan'),
     rejectPlan: record('rejectPlan'),
     exportReport: record('exportReport'),
+    rewindPreview: record('rewindPreview'),
+    rewind: record('rewind'),
+    redoRewind: record('redoRewind'),
+    editResend: record('editResend'),
   };
   await dispatchInbound(handlers, { type: 'setMode', mode: 'plan' });
   await dispatchInbound(handlers, { type: 'ready' });

@@ -59,6 +59,7 @@ export async function applyText(
       ? { ...file.format, encoding: 'utf8' as const }
       : file.format;
   const bytes = encodeText(newText, format);
+  await ctx.beforeWrite?.(file.abs);
   let via: 'editor' | 'disk';
   if (file.exists) via = await ws.applyTextEdit(file.abs, newText, bytes);
   else {
