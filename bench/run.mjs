@@ -16,6 +16,7 @@ const benches = [
   ['store', 'bench/store.mjs', 'store: persist one event, snapshot and open at 1/10/100 MB'],
   ['permissions', 'bench/permissions.mjs', 'permission decision per tool call (policy + shell parse)'],
   ['checkpoints', 'bench/checkpoints.mjs', 'checkpoint per turn and rewind, 1/10/100 files of 10 KB'],
+  ['research', 'bench/research.mjs', 'research run at 200 ms per search/fetch: wall vs critical path; citations'],
   ['search', 'bench/search.mjs', 'web search client per search: direct, failover, breaker open (fake APIs)'],
 ];
 
