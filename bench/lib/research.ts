@@ -148,21 +148,22 @@ async function main(): Promise<void> {
   const f = (ms: number) => `${Math.round(ms)} ms`;
   console.log(`latency per search and per fetch: ${LATENCY} ms; ${SEARCHES} searches × ${PAGES_PER_SEARCH} pages`);
   console.log(`critical path (model calls + ${SEARCHES} searches + one fetch round): ${f(overlapped.critical)}`);
+  const times = (x: { wall: number; critical: number }) => (x.wall / x.critical).toFixed(2);
   console.log(
-    `wall, pages read 4 at a time while the next search runs: ${f(overlapped.wall)} (${(overlapped.wall / overlapped.critical).toFixed(2)}× the critical path; target ≤ 1.3×)`,
+    `wall, pages read 4 at a time while the next search runs: ${f(overlapped.wall)} ` +
+      `(${times(overlapped)}× the critical path; target ≤ 1.3×)`,
   );
-  console.log(
-    `wall, one page at a time:                                ${f(serial.wall)} (${(serial.wall / serial.critical).toFixed(2)}×)`,
-  );
+  console.log(`wall, one page at a time: ${f(serial.wall)} (${times(serial)}×)`);
   const r = overlapped.report;
   if (r) {
     if (process.env.RESEARCH_DEBUG) console.log(JSON.stringify(r.verdicts, null, 1));
     const markers = [...r.markdown.matchAll(/\[(\d+)\](?!\()/g)].map((m) => Number(m[1]));
     const resolved = markers.filter((n) => r.sources.some((s) => s.n === n)).length;
+    const share = Math.round((100 * r.stats.supported) / Math.max(1, r.stats.claims));
     console.log(
-      `citations: ${r.stats.claims} cited claims, ${r.stats.supported} verified against their pages ` +
-        `(${Math.round((100 * r.stats.supported) / Math.max(1, r.stats.claims))} %), ${r.stats.unsupported} marked unsupported, ` +
-        `${r.stats.inventedRemoved} invented citation removed; ${resolved}/${markers.length} markers left resolve to a fetched page`,
+      `citations: ${r.stats.claims} cited claims, ${r.stats.supported} verified against their pages (${share} %), ` +
+        `${r.stats.unsupported} marked unsupported, ${r.stats.inventedRemoved} invented citation removed; ` +
+        `${resolved}/${markers.length} markers left resolve to a fetched page`,
     );
   }
   await fake.close();

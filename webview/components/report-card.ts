@@ -11,9 +11,12 @@ import './markdown-view';
 /** The report's Markdown without the Sources section, which the card draws as a real list. */
 export function reportBody(markdown: string): string {
   const m = /^#{1,6}\s*Sources\s*$/im.exec(markdown);
-  return m ? markdown.slice(0, m.index).trimEnd() : markdown;
+  const body = m ? markdown.slice(0, m.index).trimEnd() : markdown;
+  // The card's head shows the title: a leading "# Title" would say it twice.
+  return body.replace(/^\s*#\s+[^\n]*\n+/, '');
 }
 
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export function renderReportCard(report: Report, ctx: ViewContext): TemplateResult {
@@ -42,7 +45,7 @@ export function renderReportCard(report: Report, ctx: ViewContext): TemplateResu
       )}
     </ol>
     <details class="report-notes">
-      <summary>Verification and notes (${s.searches} searches, ${s.sourcesRead} pages read)</summary>
+      <summary>Verification and notes (${plural(s.searches, 'search', 'searches')}, ${plural(s.sourcesRead, 'page')} read)</summary>
       <ul>
         ${report.notes.map((n) => html`<li>${n}</li>`)}
       </ul>

@@ -211,6 +211,30 @@ export class Workbench {
     return file;
   }
 
+  /**
+   * With SEXTANT_E2E_DOCS_SCREENSHOT set, writes the screenshot to docs/<name>.webp (what README shows
+   * and the VSIX ships: WebP is about half the size of PNG), converted in a blank page of this browser.
+   */
+  async docsScreenshot(png: string, name: string, docsDir: string): Promise<void> {
+    if (!process.env.SEXTANT_E2E_DOCS_SCREENSHOT) return;
+    const scratch = await this.page.context().newPage();
+    try {
+      const dataUrl = await scratch.evaluate(async (b64) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = img.naturalWidth;
+        canvas.height = img.naturalHeight;
+        canvas.getContext('2d')?.drawImage(img, 0, 0);
+        return canvas.toDataURL('image/webp', 0.85);
+      }, readFileSync(png).toString('base64'));
+      writeFileSync(join(docsDir, `${name}.webp`), Buffer.from(dataUrl.split(',')[1], 'base64'));
+    } finally {
+      await scratch.close();
+    }
+  }
+
   readWorkspaceFile(rel: string): string {
     return readFileSync(join(this.paths.workspace, rel), 'utf8');
   }

@@ -1,7 +1,6 @@
 // Agent mode as a user meets it: the model proposes an edit and a command; each waits for Approve;
 // the file changes on disk, Undo in the editor restores it, and the command's output is in the chat.
 import assert from 'node:assert/strict';
-import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, type E2E } from '../harness/e2e';
 import { poll, waitUntil } from '../harness/workbench';
@@ -69,7 +68,7 @@ export function agentScenarios(e2e: E2E): void {
         .allInnerTexts();
       assert.ok(cards.length >= 3, `expected read, edit and bash cards, got ${cards.length}`);
       const shot = await wb.screenshot('agent-session');
-      if (process.env.SEXTANT_E2E_DOCS_SCREENSHOT) copyFileSync(shot, join(ROOT, 'docs', 'screenshot-agent.png'));
+      await wb.docsScreenshot(shot, 'screenshot-agent', join(ROOT, 'docs'));
 
       // Undo in the editor restores the file: the edit went through VS Code's undo stack.
       await wb.openFile('src/greet.js');

@@ -1,6 +1,5 @@
 // Chatting as a user: streamed Markdown answers, the mode switch, Stop.
 import assert from 'node:assert/strict';
-import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { E2E_KEY, ROOT, type E2E } from '../harness/e2e';
 import { poll } from '../harness/workbench';
@@ -47,7 +46,7 @@ export function chatScenarios(e2e: E2E): void {
       assert.match(JSON.stringify(body.messages), /What does a sextant measure\?/);
 
       const shot = await wb.screenshot('chat-answer');
-      if (process.env.SEXTANT_E2E_DOCS_SCREENSHOT) copyFileSync(shot, join(ROOT, 'docs', 'screenshot-chat.png'));
+      await wb.docsScreenshot(shot, 'screenshot-chat', join(ROOT, 'docs'));
     },
   );
 

@@ -4,7 +4,6 @@
 // file; Deny from the title bar leaves the file alone and the model gets the reason; two pending
 // edits each get their own diff.
 import assert from 'node:assert/strict';
-import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, type E2E } from '../harness/e2e';
 import { poll, waitUntil, type Workbench } from '../harness/workbench';
@@ -75,7 +74,7 @@ export function diffReviewScenarios(e2e: E2E): void {
         async () => (await diff.locator('.editor.modified .view-overlays .line-insert').count()) >= 2,
       );
       const shot = await wb.screenshot('diff-review');
-      if (process.env.SEXTANT_E2E_DOCS_SCREENSHOT) copyFileSync(shot, join(ROOT, 'docs', 'screenshot-diff-review.png'));
+      await wb.docsScreenshot(shot, 'screenshot-diff-review', join(ROOT, 'docs'));
 
       await approve.click();
       const expected = 'Ledger\nentry one\nentry two (checked)\nsigned: the reviewer\n';

@@ -1,7 +1,6 @@
 // Plan mode as a user meets it: the model explores read-only and submits a plan; the card shows it;
 // Approve hands it to a fresh Agent request that carries the plan and has the writer tools.
 import assert from 'node:assert/strict';
-import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, type E2E } from '../harness/e2e';
 import { poll, waitUntil } from '../harness/workbench';
@@ -52,7 +51,7 @@ export function planScenarios(e2e: E2E): void {
           assert.ok(!names.includes(writer), `Plan mode offered ${writer}`);
       }
       const shot = await wb.screenshot('plan-card');
-      if (process.env.SEXTANT_E2E_DOCS_SCREENSHOT) copyFileSync(shot, join(ROOT, 'docs', 'screenshot-plan.png'));
+      await wb.docsScreenshot(shot, 'screenshot-plan', join(ROOT, 'docs'));
 
       fake.enqueue({ text: 'Plan carried out: the greeting now says **Ahoy**.' });
       await wb.clickInWebview('button', 'Approve plan');

@@ -1,7 +1,6 @@
 // How answers render in the real editor: raw HTML a model writes while explaining HTML or CSS is
 // shown as text, and nothing it writes can hide the rest of the answer.
 import assert from 'node:assert/strict';
-import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, type E2E } from '../harness/e2e';
 import { poll } from '../harness/workbench';
@@ -34,7 +33,7 @@ export function renderingScenarios(e2e: E2E): void {
       assert.equal(await answer.locator('sub').count(), 1);
       assert.equal(await answer.locator('style, title, math').count(), 0, 'no raw element reached the view');
       const shot = await wb.screenshot('raw-html-answer');
-      if (process.env.SEXTANT_E2E_DOCS_SCREENSHOT) copyFileSync(shot, join(ROOT, 'docs', 'screenshot-raw-html.png'));
+      await wb.docsScreenshot(shot, 'screenshot-raw-html', join(ROOT, 'docs'));
     },
   );
 }

@@ -4,7 +4,7 @@
 // its "Sources" list → "Export Report…" writes a Markdown file with the source list into the
 // workspace. The model (planner, writer, claim checker) is the fake LLM; nothing touches the internet.
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, type E2E } from '../harness/e2e';
 import { poll, waitUntil } from '../harness/workbench';
@@ -121,7 +121,7 @@ export function researchScenarios(e2e: E2E): void {
         assert.match(exported, /accessed \d{4}-\d{2}-\d{2}/);
         assert.ok(!exported.includes(SEARCH_KEY), 'the search key leaked into the export');
         const shot = await wb.screenshot('research-report');
-        if (process.env.SEXTANT_E2E_DOCS_SCREENSHOT) copyFileSync(shot, join(ROOT, 'docs', 'screenshot-research.png'));
+        await wb.docsScreenshot(shot, 'screenshot-research', join(ROOT, 'docs'));
       } finally {
         fake.onRequest(undefined);
         // The export's save dialog and notification leave VS Code in a state where settings.json can open

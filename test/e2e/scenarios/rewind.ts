@@ -3,7 +3,6 @@
 // (the message returns to the composer); Redo brings the agent's changes and the conversation back;
 // editing the second message sends it from there, and the earlier branch is in History.
 import assert from 'node:assert/strict';
-import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, type E2E } from '../harness/e2e';
 import type { Workbench } from '../harness/workbench';
@@ -63,7 +62,7 @@ export function rewindScenarios(e2e: E2E): void {
         return text.includes('one.txt') && text.includes('two.txt') && text.includes('2 files will be restored');
       });
       const shot = await wb.screenshot('rewind-preview');
-      if (process.env.SEXTANT_E2E_DOCS_SCREENSHOT) copyFileSync(shot, join(ROOT, 'docs', 'screenshot-rewind.png'));
+      await wb.docsScreenshot(shot, 'screenshot-rewind', join(ROOT, 'docs'));
 
       await wb.clickInWebview('button', 'Files and conversation');
       await poll(

@@ -75,6 +75,7 @@ test('a report citing [4] of 3 sources, an unfetched URL and an unsupported sent
   assert.match(r.markdown, /adds a garbage collector \*\(cited a source that was not fetched\)\*\./);
   // A URL not fetched in this run goes; a fetched one (by its final URL) stays as a link.
   assert.doesNotMatch(r.markdown, /blog\.example\.org|made-up\.example\.com/);
+  assert.match(r.markdown, /See the announcement at \*\(link removed: not fetched in this run\)\* and the/);
   assert.ok(r.notes.some((n) => n.includes('https://blog.example.org/rust-2024')));
   assert.match(r.markdown, /\[survey\]\(http:\/\/127\.0\.0\.1:9\/survey-2024\)/);
   // "60%" is not on the cited page: marked where it stands, counted.
@@ -165,6 +166,11 @@ test('markers: lists and ranges resolve, duplicates collapse, footnotes and link
   );
   assert.match(r.markdown, /async closures \[1\]\[2\]\. Both in Rust 1\.85 \[1\]\[3\]\[2\]\./);
   assert.equal(r.sources.length, 3);
+});
+
+test('figures: a number before a comma is that number; thousands separators join their groups', async () => {
+  const { figures } = await import('../../../extension/core/research/verify/lexical');
+  assert.deepEqual(figures('by 2029, subject to 1,200 units, 3.5 GWh and 45%.'), ['2029', '1200', '3.5', '45']);
 });
 
 test('sentences that span lines and list items are each judged and marked in place', () => {

@@ -77,6 +77,8 @@ export function citedNumbers(markdown: string): number[] {
   return seen;
 }
 
+export const UNFETCHED_LINK_MARK = '*(link removed: not fetched in this run)*';
+
 const LINK = /\[([^\]\n]*)\]\((https?:\/\/[^)\s]+)\)/g;
 const BARE_URL = /(?<![(<\w])https?:\/\/[^\s)<>\]]+[^\s)<>\].,;:!?'"]/g;
 
@@ -111,10 +113,9 @@ export function dropUnknownUrls(
       .replace(BARE_URL, (url) => {
         if (known(url)) return url;
         removed.push(url);
-        return '\u0000';
-      })
-      // Where a bare URL was taken out, the spaces around it close up.
-      .replace(/[ \t]*\u0000[ \t]*/g, ' '),
+        // Said where it stood, so a sentence never ends on a dangling "see".
+        return UNFETCHED_LINK_MARK;
+      }),
   );
   return { text, removed };
 }

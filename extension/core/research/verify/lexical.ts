@@ -39,7 +39,8 @@ export function contentStems(text: string): string[] {
 /** Figures in a text, normalised ("1,200" → "1200", "3.50" stays, "45%" → "45"). */
 export function figures(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/\d[\d,]*(?:\.\d+)?/g)) out.push(m[0].replace(/,(?=\d{3}\b)/g, ''));
+  // Thousands separators only between digit groups: "2029," ends a clause, "1,200" is one number.
+  for (const m of text.matchAll(/\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?/g)) out.push(m[0].replace(/,/g, ''));
   return out;
 }
 
