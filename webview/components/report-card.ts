@@ -27,6 +27,7 @@ export function renderReportCard(report: Report, ctx: ViewContext): TemplateResu
   };
   const s = report.stats;
   const flagged = report.verdicts.filter((v) => v.verdict !== 'supported');
+  const counts = `${plural(s.searches, 'search', 'searches')}, ${plural(s.sourcesRead, 'page')} read`;
   return html`<section class="report-card card" role="region" aria-label="Report">
     <div class="report-head">
       <span class="report-title">${report.title}</span>
@@ -45,7 +46,7 @@ export function renderReportCard(report: Report, ctx: ViewContext): TemplateResu
       )}
     </ol>
     <details class="report-notes">
-      <summary>Verification and notes (${plural(s.searches, 'search', 'searches')}, ${plural(s.sourcesRead, 'page')} read)</summary>
+      <summary>Verification and notes (${counts})</summary>
       <ul>
         ${report.notes.map((n) => html`<li>${n}</li>`)}
       </ul>
