@@ -1,6 +1,6 @@
 // The data of checkpoints and rewind: small, JSON-serialisable records (hashes, never bytes) that
 // the session store can journal as they are, and the file operations they need from the host.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { WorkspacePort } from '../ports';
 
 /** Files larger than this are not copied into a checkpoint; they are listed as skipped instead. */

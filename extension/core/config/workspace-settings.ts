@@ -4,7 +4,7 @@
 // user's and the workspace's). An `allow` list is reported and ignored. A file that is not valid
 // JSON (comments allowed) or not of this shape is reported with its line and column and ignored
 // whole: half of a deny list is worse than a clear "your file was not used".
-import { z } from 'zod';
+import * as z from 'zod';
 import { lineColumn, parseJsonc, type JsonPath } from './jsonc';
 
 export const WORKSPACE_SETTINGS_PATH = '.sextant/settings.json';

@@ -1,7 +1,7 @@
 // Validation and merging of the `sextant.providers` setting over the presets.
 // Settings are user input: every entry is checked with zod, a bad one is skipped with an error
 // string that says what to fix, and nothing here ever throws.
-import { z } from 'zod';
+import * as z from 'zod';
 import { presetConfigs } from './presets';
 import type { ModelInfo, ProviderConfig } from './types';
 

@@ -1,7 +1,7 @@
 // Embeddings from any OpenAI-compatible `/embeddings` endpoint (OpenAI, OpenRouter, Ollama,
 // LM Studio, …) via fetch — no SDK needed for one POST. Vectors are normalised to unit length so
 // cosine similarity is a dot product.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export interface Embedder {
   /** Identifies the vector space: vectors of another model are never compared. */

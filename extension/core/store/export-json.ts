@@ -1,6 +1,6 @@
 // JSON export, format "sextant.session" version 1 (documented in docs/export-schema.md).
 // parseSessionExport reads it back (validated), which is what the round-trip test relies on.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ChatMessageSchema, ModeSchema, TodoSchema } from '../../protocol';
 import type { StoredArtifact, StoredSession } from '../ports';
 import type { ModelMessage } from '../providers/types';

@@ -1,5 +1,5 @@
 // ask_user: multiple-choice questions answered in the chat; the turn waits, abort cancels.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, errorResult } from './types';
 
 const option = z.object({

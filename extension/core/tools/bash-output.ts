@@ -1,6 +1,6 @@
 // bash_output: new output of a background job since the last read (optionally filtered by a
 // regex), or any window of a job's kept output by line (paging through capped output).
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, errorResult } from './types';
 import { capMiddle, cutLine, stripAnsi } from './util/cap';
 import { jobsOf } from './util/session';

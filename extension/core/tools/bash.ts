@@ -1,6 +1,6 @@
 // bash: run a shell command in the workspace. Output is always captured from the child process
 // (the VS Code terminal is only a mirror), capped head+tail for the model, kept whole for paging.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, errorResult, type ToolContext } from './types';
 import { capMiddle, formatDuration, stripAnsi } from './util/cap';
 import { jobsOf } from './util/session';

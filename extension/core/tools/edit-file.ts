@@ -1,5 +1,5 @@
 // edit_file: one exact string replacement in a file.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, type ProposedChange, type ToolContext } from './types';
 import { commitChange, describeOrFailure } from './util/change';
 import { failedEdit } from './util/edit-failures';

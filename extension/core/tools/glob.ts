@@ -1,6 +1,6 @@
 // glob: find files by name pattern, newest first.
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, errorResult } from './types';
 import { plural } from './util/cap';
 import { compileGlob } from './util/globs';

@@ -1,6 +1,6 @@
 // grep: content search with ripgrep (VS Code's bundled binary), or a slower JS fallback that
 // gives the same results. Output is grouped by file, deterministic, and capped with paging.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, errorResult } from './types';
 import type { WorkspacePort } from '../ports';
 import { displayPath, resolvePath, rootOf } from './util/paths';

@@ -1,5 +1,5 @@
 // kill_shell: stop a background job and its child processes.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, errorResult } from './types';
 import { jobsOf } from './util/session';
 import { statusLine } from './bash';

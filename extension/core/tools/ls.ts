@@ -1,6 +1,6 @@
 // ls: a folder listing (optionally a shallow tree) with types and sizes, skipping the usual noise.
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, errorResult } from './types';
 import { formatBytes } from './util/cap';
 import { compileGlob, matchRules, parseGitignore, type GitignoreRule } from './util/globs';

@@ -1,7 +1,7 @@
 // memory_search: lets the agent look up what was said in earlier sessions (BM25 over FTS4, fused
 // with embeddings when configured — see extension/core/store/memory-query.ts). Built by a
 // factory because it needs the store; the runtime adds it to the registry when the store exists.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from './types';
 import { plural } from './util/cap';
 import type { MemoryHit, MemorySearchOptions } from '../store/memory-query';

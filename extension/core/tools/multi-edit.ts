@@ -1,5 +1,5 @@
 // multi_edit: several replacements in one file, applied in order, all or nothing.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from './types';
 import { plural } from './util/cap';
 import { commitChange, describeOrFailure } from './util/change';

@@ -1,6 +1,6 @@
 // notebook_edit: replace, insert or delete one cell of a Jupyter notebook, keeping the file's
 // JSON layout. Cells are addressed by id (nbformat 4.5+) or by 0-based index.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, type ProposedChange, type ToolContext } from './types';
 import { commitChange, describeChange, describeOrFailure, failedChange } from './util/change';
 import { recordRead } from './util/file-state';

@@ -1,6 +1,6 @@
 // read_file: numbered lines with offset/limit; images, PDFs and notebooks in forms a model can use.
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, errorResult, type ToolContext, type ToolResult } from './types';
 import { displayPath, errnoCode, resolvePath } from './util/paths';
 import { decodeText, splitLines } from './util/text';

@@ -1,6 +1,6 @@
 // The tool registry: JSON Schema specs for the providers, argument parsing and validation with
 // messages that tell the model what to fix, and the tool sets each mode is built with.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Mode } from '../../protocol';
 import type { ToolSpec } from '../providers/types';
 import { errorResult, type AnyTool, type PreparedCall, type ToolContext, type ToolResult } from './types';

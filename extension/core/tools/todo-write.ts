@@ -1,5 +1,5 @@
 // todo_write: the session's task list, replaced whole on each call and rendered live in the chat.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from './types';
 import type { Todo } from '../../protocol';
 

@@ -2,7 +2,7 @@
 // answer the caller's prompt from it, recording the page as a numbered source the report may cite.
 // Built by a factory because it needs the pipeline and a model; the runtime adds it to Agent mode
 // (where, being a network tool, it asks per the permission rules) and to Research mode.
-import { z } from 'zod';
+import * as z from 'zod';
 import { FetchError } from '../research/fetch/fetch-error';
 import type { PageFetcher } from '../research/fetch/page-fetcher';
 import type { PageAnswerer } from '../research/page-answer';

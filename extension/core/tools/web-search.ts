@@ -2,7 +2,7 @@
 // Firecrawl — core/research/search), with optional allowed / blocked domains and a provider to ask
 // first. Results are title, URL, date and snippet: enough to decide what to fetch, never the page.
 // Kind `network`: the query leaves the machine, so in Agent mode it asks per the permission policy.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { WebSearchOutcome } from '../ports';
 import { SEARCH_APIS } from '../research/search/catalog';
 import { isSearchError } from '../research/search/errors';

@@ -1,5 +1,5 @@
 // write_file: create a file (and its folders) or replace a file the model has read.
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool, type ProposedChange, type ToolContext } from './types';
 import { commitChange, describeOrFailure, failedChange } from './util/change';
 import { loadForWrite, type LoadedFile } from './util/edit-io';

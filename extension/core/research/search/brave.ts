@@ -6,7 +6,7 @@
 // SUBSCRIPTION_TOKEN_INVALID. X-RateLimit-Remaining / -Reset say when the next request may go.
 // Brave has no domain parameters: filters become `site:` / `-site:` operators while the query stays
 // within its limits, and the client filters the results either way.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SearchResult } from '../types';
 import { joinUrl, messageAt, toResult, type NormalizedQuery, type SearchApi } from './api';
 

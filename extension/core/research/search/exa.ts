@@ -2,7 +2,7 @@
 // Request: {query, type, numResults, includeDomains?, excludeDomains?, contents: {highlights}};
 // answer: {requestId, results: [{url, title, publishedDate, author, highlights[], summary?, text?}]}.
 // Errors: {requestId, error, tag} with tags such as NO_MORE_CREDITS (402) or INVALID_REQUEST (400).
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SearchResult } from '../types';
 import { joinUrl, messageAt, toResult, type SearchApi } from './api';
 

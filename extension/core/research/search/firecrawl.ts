@@ -3,7 +3,7 @@
 // excludeDomains?} — the two domain lists cannot both be sent (400), so with both the allowed list
 // goes and the client drops blocked hosts itself. Answer: {success: true, data: {web: [{url, title,
 // description, position}]}}. Errors: {success: false, error}; 402 means credits are used up.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SearchResult } from '../types';
 import { joinUrl, messageAt, toResult, type SearchApi } from './api';
 

@@ -3,7 +3,7 @@
 // include_domains?, exclude_domains?, include_answer, include_raw_content}; answer: {query, results:
 // [{title, url, content, score, published_date?}], response_time, request_id}. Errors: {detail:
 // {error}}; 432 and 433 mean the plan's or the pay-as-you-go limit is used up.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SearchResult } from '../types';
 import { joinUrl, messageAt, toResult, type SearchApi } from './api';
 
