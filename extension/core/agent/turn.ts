@@ -14,6 +14,7 @@ import {
 } from '../tools/types';
 import type { AuditDecidedBy, AuditEntry, AuditStatus } from '../security/audit-log';
 import { approvalDetail, displaySubject } from '../tools/registry';
+import { failedEdit } from '../tools/util/edit-failures';
 import { realPathOf, resolvePath } from '../tools/util/paths';
 import { redactResult, toolRedactor } from '../tools/util/redaction';
 import { applyEditedProposal, changeSummary, isEdited, recheckReviewed } from '../tools/util/reviewed-change';
@@ -338,9 +339,22 @@ async function runOne(
   let reviewed: ProposedChange | undefined;
   let editedText: string | undefined;
   if (judged.decision === 'ask') {
+    // A writer's change is also shown in the editor's diff view. A change that cannot be made (old_string
+    // not found, file not read, …) is not put to the user: nothing would change, so the failure goes back
+    // to the model at once, with its closest candidates — no approval spent on an edit that fails.
+    let failed: { error: unknown } | undefined;
+    if (tool.proposeChange) {
+      try {
+        reviewed = await tool.proposeChange(input, ctx);
+      } catch (error) {
+        failed = { error };
+      }
+    }
+    if (failed) {
+      audit('error', decidedBy, 0);
+      return finish('error', await failedEdit(ctx, tool.subject(input), failed.error), startedAt);
+    }
     const detail = await approvalDetail(prepared, ctx, view.subject);
-    // A writer's change is also shown in the editor's diff view; a call that would fail has none.
-    reviewed = await tool.proposeChange?.(input, ctx).catch(() => undefined);
     const redact = toolRedactor(ctx.ports);
     const summary = reviewed && changeSummary(reviewed);
     queue.push({ type: 'tool_updated', call: { ...view, status: 'awaiting_approval' } });

@@ -250,3 +250,38 @@ test('Stop while several changes are under review: cards end aborted, nothing is
   assert.equal(cards.find((c) => c.callId === 'e2#2.1')?.status, 'aborted');
   assert.equal(t.h.envelopes('r1').at(-1)?.event.type, 'aborted');
 });
+
+test('an edit that cannot apply is not put to the user: no card, no diff, the model gets the candidates', async () => {
+  const t = setup({ 'm.js': 'function sub(a, b) {\n  return a - b;\n}\n' }, [
+    calls(['r1', 'read_file', { file_path: 'm.js' }]),
+    calls(
+      ['e1', 'edit_file', { file_path: 'm.js', old_string: 'function subtract(a, b) {', new_string: 'x' }],
+      ['e2', 'edit_file', { file_path: 'm.js', old_string: 'return a - b;', new_string: 'return b - a;' }],
+    ),
+    [{ type: 'text', text: 'done' }, done],
+  ]);
+  const sending = t.h.controller.send('r1', 'fix it', 'agent');
+  // Only the edit that can apply asks.
+  const asked = await until('one pending approval', () => (t.pending().length === 1 ? t.pending() : undefined));
+  assert.equal(asked[0].callId, 'e2#2.1');
+  t.h.controller.approve('e2#2.1', { decision: 'approve' });
+  await sending;
+  assert.deepEqual(
+    t.review.opened.map((o) => o.callId),
+    ['e2#2.1'],
+  );
+  const failed = t.h
+    .envelopes('r1')
+    .flatMap((e) => (e.event.type === 'tool_updated' && e.event.call.callId === 'e1#2.0' ? [e.event.call] : []))
+    .at(-1);
+  assert.equal(failed?.status, 'error');
+  assert.match(failed?.summary ?? '', /^old_string not found; closest: line 1/);
+  assert.ok(
+    !t.h.envelopes('r1').some((e) => e.event.type === 'approval_needed' && e.event.approval.callId === 'e1#2.0'),
+  );
+  const [first] = t.toolResults(2).slice(-2);
+  assert.equal(first.isError, true);
+  assert.match(JSON.stringify(first.content), /closest candidates[\s\S]*Retry once/);
+  assert.equal(t.read('m.js'), 'function sub(a, b) {\n  return b - a;\n}\n');
+  assertEnvelopeInvariants(t.h.envelopes());
+});
