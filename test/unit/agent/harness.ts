@@ -1,4 +1,5 @@
 // Builds a ChatController with in-memory collaborators and records what it posts.
+import type { ResearchHost } from '../../../extension/core/research/host';
 import { z } from 'zod';
 import { ChatController } from '../../../extension/core/agent/controller';
 import type { Envelope, Mode, Outbound } from '../../../extension/protocol';
@@ -59,6 +60,8 @@ export function createHarness(opts: {
   store?: SessionPersistence;
   /** Prefix of generated ids, so two controllers on one store do not reuse ids. */
   idPrefix?: string;
+  /** Research mode's host (search, fetch, limits); without it Research is not offered. */
+  research?: ResearchHost;
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -119,6 +122,7 @@ export function createHarness(opts: {
     permissions: opts.permissions,
     audit: opts.audit,
     diffReview: opts.diffReview,
+    research: opts.research,
     scheduler: {
       setTimeout: (fn, _ms) => setTimeout(fn, 1),
       clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
