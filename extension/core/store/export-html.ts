@@ -50,7 +50,7 @@ export function markdownRenderer(): Marked {
   return marked;
 }
 
-export const EXPORT_CSS = `
+const EXPORT_CSS = `
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#59636e;--bg:#fff;--card:#f6f8fa;--border:#d1d9e0;--accent:#0969da}
 @media (prefers-color-scheme:dark){
 :root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--card:#151b23;--border:#3d444d;--accent:#4493f8}}
@@ -147,14 +147,19 @@ export function renderHtml({ session, artifacts }: ExportInput, now: number): st
     const heading = `<h2>${escapeHtml(a.kind)}: ${escapeHtml(a.title)}</h2>`;
     body.push(`<section class="artifact">${heading}${md.parse(a.content, { async: false })}${sources}</section>`);
   }
+  return htmlDocument(session.title, body.join('\n'));
+}
+
+/** A self-contained page: our CSS inline, a CSP under which nothing loads or runs, no referrer. */
+export function htmlDocument(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${EXPORT_CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(session.title)}</title><style>${EXPORT_CSS}</style></head>
+<title>${escapeHtml(title)}</title><style>${EXPORT_CSS}</style></head>
 <body><main>
-${body.join('\n')}
+${body}
 </main></body></html>
 `;
 }

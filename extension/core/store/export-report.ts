@@ -3,9 +3,8 @@
 // JSON (the whole report: sources, per-claim verdicts, notes, counts). Secrets are redacted twice,
 // before and after rendering, as for sessions.
 import type { Report } from '../../protocol';
-import { createRedactor, redactDeep } from '../security/redact';
-import { escapeHtml, EXPORT_CSP, EXPORT_CSS, markdownRenderer } from './export-html';
-import type { ExportFormat } from './export';
+import { escapeHtml, htmlDocument, markdownRenderer } from './export-html';
+import { renderRedacted, type ExportFormat, type ExportOptions } from './export';
 
 export const REPORT_EXPORT_FORMAT = 'sextant.report';
 export const REPORT_EXPORT_VERSION = 1;
@@ -41,19 +40,11 @@ function renderMarkdown(r: Report, now: number): string {
 
 function renderHtml(r: Report, now: number): string {
   const md = markdownRenderer();
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${EXPORT_CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(r.title)}</title><style>${EXPORT_CSS}</style></head>
-<body><main>
-<p class="meta">Research report by Sextant · Question: ${escapeHtml(r.question)} ·
-written ${day(r.createdAt)} · exported ${day(now)}</p>
-${md.parse(r.markdown, { async: false })}
-${md.parse(verificationMarkdown(r), { async: false })}
-</main></body></html>
-`;
+  const meta =
+    `<p class="meta">Research report by Sextant · Question: ${escapeHtml(r.question)} · ` +
+    `written ${day(r.createdAt)} · exported ${day(now)}</p>`;
+  const body = `${md.parse(r.markdown, { async: false })}\n${md.parse(verificationMarkdown(r), { async: false })}`;
+  return htmlDocument(r.title, `${meta}\n${body}`);
 }
 
 function renderJson(r: Report, now: number): string {
@@ -61,19 +52,6 @@ function renderJson(r: Report, now: number): string {
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
-export function exportReport(
-  report: Report,
-  format: ExportFormat,
-  opts: { secrets?: Iterable<string>; now?: number } = {},
-): string {
-  const redact = createRedactor(opts.secrets ?? []);
-  const clean = redactDeep(report, redact);
-  const now = opts.now ?? Date.now();
-  const text =
-    format === 'markdown'
-      ? renderMarkdown(clean, now)
-      : format === 'html'
-        ? renderHtml(clean, now)
-        : renderJson(clean, now);
-  return redact(text);
+export function exportReport(report: Report, format: ExportFormat, opts: ExportOptions = {}): string {
+  return renderRedacted(report, format, opts, { markdown: renderMarkdown, html: renderHtml, json: renderJson });
 }

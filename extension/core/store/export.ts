@@ -24,16 +24,21 @@ export interface ExportOptions {
 }
 
 export function exportSession(input: ExportInput, format: ExportFormat, opts: ExportOptions = {}): string {
+  return renderRedacted(input, format, opts, { markdown: renderMarkdown, html: renderHtml, json: renderJson });
+}
+
+/**
+ * Renders `input` in `format` with every string redacted first and the output redacted again (a secret
+ * split by formatting still cannot leak). Shared by session and report exports.
+ */
+export function renderRedacted<T>(
+  input: T,
+  format: ExportFormat,
+  opts: ExportOptions,
+  renderers: Record<ExportFormat, (clean: T, now: number) => string>,
+): string {
   const redact = createRedactor(opts.secrets ?? []);
-  const clean = redactDeep(input, redact);
-  const now = opts.now ?? Date.now();
-  const text =
-    format === 'markdown'
-      ? renderMarkdown(clean, now)
-      : format === 'html'
-        ? renderHtml(clean, now)
-        : renderJson(clean, now);
-  return redact(text);
+  return redact(renderers[format](redactDeep(input, redact), opts.now ?? Date.now()));
 }
 
 /** A file name for an export: the title, made safe for every file system. */
