@@ -177,6 +177,32 @@ export class Workbench {
     await waitUntil('the command palette to close', () => input.waitFor({ state: 'hidden', timeout: 10_000 }));
   }
 
+  /**
+   * Runs a key command ("Sextant: Set API Key", …): picks `row`, types `secret` into the password box
+   * and waits for a *new* toast containing `saved`. A toast left by an earlier scenario must not
+   * satisfy the wait before this secret is stored (that let a scenario go on without its key in CI),
+   * and the box is checked to hold the secret before Enter (the picker's input is reused: a value
+   * typed while it turns into the password box can be reset).
+   */
+  async enterSecret(command: string, row: string, secret: string, saved: string): Promise<void> {
+    await this.runPaletteCommand('Notifications: Clear All Notifications').catch(() =>
+      this.page.keyboard.press('Escape'),
+    );
+    const toasts = this.page.locator('.notifications-toasts .notification-toast', { hasText: saved });
+    const before = await toasts.count();
+    await this.runPaletteCommand(command, { opensInput: true });
+    const pick = this.page.locator(`.quick-input-list .monaco-list-row[aria-label^="${row}"]`).first();
+    await waitUntil(`the picker row "${row}"`, () => pick.click({ timeout: 10_000 }));
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await poll('the password box holding the secret', async () => {
+      if ((await input.getAttribute('type')) !== 'password') return false;
+      if ((await input.inputValue()) !== secret) await input.fill(secret);
+      return (await input.inputValue()) === secret;
+    });
+    await input.press('Enter');
+    await poll(`a new "${saved}" notification`, async () => (await toasts.count()) > before);
+  }
+
   /** Opens a workspace file in its editor through Quick Open (Ctrl+P), as a user would. */
   async openFile(rel: string): Promise<void> {
     await this.focusWorkbench();

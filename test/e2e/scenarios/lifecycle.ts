@@ -68,21 +68,8 @@ export function keyScenarios(e2e: E2E): void {
     async ({ wb, page, fake }) => {
       const stored = 'sk-e2e-stored-in-secretstorage-91ab';
       await wb.openSextantView();
-      await wb.runPaletteCommand('Sextant: Set API Key', { opensInput: true });
-      const input = page.locator('.quick-input-widget .quick-input-box input');
       const fakeRow = page.locator('.quick-input-list .monaco-list-row[aria-label^="fake"]').first();
-      await waitUntil('the provider picker with "fake"', () => fakeRow.click({ timeout: 10_000 }));
-      await poll('the password box for the key', async () => (await input.getAttribute('type')) === 'password');
-      await input.fill(stored);
-      await input.press('Enter');
-      await poll('the "API key for fake saved" notification', async () =>
-        (
-          await page
-            .locator('.notifications-toasts')
-            .innerText()
-            .catch(() => '')
-        ).includes('API key for fake saved'),
-      );
+      await wb.enterSecret('Sextant: Set API Key', 'fake', stored, 'API key for fake saved');
 
       await wb.runPaletteCommand('Sextant: New Chat');
       fake.enqueue({ text: 'Keyed.' });

@@ -11,21 +11,9 @@ import { startFakeExa } from '../../fixtures/research/fake-exa';
 const CHANGED = 'web search: settings changed';
 const SEARCH_KEY = 'exa-e2e-stored-key-7d41c2e9a0';
 
-/** "Sextant: Set Search API Key": pick the provider, type the key in the password box, wait for the toast. */
-export async function setSearchKey(wb: Workbench, page: Page, label: string, key: string): Promise<void> {
-  // A toast left by an earlier scenario must not satisfy the wait below before this key is saved:
-  // clear them (best effort), then wait for one more "saved" toast than there was.
-  await wb.runPaletteCommand('Notifications: Clear All Notifications').catch(() => page.keyboard.press('Escape'));
-  const saved = page.locator('.notifications-toasts .notification-toast', { hasText: `${label} search key saved` });
-  const before = await saved.count();
-  await wb.runPaletteCommand('Sextant: Set Search API Key', { opensInput: true });
-  const row = page.locator(`.quick-input-list .monaco-list-row[aria-label^="${label}"]`).first();
-  await waitUntil(`the provider picker with "${label}"`, () => row.click({ timeout: 10_000 }));
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await poll('the password box for the key', async () => (await input.getAttribute('type')) === 'password');
-  await input.fill(key);
-  await input.press('Enter');
-  await poll(`a new "${label} search key saved" notification`, async () => (await saved.count()) > before);
+/** "Sextant: Set Search API Key": pick the provider, type the key, wait for a new "saved" toast. */
+export async function setSearchKey(wb: Workbench, _page: Page, label: string, key: string): Promise<void> {
+  await wb.enterSecret('Sextant: Set Search API Key', label, key, `${label} search key saved`);
 }
 
 /** "Sextant: Clear Search API Key" for one provider (best effort: used in cleanups). */

@@ -93,12 +93,7 @@ export function trustSettingsScenarios(e2e: E2E): void {
       const dialog = page.locator('.monaco-dialog-box');
       try {
         await wb.openSextantView();
-        await pickFakeProvider(wb, 'Sextant: Set API Key');
-        const input = page.locator('.quick-input-widget .quick-input-box input');
-        await poll('the password box for the key', async () => (await input.getAttribute('type')) === 'password');
-        await input.fill(stored);
-        await input.press('Enter');
-        await notified(wb, 'API key for fake saved');
+        await wb.enterSecret('Sextant: Set API Key', 'fake', stored, 'API key for fake saved');
 
         // The user's own settings now send "fake" elsewhere (edited by hand, or by something else).
         await setUserSettings(wb, {
