@@ -12,6 +12,7 @@ import type { AuditEntry } from '../../../extension/core/security/audit-log';
 import type { ToolRuntime } from '../../../extension/core/agent/turn';
 import type { CheckpointStorage } from '../../../extension/core/agent/rewind-session';
 import type { SessionPersistence } from '../../../extension/core/ports';
+import type { BudgetLimits } from '../../../extension/core/agent/budget';
 
 export const readTool = (log: string[], delayMs = 20) =>
   defineTool({
@@ -59,6 +60,10 @@ export function createHarness(opts: {
   store?: SessionPersistence;
   /** Prefix of generated ids, so two controllers on one store do not reuse ids. */
   idPrefix?: string;
+  /** Spending caps (sextant.budget.*); none by default. */
+  budget?: BudgetLimits;
+  /** The system prompt (default `system for <mode>`). */
+  systemPrompt?: (mode: Mode, sessionStartedAt: number) => string;
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -85,6 +90,7 @@ export function createHarness(opts: {
     modelChoices: async () => [{ ref: 'scripted/m', label: 'Scripted', hasKey: true }],
     defaultModel: () => 'scripted/m',
     maxSteps: () => opts.maxSteps ?? 50,
+    ...(opts.budget ? { budget: () => opts.budget ?? {} } : {}),
     toolsFor:
       opts.toolsFor ?? ((mode: Mode) => (mode === 'agent' && opts.tools ? createToolRegistry(opts.tools) : undefined)),
     toolPorts: {
@@ -93,7 +99,7 @@ export function createHarness(opts: {
       terminal: {},
       log: { info() {}, warn() {}, error() {} },
     },
-    systemPrompt: (mode) => `system for ${mode}`,
+    systemPrompt: opts.systemPrompt ?? ((mode) => `system for ${mode}`),
     trusted: () => true,
     hasWorkspaceFolder: () => true,
     createToolSession: (sessionId): ToolSessionState => ({
