@@ -1,6 +1,7 @@
 // Maps Sextant's neutral ModelMessages onto the Anthropic messages wire format, with prompt-caching
 // breakpoints on the system prompt (after the tools, so both are cached), on the last message and on
-// the user turn before it (the conversation prefix then stays cached across the steps of an agent turn). Only SDK types are imported here.
+// the user turn before it (the conversation prefix then stays cached across the steps of an agent
+// turn). Only SDK types are imported here.
 import type {
   ContentBlockParam,
   ImageBlockParam,

@@ -48,11 +48,8 @@ function breakpoints(body: unknown): string[] {
   const b = body as AnthropicBody;
   const at: string[] = [];
   if (b.system?.some((s) => s.cache_control)) at.push('system');
-  b.messages.forEach((m, i) =>
-    m.content.forEach((c, j) => {
-      if (c.cache_control) at.push(`${i}.${j}`);
-    }),
-  );
+  for (const [i, m] of b.messages.entries())
+    for (const [j, c] of m.content.entries()) if (c.cache_control) at.push(`${i}.${j}`);
   return at;
 }
 
@@ -154,7 +151,11 @@ for (const kind of ['openai', 'anthropic'] as const) {
     });
     fake.enqueue(step(1), step(2)); // a third call would get the default reply: counted below
     const log: string[] = [];
-    const h = createHarness({ provider: await providerFor(kind), tools: [readTool(log, 0)], budget: { maxCostUsd: 0.3 } });
+    const h = createHarness({
+      provider: await providerFor(kind),
+      tools: [readTool(log, 0)],
+      budget: { maxCostUsd: 0.3 },
+    });
     await h.controller.send('b1', 'do a long job', 'agent');
     assert.equal(fake.requests.length, 2, 'no third model call');
     const envs = h.envelopes('b1');
@@ -219,7 +220,10 @@ test('the composer dollar cap replaces the setting for one run; an unknown price
     budget: { maxCostUsd: 100 },
   });
   const usage = { inputTokens: 100_000, outputTokens: 10_000 };
-  const steps: FakeReply[] = [1, 2, 3].map((n) => ({ toolCalls: [{ name: 'peek', arguments: { path: `${n}` } }], usage }));
+  const steps: FakeReply[] = [1, 2, 3].map((n) => ({
+    toolCalls: [{ name: 'peek', arguments: { path: `${n}` } }],
+    usage,
+  }));
   fake.enqueue(...steps);
   await h.controller.send('c1', 'go', 'agent', { budget: { maxCostUsd: 0.1 } });
   // $0.12 after the first call is past the $0.10 chosen for this run (the setting's $100 would go on).
