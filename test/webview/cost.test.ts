@@ -79,7 +79,7 @@ describe('cost and budgets', () => {
     assert.deepEqual(usages, ['1k in · 100 out · $0.500', '2k in · 200 out · price unknown']);
   });
 
-  it('a budget stop shows the notice naming the cap and a Continue that resends with the session caps lifted', async () => {
+  it('a budget stop shows the notice naming the cap and a Continue that resends, session caps lifted', async () => {
     await deliver(view, snapshotMessage(snapshot({ mode: 'agent' })));
     const r = new RequestScript('r1');
     const stop = { cap: 'run_cost', setting: 'sextant.budget.maxCostUsd', limit: 0.3, spent: 0.24 } as const;
