@@ -117,12 +117,12 @@ describe('cost and budgets', () => {
     await deliver(view, snapshotMessage(snapshot()));
     const box = view.page.getByRole('textbox', { name: 'Message' });
     const picker = view.page.getByRole('combobox', { name: 'Budget for this run' });
-    await picker.selectOption({ label: 'Up to $0.50' });
+    await picker.selectOption({ label: '≤ $0.50' });
     await box.fill('a long job');
     await view.page.getByRole('button', { name: 'Send' }).click();
     await box.fill('and another');
     await view.page.getByRole('button', { name: 'Send' }).click();
-    await picker.selectOption({ label: 'No dollar cap' });
+    await picker.selectOption({ label: 'No cap' });
     await box.fill('unbounded');
     await view.page.getByRole('button', { name: 'Send' }).click();
     await view.waitForPost('send', (m) => m.text === 'unbounded');

@@ -9,12 +9,12 @@ import { MODE_LABELS } from './header';
 
 /** The quick budget picker: the dollar cap of the next run ('' = sextant.budget.maxCostUsd, 'none' = no cap). */
 const BUDGET_CHOICES = [
-  ['', 'Budget: settings'],
-  ['0.1', 'Up to $0.10'],
-  ['0.5', 'Up to $0.50'],
-  ['2', 'Up to $2'],
-  ['10', 'Up to $10'],
-  ['none', 'No dollar cap'],
+  ['', 'Budget'],
+  ['0.1', '≤ $0.10'],
+  ['0.5', '≤ $0.50'],
+  ['2', '≤ $2'],
+  ['10', '≤ $10'],
+  ['none', 'No cap'],
 ] as const;
 
 export class SxComposer extends LightElement {

@@ -19,6 +19,8 @@ export function costScenarios(e2e: E2E): void {
       const providers = original['sextant.providers'] as Array<Record<string, unknown>>;
       // $3 / $15 per million tokens, cached input $0.30.
       const priced = providers.map((p) => ({ ...p, price: { input: 3, output: 15, cachedInput: 0.3 } }));
+      // The view first: the runtime (which logs the settings change) starts with it.
+      await wb.openSextantView();
       await wb.setUserSettings({ 'sextant.providers': priced, 'sextant.budget.maxCostUsd': 0.3 }, CHANGED);
       try {
         await wb.openSextantView();

@@ -385,7 +385,7 @@ test('no search key: the request fails with what to configure, as a no_key error
   });
 });
 
-test('a spending cap ends the gathering like the time budget; the report uses what was read, names the cap', async () => {
+test('a spending cap ends the gathering; the report uses what was read and names the cap', async () => {
   const big = { inputTokens: 5000, outputTokens: 100 };
   const asked = await script({
     planner: { ...PLAN(['rust 2024 edition', 'rust 1.85 async closures']), usage: big },
