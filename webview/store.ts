@@ -255,6 +255,9 @@ export class ChatStore {
         case 'todos':
           this.mark('panels');
           break;
+        case 'usage':
+          this.mark('meta'); // the header's session total
+          break;
         case 'complete':
         case 'aborted':
         case 'error':

@@ -10,6 +10,7 @@ import {
   ToolCallViewSchema,
   UsageSchema,
   ModeSchema,
+  BudgetStopSchema,
 } from './model';
 import { PlanArtifactSchema, PlanStatusSchema } from './plan';
 import { ReportSchema, ResearchProgressSchema } from './research';
@@ -37,6 +38,8 @@ export const RequestEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('todos'), todos: z.array(TodoSchema) }),
   z.object({ type: z.literal('usage'), usage: UsageSchema }),
   z.object({ type: z.literal('notice'), text: z.string() }),
+  /** A spending cap ended the run: shown as a notice naming the cap; the request then completes. */
+  z.object({ type: z.literal('budget_stop'), stop: BudgetStopSchema, text: z.string() }),
   /** Plan mode's submit_plan: the plan becomes a card in the answer (and the turn ends). */
   z.object({ type: z.literal('plan_proposed'), plan: PlanArtifactSchema }),
   /**

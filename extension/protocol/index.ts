@@ -8,3 +8,4 @@ export * from './events';
 export * from './messages';
 export * from './handlers';
 export * from './reducer';
+export * from './usage';

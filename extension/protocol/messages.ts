@@ -2,7 +2,7 @@
 // A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
 import * as z from 'zod';
 import { EnvelopeSchema } from './events';
-import { ModeSchema, SessionSummarySchema, SnapshotSchema, ErrorInfoSchema } from './model';
+import { ModeSchema, RunBudgetChoiceSchema, SessionSummarySchema, SnapshotSchema, ErrorInfoSchema } from './model';
 import { RewindPreviewSchema, RewindScopeSchema } from './rewind';
 
 /** Webview → host. */
@@ -13,6 +13,7 @@ export const InboundSchema = z.discriminatedUnion('type', [
     requestId: z.string().min(1),
     text: z.string().min(1).max(1_000_000),
     mode: ModeSchema,
+    budget: RunBudgetChoiceSchema.optional(),
   }),
   z.object({ type: z.literal('abort'), requestId: z.string().optional() }),
   /** Re-run the last user message of the session (after an error or a stop). */

@@ -72,9 +72,37 @@ export const UsageSchema = z.object({
   inputTokens: z.number(),
   outputTokens: z.number(),
   cachedTokens: z.number().default(0),
+  /** Reasoning tokens, when the provider reports them (already counted in outputTokens). */
+  reasoningTokens: z.number().optional(),
+  /** Undefined when the model's price is unknown: tokens are shown, never a made-up figure. */
   costUsd: z.number().optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
+
+/** Which spending cap stopped a run (sextant.budget.*). */
+export const BudgetCapSchema = z.enum(['run_cost', 'run_tokens', 'session_cost', 'session_tokens']);
+export type BudgetCap = z.infer<typeof BudgetCapSchema>;
+
+export const BudgetStopSchema = z.object({
+  cap: BudgetCapSchema,
+  /** The setting that holds the cap, e.g. `sextant.budget.maxCostUsd`. */
+  setting: z.string(),
+  limit: z.number(),
+  /** Spent when the run stopped (dollars or tokens, like `limit`). */
+  spent: z.number(),
+});
+export type BudgetStop = z.infer<typeof BudgetStopSchema>;
+
+/**
+ * The composer's per-run choice: a dollar cap for this run (null: none) in place of
+ * sextant.budget.maxCostUsd, and `continuing` (the Continue button after a budget stop), which lifts
+ * the session caps for that one run.
+ */
+export const RunBudgetChoiceSchema = z.object({
+  maxCostUsd: z.number().positive().finite().nullable().optional(),
+  continuing: z.boolean().optional(),
+});
+export type RunBudgetChoice = z.infer<typeof RunBudgetChoiceSchema>;
 
 export const ChatMessageSchema = z.object({
   id: z.string(),
@@ -85,6 +113,8 @@ export const ChatMessageSchema = z.object({
   status: MessageStatusSchema,
   error: ErrorInfoSchema.optional(),
   usage: UsageSchema.optional(),
+  /** Set when a spending cap ended the turn (the chat offers Continue). */
+  budgetStop: BudgetStopSchema.optional(),
   model: z.string().optional(),
   createdAt: z.number(),
   /** A research run's latest progress (the "Research progress" bar while it streams). */

@@ -152,6 +152,10 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
     case 'notice':
       appendText(msg.parts, 'text', `${msg.parts.length ? '\n\n' : ''}> ${event.text}\n\n`);
       break;
+    case 'budget_stop':
+      appendText(msg.parts, 'text', `${msg.parts.length ? '\n\n' : ''}> ${event.text}\n\n`);
+      msg.budgetStop = event.stop;
+      break;
     case 'complete':
     case 'aborted':
     case 'error':

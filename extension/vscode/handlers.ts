@@ -24,7 +24,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
   return {
     ready: () => c.postSnapshot(),
     // Not awaited: a send runs for the whole turn, and the next message (Stop) must get through.
-    send: (m) => void c.send(m.requestId, m.text, m.mode),
+    send: (m) => void c.send(m.requestId, m.text, m.mode, m.budget ? { budget: m.budget } : {}),
     abort: (m) => c.abort(m.requestId),
     retry: (m) => void c.retry(m.requestId),
     setMode: (m) => c.setMode(m.mode),

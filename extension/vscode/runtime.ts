@@ -288,6 +288,7 @@ export async function createRuntime(
     modelChoices: async () => listModelChoices(configs(), (name) => keyDirectory.hasKey(name)),
     defaultModel: () => readSettings().defaultModel,
     maxSteps: () => readSettings().maxSteps,
+    budget: () => readSettings().budget,
     permissions: permissions.gate,
     audit: (entry) => permissions.audit(entry),
     diffReview: diffReviews,
@@ -305,11 +306,11 @@ export async function createRuntime(
         secrets: () => knownSecrets,
       }),
     },
-    systemPrompt: (mode) =>
+    systemPrompt: (mode, sessionStartedAt) =>
       systemPromptFor(mode, {
         workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
         platform: process.platform,
-        date: new Date(),
+        date: new Date(sessionStartedAt),
       }),
     trusted,
     hasWorkspaceFolder: () => (vscode.workspace.workspaceFolders?.length ?? 0) > 0,

@@ -14,6 +14,7 @@ import {
   type UserOnlySetting,
 } from '../core/config/user-scope';
 import type { Logger } from '../core/ports';
+import { type BudgetLimits, capValue } from '../core/agent/budget';
 import { parseSearchSettings, type ParsedSearchSettings } from '../core/research/search/settings';
 
 export interface EmbeddingsSetting {
@@ -33,6 +34,8 @@ export interface SextantSettings {
   allowPrivateHosts: string[];
   /** sextant.research.fastModel: the model web_fetch answers with (undefined: the chat's model). */
   fastModel: string | undefined;
+  /** sextant.budget.*: spending caps per run and per session (they decide spending: user settings only). */
+  budget: BudgetLimits;
 }
 
 /** sextant.permissions.* and sextant.sandbox.extraWriteRoots, from user settings only. */
@@ -67,6 +70,12 @@ export function readSettings(): SextantSettings {
     embeddings: embeddingsSetting(userValue<unknown>('memory.embeddings')),
     allowPrivateHosts: list('web.allowPrivateHosts').filter((h): h is string => typeof h === 'string' && !!h.trim()),
     fastModel: nonEmpty(userValue<unknown>('research.fastModel')),
+    budget: {
+      maxCostUsd: capValue(userValue<unknown>('budget.maxCostUsd')),
+      maxTokens: capValue(userValue<unknown>('budget.maxTokens')),
+      sessionMaxCostUsd: capValue(userValue<unknown>('budget.sessionMaxCostUsd')),
+      sessionMaxTokens: capValue(userValue<unknown>('budget.sessionMaxTokens')),
+    },
   };
 }
 

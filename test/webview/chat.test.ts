@@ -189,7 +189,10 @@ describe('chat view', () => {
     await view.page.getByRole('button', { name: 'Send' }).focus();
     const before = (await view.posts()).filter((p) => p.type === 'setMode').length;
     await view.page.keyboard.press('Shift+Tab');
-    assert.equal(await view.page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Message');
+    const label = () => view.page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    assert.equal(await label(), 'Budget for this run');
+    await view.page.keyboard.press('Shift+Tab');
+    assert.equal(await label(), 'Message');
     assert.equal((await view.posts()).filter((p) => p.type === 'setMode').length, before);
   });
 

@@ -7,8 +7,20 @@ import type { Topic } from '../store';
 import { LightElement, defineElement } from './base';
 import { MODE_LABELS } from './header';
 
+/** The quick budget picker: the dollar cap of the next run ('' = sextant.budget.maxCostUsd, 'none' = no cap). */
+const BUDGET_CHOICES = [
+  ['', 'Budget'],
+  ['0.1', '≤ $0.10'],
+  ['0.5', '≤ $0.50'],
+  ['2', '≤ $2'],
+  ['10', '≤ $10'],
+  ['none', 'No cap'],
+] as const;
+
 export class SxComposer extends LightElement {
   private draft: string | undefined;
+  /** The budget picked for the next run; back to the settings' after it is sent. */
+  private budget = '';
   /** The last draft request taken from the store (a rewound message's text). */
   private takenDraft = 0;
 
@@ -44,7 +56,15 @@ export class SxComposer extends LightElement {
     const ctx = this.ctx;
     const text = this.text.trim();
     if (!ctx || !text) return;
-    ctx.host.post({ type: 'send', requestId: newRequestId(), text, mode: ctx.store.meta.mode });
+    const budget = this.budget === '' ? undefined : { maxCostUsd: this.budget === 'none' ? null : Number(this.budget) };
+    ctx.host.post({
+      type: 'send',
+      requestId: newRequestId(),
+      text,
+      mode: ctx.store.meta.mode,
+      ...(budget ? { budget } : {}),
+    });
+    this.budget = '';
     this.draft = '';
     ctx.host.saveState({ draft: '' });
     this.requestUpdate();
@@ -88,6 +108,18 @@ export class SxComposer extends LightElement {
       <div class="composer-actions">
         <span class="composer-hint">Shift+Tab: mode · Esc Esc: stop</span>
         <span class="spacer"></span>
+        <select
+          class="budget-picker"
+          aria-label="Budget for this run"
+          title="Most the next run may spend (sextant.budget.maxCostUsd otherwise)"
+          @change=${(e: Event) => {
+            this.budget = (e.target as HTMLSelectElement).value;
+          }}
+        >
+          ${BUDGET_CHOICES.map(
+            ([value, label]) => html`<option value=${value} .selected=${live(this.budget === value)}>${label}</option>`,
+          )}
+        </select>
         ${inFlight ? html`<vscode-button secondary @click=${() => this.stop()}>Stop</vscode-button>` : nothing}
         <vscode-button @click=${() => this.send()}>Send</vscode-button>
       </div>

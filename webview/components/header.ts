@@ -1,8 +1,8 @@
 // The header: the mode switch (a radio group; disabled modes carry their reason as a tooltip),
-// the model picker, and New chat / History / Export.
+// the model picker, the session's usage and cost, and New chat / History / Export.
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import type { Mode } from '../../extension/protocol';
+import { formatTokens, formatUsd, sessionUsage, usageLine, type Mode } from '../../extension/protocol';
 import type { Meta, Topic } from '../store';
 import { LightElement, defineElement } from './base';
 import { iconAdd, iconExport, iconHistory } from './icons';
@@ -86,6 +86,18 @@ export class SxHeader extends LightElement {
     </div>`;
   }
 
+  /** Tokens and cost of the whole session; the cost only when every answer's price was known. */
+  private renderUsage(): TemplateResult | typeof nothing {
+    const total = sessionUsage(this.ctx?.store.chat.messages ?? []);
+    if (total.answers === 0) return nothing;
+    const shown =
+      total.costUsd === undefined
+        ? `${formatTokens(total.inputTokens + total.outputTokens)} tokens`
+        : formatUsd(total.costUsd);
+    const title = `This session: ${usageLine(total)}`;
+    return html`<span class="session-usage" role="status" aria-label="Session usage" title=${title}>${shown}</span>`;
+  }
+
   protected override render(): unknown {
     if (!this.ctx) return nothing;
     const { meta } = this.ctx.store;
@@ -104,6 +116,7 @@ export class SxHeader extends LightElement {
           )}
         </select>
         <span class="spacer"></span>
+        ${this.renderUsage()}
         <button
           class="icon-button"
           aria-label="New chat"

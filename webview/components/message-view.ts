@@ -2,7 +2,7 @@
 // changes, so streaming into the last message leaves every other message alone.
 import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import type { ChatMessage, MessagePart } from '../../extension/protocol';
+import { usageLine, type ChatMessage, type MessagePart } from '../../extension/protocol';
 import { type HostChannel, newRequestId } from '../host';
 import { LightElement, defineElement, type ViewContext } from './base';
 import { MODE_LABELS } from './header';
@@ -21,6 +21,8 @@ export class SxMessage extends LightElement {
   declare version: number;
   /** The edited text while the user edits this (user) message. */
   private editing: string | undefined;
+  /** Continue was clicked after a budget stop (the button goes away). */
+  private continued = false;
 
   protected override subscribe(ctx: ViewContext): Array<() => void> {
     const id = this.message?.id;
@@ -137,9 +139,31 @@ export class SxMessage extends LightElement {
   }
 
   private renderUsage(usage: NonNullable<ChatMessage['usage']>): TemplateResult {
-    const cached = usage.cachedTokens ? ` · ${usage.cachedTokens} cached` : '';
-    const cost = usage.costUsd !== undefined ? ` · $${usage.costUsd.toFixed(4)}` : '';
-    return html`<div class="usage">${usage.inputTokens} in · ${usage.outputTokens} out${cached}${cost}</div>`;
+    return html`<div class="usage" title="Tokens and cost of this answer">${usageLine(usage)}</div>`;
+  }
+
+  /** After a budget stop: Continue sends "continue" as a new run (session caps lifted for that run). */
+  private renderBudgetStop(m: ChatMessage): TemplateResult | typeof nothing {
+    const ctx = this.ctx;
+    if (!ctx || !m.budgetStop || m.status !== 'done') return nothing;
+    const last = ctx.store.chat.messages.at(-1)?.id === m.id;
+    if (!last || this.continued) return nothing;
+    return html`<div class="budget-stop actions">
+      <vscode-button
+        title=${`Go on past the cap (${m.budgetStop.setting}) for one more run`}
+        @click=${() => {
+          this.continued = true;
+          this.requestUpdate();
+          ctx.host.post({
+            type: 'send',
+            requestId: newRequestId(),
+            text: 'continue',
+            mode: m.mode,
+            budget: { continuing: true },
+          });
+        }}
+      >Continue</vscode-button>
+    </div>`;
   }
 
   protected override render(): unknown {
@@ -188,6 +212,7 @@ export class SxMessage extends LightElement {
       </div>
       ${this.renderError(m, this.ctx.host)}
       ${m.usage ? this.renderUsage(m.usage) : nothing}
+      ${this.renderBudgetStop(m)}
       ${user && this.editing === undefined ? this.renderUserActions(m) : nothing}
     </article>`;
   }

@@ -22,6 +22,7 @@ import {
   type RequestEvent,
   type RewindPreview,
   type RewindScope,
+  type RunBudgetChoice,
   type SessionSummary,
   type Snapshot,
 } from '../../protocol';
@@ -52,6 +53,7 @@ import type { ResearchHost } from '../research/host';
 import type { PermissionGate } from './permission-gate';
 import type { AuditEntry } from '../security/audit-log';
 import { liveSessionFromStored, newLiveSession, type LiveSession } from './live-session';
+import { type BudgetLimits, type RunBudget, tokensOf } from './budget';
 
 export interface ChatControllerDeps {
   persistence: SessionPersistence;
@@ -59,10 +61,16 @@ export interface ChatControllerDeps {
   modelChoices(): Promise<ModelChoice[]>;
   defaultModel(): string;
   maxSteps(): number;
+  /** Spending caps (sextant.budget.*, user settings); without it runs are bounded by steps only. */
+  budget?(): BudgetLimits;
   /** The tools a mode is built with (undefined: none). */
   toolsFor(mode: Mode): ToolRuntime | undefined;
   toolPorts: Omit<ToolPorts, 'approval' | 'ask'>;
-  systemPrompt(mode: Mode): string;
+  /**
+   * The mode's system prompt. `sessionStartedAt` dates it: the prompt is the head of every request, so
+   * it must not change within a session (a new day would otherwise empty the provider's prompt cache).
+   */
+  systemPrompt(mode: Mode, sessionStartedAt: number): string;
   trusted(): boolean;
   hasWorkspaceFolder(): boolean;
   createToolSession(sessionId: string): ToolSessionState;
@@ -96,6 +104,8 @@ export interface SendOptions {
   researchPlan?: ResearchPlanInput;
   /** Plan mode: propose a research plan (Plan Research) instead of a change plan. */
   planResearch?: boolean;
+  /** The composer's budget choice for this run, or Continue after a budget stop. */
+  budget?: RunBudgetChoice;
 }
 
 interface InFlight {
@@ -137,6 +147,7 @@ export class ChatController {
     if (mode !== s.mode) this.setMode(mode);
     if (!s.persisted) {
       s.title = generateTitle(text);
+      s.createdAt = this.deps.now();
       this.journal({
         kind: 'session_created',
         sessionId: s.id,
@@ -242,18 +253,44 @@ export class ChatController {
   ) {
     const research = this.deps.research;
     if (research && (mode === 'research' || (mode === 'plan' && opts.planResearch))) {
+      const budget = this.runBudget(opts.budget);
       const o = {
         question: text,
         research,
         llm: { provider: target.provider, model: target.model },
         price: target.config.price,
+        ...(budget ? { budget } : {}),
         signal,
         now: this.deps.now,
         newId: this.deps.newId,
       };
       return mode === 'research' ? researchRequest({ ...o, plan: opts.researchPlan }) : researchPlanRequest(o);
     }
-    return this.agentTurn(text, mode, requestId, signal, target, recorder);
+    return this.agentTurn(text, mode, requestId, signal, target, recorder, this.runBudget(opts.budget));
+  }
+
+  /**
+   * The caps of a run: the settings, with the composer's dollar cap in place of maxCostUsd, and no session
+   * caps for a run the user continued past one. The session's spending is what its answers have cost so far.
+   */
+  private runBudget(choice: RunBudgetChoice | undefined): RunBudget | undefined {
+    const settings = this.deps.budget?.();
+    if (!settings && choice?.maxCostUsd == null) return undefined;
+    const limits: BudgetLimits = { ...settings };
+    if (choice?.maxCostUsd !== undefined) limits.maxCostUsd = choice.maxCostUsd ?? undefined;
+    if (choice?.continuing) {
+      limits.sessionMaxCostUsd = undefined;
+      limits.sessionMaxTokens = undefined;
+    }
+    if (Object.values(limits).every((v) => v === undefined)) return undefined;
+    let tokens = 0;
+    let costUsd = 0;
+    for (const m of this.session.chat.messages) {
+      if (!m.usage) continue;
+      tokens += tokensOf(m.usage);
+      costUsd += m.usage.costUsd ?? 0;
+    }
+    return { limits, sessionSpent: { tokens, costUsd } };
   }
 
   /** An agent or chat turn: the model with the mode's tools. */
@@ -264,6 +301,7 @@ export class ChatController {
     signal: AbortSignal,
     target: { provider: Provider; model: string; config: ProviderConfig },
     recorder?: CheckpointRecorder,
+    budget?: RunBudget,
   ) {
     const s = this.session;
     const { provider, model, config } = target;
@@ -273,7 +311,7 @@ export class ChatController {
       sessionId: s.id,
       provider,
       model,
-      system: this.deps.systemPrompt(mode),
+      system: this.deps.systemPrompt(mode, s.createdAt),
       price: config.price,
       tools,
       toolSession: s.tools,
@@ -286,6 +324,7 @@ export class ChatController {
       audit: this.deps.audit,
       newId: this.deps.newId,
       ...(recorder ? { beforeWrite: this.beforeWriteOf(recorder) } : {}),
+      ...(budget ? { budget } : {}),
     });
   }
 

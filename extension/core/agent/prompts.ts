@@ -8,6 +8,7 @@ import planPrompt from '../../../prompts/plan.md';
 export interface PromptEnvironment {
   workspaceRoots: string[];
   platform: string;
+  /** When the session started: fixed for the session, so the prompt (the cached prefix) never changes. */
   date: Date;
 }
 
@@ -27,6 +28,6 @@ export function systemPromptFor(mode: Mode, env: PromptEnvironment): string {
     '# Environment',
     `- Workspace folders: ${roots}`,
     `- Platform: ${env.platform}`,
-    `- Today's date: ${env.date.toISOString().slice(0, 10)}`,
+    `- Date: ${env.date.toISOString().slice(0, 10)} (when this chat started)`,
   ].join('\n');
 }

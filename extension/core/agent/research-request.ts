@@ -3,6 +3,7 @@
 // isolated from the chat: the question (or an approved research plan) is all it takes from it.
 import { researchPlanToMarkdown, type ResearchPlanInput } from '../../protocol';
 import { costOf } from './cost';
+import type { RunBudget } from './budget';
 import { ProviderError, type ProviderConfig } from '../providers/types';
 import type { ResearchHost } from '../research/host';
 import { runResearch, type ResearchEvent } from '../research/loop/research-run';
@@ -14,6 +15,8 @@ export interface ResearchRequestOptions {
   research: ResearchHost;
   llm: LlmTarget;
   price?: ProviderConfig['price'];
+  /** Spending caps of the run (sextant.budget.*). */
+  budget?: RunBudget;
   /** An approved (possibly edited) research plan to carry out. */
   plan?: ResearchPlanInput;
   signal: AbortSignal;
@@ -40,6 +43,7 @@ export async function* researchRequest(opts: ResearchRequestOptions): AsyncGener
     price: opts.price,
     judge,
     limits: opts.research.limits(),
+    ...(opts.budget ? { budget: opts.budget } : {}),
     signal: opts.signal,
     now: opts.now,
     newId: opts.newId,

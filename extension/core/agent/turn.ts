@@ -20,6 +20,7 @@ import { redactResult, toolRedactor } from '../tools/util/redaction';
 import { applyEditedProposal, changeSummary, isEdited, recheckReviewed } from '../tools/util/reviewed-change';
 import { AsyncQueue } from './async-queue';
 import { costOf } from './cost';
+import { addUsage, budgetReached, budgetStopText, type RunBudget, unpricedCapNotice } from './budget';
 import { judgeCall, type PermissionGate } from './permission-gate';
 
 /** What the loop needs from the tool registry. */
@@ -36,7 +37,11 @@ export type TurnEvent =
   /** Messages to append to the model-facing history, in order. */
   | { type: 'history'; messages: ModelMessage[] };
 
-export type TurnOutcome = { kind: 'done' } | { kind: 'max_steps'; steps: number } | { kind: 'aborted' };
+export type TurnOutcome =
+  | { kind: 'done' }
+  | { kind: 'max_steps'; steps: number }
+  | { kind: 'budget'; steps: number }
+  | { kind: 'aborted' };
 
 export interface TurnOptions {
   sessionId: string;
@@ -59,6 +64,8 @@ export interface TurnOptions {
   newId?: () => string;
   /** Called by every writer before it changes a file (the turn's checkpoint recorder). */
   beforeWrite?: (absPath: string) => Promise<void>;
+  /** Spending caps, checked between model calls (sextant.budget.*). */
+  budget?: RunBudget;
 }
 
 const PREVIEW_CHARS = 240;
@@ -72,8 +79,20 @@ export async function* runTurn(
 ): AsyncGenerator<TurnEvent, TurnOutcome> {
   const messages: ModelMessage[] = [...history];
   const total: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
+  total.costUsd = costOf(total, opts.price); // 0 when the price is known: a session cap can stop the first call
   const specs = opts.tools?.specs() ?? [];
+  const unpriced = opts.budget && unpricedCapNotice(opts.budget.limits, Boolean(opts.price), opts.model);
+  if (unpriced) yield { type: 'notice', text: unpriced };
+  let lastStep: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
   for (let step = 1; ; step++) {
+    // Before each model call: a cap reached (or passed by one more call like the last) ends the run here,
+    // with everything done so far kept. Before the first call only the session's spending can stop it.
+    const stop = budgetReached(opts.budget, total, lastStep);
+    if (stop) {
+      yield { type: 'budget_stop', stop, text: budgetStopText(stop) };
+      return { kind: 'budget', steps: step - 1 };
+    }
+    const stepUsage: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
     let text = '';
     let thinking = '';
     let thinkingSignature: string | undefined;
@@ -94,10 +113,10 @@ export async function* runTurn(
         } else if (ev.type === 'tool_call') {
           toolCalls.push(ev.call);
         } else if (ev.type === 'usage') {
-          total.inputTokens += ev.usage.inputTokens;
-          total.outputTokens += ev.usage.outputTokens;
-          total.cachedTokens += ev.usage.cachedTokens;
-          yield { type: 'usage', usage: { ...total, costUsd: costOf(total, opts.price) } };
+          addUsage(total, ev.usage);
+          addUsage(stepUsage, ev.usage);
+          total.costUsd = costOf(total, opts.price);
+          yield { type: 'usage', usage: { ...total } };
         }
       }
     } catch (err) {
@@ -140,6 +159,7 @@ export async function* runTurn(
     if (opts.signal.aborted) return { kind: 'aborted' };
     // A submitted plan ends the turn: the next move is the user's (Approve, Edit or Reject).
     if (planned) return { kind: 'done' };
+    lastStep = { ...stepUsage, costUsd: costOf(stepUsage, opts.price) };
     if (step >= opts.maxSteps) {
       yield {
         type: 'notice',

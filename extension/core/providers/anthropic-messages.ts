@@ -1,6 +1,7 @@
 // Maps Sextant's neutral ModelMessages onto the Anthropic messages wire format, with prompt-caching
-// breakpoints on the system prompt and on the last message (the conversation prefix then stays
-// cached across the steps of an agent turn). Only SDK types are imported here.
+// breakpoints on the system prompt (after the tools, so both are cached), on the last message and on
+// the user turn before it (the conversation prefix then stays cached across the steps of an agent
+// turn). Only SDK types are imported here.
 import type {
   ContentBlockParam,
   ImageBlockParam,
@@ -89,6 +90,16 @@ export function toAnthropicMessages(messages: ModelMessage[]): MessageParam[] {
   }
   const last = out[out.length - 1];
   if (last) markLastCacheable(last.content);
+  // A second breakpoint where the previous request ended (the user turn before the last one): the
+  // API looks back only about 20 blocks from a breakpoint for a cached prefix, and one step of many
+  // tool calls adds more than that, so the new request still finds the old prefix here.
+  for (let i = out.length - 2; i >= 0; i--) {
+    const m = out[i];
+    if (m?.role === 'user') {
+      markLastCacheable(m.content);
+      break;
+    }
+  }
   return out;
 }
 

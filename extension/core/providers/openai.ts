@@ -64,6 +64,10 @@ function usageOf(usage: NonNullable<ChatCompletionChunk['usage']>): UsageReport 
     inputTokens: usage.prompt_tokens ?? 0,
     outputTokens: usage.completion_tokens ?? 0,
     cachedTokens: usage.prompt_tokens_details?.cached_tokens ?? extra.prompt_cache_hit_tokens ?? 0,
+    // OpenAI's reasoning models (and some compatible servers) say how much of the output was reasoning.
+    ...(usage.completion_tokens_details?.reasoning_tokens
+      ? { reasoningTokens: usage.completion_tokens_details.reasoning_tokens }
+      : {}),
   };
 }
 

@@ -33,9 +33,14 @@ export interface ProviderRequest {
 }
 
 export interface UsageReport {
+  /** All prompt tokens, the cached ones included. */
   inputTokens: number;
+  /** All completion tokens, reasoning included. */
   outputTokens: number;
+  /** Prompt tokens read from the provider's cache (a part of inputTokens). */
   cachedTokens: number;
+  /** Reasoning tokens, when the API reports them separately (a part of outputTokens). */
+  reasoningTokens?: number;
 }
 
 export type StopReason = 'end' | 'tool_calls' | 'max_tokens' | 'other';

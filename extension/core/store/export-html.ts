@@ -3,7 +3,7 @@
 // remote loads) — and a Content-Security-Policy that forbids every script and remote request
 // as a second line of defence. Tool cards and thinking fold with <details> (no JS needed).
 import { Marked, type Tokens } from 'marked';
-import { planArtifactToMarkdown, type ChatMessage, type MessagePart } from '../../protocol';
+import { planArtifactToMarkdown, sessionUsage, usageLine, type ChatMessage, type MessagePart } from '../../protocol';
 import type { ExportInput } from './export';
 
 export function escapeHtml(s: string): string {
@@ -112,7 +112,7 @@ function message(m: ChatMessage, md: Marked): string {
     m.error
       ? `<p class="error"><strong>Error (${escapeHtml(m.error.code)}):</strong> ${escapeHtml(m.error.message)}</p>`
       : '',
-    m.usage ? `<p class="status">Tokens: ${m.usage.inputTokens} in, ${m.usage.outputTokens} out</p>` : '',
+    m.usage ? `<p class="status">Usage: ${escapeHtml(usageLine(m.usage))}</p>` : '',
   ].join('');
   const header = `<header>${who}<span class="when">${escapeHtml(m.mode)} · ${iso(m.createdAt)}</span></header>`;
   const label = m.role === 'user' ? 'You' : 'Sextant';
@@ -121,10 +121,12 @@ function message(m: ChatMessage, md: Marked): string {
 
 export function renderHtml({ session, artifacts }: ExportInput, now: number): string {
   const md = markdownRenderer();
+  const total = sessionUsage(session.messages);
   const body: string[] = [
     `<h1>${escapeHtml(session.title)}</h1>`,
     `<p class="meta">Mode ${escapeHtml(session.mode)} · Model ${escapeHtml(session.model)} · ` +
       `Created ${iso(session.createdAt)} · Exported ${iso(now)} by Sextant</p>`,
+    ...(total.answers ? [`<p class="meta">Usage: ${escapeHtml(usageLine(total))}</p>`] : []),
     ...session.messages.map((m) => message(m, md)),
   ];
   if (session.todos.length) {

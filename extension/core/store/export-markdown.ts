@@ -2,6 +2,8 @@
 // the output in a fenced block; thinking becomes a <details> block (GitHub renders it folded).
 import {
   planArtifactToMarkdown,
+  sessionUsage,
+  usageLine,
   type ChatMessage,
   type MessagePart,
   type PlanArtifact,
@@ -63,10 +65,7 @@ function message(m: ChatMessage): string {
   }
   if (m.status === 'stopped') lines.push('_Stopped before it finished._', '');
   if (m.error) lines.push(`> **Error (${m.error.code}):** ${m.error.message}`, '');
-  if (m.usage) {
-    const cost = m.usage.costUsd !== undefined ? `, $${m.usage.costUsd.toFixed(4)}` : '';
-    lines.push(`_Tokens: ${m.usage.inputTokens} in, ${m.usage.outputTokens} out${cost}_`, '');
-  }
+  if (m.usage) lines.push(`_Usage: ${usageLine(m.usage)}_`, '');
   return lines.join('\n');
 }
 
@@ -79,8 +78,10 @@ export function renderMarkdown({ session, artifacts }: ExportInput, now: number)
     `- Created: ${iso(session.createdAt)}`,
     `- Updated: ${iso(session.updatedAt)}`,
     `- Exported: ${iso(now)} by Sextant`,
-    '',
   ];
+  const total = sessionUsage(session.messages);
+  if (total.answers) out.push(`- Usage: ${usageLine(total)}`);
+  out.push('');
   for (const m of session.messages) out.push(message(m));
   if (session.todos.length) {
     out.push('## Todos', '');

@@ -13,6 +13,7 @@ import type { AuditEntry } from '../../../extension/core/security/audit-log';
 import type { ToolRuntime } from '../../../extension/core/agent/turn';
 import type { CheckpointStorage } from '../../../extension/core/agent/rewind-session';
 import type { SessionPersistence } from '../../../extension/core/ports';
+import type { BudgetLimits } from '../../../extension/core/agent/budget';
 
 export const readTool = (log: string[], delayMs = 20) =>
   defineTool({
@@ -62,6 +63,10 @@ export function createHarness(opts: {
   idPrefix?: string;
   /** Research mode's host (search, fetch, limits); without it Research is not offered. */
   research?: ResearchHost;
+  /** Spending caps (sextant.budget.*); none by default. */
+  budget?: BudgetLimits;
+  /** The system prompt (default `system for <mode>`). */
+  systemPrompt?: (mode: Mode, sessionStartedAt: number) => string;
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -88,6 +93,7 @@ export function createHarness(opts: {
     modelChoices: async () => [{ ref: 'scripted/m', label: 'Scripted', hasKey: true }],
     defaultModel: () => 'scripted/m',
     maxSteps: () => opts.maxSteps ?? 50,
+    ...(opts.budget ? { budget: () => opts.budget ?? {} } : {}),
     toolsFor:
       opts.toolsFor ?? ((mode: Mode) => (mode === 'agent' && opts.tools ? createToolRegistry(opts.tools) : undefined)),
     toolPorts: {
@@ -96,7 +102,7 @@ export function createHarness(opts: {
       terminal: {},
       log: { info() {}, warn() {}, error() {} },
     },
-    systemPrompt: (mode) => `system for ${mode}`,
+    systemPrompt: opts.systemPrompt ?? ((mode) => `system for ${mode}`),
     trusted: () => true,
     hasWorkspaceFolder: () => true,
     createToolSession: (sessionId): ToolSessionState => ({

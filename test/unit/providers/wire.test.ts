@@ -93,10 +93,15 @@ describe('anthropic wire format', () => {
       input_schema: req.tools?.[0]?.inputSchema,
     });
     assert.equal(at(body, 'messages', 'length'), 3, 'user, assistant, one user turn holding both tool results');
-    assert.deepEqual(at(body, 'messages', 0, 'content', 1), {
-      type: 'image',
-      source: { type: 'base64', media_type: 'image/png', data: PNG },
-    });
+    assert.deepEqual(
+      at(body, 'messages', 0, 'content', 1),
+      {
+        type: 'image',
+        source: { type: 'base64', media_type: 'image/png', data: PNG },
+        cache_control: { type: 'ephemeral' },
+      },
+      'the user turn before the last one is a breakpoint too (where the previous request ended)',
+    );
     assert.deepEqual(at(body, 'messages', 1, 'content'), [
       { type: 'thinking', thinking: 'The user wants the file.', signature: 'sig-1' },
       { type: 'text', text: 'Let me read the file.' },

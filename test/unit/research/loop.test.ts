@@ -18,6 +18,7 @@ import { claimJudgeFrom } from '../../../extension/core/research/verify';
 import { collectText } from '../../../extension/core/research/loop/llm-text';
 import type { FetchedPage, SearchResult } from '../../../extension/core/research/types';
 import type { ResearchPlanInput } from '../../../extension/protocol';
+import type { RunBudget } from '../../../extension/core/agent/budget';
 import { startFakeLlm, type FakeReply, type RecordedRequest } from '../../fixtures/fake-llm';
 
 const fakePromise = startFakeLlm();
@@ -157,6 +158,8 @@ async function run(
     judge?: boolean;
     onEvent?: (e: ResearchEvent) => void;
     plan?: ResearchPlanInput;
+    budget?: RunBudget;
+    price?: { input: number; output: number };
   } = {},
 ) {
   const events: ResearchEvent[] = [];
@@ -173,6 +176,8 @@ async function run(
         )
       : undefined,
     limits: { ...DEFAULT_LIMITS, ...limits },
+    ...(extra.budget ? { budget: extra.budget } : {}),
+    ...(extra.price ? { price: extra.price } : {}),
     signal: extra.signal ?? new AbortController().signal,
     now: () => Date.now(),
     newId: () => `id${++n}`,
@@ -378,4 +383,30 @@ test('no search key: the request fails with what to configure, as a no_key error
     assert.match(e.message, /Set Search API Key/);
     return true;
   });
+});
+
+test('a spending cap ends the gathering; the report uses what was read and names the cap', async () => {
+  const big = { inputTokens: 5000, outputTokens: 100 };
+  const asked = await script({
+    planner: { ...PLAN(['rust 2024 edition', 'rust 1.85 async closures']), usage: big },
+    // Without a cap these would be searched next.
+    gaps: { text: '{"enough": false, "queries": ["rust 2024 survey", "rust gen keyword"]}', usage: big },
+    writer: { ...WRITER, usage: big },
+  });
+  const svc = services();
+  const budget: RunBudget = { limits: { maxTokens: 12_000 }, sessionSpent: { tokens: 0, costUsd: 0 } };
+  const { outcome, report, events } = await run(svc, {}, { budget, price: { input: 1, output: 2 } });
+  // Planning (5,100 tokens) leaves room for the planned searches and one gap check (10,200); one more
+  // call like it would pass 12,000, so the gap check's queries are not searched.
+  assert.deepEqual(svc.searches, ['rust 2024 edition', 'rust 1.85 async closures']);
+  assert.deepEqual(asked.slice(0, 3), ['planner', 'gaps', 'writer']);
+  assert.equal(outcome.kind, 'reported');
+  const note = report?.notes.find((n) => n.includes('sextant.budget.maxTokens'));
+  assert.ok(note, report?.notes.join(' | '));
+  assert.match(note, /ended the search after 2 searches and 3 pages/);
+  // Cost figures are the summed usage × price.
+  const last = events.filter((e) => e.type === 'usage').at(-1);
+  assert.ok(last?.type === 'usage');
+  assert.equal(last.usage.inputTokens, 15_000);
+  assert.equal(last.usage.costUsd, (15_000 * 1 + 300 * 2) / 1_000_000);
 });

@@ -139,6 +139,11 @@ test('Markdown export carries every message, tool card, todo and artifact', () =
   assert.match(md, /\[the docs\]\(https:\/\/example\.com\/docs\)/);
   // The tool output holds ``` itself: the fence around it must be longer.
   assert.match(md, /````\nsrc\/auth\.ts:42/);
+  // Usage and cost per answer and for the session.
+  assert.match(md, /^_Usage: 100 in · 50 out · \$0\.0012_$/m);
+  assert.match(md, /^- Usage: 100 in · 50 out · \$0\.0012$/m);
+  const html = exportSession(session(), 'html', { now: 1 });
+  assert.match(html, /Usage: 100 in · 50 out · \$0\.0012/);
 });
 
 test('HTML export: self-contained, readable, links work; in headless Chromium no script runs and no request is made', {

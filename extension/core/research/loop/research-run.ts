@@ -9,6 +9,7 @@ import gapsPrompt from '../../../../prompts/research-gaps.md';
 import writerPrompt from '../../../../prompts/researcher.md';
 import { AsyncQueue } from '../../agent/async-queue';
 import { costOf } from '../../agent/cost';
+import { addUsage, budgetReached, type RunBudget } from '../../agent/budget';
 import type { ModelMessage, ProviderConfig } from '../../providers/types';
 import type { FetchedPage, SearchProviderId, SearchQuery, SearchResult } from '../types';
 import { verifyReport, type ClaimJudge, type FetchedSource } from '../verify';
@@ -52,6 +53,8 @@ export interface ResearchRunOptions {
   /** The fast-model claim check; without it claims are checked lexically only. */
   judge?: ClaimJudge;
   limits: ResearchLimits;
+  /** Spending caps (sextant.budget.*): reaching one ends the gathering, like the time budget. */
+  budget?: RunBudget;
   signal: AbortSignal;
   now(): number;
   newId(): string;
@@ -98,6 +101,8 @@ class ResearchRun {
   private readonly seenUrls = new Set<string>();
   private readonly searchesRun: string[] = [];
   private readonly usage: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
+  private lastCall: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
+  private budgetNote: string | undefined;
   private readonly notes: string[] = [];
   private searchesPlanned = 0;
   private phase: ResearchPhase = 'planning';
@@ -106,7 +111,9 @@ class ResearchRun {
   constructor(
     private readonly o: ResearchRunOptions,
     private readonly out: AsyncQueue<ResearchEvent>,
-  ) {}
+  ) {
+    this.usage.costUsd = costOf(this.usage, o.price);
+  }
 
   async run(): Promise<ResearchOutcome> {
     const { o } = this;
@@ -124,11 +131,11 @@ class ResearchRun {
       const queue = plan.queries.slice(0, o.limits.maxSearches);
       this.searchesPlanned = Math.max(queue.length, Math.min(o.limits.minSearches, o.limits.maxSearches));
       let gapsChecked = 0;
-      while (this.searchesRun.length < o.limits.maxSearches && !gather.signal.aborted) {
+      while (this.searchesRun.length < o.limits.maxSearches && !gather.signal.aborted && !this.overBudget()) {
         if (queue.length === 0) {
           // Out of queries: read what the pages say so far and ask what is missing.
           await this.settle(pool, gather.signal);
-          if (gather.signal.aborted || gapsChecked >= o.limits.maxSearches) break;
+          if (gather.signal.aborted || gapsChecked >= o.limits.maxSearches || this.overBudget()) break;
           gapsChecked++;
           const searched = (q: string) => this.searchesRun.some((r) => r.toLowerCase() === q.trim().toLowerCase());
           let fresh = (await this.findGaps(plan, gather.signal)).filter((q) => !searched(q));
@@ -164,6 +171,7 @@ class ResearchRun {
           `The time budget (${seconds(o.limits.timeBudgetMs)}) ended the search; the report uses what ` +
             'was read by then.',
         );
+      if (this.budgetNote) this.notes.push(this.budgetNote);
       const elapsed = Math.round((o.now() - startedAt) / 1000);
       this.notes.push(`${this.searchesRun.length} searches and ${this.sources.length} pages read in ${elapsed} s.`);
       if (this.sources.length === 0) return this.nothingFound();
@@ -423,10 +431,27 @@ class ResearchRun {
   }
 
   private addUsage(u: Usage): void {
-    this.usage.inputTokens += u.inputTokens;
-    this.usage.outputTokens += u.outputTokens;
-    this.usage.cachedTokens += u.cachedTokens;
-    this.out.push({ type: 'usage', usage: { ...this.usage, costUsd: costOf(this.usage, this.o.price) } });
+    addUsage(this.usage, u);
+    this.usage.costUsd = costOf(this.usage, this.o.price);
+    this.lastCall = { ...u, costUsd: costOf(u, this.o.price) };
+    this.out.push({ type: 'usage', usage: { ...this.usage } });
+  }
+
+  /**
+   * Whether a spending cap ends the gathering (checked before each search and gap check). The report
+   * is then written from the pages read so far, and its notes name the cap with the searches and pages.
+   */
+  private overBudget(): boolean {
+    if (this.budgetNote) return true;
+    const stop = budgetReached(this.o.budget, this.usage, this.lastCall);
+    if (!stop) return false;
+    const money = stop.cap.endsWith('cost');
+    const fmt = (n: number) => (money ? `$${n.toFixed(4)}` : `${Math.round(n)} tokens`);
+    this.budgetNote =
+      `The budget (${stop.setting}: ${fmt(stop.limit)}, ${fmt(stop.spent)} spent) ended the search after ` +
+      `${this.searchesRun.length} searches and ${this.sources.length + this.fetchesStarted.size} pages; the ` +
+      'report uses what was read by then.';
+    return true;
   }
 }
 

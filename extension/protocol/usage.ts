@@ -1,0 +1,61 @@
+// Usage of a whole session (the header's figure, the exports' totals) and how usage is written for
+// people. Shared by the webview and the host so the chat and the exports say the same thing.
+import type { ChatMessage, Usage } from './model';
+
+export interface UsageTotal {
+  inputTokens: number;
+  cachedTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  /** Undefined when any answer's price was unknown: a partial sum would be a made-up figure. */
+  costUsd: number | undefined;
+  /** Answers that reported usage. */
+  answers: number;
+}
+
+export function sessionUsage(messages: readonly ChatMessage[]): UsageTotal {
+  const total: UsageTotal = {
+    inputTokens: 0,
+    cachedTokens: 0,
+    outputTokens: 0,
+    reasoningTokens: 0,
+    costUsd: 0,
+    answers: 0,
+  };
+  for (const m of messages) {
+    const u = m.usage;
+    if (!u) continue;
+    total.answers++;
+    total.inputTokens += u.inputTokens;
+    total.cachedTokens += u.cachedTokens;
+    total.outputTokens += u.outputTokens;
+    total.reasoningTokens += u.reasoningTokens ?? 0;
+    total.costUsd = total.costUsd === undefined || u.costUsd === undefined ? undefined : total.costUsd + u.costUsd;
+  }
+  return total;
+}
+
+/** 950, 12.3k, 4.56M. */
+export function formatTokens(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 2 : 1).replace(/\.?0+$/, '')}k`;
+  return `${(n / 1_000_000).toFixed(2).replace(/\.?0+$/, '')}M`;
+}
+
+/** Dollars with enough digits to see a cheap turn: $0.0004, $0.012, $1.23. */
+export function formatUsd(n: number): string {
+  if (n === 0) return '$0';
+  if (n < 0.01) return `$${n.toFixed(4)}`;
+  if (n < 1) return `$${n.toFixed(3)}`;
+  return `$${n.toFixed(2)}`;
+}
+
+/** One line: "12.3k in (10k cached) · 450 out (300 reasoning) · $0.012" — or "· price unknown". */
+export function usageLine(
+  u: Pick<Usage, 'inputTokens' | 'cachedTokens' | 'outputTokens' | 'reasoningTokens' | 'costUsd'>,
+): string {
+  const cached = u.cachedTokens ? ` (${formatTokens(u.cachedTokens)} cached)` : '';
+  const reasoning = u.reasoningTokens ? ` (${formatTokens(u.reasoningTokens)} reasoning)` : '';
+  const cost = u.costUsd === undefined ? 'price unknown' : formatUsd(u.costUsd);
+  return `${formatTokens(u.inputTokens)} in${cached} · ${formatTokens(u.outputTokens)} out${reasoning} · ${cost}`;
+}
