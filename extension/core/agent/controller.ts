@@ -5,6 +5,7 @@ import {
   applyEnvelope,
   compactRequests,
   findPlan,
+  latestCompaction,
   planBrief,
   planToMarkdown,
   stepTitlesFromMarkdown,
@@ -15,6 +16,7 @@ import {
   type ResearchPlanInput,
   researchPlanFromMarkdown,
   type Todo,
+  type Compaction,
   type Envelope,
   type Mode,
   type ModelChoice,
@@ -52,6 +54,16 @@ import type { ResearchHost } from '../research/host';
 import type { PermissionGate } from './permission-gate';
 import type { AuditEntry } from '../security/audit-log';
 import { liveSessionFromStored, newLiveSession, type LiveSession } from './live-session';
+import {
+  COMPACT_AT,
+  compact,
+  DEFAULT_CONTEXT_WINDOW,
+  estimateMessagesTokens,
+  estimatePromptTokens,
+  estimateTextTokens,
+  KEEP_RECENT,
+  modelFacingHistory,
+} from './compaction';
 
 export interface ChatControllerDeps {
   persistence: SessionPersistence;
@@ -199,6 +211,16 @@ export class ChatController {
       s.modelMessages.push(...add);
       this.journal({ kind: 'model_messages', sessionId: s.id, messages: add, at: this.deps.now() });
     };
+    // Usage is a running total over the turn's model calls: the difference is the last call's prompt.
+    let inputSoFar = 0;
+    const isolated = mode === 'research' || (mode === 'plan' && opts.planResearch);
+    const promptSeen = (inputTotal: number) => {
+      if (isolated) return; // research runs without the chat history: its prompts say nothing of its size
+      const tokens = inputTotal - inputSoFar;
+      inputSoFar = inputTotal;
+      const replaces = latestCompaction(s.chat)?.replaces ?? 0;
+      if (tokens > 0) s.lastPrompt = { tokens, historyLength: s.modelMessages.length, replaces };
+    };
     try {
       const { provider, model, config } = await this.deps.resolveModel(s.model);
       recorder = this.recorderFor(requestId, mode);
@@ -209,6 +231,7 @@ export class ChatController {
         const ev = next.value;
         if (ev.type === 'history') recordHistory(ev.messages);
         else {
+          if (ev.type === 'usage') promptSeen(ev.usage.inputTokens);
           if (ev.type === 'todos')
             this.journal({ kind: 'todos', sessionId: s.id, todos: ev.todos, at: this.deps.now() });
           if (ev.type === 'report') this.journalReport(ev.report);
@@ -256,8 +279,8 @@ export class ChatController {
     return this.agentTurn(text, mode, requestId, signal, target, recorder);
   }
 
-  /** An agent or chat turn: the model with the mode's tools. */
-  private agentTurn(
+  /** An agent or chat turn: the model with the mode's tools, the history compacted first when it nears the window. */
+  private async *agentTurn(
     text: string,
     mode: Mode,
     requestId: string,
@@ -269,11 +292,26 @@ export class ChatController {
     const { provider, model, config } = target;
     const userMessage: ModelMessage = { role: 'user', content: text };
     const tools = this.deps.toolsFor(mode);
-    return runTurn([...s.modelMessages, userMessage], {
+    const system = this.deps.systemPrompt(mode);
+    const fixedTokens = estimatePromptTokens(system, tools?.specs() ?? [], []);
+    const window = config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+    const before = this.promptTokens(fixedTokens, estimateTextTokens(text));
+    let compaction = latestCompaction(s.chat);
+    if (before >= COMPACT_AT * window) {
+      const done = await this.compactHistory(target, 'auto', before, fixedTokens, signal);
+      if (signal.aborted) return;
+      if (done.ok) {
+        compaction = done.compaction;
+        yield { type: 'compacted' as const, compaction, messageId: this.deps.newId() };
+      } else
+        yield { type: 'notice' as const, text: `Could not compact the conversation (${done.reason}); sent in full.` };
+    }
+    s.tools.compacted = Boolean(compaction);
+    yield* runTurn([...modelFacingHistory(s.modelMessages, compaction), userMessage], {
       sessionId: s.id,
       provider,
       model,
-      system: this.deps.systemPrompt(mode),
+      system,
       price: config.price,
       tools,
       toolSession: s.tools,
@@ -287,6 +325,108 @@ export class ChatController {
       newId: this.deps.newId,
       ...(recorder ? { beforeWrite: this.beforeWriteOf(recorder) } : {}),
     });
+  }
+
+  // ---- compaction ---------------------------------------------------------------------------
+
+  /**
+   * The next prompt's size in tokens: the provider's count for the last call plus estimates of what was
+   * added since, when that call was sent the same compacted history; else estimated from characters.
+   */
+  private promptTokens(fixedTokens: number, extraTokens: number): number {
+    const s = this.session;
+    this.outbox.flush(); // the chat (and its latest compaction) up to date
+    const compaction = latestCompaction(s.chat);
+    const estimated = fixedTokens + estimateMessagesTokens(modelFacingHistory(s.modelMessages, compaction));
+    const last = s.lastPrompt;
+    const reported =
+      last && last.replaces === (compaction?.replaces ?? 0) && last.historyLength <= s.modelMessages.length
+        ? last.tokens + estimateMessagesTokens(s.modelMessages.slice(last.historyLength))
+        : 0;
+    return Math.max(estimated, reported) + extraTokens;
+  }
+
+  /** Summarises the older turns (one model call) and records the brief; the model history itself is kept whole. */
+  private async compactHistory(
+    target: { provider: Provider; model: string; config: ProviderConfig },
+    trigger: Compaction['trigger'],
+    tokensBefore: number,
+    fixedTokens: number,
+    signal: AbortSignal,
+  ) {
+    const s = this.session;
+    const window = target.config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+    const previous = latestCompaction(s.chat);
+    // "Compact now" keeps the last turn as it is; near the window, the recent quarter of it.
+    const lastTurn = s.checkpoints.at(-1)?.modelIndex ?? 0;
+    const keepTokens =
+      trigger === 'manual'
+        ? Math.min(KEEP_RECENT * window, estimateMessagesTokens(s.modelMessages.slice(lastTurn)))
+        : KEEP_RECENT * window;
+    const started = this.deps.now();
+    try {
+      const done = await compact({
+        provider: target.provider,
+        model: target.model,
+        history: s.modelMessages,
+        previous,
+        todos: s.tools.todos,
+        contextWindow: window,
+        tokensBefore,
+        fixedTokens,
+        keepTokens,
+        trigger,
+        signal,
+        id: `compaction-${this.deps.newId()}`,
+        now: this.deps.now,
+      });
+      if (done.ok) {
+        s.lastPrompt = undefined;
+        const c = done.compaction;
+        this.deps.log.info(
+          `compacted ${c.replaces} messages: ~${c.tokensBefore} → ~${c.tokensAfter} tokens ` +
+            `in ${this.deps.now() - started} ms`,
+        );
+      }
+      return done;
+    } catch (err) {
+      const reason = toErrorInfo(err).message;
+      this.deps.log.warn(`compaction failed: ${reason}`);
+      return { ok: false as const, reason };
+    }
+  }
+
+  /**
+   * "Compact now": summarises the older turns at once, between requests. The marker is a message of its
+   * own. Refused (a `protocolError`) while a request runs or when there is nothing to compact.
+   */
+  async compactNow(): Promise<Compaction | undefined> {
+    const s = this.session;
+    const refuse = (message: string) => {
+      this.deps.post({ type: 'protocolError', error: { code: 'protocol', message, recoverable: true } });
+      return undefined;
+    };
+    if (this.inFlight) return refuse('Stop the running request before compacting the conversation.');
+    if (!s.persisted || !s.modelMessages.length) return refuse('There is nothing to compact yet.');
+    const target = await this.deps.resolveModel(s.model);
+    const tools = this.deps.toolsFor(s.mode);
+    const fixedTokens = estimatePromptTokens(this.deps.systemPrompt(s.mode), tools?.specs() ?? [], []);
+    const done = await this.compactHistory(
+      target,
+      'manual',
+      this.promptTokens(fixedTokens, 0),
+      fixedTokens,
+      new AbortController().signal,
+    );
+    if (!done.ok) return refuse(`Could not compact the conversation: ${done.reason}`);
+    // Its own request id: no model request is running, and the reducer adds the marker as a message.
+    this.emit(`compact-${this.deps.newId()}`, {
+      type: 'compacted',
+      compaction: done.compaction,
+      messageId: this.deps.newId(),
+    });
+    this.outbox.flush();
+    return done.compaction;
   }
 
   /** A checkpoint recorder for a turn whose tools may write, when checkpoints are stored. */

@@ -59,6 +59,8 @@ export function createHarness(opts: {
   store?: SessionPersistence;
   /** Prefix of generated ids, so two controllers on one store do not reuse ids. */
   idPrefix?: string;
+  /** The model's context window (compaction); none by default. */
+  contextWindow?: number;
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -80,7 +82,12 @@ export function createHarness(opts: {
     resolveModel: async () => ({
       provider: opts.provider,
       model: 'm',
-      config: { name: 'scripted', kind: 'openai', price: { input: 1, output: 2 } },
+      config: {
+        name: 'scripted',
+        kind: 'openai',
+        price: { input: 1, output: 2 },
+        ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}),
+      },
     }),
     modelChoices: async () => [{ ref: 'scripted/m', label: 'Scripted', hasKey: true }],
     defaultModel: () => 'scripted/m',
