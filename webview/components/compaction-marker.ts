@@ -10,7 +10,8 @@ const thousands = (n: number) => `${n >= 10_000 ? `${Math.round(n / 1000)}k` : n
 
 export function compactionSummary(c: Compaction): string {
   const how = c.trigger === 'manual' ? 'Compacted on request' : 'Compacted near the context window';
-  return `${how}: ${c.replaces} earlier messages → a brief (~${thousands(c.tokensBefore)} → ~${thousands(c.tokensAfter)} tokens)`;
+  const tokens = `~${thousands(c.tokensBefore)} → ~${thousands(c.tokensAfter)} tokens`;
+  return `${how}: ${c.replaces} earlier messages → a brief (${tokens})`;
 }
 
 export function renderCompactionMarker(c: Compaction, ctx: ViewContext | undefined): TemplateResult {

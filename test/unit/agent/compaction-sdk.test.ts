@@ -29,7 +29,7 @@ function firstUserText(body: unknown): string {
 const isSummary = (r: RecordedRequest) => JSON.stringify(r.body).includes('You write the working brief');
 
 for (const kind of ['openai', 'anthropic'] as const) {
-  test(`${kind}: a session crossing the window is compacted and the turn-2 fact is answered from the brief`, async () => {
+  test(`${kind}: a session crossing the window is compacted; the turn-2 fact is answered from the brief`, async () => {
     const fake = await fakePromise;
     fake.reset();
     fake.onRequest((req) => {
