@@ -17,6 +17,7 @@ const benches = [
   ['permissions', 'bench/permissions.mjs', 'permission decision per tool call (policy + shell parse)'],
   ['checkpoints', 'bench/checkpoints.mjs', 'checkpoint per turn and rewind, 1/10/100 files of 10 KB'],
   ['search', 'bench/search.mjs', 'web search client per search: direct, failover, breaker open (fake APIs)'],
+  ['compaction', 'bench/compaction.mjs', 'compaction time at 50k/160k/800k-token sessions (real SDK, fake LLM)'],
 ];
 
 function run(cmd, args) {
