@@ -139,6 +139,11 @@ test('originals stay in the store, memory search finds them, and a reload restor
     } as never;
     const found = await tool.execute({ query: 'heron-7 port' }, ctx);
     assert.match(String(found.forModel), new RegExp(`session ${id}`));
+    // Exports show the marker with the brief, and every original message.
+    const md = store.exportSession(id, 'markdown') ?? '';
+    assert.match(md, /Earlier turns compacted \(\d+ messages\) — brief[\s\S]*## Facts the user gave/);
+    assert.match(md, /Remember this: The staging database is called heron-7/);
+    assert.match(store.exportSession(id, 'html') ?? '', /<details class="compaction">/);
     await store.close();
 
     // Reload: a new controller on the reopened store resumes the session and sends the brief again.
