@@ -75,4 +75,20 @@ describe('compaction marker', () => {
     await marker.waitFor();
     assert.equal(await view.page.getByRole('article').count(), 4 + 1);
   });
+
+  it("the composer's Compact now button and /compact ask the host to compact", async () => {
+    await view.page.getByRole('button', { name: 'Compact now' }).click();
+    assert.deepEqual(await view.waitForPost('compactNow'), { type: 'compactNow' });
+    const box = view.page.getByRole('textbox', { name: 'Message' });
+    await box.fill('/compact');
+    await box.press('Enter');
+    const count = async (type: string) => (await view.posts()).filter((p) => p.type === type).length;
+    await view.page.waitForFunction(
+      () =>
+        (window as unknown as { __posts: Array<{ type: string }> }).__posts.filter((p) => p.type === 'compactNow')
+          .length === 2,
+    );
+    assert.equal(await count('send'), 0, '/compact is not sent to the model');
+    assert.equal(await box.inputValue(), '');
+  });
 });
