@@ -1,5 +1,6 @@
 // The composer: "Message" textbox (Enter sends, Shift+Enter is a new line), Send, Stop while
-// a request is in flight, and "Compact now" (or /compact) once there is a conversation. The draft is view state: it survives the view being re-created.
+// a request is in flight, and "Compact now" (or /compact) once there is a conversation. The draft
+// is view state: it survives the view being re-created.
 import { html, nothing } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { newRequestId } from '../host';
