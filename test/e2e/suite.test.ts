@@ -17,6 +17,7 @@ import { diffReviewScenarios } from './scenarios/diff-review';
 import { researchSearchScenarios } from './scenarios/research-search';
 import { researchScenarios } from './scenarios/research';
 import { rewindScenarios } from './scenarios/rewind';
+import { compactionScenarios } from './scenarios/compaction';
 
 const e2e = new E2E();
 chatScenarios(e2e);
@@ -33,6 +34,7 @@ diffReviewScenarios(e2e);
 researchSearchScenarios(e2e);
 researchScenarios(e2e);
 rewindScenarios(e2e);
+compactionScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
 planScenarios(e2e);
 e2e.run();

@@ -357,12 +357,16 @@ export class ChatController {
     const s = this.session;
     const window = target.config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     const previous = latestCompaction(s.chat);
-    // "Compact now" keeps the last turn as it is; near the window, the recent quarter of it.
+    // "Compact now" keeps the last turn as it is; near the window, the recent quarter of it. When the
+    // provider counted more tokens than the character estimate (dense code, other scripts), the budget
+    // for the kept turns shrinks by the same factor, so the compacted prompt really fits.
     const lastTurn = s.checkpoints.at(-1)?.modelIndex ?? 0;
+    const estimated = fixedTokens + estimateMessagesTokens(modelFacingHistory(s.modelMessages, previous));
+    const scale = Math.max(1, tokensBefore / Math.max(1, estimated));
     const keepTokens =
       trigger === 'manual'
         ? Math.min(KEEP_RECENT * window, estimateMessagesTokens(s.modelMessages.slice(lastTurn)))
-        : KEEP_RECENT * window;
+        : (KEEP_RECENT * window) / scale;
     const started = this.deps.now();
     try {
       const done = await compact({

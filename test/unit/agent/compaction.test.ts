@@ -256,6 +256,9 @@ test('the provider-reported prompt size triggers compaction even when the text l
   await h.controller.send('r3', 'third', 'chat');
   assert.equal(summaries.length, 1, 'the 90,000 reported tokens crossed 80 % of the window');
   assert.ok(firstUserText(provider.requests.at(-1)!).startsWith(BRIEF_HEADER));
+  // The provider counts ~90,000 where the characters suggest a few dozen: the kept-turns budget shrinks
+  // by that factor, so both turns go into the brief rather than a "small" last turn being kept.
+  assert.equal(latestCompaction(await h.controller.snapshot())?.replaces, 4);
 });
 
 test('Compact now adds a marker message, keeps the last turn, and carries the todos', async () => {
