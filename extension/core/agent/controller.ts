@@ -123,6 +123,8 @@ export class ChatController {
   private readonly approvals = new PendingReplies<ApprovalDecision>();
   private readonly answers = new PendingReplies<AskAnswer[]>();
   private readonly rewinder: SessionRewinder;
+  /** A "Compact now" under way: a request sent meanwhile waits for it, so it gets the brief. */
+  private compacting: Promise<void> | undefined;
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.outbox = new Outbox((envs) => this.deliver(envs), deps.now, deps.scheduler ?? realScheduler);
@@ -144,6 +146,7 @@ export class ChatController {
 
   async send(requestId: string, text: string, requestedMode: Mode, opts: SendOptions = {}): Promise<void> {
     await this.abort();
+    await this.compacting;
     const s = this.session;
     const mode = effectiveMode(requestedMode, this.modeContext());
     if (mode !== s.mode) this.setMode(mode);
@@ -410,19 +413,25 @@ export class ChatController {
       this.deps.post({ type: 'protocolError', error: { code: 'protocol', message, recoverable: true } });
       return undefined;
     };
-    if (this.inFlight) return refuse('Stop the running request before compacting the conversation.');
+    if (this.inFlight || this.compacting) return refuse('Wait for the running request before compacting.');
     if (!s.persisted || !s.modelMessages.length) return refuse('There is nothing to compact yet.');
-    const target = await this.deps.resolveModel(s.model);
-    const tools = this.deps.toolsFor(s.mode);
-    const fixedTokens = estimatePromptTokens(this.deps.systemPrompt(s.mode), tools?.specs() ?? [], []);
-    const done = await this.compactHistory(
-      target,
-      'manual',
-      this.promptTokens(fixedTokens, 0),
-      fixedTokens,
-      new AbortController().signal,
-    );
+    let finish!: () => void;
+    this.compacting = new Promise<void>((r) => (finish = r));
+    let done: Awaited<ReturnType<ChatController['compactHistory']>>;
+    try {
+      const target = await this.deps.resolveModel(s.model);
+      const tools = this.deps.toolsFor(s.mode);
+      const fixedTokens = estimatePromptTokens(this.deps.systemPrompt(s.mode), tools?.specs() ?? [], []);
+      const before = this.promptTokens(fixedTokens, 0);
+      done = await this.compactHistory(target, 'manual', before, fixedTokens, new AbortController().signal);
+    } catch (err) {
+      done = { ok: false, reason: toErrorInfo(err).message };
+    } finally {
+      this.compacting = undefined;
+      finish();
+    }
     if (!done.ok) return refuse(`Could not compact the conversation: ${done.reason}`);
+    if (this.session !== s) return undefined; // the user switched chats meanwhile
     // Its own request id: no model request is running, and the reducer adds the marker as a message.
     this.emit(`compact-${this.deps.newId()}`, {
       type: 'compacted',

@@ -316,3 +316,23 @@ test('rewinding to before a compaction drops it with the messages it was in', as
   const req = provider.requests.at(-1)!;
   assert.equal(firstUserText(req), 'first, port 1', 'the full history again, no brief');
 });
+
+test('a message sent while Compact now runs waits for it and gets the brief', async () => {
+  const summaries: ProviderRequest[] = [];
+  const provider = new ScriptedProvider([say('one'), say('two'), summariser(summaries), say('three')]);
+  const h = createHarness({ provider, contextWindow: 200_000 });
+  await h.controller.send('r1', 'first, port 1', 'chat');
+  await h.controller.send('r2', 'second', 'chat');
+  let release!: () => void;
+  provider.holdNextStepUntil(new Promise<void>((r) => (release = r)));
+  const compacting = h.controller.compactNow();
+  await new Promise((r) => setTimeout(r, 10));
+  const sending = h.controller.send('r3', 'third', 'chat');
+  assert.equal(await h.controller.compactNow(), undefined, 'a second Compact now is refused meanwhile');
+  release();
+  assert.ok(await compacting);
+  await sending;
+  assert.ok(firstUserText(provider.requests.at(-1)!).startsWith(BRIEF_HEADER));
+  const refusals = h.posts.filter((p) => p.type === 'protocolError');
+  assert.equal(refusals.length, 1);
+});
