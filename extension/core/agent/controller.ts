@@ -600,6 +600,7 @@ export class ChatController {
       this.assertIdle();
       this.outbox.flush();
       const done = await this.rewinder.rewind(this.session, messageId, scope, overwrite);
+      this.session.lastPrompt = undefined; // counted for a history that is gone
       await this.postSnapshot();
       this.deps.post({ type: 'rewound', ...done });
       return done;
@@ -611,6 +612,7 @@ export class ChatController {
     return this.refusable(async () => {
       this.assertIdle();
       const summary = await this.rewinder.redo(this.session);
+      this.session.lastPrompt = undefined;
       await this.postSnapshot();
       this.deps.post({ type: 'rewound', summary });
       return summary;
@@ -630,6 +632,7 @@ export class ChatController {
       this.outbox.flush();
       const scope = opts.rewindFiles ? 'both' : 'conversation';
       await this.rewinder.rewind(this.session, messageId, scope, opts.overwrite ?? []);
+      this.session.lastPrompt = undefined;
       // The chat goes on from here at once: no Redo offer, and the composer keeps what it has.
       this.rewinder.clearRedo(this.session);
       await this.postSnapshot();
