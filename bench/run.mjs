@@ -19,6 +19,7 @@ const benches = [
   ['research', 'bench/research.mjs', 'research run at 200 ms per search/fetch: wall vs critical path; citations'],
   ['search', 'bench/search.mjs', 'web search client per search: direct, failover, breaker open (fake APIs)'],
   ['prefix', 'bench/prefix.mjs', 'prompt prefix stability over a 30-step Agent session, overhead with caching on'],
+  ['compaction', 'bench/compaction.mjs', 'compaction time at 50k/160k/800k-token sessions (real SDK, fake LLM)'],
 ];
 
 function run(cmd, args) {

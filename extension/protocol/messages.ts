@@ -62,6 +62,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
     scope: RewindScopeSchema,
     overwrite: z.array(z.string()).max(10_000).default([]),
   }),
+  /** "Compact now": summarise the older turns into a brief at once, without waiting for the window to fill. */
+  z.object({ type: z.literal('compactNow') }),
   /** Undoes the last rewind (files and conversation as they were just before it). */
   z.object({ type: z.literal('redoRewind') }),
   /** Edit and resend: the chat forks before `messageId` (the old branch stays in History) and `text` is sent. */

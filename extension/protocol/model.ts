@@ -37,6 +37,25 @@ export const ToolCallViewSchema = z.object({
 });
 export type ToolCallView = z.infer<typeof ToolCallViewSchema>;
 
+/**
+ * Older turns summarised so the conversation fits the model's context window. `brief` is exactly what
+ * the model is sent in their place (the summary, the todos and approved plan verbatim, the user's own
+ * words); the originals stay in the store, searchable with memory_search.
+ */
+export const CompactionSchema = z.object({
+  id: z.string(),
+  /** How many model-history messages (from the start) the brief replaces. */
+  replaces: z.number().int().nonnegative(),
+  brief: z.string(),
+  trigger: z.enum(['auto', 'manual']),
+  /** Estimated prompt tokens before and after, and the model's context window. */
+  tokensBefore: z.number(),
+  tokensAfter: z.number(),
+  contextWindow: z.number().optional(),
+  at: z.number(),
+});
+export type Compaction = z.infer<typeof CompactionSchema>;
+
 export const MessagePartSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('thinking'), text: z.string() }),
@@ -45,6 +64,8 @@ export const MessagePartSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('plan'), plan: PlanArtifactSchema }),
   /** A research run's verified report, shown as a card with its Sources list and notes. */
   z.object({ type: z.literal('report'), report: ReportSchema }),
+  /** A compaction marker: the brief that replaced older turns, which the user can open and read. */
+  z.object({ type: z.literal('compaction'), compaction: CompactionSchema }),
 ]);
 export type MessagePart = z.infer<typeof MessagePartSchema>;
 

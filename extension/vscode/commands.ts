@@ -33,6 +33,15 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
     guarded('sextant.setSearchApiKey', async () => (await host.get()).setSearchApiKey()),
     guarded('sextant.clearSearchApiKey', async () => (await host.get()).clearSearchApiKey()),
     guarded('sextant.exportSession', async () => (await host.get()).exportSession()),
+    guarded('sextant.compactNow', async () => {
+      await view.reveal();
+      const compaction = await (await host.get()).controller.compactNow();
+      if (compaction)
+        void vscode.window.showInformationMessage(
+          `Sextant: ${compaction.replaces} earlier messages compacted into a brief ` +
+            '(open the marker in the chat to read it).',
+        );
+    }),
     guarded('sextant.showAuditLog', async () => (await host.get()).showAuditLog()),
     guarded('sextant.research', async () => {
       const question = await askQuestion('Sextant: Research', 'What should Sextant research on the web?');

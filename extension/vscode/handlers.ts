@@ -27,6 +27,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     send: (m) => void c.send(m.requestId, m.text, m.mode, m.budget ? { budget: m.budget } : {}),
     abort: (m) => c.abort(m.requestId),
     retry: (m) => void c.retry(m.requestId),
+    compactNow: async () => void (await c.compactNow()),
     setMode: (m) => c.setMode(m.mode),
     setModel: (m) => c.setModel(m.model),
     newChat: () => c.newChat(),

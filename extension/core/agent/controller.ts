@@ -5,6 +5,7 @@ import {
   applyEnvelope,
   compactRequests,
   findPlan,
+  latestCompaction,
   planBrief,
   planToMarkdown,
   stepTitlesFromMarkdown,
@@ -15,6 +16,7 @@ import {
   type ResearchPlanInput,
   researchPlanFromMarkdown,
   type Todo,
+  type Compaction,
   type Envelope,
   type Mode,
   type ModelChoice,
@@ -54,6 +56,16 @@ import type { PermissionGate } from './permission-gate';
 import type { AuditEntry } from '../security/audit-log';
 import { liveSessionFromStored, newLiveSession, type LiveSession } from './live-session';
 import { type BudgetLimits, type RunBudget, tokensOf } from './budget';
+import {
+  COMPACT_AT,
+  compact,
+  DEFAULT_CONTEXT_WINDOW,
+  estimateMessagesTokens,
+  estimatePromptTokens,
+  estimateTextTokens,
+  KEEP_RECENT,
+  modelFacingHistory,
+} from './compaction';
 
 export interface ChatControllerDeps {
   persistence: SessionPersistence;
@@ -121,6 +133,8 @@ export class ChatController {
   private readonly approvals = new PendingReplies<ApprovalDecision>();
   private readonly answers = new PendingReplies<AskAnswer[]>();
   private readonly rewinder: SessionRewinder;
+  /** A "Compact now" under way: a request sent meanwhile waits for it, so it gets the brief. */
+  private compacting: Promise<void> | undefined;
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.outbox = new Outbox((envs) => this.deliver(envs), deps.now, deps.scheduler ?? realScheduler);
@@ -142,6 +156,7 @@ export class ChatController {
 
   async send(requestId: string, text: string, requestedMode: Mode, opts: SendOptions = {}): Promise<void> {
     await this.abort();
+    await this.compacting;
     const s = this.session;
     const mode = effectiveMode(requestedMode, this.modeContext());
     if (mode !== s.mode) this.setMode(mode);
@@ -210,6 +225,16 @@ export class ChatController {
       s.modelMessages.push(...add);
       this.journal({ kind: 'model_messages', sessionId: s.id, messages: add, at: this.deps.now() });
     };
+    // Usage is a running total over the turn's model calls: the difference is the last call's prompt.
+    let inputSoFar = 0;
+    const isolated = mode === 'research' || (mode === 'plan' && opts.planResearch);
+    const promptSeen = (inputTotal: number) => {
+      if (isolated) return; // research runs without the chat history: its prompts say nothing of its size
+      const tokens = inputTotal - inputSoFar;
+      inputSoFar = inputTotal;
+      const replaces = latestCompaction(s.chat)?.replaces ?? 0;
+      if (tokens > 0) s.lastPrompt = { tokens, historyLength: s.modelMessages.length, replaces };
+    };
     try {
       const { provider, model, config } = await this.deps.resolveModel(s.model);
       recorder = this.recorderFor(requestId, mode);
@@ -220,6 +245,7 @@ export class ChatController {
         const ev = next.value;
         if (ev.type === 'history') recordHistory(ev.messages);
         else {
+          if (ev.type === 'usage') promptSeen(ev.usage.inputTokens);
           if (ev.type === 'todos')
             this.journal({ kind: 'todos', sessionId: s.id, todos: ev.todos, at: this.deps.now() });
           if (ev.type === 'report') this.journalReport(ev.report);
@@ -293,8 +319,8 @@ export class ChatController {
     return { limits, sessionSpent: { tokens, costUsd } };
   }
 
-  /** An agent or chat turn: the model with the mode's tools. */
-  private agentTurn(
+  /** An agent or chat turn: the model with the mode's tools, the history compacted first when it nears the window. */
+  private async *agentTurn(
     text: string,
     mode: Mode,
     requestId: string,
@@ -307,11 +333,26 @@ export class ChatController {
     const { provider, model, config } = target;
     const userMessage: ModelMessage = { role: 'user', content: text };
     const tools = this.deps.toolsFor(mode);
-    return runTurn([...s.modelMessages, userMessage], {
+    const system = this.deps.systemPrompt(mode, s.createdAt);
+    const fixedTokens = estimatePromptTokens(system, tools?.specs() ?? [], []);
+    const window = config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+    const before = this.promptTokens(fixedTokens, estimateTextTokens(text));
+    let compaction = latestCompaction(s.chat);
+    if (before >= COMPACT_AT * window) {
+      const done = await this.compactHistory(target, 'auto', before, fixedTokens, signal);
+      if (signal.aborted) return;
+      if (done.ok) {
+        compaction = done.compaction;
+        yield { type: 'compacted' as const, compaction, messageId: this.deps.newId() };
+      } else
+        yield { type: 'notice' as const, text: `Could not compact the conversation (${done.reason}); sent in full.` };
+    }
+    s.tools.compacted = Boolean(compaction);
+    yield* runTurn([...modelFacingHistory(s.modelMessages, compaction), userMessage], {
       sessionId: s.id,
       provider,
       model,
-      system: this.deps.systemPrompt(mode, s.createdAt),
+      system,
       price: config.price,
       tools,
       toolSession: s.tools,
@@ -326,6 +367,118 @@ export class ChatController {
       ...(recorder ? { beforeWrite: this.beforeWriteOf(recorder) } : {}),
       ...(budget ? { budget } : {}),
     });
+  }
+
+  // ---- compaction ---------------------------------------------------------------------------
+
+  /**
+   * The next prompt's size in tokens: the provider's count for the last call plus estimates of what was
+   * added since, when that call was sent the same compacted history; else estimated from characters.
+   */
+  private promptTokens(fixedTokens: number, extraTokens: number): number {
+    const s = this.session;
+    this.outbox.flush(); // the chat (and its latest compaction) up to date
+    const compaction = latestCompaction(s.chat);
+    const estimated = fixedTokens + estimateMessagesTokens(modelFacingHistory(s.modelMessages, compaction));
+    const last = s.lastPrompt;
+    const reported =
+      last && last.replaces === (compaction?.replaces ?? 0) && last.historyLength <= s.modelMessages.length
+        ? last.tokens + estimateMessagesTokens(s.modelMessages.slice(last.historyLength))
+        : 0;
+    return Math.max(estimated, reported) + extraTokens;
+  }
+
+  /** Summarises the older turns (one model call) and records the brief; the model history itself is kept whole. */
+  private async compactHistory(
+    target: { provider: Provider; model: string; config: ProviderConfig },
+    trigger: Compaction['trigger'],
+    tokensBefore: number,
+    fixedTokens: number,
+    signal: AbortSignal,
+  ) {
+    const s = this.session;
+    const window = target.config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+    const previous = latestCompaction(s.chat);
+    // "Compact now" keeps the last turn as it is; near the window, the recent quarter of it. When the
+    // provider counted more tokens than the character estimate (dense code, other scripts), the budget
+    // for the kept turns shrinks by the same factor, so the compacted prompt really fits.
+    const lastTurn = s.checkpoints.at(-1)?.modelIndex ?? 0;
+    const estimated = fixedTokens + estimateMessagesTokens(modelFacingHistory(s.modelMessages, previous));
+    const scale = Math.max(1, tokensBefore / Math.max(1, estimated));
+    const keepTokens =
+      trigger === 'manual'
+        ? Math.min(KEEP_RECENT * window, estimateMessagesTokens(s.modelMessages.slice(lastTurn)))
+        : (KEEP_RECENT * window) / scale;
+    const started = this.deps.now();
+    try {
+      const done = await compact({
+        provider: target.provider,
+        model: target.model,
+        history: s.modelMessages,
+        previous,
+        todos: s.tools.todos,
+        contextWindow: window,
+        tokensBefore,
+        fixedTokens,
+        keepTokens,
+        trigger,
+        signal,
+        id: `compaction-${this.deps.newId()}`,
+        now: this.deps.now,
+      });
+      if (done.ok) {
+        s.lastPrompt = undefined;
+        const c = done.compaction;
+        this.deps.log.info(
+          `compacted ${c.replaces} messages: ~${c.tokensBefore} → ~${c.tokensAfter} tokens ` +
+            `in ${this.deps.now() - started} ms`,
+        );
+      }
+      return done;
+    } catch (err) {
+      const reason = toErrorInfo(err).message;
+      this.deps.log.warn(`compaction failed: ${reason}`);
+      return { ok: false as const, reason };
+    }
+  }
+
+  /**
+   * "Compact now": summarises the older turns at once, between requests. The marker is a message of its
+   * own. Refused (a `protocolError`) while a request runs or when there is nothing to compact.
+   */
+  async compactNow(): Promise<Compaction | undefined> {
+    const s = this.session;
+    const refuse = (message: string) => {
+      this.deps.post({ type: 'protocolError', error: { code: 'protocol', message, recoverable: true } });
+      return undefined;
+    };
+    if (this.inFlight || this.compacting) return refuse('Wait for the running request before compacting.');
+    if (!s.persisted || !s.modelMessages.length) return refuse('There is nothing to compact yet.');
+    let finish!: () => void;
+    this.compacting = new Promise<void>((r) => (finish = r));
+    let done: Awaited<ReturnType<ChatController['compactHistory']>>;
+    try {
+      const target = await this.deps.resolveModel(s.model);
+      const tools = this.deps.toolsFor(s.mode);
+      const fixedTokens = estimatePromptTokens(this.deps.systemPrompt(s.mode, s.createdAt), tools?.specs() ?? [], []);
+      const before = this.promptTokens(fixedTokens, 0);
+      done = await this.compactHistory(target, 'manual', before, fixedTokens, new AbortController().signal);
+    } catch (err) {
+      done = { ok: false, reason: toErrorInfo(err).message };
+    } finally {
+      this.compacting = undefined;
+      finish();
+    }
+    if (!done.ok) return refuse(`Could not compact the conversation: ${done.reason}`);
+    if (this.session !== s) return undefined; // the user switched chats meanwhile
+    // Its own request id: no model request is running, and the reducer adds the marker as a message.
+    this.emit(`compact-${this.deps.newId()}`, {
+      type: 'compacted',
+      compaction: done.compaction,
+      messageId: this.deps.newId(),
+    });
+    this.outbox.flush();
+    return done.compaction;
   }
 
   /** A checkpoint recorder for a turn whose tools may write, when checkpoints are stored. */
@@ -486,6 +639,7 @@ export class ChatController {
       this.assertIdle();
       this.outbox.flush();
       const done = await this.rewinder.rewind(this.session, messageId, scope, overwrite);
+      this.session.lastPrompt = undefined; // counted for a history that is gone
       await this.postSnapshot();
       this.deps.post({ type: 'rewound', ...done });
       return done;
@@ -497,6 +651,7 @@ export class ChatController {
     return this.refusable(async () => {
       this.assertIdle();
       const summary = await this.rewinder.redo(this.session);
+      this.session.lastPrompt = undefined;
       await this.postSnapshot();
       this.deps.post({ type: 'rewound', summary });
       return summary;
@@ -516,6 +671,7 @@ export class ChatController {
       this.outbox.flush();
       const scope = opts.rewindFiles ? 'both' : 'conversation';
       await this.rewinder.rewind(this.session, messageId, scope, opts.overwrite ?? []);
+      this.session.lastPrompt = undefined;
       // The chat goes on from here at once: no Redo offer, and the composer keeps what it has.
       this.rewinder.clearRedo(this.session);
       await this.postSnapshot();
