@@ -42,6 +42,17 @@ export type ToolCallView = z.infer<typeof ToolCallViewSchema>;
  * the model is sent in their place (the summary, the todos and approved plan verbatim, the user's own
  * words); the originals stay in the store, searchable with memory_search.
  */
+export const UsageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cachedTokens: z.number().default(0),
+  /** Reasoning tokens, when the provider reports them (already counted in outputTokens). */
+  reasoningTokens: z.number().optional(),
+  /** Undefined when the model's price is unknown: tokens are shown, never a made-up figure. */
+  costUsd: z.number().optional(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
 export const CompactionSchema = z.object({
   id: z.string(),
   /** How many model-history messages (from the start) the brief replaces. */
@@ -53,6 +64,8 @@ export const CompactionSchema = z.object({
   tokensAfter: z.number(),
   contextWindow: z.number().optional(),
   at: z.number(),
+  /** What the summarising model call cost: counted in the session's usage and its caps like an answer. */
+  usage: UsageSchema.optional(),
 });
 export type Compaction = z.infer<typeof CompactionSchema>;
 
@@ -88,17 +101,6 @@ export const ErrorInfoSchema = z.object({
   recoverable: z.boolean(),
 });
 export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
-
-export const UsageSchema = z.object({
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  cachedTokens: z.number().default(0),
-  /** Reasoning tokens, when the provider reports them (already counted in outputTokens). */
-  reasoningTokens: z.number().optional(),
-  /** Undefined when the model's price is unknown: tokens are shown, never a made-up figure. */
-  costUsd: z.number().optional(),
-});
-export type Usage = z.infer<typeof UsageSchema>;
 
 /** Which spending cap stopped a run (sextant.budget.*). */
 export const BudgetCapSchema = z.enum(['run_cost', 'run_tokens', 'session_cost', 'session_tokens']);

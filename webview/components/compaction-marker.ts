@@ -2,7 +2,7 @@
 // opens to the brief exactly as the model now receives it. The original messages stay in the chat
 // above it (and in the store, where memory_search finds them); only the model's view is shortened.
 import { html, type TemplateResult } from 'lit';
-import type { Compaction } from '../../extension/protocol';
+import { usageLine, type Compaction } from '../../extension/protocol';
 import type { ViewContext } from './base';
 import './markdown-view';
 
@@ -11,7 +11,8 @@ const thousands = (n: number) => `${n >= 10_000 ? `${Math.round(n / 1000)}k` : n
 export function compactionSummary(c: Compaction): string {
   const how = c.trigger === 'manual' ? 'Compacted on request' : 'Compacted near the context window';
   const tokens = `~${thousands(c.tokensBefore)} → ~${thousands(c.tokensAfter)} tokens`;
-  return `${how}: ${c.replaces} earlier messages → a brief (${tokens})`;
+  const cost = c.usage ? ` · summary: ${usageLine(c.usage)}` : '';
+  return `${how}: ${c.replaces} earlier messages → a brief (${tokens})${cost}`;
 }
 
 export function renderCompactionMarker(c: Compaction, ctx: ViewContext | undefined): TemplateResult {

@@ -15,6 +15,7 @@ import {
   type ResearchPlanArtifact,
   type ResearchPlanInput,
   researchPlanFromMarkdown,
+  spending,
   type Todo,
   type Compaction,
   type Envelope,
@@ -56,6 +57,7 @@ import type { PermissionGate } from './permission-gate';
 import type { AuditEntry } from '../security/audit-log';
 import { liveSessionFromStored, newLiveSession, type LiveSession } from './live-session';
 import { type BudgetLimits, type RunBudget, tokensOf } from './budget';
+import { costOf } from './cost';
 import {
   COMPACT_AT,
   compact,
@@ -311,10 +313,9 @@ export class ChatController {
     if (Object.values(limits).every((v) => v === undefined)) return undefined;
     let tokens = 0;
     let costUsd = 0;
-    for (const m of this.session.chat.messages) {
-      if (!m.usage) continue;
-      tokens += tokensOf(m.usage);
-      costUsd += m.usage.costUsd ?? 0;
+    for (const { usage } of spending(this.session.chat.messages)) {
+      tokens += tokensOf(usage);
+      costUsd += usage.costUsd ?? 0;
     }
     return { limits, sessionSpent: { tokens, costUsd } };
   }
@@ -343,6 +344,11 @@ export class ChatController {
       if (signal.aborted) return;
       if (done.ok) {
         compaction = done.compaction;
+        // The summary was paid for in this session: the session caps see it before the run's first call.
+        if (budget && compaction.usage) {
+          budget.sessionSpent.tokens += tokensOf(compaction.usage);
+          budget.sessionSpent.costUsd += compaction.usage.costUsd ?? 0;
+        }
         yield { type: 'compacted' as const, compaction, messageId: this.deps.newId() };
       } else
         yield { type: 'notice' as const, text: `Could not compact the conversation (${done.reason}); sent in full.` };
@@ -429,6 +435,7 @@ export class ChatController {
       if (done.ok) {
         s.lastPrompt = undefined;
         const c = done.compaction;
+        c.usage = { ...done.usage, costUsd: costOf(done.usage, target.config.price) };
         this.deps.log.info(
           `compacted ${c.replaces} messages: ~${c.tokensBefore} → ~${c.tokensAfter} tokens ` +
             `in ${this.deps.now() - started} ms`,

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ScriptedProvider, type ScriptStep } from '../../fixtures/scripted-provider';
 import type { ProviderEvent, ProviderRequest } from '../../../extension/core/providers/types';
-import { latestCompaction, type Compaction } from '../../../extension/protocol';
+import { latestCompaction, sessionUsage, type Compaction } from '../../../extension/protocol';
 import {
   BRIEF_HEADER,
   chooseCut,
@@ -335,4 +335,33 @@ test('a message sent while Compact now runs waits for it and gets the brief', as
   assert.ok(firstUserText(provider.requests.at(-1)!).startsWith(BRIEF_HEADER));
   const refusals = h.posts.filter((p) => p.type === 'protocolError');
   assert.equal(refusals.length, 1);
+});
+
+test("the summary call's tokens and cost are in the marker, the session's usage and its caps", async () => {
+  const usage = { type: 'usage', usage: { inputTokens: 40_000, outputTokens: 2_000, cachedTokens: 0 } } as const;
+  const paid = (events: ProviderEvent[]): ProviderEvent[] => [usage, ...events];
+  const summarise = summariser([]) as (req: ProviderRequest) => ProviderEvent[];
+  const provider = new ScriptedProvider([
+    paid(say('One.')),
+    paid(say('Two.')),
+    (req) => paid(summarise(req)),
+    paid(say('Three.')),
+  ]);
+  // The harness prices tokens at $1 / $2 per million: each answer costs $0.044, the summary too.
+  const h = createHarness({ provider, contextWindow: 200_000, budget: { sessionMaxCostUsd: 0.1 } });
+  await h.controller.send('r1', 'First.', 'chat');
+  await h.controller.send('r2', 'Second.', 'chat');
+  const c = await h.controller.compactNow();
+  assert.ok(c?.usage, 'the marker carries the summary call usage');
+  assert.equal(c.usage.inputTokens, 40_000);
+  assert.ok(Math.abs((c.usage.costUsd ?? 0) - 0.044) < 1e-9);
+  const total = sessionUsage((await h.controller.snapshot()).messages);
+  assert.equal(total.inputTokens, 120_000, 'two answers and the summary');
+  assert.equal(total.answers, 2, 'the summary is spending, not an answer');
+  assert.ok(Math.abs((total.costUsd ?? 0) - 0.132) < 1e-9);
+  // $0.132 already spent is past the $0.10 session cap: the next run stops before calling the model.
+  const before = provider.requests.length;
+  await h.controller.send('r3', 'Third?', 'chat');
+  assert.equal(provider.requests.length, before, 'no model call past the session cap');
+  assert.ok(h.envelopes().some((e) => e.requestId === 'r3' && e.event.type === 'budget_stop'));
 });
