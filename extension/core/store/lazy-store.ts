@@ -83,10 +83,9 @@ class LazyStore implements LazySessionStore {
 
   append(record: JournalRecord): void {
     if (this.closed) throw new Error('the session store is closed');
-    if (this.inner) return this.inner.append(record);
-    if (this.failed) return;
+    if (this.inner) this.inner.append(record);
     // Durable before returning, exactly like the store's own append; applied when the database opens.
-    this.journal?.append(redactDeep(record, this.redact));
+    else if (!this.failed) this.journal?.append(redactDeep(record, this.redact));
   }
 
   getSession(sessionId: string): StoredSession | undefined {

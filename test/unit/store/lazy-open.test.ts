@@ -99,7 +99,8 @@ test('a database from a newer Sextant: ready is false, appends are dropped quiet
         .digest('hex');
     const before = hash();
     const reasons: unknown[] = [];
-    const store = openSessionStoreLazily({ dir, log: recordingLog(), sql: SQL, onUnavailable: (e) => reasons.push(e) });
+    const onUnavailable = (e: unknown) => reasons.push(e);
+    const store = openSessionStoreLazily({ dir, log: recordingLog(), sql: SQL, onUnavailable });
     assert.equal(await store.ready, false);
     assert.match(String(reasons[0]), /newer version of Sextant/);
     store.append(created('s1', 1));
