@@ -85,7 +85,7 @@ test('killed while the database opens or after: every acknowledged record is the
   }
 });
 
-test('a database from a newer Sextant: ready is false, appends are dropped quietly, the file is untouched', async () => {
+test('a newer database: ready is false, appends are dropped quietly, the file is untouched', async () => {
   const { dir, cleanup } = tempDir('lazy-newer');
   try {
     const SQL = await sql();
