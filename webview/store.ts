@@ -63,7 +63,11 @@ export class ChatStore {
   };
   view: 'chat' | 'history' = 'chat';
   /** The pages of the history list loaded so far; `hasMore` when the host has further rows. */
-  history: { sessions: SessionSummary[]; query: string; hasMore: boolean } = { sessions: [], query: '', hasMore: false };
+  history: { sessions: SessionSummary[]; query: string; hasMore: boolean } = {
+    sessions: [],
+    query: '',
+    hasMore: false,
+  };
   protocolError: ErrorInfo | undefined;
   /** Bumped whenever the whole chat is replaced, so the list drops its window and caches. */
   generation = 0;
