@@ -227,7 +227,7 @@ test('new chat keeps the old one in history, and resume restores its messages an
   );
 });
 
-test('history pages: 100 rows at a time with hasMore, the next page from an offset, a reload keeps what was loaded', async () => {
+test('history pages of 100 with hasMore, the next page from an offset, a reload keeps what was loaded', async () => {
   const h = createHarness({ provider: new ScriptedProvider([]) });
   for (let i = 0; i < 250; i++)
     h.persistence.append({
