@@ -86,6 +86,9 @@ async function buildStore(dir, n, SQL) {
       ],
     });
   }
+  // Two snapshots, as a long-used history has had: the journal segments they both hold are deleted.
+  await store.flush();
+  await store.flush();
   await store.close();
 }
 
@@ -116,7 +119,8 @@ server.listen(0, '127.0.0.1', async () => {
   require(providerBundle);
   parts.sdk = lap();
   const body = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
-  const req = http.request({ host: '127.0.0.1', port: server.address().port, method: 'POST', path: '/v1/chat/completions',
+  const req = http.request({ host: '127.0.0.1', port: server.address().port, method: 'POST',
+    path: '/v1/chat/completions',
     headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
   req.on('error', () => {});
   req.end(body);

@@ -92,7 +92,7 @@ class LazyStore implements LazySessionStore {
     return this.inner?.getSession(sessionId);
   }
 
-  listSessions(opts?: { query?: string; limit?: number; offset?: number }): SessionSummary[] {
+  listSessions(opts?: { query?: string; limit?: number; offset?: number; ids?: readonly string[] }): SessionSummary[] {
     return this.inner?.listSessions(opts) ?? [];
   }
 

@@ -101,14 +101,22 @@ export function countSessions(db: Database): number {
  */
 export function listSessions(
   db: Database,
-  opts: { query?: string; limit?: number; offset?: number } = {},
+  opts: { query?: string; limit?: number; offset?: number; ids?: readonly string[] } = {},
 ): SessionSummary[] {
   const limit = Math.max(1, Math.min(opts.limit ?? 200, 10_000));
   const offset = Math.max(0, Math.floor(opts.offset ?? 0));
   const q = opts.query?.trim();
   let rows: Array<Record<string, unknown>>;
   const excerpts = new Map<string, string>();
-  if (!q) {
+  if (opts.ids) {
+    // Just these sessions (a search's hits): one query, not the whole list.
+    rows = queryAll(
+      db,
+      `SELECT id, title, updated_at, message_count, mode FROM sessions
+        WHERE deleted_at IS NULL AND id IN (SELECT value FROM json_each(?)) ORDER BY updated_at DESC, id LIMIT ?`,
+      [JSON.stringify(opts.ids), limit],
+    );
+  } else if (!q) {
     rows = queryAll(
       db,
       `SELECT id, title, updated_at, message_count, mode FROM sessions

@@ -61,6 +61,8 @@ export interface SessionStore extends SessionPersistence {
   /** Writes a last snapshot and releases the files; appends fail afterwards. */
   close(): Promise<void>;
   searchMemory(query: string, opts?: MemorySearchOptions): Promise<MemoryHit[]>;
+  /** The history list, or with `ids` just those sessions (for a search's hits). */
+  listSessions(opts?: { query?: string; limit?: number; offset?: number; ids?: readonly string[] }): SessionSummary[];
   /** How many sessions the history list holds (not deleted). */
   countSessions(): number;
   /** The session as a file's text, secrets redacted; undefined when the session does not exist. */
@@ -173,7 +175,7 @@ class Store implements SessionStore {
     return readSession(this.db, this.blobs, sessionId);
   }
 
-  listSessions(opts?: { query?: string; limit?: number; offset?: number }): SessionSummary[] {
+  listSessions(opts?: { query?: string; limit?: number; offset?: number; ids?: readonly string[] }): SessionSummary[] {
     // A later page reads what the first page's refresh picked up: paging stays consistent.
     if (!opts?.offset) this.refresh();
     this.projection.materialize();
