@@ -35,6 +35,8 @@ export class SxHistory extends LightElement {
   private first = 0;
   private count = 2 * OVERSCAN + 20;
   private rowHeight = ROW_HEIGHT_GUESS;
+  /** Rows are measured once per list (re-measuring as the window moves could make it jitter). */
+  private measured = false;
   /** The space standing in for the rows above and below the window (px). */
   private spacing = { above: 0, below: 0 };
   /** The offset of the page asked for and not yet arrived (asked once). */
@@ -65,7 +67,8 @@ export class SxHistory extends LightElement {
     }
     // Measure the rendered rows: their average height sizes the space of the rows not rendered.
     const rows = this.querySelectorAll<HTMLElement>('li.session');
-    if (rows.length) {
+    if (rows.length && !this.measured) {
+      this.measured = true;
       let total = 0;
       for (const r of rows) total += r.offsetHeight;
       const avg = total / rows.length;
@@ -113,6 +116,7 @@ export class SxHistory extends LightElement {
       // A new list starts at its top.
       this.scrollTop = 0;
       this.first = 0;
+      this.measured = false;
       this.ctx?.host.post(query.trim() ? { type: 'history', query: query.trim() } : { type: 'history' });
     }, SEARCH_DEBOUNCE_MS);
   }
