@@ -122,6 +122,9 @@ export interface SendOptions {
   budget?: RunBudgetChoice;
 }
 
+/** Rows per page of the history list (the view asks for the next page as it scrolls near the end). */
+export const HISTORY_PAGE = 100;
+
 interface InFlight {
   requestId: string;
   abort: AbortController;
@@ -131,6 +134,8 @@ interface InFlight {
 export class ChatController {
   private session: LiveSession;
   private inFlight: InFlight | undefined;
+  /** How many history rows the view has loaded (re-sent whole after a rename, delete or undo). */
+  private historyLoaded = 0;
   private readonly outbox: Outbox;
   private readonly approvals = new PendingReplies<ApprovalDecision>();
   private readonly answers = new PendingReplies<AskAnswer[]>();
@@ -898,19 +903,33 @@ export class ChatController {
     );
   }
 
-  /** The history list: newest first, or for a query the memory-search ranking, then plain title/content matches. */
-  async postHistory(query?: string): Promise<void> {
+  /**
+   * One page of the history list: newest first, or for a query the memory-search ranking, then plain
+   * title/content matches. With `reload` (after a rename, delete or undo) every row the view has
+   * loaded is sent again, so its list keeps its length and scroll position.
+   */
+  async postHistory(query?: string, page: { offset?: number; limit?: number; reload?: boolean } = {}): Promise<void> {
     const q = query?.trim() || undefined;
-    let sessions = this.deps.persistence.listSessions({ query: q, limit: 200 });
-    if (q && this.deps.searchSessions) {
-      const ranked = await this.deps.searchSessions(q).catch((err: unknown) => {
-        this.deps.log.warn(`memory search failed: ${err instanceof Error ? err.message : String(err)}`);
-        return [];
-      });
-      const seen = new Set(ranked.map((r) => r.id));
-      sessions = [...ranked, ...sessions.filter((r) => !seen.has(r.id))];
+    const offset = page.reload ? 0 : (page.offset ?? 0);
+    const limit = page.reload ? Math.max(HISTORY_PAGE, this.historyLoaded) : (page.limit ?? HISTORY_PAGE);
+    let sessions: SessionSummary[];
+    if (!q) sessions = this.deps.persistence.listSessions({ limit: limit + 1, offset });
+    else {
+      sessions = this.deps.persistence.listSessions({ query: q, limit: 200 });
+      if (this.deps.searchSessions) {
+        const ranked = await this.deps.searchSessions(q).catch((err: unknown) => {
+          this.deps.log.warn(`memory search failed: ${err instanceof Error ? err.message : String(err)}`);
+          return [];
+        });
+        const seen = new Set(ranked.map((r) => r.id));
+        sessions = [...ranked, ...sessions.filter((r) => !seen.has(r.id))];
+      }
+      sessions = sessions.slice(offset, offset + limit + 1);
     }
-    this.deps.post({ type: 'history', sessions, query });
+    const hasMore = sessions.length > limit;
+    if (hasMore) sessions = sessions.slice(0, limit);
+    this.historyLoaded = offset + sessions.length;
+    this.deps.post({ type: 'history', sessions, query, offset, hasMore });
   }
 
   renameSession(sessionId: string, title: string): void {
