@@ -13,7 +13,8 @@
 // History: the host's work for one `history` message — the first page (100 rows) now, the old
 // 200-row list before — and a ranked search (memory search + summaries), on the opened store.
 import { bundleForNode } from '../scripts/bundle-node.mjs';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -92,47 +93,78 @@ async function buildStore(dir, n, SQL) {
   await store.close();
 }
 
-// The child: one first use, in a fresh process. argv: mode dir wasm outfile providerBundle
+// The child: one first use, in a fresh process. argv: mode dir wasm outfile providerBundle port
+// The model's server is this (parent) process, as a real provider is another machine: a server inside
+// the child would only see the request once the child's event loop is free, which is not "on the wire".
+// Modes: "waiting" and "lazy" start at the first use (store code and SDK bundle loaded, then the store
+// opened — awaited or in the background — then the request); "send" is a Send a moment after the view
+// showed: the runtime, store code and SDK bundle are loaded (the runtime warms the SDK bundle while the
+// user types), the database is still opening in the background, and the clock starts at the Send.
 const child = `
-const [mode, dir, wasmPath, bundle, providerBundle] = process.argv.slice(1);
+const [mode, dir, wasmPath, bundle, providerBundle, port] = process.argv.slice(1);
 const http = require('node:http');
-const t0 = performance.now();
+const now = () => performance.timeOrigin + performance.now();
+let t0 = now();
 const parts = {};
-const server = http.createServer((req, res) => {
-  const onWire = performance.now() - t0;
-  req.resume();
-  res.end('{}');
-  console.log(JSON.stringify({ onWire, parts }));
-  server.close();
-  setTimeout(() => process.exit(0), 0);
-});
-server.listen(0, '127.0.0.1', async () => {
-  let t = performance.now();
-  const lap = () => { const d = performance.now() - t; t = performance.now(); return d; };
-  const { openSessionStore, openSessionStoreLazily } = require(bundle);
-  parts.require = lap();
-  const log = { info() {}, warn() {}, error: (m) => console.error(m) };
-  const opts = { dir, wasmPath, log };
+let t = performance.now();
+const lap = () => { const d = performance.now() - t; t = performance.now(); return d; };
+const { openSessionStore, openSessionStoreLazily } = require(bundle);
+parts.require = lap();
+const log = { info() {}, warn() {}, error: (m) => console.error(m) };
+const opts = { dir, wasmPath, log };
+const send = () => {
+  const body = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
+  const req = http.request({ host: '127.0.0.1', port: Number(port), method: 'POST', path: '/v1/chat/completions',
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+  req.on('error', () => {});
+  req.on('response', (res) => { res.resume(); res.on('end', () => process.exit(0)); });
+  req.end(body);
+};
+const first = { kind: 'session_created', sessionId: 'new', title: '', mode: 'chat', model: 'm/m', at: Date.now() };
+(async () => {
+  if (mode === 'send') {
+    require(providerBundle);
+    const store = openSessionStoreLazily(opts);
+    t0 = now();
+    store.append(first);
+    console.log(JSON.stringify({ t0, parts, storeOpen: store.isOpen }));
+    send();
+    return;
+  }
   const store = mode === 'lazy' ? openSessionStoreLazily(opts) : await openSessionStore(opts);
-  store.append({ kind: 'session_created', sessionId: 'new', title: '', mode: 'chat', model: 'm/m', at: Date.now() });
+  store.append(first);
   parts.store = lap();
   require(providerBundle);
   parts.sdk = lap();
-  const body = JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true });
-  const req = http.request({ host: '127.0.0.1', port: server.address().port, method: 'POST',
-    path: '/v1/chat/completions',
-    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
-  req.on('error', () => {});
-  req.end(body);
-});
+  console.log(JSON.stringify({ t0, parts }));
+  send();
+})();
 `;
 
+/** One first use in a fresh process: ms from its start (or its Send) to the request at this server. */
 function firstUse(mode, dir) {
-  const r = spawnSync(process.execPath, ['-e', child, mode, dir, wasmPath, outfile, providerBundle], {
-    encoding: 'utf8',
+  return new Promise((resolve, reject) => {
+    let arrived;
+    const server = createServer((req, res) => {
+      arrived ??= performance.timeOrigin + performance.now();
+      req.resume();
+      req.on('end', () => res.end('{}'));
+    });
+    server.listen(0, '127.0.0.1', () => {
+      const args = ['-e', child, mode, dir, wasmPath, outfile, providerBundle, String(server.address().port)];
+      const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      proc.stdout.on('data', (d) => (out += d));
+      proc.stderr.on('data', (d) => (err += d));
+      proc.on('exit', (code) => {
+        server.close();
+        if (code !== 0 || arrived === undefined) return reject(new Error(err || `child exited ${code}`));
+        const r = JSON.parse(out.trim().split('\n').pop());
+        resolve({ onWire: arrived - r.t0, parts: r.parts, storeOpen: r.storeOpen });
+      });
+    });
   });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return JSON.parse(r.stdout.trim().split('\n').pop());
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -152,6 +184,7 @@ const SQL = await loadSqlJs(wasmPath);
 console.log(`\n## First use → first request on the wire (fresh Node process each run, n=${RUNS})`);
 console.log('sessions   waiting for the store (before)   store opening in the background (now)');
 const built = [];
+const sendLines = [];
 for (const n of SIZES) {
   const dir = mkdtempSync(join(tmpdir(), `sextant-bench-history-${n}-`));
   built.push([n, dir]);
@@ -159,16 +192,25 @@ for (const n of SIZES) {
   const waiting = [];
   const lazy = [];
   const lazyParts = [];
+  const sends = [];
+  let stillOpening = 0;
   for (let i = 0; i < RUNS; i++) {
-    // Alternate so both see the same disk cache and machine load.
-    waiting.push(firstUse('waiting', dir).onWire);
-    const l = firstUse('lazy', dir);
+    // Alternate so all see the same disk cache and machine load.
+    waiting.push((await firstUse('waiting', dir)).onWire);
+    const l = await firstUse('lazy', dir);
     lazy.push(l.onWire);
     lazyParts.push(l.parts);
+    const s = await firstUse('send', dir);
+    sends.push(s.onWire);
+    if (!s.storeOpen) stillOpening++;
   }
   console.log(
     `${String(n).padStart(8)}   median ${ms(median(waiting)).padStart(7)}, max ${ms(max(waiting)).padStart(7)}` +
       `        median ${ms(median(lazy)).padStart(7)}, max ${ms(max(lazy)).padStart(7)}`,
+  );
+  sendLines.push(
+    `${String(n).padStart(8)}   median ${ms(median(sends)).padStart(7)}, max ${ms(max(sends)).padStart(7)}` +
+      `   (database still opening at the Send in ${stillOpening} of ${RUNS} runs)`,
   );
   const part = (k) => ms(median(lazyParts.map((p) => p[k])));
   console.log(
@@ -176,6 +218,10 @@ for (const n of SIZES) {
       `loading the SDK bundle ${part('sdk')})`,
   );
 }
+
+console.log('\n## Send → request on the wire, the view already up (runtime and SDK bundle loaded, store opening)');
+console.log('sessions   Send → on the wire');
+for (const line of sendLines) console.log(line);
 
 console.log('\n## History list (host side: one `history` message) and ranked search, on the opened store');
 console.log('sessions   open: first page of 100 (now)   all-200 list (before)   search (ranked, 3 queries)');

@@ -458,5 +458,13 @@ export async function createRuntime(
     planDocuments: new PlanDocuments(),
     diffReviews,
   });
+  // While the user reads the view and types, load the SDK bundle the first request will need (10–40 ms
+  // of the host's time now rather than after Send): the first Send then goes straight to the wire.
+  setTimeout(() => {
+    const name = controller.currentModel().split('/')[0];
+    const kind = configs().find((c) => c.name === name)?.kind;
+    // A bundle that fails to load says so on the request that needs it; warming is best effort.
+    if (kind) Promise.resolve(kind).then(loadProviderKind).catch(() => undefined);
+  }, 0);
   return runtime;
 }

@@ -16,10 +16,15 @@ const ANSWER = [
 export function chatScenarios(e2e: E2E): void {
   e2e.scenario(
     'opens the Sextant view from the activity bar and renders a streamed Markdown answer',
-    async ({ wb, fake }) => {
+    async ({ wb, fake, figure }) => {
       fake.enqueue({ text: ANSWER, chunkDelayMs: 20 });
       await wb.openSextantView();
-      await wb.typeMessage('What does a sextant measure?');
+      // The first use of a fresh window: Enter in the composer → the request at the model's server.
+      await wb.typeMessage('What does a sextant measure?', { send: false });
+      const sentAt = performance.timeOrigin + performance.now();
+      await wb.inWebview('textbox', 'Message').press('Enter');
+      const first = await fake.waitForRequests(1);
+      figure('first use: Enter → request on the wire ms', Number((first[0].receivedAt - sentAt).toFixed(1)));
 
       const you = wb.articles('You').last();
       await poll('the user message "What does a sextant measure?"', async () =>
