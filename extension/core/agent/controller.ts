@@ -43,6 +43,7 @@ import type { ModelMessage, Provider, ProviderConfig } from '../providers/types'
 import type { ToolSessionState } from '../tools/types';
 import { toErrorInfo } from './errors';
 import { acceptsImages } from '../providers/registry';
+import { type ModelTarget, withFailover } from '../providers/failover';
 import { effectiveMode, modeAvailability } from './modes';
 import { Outbox, realScheduler, type Scheduler } from './outbox';
 import { PendingReplies } from './pending-replies';
@@ -61,6 +62,8 @@ export interface ChatControllerDeps {
   modelChoices(): Promise<ModelChoice[]>;
   defaultModel(): string;
   maxSteps(): number;
+  /** sextant.fallbackModel (user settings): the model a chat or agent turn fails over to; none without it. */
+  fallbackModel?(): string | undefined;
   /** Spending caps (sextant.budget.*, user settings); without it runs are bounded by steps only. */
   budget?(): BudgetLimits;
   /** The tools a mode is built with (undefined: none). */
@@ -266,7 +269,8 @@ export class ChatController {
       };
       return mode === 'research' ? researchRequest({ ...o, plan: opts.researchPlan }) : researchPlanRequest(o);
     }
-    return this.agentTurn(text, mode, requestId, signal, target, recorder, this.runBudget(opts.budget));
+    const turnTarget = this.withFallback(target);
+    return this.agentTurn(text, mode, requestId, signal, turnTarget, recorder, this.runBudget(opts.budget));
   }
 
   /**
@@ -291,6 +295,13 @@ export class ChatController {
       costUsd += m.usage.costUsd ?? 0;
     }
     return { limits, sessionSpent: { tokens, costUsd } };
+  }
+
+  /** The turn's model, failing over to sextant.fallbackModel when it fails before answering (failover.ts). */
+  private withFallback(target: ModelTarget): ModelTarget {
+    const fallbackRef = this.deps.fallbackModel?.()?.trim();
+    if (!fallbackRef || fallbackRef === this.session.model) return target;
+    return withFailover(target, { fallbackRef, resolve: (ref) => this.deps.resolveModel(ref) });
   }
 
   /** An agent or chat turn: the model with the mode's tools. */

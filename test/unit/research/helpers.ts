@@ -2,7 +2,7 @@
 // no real time), and a SearchClient wired to fake servers with a log that tests can inspect.
 import type { Logger, SecretsPort } from '../../../extension/core/ports';
 import type { KeyDestinationAnswer, KeyDestinationQuestion } from '../../../extension/core/providers/key-binding';
-import type { Clock } from '../../../extension/core/research/search/clock';
+import type { Clock } from '../../../extension/core/resilience/clock';
 import { SearchClient, type SearchClientOptions } from '../../../extension/core/research/search/client';
 import type { SearchProviderId } from '../../../extension/core/research/types';
 
