@@ -127,10 +127,9 @@ export class ProviderGuards {
     if (retryAt === undefined) return err;
     state.lastCode = err.code;
     const wait = seconds(retryAt - this.clock.now());
-    const note =
-      before === 'half-open'
-        ? `Sextant will not call ${name} again for ${wait} s (it is still failing).`
-        : `Sextant will not call ${name} again for ${wait} s (it failed ${state.breaker.consecutiveFailures} times in a row).`;
+    const why =
+      before === 'half-open' ? 'it is still failing' : `it failed ${state.breaker.consecutiveFailures} times in a row`;
+    const note = `Sextant will not call ${name} again for ${wait} s (${why}).`;
     this.opts.onBreakerChange?.(name, 'open', note);
     return new ProviderError(err.code, `${err.message} ${note}`, err.status, err.afterFirstToken, err.retryAfterMs);
   }

@@ -312,7 +312,10 @@ describe('failover to the fallback model', () => {
     backup.onRequest(() => ({ status: 503, headers: quick }));
     const r = await collect((await turnTarget(registry)).provider.stream(request(), signal()));
     assert.equal(r.error?.code, 'server');
-    assert.match(r.error?.message ?? '', /^main\/main-model failed \(main had a server error \(500\).*\); the fallback/);
+    assert.match(
+      r.error?.message ?? '',
+      /^main\/main-model failed \(main had a server error \(500\).*\); the fallback/,
+    );
     assert.match(r.error?.message ?? '', /backup\/backup-model failed too: backup had a server error \(503\)/);
     assert.equal(failoverEvents(r.events).length, 0, 'never reported as answered by the fallback');
     assert.equal(r.text, '');
@@ -328,7 +331,10 @@ describe('failover to the fallback model', () => {
     primary.onRequest(() => ({ status: 500, headers: quick }));
     const r = await collect((await turnTarget(registry)).provider.stream(request(), signal()));
     assert.equal(r.error?.code, 'server');
-    assert.match(r.error?.message ?? '', /The fallback model backup\/backup-model could not be used: Sextant did not send/);
+    assert.match(
+      r.error?.message ?? '',
+      /The fallback model backup\/backup-model could not be used: Sextant did not send/,
+    );
     assert.equal(backup.requests.length, 0);
   });
 });
