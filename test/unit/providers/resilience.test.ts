@@ -91,7 +91,7 @@ function setup(o: { guards?: ProviderGuards; secrets?: SecretsPort; rateLimit?: 
 const signal = () => new AbortController().signal;
 
 describe('circuit breaker (real SDK, fake server)', () => {
-  test('a 429 storm with retry-after opens it after 3 failures; it fails fast, then closes after the cooldown', async () => {
+  test('a 429 storm with retry-after opens it after 3 failures, fails fast, closes after the cooldown', async () => {
     const { clock, guards, registry } = setup();
     primary.onRequest(() => ({ status: 429, headers: quick, errorMessage: 'slow down' }));
     const errors: string[] = [];
