@@ -136,7 +136,7 @@ test('a failover event shows its notice before the answer and credits the messag
     { type: 'text_delta', text: 'there.' },
     { type: 'complete' },
   ];
-  events.forEach((e, i) => applyEnvelope(state, EnvelopeSchema.parse(env(i + 1, e))));
+  for (const [i, e] of events.entries()) applyEnvelope(state, EnvelopeSchema.parse(env(i + 1, e)));
   const answer = state.messages.at(-1);
   assert.equal(answer?.model, 'backup/b');
   assert.equal(answer?.status, 'done');
