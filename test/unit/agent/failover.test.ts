@@ -94,7 +94,7 @@ function setup(fallbackModel: string | undefined = 'backup/backup-model') {
   return { controller, envelopes, events, toolLog };
 }
 
-test('chat: the primary fails with 500s; the fallback answers, the chat says so, the next turn tries the primary', async () => {
+test('chat: the primary fails with 500s; the fallback answers and it is said; the next turn tries the primary', async () => {
   const { controller, envelopes, events } = setup();
   primary.onRequest(() => quick500);
   backup.enqueue({ text: 'Answer from the fallback.', usage: { inputTokens: 100, outputTokens: 10 } });
@@ -131,7 +131,7 @@ test('chat: the primary fails with 500s; the fallback answers, the chat says so,
   assert.equal(backup.requests.length, 1);
 });
 
-test('agent: a failure in step 2 hands the rest of the turn to the fallback; each step is costed at its own price', async () => {
+test('agent: a step-2 failure hands the rest of the turn to the fallback; each step costed at its price', async () => {
   const { controller, envelopes, events, toolLog } = setup();
   primary.enqueue({
     toolCalls: [{ name: 'peek', arguments: { path: 'a.txt' } }],
