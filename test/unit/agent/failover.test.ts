@@ -94,7 +94,7 @@ function setup(fallbackModel: string | undefined = 'backup/backup-model') {
   return { controller, envelopes, events, toolLog };
 }
 
-test('chat: the primary fails (500s); the fallback answers, the chat says so; next turn tries the primary', async () => {
+test('chat: the primary fails (500s); the fallback answers, the chat says so; next turn uses the primary', async () => {
   const { controller, envelopes, events } = setup();
   primary.onRequest(() => quick500);
   backup.enqueue({ text: 'Answer from the fallback.', usage: { inputTokens: 100, outputTokens: 10 } });
