@@ -338,3 +338,14 @@ describe('failover to the fallback model', () => {
     assert.equal(backup.requests.length, 0);
   });
 });
+
+describe('rateLimit in sextant.providers', () => {
+  test('is kept when valid and skips the entry with a clear error when not', () => {
+    const ok = mergeProviderConfigs([{ name: 'x', models: ['m'], rateLimit: { requestsPerMinute: 12 } }]);
+    assert.deepEqual(ok.errors, []);
+    assert.deepEqual(ok.configs.find((c) => c.name === 'x')?.rateLimit, { requestsPerMinute: 12 });
+    const bad = mergeProviderConfigs([{ name: 'y', models: ['m'], rateLimit: { requestsPerMinute: 0 } }]);
+    assert.equal(bad.configs.find((c) => c.name === 'y'), undefined);
+    assert.match(bad.errors[0] ?? '', /entry 1 \("y"\) was skipped: rateLimit\.requestsPerMinute/);
+  });
+});
