@@ -345,7 +345,10 @@ describe('rateLimit in sextant.providers', () => {
     assert.deepEqual(ok.errors, []);
     assert.deepEqual(ok.configs.find((c) => c.name === 'x')?.rateLimit, { requestsPerMinute: 12 });
     const bad = mergeProviderConfigs([{ name: 'y', models: ['m'], rateLimit: { requestsPerMinute: 0 } }]);
-    assert.equal(bad.configs.find((c) => c.name === 'y'), undefined);
+    assert.equal(
+      bad.configs.find((c) => c.name === 'y'),
+      undefined,
+    );
     assert.match(bad.errors[0] ?? '', /entry 1 \("y"\) was skipped: rateLimit\.requestsPerMinute/);
   });
 });
