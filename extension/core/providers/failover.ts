@@ -42,7 +42,7 @@ function producesOutput(ev: ProviderEvent): boolean {
 
 /** The sentence the chat shows when the fallback takes over. */
 export function failoverText(from: string, to: string, reason: string): string {
-  return `${from} failed (${reason}); answered by fallback ${to}.`;
+  return `${from} failed (${reason.trim().replace(/\.$/, '')}); answered by fallback ${to}.`;
 }
 
 /** The primary target, with a provider that fails over to the fallback for the rest of the turn. */

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import * as anthropic from '../../../extension/core/providers/anthropic';
 import * as openai from '../../../extension/core/providers/openai';
-import { withFailover } from '../../../extension/core/providers/failover';
+import { failoverText, withFailover } from '../../../extension/core/providers/failover';
 import { ProviderGuards } from '../../../extension/core/providers/guarded-provider';
 import { originOf } from '../../../extension/core/providers/key-binding';
 import { mergeProviderConfigs, ProviderRegistry } from '../../../extension/core/providers/registry';
@@ -337,6 +337,13 @@ describe('failover to the fallback model', () => {
     );
     assert.equal(backup.requests.length, 0);
   });
+});
+
+test('the failover notice names both models and the reason, without a doubled full stop', () => {
+  assert.equal(
+    failoverText('a/m', 'b/n', 'a had a server error (500), even after retries. '),
+    'a/m failed (a had a server error (500), even after retries); answered by fallback b/n.',
+  );
 });
 
 describe('rateLimit in sextant.providers', () => {
