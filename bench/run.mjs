@@ -14,11 +14,17 @@ const benches = [
   ['agent', 'bench/agent-step.mjs', 'agent loop overhead per step (real SDK, fake LLM answering instantly)'],
   ['grep', 'bench/grep.mjs', 'grep tool vs raw ripgrep on 50,000 files'],
   ['store', 'bench/store.mjs', 'store: persist one event, snapshot and open at 1/10/100 MB'],
+  [
+    'history',
+    'bench/history.mjs',
+    'first use → first request on the wire; History list open and search time at 10, 1,000 and 10,000 sessions',
+  ],
   ['permissions', 'bench/permissions.mjs', 'permission decision per tool call (policy + shell parse)'],
   ['checkpoints', 'bench/checkpoints.mjs', 'checkpoint per turn and rewind, 1/10/100 files of 10 KB'],
   ['research', 'bench/research.mjs', 'research run at 200 ms per search/fetch: wall vs critical path; citations'],
   ['search', 'bench/search.mjs', 'web search client per search: direct, failover, breaker open (fake APIs)'],
   ['prefix', 'bench/prefix.mjs', 'prompt prefix stability over a 30-step Agent session, overhead with caching on'],
+  ['compaction', 'bench/compaction.mjs', 'compaction time at 50k/160k/800k-token sessions (real SDK, fake LLM)'],
 ];
 
 function run(cmd, args) {

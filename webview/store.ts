@@ -62,7 +62,12 @@ export class ChatStore {
     workspaceTrusted: true,
   };
   view: 'chat' | 'history' = 'chat';
-  history: { sessions: SessionSummary[]; query: string } = { sessions: [], query: '' };
+  /** The pages of the history list loaded so far; `hasMore` when the host has further rows. */
+  history: { sessions: SessionSummary[]; query: string; hasMore: boolean } = {
+    sessions: [],
+    query: '',
+    hasMore: false,
+  };
   protocolError: ErrorInfo | undefined;
   /** Bumped whenever the whole chat is replaced, so the list drops its window and caches. */
   generation = 0;
@@ -104,7 +109,17 @@ export class ChatStore {
     events: (m) => this.applyEvents(m.envelopes),
     history: (m) => {
       // The host's order is the ranking (newest first, or by relevance for a search): kept as is.
-      this.history = { sessions: m.sessions, query: m.query ?? '' };
+      const query = m.query ?? '';
+      const offset = m.offset ?? 0;
+      if (offset > 0) {
+        // A later page: it extends the list it was asked for (a page of an older query is dropped).
+        if (query !== this.history.query || offset > this.history.sessions.length) return;
+        const sessions = [...this.history.sessions.slice(0, offset), ...m.sessions];
+        this.history = { sessions, query, hasMore: m.hasMore ?? false };
+        this.mark('history');
+        return;
+      }
+      this.history = { sessions: m.sessions, query, hasMore: m.hasMore ?? false };
       this.view = 'history';
       this.mark('history', 'view');
     },

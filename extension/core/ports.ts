@@ -288,6 +288,6 @@ export interface SessionPersistence {
    */
   append(record: JournalRecord): void;
   getSession(sessionId: string): StoredSession | undefined;
-  /** Newest first; `query` matches title and content. Deleted sessions are left out. */
-  listSessions(opts?: { query?: string; limit?: number }): SessionSummary[];
+  /** Newest first; `query` matches title and content; `offset` pages. Deleted sessions are left out. */
+  listSessions(opts?: { query?: string; limit?: number; offset?: number }): SessionSummary[];
 }

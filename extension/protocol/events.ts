@@ -3,6 +3,7 @@
 // A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
 import * as z from 'zod';
 import {
+  CompactionSchema,
   ErrorInfoSchema,
   PendingApprovalSchema,
   PendingQuestionSchema,
@@ -56,6 +57,11 @@ export const RequestEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('research_progress'), progress: ResearchProgressSchema }),
   /** The verified report: it replaces the draft streamed into the message as text. */
   z.object({ type: z.literal('report'), report: ReportSchema }),
+  /**
+   * Older turns were compacted into a brief. In a running request it marks the answer; on a request of
+   * its own ("Compact now") it adds a message `messageId` holding only the marker, without a `started`.
+   */
+  z.object({ type: z.literal('compacted'), compaction: CompactionSchema, messageId: z.string() }),
   // Terminal events.
   z.object({ type: z.literal('complete') }),
   z.object({ type: z.literal('aborted'), partialSaved: z.boolean() }),

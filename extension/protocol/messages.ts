@@ -37,7 +37,13 @@ export const InboundSchema = z.discriminatedUnion('type', [
     /** One entry per question: the chosen labels, and free text when "Other" was picked. */
     answers: z.array(z.object({ selected: z.array(z.string()), other: z.string().optional() })),
   }),
-  z.object({ type: z.literal('history'), query: z.string().optional() }),
+  /** One page of the history list: from `offset` (default 0), `limit` rows (default: the host's page size). */
+  z.object({
+    type: z.literal('history'),
+    query: z.string().optional(),
+    offset: z.number().int().min(0).max(1_000_000).optional(),
+    limit: z.number().int().min(1).max(500).optional(),
+  }),
   z.object({ type: z.literal('resume'), sessionId: z.string() }),
   z.object({ type: z.literal('renameSession'), sessionId: z.string(), title: z.string().min(1).max(200) }),
   z.object({ type: z.literal('deleteSession'), sessionId: z.string() }),
@@ -62,6 +68,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
     scope: RewindScopeSchema,
     overwrite: z.array(z.string()).max(10_000).default([]),
   }),
+  /** "Compact now": summarise the older turns into a brief at once, without waiting for the window to fill. */
+  z.object({ type: z.literal('compactNow') }),
   /** Undoes the last rewind (files and conversation as they were just before it). */
   z.object({ type: z.literal('redoRewind') }),
   /** Edit and resend: the chat forks before `messageId` (the old branch stays in History) and `text` is sent. */
@@ -83,7 +91,15 @@ export const OutboundSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('snapshot'), snapshot: SnapshotSchema }),
   /** One or more request events, batched so streaming costs one post per frame. */
   z.object({ type: z.literal('events'), envelopes: z.array(EnvelopeSchema) }),
-  z.object({ type: z.literal('history'), sessions: z.array(SessionSummarySchema), query: z.string().optional() }),
+  /** A page of the history list: `offset` 0 (or absent) replaces the list, a later page extends it. */
+  z.object({
+    type: z.literal('history'),
+    sessions: z.array(SessionSummarySchema),
+    query: z.string().optional(),
+    offset: z.number().int().min(0).optional(),
+    /** More rows follow this page (the view asks for them as it scrolls near the end). */
+    hasMore: z.boolean().optional(),
+  }),
   z.object({ type: z.literal('mode'), mode: ModeSchema }),
   z.object({ type: z.literal('model'), model: z.string() }),
   z.object({ type: z.literal('showView'), view: z.enum(['chat', 'history']) }),

@@ -37,6 +37,38 @@ export const ToolCallViewSchema = z.object({
 });
 export type ToolCallView = z.infer<typeof ToolCallViewSchema>;
 
+/**
+ * Older turns summarised so the conversation fits the model's context window. `brief` is exactly what
+ * the model is sent in their place (the summary, the todos and approved plan verbatim, the user's own
+ * words); the originals stay in the store, searchable with memory_search.
+ */
+export const UsageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cachedTokens: z.number().default(0),
+  /** Reasoning tokens, when the provider reports them (already counted in outputTokens). */
+  reasoningTokens: z.number().optional(),
+  /** Undefined when the model's price is unknown: tokens are shown, never a made-up figure. */
+  costUsd: z.number().optional(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+export const CompactionSchema = z.object({
+  id: z.string(),
+  /** How many model-history messages (from the start) the brief replaces. */
+  replaces: z.number().int().nonnegative(),
+  brief: z.string(),
+  trigger: z.enum(['auto', 'manual']),
+  /** Estimated prompt tokens before and after, and the model's context window. */
+  tokensBefore: z.number(),
+  tokensAfter: z.number(),
+  contextWindow: z.number().optional(),
+  at: z.number(),
+  /** What the summarising model call cost: counted in the session's usage and its caps like an answer. */
+  usage: UsageSchema.optional(),
+});
+export type Compaction = z.infer<typeof CompactionSchema>;
+
 export const MessagePartSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('thinking'), text: z.string() }),
@@ -45,6 +77,8 @@ export const MessagePartSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('plan'), plan: PlanArtifactSchema }),
   /** A research run's verified report, shown as a card with its Sources list and notes. */
   z.object({ type: z.literal('report'), report: ReportSchema }),
+  /** A compaction marker: the brief that replaced older turns, which the user can open and read. */
+  z.object({ type: z.literal('compaction'), compaction: CompactionSchema }),
 ]);
 export type MessagePart = z.infer<typeof MessagePartSchema>;
 
@@ -67,17 +101,6 @@ export const ErrorInfoSchema = z.object({
   recoverable: z.boolean(),
 });
 export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
-
-export const UsageSchema = z.object({
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  cachedTokens: z.number().default(0),
-  /** Reasoning tokens, when the provider reports them (already counted in outputTokens). */
-  reasoningTokens: z.number().optional(),
-  /** Undefined when the model's price is unknown: tokens are shown, never a made-up figure. */
-  costUsd: z.number().optional(),
-});
-export type Usage = z.infer<typeof UsageSchema>;
 
 /** Which spending cap stopped a run (sextant.budget.*). */
 export const BudgetCapSchema = z.enum(['run_cost', 'run_tokens', 'session_cost', 'session_tokens']);

@@ -4,7 +4,16 @@
 import type { Envelope, RequestEvent } from './events';
 import type { PlanArtifact } from './plan';
 import type { Report } from './research';
-import type { ChatMessage, MessagePart, PendingApproval, PendingQuestion, Snapshot, Todo, ToolCallView } from './model';
+import type {
+  ChatMessage,
+  Compaction,
+  MessagePart,
+  PendingApproval,
+  PendingQuestion,
+  Snapshot,
+  Todo,
+  ToolCallView,
+} from './model';
 
 export interface ChatState {
   messages: ChatMessage[];
@@ -93,6 +102,19 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
     }
     return undefined;
   }
+  if (event.type === 'compacted' && (!req || req.done)) {
+    // "Compact now" between requests: a message of its own holding the marker.
+    if (findMessage(state, event.messageId)) return undefined;
+    state.messages.push({
+      id: event.messageId,
+      role: 'assistant',
+      mode: state.messages.at(-1)?.mode ?? 'chat',
+      parts: [{ type: 'compaction', compaction: event.compaction }],
+      status: 'done',
+      createdAt: now,
+    });
+    return event.messageId;
+  }
   if (!req || req.done || env.seq <= req.lastSeq) return undefined;
   req.lastSeq = env.seq;
   const msg = findMessage(state, req.assistantMessageId);
@@ -141,6 +163,9 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
     case 'plan_proposed':
       msg.parts.push({ type: 'plan', plan: { ...event.plan } });
       break;
+    case 'compacted':
+      msg.parts.push({ type: 'compaction', compaction: event.compaction });
+      break;
     case 'research_progress':
       msg.research = event.progress;
       break;
@@ -181,6 +206,18 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
       break;
   }
   return msg.id;
+}
+
+/** The latest compaction of a conversation (the one the model-facing history starts from), if any. */
+export function latestCompaction(state: Pick<ChatState, 'messages'>): Compaction | undefined {
+  for (let i = state.messages.length - 1; i >= 0; i--) {
+    const parts = state.messages[i].parts;
+    for (let j = parts.length - 1; j >= 0; j--) {
+      const p = parts[j];
+      if (p.type === 'compaction') return p.compaction;
+    }
+  }
+  return undefined;
 }
 
 /** Finds a report card in the chat by its id. */

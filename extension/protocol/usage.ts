@@ -22,10 +22,8 @@ export function sessionUsage(messages: readonly ChatMessage[]): UsageTotal {
     costUsd: 0,
     answers: 0,
   };
-  for (const m of messages) {
-    const u = m.usage;
-    if (!u) continue;
-    total.answers++;
+  for (const { usage: u, answer } of spending(messages)) {
+    if (answer) total.answers++;
     total.inputTokens += u.inputTokens;
     total.cachedTokens += u.cachedTokens;
     total.outputTokens += u.outputTokens;
@@ -33,6 +31,18 @@ export function sessionUsage(messages: readonly ChatMessage[]): UsageTotal {
     total.costUsd = total.costUsd === undefined || u.costUsd === undefined ? undefined : total.costUsd + u.costUsd;
   }
   return total;
+}
+
+/**
+ * Every model call a session paid for: each answer's usage, and each compaction's summarising call
+ * (not an answer, but spent all the same — leaving it out would hide what compaction costs).
+ */
+export function* spending(messages: readonly ChatMessage[]): Generator<{ usage: Usage; answer: boolean }> {
+  for (const m of messages) {
+    if (m.usage) yield { usage: m.usage, answer: true };
+    for (const p of m.parts)
+      if (p.type === 'compaction' && p.compaction.usage) yield { usage: p.compaction.usage, answer: false };
+  }
 }
 
 /** 950, 12.3k, 4.56M. */

@@ -18,13 +18,14 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
     guarded('sextant.focusChat', () => view.reveal()),
     guarded('sextant.newChat', async () => {
       await view.reveal();
-      await (await host.get()).controller.newChat();
+      // Through the message path, so it waits like the view's own messages (the last chat reopening first).
+      await (await host.get()).handle({ type: 'newChat' });
     }),
     guarded('sextant.showHistory', async () => {
       await view.reveal();
       const rt = await host.get();
       host.post({ type: 'showView', view: 'history' });
-      await rt.controller.postHistory();
+      await rt.handle({ type: 'history' });
     }),
     guarded('sextant.switchMode', async () => (await host.get()).pickMode()),
     guarded('sextant.selectModel', async () => (await host.get()).pickModel()),
@@ -33,6 +34,15 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
     guarded('sextant.setSearchApiKey', async () => (await host.get()).setSearchApiKey()),
     guarded('sextant.clearSearchApiKey', async () => (await host.get()).clearSearchApiKey()),
     guarded('sextant.exportSession', async () => (await host.get()).exportSession()),
+    guarded('sextant.compactNow', async () => {
+      await view.reveal();
+      const compaction = await (await host.get()).controller.compactNow();
+      if (compaction)
+        void vscode.window.showInformationMessage(
+          `Sextant: ${compaction.replaces} earlier messages compacted into a brief ` +
+            '(open the marker in the chat to read it).',
+        );
+    }),
     guarded('sextant.showAuditLog', async () => (await host.get()).showAuditLog()),
     guarded('sextant.research', async () => {
       const question = await askQuestion('Sextant: Research', 'What should Sextant research on the web?');

@@ -27,6 +27,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     send: (m) => void c.send(m.requestId, m.text, m.mode, m.budget ? { budget: m.budget } : {}),
     abort: (m) => c.abort(m.requestId),
     retry: (m) => void c.retry(m.requestId),
+    compactNow: async () => void (await c.compactNow()),
     setMode: (m) => c.setMode(m.mode),
     setModel: (m) => c.setModel(m.model),
     newChat: () => c.newChat(),
@@ -56,22 +57,22 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       if (!(await host.diffReviews.reveal(m.callId))) host.log.warn(`no diff to show for ${m.callId}`);
     },
     answer: (m) => c.answer(m.callId, m.answers),
-    history: (m) => c.postHistory(m.query),
+    history: (m) => c.postHistory(m.query, { offset: m.offset, limit: m.limit }),
     resume: async (m) => {
       if (!(await c.resume(m.sessionId)))
         void vscode.window.showWarningMessage('Sextant: that session no longer exists.');
     },
     renameSession: (m) => {
       c.renameSession(m.sessionId, m.title);
-      return c.postHistory();
+      return c.postHistory(undefined, { reload: true });
     },
     deleteSession: async (m) => {
       await c.deleteSession(m.sessionId);
-      await c.postHistory();
+      await c.postHistory(undefined, { reload: true });
     },
     undoDelete: (m) => {
       c.restoreSession(m.sessionId);
-      return c.postHistory();
+      return c.postHistory(undefined, { reload: true });
     },
     export: (m) => host.exportSession(m.format),
     exportReport: (m) => host.exportReport(m.reportId, m.format),

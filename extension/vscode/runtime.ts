@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { dispatchInbound, parseInbound, type Mode, type Outbound } from '../protocol';
+import { dispatchInbound, parseInbound, type Inbound, type Mode, type Outbound } from '../protocol';
 import { ChatController } from '../core/agent/controller';
 import { systemPromptFor } from '../core/agent/prompts';
 import type { ApprovalDecision, Logger } from '../core/ports';
@@ -24,9 +24,8 @@ import { createPageFetcher } from '../core/research/fetch/page-fetcher';
 import type { HtmlConverter } from '../core/research/fetch/html-converter';
 import { createPageAnswerer } from '../core/research/page-answer';
 import { toolsWithWeb } from '../core/research/tool-set';
-import { openAiEmbedder, openSessionStore } from '../core/store';
+import { openAiEmbedder, openSessionStoreLazily } from '../core/store';
 import { searchSessions } from '../core/store/session-search';
-import { unavailableStore } from './unavailable-store';
 import { CurrentSessionFile } from './current-session';
 import { KeyDirectory } from './key-directory';
 import { createInboundHandlers } from './handlers';
@@ -83,6 +82,17 @@ function loadProviderKind(kind: ProviderKind): Promise<ProviderModule> {
   return Promise.resolve(require(path.join(__dirname, `provider-${kind}.js`)) as ProviderModule);
 }
 
+/** Inbound messages whose handlers read the session store (all others run while it is still opening). */
+const READS_HISTORY: ReadonlySet<Inbound['type']> = new Set<Inbound['type']>([
+  'history',
+  'resume',
+  'renameSession',
+  'deleteSession',
+  'undoDelete',
+  'export',
+  'redoRewind',
+]);
+
 export async function createRuntime(
   context: vscode.ExtensionContext,
   channel: vscode.LogOutputChannel,
@@ -133,30 +143,31 @@ export async function createRuntime(
       if (e.affectsConfiguration('sextant.providers')) void keyDirectory.refresh();
     }),
   );
-  // The store (wasm + snapshot + journal replay) and the key lookups are independent: overlap them.
+  // The first request never waits for history: the journal writer opens now (cheap), the database
+  // (wasm + snapshot + journal replay) in the background; appends meanwhile are journaled at once and
+  // replayed into it when it opens. Only the key lookups are awaited (the first request needs its key,
+  // and the journal's redaction needs the stored values).
   const started = performance.now();
   const secretsReady = keyDirectory.refresh().then(() => performance.now() - started);
-  await vscode.workspace.fs.createDirectory(context.globalStorageUri);
-  const storeReady = openSessionStore({
+  const store = openSessionStoreLazily({
     dir: context.globalStorageUri.fsPath,
     wasmPath: path.join(__dirname, 'sql-wasm.wasm'),
     log,
     secrets: () => knownSecrets,
-  }).catch((err: unknown) => {
-    // The chat must still work; the user is told plainly that this window keeps no history.
-    const why = err instanceof Error ? err.message : String(err);
-    log.error(`history store unavailable: ${why}`);
-    void vscode.window.showErrorMessage(
-      `Sextant: chat history is unavailable — ${why} Chats in this window will not be saved.`,
-    );
-    return unavailableStore();
+    onUnavailable: (err) => {
+      // The chat must still work; the user is told plainly that this window keeps no history.
+      const why = err instanceof Error ? err.message : String(err);
+      log.error(`history store unavailable: ${why}`);
+      void vscode.window.showErrorMessage(
+        `Sextant: chat history is unavailable — ${why} Chats in this window will not be saved.`,
+      );
+    },
   });
-  const [opened, secretsMs] = await Promise.all([
-    storeReady.then((st) => ({ st, ms: performance.now() - started })),
-    secretsReady,
-  ]);
-  const store = opened.st;
-  log.info(`history store open in ${opened.ms.toFixed(0)} ms; keys looked up in ${secretsMs.toFixed(0)} ms`);
+  void store.ready.then((ok) => {
+    if (ok) log.info(`history store open in ${(performance.now() - started).toFixed(0)} ms`);
+  });
+  const secretsMs = await secretsReady;
+  log.info(`keys looked up in ${secretsMs.toFixed(0)} ms`);
   const configureEmbeddings = async () => {
     const e = readSettings().embeddings;
     if (!e) return store.setEmbedder(undefined);
@@ -350,10 +361,17 @@ export async function createRuntime(
 
   decide = (callId, decision) => controller.approve(callId, decision);
 
-  // A reloaded window (or a restarted VS Code) reopens the chat this workspace had open.
+  // A reloaded window (or a restarted VS Code) reopens the chat this workspace had open — read from
+  // history, so that one waits for the store; every message waits for it too, so nothing is shown or
+  // sent in a chat about to be replaced. A window with no chat to reopen waits for nothing.
   const lastSession = currentSession.read();
-  if (lastSession && !(await controller.resume(lastSession)))
-    log.info('the last chat of this workspace is gone from history; starting a new one');
+  const restored: Promise<void> = lastSession
+    ? store.ready.then(async () => {
+        if (!(await controller.resume(lastSession)))
+          log.info('the last chat of this workspace is gone from history; starting a new one');
+      })
+    : Promise.resolve();
+  restored.catch((err: unknown) => log.error(`could not reopen the last chat: ${String(err)}`));
 
   // A key set or cleared (here, or in another window) updates the picker's "no key" marks.
   context.subscriptions.push(
@@ -372,6 +390,9 @@ export async function createRuntime(
         post({ type: 'protocolError', error: parsed.error });
         return;
       }
+      await restored.catch(() => undefined);
+      // Messages that read history wait until it is open; a send, an approval or a Stop never does.
+      if (READS_HISTORY.has(parsed.message.type)) await store.ready;
       await dispatchInbound(handlers, parsed.message);
     },
     pickMode: async () => {
@@ -404,15 +425,17 @@ export async function createRuntime(
     clearSearchApiKey: () => searchKeys.clearSearchApiKey(),
     showAuditLog: () => permissions.showAuditLog(),
     decideChange: (decision, target) => diffReviews.decideActive(decision, target),
-    exportSession: (format) =>
-      exportSessionToWorkspace(
+    exportSession: async (format) => {
+      await store.ready;
+      return exportSessionToWorkspace(
         {
           current: () => controller.currentSessionRef(),
           render: (id, f) => store.exportSession(id, f, { secrets: knownSecrets }),
         },
         format,
         log,
-      ),
+      );
+    },
     research: async (question, { plan }) => {
       const mode = plan ? 'plan' : 'research';
       const modes = (await controller.snapshot()).modes;

@@ -18,6 +18,7 @@ import { researchSearchScenarios } from './scenarios/research-search';
 import { researchScenarios } from './scenarios/research';
 import { rewindScenarios } from './scenarios/rewind';
 import { costScenarios } from './scenarios/cost';
+import { compactionScenarios } from './scenarios/compaction';
 import { failoverScenarios } from './scenarios/failover';
 
 const e2e = new E2E();
@@ -36,6 +37,7 @@ researchSearchScenarios(e2e);
 researchScenarios(e2e);
 rewindScenarios(e2e);
 costScenarios(e2e);
+compactionScenarios(e2e);
 failoverScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
 planScenarios(e2e);

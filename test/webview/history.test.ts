@@ -112,4 +112,48 @@ describe('history view', () => {
     await view.page.getByRole('article', { name: 'Sextant' }).getByText('Fixed.').waitFor();
     await view.page.getByRole('radio', { name: 'Agent', checked: true }).waitFor();
   });
+
+  it('a long history renders only the rows near the view and asks for the next page near the end', async () => {
+    const many = (from: number, n: number): SessionSummary[] =>
+      Array.from({ length: n }, (_, i) => ({
+        id: `s${from + i}`,
+        title: `Session ${from + i}`,
+        updatedAt: 1_700_000_000_000 - (from + i) * 60_000,
+        messageCount: 2,
+        mode: 'chat' as const,
+      }));
+    await view.page.getByRole('button', { name: 'History' }).click();
+    await view.waitForPost('history');
+    await deliver(view, { type: 'history', sessions: many(0, 500), hasMore: true });
+    const list = view.page.getByRole('list', { name: 'History' });
+    const first = list.getByRole('listitem').first();
+    await first.waitFor();
+    assert.equal(await first.getAttribute('aria-posinset'), '1');
+    assert.equal(await first.getAttribute('aria-setsize'), '-1', 'more pages follow: the total is not known');
+    const rendered = await list.getByRole('listitem').count();
+    assert.ok(rendered < 100, `${rendered} of 500 rows in the DOM`);
+
+    const toBottom = () =>
+      view.page.evaluate(() => {
+        const h = document.querySelector('sx-history');
+        if (h) h.scrollTop = h.scrollHeight;
+      });
+    await toBottom();
+    const asked = await view.waitForPost('history', (m) => m.offset === 500);
+    assert.equal(asked.query, undefined);
+    await deliver(view, { type: 'history', sessions: many(500, 100), offset: 500, hasMore: false });
+    await toBottom();
+    const last = list.getByRole('button', { name: 'Session 599', exact: true });
+    await last.waitFor();
+    const lastItem = list.getByRole('listitem').last();
+    assert.equal(await lastItem.getAttribute('aria-posinset'), '600');
+    assert.equal(await lastItem.getAttribute('aria-setsize'), '600');
+    assert.ok((await list.getByRole('listitem').count()) < 100);
+    // Back at the top, the first rows are rendered again.
+    await view.page.evaluate(() => {
+      const h = document.querySelector('sx-history');
+      if (h) h.scrollTop = 0;
+    });
+    await list.getByRole('button', { name: 'Session 0', exact: true }).waitFor();
+  });
 });

@@ -1,5 +1,6 @@
-// The composer: "Message" textbox (Enter sends, Shift+Enter is a new line), Send, and Stop while
-// a request is in flight. The draft is view state: it survives the view being re-created.
+// The composer: "Message" textbox (Enter sends, Shift+Enter is a new line), Send, Stop while
+// a request is in flight, and "Compact now" (or /compact) once there is a conversation. The draft
+// is view state: it survives the view being re-created.
 import { html, nothing } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { newRequestId } from '../host';
@@ -57,14 +58,18 @@ export class SxComposer extends LightElement {
     const text = this.text.trim();
     if (!ctx || !text) return;
     const budget = this.budget === '' ? undefined : { maxCostUsd: this.budget === 'none' ? null : Number(this.budget) };
-    ctx.host.post({
-      type: 'send',
-      requestId: newRequestId(),
-      text,
-      mode: ctx.store.meta.mode,
-      ...(budget ? { budget } : {}),
-    });
-    this.budget = '';
+    // "/compact" alone is the Compact now command, not a message to the model.
+    if (text === '/compact') ctx.host.post({ type: 'compactNow' });
+    else {
+      ctx.host.post({
+        type: 'send',
+        requestId: newRequestId(),
+        text,
+        mode: ctx.store.meta.mode,
+        ...(budget ? { budget } : {}),
+      });
+      this.budget = '';
+    }
     this.draft = '';
     ctx.host.saveState({ draft: '' });
     this.requestUpdate();
@@ -108,6 +113,15 @@ export class SxComposer extends LightElement {
       <div class="composer-actions">
         <span class="composer-hint">Shift+Tab: mode · Esc Esc: stop</span>
         <span class="spacer"></span>
+        ${
+          !inFlight && store.chat.messages.length >= 2
+            ? html`<button
+                class="link-button"
+                title="Summarise the older turns into a brief now (or type /compact); the originals are kept"
+                @click=${() => this.ctx?.host.post({ type: 'compactNow' })}
+              >Compact now</button>`
+            : nothing
+        }
         <select
           class="budget-picker"
           aria-label="Budget for this run"

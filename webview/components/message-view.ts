@@ -9,6 +9,7 @@ import { MODE_LABELS } from './header';
 import { renderToolCard } from './tool-card';
 import { renderPlanCard } from './plan-card';
 import { renderReportCard, renderResearchProgress } from './report-card';
+import { renderCompactionMarker } from './compaction-marker';
 import './markdown-view';
 
 export class SxMessage extends LightElement {
@@ -56,6 +57,8 @@ export class SxMessage extends LightElement {
         return this.ctx ? renderPlanCard(part.plan, this.ctx.host) : nothing;
       case 'report':
         return this.ctx ? renderReportCard(part.report, this.ctx) : nothing;
+      case 'compaction':
+        return renderCompactionMarker(part.compaction, this.ctx);
     }
   }
 

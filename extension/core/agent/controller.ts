@@ -5,6 +5,7 @@ import {
   applyEnvelope,
   compactRequests,
   findPlan,
+  latestCompaction,
   planBrief,
   planToMarkdown,
   stepTitlesFromMarkdown,
@@ -14,7 +15,9 @@ import {
   type ResearchPlanArtifact,
   type ResearchPlanInput,
   researchPlanFromMarkdown,
+  spending,
   type Todo,
+  type Compaction,
   type Envelope,
   type Mode,
   type ModelChoice,
@@ -55,6 +58,17 @@ import type { PermissionGate } from './permission-gate';
 import type { AuditEntry } from '../security/audit-log';
 import { liveSessionFromStored, newLiveSession, type LiveSession } from './live-session';
 import { type BudgetLimits, type RunBudget, tokensOf } from './budget';
+import { costOf } from './cost';
+import {
+  COMPACT_AT,
+  compact,
+  DEFAULT_CONTEXT_WINDOW,
+  estimateMessagesTokens,
+  estimatePromptTokens,
+  estimateTextTokens,
+  KEEP_RECENT,
+  modelFacingHistory,
+} from './compaction';
 
 export interface ChatControllerDeps {
   persistence: SessionPersistence;
@@ -111,6 +125,9 @@ export interface SendOptions {
   budget?: RunBudgetChoice;
 }
 
+/** Rows per page of the history list (the view asks for the next page as it scrolls near the end). */
+export const HISTORY_PAGE = 100;
+
 interface InFlight {
   requestId: string;
   abort: AbortController;
@@ -120,10 +137,14 @@ interface InFlight {
 export class ChatController {
   private session: LiveSession;
   private inFlight: InFlight | undefined;
+  /** How many history rows the view has loaded (re-sent whole after a rename, delete or undo). */
+  private historyLoaded = 0;
   private readonly outbox: Outbox;
   private readonly approvals = new PendingReplies<ApprovalDecision>();
   private readonly answers = new PendingReplies<AskAnswer[]>();
   private readonly rewinder: SessionRewinder;
+  /** A "Compact now" under way: a request sent meanwhile waits for it, so it gets the brief. */
+  private compacting: Promise<void> | undefined;
 
   constructor(private readonly deps: ChatControllerDeps) {
     this.outbox = new Outbox((envs) => this.deliver(envs), deps.now, deps.scheduler ?? realScheduler);
@@ -145,6 +166,7 @@ export class ChatController {
 
   async send(requestId: string, text: string, requestedMode: Mode, opts: SendOptions = {}): Promise<void> {
     await this.abort();
+    await this.compacting;
     const s = this.session;
     const mode = effectiveMode(requestedMode, this.modeContext());
     if (mode !== s.mode) this.setMode(mode);
@@ -213,6 +235,16 @@ export class ChatController {
       s.modelMessages.push(...add);
       this.journal({ kind: 'model_messages', sessionId: s.id, messages: add, at: this.deps.now() });
     };
+    // Usage is a running total over the turn's model calls: the difference is the last call's prompt.
+    let inputSoFar = 0;
+    const isolated = mode === 'research' || (mode === 'plan' && opts.planResearch);
+    const promptSeen = (inputTotal: number) => {
+      if (isolated) return; // research runs without the chat history: its prompts say nothing of its size
+      const tokens = inputTotal - inputSoFar;
+      inputSoFar = inputTotal;
+      const replaces = latestCompaction(s.chat)?.replaces ?? 0;
+      if (tokens > 0) s.lastPrompt = { tokens, historyLength: s.modelMessages.length, replaces };
+    };
     try {
       const { provider, model, config } = await this.deps.resolveModel(s.model);
       recorder = this.recorderFor(requestId, mode);
@@ -223,6 +255,7 @@ export class ChatController {
         const ev = next.value;
         if (ev.type === 'history') recordHistory(ev.messages);
         else {
+          if (ev.type === 'usage') promptSeen(ev.usage.inputTokens);
           if (ev.type === 'todos')
             this.journal({ kind: 'todos', sessionId: s.id, todos: ev.todos, at: this.deps.now() });
           if (ev.type === 'report') this.journalReport(ev.report);
@@ -269,8 +302,7 @@ export class ChatController {
       };
       return mode === 'research' ? researchRequest({ ...o, plan: opts.researchPlan }) : researchPlanRequest(o);
     }
-    const turnTarget = this.withFallback(target);
-    return this.agentTurn(text, mode, requestId, signal, turnTarget, recorder, this.runBudget(opts.budget));
+    return this.agentTurn(text, mode, requestId, signal, target, recorder, this.runBudget(opts.budget));
   }
 
   /**
@@ -289,10 +321,9 @@ export class ChatController {
     if (Object.values(limits).every((v) => v === undefined)) return undefined;
     let tokens = 0;
     let costUsd = 0;
-    for (const m of this.session.chat.messages) {
-      if (!m.usage) continue;
-      tokens += tokensOf(m.usage);
-      costUsd += m.usage.costUsd ?? 0;
+    for (const { usage } of spending(this.session.chat.messages)) {
+      tokens += tokensOf(usage);
+      costUsd += usage.costUsd ?? 0;
     }
     return { limits, sessionSpent: { tokens, costUsd } };
   }
@@ -304,8 +335,8 @@ export class ChatController {
     return withFailover(target, { fallbackRef, resolve: (ref) => this.deps.resolveModel(ref) });
   }
 
-  /** An agent or chat turn: the model with the mode's tools. */
-  private agentTurn(
+  /** An agent or chat turn: the model with the mode's tools, the history compacted first when it nears the window. */
+  private async *agentTurn(
     text: string,
     mode: Mode,
     requestId: string,
@@ -315,14 +346,35 @@ export class ChatController {
     budget?: RunBudget,
   ) {
     const s = this.session;
-    const { provider, model, config } = target;
+    const { model, config } = target;
     const userMessage: ModelMessage = { role: 'user', content: text };
     const tools = this.deps.toolsFor(mode);
-    return runTurn([...s.modelMessages, userMessage], {
+    const system = this.deps.systemPrompt(mode, s.createdAt);
+    const fixedTokens = estimatePromptTokens(system, tools?.specs() ?? [], []);
+    const window = config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+    const before = this.promptTokens(fixedTokens, estimateTextTokens(text));
+    let compaction = latestCompaction(s.chat);
+    if (before >= COMPACT_AT * window) {
+      const done = await this.compactHistory(target, 'auto', before, fixedTokens, signal);
+      if (signal.aborted) return;
+      if (done.ok) {
+        compaction = done.compaction;
+        // The summary was paid for in this session: the session caps see it before the run's first call.
+        if (budget && compaction.usage) {
+          budget.sessionSpent.tokens += tokensOf(compaction.usage);
+          budget.sessionSpent.costUsd += compaction.usage.costUsd ?? 0;
+        }
+        yield { type: 'compacted' as const, compaction, messageId: this.deps.newId() };
+      } else
+        yield { type: 'notice' as const, text: `Could not compact the conversation (${done.reason}); sent in full.` };
+    }
+    s.tools.compacted = Boolean(compaction);
+    yield* runTurn([...modelFacingHistory(s.modelMessages, compaction), userMessage], {
       sessionId: s.id,
-      provider,
+      // The turn may fail over (and says so); the compaction above never does: its summary uses the chat's model.
+      provider: this.withFallback(target).provider,
       model,
-      system: this.deps.systemPrompt(mode, s.createdAt),
+      system,
       price: config.price,
       tools,
       toolSession: s.tools,
@@ -337,6 +389,119 @@ export class ChatController {
       ...(recorder ? { beforeWrite: this.beforeWriteOf(recorder) } : {}),
       ...(budget ? { budget } : {}),
     });
+  }
+
+  // ---- compaction ---------------------------------------------------------------------------
+
+  /**
+   * The next prompt's size in tokens: the provider's count for the last call plus estimates of what was
+   * added since, when that call was sent the same compacted history; else estimated from characters.
+   */
+  private promptTokens(fixedTokens: number, extraTokens: number): number {
+    const s = this.session;
+    this.outbox.flush(); // the chat (and its latest compaction) up to date
+    const compaction = latestCompaction(s.chat);
+    const estimated = fixedTokens + estimateMessagesTokens(modelFacingHistory(s.modelMessages, compaction));
+    const last = s.lastPrompt;
+    const reported =
+      last && last.replaces === (compaction?.replaces ?? 0) && last.historyLength <= s.modelMessages.length
+        ? last.tokens + estimateMessagesTokens(s.modelMessages.slice(last.historyLength))
+        : 0;
+    return Math.max(estimated, reported) + extraTokens;
+  }
+
+  /** Summarises the older turns (one model call) and records the brief; the model history itself is kept whole. */
+  private async compactHistory(
+    target: { provider: Provider; model: string; config: ProviderConfig },
+    trigger: Compaction['trigger'],
+    tokensBefore: number,
+    fixedTokens: number,
+    signal: AbortSignal,
+  ) {
+    const s = this.session;
+    const window = target.config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+    const previous = latestCompaction(s.chat);
+    // "Compact now" keeps the last turn as it is; near the window, the recent quarter of it. When the
+    // provider counted more tokens than the character estimate (dense code, other scripts), the budget
+    // for the kept turns shrinks by the same factor, so the compacted prompt really fits.
+    const lastTurn = s.checkpoints.at(-1)?.modelIndex ?? 0;
+    const estimated = fixedTokens + estimateMessagesTokens(modelFacingHistory(s.modelMessages, previous));
+    const scale = Math.max(1, tokensBefore / Math.max(1, estimated));
+    const keepTokens =
+      trigger === 'manual'
+        ? Math.min(KEEP_RECENT * window, estimateMessagesTokens(s.modelMessages.slice(lastTurn)))
+        : (KEEP_RECENT * window) / scale;
+    const started = this.deps.now();
+    try {
+      const done = await compact({
+        provider: target.provider,
+        model: target.model,
+        history: s.modelMessages,
+        previous,
+        todos: s.tools.todos,
+        contextWindow: window,
+        tokensBefore,
+        fixedTokens,
+        keepTokens,
+        trigger,
+        signal,
+        id: `compaction-${this.deps.newId()}`,
+        now: this.deps.now,
+      });
+      if (done.ok) {
+        s.lastPrompt = undefined;
+        const c = done.compaction;
+        c.usage = { ...done.usage, costUsd: costOf(done.usage, target.config.price) };
+        this.deps.log.info(
+          `compacted ${c.replaces} messages: ~${c.tokensBefore} → ~${c.tokensAfter} tokens ` +
+            `in ${this.deps.now() - started} ms`,
+        );
+      }
+      return done;
+    } catch (err) {
+      const reason = toErrorInfo(err).message;
+      this.deps.log.warn(`compaction failed: ${reason}`);
+      return { ok: false as const, reason };
+    }
+  }
+
+  /**
+   * "Compact now": summarises the older turns at once, between requests. The marker is a message of its
+   * own. Refused (a `protocolError`) while a request runs or when there is nothing to compact.
+   */
+  async compactNow(): Promise<Compaction | undefined> {
+    const s = this.session;
+    const refuse = (message: string) => {
+      this.deps.post({ type: 'protocolError', error: { code: 'protocol', message, recoverable: true } });
+      return undefined;
+    };
+    if (this.inFlight || this.compacting) return refuse('Wait for the running request before compacting.');
+    if (!s.persisted || !s.modelMessages.length) return refuse('There is nothing to compact yet.');
+    let finish!: () => void;
+    this.compacting = new Promise<void>((r) => (finish = r));
+    let done: Awaited<ReturnType<ChatController['compactHistory']>>;
+    try {
+      const target = await this.deps.resolveModel(s.model);
+      const tools = this.deps.toolsFor(s.mode);
+      const fixedTokens = estimatePromptTokens(this.deps.systemPrompt(s.mode, s.createdAt), tools?.specs() ?? [], []);
+      const before = this.promptTokens(fixedTokens, 0);
+      done = await this.compactHistory(target, 'manual', before, fixedTokens, new AbortController().signal);
+    } catch (err) {
+      done = { ok: false, reason: toErrorInfo(err).message };
+    } finally {
+      this.compacting = undefined;
+      finish();
+    }
+    if (!done.ok) return refuse(`Could not compact the conversation: ${done.reason}`);
+    if (this.session !== s) return undefined; // the user switched chats meanwhile
+    // Its own request id: no model request is running, and the reducer adds the marker as a message.
+    this.emit(`compact-${this.deps.newId()}`, {
+      type: 'compacted',
+      compaction: done.compaction,
+      messageId: this.deps.newId(),
+    });
+    this.outbox.flush();
+    return done.compaction;
   }
 
   /** A checkpoint recorder for a turn whose tools may write, when checkpoints are stored. */
@@ -497,6 +662,7 @@ export class ChatController {
       this.assertIdle();
       this.outbox.flush();
       const done = await this.rewinder.rewind(this.session, messageId, scope, overwrite);
+      this.session.lastPrompt = undefined; // counted for a history that is gone
       await this.postSnapshot();
       this.deps.post({ type: 'rewound', ...done });
       return done;
@@ -508,6 +674,7 @@ export class ChatController {
     return this.refusable(async () => {
       this.assertIdle();
       const summary = await this.rewinder.redo(this.session);
+      this.session.lastPrompt = undefined;
       await this.postSnapshot();
       this.deps.post({ type: 'rewound', summary });
       return summary;
@@ -527,6 +694,7 @@ export class ChatController {
       this.outbox.flush();
       const scope = opts.rewindFiles ? 'both' : 'conversation';
       await this.rewinder.rewind(this.session, messageId, scope, opts.overwrite ?? []);
+      this.session.lastPrompt = undefined;
       // The chat goes on from here at once: no Redo offer, and the composer keeps what it has.
       this.rewinder.clearRedo(this.session);
       await this.postSnapshot();
@@ -746,19 +914,33 @@ export class ChatController {
     );
   }
 
-  /** The history list: newest first, or for a query the memory-search ranking, then plain title/content matches. */
-  async postHistory(query?: string): Promise<void> {
+  /**
+   * One page of the history list: newest first, or for a query the memory-search ranking, then plain
+   * title/content matches. With `reload` (after a rename, delete or undo) every row the view has
+   * loaded is sent again, so its list keeps its length and scroll position.
+   */
+  async postHistory(query?: string, page: { offset?: number; limit?: number; reload?: boolean } = {}): Promise<void> {
     const q = query?.trim() || undefined;
-    let sessions = this.deps.persistence.listSessions({ query: q, limit: 200 });
-    if (q && this.deps.searchSessions) {
-      const ranked = await this.deps.searchSessions(q).catch((err: unknown) => {
-        this.deps.log.warn(`memory search failed: ${err instanceof Error ? err.message : String(err)}`);
-        return [];
-      });
-      const seen = new Set(ranked.map((r) => r.id));
-      sessions = [...ranked, ...sessions.filter((r) => !seen.has(r.id))];
+    const offset = page.reload ? 0 : (page.offset ?? 0);
+    const limit = page.reload ? Math.max(HISTORY_PAGE, this.historyLoaded) : (page.limit ?? HISTORY_PAGE);
+    let sessions: SessionSummary[];
+    if (!q) sessions = this.deps.persistence.listSessions({ limit: limit + 1, offset });
+    else {
+      sessions = this.deps.persistence.listSessions({ query: q, limit: 200 });
+      if (this.deps.searchSessions) {
+        const ranked = await this.deps.searchSessions(q).catch((err: unknown) => {
+          this.deps.log.warn(`memory search failed: ${err instanceof Error ? err.message : String(err)}`);
+          return [];
+        });
+        const seen = new Set(ranked.map((r) => r.id));
+        sessions = [...ranked, ...sessions.filter((r) => !seen.has(r.id))];
+      }
+      sessions = sessions.slice(offset, offset + limit + 1);
     }
-    this.deps.post({ type: 'history', sessions, query });
+    const hasMore = sessions.length > limit;
+    if (hasMore) sessions = sessions.slice(0, limit);
+    this.historyLoaded = offset + sessions.length;
+    this.deps.post({ type: 'history', sessions, query, offset, hasMore });
   }
 
   renameSession(sessionId: string, title: string): void {

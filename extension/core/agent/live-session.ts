@@ -20,6 +20,11 @@ export interface LiveSession {
   checkpoints: TurnCheckpoint[];
   /** The last rewind, while it can be undone. */
   redo?: RewindRedo;
+  /**
+   * The prompt size the provider reported for the last model call, and the history it was sent (its
+   * length and the compaction in force): the compaction check counts from it instead of estimating.
+   */
+  lastPrompt?: { tokens: number; historyLength: number; replaces: number };
 }
 
 export function newLiveSession(id: string, model: string, now: number, tools: ToolSessionState): LiveSession {

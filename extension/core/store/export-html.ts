@@ -95,6 +95,11 @@ function part(p: MessagePart, md: Marked): string {
     const tail = notes ? `<p>Verification notes</p><ul>${notes}</ul>` : '';
     return `<section class="report" aria-label="Report">${head}${body}${tail}</section>`;
   }
+  if (p.type === 'compaction') {
+    const head = `Earlier turns compacted (${p.compaction.replaces} messages) — brief`;
+    const brief = md.parse(p.compaction.brief, { async: false });
+    return `<details class="compaction"><summary>${head}</summary>${brief}</details>`;
+  }
   const c = p.call;
   const body = c.detail ?? c.preview ?? c.liveOutput;
   const duration = c.durationMs !== undefined ? ` · ${c.durationMs} ms` : '';

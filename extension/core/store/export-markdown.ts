@@ -24,6 +24,10 @@ function part(p: MessagePart): string {
   if (p.type === 'thinking') return `<details><summary>Thinking</summary>\n\n${p.text.trim()}\n\n</details>`;
   if (p.type === 'plan') return planMarkdown(p.plan);
   if (p.type === 'report') return reportMarkdown(p.report);
+  if (p.type === 'compaction') {
+    const head = `Earlier turns compacted (${p.compaction.replaces} messages) — brief`;
+    return `<details><summary>${head}</summary>\n\n${p.compaction.brief.trim()}\n\n</details>`;
+  }
   const c = p.call;
   const duration = c.durationMs !== undefined ? ` (${c.durationMs} ms)` : '';
   const why = c.summary ? `: ${c.summary}` : '';

@@ -1,5 +1,6 @@
 // The store's public surface: what the host wires up, exports and searches with.
 export { openSessionStore, type SessionStore, type SessionStoreOptions } from './store';
+export { openSessionStoreLazily, type LazySessionStore, type LazySessionStoreOptions } from './lazy-store';
 export {
   exportSession,
   renderExport,

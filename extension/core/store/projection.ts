@@ -5,7 +5,9 @@
 import type { JournalRecord, Logger, TurnCheckpoint } from '../ports';
 import {
   applyEnvelope,
+  CompactionSchema,
   emptyChatState,
+  type Compaction,
   PlanArtifactSchema,
   ReportSchema,
   type ChatMessage,
@@ -320,7 +322,13 @@ export class Projection {
           m.id,
           idx,
           p.type,
-          p.type === 'plan' ? JSON.stringify(p.plan) : p.type === 'report' ? JSON.stringify(p.report) : p.text,
+          p.type === 'plan'
+            ? JSON.stringify(p.plan)
+            : p.type === 'report'
+              ? JSON.stringify(p.report)
+              : p.type === 'compaction'
+                ? JSON.stringify(p.compaction)
+                : p.text,
         ]);
         return;
       }
@@ -390,6 +398,15 @@ function parseReport(text: unknown): Report | undefined {
   }
 }
 
+function parseCompaction(text: unknown): Compaction | undefined {
+  try {
+    const parsed = CompactionSchema.safeParse(JSON.parse(String(text)));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function readTodos(db: Database, sessionId: string): ChatState['todos'] {
   return queryAll(db, 'SELECT id, content, status FROM todos WHERE session_id = ? ORDER BY idx', [sessionId]).map(
     (r) => ({
@@ -442,6 +459,9 @@ export function readMessages(db: Database, blobs: BlobStore, sessionId: string):
     } else if (p.type === 'report') {
       const report = parseReport(p.text);
       if (report) list.push({ type: 'report', report });
+    } else if (p.type === 'compaction') {
+      const compaction = parseCompaction(p.text);
+      if (compaction) list.push({ type: 'compaction', compaction });
     } else list.push({ type: p.type as 'text', text: String(p.text ?? '') });
   }
   return queryAll(db, 'SELECT * FROM messages WHERE session_id = ? ORDER BY ord', [sessionId]).map((r) => {

@@ -9,8 +9,10 @@ export async function searchSessions(
   limit = 30,
 ): Promise<SessionSummary[]> {
   const hits = await store.searchMemory(query, { limit });
-  // Summaries come from one list query, not from loading every matching session whole.
-  const summaries = new Map(store.listSessions({ limit: 10_000 }).map((s) => [s.id, s]));
+  // Summaries of just the hits, from one query (not the whole list, nor every matching session whole).
+  const ids = [...new Set(hits.map((h) => h.sessionId))];
+  if (ids.length === 0) return [];
+  const summaries = new Map(store.listSessions({ ids, limit: ids.length }).map((s) => [s.id, s]));
   const seen = new Set<string>();
   return hits.flatMap((h) => {
     const summary = summaries.get(h.sessionId);

@@ -90,18 +90,38 @@ export function readArtifacts(db: Database, sessionId: string): StoredArtifact[]
   }));
 }
 
-/** Sessions that are not deleted, newest first; `query` matches the title or (all terms) the content. */
-export function listSessions(db: Database, opts: { query?: string; limit?: number } = {}): SessionSummary[] {
+/** How many sessions are not deleted (the history list's length, for paging). */
+export function countSessions(db: Database): number {
+  return Number(queryOne(db, 'SELECT count(*) AS n FROM sessions WHERE deleted_at IS NULL')?.n ?? 0);
+}
+
+/**
+ * Sessions that are not deleted, newest first; `query` matches the title or (all terms) the content.
+ * `offset` pages through the list (the history view asks for one page at a time).
+ */
+export function listSessions(
+  db: Database,
+  opts: { query?: string; limit?: number; offset?: number; ids?: readonly string[] } = {},
+): SessionSummary[] {
   const limit = Math.max(1, Math.min(opts.limit ?? 200, 10_000));
+  const offset = Math.max(0, Math.floor(opts.offset ?? 0));
   const q = opts.query?.trim();
   let rows: Array<Record<string, unknown>>;
   const excerpts = new Map<string, string>();
-  if (!q) {
+  if (opts.ids) {
+    // Just these sessions (a search's hits): one query, not the whole list.
     rows = queryAll(
       db,
       `SELECT id, title, updated_at, message_count, mode FROM sessions
-        WHERE deleted_at IS NULL ORDER BY updated_at DESC LIMIT ?`,
-      [limit],
+        WHERE deleted_at IS NULL AND id IN (SELECT value FROM json_each(?)) ORDER BY updated_at DESC, id LIMIT ?`,
+      [JSON.stringify(opts.ids), limit],
+    );
+  } else if (!q) {
+    rows = queryAll(
+      db,
+      `SELECT id, title, updated_at, message_count, mode FROM sessions
+        WHERE deleted_at IS NULL ORDER BY updated_at DESC, id LIMIT ? OFFSET ?`,
+      [limit, offset],
     );
   } else {
     const match = ftsQuery(q, 'AND');
@@ -120,8 +140,8 @@ export function listSessions(db: Database, opts: { query?: string; limit?: numbe
       db,
       `SELECT id, title, updated_at, message_count, mode FROM sessions
         WHERE deleted_at IS NULL AND (title LIKE ? ESCAPE '\\' OR id IN (SELECT value FROM json_each(?)))
-        ORDER BY updated_at DESC LIMIT ?`,
-      [like, JSON.stringify(ids), limit],
+        ORDER BY updated_at DESC, id LIMIT ? OFFSET ?`,
+      [like, JSON.stringify(ids), limit, offset],
     );
   }
   return rows.map((r) => {

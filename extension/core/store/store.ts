@@ -21,7 +21,7 @@ import { acquireLock, writerIsAlive, type LockOptions } from './lock';
 import { searchMemory, type MemoryHit, type MemorySearchOptions } from './memory-query';
 import { loadDatabase, type Hwm, type LoadedDb } from './open-db';
 import { Projection } from './projection';
-import { listSessions, readArtifacts, readSession } from './sessions-read';
+import { countSessions, listSessions, readArtifacts, readSession } from './sessions-read';
 import { DB_FILE, dbPath, quarantine, readMeta, sha256, writeSnapshot } from './snapshot';
 import { loadSqlJs, type SqlJsStatic } from './sqljs';
 import { makePrivateDir, narrowStoreFiles } from './private-files';
@@ -48,6 +48,11 @@ export interface SessionStoreOptions {
   lock?: LockOptions;
   /** Identifies this writer's journal files; must start with "<pid>-". */
   writerId?: string;
+  /**
+   * A journal writer opened before the database (lazy-store.ts): the store takes it over, and its
+   * records written meanwhile are replayed at open like any other journal's.
+   */
+  journal?: JournalWriter;
 }
 
 export interface SessionStore extends SessionPersistence {
@@ -56,6 +61,10 @@ export interface SessionStore extends SessionPersistence {
   /** Writes a last snapshot and releases the files; appends fail afterwards. */
   close(): Promise<void>;
   searchMemory(query: string, opts?: MemorySearchOptions): Promise<MemoryHit[]>;
+  /** The history list, or with `ids` just those sessions (for a search's hits). */
+  listSessions(opts?: { query?: string; limit?: number; offset?: number; ids?: readonly string[] }): SessionSummary[];
+  /** How many sessions the history list holds (not deleted). */
+  countSessions(): number;
   /** The session as a file's text, secrets redacted; undefined when the session does not exist. */
   exportSession(sessionId: string, format: ExportFormat, opts?: { secrets?: Iterable<string> }): string | undefined;
   setEmbedder(embedder: Embedder | undefined): void;
@@ -107,13 +116,13 @@ class Store implements SessionStore {
     this.log = opts.log;
     this.now = opts.now ?? Date.now;
     this.embedder = opts.embedder;
-    this.writerId = opts.writerId ?? newWriterId();
+    this.writerId = opts.journal?.writer ?? opts.writerId ?? newWriterId();
     this.blobs = new BlobStore(opts.dir);
     this.state = loaded;
     this.hwm = new Map(loaded.hwm);
     this.projection = new Projection(loaded.db, this.blobs, this.log);
     const replayed = this.replay(undefined);
-    this.journal = new JournalWriter(opts.dir, this.writerId, opts.fsync ?? 'batch');
+    this.journal = opts.journal ?? new JournalWriter(opts.dir, this.writerId, opts.fsync ?? 'batch');
     if (loaded.source !== 'current' || loaded.migratedFrom !== undefined || replayed > 0) {
       const migrated = loaded.migratedFrom !== undefined ? ` (migrated from schema v${loaded.migratedFrom})` : '';
       this.log.info(`store: opened from ${loaded.source}${migrated}, replayed ${replayed} journal records`);
@@ -166,10 +175,16 @@ class Store implements SessionStore {
     return readSession(this.db, this.blobs, sessionId);
   }
 
-  listSessions(opts?: { query?: string; limit?: number }): SessionSummary[] {
-    this.refresh();
+  listSessions(opts?: { query?: string; limit?: number; offset?: number; ids?: readonly string[] }): SessionSummary[] {
+    // A later page reads what the first page's refresh picked up: paging stays consistent.
+    if (!opts?.offset) this.refresh();
     this.projection.materialize();
     return listSessions(this.db, opts);
+  }
+
+  countSessions(): number {
+    this.projection.materialize();
+    return countSessions(this.db);
   }
 
   async searchMemory(query: string, opts: MemorySearchOptions = {}): Promise<MemoryHit[]> {

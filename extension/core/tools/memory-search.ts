@@ -36,7 +36,8 @@ export function createMemorySearchTool(store: MemorySearcher) {
     name: 'memory_search',
     kind: 'read',
     description: [
-      "Searches the user's earlier Sextant sessions (not this one) for past discussions, decisions and answers.",
+      "Searches the user's earlier Sextant sessions for past discussions, decisions and answers (this session",
+      'too once its older turns were compacted into a summary: the original messages are found here).',
       'Returns the best-matching sessions with an excerpt each. Use it when the user refers to earlier work',
       '("like we did last week", "the deploy script from before") or when past context would help.',
     ].join(' '),
@@ -45,7 +46,8 @@ export function createMemorySearchTool(store: MemorySearcher) {
     async execute(i, ctx) {
       const hits = await store.searchMemory(i.query, {
         limit: i.limit ?? 5,
-        excludeSessionId: ctx.session.sessionId,
+        // After a compaction the originals of this session are only a search away, so it is not left out.
+        excludeSessionId: ctx.session.compacted ? undefined : ctx.session.sessionId,
         signal: ctx.signal,
       });
       const text = formatHits(i.query, hits);

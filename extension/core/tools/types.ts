@@ -13,6 +13,8 @@ export interface ToolSessionState {
    */
   readonly readFiles: Map<string, { mtimeMs: number; size: number; sha256?: string }>;
   todos: Todo[];
+  /** True once older turns of this session were compacted: memory_search then searches this session too. */
+  compacted?: boolean;
   /** Free slots for tools that need their own state (background jobs, …), keyed by tool. */
   readonly extras: Map<string, unknown>;
 }

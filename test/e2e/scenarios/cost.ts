@@ -3,7 +3,6 @@
 // sextant.budget.maxCostUsd set, an Agent run stops at the cap with a notice naming it and a Continue
 // button that goes on. The scenario restores the settings it changed.
 import assert from 'node:assert/strict';
-import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, type E2E } from '../harness/e2e';
 import { poll, waitUntil } from '../harness/workbench';
@@ -68,7 +67,7 @@ export function costScenarios(e2e: E2E): void {
         const cont = wb.inWebview('button', 'Continue');
         await poll('the Continue button', async () => (await cont.count()) === 1);
         const shot = await wb.screenshot('cost-budget');
-        if (process.env.SEXTANT_E2E_DOCS_SCREENSHOT) copyFileSync(shot, join(ROOT, 'docs', 'screenshot-cost.png'));
+        await wb.docsScreenshot(shot, 'screenshot-cost', join(ROOT, 'docs'));
 
         // Continue: a new run that goes on from the kept history.
         fake.reset();

@@ -227,6 +227,36 @@ test('new chat keeps the old one in history, and resume restores its messages an
   );
 });
 
+test('history pages of 100 with hasMore, the next page from an offset, a reload keeps what was loaded', async () => {
+  const h = createHarness({ provider: new ScriptedProvider([]) });
+  for (let i = 0; i < 250; i++)
+    h.persistence.append({
+      kind: 'session_created',
+      sessionId: `s${i}`,
+      title: `T${i}`,
+      mode: 'chat',
+      model: 'm',
+      at: i,
+    });
+  const history = () => {
+    const last = h.posts.filter((p) => p.type === 'history').at(-1);
+    assert.ok(last?.type === 'history');
+    return last;
+  };
+  await h.controller.postHistory();
+  assert.equal(history().sessions.length, 100);
+  assert.equal(history().sessions[0].id, 's249', 'newest first');
+  assert.equal(history().hasMore, true);
+  await h.controller.postHistory(undefined, { offset: 100 });
+  assert.equal(history().offset, 100);
+  assert.equal(history().sessions[0].id, 's149');
+  await h.controller.postHistory(undefined, { offset: 200 });
+  assert.deepEqual([history().sessions.length, history().hasMore, history().sessions.at(-1)?.id], [50, false, 's0']);
+  // After a rename (or delete, undo) the view's 250 loaded rows come back in one message from the top.
+  await h.controller.postHistory(undefined, { reload: true });
+  assert.deepEqual([history().offset, history().sessions.length, history().hasMore], [0, 250, false]);
+});
+
 test('a failing journal never crashes a turn', async () => {
   const provider = new ScriptedProvider([[{ type: 'text', text: 'fine' }, done]]);
   const h = createHarness({ provider });

@@ -67,6 +67,8 @@ export function createHarness(opts: {
   budget?: BudgetLimits;
   /** The system prompt (default `system for <mode>`). */
   systemPrompt?: (mode: Mode, sessionStartedAt: number) => string;
+  /** The model's context window (compaction); none by default. */
+  contextWindow?: number;
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -88,7 +90,12 @@ export function createHarness(opts: {
     resolveModel: async () => ({
       provider: opts.provider,
       model: 'm',
-      config: { name: 'scripted', kind: 'openai', price: { input: 1, output: 2 } },
+      config: {
+        name: 'scripted',
+        kind: 'openai',
+        price: { input: 1, output: 2 },
+        ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}),
+      },
     }),
     modelChoices: async () => [{ ref: 'scripted/m', label: 'Scripted', hasKey: true }],
     defaultModel: () => 'scripted/m',

@@ -1,0 +1,128 @@
+// The store as the runtime gets it: usable at once, while sql.js (wasm), the snapshot and the journal
+// replay are still loading — so the first request never waits for history.
+//
+// Opening the journal writer is cheap (a mkdir and an open), so it happens first, synchronously.
+// Until the database is ready, append() redacts and writes the record to this writer's journal
+// segment with the same synchronous write as the store itself (the journal is the source of truth:
+// a window that dies now loses nothing, the next open replays it). The database then opens with this
+// same writer (same id, same segment, seq continuing), and its replay at open reads this writer's
+// records like every other journal record, so what was appended meanwhile is in the database before
+// any read. Reads go through `ready`; the synchronous reads of SessionPersistence answer empty until
+// then, so callers that need history wait for `ready` first (the runtime gates those messages).
+import { createLiveRedactor, redactDeep } from '../security/redact';
+import type { JournalRecord, StoredSession } from '../ports';
+import type { SessionSummary } from '../../protocol';
+import type { Embedder } from './embeddings';
+import type { ExportFormat } from './export';
+import { JournalWriter } from './journal';
+import type { MemoryHit, MemorySearchOptions } from './memory-query';
+import { makePrivateDir } from './private-files';
+import { openSessionStore, type SessionStore, type SessionStoreOptions } from './store';
+
+export interface LazySessionStore extends SessionStore {
+  /** Settles when the database is open: true when it is, false when it could not be opened. */
+  readonly ready: Promise<boolean>;
+  /** Whether the database is open now (reads answer from it). */
+  readonly isOpen: boolean;
+}
+
+export interface LazySessionStoreOptions extends SessionStoreOptions {
+  /** Called once when the database could not be opened; the chat goes on without history. */
+  onUnavailable?(err: unknown): void;
+}
+
+function newWriterId(): string {
+  return `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+export function openSessionStoreLazily(opts: LazySessionStoreOptions): LazySessionStore {
+  return new LazyStore(opts);
+}
+
+class LazyStore implements LazySessionStore {
+  readonly ready: Promise<boolean>;
+  private inner: SessionStore | undefined;
+  /** Set when the database could not be opened: nothing more is written or read. */
+  private failed = false;
+  private closed = false;
+  private journal: JournalWriter | undefined;
+  private embedder: Embedder | undefined;
+  private readonly redact: ReturnType<typeof createLiveRedactor>;
+
+  constructor(opts: LazySessionStoreOptions) {
+    this.redact = createLiveRedactor(opts.secrets ?? (() => []), { assignments: false });
+    this.embedder = opts.embedder;
+    makePrivateDir(opts.dir);
+    const journal = new JournalWriter(opts.dir, opts.writerId ?? newWriterId(), opts.fsync ?? 'batch');
+    this.journal = journal;
+    this.ready = openSessionStore({ ...opts, journal, embedder: this.embedder }).then(
+      (store) => {
+        this.inner = store;
+        this.journal = undefined;
+        store.setEmbedder(this.embedder);
+        return true;
+      },
+      (err: unknown) => {
+        // The records written so far stay in the journal for a Sextant that can open the database.
+        this.failed = true;
+        this.journal = undefined;
+        try {
+          journal.close();
+        } catch {
+          /* already gone */
+        }
+        opts.onUnavailable?.(err);
+        return false;
+      },
+    );
+  }
+
+  get isOpen(): boolean {
+    return this.inner !== undefined;
+  }
+
+  append(record: JournalRecord): void {
+    if (this.closed) throw new Error('the session store is closed');
+    if (this.inner) this.inner.append(record);
+    // Durable before returning, exactly like the store's own append; applied when the database opens.
+    else if (!this.failed) this.journal?.append(redactDeep(record, this.redact));
+  }
+
+  getSession(sessionId: string): StoredSession | undefined {
+    return this.inner?.getSession(sessionId);
+  }
+
+  listSessions(opts?: { query?: string; limit?: number; offset?: number; ids?: readonly string[] }): SessionSummary[] {
+    return this.inner?.listSessions(opts) ?? [];
+  }
+
+  countSessions(): number {
+    return this.inner?.countSessions() ?? 0;
+  }
+
+  async searchMemory(query: string, opts?: MemorySearchOptions): Promise<MemoryHit[]> {
+    await this.ready;
+    return this.inner ? this.inner.searchMemory(query, opts) : [];
+  }
+
+  exportSession(sessionId: string, format: ExportFormat, opts?: { secrets?: Iterable<string> }): string | undefined {
+    return this.inner?.exportSession(sessionId, format, opts);
+  }
+
+  setEmbedder(embedder: Embedder | undefined): void {
+    this.embedder = embedder;
+    this.inner?.setEmbedder(embedder);
+  }
+
+  async flush(): Promise<void> {
+    await this.ready;
+    await this.inner?.flush();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.ready;
+    this.closed = true;
+    await this.inner?.close();
+  }
+}
