@@ -31,7 +31,7 @@ beforeEach(() => {
 
 const quick500 = { status: 500, headers: { 'retry-after-ms': '1' }, errorMessage: 'overloaded' };
 
-function setup(fallbackModel: string | undefined = 'backup/backup-model') {
+function setup(fallbackModel: string | undefined = 'backup/backup-model', contextWindow?: number) {
   const { configs } = mergeProviderConfigs([
     {
       name: 'main',
@@ -40,6 +40,7 @@ function setup(fallbackModel: string | undefined = 'backup/backup-model') {
       models: ['main-model'],
       apiKeyEnv: 'MAIN_KEY',
       price: { input: 1, output: 1 },
+      ...(contextWindow ? { contextWindow } : {}),
     },
     {
       name: 'backup',
@@ -201,4 +202,30 @@ test('without sextant.fallbackModel the error is the primary one', async () => {
   const last = envelopes('n1').at(-1)?.event;
   assert.ok(last?.type === 'error' && last.error.code === 'server' && !/fallback/.test(last.error.message));
   assert.equal(backup.requests.length, 0);
+});
+
+test('compaction before a turn never fails over: its summary is the chat model’s; the turn then fails over', async () => {
+  // Two long turns fill a 1,500-token window past 80%: the third turn compacts first.
+  const { controller, envelopes, events } = setup('backup/backup-model', 1_500);
+  const isSummary = (body: unknown) => JSON.stringify(body).includes('You write the working brief');
+  const long = { text: `A long answer. ${'lorem ipsum dolor sit amet '.repeat(90)}` };
+  primary.enqueue(long, long);
+  await controller.send('c1', 'first', 'chat');
+  await controller.send('c2', 'second', 'chat');
+  assert.equal(primary.requests.filter((r) => isSummary(r.body)).length, 0);
+  primary.onRequest(() => quick500);
+  backup.onRequest(() => ({ text: 'The fallback, with the whole history.' }));
+  await controller.send('c3', 'third', 'chat');
+
+  const envs = envelopes('c3');
+  assertEnvelopeInvariants(envs);
+  assert.ok(
+    primary.requests.some((r) => isSummary(r.body)),
+    'the summary was asked of the chat model',
+  );
+  assert.ok(!backup.requests.some((r) => isSummary(r.body)), 'the fallback never wrote the summary');
+  assert.match(JSON.stringify(events('c3', 'notice')), /Could not compact the conversation/);
+  assert.equal(events('c3', 'failover').length, 1);
+  assert.equal(textOf(envs), 'The fallback, with the whole history.');
+  assert.equal(envs.at(-1)?.event.type, 'complete');
 });
