@@ -204,7 +204,7 @@ test('without sextant.fallbackModel the error is the primary one', async () => {
   assert.equal(backup.requests.length, 0);
 });
 
-test('compaction before a turn never fails over: its summary is the chat model’s; the turn then fails over', async () => {
+test('compaction before a turn never fails over (its summary is the chat model’s); the turn then does', async () => {
   // Two long turns fill a 1,500-token window past 80%: the third turn compacts first.
   const { controller, envelopes, events } = setup('backup/backup-model', 1_500);
   const isSummary = (body: unknown) => JSON.stringify(body).includes('You write the working brief');
