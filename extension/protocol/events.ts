@@ -41,6 +41,11 @@ export const RequestEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notice'), text: z.string() }),
   /** A spending cap ended the run: shown as a notice naming the cap; the request then completes. */
   z.object({ type: z.literal('budget_stop'), stop: BudgetStopSchema, text: z.string() }),
+  /**
+   * The model failed before answering and the fallback model (sextant.fallbackModel) answers the rest of
+   * the turn: shown as a notice; the message's model becomes the fallback (its usage is the fallback's).
+   */
+  z.object({ type: z.literal('failover'), from: z.string(), to: z.string(), reason: z.string(), text: z.string() }),
   /** Plan mode's submit_plan: the plan becomes a card in the answer (and the turn ends). */
   z.object({ type: z.literal('plan_proposed'), plan: PlanArtifactSchema }),
   /**

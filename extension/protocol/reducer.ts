@@ -181,6 +181,10 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
       appendText(msg.parts, 'text', `${msg.parts.length ? '\n\n' : ''}> ${event.text}\n\n`);
       msg.budgetStop = event.stop;
       break;
+    case 'failover':
+      appendText(msg.parts, 'text', `${msg.parts.length ? '\n\n' : ''}> ${event.text}\n\n`);
+      msg.model = event.to;
+      break;
     case 'complete':
     case 'aborted':
     case 'error':

@@ -13,6 +13,7 @@ import {
   ProviderRegistry,
   type ProviderModule,
 } from '../core/providers/registry';
+import { ProviderGuards } from '../core/providers/guarded-provider';
 import { lookupApiKey } from '../core/providers/keys';
 import { checkKeyDestination, destinationOfUrl, embedderWithKeyCheck } from '../core/providers/key-binding';
 import type { ProviderConfig, ProviderKind } from '../core/providers/types';
@@ -109,6 +110,11 @@ export async function createRuntime(
     for (const e of merged.errors) log.warn(`sextant.providers: ${e}`);
     return merged.configs;
   };
+  // Rate limits and circuit breakers per provider, kept across settings changes (a new registry).
+  const guards = new ProviderGuards({
+    onBreakerChange: (name, state, detail) =>
+      (state === 'open' ? log.warn : log.info)(`providers: ${name} circuit breaker ${state}: ${detail}`),
+  });
   const newRegistry = () =>
     new ProviderRegistry({
       configs: configs(),
@@ -116,6 +122,7 @@ export async function createRuntime(
       env: process.env,
       loadKind: loadProviderKind,
       confirmKeyDestination,
+      guards,
     });
   let registry = newRegistry();
   context.subscriptions.push(
@@ -299,6 +306,7 @@ export async function createRuntime(
     modelChoices: async () => listModelChoices(configs(), (name) => keyDirectory.hasKey(name)),
     defaultModel: () => readSettings().defaultModel,
     maxSteps: () => readSettings().maxSteps,
+    fallbackModel: () => readSettings().fallbackModel,
     budget: () => readSettings().budget,
     permissions: permissions.gate,
     audit: (entry) => permissions.audit(entry),

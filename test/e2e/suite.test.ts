@@ -19,6 +19,7 @@ import { researchScenarios } from './scenarios/research';
 import { rewindScenarios } from './scenarios/rewind';
 import { costScenarios } from './scenarios/cost';
 import { compactionScenarios } from './scenarios/compaction';
+import { failoverScenarios } from './scenarios/failover';
 
 const e2e = new E2E();
 chatScenarios(e2e);
@@ -37,6 +38,7 @@ researchScenarios(e2e);
 rewindScenarios(e2e);
 costScenarios(e2e);
 compactionScenarios(e2e);
+failoverScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
 planScenarios(e2e);
 e2e.run();

@@ -46,6 +46,7 @@ import type { ModelMessage, Provider, ProviderConfig } from '../providers/types'
 import type { ToolSessionState } from '../tools/types';
 import { toErrorInfo } from './errors';
 import { acceptsImages } from '../providers/registry';
+import { type ModelTarget, withFailover } from '../providers/failover';
 import { effectiveMode, modeAvailability } from './modes';
 import { Outbox, realScheduler, type Scheduler } from './outbox';
 import { PendingReplies } from './pending-replies';
@@ -75,6 +76,8 @@ export interface ChatControllerDeps {
   modelChoices(): Promise<ModelChoice[]>;
   defaultModel(): string;
   maxSteps(): number;
+  /** sextant.fallbackModel (user settings): the model a chat or agent turn fails over to; none without it. */
+  fallbackModel?(): string | undefined;
   /** Spending caps (sextant.budget.*, user settings); without it runs are bounded by steps only. */
   budget?(): BudgetLimits;
   /** The tools a mode is built with (undefined: none). */
@@ -325,6 +328,13 @@ export class ChatController {
     return { limits, sessionSpent: { tokens, costUsd } };
   }
 
+  /** The turn's model, failing over to sextant.fallbackModel when it fails before answering (failover.ts). */
+  private withFallback(target: ModelTarget): ModelTarget {
+    const fallbackRef = this.deps.fallbackModel?.()?.trim();
+    if (!fallbackRef || fallbackRef === this.session.model) return target;
+    return withFailover(target, { fallbackRef, resolve: (ref) => this.deps.resolveModel(ref) });
+  }
+
   /** An agent or chat turn: the model with the mode's tools, the history compacted first when it nears the window. */
   private async *agentTurn(
     text: string,
@@ -336,7 +346,7 @@ export class ChatController {
     budget?: RunBudget,
   ) {
     const s = this.session;
-    const { provider, model, config } = target;
+    const { model, config } = target;
     const userMessage: ModelMessage = { role: 'user', content: text };
     const tools = this.deps.toolsFor(mode);
     const system = this.deps.systemPrompt(mode, s.createdAt);
@@ -361,7 +371,8 @@ export class ChatController {
     s.tools.compacted = Boolean(compaction);
     yield* runTurn([...modelFacingHistory(s.modelMessages, compaction), userMessage], {
       sessionId: s.id,
-      provider,
+      // The turn may fail over (and says so); the compaction above never does: its summary uses the chat's model.
+      provider: this.withFallback(target).provider,
       model,
       system,
       price: config.price,

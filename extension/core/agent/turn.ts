@@ -5,6 +5,7 @@ import type { RequestEvent, ToolCallView, Usage } from '../../protocol';
 import type { ApprovalDecision, ToolPorts } from '../ports';
 import type { ProposedChange } from '../tools/types';
 import type { ContentBlock, ModelMessage, Provider, ProviderConfig, ToolCall, ToolSpec } from '../providers/types';
+import { failoverText } from '../providers/failover';
 import {
   errorResult,
   type PreparedCall,
@@ -19,7 +20,7 @@ import { realPathOf, resolvePath } from '../tools/util/paths';
 import { redactResult, toolRedactor } from '../tools/util/redaction';
 import { applyEditedProposal, changeSummary, isEdited, recheckReviewed } from '../tools/util/reviewed-change';
 import { AsyncQueue } from './async-queue';
-import { costOf } from './cost';
+import { RunningCost } from './running-cost';
 import { addUsage, budgetReached, budgetStopText, type RunBudget, unpricedCapNotice } from './budget';
 import { judgeCall, type PermissionGate } from './permission-gate';
 
@@ -79,7 +80,8 @@ export async function* runTurn(
 ): AsyncGenerator<TurnEvent, TurnOutcome> {
   const messages: ModelMessage[] = [...history];
   const total: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
-  total.costUsd = costOf(total, opts.price); // 0 when the price is known: a session cap can stop the first call
+  const cost = new RunningCost(opts.price); // repriced when a fallback model takes over
+  total.costUsd = cost.of(total); // 0 when the price is known: a session cap can stop the first call
   const specs = opts.tools?.specs() ?? [];
   const unpriced = opts.budget && unpricedCapNotice(opts.budget.limits, Boolean(opts.price), opts.model);
   if (unpriced) yield { type: 'notice', text: unpriced };
@@ -115,8 +117,12 @@ export async function* runTurn(
         } else if (ev.type === 'usage') {
           addUsage(total, ev.usage);
           addUsage(stepUsage, ev.usage);
-          total.costUsd = costOf(total, opts.price);
+          total.costUsd = cost.of(total);
           yield { type: 'usage', usage: { ...total } };
+        } else if (ev.type === 'failover') {
+          cost.reprice(total, ev.price);
+          const { from, to, reason } = ev;
+          yield { type: 'failover', from, to, reason, text: failoverText(from, to, reason) };
         }
       }
     } catch (err) {
@@ -159,7 +165,7 @@ export async function* runTurn(
     if (opts.signal.aborted) return { kind: 'aborted' };
     // A submitted plan ends the turn: the next move is the user's (Approve, Edit or Reject).
     if (planned) return { kind: 'done' };
-    lastStep = { ...stepUsage, costUsd: costOf(stepUsage, opts.price) };
+    lastStep = { ...stepUsage, costUsd: cost.ofStep(stepUsage) };
     if (step >= opts.maxSteps) {
       yield {
         type: 'notice',

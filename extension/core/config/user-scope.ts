@@ -10,6 +10,7 @@
 export const USER_ONLY_SETTINGS = [
   'providers',
   'defaultModel',
+  'fallbackModel',
   'memory.embeddings',
   'permissions.allow',
   'permissions.ask',

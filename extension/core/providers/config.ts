@@ -47,6 +47,7 @@ export const ProviderEntrySchema = z.object({
   keyless: z.boolean().optional(),
   label: z.string().trim().min(1).optional(),
   images: z.boolean().optional(),
+  rateLimit: z.object({ requestsPerMinute: z.number().positive().max(100_000) }).optional(),
 });
 
 export type ProviderEntry = z.infer<typeof ProviderEntrySchema>;

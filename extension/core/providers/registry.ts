@@ -4,6 +4,7 @@
 import type { ModelChoice } from '../../protocol';
 import type { SecretsPort } from '../ports';
 import { defaultModelOf } from './config';
+import type { ProviderGuards } from './guarded-provider';
 import { checkKeyDestination, destinationOf, type ConfirmKeyDestination } from './key-binding';
 import { lookupApiKey } from './keys';
 import { ProviderError, type Provider, type ProviderConfig, type ProviderKind } from './types';
@@ -87,6 +88,8 @@ export interface ProviderRegistryOptions {
    * request fails and nothing is sent.
    */
   confirmKeyDestination?: ConfirmKeyDestination;
+  /** Rate limit and circuit breaker per provider; shared across registries so they survive a settings change. */
+  guards?: ProviderGuards;
 }
 
 export interface ResolvedModel {
@@ -139,7 +142,9 @@ export class ProviderRegistry {
         if (this.instances.get(base.name) === created) this.instances.delete(base.name);
       });
     }
-    return { provider: await entry.provider, model: found.model, config: found.config };
+    const provider = await entry.provider;
+    const guards = this.opts.guards;
+    return { provider: guards ? guards.guard(provider, base) : provider, model: found.model, config: found.config };
   }
 
   private async create(config: ProviderConfig, apiKey: string | undefined): Promise<Provider> {

@@ -50,7 +50,12 @@ export type ProviderEvent =
   | { type: 'thinking'; text: string; signature?: string }
   | { type: 'tool_call'; call: ToolCall }
   | { type: 'usage'; usage: UsageReport }
-  | { type: 'done'; stopReason: StopReason };
+  | { type: 'done'; stopReason: StopReason }
+  /**
+   * Only from a failover provider (failover.ts): the primary model failed before any output and the
+   * fallback answers from here on. `price` is the fallback's, so usage is costed at the model that answered.
+   */
+  | { type: 'failover'; from: string; to: string; reason: string; price?: ProviderConfig['price'] };
 
 export type ProviderErrorCode = 'no_key' | 'auth' | 'rate_limit' | 'server' | 'unreachable' | 'bad_request' | 'aborted';
 
@@ -108,6 +113,8 @@ export interface ProviderConfig {
   reasoningReplay?: 'reasoning_content' | 'reasoning_details' | 'none';
   /** OpenAI's reasoning models refuse `max_tokens`; default `max_tokens`. OpenAI kind only. */
   maxTokensParam?: 'max_tokens' | 'max_completion_tokens';
+  /** Client-side rate limit: model requests to this provider start at most this often (guarded-provider.ts). */
+  rateLimit?: { requestsPerMinute: number };
 }
 
 export interface ModelInfo {

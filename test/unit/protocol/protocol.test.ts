@@ -1,8 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  applyEnvelope,
   dispatchInbound,
+  emptyChatState,
   EnvelopeSchema,
+  type Envelope,
+  type RequestEvent,
   InboundSchema,
   OutboundSchema,
   parseInbound,
@@ -121,3 +125,24 @@ test('dispatch calls exactly the handler of the message type', async () => {
 // Compile-time check (npm run typecheck): a handler table missing a message type does not compile.
 // @ts-expect-error — 'export' (and others) are missing.
 export const incomplete: InboundHandlers = { ready: () => {} };
+
+test('a failover event shows its notice before the answer and credits the message to the fallback model', () => {
+  const state = emptyChatState();
+  const env = (seq: number, event: RequestEvent): Envelope => ({ requestId: 'r', seq, ts: seq, event });
+  const text = 'main/m failed (main had a server error (500), even after retries.); answered by fallback backup/b.';
+  const events: RequestEvent[] = [
+    { type: 'started', userMessageId: 'u', assistantMessageId: 'a', text: 'hi', mode: 'chat', model: 'main/m' },
+    { type: 'failover', from: 'main/m', to: 'backup/b', reason: 'main had a server error (500)', text },
+    { type: 'text_delta', text: 'Hello ' },
+    { type: 'text_delta', text: 'there.' },
+    { type: 'complete' },
+  ];
+  for (const [i, e] of events.entries()) applyEnvelope(state, EnvelopeSchema.parse(env(i + 1, e)));
+  const answer = state.messages.at(-1);
+  assert.equal(answer?.model, 'backup/b');
+  assert.equal(answer?.status, 'done');
+  assert.deepEqual(answer?.parts, [{ type: 'text', text: `> ${text}\n\nHello there.` }]);
+  assert.ok(
+    !EnvelopeSchema.safeParse(env(1, { type: 'failover', from: 'a', to: 'b' } as unknown as RequestEvent)).success,
+  );
+});

@@ -2,9 +2,11 @@
 // no real time), and a SearchClient wired to fake servers with a log that tests can inspect.
 import type { Logger, SecretsPort } from '../../../extension/core/ports';
 import type { KeyDestinationAnswer, KeyDestinationQuestion } from '../../../extension/core/providers/key-binding';
-import type { Clock } from '../../../extension/core/research/search/clock';
+import { VirtualClock } from '../../fixtures/virtual-clock';
 import { SearchClient, type SearchClientOptions } from '../../../extension/core/research/search/client';
 import type { SearchProviderId } from '../../../extension/core/research/types';
+
+export { VirtualClock };
 
 export function memorySecrets(initial: Record<string, string> = {}): SecretsPort & { map: Map<string, string> } {
   const map = new Map(Object.entries(initial));
@@ -14,26 +16,6 @@ export function memorySecrets(initial: Record<string, string> = {}): SecretsPort
     set: async (k, v) => void map.set(k, v),
     delete: async (k) => void map.delete(k),
   };
-}
-
-export class VirtualClock implements Clock {
-  t = 1_700_000_000_000;
-  readonly sleeps: number[] = [];
-  now(): number {
-    return this.t;
-  }
-  /** Each sleeper wakes at its own time (call time + ms): parallel sleepers do not add up. */
-  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) throw signal.reason;
-    const wake = this.t + Math.max(0, ms);
-    this.sleeps.push(ms);
-    await Promise.resolve();
-    if (signal?.aborted) throw signal.reason;
-    this.t = Math.max(this.t, wake);
-  }
-  advance(ms: number): void {
-    this.t += ms;
-  }
 }
 
 export interface TestClient {

@@ -3,9 +3,9 @@
 // wait for, timeouts, aborts, and the message when no provider has a key. Waits run on a virtual clock.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CircuitBreaker, DEFAULT_BREAKER } from '../../../extension/core/research/search/breaker';
+import { CircuitBreaker, DEFAULT_BREAKER } from '../../../extension/core/resilience/circuit-breaker';
 import { isSearchError, type SearchError } from '../../../extension/core/research/search/errors';
-import { RateLimiter } from '../../../extension/core/research/search/rate-limit';
+import { RateLimiter } from '../../../extension/core/resilience/rate-limiter';
 import { backoffMs, DEFAULT_RETRY } from '../../../extension/core/research/search/retry';
 import { startFakeBrave } from '../../fixtures/research/fake-brave';
 import { startFakeExa } from '../../fixtures/research/fake-exa';
@@ -327,19 +327,19 @@ describe('the parts on their own', () => {
   test('breaker: a failed trial doubles the cooldown; success resets it', () => {
     const clock = new VirtualClock();
     const b = new CircuitBreaker({ failureThreshold: 1, cooldownMs: 1_000, maxCooldownMs: 3_000 }, clock);
-    b.failure('server', 'down');
+    b.failure('down');
     assert.equal(b.state, 'open');
     clock.advance(1_000);
     assert.equal(b.check().allowed, true);
     assert.equal(b.check().allowed, false, 'one trial at a time');
-    b.failure('server', 'still down');
+    b.failure('still down');
     clock.advance(1_999);
     assert.equal(b.state, 'open');
     clock.advance(1);
     assert.equal(b.check().allowed, true);
     b.success();
     assert.equal(b.state, 'closed');
-    b.failure('server', 'down again');
+    b.failure('down again');
     clock.advance(1_000);
     assert.equal(b.state, 'half-open', 'the cooldown is back to its start');
   });

@@ -8,14 +8,19 @@ import type { Logger, SecretsPort, WebSearchOutcome, WebSearchPort, WebSearchReq
 import { destinationOfUrl, type ConfirmKeyDestination } from '../../providers/key-binding';
 import type { SearchProviderId, SearchResult } from '../types';
 import type { NormalizedQuery, SearchApi } from './api';
-import { CircuitBreaker, DEFAULT_BREAKER, type BreakerPolicy, type BreakerState } from './breaker';
+import {
+  CircuitBreaker,
+  DEFAULT_BREAKER,
+  type BreakerPolicy,
+  type BreakerState,
+} from '../../resilience/circuit-breaker';
 import { SEARCH_APIS } from './catalog';
-import { systemClock, type Clock } from './clock';
+import { systemClock, type Clock } from '../../resilience/clock';
 import { normalizeDomains, urlPassesDomains } from './domains';
 import { countsAgainstProvider, isSearchError, SearchError, type SearchFailure } from './errors';
 import { callSearchApi, type FetchLike } from './http';
 import { checkSearchKeyDestination, lookupSearchKey, noProvidersEnabledMessage, noSearchKeyMessage } from './keys';
-import { RateLimiter } from './rate-limit';
+import { RateLimiter } from '../../resilience/rate-limiter';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry';
 import type { SearchSettings } from './settings';
 
@@ -228,9 +233,10 @@ export class SearchClient implements WebSearchPort {
       }
       if (isSearchError(err)) {
         if (err.retryAfterMs !== undefined) state.limiter.holdUntil(this.clock.now() + err.retryAfterMs);
-        if (countsAgainstProvider(err.code)) state.breaker.failure(err.code, err.message);
+        if (countsAgainstProvider(err.code))
+          state.breaker.failure(err.message, { openNow: err.code === 'auth' || err.code === 'quota' });
         else state.breaker.abandon();
-      } else state.breaker.failure('server', String(err));
+      } else state.breaker.failure(String(err));
       throw err;
     }
   }

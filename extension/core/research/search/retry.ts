@@ -2,7 +2,7 @@
 // errors, dropped connections and timeouts, waiting exactly as long as a `retry-after` asks — unless
 // it asks for longer than a research step can sit through; then the error goes up at once and the
 // client fails over to the next provider.
-import type { Clock } from './clock';
+import type { Clock } from '../../resilience/clock';
 import { isRetryable, isSearchError } from './errors';
 
 export interface RetryPolicy {

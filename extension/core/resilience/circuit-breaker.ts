@@ -1,9 +1,9 @@
-// A circuit breaker per provider: after repeated failures the provider is skipped for a while (the
-// client fails over to the next one at once instead of paying timeouts and retries again), then one
-// trial request decides whether it is back. A refused key or an exhausted plan opens it at once —
-// those do not fix themselves within a research run.
+// A circuit breaker per remote service (a search API, a model provider): after repeated failures the
+// service is skipped for a while (callers fail over or fail fast at once instead of paying timeouts
+// and retries again), then one trial request decides whether it is back. The caller decides what
+// counts as a failure; some (a refused search key, an exhausted plan) open it at once, since they
+// do not fix themselves within minutes, and a server that says when to come back is believed.
 import type { Clock } from './clock';
-import type { SearchErrorCode } from './errors';
 
 export interface BreakerPolicy {
   /** Consecutive failed searches (each after its retries) that open the breaker. */
@@ -43,6 +43,16 @@ export class CircuitBreaker {
     return this.stateNow;
   }
 
+  /** Failures in a row since the last success. */
+  get consecutiveFailures(): number {
+    return this.failures;
+  }
+
+  /** The failure that opened (or last kept open) the breaker. */
+  get reason(): string {
+    return this.lastReason;
+  }
+
   /** Whether a request may go now; in half-open state only one trial goes at a time. */
   check(): BreakerCheck {
     const state = this.state;
@@ -63,19 +73,23 @@ export class CircuitBreaker {
     this.trialInFlight = false;
   }
 
-  failure(code: SearchErrorCode, reason: string): void {
+  /**
+   * A request failed. `openNow`: a failure that will not fix itself soon opens the breaker at once for
+   * the longest cooldown. `retryAfterMs`: the server asked for that long; an opening cooldown is not shorter.
+   */
+  failure(reason: string, opts: { openNow?: boolean; retryAfterMs?: number } = {}): void {
     this.lastReason = reason;
     this.failures++;
     const wasTrial = this.stateNow === 'half-open';
     this.trialInFlight = false;
     if (wasTrial) {
       this.cooldown = Math.min(this.policy.maxCooldownMs, this.cooldown * 2);
-      this.open();
-    } else if (code === 'auth' || code === 'quota') {
+      this.open(opts.retryAfterMs);
+    } else if (opts.openNow) {
       this.cooldown = this.policy.maxCooldownMs;
-      this.open();
-    } else if (this.failures >= this.policy.failureThreshold) {
-      this.open();
+      this.open(opts.retryAfterMs);
+    } else if (this.stateNow === 'closed' && this.failures >= this.policy.failureThreshold) {
+      this.open(opts.retryAfterMs);
     }
   }
 
@@ -84,8 +98,15 @@ export class CircuitBreaker {
     this.trialInFlight = false;
   }
 
-  private open(): void {
+  /** When the breaker lets a trial through again (epoch ms); undefined while closed. */
+  retryAt(): number | undefined {
+    return this.stateNow === 'closed' ? undefined : this.openedAt + this.cooldown;
+  }
+
+  private open(retryAfterMs: number | undefined): void {
     this.stateNow = 'open';
     this.openedAt = this.clock.now();
+    if (retryAfterMs !== undefined && retryAfterMs > this.cooldown)
+      this.cooldown = Math.min(this.policy.maxCooldownMs, retryAfterMs);
   }
 }
