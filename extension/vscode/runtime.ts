@@ -472,7 +472,10 @@ export async function createRuntime(
     const name = controller.currentModel().split('/')[0];
     const kind = configs().find((c) => c.name === name)?.kind;
     // A bundle that fails to load says so on the request that needs it; warming is best effort.
-    if (kind) Promise.resolve(kind).then(loadProviderKind).catch(() => undefined);
+    if (kind)
+      Promise.resolve(kind)
+        .then(loadProviderKind)
+        .catch(() => undefined);
   }, 0);
   return runtime;
 }
