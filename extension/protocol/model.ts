@@ -48,6 +48,8 @@ export const UsageSchema = z.object({
   cachedTokens: z.number().default(0),
   /** Reasoning tokens, when the provider reports them (already counted in outputTokens). */
   reasoningTokens: z.number().optional(),
+  /** Prompt tokens written to the cache (Anthropic; a part of inputTokens), priced at `cacheWrite`. */
+  cacheWriteTokens: z.number().optional(),
   /** Undefined when the model's price is unknown: tokens are shown, never a made-up figure. */
   costUsd: z.number().optional(),
 });

@@ -5,6 +5,7 @@ import type { ChatMessage, Usage } from './model';
 export interface UsageTotal {
   inputTokens: number;
   cachedTokens: number;
+  cacheWriteTokens: number;
   outputTokens: number;
   reasoningTokens: number;
   /** Undefined when any answer's price was unknown: a partial sum would be a made-up figure. */
@@ -17,6 +18,7 @@ export function sessionUsage(messages: readonly ChatMessage[]): UsageTotal {
   const total: UsageTotal = {
     inputTokens: 0,
     cachedTokens: 0,
+    cacheWriteTokens: 0,
     outputTokens: 0,
     reasoningTokens: 0,
     costUsd: 0,
@@ -26,6 +28,7 @@ export function sessionUsage(messages: readonly ChatMessage[]): UsageTotal {
     if (answer) total.answers++;
     total.inputTokens += u.inputTokens;
     total.cachedTokens += u.cachedTokens;
+    total.cacheWriteTokens += u.cacheWriteTokens ?? 0;
     total.outputTokens += u.outputTokens;
     total.reasoningTokens += u.reasoningTokens ?? 0;
     total.costUsd = total.costUsd === undefined || u.costUsd === undefined ? undefined : total.costUsd + u.costUsd;
@@ -62,9 +65,13 @@ export function formatUsd(n: number): string {
 
 /** One line: "12.3k in (10k cached) · 450 out (300 reasoning) · $0.012" — or "· price unknown". */
 export function usageLine(
-  u: Pick<Usage, 'inputTokens' | 'cachedTokens' | 'outputTokens' | 'reasoningTokens' | 'costUsd'>,
+  u: Pick<Usage, 'inputTokens' | 'cachedTokens' | 'cacheWriteTokens' | 'outputTokens' | 'reasoningTokens' | 'costUsd'>,
 ): string {
-  const cached = u.cachedTokens ? ` (${formatTokens(u.cachedTokens)} cached)` : '';
+  const parts = [
+    u.cachedTokens ? `${formatTokens(u.cachedTokens)} cached` : '',
+    u.cacheWriteTokens ? `${formatTokens(u.cacheWriteTokens)} written to cache` : '',
+  ].filter(Boolean);
+  const cached = parts.length ? ` (${parts.join(', ')})` : '';
   const reasoning = u.reasoningTokens ? ` (${formatTokens(u.reasoningTokens)} reasoning)` : '';
   const cost = u.costUsd === undefined ? 'price unknown' : formatUsd(u.costUsd);
   return `${formatTokens(u.inputTokens)} in${cached} · ${formatTokens(u.outputTokens)} out${reasoning} · ${cost}`;

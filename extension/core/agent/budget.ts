@@ -91,4 +91,5 @@ export function addUsage(total: Usage, u: Omit<Usage, 'costUsd'>): void {
   total.outputTokens += u.outputTokens;
   total.cachedTokens += u.cachedTokens;
   if (u.reasoningTokens) total.reasoningTokens = (total.reasoningTokens ?? 0) + u.reasoningTokens;
+  if (u.cacheWriteTokens) total.cacheWriteTokens = (total.cacheWriteTokens ?? 0) + u.cacheWriteTokens;
 }

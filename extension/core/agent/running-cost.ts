@@ -20,6 +20,7 @@ export class RunningCost {
       inputTokens: total.inputTokens - this.base.inputTokens,
       outputTokens: total.outputTokens - this.base.outputTokens,
       cachedTokens: total.cachedTokens - this.base.cachedTokens,
+      cacheWriteTokens: (total.cacheWriteTokens ?? 0) - (this.base.cacheWriteTokens ?? 0),
     };
     const cost = costOf(since, this.price);
     return this.baseCost === undefined || cost === undefined ? undefined : this.baseCost + cost;

@@ -178,7 +178,12 @@ export function createProvider(config: ProviderConfig, apiKey: string | undefine
     // Anthropic's input_tokens excludes cache reads and writes; UsageReport counts all prompt tokens.
     yield {
       type: 'usage',
-      usage: { inputTokens: input + cacheRead + cacheWrite, outputTokens: output, cachedTokens: cacheRead },
+      usage: {
+        inputTokens: input + cacheRead + cacheWrite,
+        outputTokens: output,
+        cachedTokens: cacheRead,
+        ...(cacheWrite ? { cacheWriteTokens: cacheWrite } : {}),
+      },
     };
     yield { type: 'done', stopReason: stopReason(reason) };
   }

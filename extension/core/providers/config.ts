@@ -9,6 +9,8 @@ const PriceSchema = z.object({
   input: z.number().nonnegative(),
   output: z.number().nonnegative(),
   cachedInput: z.number().nonnegative().optional(),
+  /** Anthropic's cache writes (1.25× input for the 5-minute cache); plain input price when unset. */
+  cacheWrite: z.number().nonnegative().optional(),
 });
 
 const HttpUrl = z

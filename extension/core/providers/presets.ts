@@ -5,11 +5,24 @@
 // have no table here.
 import type { ModelInfo, ProviderConfig } from './types';
 
-function info(contextWindow: number, input?: number, output?: number, cachedInput?: number): ModelInfo {
+function info(
+  contextWindow: number,
+  input?: number,
+  output?: number,
+  cachedInput?: number,
+  cacheWrite?: number,
+): ModelInfo {
   return {
     contextWindow,
     ...(input !== undefined && output !== undefined
-      ? { price: { input, output, ...(cachedInput !== undefined ? { cachedInput } : {}) } }
+      ? {
+          price: {
+            input,
+            output,
+            ...(cachedInput !== undefined ? { cachedInput } : {}),
+            ...(cacheWrite !== undefined ? { cacheWrite } : {}),
+          },
+        }
       : {}),
   };
 }
@@ -85,9 +98,10 @@ export const PRESETS: readonly ProviderConfig[] = [
     apiKeyEnv: 'ANTHROPIC_API_KEY',
     contextWindow: 200_000,
     modelInfo: {
-      'claude-sonnet-4-5': info(200_000, 3, 15, 0.3),
-      'claude-opus-4-5': info(200_000, 5, 25, 0.5),
-      'claude-haiku-4-5': info(200_000, 1, 5, 0.1),
+      // Cache writes (5-minute cache) cost 1.25× input, reads 0.1×.
+      'claude-sonnet-4-5': info(200_000, 3, 15, 0.3, 3.75),
+      'claude-opus-4-5': info(200_000, 5, 25, 0.5, 6.25),
+      'claude-haiku-4-5': info(200_000, 1, 5, 0.1, 1.25),
     },
   },
   {

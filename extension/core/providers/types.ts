@@ -41,6 +41,8 @@ export interface UsageReport {
   cachedTokens: number;
   /** Reasoning tokens, when the API reports them separately (a part of outputTokens). */
   reasoningTokens?: number;
+  /** Prompt tokens written to the provider's cache (Anthropic; a part of inputTokens), billed above input. */
+  cacheWriteTokens?: number;
 }
 
 export type StopReason = 'end' | 'tool_calls' | 'max_tokens' | 'other';
@@ -95,7 +97,7 @@ export interface ProviderConfig {
   apiKeyEnv?: string;
   headers?: Record<string, string>;
   contextWindow?: number;
-  price?: { input: number; output: number; cachedInput?: number };
+  price?: { input: number; output: number; cachedInput?: number; cacheWrite?: number };
   /** Local servers (Ollama, LM Studio) need no key. */
   keyless?: boolean;
   /** Shown in the model picker. */
@@ -121,5 +123,5 @@ export interface ModelInfo {
   contextWindow?: number;
   /** Whether the model accepts images (screenshots read by read_file). */
   images?: boolean;
-  price?: { input: number; output: number; cachedInput?: number };
+  price?: { input: number; output: number; cachedInput?: number; cacheWrite?: number };
 }

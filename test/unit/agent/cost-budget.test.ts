@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import * as openai from '../../../extension/core/providers/openai';
 import * as anthropic from '../../../extension/core/providers/anthropic';
 import type { Provider } from '../../../extension/core/providers/types';
-import type { Envelope, RequestEvent } from '../../../extension/protocol';
+import { usageLine, type Envelope, type RequestEvent } from '../../../extension/protocol';
+import { PRESETS } from '../../../extension/core/providers/presets';
 import { costOf } from '../../../extension/core/agent/cost';
 import { budgetReached, unpricedCapNotice } from '../../../extension/core/agent/budget';
 import { startFakeLlm, type FakeReply } from '../../fixtures/fake-llm';
@@ -256,4 +257,28 @@ test('budgetReached: stops at a cap reached, and one call early when the next ca
   const session = { limits: { sessionMaxCostUsd: 1 }, sessionSpent: { tokens: 0, costUsd: 0.95 } };
   assert.equal(budgetReached(session, { ...u(0), costUsd: 0 }, { ...u(0), costUsd: 0 }), undefined);
   assert.equal(budgetReached(session, { ...u(0), costUsd: 0.05 }, { ...u(0), costUsd: 0.05 })?.cap, 'session_cost');
+});
+
+test('anthropic: cache writes are recorded and priced at the cache-write rate (Sonnet 4.5: 1.25× input)', async () => {
+  const fake = await fakePromise;
+  fake.reset();
+  const h = createHarness({ provider: await providerFor('anthropic') });
+  fake.enqueue({
+    text: 'Cached.',
+    usage: { inputTokens: 10_000, outputTokens: 100, cachedTokens: 2_000, cacheWriteTokens: 6_000 },
+  });
+  await h.controller.send('w', 'hello', 'chat');
+  const usage = events(h.envelopes('w'), 'usage').at(-1);
+  assert.ok(usage?.type === 'usage');
+  assert.equal(usage.usage.inputTokens, 10_000, 'reads and writes are part of the prompt');
+  assert.equal(usage.usage.cachedTokens, 2_000);
+  assert.equal(usage.usage.cacheWriteTokens, 6_000);
+  // The harness's price has no cacheWrite: writes cost plain input, as before.
+  assert.equal(usage.usage.costUsd, (10_000 * 1 + 100 * 2) / 1_000_000);
+  assert.match(usageLine(usage.usage), /^10k in \(2k cached, 6k written to cache\) · 100 out · /);
+  // With the preset's table: 2k plain × $3, 2k read × $0.30, 6k written × $3.75, 100 out × $15.
+  const sonnet = PRESETS.find((p) => p.name === 'anthropic')?.modelInfo?.['claude-sonnet-4-5']?.price;
+  assert.deepEqual(sonnet, { input: 3, output: 15, cachedInput: 0.3, cacheWrite: 3.75 });
+  const cost = costOf(usage.usage, sonnet);
+  assert.ok(Math.abs((cost ?? 0) - (2_000 * 3 + 2_000 * 0.3 + 6_000 * 3.75 + 100 * 15) / 1_000_000) < 1e-12);
 });

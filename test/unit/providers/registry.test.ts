@@ -262,7 +262,7 @@ describe('ProviderRegistry', () => {
     assert.equal(a.provider, b.provider);
     assert.equal(a.model, 'claude-haiku-4-5');
     assert.equal(b.model, 'claude-sonnet-4-5');
-    assert.deepEqual(a.config.price, { input: 1, output: 5, cachedInput: 0.1 });
+    assert.deepEqual(a.config.price, { input: 1, output: 5, cachedInput: 0.1, cacheWrite: 1.25 });
     assert.deepEqual(loader.created, [{ kind: 'anthropic', name: 'anthropic', apiKey: 'sk-ant' }]);
   });
 

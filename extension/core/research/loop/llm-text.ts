@@ -28,6 +28,7 @@ export async function collectText(
       usage.inputTokens += ev.usage.inputTokens;
       usage.outputTokens += ev.usage.outputTokens;
       usage.cachedTokens += ev.usage.cachedTokens;
+      if (ev.usage.cacheWriteTokens) usage.cacheWriteTokens = (usage.cacheWriteTokens ?? 0) + ev.usage.cacheWriteTokens;
     }
   }
   return { text, usage };
