@@ -19,6 +19,7 @@ const benches = [
     'bench/history.mjs',
     'first use → first request on the wire; History list open and search time at 10, 1,000 and 10,000 sessions',
   ],
+  ['history-view', 'bench/history-view.mjs', 'History view: first page painted, paging and scrolling at 1,000/10,000'],
   ['permissions', 'bench/permissions.mjs', 'permission decision per tool call (policy + shell parse)'],
   ['checkpoints', 'bench/checkpoints.mjs', 'checkpoint per turn and rewind, 1/10/100 files of 10 KB'],
   ['research', 'bench/research.mjs', 'research run at 200 ms per search/fetch: wall vs critical path; citations'],
