@@ -12,6 +12,7 @@ import {
   type Envelope,
   type Mode,
   type ModelChoice,
+  type ReasoningChoice,
   type Outbound,
   type OutboundHandlers,
   type RedoOffer,
@@ -38,6 +39,8 @@ export interface Meta {
   models: ModelChoice[];
   modes: ModeInfo[];
   workspaceTrusted: boolean;
+  /** The reasoning option chosen per model reference (absent: off). */
+  reasoning: Record<string, ReasoningChoice>;
 }
 
 /** Fired on window after each flush: lets tests and the benchmark time renders from inside the page. */
@@ -60,6 +63,7 @@ export class ChatStore {
     models: [],
     modes: [],
     workspaceTrusted: true,
+    reasoning: {},
   };
   view: 'chat' | 'history' = 'chat';
   history: { sessions: SessionSummary[]; query: string } = { sessions: [], query: '' };
@@ -158,6 +162,13 @@ export class ChatStore {
     this.schedule();
   }
 
+  /** The picker's reasoning option for a model, shown at once (the host keeps it). */
+  setReasoning(model: string, choice: ReasoningChoice): void {
+    this.meta = { ...this.meta, reasoning: { ...this.meta.reasoning, [model]: choice } };
+    this.mark('meta');
+    this.schedule();
+  }
+
   setView(view: 'chat' | 'history'): void {
     this.view = view;
     this.mark('view');
@@ -221,6 +232,7 @@ export class ChatStore {
       models: snapshot.models,
       modes: snapshot.modes,
       workspaceTrusted: snapshot.workspaceTrusted,
+      reasoning: snapshot.reasoning ?? {},
     };
     this.redo = snapshot.redo;
     this.versions.clear();

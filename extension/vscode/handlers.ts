@@ -29,6 +29,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     retry: (m) => void c.retry(m.requestId),
     setMode: (m) => c.setMode(m.mode),
     setModel: (m) => c.setModel(m.model),
+    setReasoning: (m) => c.setReasoning(m.model, m.reasoning),
     newChat: () => c.newChat(),
     openLink: async (m) => {
       let uri: vscode.Uri;

@@ -16,6 +16,10 @@ import {
 import { lookupApiKey } from '../core/providers/keys';
 import { checkKeyDestination, destinationOfUrl, embedderWithKeyCheck } from '../core/providers/key-binding';
 import type { ProviderConfig, ProviderKind } from '../core/providers/types';
+import { createVscodeLmProvider } from '../core/providers/vscode-lm';
+import type { ReasoningChoices } from '../core/agent/controller';
+import { REASONING_STATE_KEY, reasoningChoicesIn } from '../core/providers/reasoning-choices';
+import { createLanguageModels, type LanguageModelsAdapter } from './adapters/language-models';
 import { createToolRegistry, createToolSessionState, disposeToolSession } from '../core/tools/registry';
 import { createMemorySearchTool } from '../core/tools/memory-search';
 import { createWebFetchTool } from '../core/tools/web-fetch';
@@ -76,10 +80,33 @@ function loadHtmlConverter(): Promise<HtmlConverter> {
   return Promise.resolve(require(path.join(__dirname, 'research-html.js')) as HtmlConverter);
 }
 
-function loadProviderKind(kind: ProviderKind): Promise<ProviderModule> {
-  // Each SDK is its own bundle, loaded on the first request that needs it.
-  if (kind === 'vscode-lm') return Promise.reject(new Error('The vscode-lm provider kind is not available yet.'));
-  return Promise.resolve(require(path.join(__dirname, `provider-${kind}.js`)) as ProviderModule);
+function providerKindLoader(languageModels: LanguageModelsAdapter): (kind: ProviderKind) => Promise<ProviderModule> {
+  return (kind) => {
+    // VS Code's own models need no SDK: the provider talks to the editor through its port.
+    if (kind === 'vscode-lm')
+      return Promise.resolve({ createProvider: (config) => createVscodeLmProvider(config, languageModels) });
+    // Each SDK is its own bundle, loaded on the first request that needs it.
+    return Promise.resolve(require(path.join(__dirname, `provider-${kind}.js`)) as ProviderModule);
+  };
+}
+
+/**
+ * The model picker's reasoning choice per model, in global state: a per-user preference like the
+ * picked model, shared by every workspace. Not a setting: the picker changes it often, and a
+ * workspace cannot set it (spending stays bounded by the user-only sextant.budget.* caps).
+ */
+function reasoningStore(state: vscode.Memento): ReasoningChoices {
+  const all = () => reasoningChoicesIn(state.get<unknown>(REASONING_STATE_KEY));
+  return {
+    all,
+    get: (ref) => all()[ref],
+    set: (ref, choice) => {
+      const next = { ...all() };
+      if (choice === 'off') delete next[ref];
+      else next[ref] = choice;
+      void state.update(REASONING_STATE_KEY, next);
+    },
+  };
 }
 
 export async function createRuntime(
@@ -99,6 +126,10 @@ export async function createRuntime(
     for (const e of merged.errors) log.warn(`sextant.providers: ${e}`);
     return merged.configs;
   };
+  // VS Code's Language Model API: listed now and whenever VS Code says the models changed.
+  const languageModels = createLanguageModels(log);
+  context.subscriptions.push(languageModels);
+  const loadProviderKind = providerKindLoader(languageModels);
   const newRegistry = () =>
     new ProviderRegistry({
       configs: configs(),
@@ -285,8 +316,11 @@ export async function createRuntime(
       blobs: new FileCheckpointBlobs(path.join(context.globalStorageUri.fsPath, 'checkpoints')),
     },
     resolveModel: (ref) => registry.resolve(ref),
-    modelChoices: async () => listModelChoices(configs(), (name) => keyDirectory.hasKey(name)),
+    modelChoices: async () =>
+      listModelChoices(configs(), (name) => keyDirectory.hasKey(name), await languageModels.list()),
     defaultModel: () => readSettings().defaultModel,
+    plannerModel: () => readSettings().plannerModel,
+    reasoning: reasoningStore(context.globalState),
     maxSteps: () => readSettings().maxSteps,
     budget: () => readSettings().budget,
     permissions: permissions.gate,
@@ -341,6 +375,8 @@ export async function createRuntime(
   });
 
   decide = (callId, decision) => controller.approve(callId, decision);
+  // Models installed or removed in VS Code (e.g. Copilot Chat signed in) show up in the picker at once.
+  context.subscriptions.push(languageModels.onDidChange(() => void controller.postSnapshot()));
 
   // A reloaded window (or a restarted VS Code) reopens the chat this workspace had open.
   const lastSession = currentSession.read();
@@ -383,12 +419,18 @@ export async function createRuntime(
       const pick = await vscode.window.showQuickPick(
         snap.models.map((m) => ({
           label: m.ref,
-          description: m.hasKey ? m.label : `${m.label} — no API key yet`,
+          description: m.unavailable
+            ? `${m.label} — ${m.unavailable}`
+            : m.hasKey
+              ? m.label
+              : `${m.label} — no API key yet`,
           ref: m.ref,
+          unavailable: m.unavailable,
         })),
         { title: 'Sextant: Select Model', placeHolder: `current: ${snap.model}` },
       );
-      if (pick) controller.setModel(pick.ref);
+      if (pick?.unavailable) void vscode.window.showInformationMessage(`Sextant: ${pick.unavailable}`);
+      else if (pick) controller.setModel(pick.ref);
     },
     setApiKey: () => keys.setApiKey(),
     clearApiKey: () => keys.clearApiKey(),

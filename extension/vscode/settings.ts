@@ -34,6 +34,8 @@ export interface SextantSettings {
   allowPrivateHosts: string[];
   /** sextant.research.fastModel: the model web_fetch answers with (undefined: the chat's model). */
   fastModel: string | undefined;
+  /** sextant.plannerModel: the model Plan mode and the research planner use (undefined: the chat's model). */
+  plannerModel: string | undefined;
   /** sextant.budget.*: spending caps per run and per session (they decide spending: user settings only). */
   budget: BudgetLimits;
 }
@@ -70,6 +72,7 @@ export function readSettings(): SextantSettings {
     embeddings: embeddingsSetting(userValue<unknown>('memory.embeddings')),
     allowPrivateHosts: list('web.allowPrivateHosts').filter((h): h is string => typeof h === 'string' && !!h.trim()),
     fastModel: nonEmpty(userValue<unknown>('research.fastModel')),
+    plannerModel: nonEmpty(userValue<unknown>('plannerModel')),
     budget: {
       maxCostUsd: capValue(userValue<unknown>('budget.maxCostUsd')),
       maxTokens: capValue(userValue<unknown>('budget.maxTokens')),

@@ -91,6 +91,7 @@ test('dispatch calls exactly the handler of the message type', async () => {
     retry: record('retry'),
     setMode: record('setMode'),
     setModel: record('setModel'),
+    setReasoning: record('setReasoning'),
     newChat: record('newChat'),
     openLink: record('openLink'),
     runCommand: record('runCommand'),
