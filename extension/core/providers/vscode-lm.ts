@@ -112,6 +112,31 @@ export function lmError(err: unknown, model: string, signal: AbortSignal, afterF
   }
 }
 
+/**
+ * The parts of a response until the signal aborts: Stop ends the request at once even when the model's
+ * extension is slow to honour VS Code's cancellation (the adapter cancels its token on the same signal).
+ */
+async function* untilAborted<T>(parts: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const it = parts[Symbol.asyncIterator]();
+  let onAbort = () => {};
+  const aborted = new Promise<IteratorResult<T>>((resolve) => {
+    onAbort = () => resolve({ done: true, value: undefined });
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([it.next(), aborted]);
+      if (next.done || signal.aborted) return;
+      yield next.value;
+    }
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    // Let the source clean up; a rejection from it no longer matters once we stopped reading.
+    void it.return?.()?.catch(() => undefined);
+  }
+}
+
 function describeModel(m: LmModelInfo): string {
   return `${m.name} (${m.vendor})`;
 }
@@ -166,8 +191,7 @@ export function createVscodeLmProvider(config: ProviderConfig, port: LanguageMod
         },
         signal,
       );
-      for await (const part of parts) {
-        if (signal.aborted) break;
+      for await (const part of untilAborted(parts, signal)) {
         if (part.type === 'text') {
           if (!part.text) continue;
           afterFirstToken = true;
