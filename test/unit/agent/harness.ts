@@ -1,6 +1,6 @@
 // Builds a ChatController with in-memory collaborators and records what it posts.
 import { z } from 'zod';
-import { ChatController } from '../../../extension/core/agent/controller';
+import { ChatController, type ReasoningChoices } from '../../../extension/core/agent/controller';
 import type { Envelope, Mode, Outbound } from '../../../extension/protocol';
 import { defineTool, type AnyTool, type ToolSessionState } from '../../../extension/core/tools/types';
 import { createToolRegistry } from '../../../extension/core/tools/registry';
@@ -64,6 +64,12 @@ export function createHarness(opts: {
   budget?: BudgetLimits;
   /** The system prompt (default `system for <mode>`). */
   systemPrompt?: (mode: Mode, sessionStartedAt: number) => string;
+  /** More models by reference (`provider/model`), each with its own provider and price. */
+  models?: Record<string, { provider: Provider; price?: { input: number; output: number } }>;
+  /** sextant.plannerModel. */
+  plannerModel?: string;
+  /** The picker's reasoning choices per model reference. */
+  reasoning?: ReasoningChoices;
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -82,11 +88,20 @@ export function createHarness(opts: {
         }
       : persistence,
     checkpoints: opts.checkpoints,
-    resolveModel: async () => ({
-      provider: opts.provider,
-      model: 'm',
-      config: { name: 'scripted', kind: 'openai', price: { input: 1, output: 2 } },
-    }),
+    resolveModel: async (ref) => {
+      const other = opts.models?.[ref];
+      if (other) {
+        const [name = ref, model = ''] = ref.split('/');
+        return { provider: other.provider, model, config: { name, kind: 'openai', price: other.price } };
+      }
+      return {
+        provider: opts.provider,
+        model: 'm',
+        config: { name: 'scripted', kind: 'openai', price: { input: 1, output: 2 } },
+      };
+    },
+    ...(opts.plannerModel ? { plannerModel: () => opts.plannerModel } : {}),
+    ...(opts.reasoning ? { reasoning: opts.reasoning } : {}),
     modelChoices: async () => [{ ref: 'scripted/m', label: 'Scripted', hasKey: true }],
     defaultModel: () => 'scripted/m',
     maxSteps: () => opts.maxSteps ?? 50,

@@ -341,7 +341,7 @@ class ResearchRun {
     const { text: draft, usage } = await collectText(o.llm, { system: writerPrompt.trim(), user }, o.signal, (t) =>
       this.out.push({ type: 'text_delta', text: t }),
     );
-    this.addUsage(usage);
+    this.addUsage(usage, o.price);
     if (o.signal.aborted) return { kind: 'aborted' };
     this.progress('verifying', 'Checking every citation against its page');
     const verified = await verifyReport(draft, this.sources, { judge: o.judge, signal: o.signal });
@@ -448,7 +448,7 @@ class ResearchRun {
   }
 
   /** Adds one call's usage; its cost at the price of the model that made it (the planner's may differ). */
-  private addUsage(u: Usage, price = this.o.price): void {
+  private addUsage(u: Usage, price: ProviderConfig['price'] | undefined): void {
     const before = this.usage.costUsd;
     addUsage(this.usage, u);
     const cost = costOf(u, price);
