@@ -435,12 +435,14 @@ test('sextant.plannerModel: the plan and the gap checks go to the planner model,
     },
   );
   assert.deepEqual(asked, ['planner', 'writer']);
-  const modelOf = (role: Role) => (fake.requests.find((r) => roleOf(r) === role)?.body as { model?: string }).model;
+  const modelOf = (role: Role) =>
+    (fake.requests.find((r) => roleOf(r) === role)?.body as { model?: string } | undefined)?.model;
   assert.equal(modelOf('planner'), 'planner-model');
   assert.equal(modelOf('writer'), 'fake-model');
   // The planner model's reasoning level goes with its calls only.
   const effortOf = (role: Role) =>
-    (fake.requests.find((r) => roleOf(r) === role)?.body as { reasoning_effort?: string }).reasoning_effort;
+    (fake.requests.find((r) => roleOf(r) === role)?.body as { reasoning_effort?: string } | undefined)
+      ?.reasoning_effort;
   assert.equal(effortOf('planner'), 'high');
   assert.equal(effortOf('writer'), undefined);
   assert.ok(report?.notes.some((n) => n.includes('big/planner-model')));
