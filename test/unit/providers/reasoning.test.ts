@@ -133,7 +133,7 @@ describe('anthropic thinking through the turn loop', () => {
     ]);
   });
 
-  test('an open tool loop that ran without thinking (e.g. a plan approved for another model) goes without it', async () => {
+  test('an open tool loop that ran without thinking (a plan approved for another model) has none', async () => {
     const history: ModelMessage[] = [
       { role: 'user', content: 'plan it' },
       { role: 'assistant', text: '', toolCalls: [{ id: 'toolu_p', name: 'submit_plan', argumentsJson: '{}' }] },

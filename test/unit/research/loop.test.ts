@@ -414,7 +414,7 @@ test('a spending cap ends the gathering; the report uses what was read and names
   assert.equal(last.usage.costUsd, (15_000 * 1 + 300 * 2) / 1_000_000);
 });
 
-test('sextant.plannerModel: the plan and the gap checks go to the planner model, the report to the chat model', async () => {
+test('sextant.plannerModel: plan and gap checks on the planner model, the report on the chat model', async () => {
   const asked = await script({
     planner: PLAN(['rust 2024 edition']),
     gaps: { text: '{"enough": true, "queries": []}', usage: { inputTokens: 1000, outputTokens: 100 } },
