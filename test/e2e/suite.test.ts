@@ -18,6 +18,7 @@ import { researchSearchScenarios } from './scenarios/research-search';
 import { researchScenarios } from './scenarios/research';
 import { rewindScenarios } from './scenarios/rewind';
 import { costScenarios } from './scenarios/cost';
+import { modelScenarios } from './scenarios/models';
 
 const e2e = new E2E();
 chatScenarios(e2e);
@@ -35,6 +36,7 @@ researchSearchScenarios(e2e);
 researchScenarios(e2e);
 rewindScenarios(e2e);
 costScenarios(e2e);
+modelScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
 planScenarios(e2e);
 e2e.run();
