@@ -117,6 +117,26 @@ export function toAnthropicMessages(messages: ModelMessage[]): MessageParam[] {
   return out;
 }
 
+/** What stands between a step's tool results and the user's next message when thinking is on. */
+export const RESULTS_RECEIVED = '(Tool results received.)';
+
+/**
+ * With thinking on, a user message that follows tool results (an approved plan after `submit_plan`, a
+ * "continue" after a stopped run) starts a new assistant turn only if an assistant message closes the
+ * earlier tool loop first; otherwise the API counts it as the same loop and wants that loop's assistant
+ * message to start with a thinking block it may not have (it ran without thinking, or on another model).
+ * A short assistant note goes in between, at every such place in the history, so the prefix stays the
+ * same from one request to the next.
+ */
+export function closeAnsweredToolLoops(messages: ModelMessage[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const m of messages) {
+    if (m.role === 'user' && out.at(-1)?.role === 'tool') out.push({ role: 'assistant', text: RESULTS_RECEIVED });
+    out.push(m);
+  }
+  return out;
+}
+
 /**
  * Whether extended thinking may be switched on for a request over these messages. Anthropic keeps one
  * thinking configuration per assistant turn, and a tool-use loop is one turn: when the history ends in

@@ -10,7 +10,13 @@ import {
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
-import { thinkingAllowed, toAnthropicMessages, toAnthropicSystem, toAnthropicTools } from './anthropic-messages';
+import {
+  closeAnsweredToolLoops,
+  thinkingAllowed,
+  toAnthropicMessages,
+  toAnthropicSystem,
+  toAnthropicTools,
+} from './anthropic-messages';
 import { abortedError, toProviderError, truncatedError, type ErrorContext, type SdkErrorClasses } from './errors';
 import { boundedRetryFetch, SDK_MAX_RETRIES } from './retry';
 import type { Provider, ProviderConfig, ProviderEvent, ProviderRequest, ReasoningEffort, StopReason } from './types';
@@ -43,12 +49,13 @@ export const THINKING_BUDGET: Record<ReasoningEffort, number> = { low: 2048, med
 
 export function buildAnthropicBody(request: ProviderRequest): MessageCreateParamsStreaming {
   const answerTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
-  const thinking = request.reasoning && thinkingAllowed(request.messages) ? THINKING_BUDGET[request.reasoning] : 0;
+  const messages = request.reasoning ? closeAnsweredToolLoops(request.messages) : request.messages;
+  const thinking = request.reasoning && thinkingAllowed(messages) ? THINKING_BUDGET[request.reasoning] : 0;
   const body: MessageCreateParamsStreaming = {
     model: request.model,
     // The thinking budget is part of max_tokens, which must exceed it: the answer keeps its own room.
     max_tokens: answerTokens + thinking,
-    messages: toAnthropicMessages(request.messages),
+    messages: toAnthropicMessages(messages),
     stream: true,
   };
   if (thinking) body.thinking = { type: 'enabled', budget_tokens: thinking };

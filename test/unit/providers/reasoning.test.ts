@@ -1,7 +1,8 @@
 // The model picker's reasoning option on the wire, through the real SDKs against the fake LLM server:
 // Anthropic extended thinking (budget, max_tokens, no temperature) and OpenAI-style reasoning_effort;
 // Anthropic's thinking streamed as thinking deltas and its signed (and redacted) blocks sent back in
-// order before the tool_use of the same turn; thinking left off when an open tool loop ran without it.
+// order before the tool_use of the same turn; a tool loop answered by the user closed with a note so
+// thinking can start; thinking left off when a still-open tool loop ran without it.
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createProvider as createAnthropic, THINKING_BUDGET } from '../../../extension/core/providers/anthropic';
@@ -133,7 +134,7 @@ describe('anthropic thinking through the turn loop', () => {
     ]);
   });
 
-  test('an open tool loop that ran without thinking (a plan approved for another model) has none', async () => {
+  test('a plan made without thinking, then approved: the loop is closed by a note and the execution thinks', async () => {
     const history: ModelMessage[] = [
       { role: 'user', content: 'plan it' },
       { role: 'assistant', text: '', toolCalls: [{ id: 'toolu_p', name: 'submit_plan', argumentsJson: '{}' }] },
@@ -146,17 +147,38 @@ describe('anthropic thinking through the turn loop', () => {
       },
       { role: 'user', content: 'Carry out the approved plan.' },
     ];
-    fake.enqueue({ text: 'Done.' });
+    fake.enqueue(
+      { thinking: 'Step one first.', toolCalls: [{ id: 'toolu_x', name: 'peek', arguments: { path: 'a' } }] },
+      { thinking: 'Done now.', text: 'Done.' },
+    );
     await drive(anthropic(), history, 'high');
+    for (const n of [0, 1])
+      assert.deepEqual(body(n).thinking, { type: 'enabled', budget_tokens: THINKING_BUDGET.high });
+    const roles = (n: number) =>
+      (body(n).messages as Array<{ role: string; content: Array<{ type: string; text?: string }> }>).map((m) =>
+        m.content.map((b) => `${m.role}:${b.type}`).join(','),
+      );
+    assert.deepEqual(roles(0), ['user:text', 'assistant:tool_use', 'user:tool_result', 'assistant:text', 'user:text']);
+    // The second step's request starts with the same messages (the prompt cache keeps working).
+    assert.deepEqual(roles(1).slice(0, 5), roles(0));
+    assert.deepEqual(roles(1).slice(5), ['assistant:thinking,assistant:tool_use', 'user:tool_result']);
+    const note = (body(0).messages as Array<{ content: Array<{ text?: string }> }>)[3]?.content[0]?.text;
+    assert.equal(note, '(Tool results received.)');
+    // Without thinking nothing is inserted.
+    fake.enqueue({ text: 'ok' });
+    await drive(anthropic(), history);
+    assert.equal(roles(2).length, 3, 'tool result and the user text share one user turn');
+  });
+
+  test('a tool loop still open whose assistant message has no thinking block goes without thinking', async () => {
+    const open: ModelMessage[] = [
+      { role: 'user', content: 'read a' },
+      { role: 'assistant', text: '', toolCalls: [{ id: 'toolu_q', name: 'peek', argumentsJson: '{"path":"a"}' }] },
+      { role: 'tool', toolCallId: 'toolu_q', toolName: 'peek', isError: false, content: [{ type: 'text', text: 'A' }] },
+    ];
+    fake.enqueue({ text: 'A it is.' });
+    await collect(anthropic().stream(request('', { messages: open, reasoning: 'low' }), new AbortController().signal));
     assert.equal('thinking' in body(), false);
     assert.equal(body().max_tokens, 8192);
-    // A fresh turn after a finished exchange thinks again.
-    fake.enqueue({ thinking: 'hm', text: 'Sure.' });
-    await drive(
-      anthropic(),
-      [...history, { role: 'assistant', text: 'Done.' }, { role: 'user', content: 'next' }],
-      'high',
-    );
-    assert.deepEqual(body(1).thinking, { type: 'enabled', budget_tokens: THINKING_BUDGET.high });
   });
 });
