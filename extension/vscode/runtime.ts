@@ -10,6 +10,7 @@ import type { ApprovalDecision, Logger } from '../core/ports';
 import {
   listModelChoices,
   mergeProviderConfigs,
+  withLmModelInfo,
   ProviderRegistry,
   type ProviderModule,
 } from '../core/providers/registry';
@@ -121,14 +122,14 @@ export async function createRuntime(
   const workspaceSettings = new WorkspaceSettingsFile(log);
   context.subscriptions.push(watchIgnoredWorkspaceSettings(log), workspaceSettings);
   void workspaceSettings.reload();
-  const configs = (): ProviderConfig[] => {
-    const merged = mergeProviderConfigs(readSettings().providers);
-    for (const e of merged.errors) log.warn(`sextant.providers: ${e}`);
-    return merged.configs;
-  };
   // VS Code's Language Model API: listed now and whenever VS Code says the models changed.
   const languageModels = createLanguageModels(log);
   context.subscriptions.push(languageModels);
+  const configs = (): ProviderConfig[] => {
+    const merged = mergeProviderConfigs(readSettings().providers);
+    for (const e of merged.errors) log.warn(`sextant.providers: ${e}`);
+    return withLmModelInfo(merged.configs, languageModels.cached());
+  };
   const loadProviderKind = providerKindLoader(languageModels);
   const newRegistry = () =>
     new ProviderRegistry({
@@ -144,6 +145,10 @@ export async function createRuntime(
       if (!e.affectsConfiguration('sextant.providers')) return;
       registry = newRegistry();
       log.info('providers: settings changed; the next request uses them');
+    }),
+    // A model's context window comes with VS Code's list: the registry takes the new list.
+    languageModels.onDidChange(() => {
+      registry = newRegistry();
     }),
   );
 

@@ -7,7 +7,7 @@ import { defaultModelOf } from './config';
 import { checkKeyDestination, destinationOf, type ConfirmKeyDestination } from './key-binding';
 import { lookupApiKey } from './keys';
 import { NO_LM_MODEL_MESSAGE } from './vscode-lm';
-import { ProviderError, type Provider, type ProviderConfig, type ProviderKind } from './types';
+import { type ModelInfo, ProviderError, type Provider, type ProviderConfig, type ProviderKind } from './types';
 
 export { mergeProviderConfigs, defaultModelOf } from './config';
 
@@ -90,6 +90,22 @@ function lmChoices(c: ProviderConfig, lmModels: LmModelInfo[] | undefined): Mode
       { ref: c.name, label: `${label} · no language model installed`, hasKey: true, unavailable: NO_LM_MODEL_MESSAGE },
     ];
   return models.map((m) => ({ ref: `${c.name}/${m.id}`, label: `${label} · ${m.name}`, hasKey: true }));
+}
+
+/**
+ * `vscode-lm` providers with each listed model's input limit as its context window (the API says it;
+ * compaction and the prompt budget need it), other providers unchanged.
+ */
+export function withLmModelInfo(configs: ProviderConfig[], lmModels: LmModelInfo[]): ProviderConfig[] {
+  if (lmModels.length === 0) return configs;
+  return configs.map((c) => {
+    if (c.kind !== 'vscode-lm') return c;
+    const info: Record<string, ModelInfo> = { ...c.modelInfo };
+    for (const m of lmModels)
+      if (m.maxInputTokens > 0)
+        info[m.id] = { ...info[m.id], contextWindow: info[m.id]?.contextWindow ?? m.maxInputTokens };
+    return { ...c, modelInfo: info };
+  });
 }
 
 /**

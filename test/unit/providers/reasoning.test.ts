@@ -134,7 +134,7 @@ describe('anthropic thinking through the turn loop', () => {
     ]);
   });
 
-  test('a plan made without thinking, then approved: the loop is closed by a note and the execution thinks', async () => {
+  test('a plan made without thinking, then approved: a note closes the loop and the execution thinks', async () => {
     const history: ModelMessage[] = [
       { role: 'user', content: 'plan it' },
       { role: 'assistant', text: '', toolCalls: [{ id: 'toolu_p', name: 'submit_plan', argumentsJson: '{}' }] },

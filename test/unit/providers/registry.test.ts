@@ -10,6 +10,7 @@ import {
   mergeProviderConfigs,
   ProviderRegistry,
   resolveModelRef,
+  withLmModelInfo,
   type ProviderModule,
 } from '../../../extension/core/providers/registry';
 import { ProviderError, type ProviderConfig, type ProviderKind } from '../../../extension/core/providers/types';
@@ -259,6 +260,17 @@ describe('vscode-lm provider entries', () => {
     const secrets = memorySecrets({ 'sextant.apiKey.copilot': 'sk-should-not-be-read' });
     assert.equal(await resolveApiKey(copilot, secrets, { COPILOT_API_KEY: 'x' }), undefined);
     assert.deepEqual(secrets.reads, []);
+  });
+
+  test("a listed model's input limit becomes its context window", () => {
+    const lm = [{ id: 'm1', name: 'M1', vendor: 'v', family: 'f', maxInputTokens: 128_000 }];
+    const all = withLmModelInfo(configs(), lm);
+    const r = resolveModelRef('vscode-lm/m1', all);
+    assert.ok(r.ok && r.config.contextWindow === 128_000);
+    assert.deepEqual(
+      all.filter((c) => c.kind !== 'vscode-lm'),
+      configs().filter((c) => c.kind !== 'vscode-lm'),
+    );
   });
 
   test('a bare "vscode-lm" reference resolves with an empty model id (the provider takes the first model)', () => {
