@@ -12,6 +12,7 @@ import {
   type Envelope,
   type Mode,
   type ModelChoice,
+  type ReasoningChoice,
   type Outbound,
   type OutboundHandlers,
   type RedoOffer,
@@ -38,6 +39,8 @@ export interface Meta {
   models: ModelChoice[];
   modes: ModeInfo[];
   workspaceTrusted: boolean;
+  /** The reasoning option chosen per model reference (absent: off). */
+  reasoning: Record<string, ReasoningChoice>;
 }
 
 /** Fired on window after each flush: lets tests and the benchmark time renders from inside the page. */
@@ -60,6 +63,7 @@ export class ChatStore {
     models: [],
     modes: [],
     workspaceTrusted: true,
+    reasoning: {},
   };
   view: 'chat' | 'history' = 'chat';
   /** The pages of the history list loaded so far; `hasMore` when the host has further rows. */
@@ -173,6 +177,13 @@ export class ChatStore {
     this.schedule();
   }
 
+  /** The picker's reasoning option for a model, shown at once (the host keeps it). */
+  setReasoning(model: string, choice: ReasoningChoice): void {
+    this.meta = { ...this.meta, reasoning: { ...this.meta.reasoning, [model]: choice } };
+    this.mark('meta');
+    this.schedule();
+  }
+
   setView(view: 'chat' | 'history'): void {
     this.view = view;
     this.mark('view');
@@ -236,6 +247,7 @@ export class ChatStore {
       models: snapshot.models,
       modes: snapshot.modes,
       workspaceTrusted: snapshot.workspaceTrusted,
+      reasoning: snapshot.reasoning ?? {},
     };
     this.redo = snapshot.redo;
     this.versions.clear();

@@ -291,3 +291,55 @@ export interface SessionPersistence {
   /** Newest first; `query` matches title and content; `offset` pages. Deleted sessions are left out. */
   listSessions(opts?: { query?: string; limit?: number; offset?: number }): SessionSummary[];
 }
+
+// ---- VS Code's Language Model API (vscode.lm): models the user already has (e.g. GitHub Copilot
+// Chat), reached without a key. The adapter in extension/vscode implements it; the `vscode-lm`
+// provider kind (core/providers/vscode-lm.ts) translates the provider contract to and from it.
+
+export interface LmModelInfo {
+  /** The model's opaque id: what a `vscode-lm/<id>` model reference names. */
+  id: string;
+  name: string;
+  vendor: string;
+  family: string;
+  maxInputTokens: number;
+}
+
+/** A message part as the API takes it; tool results go in user messages, tool calls in assistant ones. */
+export type LmPart =
+  | { type: 'text'; text: string }
+  | { type: 'tool_call'; callId: string; name: string; input: Record<string, unknown> }
+  | { type: 'tool_result'; callId: string; text: string };
+
+/** The API has no system role: the provider sends the system prompt as the first user message. */
+export interface LmMessage {
+  role: 'user' | 'assistant';
+  parts: LmPart[];
+}
+
+/** What a response streams: text, or a complete tool call. */
+export type LmResponsePart =
+  | { type: 'text'; text: string }
+  | { type: 'tool_call'; callId: string; name: string; input: unknown };
+
+export interface LmRequestOptions {
+  tools?: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>;
+  /** Why Sextant asks (shown in VS Code's consent prompt). */
+  justification: string;
+}
+
+/**
+ * Failures are Errors with a `code`: `NotFound` (no such model), `NoPermissions` (the user did not
+ * allow it), `Blocked` (quota or rate limit), or anything else VS Code reports.
+ */
+export interface LanguageModelsPort {
+  list(): Promise<LmModelInfo[]>;
+  send(
+    modelId: string,
+    messages: LmMessage[],
+    options: LmRequestOptions,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<LmResponsePart>>;
+  /** Tokens in a text by the model's own tokenizer (the API reports no usage). */
+  countTokens(modelId: string, text: string, signal: AbortSignal): Promise<number>;
+}

@@ -2,7 +2,14 @@
 // A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
 import * as z from 'zod';
 import { EnvelopeSchema } from './events';
-import { ModeSchema, RunBudgetChoiceSchema, SessionSummarySchema, SnapshotSchema, ErrorInfoSchema } from './model';
+import {
+  ModeSchema,
+  ReasoningChoiceSchema,
+  RunBudgetChoiceSchema,
+  SessionSummarySchema,
+  SnapshotSchema,
+  ErrorInfoSchema,
+} from './model';
 import { RewindPreviewSchema, RewindScopeSchema } from './rewind';
 
 /** Webview → host. */
@@ -20,6 +27,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('retry'), requestId: z.string().min(1) }),
   z.object({ type: z.literal('setMode'), mode: ModeSchema }),
   z.object({ type: z.literal('setModel'), model: z.string().min(1) }),
+  /** The model picker's reasoning option for one model (kept per model reference). */
+  z.object({ type: z.literal('setReasoning'), model: z.string().min(1), reasoning: ReasoningChoiceSchema }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('openLink'), url: z.string() }),
   z.object({ type: z.literal('runCommand'), command: z.enum(['setApiKey', 'selectModel', 'exportSession']) }),

@@ -209,7 +209,20 @@ export const ModeAvailabilitySchema = z.object({
   reason: z.string().optional(),
 });
 
-export const ModelChoiceSchema = z.object({ ref: z.string(), label: z.string(), hasKey: z.boolean() });
+/** The model picker's per-model reasoning option; `off` sends nothing (Anthropic: no extended thinking). */
+export const ReasoningChoiceSchema = z.enum(['off', 'low', 'medium', 'high']);
+export type ReasoningChoice = z.infer<typeof ReasoningChoiceSchema>;
+export type ReasoningEffort = Exclude<ReasoningChoice, 'off'>;
+
+export const ModelChoiceSchema = z.object({
+  ref: z.string(),
+  label: z.string(),
+  hasKey: z.boolean(),
+  /** Offers the reasoning option: `thinking` (Anthropic extended thinking) or `effort` (reasoning_effort). */
+  reasoning: z.enum(['thinking', 'effort']).optional(),
+  /** Shown but not selectable, with this text (e.g. no VS Code language model installed). */
+  unavailable: z.string().optional(),
+});
 export type ModelChoice = z.infer<typeof ModelChoiceSchema>;
 
 export const SessionSummarySchema = z.object({
@@ -243,5 +256,7 @@ export const SnapshotSchema = z.object({
   workspaceTrusted: z.boolean(),
   /** The last rewind, while it can be undone (Redo). */
   redo: RedoOfferSchema.optional(),
+  /** The reasoning option chosen per model reference (absent: off). */
+  reasoning: z.record(z.string(), ReasoningChoiceSchema).optional(),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;

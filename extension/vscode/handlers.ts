@@ -30,6 +30,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     compactNow: async () => void (await c.compactNow()),
     setMode: (m) => c.setMode(m.mode),
     setModel: (m) => c.setModel(m.model),
+    setReasoning: (m) => c.setReasoning(m.model, m.reasoning),
     newChat: () => c.newChat(),
     openLink: async (m) => {
       let uri: vscode.Uri;

@@ -10,6 +10,7 @@ import type { ApprovalDecision, Logger } from '../core/ports';
 import {
   listModelChoices,
   mergeProviderConfigs,
+  withLmModelInfo,
   ProviderRegistry,
   type ProviderModule,
 } from '../core/providers/registry';
@@ -17,6 +18,10 @@ import { ProviderGuards } from '../core/providers/guarded-provider';
 import { lookupApiKey } from '../core/providers/keys';
 import { checkKeyDestination, destinationOfUrl, embedderWithKeyCheck } from '../core/providers/key-binding';
 import type { ProviderConfig, ProviderKind } from '../core/providers/types';
+import { createVscodeLmProvider } from '../core/providers/vscode-lm';
+import type { ReasoningChoices } from '../core/agent/controller';
+import { REASONING_STATE_KEY, reasoningChoicesIn } from '../core/providers/reasoning-choices';
+import { createLanguageModels, type LanguageModelsAdapter } from './adapters/language-models';
 import { createToolRegistry, createToolSessionState, disposeToolSession } from '../core/tools/registry';
 import { createMemorySearchTool } from '../core/tools/memory-search';
 import { createWebFetchTool } from '../core/tools/web-fetch';
@@ -76,10 +81,33 @@ function loadHtmlConverter(): Promise<HtmlConverter> {
   return Promise.resolve(require(path.join(__dirname, 'research-html.js')) as HtmlConverter);
 }
 
-function loadProviderKind(kind: ProviderKind): Promise<ProviderModule> {
-  // Each SDK is its own bundle, loaded on the first request that needs it.
-  if (kind === 'vscode-lm') return Promise.reject(new Error('The vscode-lm provider kind is not available yet.'));
-  return Promise.resolve(require(path.join(__dirname, `provider-${kind}.js`)) as ProviderModule);
+function providerKindLoader(languageModels: LanguageModelsAdapter): (kind: ProviderKind) => Promise<ProviderModule> {
+  return (kind) => {
+    // VS Code's own models need no SDK: the provider talks to the editor through its port.
+    if (kind === 'vscode-lm')
+      return Promise.resolve({ createProvider: (config) => createVscodeLmProvider(config, languageModels) });
+    // Each SDK is its own bundle, loaded on the first request that needs it.
+    return Promise.resolve(require(path.join(__dirname, `provider-${kind}.js`)) as ProviderModule);
+  };
+}
+
+/**
+ * The model picker's reasoning choice per model, in global state: a per-user preference like the
+ * picked model, shared by every workspace. Not a setting: the picker changes it often, and a
+ * workspace cannot set it (spending stays bounded by the user-only sextant.budget.* caps).
+ */
+function reasoningStore(state: vscode.Memento): ReasoningChoices {
+  const all = () => reasoningChoicesIn(state.get<unknown>(REASONING_STATE_KEY));
+  return {
+    all,
+    get: (ref) => all()[ref],
+    set: (ref, choice) => {
+      const next = { ...all() };
+      if (choice === 'off') delete next[ref];
+      else next[ref] = choice;
+      void state.update(REASONING_STATE_KEY, next);
+    },
+  };
 }
 
 /** Inbound messages whose handlers read the session store (all others run while it is still opening). */
@@ -105,16 +133,20 @@ export async function createRuntime(
   const workspaceSettings = new WorkspaceSettingsFile(log);
   context.subscriptions.push(watchIgnoredWorkspaceSettings(log), workspaceSettings);
   void workspaceSettings.reload();
+  // VS Code's Language Model API: listed now and whenever VS Code says the models changed.
+  const languageModels = createLanguageModels(log);
+  context.subscriptions.push(languageModels);
   const configs = (): ProviderConfig[] => {
     const merged = mergeProviderConfigs(readSettings().providers);
     for (const e of merged.errors) log.warn(`sextant.providers: ${e}`);
-    return merged.configs;
+    return withLmModelInfo(merged.configs, languageModels.cached());
   };
   // Rate limits and circuit breakers per provider, kept across settings changes (a new registry).
   const guards = new ProviderGuards({
     onBreakerChange: (name, state, detail) =>
       (state === 'open' ? log.warn : log.info)(`providers: ${name} circuit breaker ${state}: ${detail}`),
   });
+  const loadProviderKind = providerKindLoader(languageModels);
   const newRegistry = () =>
     new ProviderRegistry({
       configs: configs(),
@@ -130,6 +162,10 @@ export async function createRuntime(
       if (!e.affectsConfiguration('sextant.providers')) return;
       registry = newRegistry();
       log.info('providers: settings changed; the next request uses them');
+    }),
+    // A model's context window comes with VS Code's list: the registry takes the new list.
+    languageModels.onDidChange(() => {
+      registry = newRegistry();
     }),
   );
 
@@ -303,8 +339,11 @@ export async function createRuntime(
       blobs: new FileCheckpointBlobs(path.join(context.globalStorageUri.fsPath, 'checkpoints')),
     },
     resolveModel: (ref) => registry.resolve(ref),
-    modelChoices: async () => listModelChoices(configs(), (name) => keyDirectory.hasKey(name)),
+    modelChoices: async () =>
+      listModelChoices(configs(), (name) => keyDirectory.hasKey(name), await languageModels.list()),
     defaultModel: () => readSettings().defaultModel,
+    plannerModel: () => readSettings().plannerModel,
+    reasoning: reasoningStore(context.globalState),
     maxSteps: () => readSettings().maxSteps,
     fallbackModel: () => readSettings().fallbackModel,
     budget: () => readSettings().budget,
@@ -360,6 +399,8 @@ export async function createRuntime(
   });
 
   decide = (callId, decision) => controller.approve(callId, decision);
+  // Models installed or removed in VS Code (e.g. Copilot Chat signed in) show up in the picker at once.
+  context.subscriptions.push(languageModels.onDidChange(() => void controller.postSnapshot()));
 
   // A reloaded window (or a restarted VS Code) reopens the chat this workspace had open — read from
   // history, so that one waits for the store; every message waits for it too, so nothing is shown or
@@ -412,12 +453,18 @@ export async function createRuntime(
       const pick = await vscode.window.showQuickPick(
         snap.models.map((m) => ({
           label: m.ref,
-          description: m.hasKey ? m.label : `${m.label} — no API key yet`,
+          description: m.unavailable
+            ? `${m.label} — ${m.unavailable}`
+            : m.hasKey
+              ? m.label
+              : `${m.label} — no API key yet`,
           ref: m.ref,
+          unavailable: m.unavailable,
         })),
         { title: 'Sextant: Select Model', placeHolder: `current: ${snap.model}` },
       );
-      if (pick) controller.setModel(pick.ref);
+      if (pick?.unavailable) void vscode.window.showInformationMessage(`Sextant: ${pick.unavailable}`);
+      else if (pick) controller.setModel(pick.ref);
     },
     setApiKey: () => keys.setApiKey(),
     clearApiKey: () => keys.clearApiKey(),

@@ -36,6 +36,8 @@ export interface SextantSettings {
   fastModel: string | undefined;
   /** sextant.fallbackModel: the model a failing chat model fails over to (undefined: none). */
   fallbackModel: string | undefined;
+  /** sextant.plannerModel: the model Plan mode and the research planner use (undefined: the chat's model). */
+  plannerModel: string | undefined;
   /** sextant.budget.*: spending caps per run and per session (they decide spending: user settings only). */
   budget: BudgetLimits;
 }
@@ -73,6 +75,7 @@ export function readSettings(): SextantSettings {
     allowPrivateHosts: list('web.allowPrivateHosts').filter((h): h is string => typeof h === 'string' && !!h.trim()),
     fastModel: nonEmpty(userValue<unknown>('research.fastModel')),
     fallbackModel: nonEmpty(userValue<unknown>('fallbackModel')),
+    plannerModel: nonEmpty(userValue<unknown>('plannerModel')),
     budget: {
       maxCostUsd: capValue(userValue<unknown>('budget.maxCostUsd')),
       maxTokens: capValue(userValue<unknown>('budget.maxTokens')),

@@ -20,6 +20,7 @@ import { rewindScenarios } from './scenarios/rewind';
 import { costScenarios } from './scenarios/cost';
 import { compactionScenarios } from './scenarios/compaction';
 import { failoverScenarios } from './scenarios/failover';
+import { modelScenarios } from './scenarios/models';
 
 const e2e = new E2E();
 chatScenarios(e2e);
@@ -39,6 +40,7 @@ rewindScenarios(e2e);
 costScenarios(e2e);
 compactionScenarios(e2e);
 failoverScenarios(e2e);
+modelScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
 planScenarios(e2e);
 e2e.run();

@@ -2,7 +2,16 @@
 // the model picker, the session's usage and cost, and New chat / History / Export.
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import { formatTokens, formatUsd, sessionUsage, usageLine, type Mode } from '../../extension/protocol';
+import {
+  formatTokens,
+  formatUsd,
+  ReasoningChoiceSchema,
+  sessionUsage,
+  usageLine,
+  type Mode,
+  type ModelChoice,
+  type ReasoningChoice,
+} from '../../extension/protocol';
 import type { Meta, Topic } from '../store';
 import { LightElement, defineElement } from './base';
 import { iconAdd, iconExport, iconHistory } from './icons';
@@ -13,6 +22,12 @@ const EXPORT_FORMATS = [
   ['html', 'HTML'],
   ['json', 'JSON'],
 ] as const;
+
+/** The reasoning option's labels: Anthropic's extended thinking, or an OpenAI-style reasoning effort. */
+const REASONING_LABELS: Record<NonNullable<ModelChoice['reasoning']>, Record<ReasoningChoice, string>> = {
+  thinking: { off: 'Thinking off', low: 'Think: low', medium: 'Think: medium', high: 'Think: high' },
+  effort: { off: 'Reasoning: default', low: 'Reasoning: low', medium: 'Reasoning: medium', high: 'Reasoning: high' },
+};
 
 export class SxHeader extends LightElement {
   private exportOpen = false;
@@ -32,6 +47,34 @@ export class SxHeader extends LightElement {
     if (!this.ctx || !model) return;
     this.ctx.store.setModel(model);
     this.ctx.host.post({ type: 'setModel', model });
+  }
+
+  private chooseReasoning(event: Event): void {
+    const parsed = ReasoningChoiceSchema.safeParse((event.target as HTMLSelectElement).value);
+    const model = this.ctx?.store.meta.model;
+    if (!this.ctx || !model || !parsed.success) return;
+    this.ctx.store.setReasoning(model, parsed.data);
+    this.ctx.host.post({ type: 'setReasoning', model, reasoning: parsed.data });
+  }
+
+  /** The current model's reasoning level, when its provider takes one (kept per model). */
+  private renderReasoning(choice: ModelChoice | undefined, chosen: ReasoningChoice): TemplateResult | typeof nothing {
+    if (!choice?.reasoning) return nothing;
+    const labels = REASONING_LABELS[choice.reasoning];
+    const title =
+      choice.reasoning === 'thinking'
+        ? 'Extended thinking for this model: its thinking budget (shown folded in the answer)'
+        : 'Reasoning effort for this model (default: the model decides)';
+    return html`<select
+      class="reasoning-picker"
+      aria-label="Reasoning"
+      title=${title}
+      @change=${(e: Event) => this.chooseReasoning(e)}
+    >
+      ${ReasoningChoiceSchema.options.map(
+        (level) => html`<option value=${level} .selected=${live(level === chosen)}>${labels[level]}</option>`,
+      )}
+    </select>`;
   }
 
   private toggleExport(): void {
@@ -101,7 +144,8 @@ export class SxHeader extends LightElement {
   protected override render(): unknown {
     if (!this.ctx) return nothing;
     const { meta } = this.ctx.store;
-    const known = meta.models.some((m) => m.ref === meta.model);
+    const current = meta.models.find((m) => m.ref === meta.model);
+    const known = current !== undefined && !current.unavailable;
     return html`<header class="header">
       ${this.renderModes(meta)}
       <div class="header-row">
@@ -111,10 +155,13 @@ export class SxHeader extends LightElement {
             (m) =>
               html`<option
                 value=${m.ref}
-                .selected=${live(m.ref === meta.model)}
+                ?disabled=${Boolean(m.unavailable)}
+                title=${m.unavailable ?? nothing}
+                .selected=${live(m.ref === meta.model && !m.unavailable)}
               >${m.label}${m.hasKey ? '' : ' (no key)'}</option>`,
           )}
         </select>
+        ${this.renderReasoning(current, meta.reasoning[meta.model] ?? 'off')}
         <span class="spacer"></span>
         ${this.renderUsage()}
         <button

@@ -22,6 +22,7 @@ import {
   type Mode,
   type ModelChoice,
   type Outbound,
+  type ReasoningChoice,
   type RequestEvent,
   type RewindPreview,
   type RewindScope,
@@ -42,7 +43,7 @@ import type {
 } from '../ports';
 import { CheckpointRecorder } from '../checkpoints';
 import { type CheckpointStorage, RewindError, SessionRewinder } from './rewind-session';
-import type { ModelMessage, Provider, ProviderConfig } from '../providers/types';
+import type { ModelMessage, Provider, ProviderConfig, ReasoningEffort } from '../providers/types';
 import type { ToolSessionState } from '../tools/types';
 import { toErrorInfo } from './errors';
 import { acceptsImages } from '../providers/registry';
@@ -111,7 +112,23 @@ export interface ChatControllerDeps {
   research?: ResearchHost;
   /** Where turn checkpoints keep file contents; without it no files are checkpointed (conversations still rewind). */
   checkpoints?: CheckpointStorage;
+  /** The model picker's reasoning choice per model reference, kept by the host; without it nothing is sent. */
+  reasoning?: ReasoningChoices;
+  /**
+   * sextant.plannerModel: the model reference Plan mode (and the research planner and gap check) runs on,
+   * while Agent mode and the research report use the chat's model. Undefined: the chat's model for all.
+   */
+  plannerModel?(): string | undefined;
 }
+
+/** The reasoning option chosen per model reference (`off` or absent: nothing is sent). */
+export interface ReasoningChoices {
+  get(modelRef: string): ReasoningChoice | undefined;
+  all(): Record<string, ReasoningChoice>;
+  set(modelRef: string, choice: ReasoningChoice): void;
+}
+
+type Target = { provider: Provider; model: string; config: ProviderConfig; ref: string };
 
 /** How a request runs beyond its text and mode. */
 export interface SendOptions {
@@ -197,7 +214,8 @@ export class ChatController {
       assistantMessageId: this.deps.newId(),
       text,
       mode,
-      model: s.model,
+      // The answer names the model that wrote it: the planner model for a plan.
+      model: this.modelRefFor(mode),
     });
     // Where this turn starts, so "Rewind to here" can cut the model history at this message.
     const turn: TurnCheckpoint = { userMessageId, requestId, modelIndex: s.modelMessages.length };
@@ -246,9 +264,12 @@ export class ChatController {
       if (tokens > 0) s.lastPrompt = { tokens, historyLength: s.modelMessages.length, replaces };
     };
     try {
-      const { provider, model, config } = await this.deps.resolveModel(s.model);
+      const ref = this.modelRefFor(mode);
+      const target: Target = { ...(await this.deps.resolveModel(ref)), ref };
+      // Research mode plans (and checks for gaps) on the planner model; the report is the chat model's.
+      const planner = mode === 'research' ? await this.plannerTarget(target) : undefined;
       recorder = this.recorderFor(requestId, mode);
-      const events = this.requestEvents(text, mode, requestId, signal, opts, { provider, model, config }, recorder);
+      const events = this.requestEvents(text, mode, requestId, signal, opts, target, recorder, planner);
       for (;;) {
         const next = await events.next();
         if (next.done) break;
@@ -284,8 +305,9 @@ export class ChatController {
     requestId: string,
     signal: AbortSignal,
     opts: SendOptions,
-    target: { provider: Provider; model: string; config: ProviderConfig },
+    target: Target,
     recorder?: CheckpointRecorder,
+    planner?: Target,
   ) {
     const research = this.deps.research;
     if (research && (mode === 'research' || (mode === 'plan' && opts.planResearch))) {
@@ -293,8 +315,9 @@ export class ChatController {
       const o = {
         question: text,
         research,
-        llm: { provider: target.provider, model: target.model },
+        llm: this.llmOf(target),
         price: target.config.price,
+        ...(planner ? { planner: { llm: this.llmOf(planner), price: planner.config.price, ref: planner.ref } } : {}),
         ...(budget ? { budget } : {}),
         signal,
         now: this.deps.now,
@@ -335,13 +358,37 @@ export class ChatController {
     return withFailover(target, { fallbackRef, resolve: (ref) => this.deps.resolveModel(ref) });
   }
 
+  /** The model a request in this mode runs on: Plan mode's is the planner model when one is set. */
+  private modelRefFor(mode: Mode): string {
+    const planner = this.deps.plannerModel?.();
+    return mode === 'plan' && planner ? planner : this.session.model;
+  }
+
+  /** The planner model for a research run, when one is set and differs from the chat's model. */
+  private async plannerTarget(main: Target): Promise<Target | undefined> {
+    const ref = this.deps.plannerModel?.();
+    if (!ref || ref === main.ref) return undefined;
+    return { ...(await this.deps.resolveModel(ref)), ref };
+  }
+
+  /** The picker's reasoning level for a model reference (`off` and unset: none). */
+  private reasoningFor(ref: string): ReasoningEffort | undefined {
+    const choice = this.deps.reasoning?.get(ref);
+    return choice && choice !== 'off' ? choice : undefined;
+  }
+
+  private llmOf(target: Target): { provider: Provider; model: string; reasoning?: ReasoningEffort } {
+    const reasoning = this.reasoningFor(target.ref);
+    return { provider: target.provider, model: target.model, ...(reasoning ? { reasoning } : {}) };
+  }
+
   /** An agent or chat turn: the model with the mode's tools, the history compacted first when it nears the window. */
   private async *agentTurn(
     text: string,
     mode: Mode,
     requestId: string,
     signal: AbortSignal,
-    target: { provider: Provider; model: string; config: ProviderConfig },
+    target: Target,
     recorder?: CheckpointRecorder,
     budget?: RunBudget,
   ) {
@@ -369,6 +416,7 @@ export class ChatController {
         yield { type: 'notice' as const, text: `Could not compact the conversation (${done.reason}); sent in full.` };
     }
     s.tools.compacted = Boolean(compaction);
+    const reasoning = this.reasoningFor(target.ref);
     yield* runTurn([...modelFacingHistory(s.modelMessages, compaction), userMessage], {
       sessionId: s.id,
       // The turn may fail over (and says so); the compaction above never does: its summary uses the chat's model.
@@ -388,6 +436,7 @@ export class ChatController {
       newId: this.deps.newId,
       ...(recorder ? { beforeWrite: this.beforeWriteOf(recorder) } : {}),
       ...(budget ? { budget } : {}),
+      ...(reasoning ? { reasoning } : {}),
     });
   }
 
@@ -862,6 +911,7 @@ export class ChatController {
       questions: s.chat.questions,
       workspaceTrusted: this.deps.trusted(),
       ...(s.redo ? { redo: { messageId: s.redo.userMessageId, summary: s.redo.summary } } : {}),
+      ...(this.deps.reasoning ? { reasoning: this.deps.reasoning.all() } : {}),
     };
   }
 
@@ -882,6 +932,11 @@ export class ChatController {
     if (this.session.persisted)
       this.journal({ kind: 'session_meta', sessionId: this.session.id, model, at: this.deps.now() });
     this.deps.post({ type: 'model', model });
+  }
+
+  /** The model picker's reasoning option for one model; used from the next request on. */
+  setReasoning(modelRef: string, choice: ReasoningChoice): void {
+    this.deps.reasoning?.set(modelRef, choice);
   }
 
   async newChat(): Promise<void> {

@@ -9,12 +9,15 @@ import type { ResearchHost } from '../research/host';
 import { runResearch, type ResearchEvent } from '../research/loop/research-run';
 import { planResearch } from '../research/loop/research-planner';
 import type { LlmTarget } from '../research/loop/llm-text';
+import type { PlannerTarget } from '../research/loop/research-run';
 
 export interface ResearchRequestOptions {
   question: string;
   research: ResearchHost;
   llm: LlmTarget;
   price?: ProviderConfig['price'];
+  /** sextant.plannerModel, when it differs from `llm`: the planning call and the gap checks run on it. */
+  planner?: PlannerTarget;
   /** Spending caps of the run (sextant.budget.*). */
   budget?: RunBudget;
   /** An approved (possibly edited) research plan to carry out. */
@@ -41,6 +44,7 @@ export async function* researchRequest(opts: ResearchRequestOptions): AsyncGener
     services,
     llm: opts.llm,
     price: opts.price,
+    ...(opts.planner ? { planner: opts.planner } : {}),
     judge,
     limits: opts.research.limits(),
     ...(opts.budget ? { budget: opts.budget } : {}),

@@ -4,7 +4,16 @@
 import type { RequestEvent, ToolCallView, Usage } from '../../protocol';
 import type { ApprovalDecision, ToolPorts } from '../ports';
 import type { ProposedChange } from '../tools/types';
-import type { ContentBlock, ModelMessage, Provider, ProviderConfig, ToolCall, ToolSpec } from '../providers/types';
+import type {
+  ContentBlock,
+  ModelMessage,
+  Provider,
+  ProviderConfig,
+  ReasoningEffort,
+  ThinkingBlock,
+  ToolCall,
+  ToolSpec,
+} from '../providers/types';
 import { failoverText } from '../providers/failover';
 import {
   errorResult,
@@ -67,6 +76,8 @@ export interface TurnOptions {
   beforeWrite?: (absPath: string) => Promise<void>;
   /** Spending caps, checked between model calls (sextant.budget.*). */
   budget?: RunBudget;
+  /** The model picker's reasoning level for this model, the same for every step of the turn. */
+  reasoning?: ReasoningEffort;
 }
 
 const PREVIEW_CHARS = 240;
@@ -98,10 +109,19 @@ export async function* runTurn(
     let text = '';
     let thinking = '';
     let thinkingSignature: string | undefined;
+    // Each reasoning block as it came (a signature closes one), so it can be replayed unmodified.
+    const thinkingBlocks: ThinkingBlock[] = [];
+    let openBlock: Extract<ThinkingBlock, { type: 'thinking' }> | undefined;
     const toolCalls: ToolCall[] = [];
     try {
       const stream = opts.provider.stream(
-        { model: opts.model, system: opts.system, messages, tools: specs.length ? specs : undefined },
+        {
+          model: opts.model,
+          system: opts.system,
+          messages,
+          tools: specs.length ? specs : undefined,
+          ...(opts.reasoning ? { reasoning: opts.reasoning } : {}),
+        },
         opts.signal,
       );
       for await (const ev of stream) {
@@ -109,8 +129,22 @@ export async function* runTurn(
           text += ev.text;
           yield { type: 'text_delta', text: ev.text };
         } else if (ev.type === 'thinking') {
+          if (ev.redacted !== undefined) {
+            openBlock = undefined;
+            thinkingBlocks.push({ type: 'redacted', data: ev.redacted });
+            continue;
+          }
           thinking += ev.text;
-          if (ev.signature) thinkingSignature = ev.signature;
+          if (!openBlock) {
+            openBlock = { type: 'thinking', text: '' };
+            thinkingBlocks.push(openBlock);
+          }
+          openBlock.text += ev.text;
+          if (ev.signature) {
+            thinkingSignature = ev.signature;
+            openBlock.signature = ev.signature;
+            openBlock = undefined;
+          }
           if (ev.text) yield { type: 'thinking_delta', text: ev.text };
         } else if (ev.type === 'tool_call') {
           toolCalls.push(ev.call);
@@ -132,10 +166,12 @@ export async function* runTurn(
       role: 'assistant',
       text,
       ...(thinking ? { thinking, thinkingSignature } : {}),
+      // Kept when they say more than `thinking` does: several blocks, or a redacted one.
+      ...(thinkingBlocks.length > 1 || thinkingBlocks.some((b) => b.type === 'redacted') ? { thinkingBlocks } : {}),
       ...(toolCalls.length && !opts.signal.aborted ? { toolCalls } : {}),
     };
     // A partial answer stays in the history so the next turn knows what the user saw.
-    if (text || thinking || assistant.toolCalls) {
+    if (text || thinking || thinkingBlocks.length || assistant.toolCalls) {
       messages.push(assistant);
       yield { type: 'history', messages: [assistant] };
     }

@@ -26,6 +26,7 @@ export const USER_ONLY_SETTINGS = [
   'web.allowPrivateHosts',
   'research.fastModel',
   'research.endpoints',
+  'plannerModel',
 ] as const;
 
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];

@@ -42,11 +42,25 @@ function toolInput(json: string): Record<string, unknown> {
   }
 }
 
-function assistantBlocks(msg: Extract<ModelMessage, { role: 'assistant' }>): ContentBlockParam[] {
+/**
+ * The reasoning blocks to replay, exactly as they came: every signed thinking block and every
+ * redacted_thinking block, in order. A block without a signature (another provider's reasoning, a
+ * stream cut short) cannot be replayed and is left out.
+ */
+function thinkingParams(msg: Extract<ModelMessage, { role: 'assistant' }>): ContentBlockParam[] {
+  const blocks =
+    msg.thinkingBlocks ??
+    (msg.thinking ? [{ type: 'thinking' as const, text: msg.thinking, signature: msg.thinkingSignature }] : []);
   const out: ContentBlockParam[] = [];
-  // A thinking block can only be replayed with the signature that came with it.
-  if (msg.thinking && msg.thinkingSignature)
-    out.push({ type: 'thinking', thinking: msg.thinking, signature: msg.thinkingSignature });
+  for (const b of blocks) {
+    if (b.type === 'redacted') out.push({ type: 'redacted_thinking', data: b.data });
+    else if (b.signature) out.push({ type: 'thinking', thinking: b.text, signature: b.signature });
+  }
+  return out;
+}
+
+function assistantBlocks(msg: Extract<ModelMessage, { role: 'assistant' }>): ContentBlockParam[] {
+  const out: ContentBlockParam[] = thinkingParams(msg);
   if (msg.text) out.push({ type: 'text', text: msg.text });
   for (const c of msg.toolCalls ?? [])
     out.push({ type: 'tool_use', id: c.id, name: c.name, input: toolInput(c.argumentsJson) });
@@ -101,6 +115,45 @@ export function toAnthropicMessages(messages: ModelMessage[]): MessageParam[] {
     }
   }
   return out;
+}
+
+/** What stands between a step's tool results and the user's next message when thinking is on. */
+export const RESULTS_RECEIVED = '(Tool results received.)';
+
+/**
+ * With thinking on, a user message that follows tool results (an approved plan after `submit_plan`, a
+ * "continue" after a stopped run) starts a new assistant turn only if an assistant message closes the
+ * earlier tool loop first; otherwise the API counts it as the same loop and wants that loop's assistant
+ * message to start with a thinking block it may not have (it ran without thinking, or on another model).
+ * A short assistant note goes in between, at every such place in the history, so the prefix stays the
+ * same from one request to the next.
+ */
+export function closeAnsweredToolLoops(messages: ModelMessage[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  for (const m of messages) {
+    if (m.role === 'user' && out.at(-1)?.role === 'tool') out.push({ role: 'assistant', text: RESULTS_RECEIVED });
+    out.push(m);
+  }
+  return out;
+}
+
+/**
+ * Whether extended thinking may be switched on for a request over these messages. Anthropic keeps one
+ * thinking configuration per assistant turn, and a tool-use loop is one turn: when the history ends in
+ * a loop whose assistant message carries no reasoning block (it ran without thinking, on another model,
+ * or a plan's `submit_plan` call is answered by the approved plan), the API refuses thinking ("a final
+ * assistant message must start with a thinking block"). Such a request goes out without thinking.
+ */
+export function thinkingAllowed(messages: ModelMessage[]): boolean {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m?.role !== 'assistant') continue;
+    if (!m.toolCalls?.length) return true;
+    // The loop is still open only if tool results follow this assistant message.
+    if (!messages.slice(i + 1).some((n) => n.role === 'tool')) return true;
+    return thinkingParams(m).length > 0;
+  }
+  return true;
 }
 
 export function toAnthropicSystem(system: string): TextBlockParam[] | undefined {

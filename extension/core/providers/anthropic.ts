@@ -10,10 +10,16 @@ import {
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
-import { toAnthropicMessages, toAnthropicSystem, toAnthropicTools } from './anthropic-messages';
+import {
+  closeAnsweredToolLoops,
+  thinkingAllowed,
+  toAnthropicMessages,
+  toAnthropicSystem,
+  toAnthropicTools,
+} from './anthropic-messages';
 import { abortedError, toProviderError, truncatedError, type ErrorContext, type SdkErrorClasses } from './errors';
 import { boundedRetryFetch, SDK_MAX_RETRIES } from './retry';
-import type { Provider, ProviderConfig, ProviderEvent, ProviderRequest, StopReason } from './types';
+import type { Provider, ProviderConfig, ProviderEvent, ProviderRequest, ReasoningEffort, StopReason } from './types';
 
 const SDK_ERRORS: SdkErrorClasses = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -38,19 +44,29 @@ function stopReason(reason: string | null | undefined): StopReason {
   }
 }
 
+/** Extended thinking's token budget per reasoning level (the API's minimum is 1024). */
+export const THINKING_BUDGET: Record<ReasoningEffort, number> = { low: 2048, medium: 8192, high: 24_576 };
+
 export function buildAnthropicBody(request: ProviderRequest): MessageCreateParamsStreaming {
+  const answerTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const messages = request.reasoning ? closeAnsweredToolLoops(request.messages) : request.messages;
+  const thinking = request.reasoning && thinkingAllowed(messages) ? THINKING_BUDGET[request.reasoning] : 0;
   const body: MessageCreateParamsStreaming = {
     model: request.model,
-    max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
-    messages: toAnthropicMessages(request.messages),
+    // The thinking budget is part of max_tokens, which must exceed it: the answer keeps its own room.
+    max_tokens: answerTokens + thinking,
+    messages: toAnthropicMessages(messages),
     stream: true,
   };
+  if (thinking) body.thinking = { type: 'enabled', budget_tokens: thinking };
   const system = toAnthropicSystem(request.system);
   if (system) body.system = system;
   const tools = toAnthropicTools(request.tools);
   if (tools) body.tools = tools;
-  // The SDK's types no longer list `temperature` (newer models fix it), but the API still takes it.
-  if (request.temperature !== undefined) (body as unknown as Record<string, unknown>).temperature = request.temperature;
+  // The SDK's types no longer list `temperature` (newer models fix it), but the API still takes it —
+  // except with thinking on, which refuses any temperature but the default.
+  if (request.temperature !== undefined && !thinking)
+    (body as unknown as Record<string, unknown>).temperature = request.temperature;
   return body;
 }
 
@@ -121,6 +137,11 @@ export function createProvider(config: ProviderConfig, apiKey: string | undefine
                 ctx.afterFirstToken = true;
                 yield { type: 'thinking', text: b.thinking, ...(b.signature ? { signature: b.signature } : {}) };
               }
+            } else if (b.type === 'redacted_thinking') {
+              // Nothing to show, but it must go back with the turn (encrypted reasoning).
+              open.set(event.index, { kind: 'other', id: '', name: '', json: '' });
+              ctx.afterFirstToken = true;
+              yield { type: 'thinking', text: '', redacted: b.data };
             } else if (b.type === 'tool_use') {
               open.set(event.index, { kind: 'tool', id: b.id, name: b.name, json: '' });
             } else {

@@ -50,6 +50,7 @@ export const ProviderEntrySchema = z.object({
   label: z.string().trim().min(1).optional(),
   images: z.boolean().optional(),
   rateLimit: z.object({ requestsPerMinute: z.number().positive().max(100_000) }).optional(),
+  reasoning: z.boolean().optional(),
 });
 
 export type ProviderEntry = z.infer<typeof ProviderEntrySchema>;
@@ -126,6 +127,14 @@ export function mergeProviderConfigs(userEntries: unknown): { configs: ProviderC
     const at = configs.findIndex((c) => c.name === entry.name);
     const base = at >= 0 ? configs[at] : undefined;
     const merged = mergeEntry(base, entry);
+    if (merged.kind === 'vscode-lm') {
+      // VS Code's language models are reached through the editor: no server, no key.
+      if (entry.baseUrl || entry.apiKeyEnv)
+        errors.push(`${where}: a "vscode-lm" provider needs no baseUrl or apiKeyEnv; they were ignored.`);
+      merged.baseUrl = undefined;
+      merged.apiKeyEnv = undefined;
+      merged.keyless = true;
+    }
     if (!defaultModelOf(merged) && merged.kind !== 'vscode-lm') {
       errors.push(`${where} was skipped: it needs "model" or "models".`);
       return;

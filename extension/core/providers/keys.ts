@@ -32,6 +32,8 @@ export async function lookupApiKey(
   secrets: SecretsPort,
   env: Record<string, string | undefined>,
 ): Promise<ResolvedKey | undefined> {
+  // VS Code's language models need no key, and none is ever looked up or sent for them.
+  if (config.kind === 'vscode-lm') return undefined;
   const stored = (await secrets.get(secretKeyName(config.name)))?.trim();
   if (stored) return { value: stored, source: 'stored' };
   const fromEnv = config.apiKeyEnv ? env[config.apiKeyEnv]?.trim() : undefined;

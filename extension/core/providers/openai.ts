@@ -89,6 +89,8 @@ export function buildOpenAiBody(config: ProviderConfig, request: ProviderRequest
   if (tools) body.tools = tools;
   if (request.maxTokens !== undefined) body[config.maxTokensParam ?? 'max_tokens'] = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
+  // The picker's reasoning level; `off` sends nothing, so the model keeps its own default.
+  if (request.reasoning) body.reasoning_effort = request.reasoning;
   return body;
 }
 

@@ -87,6 +87,7 @@ export const PRESETS: readonly ProviderConfig[] = [
     },
     // OpenAI's reasoning models refuse `max_tokens`.
     maxTokensParam: 'max_completion_tokens',
+    reasoning: true,
   },
   {
     name: 'anthropic',
@@ -115,6 +116,8 @@ export const PRESETS: readonly ProviderConfig[] = [
     apiKeyEnv: 'GEMINI_API_KEY',
     contextWindow: 1_048_576,
     images: true,
+    // Gemini's OpenAI-compatible endpoint maps reasoning_effort onto its thinking budget.
+    reasoning: true,
     modelInfo: {
       'gemini-2.5-pro': info(1_048_576, 1.25, 10, 0.31),
       'gemini-2.5-flash': info(1_048_576, 0.3, 2.5, 0.075),
@@ -173,6 +176,14 @@ export const PRESETS: readonly ProviderConfig[] = [
     default: 'local-model',
     keyless: true,
     price: { input: 0, output: 0 },
+  },
+  {
+    // VS Code's Language Model API: the models come from the editor (GitHub Copilot Chat or another
+    // extension), listed when VS Code has some; a reference is `vscode-lm/<model id>`. No key, no price.
+    name: 'vscode-lm',
+    label: 'VS Code',
+    kind: 'vscode-lm',
+    keyless: true,
   },
 ];
 

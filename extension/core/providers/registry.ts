@@ -2,12 +2,13 @@
 // live Provider. The SDK-backed kinds are loaded through `loadKind` on first use (each is its own
 // bundle), so nothing here imports an SDK and activation stays cheap.
 import type { ModelChoice } from '../../protocol';
-import type { SecretsPort } from '../ports';
+import type { LmModelInfo, SecretsPort } from '../ports';
 import { defaultModelOf } from './config';
 import type { ProviderGuards } from './guarded-provider';
 import { checkKeyDestination, destinationOf, type ConfirmKeyDestination } from './key-binding';
 import { lookupApiKey } from './keys';
-import { ProviderError, type Provider, type ProviderConfig, type ProviderKind } from './types';
+import { NO_LM_MODEL_MESSAGE } from './vscode-lm';
+import { type ModelInfo, ProviderError, type Provider, type ProviderConfig, type ProviderKind } from './types';
 
 export { mergeProviderConfigs, defaultModelOf } from './config';
 
@@ -54,8 +55,9 @@ export function resolveModelRef(ref: string, configs: ProviderConfig[]): ModelRe
     configs.find((c) => c.name === name) ?? configs.find((c) => c.name.toLowerCase() === name.toLowerCase());
   if (!config)
     return { ok: false, error: `Unknown provider "${name}" in model "${trimmed}". Known providers: ${known}.` };
-  const model = modelPart || defaultModelOf(config);
-  if (!model)
+  // A bare VS Code provider name means its first installed model (the provider picks it).
+  const model = modelPart || defaultModelOf(config) || (config.kind === 'vscode-lm' ? '' : undefined);
+  if (model === undefined)
     return { ok: false, error: `Provider "${config.name}" has no default model; use "${config.name}/<model>".` };
   return { ok: true, config: configForModel(config, model), model };
 }
@@ -67,15 +69,65 @@ function modelsOf(config: ProviderConfig): string[] {
   return models;
 }
 
-/** Every configured model for the picker; `hasKey` is true for keyless providers. */
-export function listModelChoices(configs: ProviderConfig[], hasKey: (providerName: string) => boolean): ModelChoice[] {
-  return configs.flatMap((c) =>
-    modelsOf(c).map((model) => ({
+/** Which reasoning option the picker offers for a provider's models (see ProviderConfig.reasoning). */
+export function reasoningOption(config: ProviderConfig): ModelChoice['reasoning'] {
+  if (config.kind === 'anthropic') return config.reasoning === false ? undefined : 'thinking';
+  if (config.kind === 'openai') return config.reasoning ? 'effort' : undefined;
+  return undefined;
+}
+
+/**
+ * The picker's entries for a `vscode-lm` provider: the models VS Code has (filtered by the entry's
+ * `models`, ids or families, when it lists some), or one entry that cannot be chosen and says none is
+ * installed. Undefined `lmModels`: this host has no Language Model API, so nothing is listed.
+ */
+function lmChoices(c: ProviderConfig, lmModels: LmModelInfo[] | undefined): ModelChoice[] {
+  if (!lmModels) return [];
+  const wanted = c.models ?? [];
+  const models = wanted.length ? lmModels.filter((m) => wanted.includes(m.id) || wanted.includes(m.family)) : lmModels;
+  const label = c.label ?? c.name;
+  if (models.length === 0)
+    return [
+      { ref: c.name, label: `${label} · no language model installed`, hasKey: true, unavailable: NO_LM_MODEL_MESSAGE },
+    ];
+  return models.map((m) => ({ ref: `${c.name}/${m.id}`, label: `${label} · ${m.name}`, hasKey: true }));
+}
+
+/**
+ * `vscode-lm` providers with each listed model's input limit as its context window (the API says it;
+ * compaction and the prompt budget need it), other providers unchanged.
+ */
+export function withLmModelInfo(configs: ProviderConfig[], lmModels: LmModelInfo[]): ProviderConfig[] {
+  if (lmModels.length === 0) return configs;
+  return configs.map((c) => {
+    if (c.kind !== 'vscode-lm') return c;
+    const info: Record<string, ModelInfo> = { ...c.modelInfo };
+    for (const m of lmModels)
+      if (m.maxInputTokens > 0)
+        info[m.id] = { ...info[m.id], contextWindow: info[m.id]?.contextWindow ?? m.maxInputTokens };
+    return { ...c, modelInfo: info };
+  });
+}
+
+/**
+ * Every configured model for the picker; `hasKey` is true for keyless providers. `lmModels`: what VS
+ * Code's Language Model API lists right now (for `vscode-lm` providers).
+ */
+export function listModelChoices(
+  configs: ProviderConfig[],
+  hasKey: (providerName: string) => boolean,
+  lmModels?: LmModelInfo[],
+): ModelChoice[] {
+  return configs.flatMap((c) => {
+    if (c.kind === 'vscode-lm') return lmChoices(c, lmModels);
+    const reasoning = reasoningOption(c);
+    return modelsOf(c).map((model) => ({
       ref: `${c.name}/${model}`,
       label: `${c.label ?? c.name} · ${model}`,
       hasKey: Boolean(c.keyless) || hasKey(c.name),
-    })),
-  );
+      ...(reasoning ? { reasoning } : {}),
+    }));
+  });
 }
 
 export interface ProviderRegistryOptions {

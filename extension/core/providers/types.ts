@@ -1,3 +1,5 @@
+import type { ReasoningEffort } from '../../protocol/model';
+
 // The Provider contract. Providers translate between this neutral shape and a wire
 // format; tool-call deltas are accumulated inside the provider and only complete calls are emitted.
 
@@ -11,9 +13,23 @@ export interface ToolCall {
   argumentsJson: string;
 }
 
+/**
+ * One reasoning block of an assistant response as the API sent it: Anthropic wants every block of the
+ * last tool-use turn back unmodified (a signed `thinking` block, or a `redacted_thinking` block's data).
+ */
+export type ThinkingBlock = { type: 'thinking'; text: string; signature?: string } | { type: 'redacted'; data: string };
+
 export type ModelMessage =
   | { role: 'user'; content: string | ContentBlock[] }
-  | { role: 'assistant'; text: string; thinking?: string; thinkingSignature?: string; toolCalls?: ToolCall[] }
+  | {
+      role: 'assistant';
+      text: string;
+      thinking?: string;
+      thinkingSignature?: string;
+      /** The blocks in the order they came (newer histories); `thinking` stays their joined text. */
+      thinkingBlocks?: ThinkingBlock[];
+      toolCalls?: ToolCall[];
+    }
   | { role: 'tool'; toolCallId: string; toolName: string; content: ContentBlock[]; isError: boolean };
 
 export interface ToolSpec {
@@ -30,7 +46,14 @@ export interface ProviderRequest {
   tools?: ToolSpec[];
   maxTokens?: number;
   temperature?: number;
+  /**
+   * How hard the model should reason (the model picker's per-model option). Anthropic: extended
+   * thinking with a token budget; OpenAI-compatible: `reasoning_effort`. Absent: nothing is sent.
+   */
+  reasoning?: ReasoningEffort;
 }
+
+export type { ReasoningEffort } from '../../protocol/model';
 
 export interface UsageReport {
   /** All prompt tokens, the cached ones included. */
@@ -49,7 +72,8 @@ export type StopReason = 'end' | 'tool_calls' | 'max_tokens' | 'other';
 
 export type ProviderEvent =
   | { type: 'text'; text: string }
-  | { type: 'thinking'; text: string; signature?: string }
+  /** `signature` ends a thinking block; `redacted` is a whole redacted_thinking block (no text to show). */
+  | { type: 'thinking'; text: string; signature?: string; redacted?: string }
   | { type: 'tool_call'; call: ToolCall }
   | { type: 'usage'; usage: UsageReport }
   | { type: 'done'; stopReason: StopReason }
@@ -117,6 +141,11 @@ export interface ProviderConfig {
   maxTokensParam?: 'max_tokens' | 'max_completion_tokens';
   /** Client-side rate limit: model requests to this provider start at most this often (guarded-provider.ts). */
   rateLimit?: { requestsPerMinute: number };
+  /**
+   * Whether the model picker offers the reasoning option for this provider's models. Default: Anthropic
+   * yes (extended thinking); OpenAI-compatible only where the preset knows `reasoning_effort` is taken.
+   */
+  reasoning?: boolean;
 }
 
 export interface ModelInfo {

@@ -1,7 +1,7 @@
 // Builds a ChatController with in-memory collaborators and records what it posts.
 import type { ResearchHost } from '../../../extension/core/research/host';
 import { z } from 'zod';
-import { ChatController } from '../../../extension/core/agent/controller';
+import { ChatController, type ReasoningChoices } from '../../../extension/core/agent/controller';
 import type { Envelope, Mode, Outbound } from '../../../extension/protocol';
 import { defineTool, type AnyTool, type ToolSessionState } from '../../../extension/core/tools/types';
 import { createToolRegistry } from '../../../extension/core/tools/registry';
@@ -69,6 +69,12 @@ export function createHarness(opts: {
   systemPrompt?: (mode: Mode, sessionStartedAt: number) => string;
   /** The model's context window (compaction); none by default. */
   contextWindow?: number;
+  /** More models by reference (`provider/model`), each with its own provider and price. */
+  models?: Record<string, { provider: Provider; price?: { input: number; output: number } }>;
+  /** sextant.plannerModel. */
+  plannerModel?: string;
+  /** The picker's reasoning choices per model reference. */
+  reasoning?: ReasoningChoices;
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -87,16 +93,25 @@ export function createHarness(opts: {
         }
       : persistence,
     checkpoints: opts.checkpoints,
-    resolveModel: async () => ({
-      provider: opts.provider,
-      model: 'm',
-      config: {
-        name: 'scripted',
-        kind: 'openai',
-        price: { input: 1, output: 2 },
-        ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}),
-      },
-    }),
+    resolveModel: async (ref) => {
+      const other = opts.models?.[ref];
+      if (other) {
+        const [name = ref, model = ''] = ref.split('/');
+        return { provider: other.provider, model, config: { name, kind: 'openai', price: other.price } };
+      }
+      return {
+        provider: opts.provider,
+        model: 'm',
+        config: {
+          name: 'scripted',
+          kind: 'openai',
+          price: { input: 1, output: 2 },
+          ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}),
+        },
+      };
+    },
+    ...(opts.plannerModel ? { plannerModel: () => opts.plannerModel } : {}),
+    ...(opts.reasoning ? { reasoning: opts.reasoning } : {}),
     modelChoices: async () => [{ ref: 'scripted/m', label: 'Scripted', hasKey: true }],
     defaultModel: () => 'scripted/m',
     maxSteps: () => opts.maxSteps ?? 50,

@@ -96,6 +96,7 @@ test('dispatch calls exactly the handler of the message type', async () => {
     compactNow: record('compactNow'),
     setMode: record('setMode'),
     setModel: record('setModel'),
+    setReasoning: record('setReasoning'),
     newChat: record('newChat'),
     openLink: record('openLink'),
     runCommand: record('runCommand'),

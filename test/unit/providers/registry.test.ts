@@ -10,6 +10,7 @@ import {
   mergeProviderConfigs,
   ProviderRegistry,
   resolveModelRef,
+  withLmModelInfo,
   type ProviderModule,
 } from '../../../extension/core/providers/registry';
 import { ProviderError, type ProviderConfig, type ProviderKind } from '../../../extension/core/providers/types';
@@ -46,6 +47,7 @@ describe('presets', () => {
       'deepseek',
       'ollama',
       'lmstudio',
+      'vscode-lm',
     ]);
     const minimax = PRESETS.find((p) => p.name === 'minimax');
     assert.equal(minimax?.default, 'MiniMax-M2.1');
@@ -56,6 +58,11 @@ describe('presets', () => {
 
   test('local servers need no key; every other preset names its key variable', () => {
     for (const p of PRESETS) {
+      if (p.kind === 'vscode-lm') {
+        // VS Code's own models: no server, no key, the models come from the editor.
+        assert.deepEqual([p.keyless, p.baseUrl, p.apiKeyEnv, p.models], [true, undefined, undefined, undefined]);
+        continue;
+      }
       assert.ok(p.baseUrl && new URL(p.baseUrl), p.name);
       assert.ok(p.default && p.models?.includes(p.default), `${p.name} default is listed`);
       if (p.name === 'ollama' || p.name === 'lmstudio') {
@@ -196,6 +203,82 @@ describe('listModelChoices', () => {
       'keyless providers count as having a key',
     );
     assert.equal(new Set(choices.map((c) => c.ref)).size, choices.length);
+  });
+
+  test('offers the reasoning option where the provider takes one: Anthropic thinking, OpenAI/Gemini effort', () => {
+    const choices = listModelChoices(configs(), () => true);
+    const of = (ref: string) => choices.find((c) => c.ref === ref)?.reasoning;
+    assert.equal(of('anthropic/claude-sonnet-4-5'), 'thinking');
+    assert.equal(of('openai/gpt-5'), 'effort');
+    assert.equal(of('gemini/gemini-2.5-pro'), 'effort');
+    assert.equal(of('minimax/MiniMax-M2.1'), undefined);
+    assert.equal(of('deepseek/deepseek-v4-flash'), undefined);
+    // A user entry may turn it on for an OpenAI-compatible server, or off for Anthropic.
+    const user = mergeProviderConfigs([
+      { name: 'deepseek', reasoning: true },
+      { name: 'anthropic', reasoning: false },
+    ]).configs;
+    const mine = listModelChoices(user, () => true);
+    assert.equal(mine.find((c) => c.ref === 'deepseek/deepseek-v4-flash')?.reasoning, 'effort');
+    assert.equal(mine.find((c) => c.ref === 'anthropic/claude-sonnet-4-5')?.reasoning, undefined);
+  });
+
+  test("lists VS Code's language models when the host has some, else one entry saying none is installed", () => {
+    const lm = [
+      { id: 'copilot-gpt-4o', name: 'GPT-4o', vendor: 'copilot', family: 'gpt-4o', maxInputTokens: 64_000 },
+      { id: 'copilot-claude', name: 'Claude', vendor: 'copilot', family: 'claude-sonnet', maxInputTokens: 80_000 },
+    ];
+    const some = listModelChoices(configs(), () => false, lm).filter((c) => c.ref.startsWith('vscode-lm'));
+    assert.deepEqual(some, [
+      { ref: 'vscode-lm/copilot-gpt-4o', label: 'VS Code · GPT-4o', hasKey: true },
+      { ref: 'vscode-lm/copilot-claude', label: 'VS Code · Claude', hasKey: true },
+    ]);
+    const none = listModelChoices(configs(), () => false, []).filter((c) => c.ref.startsWith('vscode-lm'));
+    assert.equal(none.length, 1);
+    assert.match(none[0]?.unavailable ?? '', /No VS Code language model is installed.*GitHub Copilot Chat/);
+    // No Language Model API at all (lmModels undefined): nothing is listed.
+    assert.equal(listModelChoices(configs(), () => false).filter((c) => c.ref.startsWith('vscode-lm')).length, 0);
+    // A user's vscode-lm entry narrows the list by id or family.
+    const narrowed = mergeProviderConfigs([{ name: 'copilot', kind: 'vscode-lm', models: ['claude-sonnet'] }]).configs;
+    assert.deepEqual(
+      listModelChoices(narrowed, () => false, lm)
+        .filter((c) => c.ref.startsWith('copilot'))
+        .map((c) => c.ref),
+      ['copilot/copilot-claude'],
+    );
+  });
+});
+
+describe('vscode-lm provider entries', () => {
+  test('need no key: none is looked up, and a baseUrl or apiKeyEnv given is dropped with a note', async () => {
+    const merged = mergeProviderConfigs([
+      { name: 'copilot', kind: 'vscode-lm', baseUrl: 'https://example.com', apiKeyEnv: 'COPILOT_API_KEY' },
+    ]);
+    const copilot = merged.configs.find((c) => c.name === 'copilot') as ProviderConfig;
+    assert.deepEqual([copilot.keyless, copilot.baseUrl, copilot.apiKeyEnv], [true, undefined, undefined]);
+    assert.match(merged.errors.join('\n'), /needs no baseUrl or apiKeyEnv/);
+    const secrets = memorySecrets({ 'sextant.apiKey.copilot': 'sk-should-not-be-read' });
+    assert.equal(await resolveApiKey(copilot, secrets, { COPILOT_API_KEY: 'x' }), undefined);
+    assert.deepEqual(secrets.reads, []);
+  });
+
+  test("a listed model's input limit becomes its context window", () => {
+    const lm = [{ id: 'm1', name: 'M1', vendor: 'v', family: 'f', maxInputTokens: 128_000 }];
+    const all = withLmModelInfo(configs(), lm);
+    const r = resolveModelRef('vscode-lm/m1', all);
+    assert.ok(r.ok && r.config.contextWindow === 128_000);
+    assert.deepEqual(
+      all.filter((c) => c.kind !== 'vscode-lm'),
+      configs().filter((c) => c.kind !== 'vscode-lm'),
+    );
+  });
+
+  test('a bare "vscode-lm" reference resolves with an empty model id (the provider takes the first model)', () => {
+    const r = resolveModelRef('vscode-lm', configs());
+    assert.ok(r.ok);
+    assert.equal(r.model, '');
+    const withId = resolveModelRef('vscode-lm/copilot-gpt-4o', configs());
+    assert.ok(withId.ok && withId.model === 'copilot-gpt-4o');
   });
 });
 

@@ -11,6 +11,7 @@ import {
   type ResearchEvent,
   type ResearchLimits,
   type ResearchOutcome,
+  type PlannerTarget,
   type ResearchServices,
 } from '../../../extension/core/research/loop/research-run';
 import { researchRequest } from '../../../extension/core/agent/research-request';
@@ -160,6 +161,7 @@ async function run(
     plan?: ResearchPlanInput;
     budget?: RunBudget;
     price?: { input: number; output: number };
+    planner?: PlannerTarget;
   } = {},
 ) {
   const events: ResearchEvent[] = [];
@@ -178,6 +180,7 @@ async function run(
     limits: { ...DEFAULT_LIMITS, ...limits },
     ...(extra.budget ? { budget: extra.budget } : {}),
     ...(extra.price ? { price: extra.price } : {}),
+    ...(extra.planner ? { planner: extra.planner } : {}),
     signal: extra.signal ?? new AbortController().signal,
     now: () => Date.now(),
     newId: () => `id${++n}`,
@@ -409,4 +412,66 @@ test('a spending cap ends the gathering; the report uses what was read and names
   assert.ok(last?.type === 'usage');
   assert.equal(last.usage.inputTokens, 15_000);
   assert.equal(last.usage.costUsd, (15_000 * 1 + 300 * 2) / 1_000_000);
+});
+
+test('sextant.plannerModel: plan and gap checks on the planner model, the report on the chat model', async () => {
+  const asked = await script({
+    planner: PLAN(['rust 2024 edition']),
+    gaps: { text: '{"enough": true, "queries": []}', usage: { inputTokens: 1000, outputTokens: 100 } },
+    writer: { text: 'Rust 1.85 shipped the 2024 edition [1].', usage: { inputTokens: 2000, outputTokens: 200 } },
+  });
+  const fake = await fakePromise;
+  const planner: PlannerTarget = {
+    llm: { provider, model: 'planner-model', reasoning: 'high' },
+    price: { input: 10, output: 100 },
+    ref: 'big/planner-model',
+  };
+  const { events, report } = await run(
+    services(),
+    { minSearches: 1, maxSearches: 1 },
+    {
+      planner,
+      price: { input: 1, output: 2 },
+    },
+  );
+  assert.deepEqual(asked, ['planner', 'writer']);
+  const modelOf = (role: Role) =>
+    (fake.requests.find((r) => roleOf(r) === role)?.body as { model?: string } | undefined)?.model;
+  assert.equal(modelOf('planner'), 'planner-model');
+  assert.equal(modelOf('writer'), 'fake-model');
+  // The planner model's reasoning level goes with its calls only.
+  const effortOf = (role: Role) =>
+    (fake.requests.find((r) => roleOf(r) === role)?.body as { reasoning_effort?: string } | undefined)
+      ?.reasoning_effort;
+  assert.equal(effortOf('planner'), 'high');
+  assert.equal(effortOf('writer'), undefined);
+  assert.ok(report?.notes.some((n) => n.includes('big/planner-model')));
+  // Each call is priced at its own model's price.
+  const plannerReq = fake.requests.find((r) => roleOf(r) === 'planner') as RecordedRequest;
+  const plannerUsage = events.find((e) => e.type === 'usage');
+  assert.ok(plannerUsage?.type === 'usage');
+  const u1 = plannerUsage.usage;
+  assert.ok(plannerReq && u1.inputTokens > 0);
+  const expectedPlanner = (u1.inputTokens * 10 + u1.outputTokens * 100) / 1e6;
+  assert.ok(Math.abs((u1.costUsd ?? -1) - expectedPlanner) < 1e-12);
+  const last = events.filter((e) => e.type === 'usage').at(-1);
+  assert.ok(last?.type === 'usage');
+  const writerCost = (2000 * 1 + 200 * 2) / 1e6;
+  assert.ok(Math.abs((last.usage.costUsd ?? -1) - (expectedPlanner + writerCost)) < 1e-12);
+
+  // A planner without a known price makes the run's cost unknown, never a partial figure.
+  await script({
+    planner: PLAN(['rust 2024 edition']),
+    writer: { text: 'Rust 1.85 shipped the 2024 edition [1].' },
+  });
+  const unpriced = await run(
+    services(),
+    { minSearches: 1, maxSearches: 1 },
+    {
+      planner: { ...planner, price: undefined },
+      price: { input: 1, output: 2 },
+    },
+  );
+  const final = unpriced.events.filter((e) => e.type === 'usage').at(-1);
+  assert.ok(final?.type === 'usage' && final.usage.costUsd === undefined);
 });

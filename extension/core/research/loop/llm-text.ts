@@ -1,11 +1,13 @@
 // One model call without tools, its text collected (and optionally streamed out as it comes), with
 // the usage it reported: what the research planner, the gap check and the report writer each make.
 import type { Usage } from '../../../protocol';
-import type { Provider } from '../../providers/types';
+import type { Provider, ReasoningEffort } from '../../providers/types';
 
 export interface LlmTarget {
   provider: Provider;
   model: string;
+  /** The model picker's reasoning level for this model. */
+  reasoning?: ReasoningEffort;
 }
 
 export async function collectText(
@@ -17,7 +19,12 @@ export async function collectText(
   let text = '';
   const usage: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
   const stream = llm.provider.stream(
-    { model: llm.model, system: req.system, messages: [{ role: 'user', content: req.user }] },
+    {
+      model: llm.model,
+      system: req.system,
+      messages: [{ role: 'user', content: req.user }],
+      ...(llm.reasoning ? { reasoning: llm.reasoning } : {}),
+    },
     signal,
   );
   for await (const ev of stream) {

@@ -43,6 +43,14 @@ export const DEFAULT_LIMITS: ResearchLimits = {
   pagesPerSearch: 3,
 };
 
+/** A second model for the planning call and the gap checks (sextant.plannerModel), with its own price. */
+export interface PlannerTarget {
+  llm: LlmTarget;
+  price?: ProviderConfig['price'];
+  /** Its model reference, named in the report's notes. */
+  ref: string;
+}
+
 export interface ResearchRunOptions {
   question: string;
   /** An approved research plan: its queries run first and the planning call is skipped. */
@@ -50,6 +58,8 @@ export interface ResearchRunOptions {
   services: ResearchServices;
   llm: LlmTarget;
   price?: ProviderConfig['price'];
+  /** Plans and checks for gaps on this model instead of `llm` (which still writes the report). */
+  planner?: PlannerTarget;
   /** The fast-model claim check; without it claims are checked lexically only. */
   judge?: ClaimJudge;
   limits: ResearchLimits;
@@ -187,9 +197,11 @@ class ResearchRun {
   // ---- phases ---------------------------------------------------------------------------------
 
   private async planQueries(): Promise<ResearchPlanInput> {
-    const r = await planResearch(this.o.question, this.o.llm, this.o.limits, this.o.signal);
-    if (r.usage) this.addUsage(r.usage);
+    const planner = this.o.planner;
+    const r = await planResearch(this.o.question, planner?.llm ?? this.o.llm, this.o.limits, this.o.signal);
+    if (r.usage) this.addUsage(r.usage, planner ? planner.price : this.o.price);
     if (r.note) this.notes.push(r.note);
+    if (planner) this.notes.push(`Planned (and checked for gaps) with ${planner.ref}.`);
     return r.plan;
   }
 
@@ -288,8 +300,13 @@ class ResearchRun {
         `${Math.max(0, this.o.limits.minSearches - this.searchesRun.length)} more are expected.`,
     ].join('\n\n');
     try {
-      const { text, usage } = await collectText(this.o.llm, { system: gapsPrompt.trim(), user }, signal);
-      this.addUsage(usage);
+      const planner = this.o.planner;
+      const { text, usage } = await collectText(
+        planner?.llm ?? this.o.llm,
+        { system: gapsPrompt.trim(), user },
+        signal,
+      );
+      this.addUsage(usage, planner ? planner.price : this.o.price);
       const v = jsonObjectIn(text) as { enough?: unknown; queries?: unknown } | undefined;
       const queries = Array.isArray(v?.queries)
         ? v.queries
@@ -324,7 +341,7 @@ class ResearchRun {
     const { text: draft, usage } = await collectText(o.llm, { system: writerPrompt.trim(), user }, o.signal, (t) =>
       this.out.push({ type: 'text_delta', text: t }),
     );
-    this.addUsage(usage);
+    this.addUsage(usage, o.price);
     if (o.signal.aborted) return { kind: 'aborted' };
     this.progress('verifying', 'Checking every citation against its page');
     const verified = await verifyReport(draft, this.sources, { judge: o.judge, signal: o.signal });
@@ -430,10 +447,18 @@ class ResearchRun {
     });
   }
 
-  private addUsage(u: Usage): void {
+  /** Adds one call's usage; its cost at the price of the model that made it (the planner's may differ). */
+  private addUsage(u: Usage, price: ProviderConfig['price'] | undefined): void {
+    const before = this.usage.costUsd;
     addUsage(this.usage, u);
-    this.usage.costUsd = costOf(this.usage, this.o.price);
-    this.lastCall = { ...u, costUsd: costOf(u, this.o.price) };
+    const cost = costOf(u, price);
+    // One call at an unknown price makes the run's cost unknown: a partial sum would be a made-up figure.
+    this.usage.costUsd = this.o.planner
+      ? before === undefined || cost === undefined
+        ? undefined
+        : before + cost
+      : costOf(this.usage, this.o.price);
+    this.lastCall = { ...u, costUsd: cost };
     this.out.push({ type: 'usage', usage: { ...this.usage } });
   }
 
