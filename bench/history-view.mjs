@@ -30,10 +30,11 @@ await bundleForNode({ entry: join(root, 'bench/lib/webview-page.ts'), outfile: j
 const require = createRequire(import.meta.url);
 const { openBenchPage } = require(join(outdir, 'webview-page.cjs'));
 
+const TOPICS = ['fix the build', 'review the parser', 'research caching', 'plan the release'];
 const sessions = (from, n) =>
   Array.from({ length: n }, (_, k) => ({
     id: `s${from + k}`,
-    title: `Session ${from + k}: ${['fix the build', 'review the parser', 'research caching', 'plan the release'][k % 4]}`,
+    title: `Session ${from + k}: ${TOPICS[k % 4]}`,
     updatedAt: 1_700_000_000_000 - (from + k) * 60_000,
     messageCount: 2 + ((from + k) % 40),
     mode: ['chat', 'agent', 'plan', 'research'][k % 4],
