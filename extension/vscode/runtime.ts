@@ -128,6 +128,7 @@ export async function createRuntime(
 ): Promise<Runtime> {
   const log: Logger = { info: (m) => channel.info(m), warn: (m) => channel.warn(m), error: (m) => channel.error(m) };
   const secrets = secretsPort(context.secrets);
+  context.subscriptions.push(secrets);
   // Trust settings are read from user settings only; say so when a workspace sets one. The workspace's
   // own .sextant/settings.json may only tighten permissions.
   const workspaceSettings = new WorkspaceSettingsFile(log);
@@ -513,16 +514,18 @@ export async function createRuntime(
     planDocuments: new PlanDocuments(),
     diffReviews,
   });
-  // While the user reads the view and types, load the SDK bundle the first request will need (10–40 ms
-  // of the host's time now rather than after Send): the first Send then goes straight to the wire.
-  setTimeout(() => {
-    const name = controller.currentModel().split('/')[0];
-    const kind = configs().find((c) => c.name === name)?.kind;
-    // A bundle that fails to load says so on the request that needs it; warming is best effort.
-    if (kind)
-      Promise.resolve(kind)
-        .then(loadProviderKind)
-        .catch(() => undefined);
-  }, 0);
+  // While the user reads the view and types, do what the first request needs — load its SDK bundle,
+  // read its key and the key's bound host (each a round trip to the workbench) — so the first Send goes
+  // straight to the wire. Best effort: the request meets (and reports) any problem itself.
+  setTimeout(() => void registry.warm(controller.currentModel()).catch(() => undefined), 0);
+  // Node loads its fetch implementation (undici) on the first call: do that now too, with a data: URL
+  // (nothing leaves the machine), instead of on the first request.
+  setTimeout(
+    () =>
+      void fetch('data:,')
+        .then((r) => r.arrayBuffer())
+        .catch(() => undefined),
+    0,
+  );
   return runtime;
 }

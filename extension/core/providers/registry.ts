@@ -5,7 +5,7 @@ import type { ModelChoice } from '../../protocol';
 import type { LmModelInfo, SecretsPort } from '../ports';
 import { defaultModelOf } from './config';
 import type { ProviderGuards } from './guarded-provider';
-import { checkKeyDestination, destinationOf, type ConfirmKeyDestination } from './key-binding';
+import { checkKeyDestination, destinationOf, keyBindingName, type ConfirmKeyDestination } from './key-binding';
 import { lookupApiKey } from './keys';
 import { NO_LM_MODEL_MESSAGE } from './vscode-lm';
 import { type ModelInfo, ProviderError, type Provider, type ProviderConfig, type ProviderKind } from './types';
@@ -168,6 +168,23 @@ export class ProviderRegistry {
    * Throws ProviderError: `bad_request` for an unknown reference, `no_key` when a key is missing,
    * `auth` when the user did not let the key go to a server it is not bound to.
    */
+  /**
+   * Does ahead what the first request to `ref` needs — its SDK bundle, its key and the key's bound host
+   * read from secret storage — without asking or sending anything, so the first Send goes straight out.
+   * Best effort: a problem here is met again, and reported, by the request itself.
+   */
+  async warm(ref: string): Promise<void> {
+    const found = resolveModelRef(ref, this.opts.configs);
+    if (!found.ok) return;
+    const base = this.opts.configs.find((c) => c.name === found.config.name) ?? found.config;
+    await Promise.allSettled([
+      this.opts.loadKind(base.kind),
+      lookupApiKey(base, this.opts.secrets, this.opts.env).then(
+        (key) => key && this.opts.secrets.get(keyBindingName(base.name, key)),
+      ),
+    ]);
+  }
+
   async resolve(ref: string): Promise<ResolvedModel> {
     const found = resolveModelRef(ref, this.opts.configs);
     if (!found.ok) throw new ProviderError('bad_request', found.error);

@@ -25,6 +25,8 @@ export function chatScenarios(e2e: E2E): void {
       await wb.inWebview('textbox', 'Message').press('Enter');
       const first = await fake.waitForRequests(1);
       figure('first use: Enter → request on the wire ms', Number((first[0].receivedAt - sentAt).toFixed(1)));
+      const ready = /runtime ready in ([\d.]+) ms/.exec(wb.outputChannelText('Sextant'));
+      if (ready) figure('first use: view opened → runtime ready ms', Number(ready[1]));
 
       const you = wb.articles('You').last();
       await poll('the user message "What does a sextant measure?"', async () =>

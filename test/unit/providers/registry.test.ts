@@ -349,6 +349,30 @@ describe('ProviderRegistry', () => {
     assert.deepEqual(loader.created, [{ kind: 'anthropic', name: 'anthropic', apiKey: 'sk-ant' }]);
   });
 
+  test('warm loads the kind and reads the key and its binding, asks nothing and creates nothing', async () => {
+    const loader = fakeLoader();
+    const secrets = memorySecrets({ 'sextant.apiKey.openai': 'sk-openai' });
+    let asked = 0;
+    const registry = new ProviderRegistry({
+      configs: configs(),
+      secrets,
+      env: {},
+      loadKind: loader.loadKind,
+      confirmKeyDestination: async () => {
+        asked++;
+        return 'no';
+      },
+    });
+    await registry.warm('openai');
+    assert.deepEqual(loader.loads, ['openai']);
+    assert.deepEqual(secrets.reads, ['sextant.apiKey.openai', 'sextant.apiKeyOrigin.openai']);
+    assert.deepEqual(loader.created, [], 'no client is made until a request');
+    assert.equal(asked, 0);
+    // An unknown reference or a provider without a key: nothing to warm, and no error.
+    await registry.warm('nowhere/model');
+    await registry.warm('deepseek');
+  });
+
   test('a new key gives a new instance', async () => {
     const loader = fakeLoader();
     const secrets = memorySecrets({ 'sextant.apiKey.openai': 'k1' });
