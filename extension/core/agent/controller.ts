@@ -59,17 +59,14 @@ import type { PermissionGate } from './permission-gate';
 import type { AuditEntry } from '../security/audit-log';
 import { liveSessionFromStored, newLiveSession, type LiveSession } from './live-session';
 import { type BudgetLimits, type RunBudget, tokensOf } from './budget';
-import { costOf } from './cost';
 import {
   COMPACT_AT,
-  compact,
   DEFAULT_CONTEXT_WINDOW,
-  estimateMessagesTokens,
   estimatePromptTokens,
   estimateTextTokens,
-  KEEP_RECENT,
   modelFacingHistory,
 } from './compaction';
+import { compactSession, nextPromptTokens, type SessionCompaction } from './session-compaction';
 
 export interface ChatControllerDeps {
   persistence: SessionPersistence;
@@ -399,10 +396,16 @@ export class ChatController {
     const system = this.deps.systemPrompt(mode, s.createdAt);
     const fixedTokens = estimatePromptTokens(system, tools?.specs() ?? [], []);
     const window = config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
-    const before = this.promptTokens(fixedTokens, estimateTextTokens(text));
+    this.outbox.flush(); // the chat (and its latest compaction) up to date
+    const before = nextPromptTokens(s, fixedTokens, estimateTextTokens(text));
     let compaction = latestCompaction(s.chat);
     if (before >= COMPACT_AT * window) {
-      const done = await this.compactHistory(target, 'auto', before, fixedTokens, signal);
+      const done = await compactSession(
+        s,
+        target,
+        { trigger: 'auto', tokensBefore: before, fixedTokens, signal },
+        this.deps,
+      );
       if (signal.aborted) return;
       if (done.ok) {
         compaction = done.compaction;
@@ -443,78 +446,6 @@ export class ChatController {
   // ---- compaction ---------------------------------------------------------------------------
 
   /**
-   * The next prompt's size in tokens: the provider's count for the last call plus estimates of what was
-   * added since, when that call was sent the same compacted history; else estimated from characters.
-   */
-  private promptTokens(fixedTokens: number, extraTokens: number): number {
-    const s = this.session;
-    this.outbox.flush(); // the chat (and its latest compaction) up to date
-    const compaction = latestCompaction(s.chat);
-    const estimated = fixedTokens + estimateMessagesTokens(modelFacingHistory(s.modelMessages, compaction));
-    const last = s.lastPrompt;
-    const reported =
-      last && last.replaces === (compaction?.replaces ?? 0) && last.historyLength <= s.modelMessages.length
-        ? last.tokens + estimateMessagesTokens(s.modelMessages.slice(last.historyLength))
-        : 0;
-    return Math.max(estimated, reported) + extraTokens;
-  }
-
-  /** Summarises the older turns (one model call) and records the brief; the model history itself is kept whole. */
-  private async compactHistory(
-    target: { provider: Provider; model: string; config: ProviderConfig },
-    trigger: Compaction['trigger'],
-    tokensBefore: number,
-    fixedTokens: number,
-    signal: AbortSignal,
-  ) {
-    const s = this.session;
-    const window = target.config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
-    const previous = latestCompaction(s.chat);
-    // "Compact now" keeps the last turn as it is; near the window, the recent quarter of it. When the
-    // provider counted more tokens than the character estimate (dense code, other scripts), the budget
-    // for the kept turns shrinks by the same factor, so the compacted prompt really fits.
-    const lastTurn = s.checkpoints.at(-1)?.modelIndex ?? 0;
-    const estimated = fixedTokens + estimateMessagesTokens(modelFacingHistory(s.modelMessages, previous));
-    const scale = Math.max(1, tokensBefore / Math.max(1, estimated));
-    const keepTokens =
-      trigger === 'manual'
-        ? Math.min(KEEP_RECENT * window, estimateMessagesTokens(s.modelMessages.slice(lastTurn)))
-        : (KEEP_RECENT * window) / scale;
-    const started = this.deps.now();
-    try {
-      const done = await compact({
-        provider: target.provider,
-        model: target.model,
-        history: s.modelMessages,
-        previous,
-        todos: s.tools.todos,
-        contextWindow: window,
-        tokensBefore,
-        fixedTokens,
-        keepTokens,
-        trigger,
-        signal,
-        id: `compaction-${this.deps.newId()}`,
-        now: this.deps.now,
-      });
-      if (done.ok) {
-        s.lastPrompt = undefined;
-        const c = done.compaction;
-        c.usage = { ...done.usage, costUsd: costOf(done.usage, target.config.price) };
-        this.deps.log.info(
-          `compacted ${c.replaces} messages: ~${c.tokensBefore} → ~${c.tokensAfter} tokens ` +
-            `in ${this.deps.now() - started} ms`,
-        );
-      }
-      return done;
-    } catch (err) {
-      const reason = toErrorInfo(err).message;
-      this.deps.log.warn(`compaction failed: ${reason}`);
-      return { ok: false as const, reason };
-    }
-  }
-
-  /**
    * "Compact now": summarises the older turns at once, between requests. The marker is a message of its
    * own. Refused (a `protocolError`) while a request runs or when there is nothing to compact.
    */
@@ -528,13 +459,20 @@ export class ChatController {
     if (!s.persisted || !s.modelMessages.length) return refuse('There is nothing to compact yet.');
     let finish!: () => void;
     this.compacting = new Promise<void>((r) => (finish = r));
-    let done: Awaited<ReturnType<ChatController['compactHistory']>>;
+    let done: SessionCompaction;
     try {
       const target = await this.deps.resolveModel(s.model);
       const tools = this.deps.toolsFor(s.mode);
       const fixedTokens = estimatePromptTokens(this.deps.systemPrompt(s.mode, s.createdAt), tools?.specs() ?? [], []);
-      const before = this.promptTokens(fixedTokens, 0);
-      done = await this.compactHistory(target, 'manual', before, fixedTokens, new AbortController().signal);
+      this.outbox.flush();
+      const before = nextPromptTokens(s, fixedTokens, 0);
+      const signal = new AbortController().signal;
+      done = await compactSession(
+        s,
+        target,
+        { trigger: 'manual', tokensBefore: before, fixedTokens, signal },
+        this.deps,
+      );
     } catch (err) {
       done = { ok: false, reason: toErrorInfo(err).message };
     } finally {
