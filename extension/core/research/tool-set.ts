@@ -1,12 +1,13 @@
 // The tool sets with the web tools in them. web_fetch (and web_search) are built by factories — they
 // need the fetch pipeline, a model and search keys — so the runtime builds them once and hands them
-// here. Research mode gets them with the read-only workspace tools; Agent mode gets them too, where a
-// network call asks unless the user's rules allow it (permissions/policy.ts, `web_fetch(domain:…)`).
+// here. Agent mode gets them, where a network call asks unless the user's rules allow it
+// (permissions/policy.ts, `web_fetch(domain:…)`). Research mode uses the same services from its own
+// loop, not as tools.
 import type { Mode } from '../../protocol';
 import { toolsForMode } from '../tools/registry';
 import type { AnyTool } from '../tools/types';
 
-const WEB_MODES: ReadonlySet<Mode> = new Set<Mode>(['research', 'agent']);
+const WEB_MODES: ReadonlySet<Mode> = new Set<Mode>(['agent']);
 
 /** `toolsForMode(mode)` plus the web tools where the mode may use them (never in Restricted Mode). */
 export function toolsWithWeb(mode: Mode, opts: { trusted: boolean }, web: readonly AnyTool[]): AnyTool[] {
@@ -14,9 +15,4 @@ export function toolsWithWeb(mode: Mode, opts: { trusted: boolean }, web: readon
   if (base.length === 0 || !WEB_MODES.has(mode)) return base;
   const names = new Set(base.map((t) => t.name));
   return [...base, ...web.filter((t) => !names.has(t.name))];
-}
-
-/** Research mode's tools: web_search and web_fetch, the read-only workspace tools and todo_write. */
-export function researchToolSet(web: readonly AnyTool[], opts: { trusted: boolean }): AnyTool[] {
-  return toolsWithWeb('research', opts, web);
 }

@@ -52,14 +52,6 @@ export function builtinTools(): AnyTool[] {
 
 const READ_ONLY_WORKSPACE = new Set(['read_file', 'glob', 'grep', 'ls']);
 
-/** The tools Research mode's loop is built with: read-only workspace tools, todos and the web. */
-const RESEARCH_TOOLS = new Set([...READ_ONLY_WORKSPACE, 'todo_write', 'web_search']);
-
-/** Research mode's tool set, for its loop (and toolsForMode('research')). */
-export function researchTools(): AnyTool[] {
-  return builtinTools().filter((t) => RESEARCH_TOOLS.has(t.name));
-}
-
 /**
  * The tools a mode is built with, so a forbidden call cannot even be expressed. Untrusted
  * (Restricted Mode) workspaces get none: a read could still leak secrets into a prompt.
@@ -74,7 +66,9 @@ export function toolsForMode(mode: Mode, opts: { trusted: boolean }): AnyTool[] 
       // Read-only exploration, then submit_plan (which changes nothing) ends the turn.
       return [...all.filter((t) => READ_ONLY_WORKSPACE.has(t.name)), submitPlanTool];
     case 'research':
-      return researchTools();
+      // Research mode runs its own loop (core/research/loop) on the search and fetch services: the model
+      // is not handed tools there, so the loop, not the model, owns bounds, parallelism and citations.
+      return [];
     case 'agent':
       return all;
   }

@@ -7,7 +7,7 @@ import { normalizeDomain, urlPassesDomains } from '../../../extension/core/resea
 import { isSearchError } from '../../../extension/core/research/search/errors';
 import { searchKeyBindingName, searchKeySecretName } from '../../../extension/core/research/search/keys';
 import { parseSearchSettings } from '../../../extension/core/research/search/settings';
-import { createToolRegistry, inputJsonSchema, researchTools } from '../../../extension/core/tools/registry';
+import { createToolRegistry, inputJsonSchema, toolsForMode } from '../../../extension/core/tools/registry';
 import { webSearchTool } from '../../../extension/core/tools/web-search';
 import { createNodePorts, makeContext, makeTempWorkspace, textOf } from '../../fixtures/node-ports';
 import { startFakeExa } from '../../fixtures/research/fake-exa';
@@ -227,12 +227,7 @@ describe('the web_search tool', () => {
     assert.deepEqual(schema.properties.provider.enum, [...SEARCH_PROVIDER_IDS]);
   });
 
-  test('Research mode is built with it', () => {
-    assert.deepEqual(
-      researchTools()
-        .map((t) => t.name)
-        .sort(),
-      ['glob', 'grep', 'ls', 'read_file', 'todo_write', 'web_search'],
-    );
+  test('Agent mode is built with it', () => {
+    assert.ok(toolsForMode('agent', { trusted: true }).some((t) => t.name === 'web_search'));
   });
 });

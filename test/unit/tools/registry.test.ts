@@ -35,17 +35,10 @@ test('specs are JSON Schema objects both providers accept', () => {
   assert.ok('-i' in (grep.inputSchema.properties as object));
 });
 
-test('tools per mode: chat none, plan read-only + submit_plan, research + web, agent all, untrusted none', () => {
+test('tools per mode: chat none, plan read-only + submit_plan, research none, agent all, untrusted none', () => {
   assert.deepEqual(toolsForMode('chat', { trusted: true }), []);
   assert.deepEqual(names(toolsForMode('plan', { trusted: true })), ['glob', 'grep', 'ls', 'read_file', 'submit_plan']);
-  assert.deepEqual(names(toolsForMode('research', { trusted: true })), [
-    'glob',
-    'grep',
-    'ls',
-    'read_file',
-    'todo_write',
-    'web_search',
-  ]);
+  assert.deepEqual(toolsForMode('research', { trusted: true }), []);
   assert.equal(toolsForMode('agent', { trusted: true }).length, 14);
   assert.ok(names(toolsForMode('agent', { trusted: true })).includes('web_search'));
   assert.ok(!names(toolsForMode('agent', { trusted: true })).includes('submit_plan'));
