@@ -17,6 +17,7 @@ import type {
   ToolCall,
   UsageReport,
 } from './types';
+import { requestSignal } from './request-signal';
 
 const SDK_ERRORS: SdkErrorClasses = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -109,7 +110,17 @@ export function createProvider(config: ProviderConfig, apiKey: string | undefine
     logLevel: 'off',
   });
 
-  async function* stream(request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
+  // A child signal per request (request-signal.ts): the SDK's listener goes on it, not on the turn's.
+  async function* stream(request: ProviderRequest, outer: AbortSignal): AsyncGenerator<ProviderEvent> {
+    const { signal, release } = requestSignal(outer);
+    try {
+      yield* streamOnce(request, signal);
+    } finally {
+      release();
+    }
+  }
+
+  async function* streamOnce(request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
     const ctx: ErrorContext = {
       providerName: config.name,
       baseUrl,
