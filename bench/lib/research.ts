@@ -111,7 +111,7 @@ async function main(): Promise<void> {
       question: 'What did the tidal array achieve?',
       services,
       llm,
-      judge: claimJudgeFrom(async (req, signal) => (await collectText(llm, req, signal)).text),
+      judge: claimJudgeFrom((req, signal) => collectText(llm, req, signal)),
       limits: {
         ...DEFAULT_LIMITS,
         minSearches: SEARCHES,

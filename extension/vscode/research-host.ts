@@ -8,12 +8,12 @@ import { collectText } from '../core/research/loop/llm-text';
 import type { PageFetcher } from '../core/research/fetch/page-fetcher';
 import type { SearchClient } from '../core/research/search/client';
 import { claimJudgeFrom } from '../core/research/verify';
-import type { Provider } from '../core/providers/types';
+import type { Provider, ProviderConfig } from '../core/providers/types';
 
 export interface ResearchHostDeps {
   searchClient: SearchClient;
   pageFetcher: PageFetcher;
-  resolveModel(ref: string): Promise<{ provider: Provider; model: string }>;
+  resolveModel(ref: string): Promise<{ provider: Provider; model: string; config?: ProviderConfig }>;
   /** The fast model's reference now (the setting, else the chat's current model). */
   fastModelRef(): string;
 }
@@ -47,8 +47,10 @@ export function createResearchHost(deps: ResearchHostDeps): ResearchHost {
     },
     async judge() {
       const target = await deps.resolveModel(deps.fastModelRef());
+      // Its calls are costed at the fast model's own price and counted in the run's usage.
       return claimJudgeFrom(
-        async (req, signal) => (await collectText(target, { system: req.system, user: req.user }, signal)).text,
+        (req, signal) => collectText(target, { system: req.system, user: req.user }, signal),
+        target.config?.price,
       );
     },
   };

@@ -121,7 +121,7 @@ async function makeReport(): Promise<{ report: Report; origin: string }> {
       fetchPage: async (url, signal) => (await fetcher.fetch(url, { signal })).page,
     },
     llm,
-    judge: claimJudgeFrom(async (req, signal) => (await collectText(llm, req, signal)).text),
+    judge: claimJudgeFrom((req, signal) => collectText(llm, req, signal)),
     limits: { ...DEFAULT_LIMITS, minSearches: 2, maxSearches: 2, pagesPerSearch: 2 },
     signal: new AbortController().signal,
     now: () => AT,

@@ -161,6 +161,8 @@ async function run(
     plan?: ResearchPlanInput;
     budget?: RunBudget;
     price?: { input: number; output: number };
+    /** The fast model's price (claim checks). */
+    judgePrice?: { input: number; output: number };
     planner?: PlannerTarget;
   } = {},
 ) {
@@ -173,8 +175,8 @@ async function run(
     llm: { provider, model: 'fake-model' },
     judge: extra.judge
       ? claimJudgeFrom(
-          async (req, signal) =>
-            (await collectText({ provider, model: 'fast' }, { system: req.system, user: req.user }, signal)).text,
+          (req, signal) => collectText({ provider, model: 'fast' }, { system: req.system, user: req.user }, signal),
+          extra.judgePrice,
         )
       : undefined,
     limits: { ...DEFAULT_LIMITS, ...limits },
@@ -471,6 +473,43 @@ test('sextant.plannerModel: plan and gap checks on the planner model, the report
       planner: { ...planner, price: undefined },
       price: { input: 1, output: 2 },
     },
+  );
+  const final = unpriced.events.filter((e) => e.type === 'usage').at(-1);
+  assert.ok(final?.type === 'usage' && final.usage.costUsd === undefined);
+});
+
+test("the claim checks' calls count in the run's usage, each at the fast model's price", async () => {
+  const call = { inputTokens: 1000, outputTokens: 100 };
+  const asked = await script({
+    planner: { ...PLAN(['rust 2024 edition']), usage: call },
+    gaps: { text: '{"enough": true, "queries": []}', usage: call },
+    writer: { ...WRITER, usage: call },
+    judge: { text: '{"verdict":"supported","reason":"same facts"}', usage: { inputTokens: 500, outputTokens: 20 } },
+  });
+  const { events } = await run(
+    services(),
+    { minSearches: 1, maxSearches: 1 },
+    { judge: true, price: { input: 1, output: 2 }, judgePrice: { input: 10, output: 20 } },
+  );
+  const checks = asked.filter((r) => r === 'judge').length;
+  const own = asked.length - checks; // the planner and the writer (one search: no gap check)
+  assert.ok(checks >= 1 && own >= 2, asked.join(','));
+  const last = events.filter((e) => e.type === 'usage').at(-1);
+  assert.ok(last?.type === 'usage');
+  assert.equal(last.usage.inputTokens, own * 1000 + checks * 500);
+  const expected = (own * (1000 * 1 + 100 * 2) + checks * (500 * 10 + 20 * 20)) / 1_000_000;
+  assert.ok(Math.abs((last.usage.costUsd ?? -1) - expected) < 1e-12, `${last.usage.costUsd} vs ${expected}`);
+  // An unpriced fast model makes the run's cost unknown.
+  await script({
+    planner: { ...PLAN(['rust 2024 edition']), usage: call },
+    gaps: { text: '{"enough": true, "queries": []}', usage: call },
+    writer: { ...WRITER, usage: call },
+    judge: { text: '{"verdict":"supported"}', usage: { inputTokens: 500, outputTokens: 20 } },
+  });
+  const unpriced = await run(
+    services(),
+    { minSearches: 1, maxSearches: 1 },
+    { judge: true, price: { input: 1, output: 2 } },
   );
   const final = unpriced.events.filter((e) => e.type === 'usage').at(-1);
   assert.ok(final?.type === 'usage' && final.usage.costUsd === undefined);

@@ -196,7 +196,7 @@ test('the model verdict is read from JSON, or from a plain word, and a reply wit
   let request = '';
   const judge = claimJudgeFrom(async (req) => {
     request = `${req.system}\n---\n${req.user}`;
-    return '{"verdict":"supported","reason":"ok"}';
+    return { text: '{"verdict":"supported","reason":"ok"}' };
   });
   const v = await judge(
     { claim: 'X is 45%.', evidence: [{ title: 'T', url: 'http://h/p', passages: ['X is 45%.'] }] },

@@ -344,7 +344,16 @@ class ResearchRun {
     this.addUsage(usage, o.price);
     if (o.signal.aborted) return { kind: 'aborted' };
     this.progress('verifying', 'Checking every citation against its page');
-    const verified = await verifyReport(draft, this.sources, { judge: o.judge, signal: o.signal });
+    // The claim checks' calls (the fast model's) are counted with the run's own.
+    const inner = o.judge;
+    const judge: ClaimJudge | undefined = inner
+      ? async (input, signal) => {
+          const verdict = await inner(input, signal);
+          if (verdict.spent) this.addSpent(verdict.spent.usage, verdict.spent.costUsd);
+          return verdict;
+        }
+      : undefined;
+    const verified = await verifyReport(draft, this.sources, { judge, signal: o.signal });
     if (o.signal.aborted) return { kind: 'aborted' };
     const id = `report-${o.newId()}`;
     const title = /^#\s+(.+)$/m.exec(verified.markdown)?.[1]?.trim() || plan.question.slice(0, 120);
@@ -449,15 +458,15 @@ class ResearchRun {
 
   /** Adds one call's usage; its cost at the price of the model that made it (the planner's may differ). */
   private addUsage(u: Usage, price: ProviderConfig['price'] | undefined): void {
+    this.addSpent(u, costOf(u, price));
+  }
+
+  /** Adds one call's usage and what it cost (undefined: its price is unknown). */
+  private addSpent(u: Usage, cost: number | undefined): void {
     const before = this.usage.costUsd;
     addUsage(this.usage, u);
-    const cost = costOf(u, price);
     // One call at an unknown price makes the run's cost unknown: a partial sum would be a made-up figure.
-    this.usage.costUsd = this.o.planner
-      ? before === undefined || cost === undefined
-        ? undefined
-        : before + cost
-      : costOf(this.usage, this.o.price);
+    this.usage.costUsd = before === undefined || cost === undefined ? undefined : before + cost;
     this.lastCall = { ...u, costUsd: cost };
     this.out.push({ type: 'usage', usage: { ...this.usage } });
   }

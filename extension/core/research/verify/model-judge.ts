@@ -2,21 +2,29 @@
 // the lexical floor, answered as a small JSON verdict. The model is reached through `complete`, so the
 // verifier does not depend on a provider; the research loop gives it the configured fast model.
 import claimCheckPrompt from '../../../../prompts/claim-check.md';
+import type { Usage } from '../../../protocol';
+import { costOf } from '../../agent/cost';
+import type { ProviderConfig } from '../../providers/types';
 import type { ClaimJudge, JudgeInput } from './verify-report';
 
-/** One non-streamed completion: system prompt and user text in, the reply's text out. */
+/** One non-streamed completion: system prompt and user text in, the reply's text (and its usage) out. */
 export type CompleteText = (
   req: { system: string; user: string; maxTokens: number },
   signal: AbortSignal,
-) => Promise<string>;
+) => Promise<{ text: string; usage?: Usage }>;
 
-export function claimJudgeFrom(complete: CompleteText): ClaimJudge {
+/**
+ * A claim judge on a model reached through `complete`. Each verdict carries what its call spent, costed
+ * at `price` (the fast model's; unknown when unset), so the research run counts it with its own calls.
+ */
+export function claimJudgeFrom(complete: CompleteText, price?: ProviderConfig['price']): ClaimJudge {
   return async (input, signal) => {
     const reply = await complete(
       { system: claimCheckPrompt.trim(), user: judgeRequestText(input), maxTokens: 200 },
       signal,
     );
-    return parseVerdict(reply);
+    const verdict = parseVerdict(reply.text);
+    return reply.usage ? { ...verdict, spent: { usage: reply.usage, costUsd: costOf(reply.usage, price) } } : verdict;
   };
 }
 

@@ -13,6 +13,7 @@ import {
   withoutSourceSection,
 } from './citations';
 import { bestPassages, indexPage, overlap, passesFloor, type PageIndex } from './lexical';
+import type { Usage } from '../../../protocol';
 
 /** A page fetched in this run, as the verifier needs it. `n` is the run's own source number. */
 export interface FetchedSource {
@@ -33,7 +34,10 @@ export interface JudgeInput {
 }
 
 /** A fast-model check: does the evidence support the claim? */
-export type ClaimJudge = (input: JudgeInput, signal: AbortSignal) => Promise<{ supported: boolean; reason?: string }>;
+export type ClaimJudge = (
+  input: JudgeInput,
+  signal: AbortSignal,
+) => Promise<{ supported: boolean; reason?: string; spent?: { usage: Usage; costUsd: number | undefined } }>;
 
 export type Verdict = 'supported' | 'unsupported' | 'unchecked';
 
