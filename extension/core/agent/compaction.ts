@@ -83,14 +83,22 @@ export function modelFacingHistory(history: readonly ModelMessage[], compaction?
  * Where to cut the history: the brief replaces `history[0..cut)`. Only at the start of a user turn (or
  * the end), so a tool call is never separated from its result; past the previous compaction's cut; and
  * as early as keeps the turns after it within `keepTokens`. Undefined when there is nothing to compact.
+ * `maxCut` bounds it: in the middle of a turn the cut is at most that turn's start (its tool calls and
+ * results stay, and the request still ends on them); that latest allowed cut is taken even when what it
+ * keeps is over `keepTokens` — the earlier turns are still summarised.
  */
-export function chooseCut(history: readonly ModelMessage[], from: number, keepTokens: number): number | undefined {
+export function chooseCut(
+  history: readonly ModelMessage[],
+  from: number,
+  keepTokens: number,
+  maxCut = history.length,
+): number | undefined {
   const candidates: number[] = [];
-  for (let i = from + 1; i < history.length; i++) {
+  for (let i = from + 1; i < history.length && i <= maxCut; i++) {
     const m = history[i];
     if (m.role === 'user' && typeof m.content === 'string') candidates.push(i);
   }
-  if (history.length > from) candidates.push(history.length);
+  if (history.length > from && maxCut >= history.length) candidates.push(history.length);
   let suffix = 0;
   let next = history.length;
   // Walk back over the candidates while the kept suffix still fits (the end itself always does).
@@ -99,8 +107,9 @@ export function chooseCut(history: readonly ModelMessage[], from: number, keepTo
     const cut = candidates[k];
     suffix += estimateMessagesTokens(history.slice(cut, next));
     next = cut;
-    if (suffix > keepTokens) break;
+    if (suffix > keepTokens && best !== undefined) break;
     best = cut;
+    if (suffix > keepTokens) break;
   }
   return best;
 }
@@ -207,6 +216,8 @@ export interface CompactInput {
   fixedTokens: number;
   /** How much of the recent history to keep verbatim, in tokens. */
   keepTokens: number;
+  /** The latest index the cut may take (in the middle of a turn: that turn's start). */
+  maxCut?: number;
   trigger: Compaction['trigger'];
   signal: AbortSignal;
   id: string;
@@ -220,7 +231,7 @@ export type CompactResult =
 /** Summarises the turns before the cut with one model call and returns the compaction (nothing is saved here). */
 export async function compact(input: CompactInput): Promise<CompactResult> {
   const from = input.previous?.replaces ?? 0;
-  const cut = chooseCut(input.history, from, input.keepTokens);
+  const cut = chooseCut(input.history, from, input.keepTokens, input.maxCut);
   if (cut === undefined || cut <= from) return { ok: false, reason: 'There is nothing older to compact yet.' };
   const replaced = input.history.slice(0, cut);
   // The summariser sees the previous brief and the turns after it; it may use at most half the window.

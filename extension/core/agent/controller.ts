@@ -52,7 +52,7 @@ import { effectiveMode, modeAvailability } from './modes';
 import { Outbox, realScheduler, type Scheduler } from './outbox';
 import { PendingReplies } from './pending-replies';
 import { generateTitle } from '../session-title';
-import { runTurn, type ToolRuntime } from './turn';
+import { runTurn, type ToolRuntime, type TurnEvent } from './turn';
 import { researchPlanRequest, researchRequest } from './research-request';
 import type { ResearchHost } from '../research/host';
 import type { PermissionGate } from './permission-gate';
@@ -395,30 +395,24 @@ export class ChatController {
     const tools = this.deps.toolsFor(mode);
     const system = this.deps.systemPrompt(mode, s.createdAt);
     const fixedTokens = estimatePromptTokens(system, tools?.specs() ?? [], []);
-    const window = config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
-    this.outbox.flush(); // the chat (and its latest compaction) up to date
-    const before = nextPromptTokens(s, fixedTokens, estimateTextTokens(text));
-    let compaction = latestCompaction(s.chat);
-    if (before >= COMPACT_AT * window) {
-      const done = await compactSession(
-        s,
-        target,
-        { trigger: 'auto', tokensBefore: before, fixedTokens, signal },
-        this.deps,
-      );
-      if (signal.aborted) return;
-      if (done.ok) {
-        compaction = done.compaction;
-        // The summary was paid for in this session: the session caps see it before the run's first call.
-        if (budget && compaction.usage) {
-          budget.sessionSpent.tokens += tokensOf(compaction.usage);
-          budget.sessionSpent.costUsd += compaction.usage.costUsd ?? 0;
-        }
-        yield { type: 'compacted' as const, compaction, messageId: this.deps.newId() };
-      } else
-        yield { type: 'notice' as const, text: `Could not compact the conversation (${done.reason}); sent in full.` };
-    }
+    const first = await this.compactNearWindow(target, fixedTokens, estimateTextTokens(text), signal, budget);
+    if (signal.aborted) return;
+    for (const ev of first?.events ?? []) yield ev;
+    // The marker reaches the chat when the outbox flushes: the compaction in force is taken from here.
+    const compaction = first?.compaction ?? latestCompaction(s.chat);
     s.tools.compacted = Boolean(compaction);
+    // A long agent run grows the prompt step by step: between its model calls the same check runs (once
+    // more after a failure would only fail again, so a failed compaction is not retried in this turn).
+    let failed = first !== undefined && !first.compaction;
+    const compactBetweenSteps = async () => {
+      if (failed) return undefined;
+      const done = await this.compactNearWindow(target, fixedTokens, 0, signal, budget, true);
+      if (!done) return undefined;
+      failed = !done.compaction;
+      if (done.compaction) s.tools.compacted = true;
+      const messages = done.compaction ? modelFacingHistory(s.modelMessages, done.compaction) : undefined;
+      return { events: done.events, ...(messages ? { messages } : {}) };
+    };
     const reasoning = this.reasoningFor(target.ref);
     yield* runTurn([...modelFacingHistory(s.modelMessages, compaction), userMessage], {
       sessionId: s.id,
@@ -440,7 +434,42 @@ export class ChatController {
       ...(recorder ? { beforeWrite: this.beforeWriteOf(recorder) } : {}),
       ...(budget ? { budget } : {}),
       ...(reasoning ? { reasoning } : {}),
+      compactBetweenSteps,
     });
+  }
+
+  /**
+   * When the next prompt nears the context window, summarises the older turns (the summary uses the
+   * chat's model, never the fallback). Undefined when there is no need; else the events to show — the
+   * marker, or a notice when it failed (the request then goes in full) — and the compaction made. Its
+   * cost counts in the session's caps at once.
+   */
+  private async compactNearWindow(
+    target: Target,
+    fixedTokens: number,
+    extraTokens: number,
+    signal: AbortSignal,
+    budget: RunBudget | undefined,
+    midTurn = false,
+  ): Promise<{ events: TurnEvent[]; compaction?: Compaction } | undefined> {
+    const s = this.session;
+    const window = target.config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+    this.outbox.flush(); // the chat (and its latest compaction) up to date
+    const tokensBefore = nextPromptTokens(s, fixedTokens, extraTokens);
+    if (tokensBefore < COMPACT_AT * window) return undefined;
+    const o = { trigger: 'auto' as const, tokensBefore, fixedTokens, signal, midTurn };
+    const done = await compactSession(s, target, o, this.deps);
+    if (!done.ok) {
+      return {
+        events: [{ type: 'notice', text: `Could not compact the conversation (${done.reason}); sent in full.` }],
+      };
+    }
+    const compaction = done.compaction;
+    if (budget && compaction.usage) {
+      budget.sessionSpent.tokens += tokensOf(compaction.usage);
+      budget.sessionSpent.costUsd += compaction.usage.costUsd ?? 0;
+    }
+    return { compaction, events: [{ type: 'compacted', compaction, messageId: this.deps.newId() }] };
   }
 
   // ---- compaction ---------------------------------------------------------------------------

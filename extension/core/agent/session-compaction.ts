@@ -36,7 +36,14 @@ export function nextPromptTokens(s: LiveSession, fixedTokens: number, extraToken
 export async function compactSession(
   s: LiveSession,
   target: { provider: Provider; model: string; config: ProviderConfig },
-  o: { trigger: Compaction['trigger']; tokensBefore: number; fixedTokens: number; signal: AbortSignal },
+  o: {
+    trigger: Compaction['trigger'];
+    tokensBefore: number;
+    fixedTokens: number;
+    signal: AbortSignal;
+    /** Compacting in the middle of a turn: the cut stays at or before the running turn's start. */
+    midTurn?: boolean;
+  },
   deps: { log: Logger; now(): number; newId(): string },
 ): Promise<SessionCompaction> {
   const window = target.config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
@@ -63,6 +70,7 @@ export async function compactSession(
       tokensBefore: o.tokensBefore,
       fixedTokens: o.fixedTokens,
       keepTokens,
+      ...(o.midTurn ? { maxCut: lastTurn } : {}),
       trigger: o.trigger,
       signal: o.signal,
       id: `compaction-${deps.newId()}`,

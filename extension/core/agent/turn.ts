@@ -78,6 +78,11 @@ export interface TurnOptions {
   budget?: RunBudget;
   /** The model picker's reasoning level for this model, the same for every step of the turn. */
   reasoning?: ReasoningEffort;
+  /**
+   * Between model calls: may compact the history when the next prompt nears the context window (a long
+   * agent run grows it step by step). Returns the history the next call gets and the events to show.
+   */
+  compactBetweenSteps?: () => Promise<{ messages?: ModelMessage[]; events: TurnEvent[] } | undefined>;
 }
 
 const PREVIEW_CHARS = 240;
@@ -100,6 +105,12 @@ export async function* runTurn(
   for (let step = 1; ; step++) {
     // Before each model call: a cap reached (or passed by one more call like the last) ends the run here,
     // with everything done so far kept. Before the first call only the session's spending can stop it.
+    if (step > 1 && opts.compactBetweenSteps) {
+      const compacted = await opts.compactBetweenSteps();
+      if (opts.signal.aborted) return { kind: 'aborted' };
+      if (compacted?.messages) messages.splice(0, messages.length, ...compacted.messages);
+      for (const ev of compacted?.events ?? []) yield ev;
+    }
     const stop = budgetReached(opts.budget, total, lastStep);
     if (stop) {
       yield { type: 'budget_stop', stop, text: budgetStopText(stop) };

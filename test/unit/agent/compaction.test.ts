@@ -16,7 +16,7 @@ import {
 import type { ModelMessage } from '../../../extension/core/providers/types';
 import { createMemorySearchTool } from '../../../extension/core/tools/memory-search';
 import { todoWriteTool } from '../../../extension/core/tools/todo-write';
-import { assertEnvelopeInvariants, createHarness } from './harness';
+import { assertEnvelopeInvariants, createHarness, readTool } from './harness';
 import { open, tempDir } from '../store/helpers';
 
 const done: ProviderEvent = { type: 'done', stopReason: 'end' };
@@ -364,4 +364,68 @@ test("the summary call's tokens and cost are in the marker, the session's usage 
   await h.controller.send('r3', 'Third?', 'chat');
   assert.equal(provider.requests.length, before, 'no model call past the session cap');
   assert.ok(h.envelopes().some((e) => e.requestId === 'r3' && e.event.type === 'budget_stop'));
+});
+
+test('a long agent run is compacted between its model calls; the running turn stays whole', async () => {
+  const summaries: ProviderRequest[] = [];
+  const usage = (inputTokens: number): ProviderEvent => ({
+    type: 'usage',
+    usage: { inputTokens, outputTokens: 5, cachedTokens: 0 },
+  });
+  const call = (path: string): ProviderEvent => ({
+    type: 'tool_call',
+    call: { id: `c-${path}`, name: 'peek', argumentsJson: JSON.stringify({ path }) },
+  });
+  const provider = new ScriptedProvider([
+    [{ type: 'text', text: 'Noted.' }, usage(1_000), done],
+    [call('a'), usage(50_000), { type: 'done', stopReason: 'tool_calls' }],
+    [call('b'), usage(85_000), { type: 'done', stopReason: 'tool_calls' }],
+    summariser(summaries),
+    (req) => {
+      const brief = firstUserText(req).startsWith(BRIEF_HEADER);
+      const results = req.messages.filter((m) => m.role === 'tool').length;
+      return say(brief && results === 2 ? 'Finished from the brief and both results.' : 'lost context');
+    },
+  ]);
+  const h = createHarness({ provider, tools: [readTool([], 0)], contextWindow: 100_000 });
+  await h.controller.send('r1', `Remember this: ${FACT}`, 'agent');
+  await h.controller.send('r2', 'Read a and b, then report.', 'agent');
+  assert.equal(summaries.length, 1, 'compacted once, between the second and third model call');
+  assert.match(firstUserText(summaries[0]), /heron-7/, 'the earlier turn went into the brief');
+  const last = provider.requests.at(-1)!;
+  // Brief pair, then the running turn whole: its user message, both tool calls and both results.
+  assert.equal(last.messages[2].role === 'user' && last.messages[2].content, 'Read a and b, then report.');
+  assert.equal(last.messages.at(-1)?.role, 'tool', 'the request still ends on the tool result');
+  const snap = await h.controller.snapshot();
+  const answer = snap.messages.at(-1)!;
+  assert.ok(
+    answer.parts.some((p) => p.type === 'compaction'),
+    'the marker is on the running answer',
+  );
+  const text = answer.parts.filter((p) => p.type === 'text').map((p) => (p.type === 'text' ? p.text : ''));
+  assert.equal(text.join(''), 'Finished from the brief and both results.');
+  assertEnvelopeInvariants(h.envelopes());
+  assert.equal(h.envelopes('r2').filter((e) => e.event.type === 'complete').length, 1);
+});
+
+test('a single long turn with nothing older to compact says so once and goes on in full', async () => {
+  const usage = (inputTokens: number): ProviderEvent => ({
+    type: 'usage',
+    usage: { inputTokens, outputTokens: 5, cachedTokens: 0 },
+  });
+  const call = (path: string): ProviderEvent => ({
+    type: 'tool_call',
+    call: { id: `c-${path}`, name: 'peek', argumentsJson: JSON.stringify({ path }) },
+  });
+  const provider = new ScriptedProvider([
+    [call('a'), usage(85_000), { type: 'done', stopReason: 'tool_calls' }],
+    [call('b'), usage(90_000), { type: 'done', stopReason: 'tool_calls' }],
+    say('Done.'),
+  ]);
+  const h = createHarness({ provider, tools: [readTool([], 0)], contextWindow: 100_000 });
+  await h.controller.send('r1', 'Read a and b.', 'agent');
+  assert.equal(provider.requests.length, 3, 'no summary call: nothing before this turn');
+  const notices = h.envelopes('r1').filter((e) => e.event.type === 'notice');
+  assert.equal(notices.length, 1, 'said once, not at every step');
+  assert.match(JSON.stringify(notices[0].event), /Could not compact the conversation/);
 });
