@@ -4,6 +4,7 @@
 // total unknown: a partial sum would be a made-up figure.
 import type { Usage } from '../../protocol';
 import type { ProviderConfig } from '../providers/types';
+import { addUsage } from './budget';
 import { costOf } from './cost';
 
 type Price = ProviderConfig['price'];
@@ -29,6 +30,16 @@ export class RunningCost {
   /** The cost of usage that all came at the current price (one model call). */
   ofStep(usage: Usage): number | undefined {
     return costOf(usage, this.price);
+  }
+
+  /**
+   * Adds a call priced elsewhere (a tool's own model call) to `total`: its tokens count, its cost is
+   * `costUsd` (undefined: unknown, which makes the total unknown), not the turn model's price.
+   */
+  addPriced(total: Usage, usage: Usage, costUsd: number | undefined): void {
+    addUsage(total, usage);
+    addUsage(this.base, usage);
+    this.baseCost = this.baseCost === undefined || costUsd === undefined ? undefined : this.baseCost + costUsd;
   }
 
   /** From now on usage is priced at `price`; `total` so far keeps its cost. */

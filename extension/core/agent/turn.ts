@@ -191,7 +191,9 @@ export async function* runTurn(
 
     const queue = new AsyncQueue<TurnEvent>();
     let settled = false;
-    const work = runToolCalls(toolCalls, step, opts.tools, opts, queue).finally(() => {
+    // Model calls the tools made (web_fetch's page answers), each already priced at its own model.
+    const spentByTools: Array<NonNullable<ToolResult['spent']>> = [];
+    const work = runToolCalls(toolCalls, step, opts.tools, opts, queue, (s) => spentByTools.push(s)).finally(() => {
       settled = true;
     });
     let planned = false;
@@ -207,6 +209,11 @@ export async function* runTurn(
     }
     const results = await work;
     yield* drain();
+    if (spentByTools.length) {
+      for (const s of spentByTools) cost.addPriced(total, s.usage, s.costUsd);
+      total.costUsd = cost.of(total);
+      yield { type: 'usage', usage: { ...total } };
+    }
     messages.push(...results);
     yield { type: 'history', messages: results };
     if (opts.signal.aborted) return { kind: 'aborted' };
@@ -238,6 +245,7 @@ async function runToolCalls(
   tools: ToolRuntime,
   opts: TurnOptions,
   queue: AsyncQueue<TurnEvent>,
+  onSpent: (spent: NonNullable<ToolResult['spent']>) => void,
 ): Promise<ModelMessage[]> {
   const jobs = calls.map((call, i) => {
     // A runaway step (hundreds of calls at once) is cut: the rest come back as errors to retry later.
@@ -282,10 +290,12 @@ async function runToolCalls(
     const askedNow = new Promise<void>((resolve) => (asked = resolve));
     const turnToAsk = previousAsked;
     previousAsked = askedNow;
-    const done = runOne({ ...job, sameFile, turnToAsk, asked, mayRun, rules }, tools, opts, queue).then((message) => {
-      asked();
-      results[i] = message;
-    });
+    const done = runOne({ ...job, sameFile, turnToAsk, asked, mayRun, rules, onSpent }, tools, opts, queue).then(
+      (message) => {
+        asked();
+        results[i] = message;
+      },
+    );
     finished.push(done);
     // Whether it ran or was refused, the next executions wait for this call to be over — and for the
     // ones before it, since a refused call is over without waiting for its turn.
@@ -328,6 +338,8 @@ async function runOne(
     asked: () => void;
     /** Rules saved by "Always allow" on another card of the step, and how to say this one saved one. */
     rules: { saved(): void; onSaved(listener: () => void): () => void };
+    /** Where a model call the tool made is counted. */
+    onSpent: (spent: NonNullable<ToolResult['spent']>) => void;
     /** Settles when this call's turn to execute has come. */
     mayRun: Promise<unknown>;
   },
@@ -512,6 +524,7 @@ async function runOne(
   } catch (err) {
     result = errorResult(`The tool failed: ${err instanceof Error ? err.message : String(err)}`);
   }
+  if (result.spent) job.onSpent(result.spent);
   const status = opts.signal.aborted ? 'aborted' : result.isError ? 'error' : 'ok';
   audit(status, decidedBy, opts.now() - runStartedAt);
   return finish(status, result, runStartedAt);

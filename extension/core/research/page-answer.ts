@@ -2,11 +2,14 @@
 // about it, so the main model gets a few paragraphs instead of a whole page in its context. The model
 // is `sextant.research.fastModel` when set, else the session's current model; it is reached through
 // the provider registry like any request (keys bound to their servers, the SDK loaded lazily).
-import type { Provider } from '../providers/types';
+import type { Usage } from '../../protocol';
+import { addUsage } from '../agent/budget';
+import { costOf } from '../agent/cost';
+import type { Provider, ProviderConfig } from '../providers/types';
 import type { FetchedPage } from './types';
 
 export interface PageAnswerDeps {
-  resolveModel(ref: string): Promise<{ provider: Provider; model: string }>;
+  resolveModel(ref: string): Promise<{ provider: Provider; model: string; config?: ProviderConfig }>;
   /** The `provider/model` reference to use now. */
   modelRef(): string;
   /** Cap on the answer's length in tokens. */
@@ -17,6 +20,8 @@ export interface PageAnswer {
   text: string;
   /** The model reference that answered. */
   model: string;
+  /** What the call spent, costed at that model's price (undefined cost: unknown). */
+  spent?: { usage: Usage; costUsd: number | undefined };
 }
 
 export interface PageAnswerer {
@@ -42,8 +47,9 @@ export function createPageAnswerer(deps: PageAnswerDeps): PageAnswerer {
   return {
     async answer({ prompt, page }, signal) {
       const ref = deps.modelRef();
-      const { provider, model } = await deps.resolveModel(ref);
+      const { provider, model, config } = await deps.resolveModel(ref);
       let text = '';
+      let usage: Usage | undefined;
       for await (const ev of provider.stream(
         {
           model,
@@ -54,8 +60,13 @@ export function createPageAnswerer(deps: PageAnswerDeps): PageAnswerer {
         signal,
       )) {
         if (ev.type === 'text') text += ev.text;
+        else if (ev.type === 'usage') {
+          usage ??= { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
+          addUsage(usage, ev.usage);
+        }
       }
-      return { text: text.trim(), model: ref };
+      const spent = usage ? { usage, costUsd: costOf(usage, config?.price) } : undefined;
+      return { text: text.trim(), model: ref, ...(spent ? { spent } : {}) };
     },
   };
 }

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ChangePlanInput, ToolKind, Todo } from '../../protocol';
 import type { ContentBlock } from '../providers/types';
 import type { ToolPorts } from '../ports';
+import type { Usage } from '../../protocol';
 
 /** State a tool may keep for the life of a chat session (files read, jobs, todos). */
 export interface ToolSessionState {
@@ -47,6 +48,8 @@ export interface ToolResult {
   isError: boolean;
   /** One plain line the card shows above the result, for failures whose text is long. */
   summary?: string;
+  /** A model call the tool made (web_fetch's page answer) and its cost: counted in the turn's usage. */
+  spent?: { usage: Usage; costUsd: number | undefined };
 }
 
 export interface ProposedChange {

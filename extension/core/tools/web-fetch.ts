@@ -67,7 +67,8 @@ export function createWebFetchTool(deps: WebFetchDeps) {
       try {
         const answer = await deps.answerer.answer({ prompt: i.prompt, page }, ctx.signal);
         const text = answer.text || '(The model gave no answer for this page.)';
-        return { forModel: `${head}\n\n${text}`, forUi: `${head}\n\n${text}`, isError: false };
+        const spent = answer.spent ? { spent: answer.spent } : {};
+        return { forModel: `${head}\n\n${text}`, forUi: `${head}\n\n${text}`, isError: false, ...spent };
       } catch (e) {
         if (ctx.signal.aborted) throw e;
         // The page was read; without the fast model the caller still gets its beginning to work from.
