@@ -5,30 +5,14 @@
 // append a page, the frames while scrolling, and how many rows are in the DOM (windowed rendering
 // keeps it flat).
 // Usage: node bench/history-view.mjs [--sizes 1000,10000]
-import * as esbuild from 'esbuild';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { webviewOptions } from '../esbuild.mjs';
-import { bundleForNode } from '../scripts/bundle-node.mjs';
+import { buildBenchWebview } from './lib/bench-webview.mjs';
 import { history, snapshot } from './lib/stream-fixture.mjs';
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const i = process.argv.indexOf('--sizes');
 const SIZES = (i > 0 ? process.argv[i + 1] : '1000,10000').split(',').map(Number);
 const PAGE = 100; // the host's HISTORY_PAGE
 
-const outdir = join(root, 'dist-test', 'bench-webview');
-await esbuild.build({
-  ...webviewOptions,
-  outdir,
-  minify: true,
-  sourcemap: false,
-  define: { 'process.env.SEXTANT_PRODUCTION': '"1"' },
-});
-await bundleForNode({ entry: join(root, 'bench/lib/webview-page.ts'), outfile: join(outdir, 'webview-page.cjs') });
-const require = createRequire(import.meta.url);
-const { openBenchPage } = require(join(outdir, 'webview-page.cjs'));
+const { outdir, openBenchPage } = await buildBenchWebview();
 
 const TOPICS = ['fix the build', 'review the parser', 'research caching', 'plan the release'];
 const sessions = (from, n) =>

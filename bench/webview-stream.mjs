@@ -4,15 +4,9 @@
 // inside the page: post size, the render work each update triggers, receipt-to-DOM latency, and
 // animation-frame intervals. Post size and frame time should not grow with history length.
 // Usage: node bench/webview-stream.mjs [--tokens 5000] [--per-frame 8]
-import * as esbuild from 'esbuild';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { webviewOptions } from '../esbuild.mjs';
-import { bundleForNode } from '../scripts/bundle-node.mjs';
+import { buildBenchWebview } from './lib/bench-webview.mjs';
 import { answerTokens, history, snapshot, streamPosts } from './lib/stream-fixture.mjs';
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
@@ -21,17 +15,7 @@ const TOKENS = arg('--tokens', 5000);
 const PER_FRAME = arg('--per-frame', 8);
 const HISTORIES = [20, 2000];
 
-const outdir = join(root, 'dist-test', 'bench-webview');
-await esbuild.build({
-  ...webviewOptions,
-  outdir,
-  minify: true,
-  sourcemap: false,
-  define: { 'process.env.SEXTANT_PRODUCTION': '"1"' },
-});
-await bundleForNode({ entry: join(root, 'bench/lib/webview-page.ts'), outfile: join(outdir, 'webview-page.cjs') });
-const require = createRequire(import.meta.url);
-const { openBenchPage } = require(join(outdir, 'webview-page.cjs'));
+const { outdir, openBenchPage } = await buildBenchWebview();
 
 function stats(values) {
   const s = [...values].sort((a, b) => a - b);

@@ -20,7 +20,7 @@ import {
 import { abortedError, toProviderError, truncatedError, type ErrorContext, type SdkErrorClasses } from './errors';
 import { boundedRetryFetch, SDK_MAX_RETRIES } from './retry';
 import type { Provider, ProviderConfig, ProviderEvent, ProviderRequest, ReasoningEffort, StopReason } from './types';
-import { requestSignal } from './request-signal';
+import { onRequestSignal } from './request-signal';
 
 const SDK_ERRORS: SdkErrorClasses = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -91,14 +91,7 @@ export function createProvider(config: ProviderConfig, apiKey: string | undefine
   });
 
   // A child signal per request (request-signal.ts): the SDK's listener goes on it, not on the turn's.
-  async function* stream(request: ProviderRequest, outer: AbortSignal): AsyncGenerator<ProviderEvent> {
-    const { signal, release } = requestSignal(outer);
-    try {
-      yield* streamOnce(request, signal);
-    } finally {
-      release();
-    }
-  }
+  const stream = onRequestSignal(streamOnce);
 
   async function* streamOnce(request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
     const ctx: ErrorContext = {

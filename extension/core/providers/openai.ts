@@ -17,7 +17,7 @@ import type {
   ToolCall,
   UsageReport,
 } from './types';
-import { requestSignal } from './request-signal';
+import { onRequestSignal } from './request-signal';
 
 const SDK_ERRORS: SdkErrorClasses = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -111,14 +111,7 @@ export function createProvider(config: ProviderConfig, apiKey: string | undefine
   });
 
   // A child signal per request (request-signal.ts): the SDK's listener goes on it, not on the turn's.
-  async function* stream(request: ProviderRequest, outer: AbortSignal): AsyncGenerator<ProviderEvent> {
-    const { signal, release } = requestSignal(outer);
-    try {
-      yield* streamOnce(request, signal);
-    } finally {
-      release();
-    }
-  }
+  const stream = onRequestSignal(streamOnce);
 
   async function* streamOnce(request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
     const ctx: ErrorContext = {

@@ -12,3 +12,17 @@ export function requestSignal(outer: AbortSignal): { signal: AbortSignal; releas
   outer.addEventListener('abort', follow, { once: true });
   return { signal: child.signal, release: () => outer.removeEventListener('abort', follow) };
 }
+
+/** `streamOnce` run on a request signal of its own (above), detached when the stream ends however it ends. */
+export function onRequestSignal<R, E>(
+  streamOnce: (request: R, signal: AbortSignal) => AsyncGenerator<E>,
+): (request: R, outer: AbortSignal) => AsyncGenerator<E> {
+  return async function* (request, outer) {
+    const { signal, release } = requestSignal(outer);
+    try {
+      yield* streamOnce(request, signal);
+    } finally {
+      release();
+    }
+  };
+}

@@ -366,20 +366,21 @@ test("the summary call's tokens and cost are in the marker, the session's usage 
   assert.ok(h.envelopes().some((e) => e.requestId === 'r3' && e.event.type === 'budget_stop'));
 });
 
+const reported = (inputTokens: number): ProviderEvent => ({
+  type: 'usage',
+  usage: { inputTokens, outputTokens: 5, cachedTokens: 0 },
+});
+const peekCall = (path: string): ProviderEvent => ({
+  type: 'tool_call',
+  call: { id: `c-${path}`, name: 'peek', argumentsJson: JSON.stringify({ path }) },
+});
+
 test('a long agent run is compacted between its model calls; the running turn stays whole', async () => {
   const summaries: ProviderRequest[] = [];
-  const usage = (inputTokens: number): ProviderEvent => ({
-    type: 'usage',
-    usage: { inputTokens, outputTokens: 5, cachedTokens: 0 },
-  });
-  const call = (path: string): ProviderEvent => ({
-    type: 'tool_call',
-    call: { id: `c-${path}`, name: 'peek', argumentsJson: JSON.stringify({ path }) },
-  });
   const provider = new ScriptedProvider([
-    [{ type: 'text', text: 'Noted.' }, usage(1_000), done],
-    [call('a'), usage(50_000), { type: 'done', stopReason: 'tool_calls' }],
-    [call('b'), usage(85_000), { type: 'done', stopReason: 'tool_calls' }],
+    [{ type: 'text', text: 'Noted.' }, reported(1_000), done],
+    [peekCall('a'), reported(50_000), { type: 'done', stopReason: 'tool_calls' }],
+    [peekCall('b'), reported(85_000), { type: 'done', stopReason: 'tool_calls' }],
     summariser(summaries),
     (req) => {
       const brief = firstUserText(req).startsWith(BRIEF_HEADER);
@@ -409,17 +410,9 @@ test('a long agent run is compacted between its model calls; the running turn st
 });
 
 test('a single long turn with nothing older to compact says so once and goes on in full', async () => {
-  const usage = (inputTokens: number): ProviderEvent => ({
-    type: 'usage',
-    usage: { inputTokens, outputTokens: 5, cachedTokens: 0 },
-  });
-  const call = (path: string): ProviderEvent => ({
-    type: 'tool_call',
-    call: { id: `c-${path}`, name: 'peek', argumentsJson: JSON.stringify({ path }) },
-  });
   const provider = new ScriptedProvider([
-    [call('a'), usage(85_000), { type: 'done', stopReason: 'tool_calls' }],
-    [call('b'), usage(90_000), { type: 'done', stopReason: 'tool_calls' }],
+    [peekCall('a'), reported(85_000), { type: 'done', stopReason: 'tool_calls' }],
+    [peekCall('b'), reported(90_000), { type: 'done', stopReason: 'tool_calls' }],
     say('Done.'),
   ]);
   const h = createHarness({ provider, tools: [readTool([], 0)], contextWindow: 100_000 });
