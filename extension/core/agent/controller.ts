@@ -15,7 +15,6 @@ import {
   type ResearchPlanArtifact,
   type ResearchPlanInput,
   researchPlanFromMarkdown,
-  spending,
   type Todo,
   type Compaction,
   type Envelope,
@@ -43,16 +42,16 @@ import type {
 } from '../ports';
 import { CheckpointRecorder } from '../checkpoints';
 import { type CheckpointStorage, RewindError, SessionRewinder } from './rewind-session';
-import type { ModelMessage, Provider, ProviderConfig, ReasoningEffort } from '../providers/types';
+import type { ModelMessage, Provider, ProviderConfig } from '../providers/types';
 import type { ToolSessionState } from '../tools/types';
 import { toErrorInfo } from './errors';
 import { acceptsImages } from '../providers/registry';
-import { type ModelTarget, withFailover } from '../providers/failover';
 import { effectiveMode, modeAvailability } from './modes';
 import { Outbox, realScheduler, type Scheduler } from './outbox';
 import { PendingReplies } from './pending-replies';
 import { generateTitle } from '../session-title';
 import { runTurn, type ToolRuntime, type TurnEvent } from './turn';
+import { llmOf, modelRefFor, plannerTarget, reasoningFor, runBudget, type Target, withFallback } from './run-target';
 import { researchPlanRequest, researchRequest } from './research-request';
 import type { ResearchHost } from '../research/host';
 import type { PermissionGate } from './permission-gate';
@@ -124,8 +123,6 @@ export interface ReasoningChoices {
   all(): Record<string, ReasoningChoice>;
   set(modelRef: string, choice: ReasoningChoice): void;
 }
-
-type Target = { provider: Provider; model: string; config: ProviderConfig; ref: string };
 
 /** How a request runs beyond its text and mode. */
 export interface SendOptions {
@@ -212,7 +209,7 @@ export class ChatController {
       text,
       mode,
       // The answer names the model that wrote it: the planner model for a plan.
-      model: this.modelRefFor(mode),
+      model: modelRefFor(this.deps, this.session.model, mode),
     });
     // Where this turn starts, so "Rewind to here" can cut the model history at this message.
     const turn: TurnCheckpoint = { userMessageId, requestId, modelIndex: s.modelMessages.length };
@@ -261,10 +258,10 @@ export class ChatController {
       if (tokens > 0) s.lastPrompt = { tokens, historyLength: s.modelMessages.length, replaces };
     };
     try {
-      const ref = this.modelRefFor(mode);
+      const ref = modelRefFor(this.deps, this.session.model, mode);
       const target: Target = { ...(await this.deps.resolveModel(ref)), ref };
       // Research mode plans (and checks for gaps) on the planner model; the report is the chat model's.
-      const planner = mode === 'research' ? await this.plannerTarget(target) : undefined;
+      const planner = mode === 'research' ? await plannerTarget(this.deps, target) : undefined;
       recorder = this.recorderFor(requestId, mode);
       const events = this.requestEvents(text, mode, requestId, signal, opts, target, recorder, planner);
       for (;;) {
@@ -308,13 +305,15 @@ export class ChatController {
   ) {
     const research = this.deps.research;
     if (research && (mode === 'research' || (mode === 'plan' && opts.planResearch))) {
-      const budget = this.runBudget(opts.budget);
+      const budget = runBudget(this.deps, this.session.chat.messages, opts.budget);
       const o = {
         question: text,
         research,
-        llm: this.llmOf(target),
+        llm: llmOf(this.deps, target),
         price: target.config.price,
-        ...(planner ? { planner: { llm: this.llmOf(planner), price: planner.config.price, ref: planner.ref } } : {}),
+        ...(planner
+          ? { planner: { llm: llmOf(this.deps, planner), price: planner.config.price, ref: planner.ref } }
+          : {}),
         ...(budget ? { budget } : {}),
         signal,
         now: this.deps.now,
@@ -322,61 +321,15 @@ export class ChatController {
       };
       return mode === 'research' ? researchRequest({ ...o, plan: opts.researchPlan }) : researchPlanRequest(o);
     }
-    return this.agentTurn(text, mode, requestId, signal, target, recorder, this.runBudget(opts.budget));
-  }
-
-  /**
-   * The caps of a run: the settings, with the composer's dollar cap in place of maxCostUsd, and no session
-   * caps for a run the user continued past one. The session's spending is what its answers have cost so far.
-   */
-  private runBudget(choice: RunBudgetChoice | undefined): RunBudget | undefined {
-    const settings = this.deps.budget?.();
-    if (!settings && choice?.maxCostUsd == null) return undefined;
-    const limits: BudgetLimits = { ...settings };
-    if (choice?.maxCostUsd !== undefined) limits.maxCostUsd = choice.maxCostUsd ?? undefined;
-    if (choice?.continuing) {
-      limits.sessionMaxCostUsd = undefined;
-      limits.sessionMaxTokens = undefined;
-    }
-    if (Object.values(limits).every((v) => v === undefined)) return undefined;
-    let tokens = 0;
-    let costUsd = 0;
-    for (const { usage } of spending(this.session.chat.messages)) {
-      tokens += tokensOf(usage);
-      costUsd += usage.costUsd ?? 0;
-    }
-    return { limits, sessionSpent: { tokens, costUsd } };
-  }
-
-  /** The turn's model, failing over to sextant.fallbackModel when it fails before answering (failover.ts). */
-  private withFallback(target: ModelTarget): ModelTarget {
-    const fallbackRef = this.deps.fallbackModel?.()?.trim();
-    if (!fallbackRef || fallbackRef === this.session.model) return target;
-    return withFailover(target, { fallbackRef, resolve: (ref) => this.deps.resolveModel(ref) });
-  }
-
-  /** The model a request in this mode runs on: Plan mode's is the planner model when one is set. */
-  private modelRefFor(mode: Mode): string {
-    const planner = this.deps.plannerModel?.();
-    return mode === 'plan' && planner ? planner : this.session.model;
-  }
-
-  /** The planner model for a research run, when one is set and differs from the chat's model. */
-  private async plannerTarget(main: Target): Promise<Target | undefined> {
-    const ref = this.deps.plannerModel?.();
-    if (!ref || ref === main.ref) return undefined;
-    return { ...(await this.deps.resolveModel(ref)), ref };
-  }
-
-  /** The picker's reasoning level for a model reference (`off` and unset: none). */
-  private reasoningFor(ref: string): ReasoningEffort | undefined {
-    const choice = this.deps.reasoning?.get(ref);
-    return choice && choice !== 'off' ? choice : undefined;
-  }
-
-  private llmOf(target: Target): { provider: Provider; model: string; reasoning?: ReasoningEffort } {
-    const reasoning = this.reasoningFor(target.ref);
-    return { provider: target.provider, model: target.model, ...(reasoning ? { reasoning } : {}) };
+    return this.agentTurn(
+      text,
+      mode,
+      requestId,
+      signal,
+      target,
+      recorder,
+      runBudget(this.deps, this.session.chat.messages, opts.budget),
+    );
   }
 
   /** An agent or chat turn: the model with the mode's tools, the history compacted first when it nears the window. */
@@ -413,11 +366,11 @@ export class ChatController {
       const messages = done.compaction ? modelFacingHistory(s.modelMessages, done.compaction) : undefined;
       return { events: done.events, ...(messages ? { messages } : {}) };
     };
-    const reasoning = this.reasoningFor(target.ref);
+    const reasoning = reasoningFor(this.deps, target.ref);
     yield* runTurn([...modelFacingHistory(s.modelMessages, compaction), userMessage], {
       sessionId: s.id,
       // The turn may fail over (and says so); the compaction above never does: its summary uses the chat's model.
-      provider: this.withFallback(target).provider,
+      provider: withFallback(this.deps, this.session.model, target).provider,
       model,
       system,
       price: config.price,
