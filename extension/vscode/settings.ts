@@ -14,6 +14,7 @@ import {
   type UserOnlySetting,
 } from '../core/config/user-scope';
 import type { Logger } from '../core/ports';
+import { purgeDeletedAfterDays } from '../core/store/storage-summary';
 import { parseSearchSettings, type ParsedSearchSettings } from '../core/research/search/settings';
 
 export interface EmbeddingsSetting {
@@ -33,6 +34,8 @@ export interface SextantSettings {
   allowPrivateHosts: string[];
   /** sextant.research.fastModel: the model web_fetch answers with (undefined: the chat's model). */
   fastModel: string | undefined;
+  /** sextant.history.purgeDeletedAfterDays (0 = keep deleted chats). */
+  purgeDeletedAfterDays: number;
 }
 
 /** sextant.permissions.* and sextant.sandbox.extraWriteRoots, from user settings only. */
@@ -67,6 +70,7 @@ export function readSettings(): SextantSettings {
     embeddings: embeddingsSetting(userValue<unknown>('memory.embeddings')),
     allowPrivateHosts: list('web.allowPrivateHosts').filter((h): h is string => typeof h === 'string' && !!h.trim()),
     fastModel: nonEmpty(userValue<unknown>('research.fastModel')),
+    purgeDeletedAfterDays: purgeDeletedAfterDays(userValue<unknown>('history.purgeDeletedAfterDays')),
   };
 }
 

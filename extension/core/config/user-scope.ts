@@ -11,6 +11,7 @@ export const USER_ONLY_SETTINGS = [
   'providers',
   'defaultModel',
   'memory.embeddings',
+  'history.purgeDeletedAfterDays',
   'permissions.allow',
   'permissions.ask',
   'permissions.deny',

@@ -17,3 +17,4 @@ export { openAiEmbedder, type Embedder, type OpenAiEmbedderOptions } from './emb
 export type { MemoryHit, MemorySearchOptions } from './memory-query';
 export { NewerSchemaError, SCHEMA_VERSION } from './schema';
 export type { FsyncPolicy } from './journal';
+export { formatBytes, purgeDeletedAfterDays, storageLines, type StorageLine } from './storage-summary';

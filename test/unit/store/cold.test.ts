@@ -154,7 +154,7 @@ test('a new record warms a cold session back; the old file goes once two snapsho
   }
 });
 
-test('search stays ranked across cold sessions: memory_search and History search find them with real excerpts', async () => {
+test('search stays ranked across cold sessions: memory and History search find them with real excerpts', async () => {
   const { dir, cleanup } = tempDir('cold-search');
   try {
     const now = () => NOW;

@@ -22,7 +22,7 @@ function contents(store: SessionStore) {
   };
 }
 
-test(`a store written by the schema-v4 store migrates to v${SCHEMA_VERSION} and the cold layout with nothing lost`, async () => {
+test(`a schema-v4 store folder migrates to v${SCHEMA_VERSION} and the cold layout with nothing lost`, async () => {
   const { dir, cleanup } = tempDir('migmain');
   try {
     cpSync(FIXTURE, dir, { recursive: true });
