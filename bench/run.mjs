@@ -19,6 +19,11 @@ const benches = [
     'bench/history.mjs',
     'first use → first request on the wire; History list open and search time at 10, 1,000 and 10,000 sessions',
   ],
+  [
+    'memory',
+    'bench/memory.mjs',
+    'memory and snapshot at 1/10/100 MB of history (1 GB with SEXTANT_BENCH_1GB=1), all-hot layout vs cold sessions',
+  ],
   ['permissions', 'bench/permissions.mjs', 'permission decision per tool call (policy + shell parse)'],
   ['checkpoints', 'bench/checkpoints.mjs', 'checkpoint per turn and rewind, 1/10/100 files of 10 KB'],
   ['search', 'bench/search.mjs', 'web search client per search: direct, failover, breaker open (fake APIs)'],

@@ -444,8 +444,23 @@ class Store implements SessionStore {
         return false;
       }
     }
-    if (moved > 0) this.log.info(`store: moved ${moved} session(s) to cold files`);
+    if (moved > 0) {
+      this.log.info(`store: moved ${moved} session(s) to cold files`);
+      this.vacuumIfSparse();
+    }
     return !all && moved > 0 && coldCandidates(this.db, policy, this.now(), this.projection.liveSessions()).length > 0;
+  }
+
+  /**
+   * SQLite keeps the pages of deleted rows as free pages, and export() writes them all: after moves
+   * or purges leave a quarter of the database free, VACUUM so the snapshot (and the next open) shrink.
+   */
+  private vacuumIfSparse(): void {
+    const n = (sql: string) => Number(this.db.exec(sql)[0]?.values[0]?.[0] ?? 0);
+    // Deleted chunks stay in the full-text index's segments until they are merged.
+    this.db.exec("INSERT INTO memory_fts(memory_fts) VALUES('optimize')");
+    const free = n('PRAGMA freelist_count');
+    if (free > 64 && free * 4 > n('PRAGMA page_count')) this.db.exec('VACUUM');
   }
 
   /** Purges deleted sessions past the retention period (all of them with `allDeleted`) and queues orphan files. */
@@ -456,6 +471,7 @@ class Store implements SessionStore {
     if (allDeleted || (days !== undefined && days > 0))
       purged = purgeDeleted(this.db, allDeleted ? this.now() : this.now() - (days ?? 0) * 86_400_000);
     const orphans = queueOrphans(this.db, this.dir, this.now());
+    if (purged.length) this.vacuumIfSparse();
     if (purged.length || orphans.files)
       this.log.info(`store: purged ${purged.length} deleted session(s); ${orphans.files} unused file(s) queued`);
     return { purged: purged.length, orphans: orphans.files };
