@@ -31,6 +31,8 @@ export interface HotPolicy {
   maxMoveBytes: number;
   /** Sessions written to within this many ms are never moved by the size rule. */
   recentMs: number;
+  /** How often snapshots look for sessions to move (the check scans the hot bodies). */
+  checkEveryMs: number;
 }
 
 export const DEFAULT_HOT_POLICY: HotPolicy = {
@@ -38,6 +40,7 @@ export const DEFAULT_HOT_POLICY: HotPolicy = {
   hotBytes: 16 * 1024 * 1024,
   maxMoveBytes: 8 * 1024 * 1024,
   recentMs: 60 * 60 * 1000,
+  checkEveryMs: 10 * 60 * 1000,
 };
 
 /** The compact search document of a cold session: at most this many characters of distinct words. */

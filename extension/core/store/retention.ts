@@ -81,16 +81,28 @@ export function queueOrphans(db: Database, dir: string, now: number): { files: n
   let files = 0;
   let bytes = 0;
   const pending = new Set(queryAll(db, 'SELECT path FROM pending_deletes').map((r) => String(r.path)));
-  const consider = (f: FileEntry, grace: number) => {
-    if (pending.has(f.rel) || now - f.mtimeMs < grace || isReferenced(db, f.rel)) return;
+  // Cold files and checkpoint hashes in use, read once (not one scan per file: thousands of files).
+  const coldInUse = new Set(
+    queryAll(db, 'SELECT cold_file FROM sessions WHERE cold_file IS NOT NULL').map((r) => `${COLD_DIR}/${r.cold_file}`),
+  );
+  const hashesInUse = new Set<string>();
+  for (const r of queryAll(
+    db,
+    'SELECT body AS t FROM turn_checkpoints UNION ALL SELECT rewind_json FROM sessions WHERE rewind_json IS NOT NULL',
+  ))
+    for (const h of String(r.t).match(/[0-9a-f]{64}/g) ?? []) hashesInUse.add(h);
+  const consider = (f: FileEntry, grace: number, inUse: (rel: string) => boolean) => {
+    if (pending.has(f.rel) || now - f.mtimeMs < grace || inUse(f.rel)) return;
     queueDelete(db, f.rel);
     files++;
     bytes += f.size;
   };
-  for (const f of listFiles(dir, 'blobs')) if (/^blobs\/[0-9a-f]{64}\.txt$/.test(f.rel)) consider(f, ORPHAN_GRACE_MS);
-  for (const f of listFiles(dir, COLD_DIR)) consider(f, ORPHAN_GRACE_MS);
+  for (const f of listFiles(dir, 'blobs'))
+    if (/^blobs\/[0-9a-f]{64}\.txt$/.test(f.rel)) consider(f, ORPHAN_GRACE_MS, (rel) => isReferenced(db, rel));
+  for (const f of listFiles(dir, COLD_DIR)) consider(f, ORPHAN_GRACE_MS, (rel) => coldInUse.has(rel));
   for (const f of listFiles(dir, 'checkpoints', 2))
-    if (/^checkpoints\/[0-9a-f]{2}\/[0-9a-f]{64}$/.test(f.rel)) consider(f, CHECKPOINT_GRACE_MS);
+    if (/^checkpoints\/[0-9a-f]{2}\/[0-9a-f]{64}$/.test(f.rel))
+      consider(f, CHECKPOINT_GRACE_MS, (rel) => hashesInUse.has(rel.slice(-64)));
   return { files, bytes };
 }
 

@@ -143,6 +143,8 @@ class Store implements SessionStore {
   private purgeAfterDays: number | undefined;
   /** When the retention pass (purge + orphan scan) last ran; it runs at the first snapshot, then daily. */
   private lastRetentionAt = 0;
+  /** When hot sessions were last checked for moving (a scan of the hot bodies; at most every 10 minutes). */
+  private lastColdCheckAt = 0;
   private freedBytes = 0;
 
   constructor(
@@ -430,6 +432,8 @@ class Store implements SessionStore {
    */
   private moveCold(all: boolean): boolean {
     if (!this.policy) return false;
+    if (!all && this.lastColdCheckAt > 0 && this.now() - this.lastColdCheckAt < this.policy.checkEveryMs) return false;
+    this.lastColdCheckAt = this.now();
     const policy = all ? { ...this.policy, maxMoveBytes: Number.POSITIVE_INFINITY } : this.policy;
     const list = coldCandidates(this.db, policy, this.now(), this.projection.liveSessions());
     let moved = 0;
@@ -448,7 +452,11 @@ class Store implements SessionStore {
       this.log.info(`store: moved ${moved} session(s) to cold files`);
       this.vacuumIfSparse();
     }
-    return !all && moved > 0 && coldCandidates(this.db, policy, this.now(), this.projection.liveSessions()).length > 0;
+    const more =
+      !all && moved > 0 && coldCandidates(this.db, policy, this.now(), this.projection.liveSessions()).length > 0;
+    // More to move (past the per-snapshot budget): the next snapshot checks again at once.
+    if (more) this.lastColdCheckAt = 0;
+    return more;
   }
 
   /**
