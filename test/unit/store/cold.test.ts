@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseSessionExport } from '../../../extension/core/store';
+import { openSessionStoreLazily, parseSessionExport } from '../../../extension/core/store';
 import { searchSessions } from '../../../extension/core/store/session-search';
 import { created, exchange, open, recordingLog, sql, tempDir } from './helpers';
 import { readFileSync } from 'node:fs';
@@ -260,6 +260,24 @@ test('retention 0 keeps deleted sessions (restorable); "purge all deleted now" t
     assert.equal((await store.reclaim({ allDeleted: true })).purgedSessions, 1);
     assert.deepEqual(coldFiles(dir), []);
     await store.close();
+  } finally {
+    cleanup();
+  }
+});
+
+test('the lazily opened store reports storage and reclaims once open; retention set before open is used', async () => {
+  const { dir, cleanup } = tempDir('cold-lazy');
+  try {
+    const store = openSessionStoreLazily({ dir, log: recordingLog(), sql: await sql(), purgeDeletedAfterDays: 0 });
+    store.append(created('x', NOW - 90 * DAY, 'Old deleted'));
+    for (const r of exchange('x', 'x', NOW - 90 * DAY, 'q', 'a')) store.append(r);
+    store.append({ kind: 'session_deleted', sessionId: 'x', at: NOW - 89 * DAY });
+    store.setRetention(1);
+    const r = await store.reclaim();
+    assert.equal(r.purgedSessions, 1, 'the retention set before the database opened applies');
+    assert.equal((await store.storageReport()).sessions, 0);
+    await store.close();
+    await assert.rejects(store.storageReport(), /not available/);
   } finally {
     cleanup();
   }
