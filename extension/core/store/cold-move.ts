@@ -10,6 +10,7 @@
 // the rows leave the in-memory database, then the snapshot naming the file is written. A crash before
 // that snapshot leaves the previous snapshot (session hot) and an unreferenced file, removed later by
 // the orphan scan — nothing is lost, and the journal was never touched.
+import type { ChatMessage } from '../../protocol';
 import type { Logger } from '../ports';
 import type { ModelMessage } from '../providers/types';
 import { generateTitle } from '../session-title';
@@ -92,7 +93,21 @@ export function coldCandidates(
   return budgeted;
 }
 
-/** Distinct words of a session, in first-seen order: what its cold search document holds. */
+/**
+ * A cold session's search document: the distinct words of its finished messages. Derived from the cold
+ * file alone, so it can be rebuilt exactly when the document leaves the index (FTS4 external content
+ * needs the indexed text to delete it; the row keeps none, to keep the database small).
+ */
+export function coldSearchText(messages: readonly ChatMessage[]): string {
+  return compactSearchText(messages.filter((m) => m.status !== 'streaming').map((m) => messageText(m)));
+}
+
+/** Puts a cold session's search text back in its row, so the full-text index can delete it. */
+export function restoreColdSearchText(db: Database, sessionId: string, messages: readonly ChatMessage[]): void {
+  db.run('UPDATE memory_chunks SET text = ? WHERE session_id = ? AND idx = -1', [coldSearchText(messages), sessionId]);
+}
+
+/** Distinct words of texts, in first-seen order, at most COMPACT_MAX_CHARS. */
 export function compactSearchText(texts: Iterable<string>): string {
   const seen = new Set<string>();
   let out = '';
@@ -141,10 +156,7 @@ export function moveToCold(
   afterWrite?.();
   const title = String(row.title);
   const firstUser = messages.find((m) => m.role === 'user');
-  const compact = compactSearchText([
-    title,
-    ...messages.filter((m) => m.status !== 'streaming').map((m) => messageText(m)),
-  ]);
+  const compact = coldSearchText(messages);
   const centroids = sessionCentroids(db, sessionId);
   db.exec('BEGIN');
   try {
@@ -157,6 +169,8 @@ export function moveToCold(
       ]);
       const id = Number(db.exec('SELECT last_insert_rowid()')[0].values[0][0]);
       db.run('INSERT INTO memory_fts (rowid, text) VALUES (?, ?)', [id, compact]);
+      // The index has the words now; the row need not keep them (restoreColdSearchText before removing it).
+      db.run("UPDATE memory_chunks SET text = '' WHERE id = ?", [id]);
       for (const [model, vec] of centroids)
         db.run('INSERT INTO chunk_vectors (chunk_id, model, vec) VALUES (?, ?, ?)', [id, model, vecToBlob(vec)]);
     }

@@ -98,7 +98,7 @@ async function fillVectors(
   const missing = queryAll(
     db,
     `SELECT c.id, c.text FROM memory_chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id AND v.model = ?
-      WHERE v.chunk_id IS NULL ORDER BY c.id DESC LIMIT ?`,
+      WHERE v.chunk_id IS NULL AND c.text != '' ORDER BY c.id DESC LIMIT ?`,
     [embedder.model, max],
   );
   if (missing.length === 0) return true;

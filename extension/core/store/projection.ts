@@ -18,6 +18,7 @@ import type { BlobStore } from './blobs';
 import type { ColdFiles } from './cold-files';
 import { indexMessageText, removeMessageChunks, removeSessionChunks } from './memory-index';
 import { queueDelete } from './pending-deletes';
+import { restoreColdSearchText } from './cold-move';
 import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
 
@@ -71,6 +72,7 @@ export class Projection {
     const db = this.db;
     db.exec('BEGIN');
     try {
+      restoreColdSearchText(db, sessionId, doc.messages);
       removeSessionChunks(db, sessionId);
       for (const [ord, m] of doc.messages.entries()) this.writeMessage(sessionId, ord, m);
       doc.modelMessages.forEach((m, idx) => {

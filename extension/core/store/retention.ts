@@ -4,8 +4,9 @@
 // (pending-deletes.ts deletes them once no snapshot on disk needs them). Also: where the space goes.
 import * as fs from 'node:fs';
 import { join } from 'node:path';
-import { COLD_DIR } from './cold-files';
-import { deleteSessionBody } from './cold-move';
+import type { Logger } from '../ports';
+import { COLD_DIR, type ColdFiles } from './cold-files';
+import { deleteSessionBody, restoreColdSearchText } from './cold-move';
 import { removeSessionChunks } from './memory-index';
 import { isReferenced, queueDelete } from './pending-deletes';
 import type { Database } from './sqljs';
@@ -17,7 +18,7 @@ export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 export const CHECKPOINT_GRACE_MS = 24 * 60 * 60 * 1000;
 
 /** Removes every trace of sessions deleted before `cutoff` (ms); their cold files are queued. */
-export function purgeDeleted(db: Database, cutoff: number): string[] {
+export function purgeDeleted(db: Database, cutoff: number, cold: ColdFiles, log: Logger): string[] {
   const ids = queryAll(db, 'SELECT id, cold_file FROM sessions WHERE deleted_at IS NOT NULL AND deleted_at <= ?', [
     cutoff,
   ]);
@@ -26,7 +27,16 @@ export function purgeDeleted(db: Database, cutoff: number): string[] {
   try {
     for (const r of ids) {
       const id = String(r.id);
-      if (typeof r.cold_file === 'string') queueDelete(db, `${COLD_DIR}/${r.cold_file}`);
+      if (typeof r.cold_file === 'string') {
+        queueDelete(db, `${COLD_DIR}/${r.cold_file}`);
+        // The index needs the words it holds to delete them; they come from the cold file.
+        try {
+          restoreColdSearchText(db, id, cold.read(r.cold_file).messages);
+        } catch (err) {
+          log.warn(`store: purging ${id} leaves its search words in the index: ${(err as Error).message}`);
+          db.run('DELETE FROM memory_chunks WHERE session_id = ? AND idx = -1', [id]);
+        }
+      }
       deleteSessionBody(db, id);
       removeSessionChunks(db, id);
       db.run('DELETE FROM citations WHERE artifact_id IN (SELECT id FROM artifacts WHERE session_id = ?)', [id]);

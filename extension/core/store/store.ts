@@ -477,7 +477,12 @@ class Store implements SessionStore {
     let purged: string[] = [];
     const days = this.purgeAfterDays;
     if (allDeleted || (days !== undefined && days > 0))
-      purged = purgeDeleted(this.db, allDeleted ? this.now() : this.now() - (days ?? 0) * 86_400_000);
+      purged = purgeDeleted(
+        this.db,
+        allDeleted ? this.now() : this.now() - (days ?? 0) * 86_400_000,
+        this.cold,
+        this.log,
+      );
     const orphans = queueOrphans(this.db, this.dir, this.now());
     if (purged.length) this.vacuumIfSparse();
     if (purged.length || orphans.files)

@@ -7,6 +7,8 @@ import { existsSync, readdirSync, statSync, utimesSync, writeFileSync, mkdirSync
 import { join } from 'node:path';
 import { openSessionStoreLazily, parseSessionExport } from '../../../extension/core/store';
 import { searchSessions } from '../../../extension/core/store/session-search';
+import { ColdFiles } from '../../../extension/core/store/cold-files';
+import { restoreColdSearchText } from '../../../extension/core/store/cold-move';
 import { created, exchange, open, recordingLog, sql, tempDir } from './helpers';
 import { readFileSync } from 'node:fs';
 
@@ -33,6 +35,23 @@ async function hotRows(dir: string, sessionId: string): Promise<number> {
                 (SELECT count(*) FROM tool_traces WHERE session_id = '${sessionId}')`,
       )[0].values[0][0],
     );
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * FTS4's own check that the index matches its text, on a copy of the snapshot on disk: cold sessions'
+ * rows keep no text, so it is first rebuilt from their files — exactly what warm and purge do.
+ */
+async function assertIndexIntact(dir: string): Promise<void> {
+  const SQL = await sql();
+  const db = new SQL.Database(readFileSync(join(dir, 'sextant.db')));
+  try {
+    const cold = new ColdFiles(dir);
+    for (const [id, file] of db.exec('SELECT id, cold_file FROM sessions WHERE cold_file IS NOT NULL')[0]?.values ?? [])
+      restoreColdSearchText(db, String(id), cold.read(String(file)).messages);
+    db.exec("INSERT INTO memory_fts(memory_fts) VALUES('integrity-check')");
   } finally {
     db.close();
   }
@@ -97,6 +116,7 @@ test('an old session moves to a cold file at the snapshot and reads back the sam
     const listBefore = store.listSessions();
     await store.flush();
     assert.equal(coldFiles(dir).length, 1, 'the old session is in a cold file');
+    await assertIndexIntact(dir);
     assert.equal(await hotRows(dir, 'old'), 0, 'its body left the snapshot');
     assert.ok((await hotRows(dir, 'new')) > 0, 'the recent session stays hot');
     const mode = statSync(join(dir, 'sessions', coldFiles(dir)[0])).mode & 0o777;
@@ -145,6 +165,7 @@ test('a new record warms a cold session back; the old file goes once two snapsho
     await store.flush();
     await store.flush();
     assert.ok(!existsSync(join(dir, 'sessions', file)), 'deleted after two snapshots without it');
+    await assertIndexIntact(dir);
     const hits = await store.searchMemory('herons');
     assert.equal(hits[0]?.sessionId, 's');
     await store.close();
@@ -231,6 +252,7 @@ test('retention: deleted sessions are purged after the period with their cold fi
     r = await store.reclaim();
     assert.equal(r.purgedSessions, 1);
     assert.equal(coldFiles(dir).length, 1, "the purged session's cold file is gone");
+    await assertIndexIntact(dir);
     assert.ok(r.freedBytes > 0);
     assert.equal(store.getSession('gone'), undefined);
     assert.equal(store.exportSession('gone', 'json'), undefined, 'not even exportable: purged');
