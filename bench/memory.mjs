@@ -64,6 +64,8 @@ const prose = (chars) => {
 function addSession(store, n, total) {
   const id = `s${n}`;
   const at = NOW - Math.floor(((total - n) / total) * 365 * DAY);
+  // The store's clock follows the history being written, as if it had been used over the year.
+  clock = at + 60_000;
   store.append({ kind: 'session_created', sessionId: id, title: prose(40).trim(), mode: 'agent', model: 'm/m', at });
   for (let e = 0; e < 10; e++) {
     const req = `${id}-r${e}`;
@@ -121,11 +123,13 @@ function dirBytes(dir) {
   return n;
 }
 
+/** What the store takes for "now": the time of the session being written while generating, then NOW. */
+let clock = NOW;
 const storeOpts = (dir, layout) => ({
   dir,
   log,
   wasmPath,
-  now: () => NOW,
+  now: () => clock,
   snapshotDelayMs: 3_600_000,
   snapshotMaxDelayMs: 3_600_000,
   journalMaxBytes: 1e12,
@@ -151,6 +155,7 @@ async function generate(layout, mb, sessions) {
     if (sessions !== undefined ? n >= sessions : n % step === 0 && statSync(join(dir, 'sextant.db')).size >= mb * 1e6)
       break;
   }
+  clock = NOW;
   await store.flush();
   await store.close();
   const info = { sessions: n, genMs: performance.now() - t0 };
