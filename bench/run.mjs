@@ -20,6 +20,11 @@ const benches = [
     'first use → first request on the wire; History list open and search time at 10, 1,000 and 10,000 sessions',
   ],
   ['history-view', 'bench/history-view.mjs', 'History view: first page painted, paging and scrolling at 1,000/10,000'],
+  [
+    'memory',
+    'bench/memory.mjs',
+    'memory and snapshot at 1/10/100 MB of history (1 GB with SEXTANT_BENCH_1GB=1), all-hot layout vs cold sessions',
+  ],
   ['permissions', 'bench/permissions.mjs', 'permission decision per tool call (policy + shell parse)'],
   ['checkpoints', 'bench/checkpoints.mjs', 'checkpoint per turn and rewind, 1/10/100 files of 10 KB'],
   ['research', 'bench/research.mjs', 'research run at 200 ms per search/fetch: wall vs critical path; citations'],

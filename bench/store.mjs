@@ -1,6 +1,8 @@
 // Store benchmark: time to persist one event with 1, 10 and 100 MB of history, next to a
 // naive export()-per-event; snapshot time, open time and process memory at those sizes.
-// Prints a table; asserts nothing. Usage: node bench/store.mjs [--sizes 1,10,100] [--events 2000]
+// Every session stays in the in-memory database (`hot: false`), as before cold sessions: bench/memory.mjs
+// compares the two layouts. Prints a table; asserts nothing.
+// Usage: node bench/store.mjs [--sizes 1,10,100] [--events 2000]
 import { bundleForNode } from '../scripts/bundle-node.mjs';
 import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, statSync, writeSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -206,6 +208,7 @@ try {
     snapshotDelayMs: 3_600_000,
     snapshotMaxDelayMs: 3_600_000,
     journalMaxBytes: 1e12,
+    hot: false,
   });
   let textBytes = 0;
   let ratio = 5; // database bytes per byte of conversation text (text + search index), refined as we go
@@ -238,6 +241,7 @@ try {
         snapshotDelayMs: 3_600_000,
         snapshotMaxDelayMs: 3_600_000,
         journalMaxBytes: 1e12,
+        hot: false,
       });
       const t = timeAppends(store, Math.min(EVENTS, 300));
       await store.close();
@@ -256,6 +260,7 @@ try {
         snapshotDelayMs: 3_600_000,
         snapshotMaxDelayMs: 3_600_000,
         journalMaxBytes: 1e12,
+        hot: false,
       });
       opens.push(performance.now() - t);
       store.append({ kind: 'session_meta', sessionId: 's1', title: `t${i}`, at: Date.now() });

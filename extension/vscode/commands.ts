@@ -44,6 +44,7 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
         );
     }),
     guarded('sextant.showAuditLog', async () => (await host.get()).showAuditLog()),
+    guarded('sextant.showStorage', async () => (await host.get()).showStorage()),
     guarded('sextant.research', async () => {
       const question = await askQuestion('Sextant: Research', 'What should Sextant research on the web?');
       if (!question) return;

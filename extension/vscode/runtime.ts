@@ -49,6 +49,7 @@ import { confirmKeyDestination, KeyCommands } from './key-commands';
 import { WorkspaceSettingsFile } from './workspace-settings';
 import { createPermissionHost } from './permission-host';
 import { exportReportToWorkspace, exportSessionToWorkspace } from './export-command';
+import { showStorage } from './storage-command';
 import { createWorkspacePort } from './adapters/workspace';
 import { createSearchPort } from './adapters/search';
 import { createTerminalPort } from './adapters/terminal';
@@ -66,6 +67,8 @@ export interface Runtime {
   setSearchApiKey(): Promise<void>;
   clearSearchApiKey(): Promise<void>;
   exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
+  /** Sextant: Show Storage — where history's disk space goes, and reclaiming it. */
+  showStorage(): Promise<void>;
   /** Runs Research (or Plan Research) on a question in the chat, switching its mode. */
   research(question: string, opts: { plan: boolean }): Promise<void>;
   /** A report of the current chat (the one named, else a pick among them) to a workspace file. */
@@ -191,6 +194,7 @@ export async function createRuntime(
     wasmPath: path.join(__dirname, 'sql-wasm.wasm'),
     log,
     secrets: () => knownSecrets,
+    purgeDeletedAfterDays: readSettings().purgeDeletedAfterDays,
     onUnavailable: (err) => {
       // The chat must still work; the user is told plainly that this window keeps no history.
       const why = err instanceof Error ? err.message : String(err);
@@ -203,6 +207,12 @@ export async function createRuntime(
   void store.ready.then((ok) => {
     if (ok) log.info(`history store open in ${(performance.now() - started).toFixed(0)} ms`);
   });
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('sextant.history.purgeDeletedAfterDays'))
+        store.setRetention(readSettings().purgeDeletedAfterDays);
+    }),
+  );
   const secretsMs = await secretsReady;
   log.info(`keys looked up in ${secretsMs.toFixed(0)} ms`);
   const configureEmbeddings = async () => {
@@ -472,6 +482,7 @@ export async function createRuntime(
     setSearchApiKey: () => searchKeys.setSearchApiKey(),
     clearSearchApiKey: () => searchKeys.clearSearchApiKey(),
     showAuditLog: () => permissions.showAuditLog(),
+    showStorage: () => showStorage(store, readSettings().purgeDeletedAfterDays, log),
     decideChange: (decision, target) => diffReviews.decideActive(decision, target),
     exportSession: async (format) => {
       await store.ready;

@@ -15,6 +15,7 @@ import {
 } from '../core/config/user-scope';
 import type { Logger } from '../core/ports';
 import { type BudgetLimits, capValue } from '../core/agent/budget';
+import { purgeDeletedAfterDays } from '../core/store/storage-summary';
 import { parseSearchSettings, type ParsedSearchSettings } from '../core/research/search/settings';
 
 export interface EmbeddingsSetting {
@@ -40,6 +41,8 @@ export interface SextantSettings {
   plannerModel: string | undefined;
   /** sextant.budget.*: spending caps per run and per session (they decide spending: user settings only). */
   budget: BudgetLimits;
+  /** sextant.history.purgeDeletedAfterDays (0 = keep deleted chats). */
+  purgeDeletedAfterDays: number;
 }
 
 /** sextant.permissions.* and sextant.sandbox.extraWriteRoots, from user settings only. */
@@ -82,6 +85,7 @@ export function readSettings(): SextantSettings {
       sessionMaxCostUsd: capValue(userValue<unknown>('budget.sessionMaxCostUsd')),
       sessionMaxTokens: capValue(userValue<unknown>('budget.sessionMaxTokens')),
     },
+    purgeDeletedAfterDays: purgeDeletedAfterDays(userValue<unknown>('history.purgeDeletedAfterDays')),
   };
 }
 

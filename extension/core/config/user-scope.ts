@@ -12,6 +12,7 @@ export const USER_ONLY_SETTINGS = [
   'defaultModel',
   'fallbackModel',
   'memory.embeddings',
+  'history.purgeDeletedAfterDays',
   'permissions.allow',
   'permissions.ask',
   'permissions.deny',

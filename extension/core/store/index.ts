@@ -1,5 +1,7 @@
 // The store's public surface: what the host wires up, exports and searches with.
-export { openSessionStore, type SessionStore, type SessionStoreOptions } from './store';
+export { openSessionStore, type ReclaimResult, type SessionStore, type SessionStoreOptions } from './store';
+export type { StorageReport } from './retention';
+export type { HotPolicy } from './cold-move';
 export { openSessionStoreLazily, type LazySessionStore, type LazySessionStoreOptions } from './lazy-store';
 export {
   exportSession,
@@ -15,3 +17,4 @@ export { openAiEmbedder, type Embedder, type OpenAiEmbedderOptions } from './emb
 export type { MemoryHit, MemorySearchOptions } from './memory-query';
 export { NewerSchemaError, SCHEMA_VERSION } from './schema';
 export type { FsyncPolicy } from './journal';
+export { formatBytes, purgeDeletedAfterDays, storageLines, type StorageLine } from './storage-summary';

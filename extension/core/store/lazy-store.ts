@@ -17,7 +17,8 @@ import type { ExportFormat } from './export';
 import { JournalWriter } from './journal';
 import type { MemoryHit, MemorySearchOptions } from './memory-query';
 import { makePrivateDir } from './private-files';
-import { openSessionStore, type SessionStore, type SessionStoreOptions } from './store';
+import type { StorageReport } from './retention';
+import { openSessionStore, type ReclaimResult, type SessionStore, type SessionStoreOptions } from './store';
 
 export interface LazySessionStore extends SessionStore {
   /** Settles when the database is open: true when it is, false when it could not be opened. */
@@ -47,11 +48,13 @@ class LazyStore implements LazySessionStore {
   private closed = false;
   private journal: JournalWriter | undefined;
   private embedder: Embedder | undefined;
+  private retention: number | undefined;
   private readonly redact: ReturnType<typeof createLiveRedactor>;
 
   constructor(opts: LazySessionStoreOptions) {
     this.redact = createLiveRedactor(opts.secrets ?? (() => []), { assignments: false });
     this.embedder = opts.embedder;
+    this.retention = opts.purgeDeletedAfterDays;
     makePrivateDir(opts.dir);
     const journal = new JournalWriter(opts.dir, opts.writerId ?? newWriterId(), opts.fsync ?? 'batch');
     this.journal = journal;
@@ -60,6 +63,7 @@ class LazyStore implements LazySessionStore {
         this.inner = store;
         this.journal = undefined;
         store.setEmbedder(this.embedder);
+        store.setRetention(this.retention);
         return true;
       },
       (err: unknown) => {
@@ -112,6 +116,30 @@ class LazyStore implements LazySessionStore {
   setEmbedder(embedder: Embedder | undefined): void {
     this.embedder = embedder;
     this.inner?.setEmbedder(embedder);
+  }
+
+  setRetention(purgeDeletedAfterDays: number | undefined): void {
+    this.retention = purgeDeletedAfterDays;
+    this.inner?.setRetention(purgeDeletedAfterDays);
+  }
+
+  async storageReport(): Promise<StorageReport> {
+    return (await this.openStore()).storageReport();
+  }
+
+  async reclaim(opts?: { allDeleted?: boolean }): Promise<ReclaimResult> {
+    return (await this.openStore()).reclaim(opts);
+  }
+
+  async compact(): Promise<number> {
+    return (await this.openStore()).compact();
+  }
+
+  /** The open store, or a clear error when history is unavailable in this window. */
+  private async openStore(): Promise<SessionStore> {
+    await this.ready;
+    if (!this.inner || this.closed) throw new Error('chat history is not available in this window');
+    return this.inner;
   }
 
   async flush(): Promise<void> {

@@ -53,3 +53,12 @@ export function indexMessageText(db: Database, sessionId: string, messageId: str
     db.run('INSERT INTO memory_fts (rowid, text) VALUES (?, ?)', [id, chunk]);
   });
 }
+
+/** Removes every search chunk (and vector) of a session. */
+export function removeSessionChunks(db: Database, sessionId: string): void {
+  db.run('DELETE FROM memory_fts WHERE rowid IN (SELECT id FROM memory_chunks WHERE session_id = ?)', [sessionId]);
+  db.run('DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM memory_chunks WHERE session_id = ?)', [
+    sessionId,
+  ]);
+  db.run('DELETE FROM memory_chunks WHERE session_id = ?', [sessionId]);
+}

@@ -30,10 +30,10 @@ export interface MemorySearchOptions {
   signal?: AbortSignal;
 }
 
-export function queryTerms(query: string): string[] {
+export function queryTerms(query: string, max = 32): string[] {
   return [
     ...new Set((query.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((t) => t.length > 1 || /\d/.test(t))),
-  ].slice(0, 32);
+  ].slice(0, max);
 }
 
 /** An FTS4 MATCH expression with every term quoted (so user text can never be query syntax). */
@@ -42,7 +42,7 @@ export function ftsQuery(query: string, op: 'AND' | 'OR'): string {
   return terms.map((t) => `"${t}"`).join(op === 'AND' ? ' ' : ' OR ');
 }
 
-function excerptOf(text: string, terms: string[], width = 240): string {
+export function excerptOf(text: string, terms: string[], width = 240): string {
   const lower = text.toLowerCase();
   let at = -1;
   for (const t of terms) {
@@ -98,7 +98,7 @@ async function fillVectors(
   const missing = queryAll(
     db,
     `SELECT c.id, c.text FROM memory_chunks c LEFT JOIN chunk_vectors v ON v.chunk_id = c.id AND v.model = ?
-      WHERE v.chunk_id IS NULL ORDER BY c.id DESC LIMIT ?`,
+      WHERE v.chunk_id IS NULL AND c.text != '' ORDER BY c.id DESC LIMIT ?`,
     [embedder.model, max],
   );
   if (missing.length === 0) return true;

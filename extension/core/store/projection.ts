@@ -17,7 +17,10 @@ import {
   type Report,
 } from '../../protocol';
 import type { BlobStore } from './blobs';
-import { indexMessageText, removeMessageChunks } from './memory-index';
+import type { ColdFiles } from './cold-files';
+import { indexMessageText, removeMessageChunks, removeSessionChunks } from './memory-index';
+import { queueDelete } from './pending-deletes';
+import { restoreColdSearchText } from './cold-move';
 import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
 
@@ -44,7 +47,55 @@ export class Projection {
     public db: Database,
     private readonly blobs: BlobStore,
     private readonly log: Logger,
+    private readonly cold?: ColdFiles,
   ) {}
+
+  /** Forgets what is cached about a session (its body just moved to a cold file). */
+  forget(sessionId: string): void {
+    this.live.delete(sessionId);
+    this.modelMessageCount.delete(sessionId);
+  }
+
+  /** Sessions with pending changes (never moved to a cold file while so). */
+  liveSessions(): ReadonlySet<string> {
+    return new Set(this.live.keys());
+  }
+
+  /**
+   * Brings a cold session's body back into the database before a record changes it (the file is
+   * queued for deletion once two snapshots no longer name it). Throws when the file cannot be read:
+   * the record stays in the journal, and is applied by a later open or reload.
+   */
+  warm(sessionId: string): void {
+    if (!this.cold) return;
+    const row = queryOne(this.db, 'SELECT cold_file FROM sessions WHERE id = ?', [sessionId]);
+    if (typeof row?.cold_file !== 'string') return;
+    const doc = this.cold.read(row.cold_file);
+    const db = this.db;
+    db.exec('BEGIN');
+    try {
+      restoreColdSearchText(db, sessionId, doc.messages);
+      removeSessionChunks(db, sessionId);
+      for (const [ord, m] of doc.messages.entries()) this.writeMessage(sessionId, ord, m);
+      doc.modelMessages.forEach((m, idx) => {
+        const { inline, ref } = this.blobs.split(JSON.stringify(m));
+        db.run('INSERT OR REPLACE INTO model_messages (session_id, idx, role, body, body_ref) VALUES (?, ?, ?, ?, ?)', [
+          sessionId,
+          idx,
+          m.role,
+          inline ?? '',
+          ref,
+        ]);
+      });
+      db.run('UPDATE sessions SET cold_file = NULL, cold_bytes = 0 WHERE id = ?', [sessionId]);
+      queueDelete(db, `sessions/${row.cold_file}`);
+      db.exec('COMMIT');
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw err;
+    }
+    this.modelMessageCount.delete(sessionId);
+  }
 
   /** Points the projection at a different database (after a reload) and forgets its caches. */
   reset(db: Database): void {
@@ -79,6 +130,7 @@ export class Projection {
       }
       case 'events': {
         this.ensureSession(rec.sessionId, rec.at);
+        if (!this.live.has(rec.sessionId)) this.warm(rec.sessionId);
         const live = this.getLive(rec.sessionId);
         for (const env of rec.envelopes) {
           const changed = applyEnvelope(live.state, env);
@@ -92,6 +144,7 @@ export class Projection {
       case 'model_messages': {
         this.ensureSession(rec.sessionId, rec.at);
         let idx = this.modelMessageCount.get(rec.sessionId);
+        if (idx === undefined) this.warm(rec.sessionId);
         if (idx === undefined)
           idx = Number(
             queryOne(db, 'SELECT count(*) AS n FROM model_messages WHERE session_id = ?', [rec.sessionId])?.n ?? 0,
@@ -194,6 +247,7 @@ export class Projection {
    */
   private replaceConversation(rec: Extract<JournalRecord, { kind: 'conversation_replaced' }>): void {
     this.materialize();
+    this.warm(rec.sessionId);
     this.live.delete(rec.sessionId);
     this.modelMessageCount.delete(rec.sessionId);
     const db = this.db;

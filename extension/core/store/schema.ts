@@ -93,6 +93,24 @@ CREATE TABLE turn_checkpoints (
 ALTER TABLE sessions ADD COLUMN rewind_json TEXT;
 `;
 
+/**
+ * v5: cold sessions and retention — a session whose body (messages, parts, tool traces, model history)
+ * moved to `sessions/<file>` keeps its row here with the file's name and size, and one compact search
+ * document (memory_chunks.idx = -1) instead of its chunks; files and blobs that no snapshot needs any
+ * more wait in `pending_deletes` until two snapshots no longer reference them. The full-text index
+ * reads its text from memory_chunks (FTS4 external content) instead of keeping a second copy.
+ */
+const V5 = `
+ALTER TABLE sessions ADD COLUMN cold_file TEXT;
+ALTER TABLE sessions ADD COLUMN cold_bytes INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE pending_deletes (path TEXT PRIMARY KEY, since_generation INTEGER NOT NULL);
+CREATE INDEX tool_traces_detail_ref ON tool_traces(detail_ref) WHERE detail_ref IS NOT NULL;
+CREATE INDEX model_messages_body_ref ON model_messages(body_ref) WHERE body_ref IS NOT NULL;
+DROP TABLE memory_fts;
+CREATE VIRTUAL TABLE memory_fts USING fts4(content="memory_chunks", text, tokenize=porter);
+INSERT INTO memory_fts(memory_fts) VALUES('rebuild');
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'initial layout', up: (db) => db.exec(V1) },
   {
@@ -109,6 +127,7 @@ export const MIGRATIONS: readonly Migration[] = [
     up: (db) => db.exec('ALTER TABLE tool_traces ADD COLUMN summary TEXT;'),
   },
   { version: 4, description: 'turn checkpoints and rewind state', up: (db) => db.exec(V4) },
+  { version: 5, description: 'cold sessions in per-session files, pending file deletes', up: (db) => db.exec(V5) },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

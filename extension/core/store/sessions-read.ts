@@ -5,6 +5,8 @@ import { RewindRedoSchema, TurnCheckpointSchema } from '../checkpoints/types';
 import type { ModelMessage } from '../providers/types';
 import type { Mode, SessionSummary } from '../../protocol';
 import type { BlobStore } from './blobs';
+import type { ColdFiles } from './cold-files';
+import { readModelMessages } from './cold-move';
 import { ftsQuery } from './memory-query';
 import { readMessages, readTodos } from './projection';
 import type { Database } from './sqljs';
@@ -16,13 +18,21 @@ export function readSession(
   blobs: BlobStore,
   id: string,
   includeDeleted = false,
+  cold?: ColdFiles,
 ): StoredSession | undefined {
   const row = queryOne(db, 'SELECT * FROM sessions WHERE id = ?', [id]);
   if (!row || (row.deleted_at !== null && !includeDeleted)) return undefined;
-  const messages = readMessages(db, blobs, id);
-  const modelMessages = queryAll(db, 'SELECT body, body_ref FROM model_messages WHERE session_id = ? ORDER BY idx', [
-    id,
-  ]).map((r) => JSON.parse(blobs.join(r.body, r.body_ref) ?? '{}') as ModelMessage);
+  // A cold session's body comes from its file (throws when the file cannot be read).
+  let messages: StoredSession['messages'];
+  let modelMessages: ModelMessage[];
+  if (typeof row.cold_file === 'string' && cold) {
+    const doc = cold.read(row.cold_file);
+    messages = doc.messages;
+    modelMessages = doc.modelMessages;
+  } else {
+    messages = readMessages(db, blobs, id);
+    modelMessages = readModelMessages(db, blobs, id);
+  }
   return {
     id,
     title: String(row.title) || fallbackTitle(db, id),
@@ -108,6 +118,7 @@ export function listSessions(
   const q = opts.query?.trim();
   let rows: Array<Record<string, unknown>>;
   const excerpts = new Map<string, string>();
+  const matched = new Set<string>();
   if (opts.ids) {
     // Just these sessions (a search's hits): one query, not the whole list.
     rows = queryAll(
@@ -128,14 +139,18 @@ export function listSessions(
     if (match) {
       for (const r of queryAll(
         db,
-        `SELECT c.session_id AS sid, snippet(memory_fts, '', '', '…', -1, 24) AS ex FROM memory_fts
+        `SELECT c.session_id AS sid, c.idx, snippet(memory_fts, '', '', '…', -1, 24) AS ex FROM memory_fts
            JOIN memory_chunks c ON c.id = memory_fts.rowid WHERE memory_fts MATCH ? LIMIT 2000`,
         [match],
-      ))
-        if (!excerpts.has(String(r.sid))) excerpts.set(String(r.sid), String(r.ex));
+      )) {
+        const sid = String(r.sid);
+        matched.add(sid);
+        // A cold session's search document is a word list, not prose: no excerpt from it.
+        if (!excerpts.has(sid) && Number(r.idx) >= 0) excerpts.set(sid, String(r.ex));
+      }
     }
     const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const ids = [...excerpts.keys()];
+    const ids = [...matched];
     rows = queryAll(
       db,
       `SELECT id, title, updated_at, message_count, mode FROM sessions

@@ -14,17 +14,22 @@ import type { SessionSummary } from '../../protocol';
 import { createRedactor, redactDeep } from '../security/redact';
 import { registerFunctions } from './bm25';
 import { BlobStore } from './blobs';
+import { ColdFiles } from './cold-files';
+import { coldCandidates, DEFAULT_HOT_POLICY, moveToCold, type HotPolicy } from './cold-move';
 import type { Embedder } from './embeddings';
 import { exportSession, type ExportFormat } from './export';
 import { JournalWriter, listSegments, readSegment, type FsyncPolicy } from './journal';
 import { acquireLock, writerIsAlive, type LockOptions } from './lock';
-import { searchMemory, type MemoryHit, type MemorySearchOptions } from './memory-query';
+import { excerptOf, queryTerms, searchMemory, type MemoryHit, type MemorySearchOptions } from './memory-query';
 import { loadDatabase, type Hwm, type LoadedDb } from './open-db';
 import { Projection } from './projection';
 import { countSessions, listSessions, readArtifacts, readSession } from './sessions-read';
 import { DB_FILE, dbPath, quarantine, readMeta, sha256, writeSnapshot } from './snapshot';
 import { loadSqlJs, type SqlJsStatic } from './sqljs';
 import { makePrivateDir, narrowStoreFiles } from './private-files';
+import { runPendingDeletes } from './pending-deletes';
+import { messageText } from './projection';
+import { purgeDeleted, queueOrphans, storageReport, type StorageReport } from './retention';
 
 export interface SessionStoreOptions {
   /** The folder (globalStorageUri) holding sextant.db, journal/ and blobs/. */
@@ -53,6 +58,22 @@ export interface SessionStoreOptions {
    * records written meanwhile are replayed at open like any other journal's.
    */
   journal?: JournalWriter;
+  /**
+   * Which sessions stay in the in-memory database; the others move to cold files at snapshots.
+   * `false` keeps every session hot (the layout before cold sessions; benchmarks compare the two).
+   */
+  hot?: Partial<HotPolicy> | false;
+  /** Soft-deleted sessions are purged after this many days; 0 or undefined keeps them. */
+  purgeDeletedAfterDays?: number;
+  /** Fault injection for the crash tests: called after a cold file is durable, before the database changes. */
+  faults?: { afterColdFileWritten?(): void };
+}
+
+/** What "reclaim" did: sessions purged, files queued, bytes freed now. */
+export interface ReclaimResult {
+  purgedSessions: number;
+  orphanFiles: number;
+  freedBytes: number;
 }
 
 export interface SessionStore extends SessionPersistence {
@@ -68,6 +89,17 @@ export interface SessionStore extends SessionPersistence {
   /** The session as a file's text, secrets redacted; undefined when the session does not exist. */
   exportSession(sessionId: string, format: ExportFormat, opts?: { secrets?: Iterable<string> }): string | undefined;
   setEmbedder(embedder: Embedder | undefined): void;
+  /** Where the store's disk space goes. */
+  storageReport(): Promise<StorageReport>;
+  /** Changes the retention period (days; 0 keeps deleted sessions). */
+  setRetention(purgeDeletedAfterDays: number | undefined): void;
+  /**
+   * Purges every deleted session now (or only those past the retention period) and every orphan file,
+   * then writes the snapshots after which their files can go, and deletes them.
+   */
+  reclaim(opts?: { allDeleted?: boolean }): Promise<ReclaimResult>;
+  /** Moves every session the hot policy lets go to cold files now, and snapshots. Returns how many moved. */
+  compact(): Promise<number>;
 }
 
 export async function openSessionStore(opts: SessionStoreOptions): Promise<SessionStore> {
@@ -106,6 +138,14 @@ class Store implements SessionStore {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
+  private readonly cold: ColdFiles;
+  private readonly policy: HotPolicy | undefined;
+  private purgeAfterDays: number | undefined;
+  /** When the retention pass (purge + orphan scan) last ran; it runs at the first snapshot, then daily. */
+  private lastRetentionAt = 0;
+  /** When hot sessions were last checked for moving (a scan of the hot bodies; at most every 10 minutes). */
+  private lastColdCheckAt = 0;
+  private freedBytes = 0;
 
   constructor(
     private readonly SQL: SqlJsStatic,
@@ -120,7 +160,10 @@ class Store implements SessionStore {
     this.blobs = new BlobStore(opts.dir);
     this.state = loaded;
     this.hwm = new Map(loaded.hwm);
-    this.projection = new Projection(loaded.db, this.blobs, this.log);
+    this.cold = new ColdFiles(opts.dir);
+    this.policy = opts.hot === false ? undefined : { ...DEFAULT_HOT_POLICY, ...opts.hot };
+    this.purgeAfterDays = opts.purgeDeletedAfterDays;
+    this.projection = new Projection(loaded.db, this.blobs, this.log, this.cold);
     const replayed = this.replay(undefined);
     this.journal = opts.journal ?? new JournalWriter(opts.dir, this.writerId, opts.fsync ?? 'batch');
     if (loaded.source !== 'current' || loaded.migratedFrom !== undefined || replayed > 0) {
@@ -172,7 +215,20 @@ class Store implements SessionStore {
 
   getSession(sessionId: string): StoredSession | undefined {
     this.projection.materialize();
-    return readSession(this.db, this.blobs, sessionId);
+    return this.readSessionOrLog(sessionId, false);
+  }
+
+  /** A session, its body read from its cold file when it is cold; undefined (logged) when that fails. */
+  private readSessionOrLog(sessionId: string, includeDeleted: boolean): StoredSession | undefined {
+    try {
+      return readSession(this.db, this.blobs, sessionId, includeDeleted, this.cold);
+    } catch (err) {
+      // Another window may have warmed or purged it since our last reload: the next snapshot reloads.
+      this.log.error(`store: ${(err as Error).message}`);
+      if (this.pending++ === 0) this.firstPendingAt = this.now();
+      this.schedule();
+      return undefined;
+    }
   }
 
   listSessions(opts?: { query?: string; limit?: number; offset?: number; ids?: readonly string[] }): SessionSummary[] {
@@ -191,6 +247,7 @@ class Store implements SessionStore {
     this.refresh();
     this.projection.materialize();
     const hits = await searchMemory(() => this.db, query, { ...opts, embedder: this.embedder, log: this.log });
+    for (const hit of hits) if (!hit.messageId) this.coldExcerpt(hit, query);
     if (this.embedder) {
       // New vectors are derived data: worth a snapshot, but not a journal record.
       if (this.pending++ === 0) this.firstPendingAt = this.now();
@@ -199,13 +256,33 @@ class Store implements SessionStore {
     return hits;
   }
 
+  /** A hit on a cold session's word list: the excerpt and message come from its file (best message). */
+  private coldExcerpt(hit: MemoryHit, query: string): void {
+    const session = this.readSessionOrLog(hit.sessionId, false);
+    if (!session) return;
+    const terms = queryTerms(query);
+    let best: { id: string; text: string; score: number } | undefined;
+    for (const m of session.messages) {
+      const text = messageText(m);
+      const lower = text.toLowerCase();
+      const score = terms.reduce(
+        (n, t) => n + (lower.includes(t.length > 5 ? t.slice(0, t.length - 3) : t) ? 1 : 0),
+        0,
+      );
+      if (text && (!best || score > best.score)) best = { id: m.id, text, score };
+    }
+    if (!best) return;
+    hit.messageId = best.id;
+    hit.excerpt = excerptOf(best.text.replace(/\s+/g, ' '), terms);
+  }
+
   exportSession(
     sessionId: string,
     format: ExportFormat,
     opts: { secrets?: Iterable<string> } = {},
   ): string | undefined {
     this.projection.materialize();
-    const session = readSession(this.db, this.blobs, sessionId, true);
+    const session = this.readSessionOrLog(sessionId, true);
     if (!session) return undefined;
     const secrets = [...(this.opts.secrets?.() ?? []), ...(opts.secrets ?? [])];
     return exportSession({ session, artifacts: readArtifacts(this.db, sessionId) }, format, {
@@ -303,6 +380,8 @@ class Store implements SessionStore {
       else this.replay(this.writerId);
       const db = this.db;
       this.projection.materialize();
+      if (this.now() - this.lastRetentionAt > 86_400_000) this.retentionPass(false);
+      const moreToMove = this.moveCold(false);
       const generation = this.state.generation + 1;
       const prevHwm = this.state.currentGood ? this.state.hwm : this.state.prevHwm;
       db.exec('BEGIN');
@@ -335,9 +414,133 @@ class Store implements SessionStore {
       };
       this.pending -= Math.min(this.pending, pendingAtExport);
       this.deleteCoveredSegments(prevHwm);
+      const freed = runPendingDeletes(db, this.dir, generation, this.log);
+      this.freedBytes += freed;
+      // The queue rows just removed, and sessions still to move, are worth another snapshot.
+      if (freed > 0 || moreToMove) {
+        if (this.pending++ === 0) this.firstPendingAt = this.now();
+        this.schedule();
+      }
     } finally {
       release();
     }
+  }
+
+  /**
+   * Moves sessions the hot policy lets go to cold files (within the per-snapshot budget unless `all`).
+   * Returns whether some are left for the next snapshot.
+   */
+  private moveCold(all: boolean): boolean {
+    if (!this.policy) return false;
+    if (!all && this.lastColdCheckAt > 0 && this.now() - this.lastColdCheckAt < this.policy.checkEveryMs) return false;
+    this.lastColdCheckAt = this.now();
+    const policy = all ? { ...this.policy, maxMoveBytes: Number.POSITIVE_INFINITY } : this.policy;
+    const list = coldCandidates(this.db, policy, this.now(), this.projection.liveSessions());
+    let moved = 0;
+    for (const c of list) {
+      try {
+        moveToCold(this.db, this.blobs, this.cold, c.id, this.log, this.opts.faults?.afterColdFileWritten);
+        this.projection.forget(c.id);
+        moved++;
+      } catch (err) {
+        // The session stays hot; the next snapshot tries again.
+        this.log.error(`store: could not move session ${c.id} to a cold file: ${(err as Error).message}`);
+        return false;
+      }
+    }
+    if (moved > 0) {
+      this.log.info(`store: moved ${moved} session(s) to cold files`);
+      this.vacuumIfSparse();
+    }
+    const more =
+      !all && moved > 0 && coldCandidates(this.db, policy, this.now(), this.projection.liveSessions()).length > 0;
+    // More to move (past the per-snapshot budget): the next snapshot checks again at once.
+    if (more) this.lastColdCheckAt = 0;
+    return more;
+  }
+
+  /**
+   * SQLite keeps the pages of deleted rows as free pages, and export() writes them all: after moves
+   * or purges leave a quarter of the database free, VACUUM so the snapshot (and the next open) shrink.
+   */
+  private vacuumIfSparse(): void {
+    const n = (sql: string) => Number(this.db.exec(sql)[0]?.values[0]?.[0] ?? 0);
+    // Deleted chunks stay in the full-text index's segments until they are merged.
+    this.db.exec("INSERT INTO memory_fts(memory_fts) VALUES('optimize')");
+    const free = n('PRAGMA freelist_count');
+    if (free > 64 && free * 4 > n('PRAGMA page_count')) this.db.exec('VACUUM');
+  }
+
+  /** Purges deleted sessions past the retention period (all of them with `allDeleted`) and queues orphan files. */
+  private retentionPass(allDeleted: boolean): { purged: number; orphans: number } {
+    this.lastRetentionAt = this.now();
+    let purged: string[] = [];
+    const days = this.purgeAfterDays;
+    if (allDeleted || (days !== undefined && days > 0))
+      purged = purgeDeleted(
+        this.db,
+        allDeleted ? this.now() : this.now() - (days ?? 0) * 86_400_000,
+        this.cold,
+        this.log,
+      );
+    const orphans = queueOrphans(this.db, this.dir, this.now());
+    if (purged.length) this.vacuumIfSparse();
+    if (purged.length || orphans.files)
+      this.log.info(`store: purged ${purged.length} deleted session(s); ${orphans.files} unused file(s) queued`);
+    return { purged: purged.length, orphans: orphans.files };
+  }
+
+  storageReport(): Promise<StorageReport> {
+    return this.runExclusive(() => {
+      this.refresh();
+      this.projection.materialize();
+      return storageReport(this.db, this.dir);
+    });
+  }
+
+  setRetention(purgeDeletedAfterDays: number | undefined): void {
+    this.purgeAfterDays = purgeDeletedAfterDays;
+    this.lastRetentionAt = 0;
+  }
+
+  async reclaim(opts: { allDeleted?: boolean } = {}): Promise<ReclaimResult> {
+    const pass = await this.runExclusive(() => {
+      this.refresh();
+      this.projection.materialize();
+      return this.retentionPass(opts.allDeleted ?? false);
+    });
+    const before = this.freedBytes;
+    // Two snapshots: after the second, neither the current snapshot nor .prev names the queued files.
+    this.pending++;
+    await this.flush();
+    this.pending++;
+    await this.flush();
+    return { purgedSessions: pass.purged, orphanFiles: pass.orphans, freedBytes: this.freedBytes - before };
+  }
+
+  async compact(): Promise<number> {
+    const before = await this.runExclusive(() => this.countCold());
+    await this.runExclusive(() => {
+      this.projection.materialize();
+      this.moveCold(true);
+    });
+    this.pending++;
+    await this.flush();
+    return this.countCold() - before;
+  }
+
+  private countCold(): number {
+    return Number(this.db.exec('SELECT count(*) FROM sessions WHERE cold_file IS NOT NULL')[0]?.values[0]?.[0] ?? 0);
+  }
+
+  /** Runs `fn` between snapshots (never while one is being written). */
+  private runExclusive<T>(fn: () => T): Promise<T> {
+    const run = this.chain.then(fn);
+    this.chain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   /** Another window wrote a newer snapshot: start from it and replay every journal over it. */

@@ -103,4 +103,24 @@ export function historyScenarios(e2e: E2E): void {
     },
     { timeoutMs: 60_000 },
   );
+  e2e.scenario(
+    '"Sextant: Show Storage" shows where history\'s disk space goes and offers to reclaim it',
+    async ({ wb, page }) => {
+      await wb.openSextantView();
+      const input = page.locator('.quick-input-widget .quick-input-box input');
+      const row = (label: string) => page.locator(`.quick-input-list .monaco-list-row[aria-label^="${label}"]`).first();
+      await wb.runPaletteCommand('Sextant: Show Storage', { opensInput: true });
+      await waitUntil('the storage picker', () => row('Total').waitFor({ state: 'visible', timeout: 15_000 }));
+      for (const label of ['Recent chats and search index', 'Older chats', 'Checkpoints', 'Journal', 'Deleted chats'])
+        assert.ok(await row(label).isVisible(), `no "${label}" line`);
+      assert.match(await row('Total').getAttribute('aria-label').then(String), /\d+ chats/);
+      // The actions are further down: the filter finds them without running either.
+      await input.fill('Purge deleted');
+      const purge = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Purge deleted chats now' }).first();
+      await waitUntil('the purge action', () => purge.waitFor({ timeout: 10_000 }));
+      await input.press('Escape');
+      await poll('the storage picker to close', async () => !(await input.isVisible()));
+    },
+    { timeoutMs: 60_000 },
+  );
 }

@@ -1,0 +1,285 @@
+// Memory benchmark: what a window holds and how long a snapshot takes at 1, 10 and 100 MB of history
+// (1 GB with SEXTANT_BENCH_1GB=1: generating it takes several minutes), before (every session in the
+// in-memory database, `hot: false`) and after (older sessions in cold files, the default policy).
+// "History" is the size of sextant.db in the before layout; the after layout gets the same sessions.
+// Each measurement runs in a fresh Node process that opens the store as a window would: RSS, JS heap,
+// array buffers (sql.js's wasm memory is one), open time, snapshot time, and resuming / searching an old
+// session. Generated folders are kept in $TMPDIR/sextant-bench-memory (reused; delete to regenerate).
+// Prints a table; asserts nothing. Usage: node bench/memory.mjs [--sizes 1,10,100]
+import { bundleForNode } from '../scripts/bundle-node.mjs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const arg = (name, def) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : def;
+};
+const SIZES = arg('sizes', process.env.SEXTANT_BENCH_1GB ? '1,10,100,1000' : '1,10,100')
+  .split(',')
+  .map(Number);
+const BASE = join(tmpdir(), 'sextant-bench-memory');
+const NOW = 1_800_000_000_000;
+const DAY = 86_400_000;
+
+const outfile = join(root, 'dist-bench', 'memory-bench.cjs');
+if (!process.env.SEXTANT_BENCH_CHILD)
+  await bundleForNode({
+    stdin: {
+      contents: [
+        "export * from './extension/core/store';",
+        "export { loadSqlJs } from './extension/core/store/sqljs';",
+        "export { searchSessions } from './extension/core/store/session-search';",
+      ].join('\n'),
+      resolveDir: root,
+      loader: 'ts',
+    },
+    outfile,
+  });
+const require = createRequire(import.meta.url);
+const { openSessionStore, loadSqlJs, searchSessions } = require(outfile);
+const wasmPath = join(root, 'node_modules/sql.js/dist/sql-wasm.wasm');
+const log = { info() {}, warn: (m) => console.error(`warn ${m}`), error: (m) => console.error(`error ${m}`) };
+
+// Deterministic pseudo-prose (the same generator as bench/store.mjs).
+let seed = 42;
+const rnd = () => {
+  seed = (seed * 1664525 + 1013904223) >>> 0;
+  return seed / 2 ** 32;
+};
+const WORDS = Array.from({ length: 5000 }, () =>
+  Array.from({ length: 3 + Math.floor(rnd() * 7) }, () => String.fromCharCode(97 + Math.floor(rnd() * 26))).join(''),
+);
+const prose = (chars) => {
+  let s = '';
+  while (s.length < chars) s += `${WORDS[Math.floor(rnd() * WORDS.length)]} `;
+  return s;
+};
+
+/** Session `n` of a history of `total` sessions spread over the last year; 10 exchanges of ~8 KB. */
+function addSession(store, n, total) {
+  const id = `s${n}`;
+  const at = NOW - Math.floor(((total - n) / total) * 365 * DAY);
+  // The store's clock follows the history being written, as if it had been used over the year.
+  clock = at + 60_000;
+  store.append({ kind: 'session_created', sessionId: id, title: prose(40).trim(), mode: 'agent', model: 'm/m', at });
+  for (let e = 0; e < 10; e++) {
+    const req = `${id}-r${e}`;
+    let seq = 0;
+    const env = (event) => ({ requestId: req, seq: ++seq, ts: at + e, event });
+    const answer = prose(8000);
+    store.append({
+      kind: 'events',
+      sessionId: id,
+      at: at + e,
+      envelopes: [
+        env({
+          type: 'started',
+          userMessageId: `${req}-u`,
+          assistantMessageId: `${req}-a`,
+          text: `${n === 1 && e === 0 ? 'zanzibar quokka ' : ''}${prose(200)}`,
+          mode: 'agent',
+          model: 'm/m',
+        }),
+        env({ type: 'text_delta', text: answer }),
+        env({
+          type: 'tool_updated',
+          call: {
+            callId: `${req}-c`,
+            name: 'read_file',
+            kind: 'read',
+            subject: 'x.ts',
+            status: 'ok',
+            detail: prose(1500),
+          },
+        }),
+        env({ type: 'complete' }),
+      ],
+    });
+    store.append({
+      kind: 'model_messages',
+      sessionId: id,
+      at: at + e,
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', text: answer },
+      ],
+    });
+  }
+}
+
+function dirBytes(dir) {
+  let n = 0;
+  for (const f of readdirSync(dir, { recursive: true })) {
+    try {
+      const s = statSync(join(dir, f));
+      if (s.isFile()) n += s.size;
+    } catch {}
+  }
+  return n;
+}
+
+/** What the store takes for "now": the time of the session being written while generating, then NOW. */
+let clock = NOW;
+const storeOpts = (dir, layout) => ({
+  dir,
+  log,
+  wasmPath,
+  now: () => clock,
+  snapshotDelayMs: 3_600_000,
+  snapshotMaxDelayMs: 3_600_000,
+  journalMaxBytes: 1e12,
+  ...(layout === 'before' ? { hot: false } : {}),
+});
+
+/** Generates (once) a folder; `before` grows until sextant.db reaches `mb`, `after` takes `sessions`. */
+async function generate(layout, mb, sessions) {
+  const dir = join(BASE, `${layout}-${mb}`);
+  const marker = join(dir, 'bench-done.json');
+  if (existsSync(marker)) return JSON.parse(readFileSync(marker, 'utf8'));
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const SQL = await loadSqlJs(wasmPath);
+  const t0 = performance.now();
+  const store = await openSessionStore({ ...storeOpts(dir, layout), sql: SQL });
+  let n = 0;
+  const total = sessions ?? Math.ceil(mb * 2.2);
+  for (;;) {
+    addSession(store, ++n, total);
+    const step = mb <= 10 ? 1 : 20;
+    if (n % step === 0) await store.flush();
+    if (sessions !== undefined ? n >= sessions : n % step === 0 && statSync(join(dir, 'sextant.db')).size >= mb * 1e6)
+      break;
+  }
+  clock = NOW;
+  await store.flush();
+  await store.close();
+  const info = { sessions: n, genMs: performance.now() - t0 };
+  writeFileSync(marker, JSON.stringify(info));
+  return info;
+}
+
+/** Runs in a fresh process: open, snapshot, resume and search an old session; prints JSON. */
+async function measure(dir, layout) {
+  const mem0 = process.memoryUsage();
+  const t0 = performance.now();
+  const store = await openSessionStore(storeOpts(dir, layout));
+  const openMs = performance.now() - t0;
+  const snaps = [];
+  for (let i = 0; i < 3; i++) {
+    store.append({ kind: 'session_meta', sessionId: 's2', title: `t${i}`, at: NOW });
+    const s = performance.now();
+    await store.flush();
+    snaps.push(performance.now() - s);
+  }
+  let t = performance.now();
+  const old = store.getSession('s1');
+  const resumeMs = performance.now() - t;
+  t = performance.now();
+  const hits = await searchSessions(store, 'zanzibar quokka');
+  const searchMs = performance.now() - t;
+  global.gc?.();
+  const mem = process.memoryUsage();
+  await store.close();
+  process.stdout.write(
+    JSON.stringify({
+      openMs,
+      snapMs: snaps.sort((a, b) => a - b)[1],
+      resumeMs,
+      searchMs,
+      found: hits[0]?.id === 's1' && old?.messages.length === 20,
+      rss: mem.rss,
+      heap: mem.heapUsed,
+      buffers: mem.arrayBuffers,
+      baseRss: mem0.rss,
+      dbBytes: statSync(join(dir, 'sextant.db')).size,
+      folderBytes: dirBytes(dir),
+    }),
+  );
+}
+
+if (process.env.SEXTANT_BENCH_CHILD) {
+  await measure(process.env.SEXTANT_BENCH_DIR, process.env.SEXTANT_BENCH_LAYOUT);
+  process.exit(0);
+}
+
+mkdirSync(BASE, { recursive: true });
+const rows = [];
+let perMb;
+for (const mb of SIZES) {
+  for (const layout of ['before', 'after']) {
+    if (layout === 'before' && mb >= 1000) {
+      rows.push({ mb, layout, skipped: 'not measured: export() of a 1 GB database needs over 2 GB of wasm memory' });
+      continue;
+    }
+    let info;
+    if (layout === 'before') {
+      info = await generate(layout, mb);
+      perMb = info.sessions / mb;
+    } else {
+      const sessions = rows.find((r) => r.mb === mb && r.layout === 'before')?.sessions ?? Math.round(perMb * mb);
+      info = await generate(layout, mb, sessions);
+    }
+    console.error(`… ${layout} ${mb} MB: ${info.sessions} sessions (generated in ${(info.genMs / 1000).toFixed(0)} s)`);
+    const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url)], {
+      env: {
+        ...process.env,
+        SEXTANT_BENCH_CHILD: '1',
+        SEXTANT_BENCH_DIR: join(BASE, `${layout}-${mb}`),
+        SEXTANT_BENCH_LAYOUT: layout,
+      },
+      encoding: 'utf8',
+      maxBuffer: 1e7,
+    });
+    if (r.status !== 0) {
+      rows.push({ mb, layout, skipped: `failed: ${r.stderr.slice(-300)}` });
+      continue;
+    }
+    rows.push({ mb, layout, sessions: info.sessions, ...JSON.parse(r.stdout) });
+  }
+}
+
+const ms = (x) => (x < 10 ? `${x.toFixed(1)} ms` : `${x.toFixed(0)} ms`);
+const mbs = (b) => `${(b / 1e6).toFixed(1)} MB`;
+console.log('\nMemory benchmark — a fresh process opens the store (hot = in-memory sql.js database)');
+const header = [
+  'history',
+  'layout',
+  'sessions',
+  'sextant.db',
+  'folder',
+  'open',
+  'snapshot',
+  'resume old',
+  'search',
+  'RSS',
+  'JS heap',
+  'buffers (wasm)',
+];
+const table = rows.map((r) =>
+  r.skipped
+    ? [`${r.mb} MB`, r.layout, r.skipped, '', '', '', '', '', '', '', '', '']
+    : [
+        `${r.mb} MB`,
+        r.layout,
+        String(r.sessions),
+        mbs(r.dbBytes),
+        mbs(r.folderBytes),
+        ms(r.openMs),
+        ms(r.snapMs),
+        ms(r.resumeMs),
+        `${ms(r.searchMs)}${r.found ? '' : ' (miss!)'}`,
+        mbs(r.rss),
+        mbs(r.heap),
+        mbs(r.buffers),
+      ],
+);
+const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
+const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+console.log(line(header));
+console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+for (const row of table) console.log(line(row));

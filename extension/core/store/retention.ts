@@ -1,0 +1,179 @@
+// Retention: soft-deleted sessions are purged once they have been deleted for the configured number
+// of days (`sextant.history.purgeDeletedAfterDays`), and files no row names any more — blobs, cold
+// session files, checkpoint blobs, temp files left by a crash — are queued for deletion
+// (pending-deletes.ts deletes them once no snapshot on disk needs them). Also: where the space goes.
+import * as fs from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from '../ports';
+import { COLD_DIR, type ColdFiles } from './cold-files';
+import { deleteSessionBody, restoreColdSearchText } from './cold-move';
+import { removeSessionChunks } from './memory-index';
+import { isReferenced, queueDelete } from './pending-deletes';
+import type { Database } from './sqljs';
+import { queryAll, queryOne } from './sqljs';
+
+/** A file younger than this is never an orphan: its record may still be on its way (another window). */
+export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
+/** Checkpoint blobs are written before their turn's record, by any window: a longer grace. */
+export const CHECKPOINT_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/** Removes every trace of sessions deleted before `cutoff` (ms); their cold files are queued. */
+export function purgeDeleted(db: Database, cutoff: number, cold: ColdFiles, log: Logger): string[] {
+  const ids = queryAll(db, 'SELECT id, cold_file FROM sessions WHERE deleted_at IS NOT NULL AND deleted_at <= ?', [
+    cutoff,
+  ]);
+  if (ids.length === 0) return [];
+  db.exec('BEGIN');
+  try {
+    for (const r of ids) {
+      const id = String(r.id);
+      if (typeof r.cold_file === 'string') {
+        queueDelete(db, `${COLD_DIR}/${r.cold_file}`);
+        // The index needs the words it holds to delete them; they come from the cold file.
+        try {
+          restoreColdSearchText(db, id, cold.read(r.cold_file).messages);
+        } catch (err) {
+          log.warn(`store: purging ${id} leaves its search words in the index: ${(err as Error).message}`);
+          db.run('DELETE FROM memory_chunks WHERE session_id = ? AND idx = -1', [id]);
+        }
+      }
+      deleteSessionBody(db, id);
+      removeSessionChunks(db, id);
+      db.run('DELETE FROM citations WHERE artifact_id IN (SELECT id FROM artifacts WHERE session_id = ?)', [id]);
+      db.run('DELETE FROM artifacts WHERE session_id = ?', [id]);
+      db.run('DELETE FROM todos WHERE session_id = ?', [id]);
+      db.run('DELETE FROM turn_checkpoints WHERE session_id = ?', [id]);
+      db.run('DELETE FROM sessions WHERE id = ?', [id]);
+    }
+    db.exec('COMMIT');
+  } catch (err) {
+    db.exec('ROLLBACK');
+    throw err;
+  }
+  return ids.map((r) => String(r.id));
+}
+
+interface FileEntry {
+  rel: string;
+  size: number;
+  mtimeMs: number;
+}
+
+function listFiles(dir: string, sub: string, depth = 1): FileEntry[] {
+  const out: FileEntry[] = [];
+  const walk = (rel: string, d: number) => {
+    let names: string[];
+    try {
+      names = fs.readdirSync(join(dir, ...rel.split('/')));
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const r = `${rel}/${name}`;
+      try {
+        const st = fs.lstatSync(join(dir, ...r.split('/')));
+        if (st.isDirectory() && d > 1) walk(r, d - 1);
+        else if (st.isFile()) out.push({ rel: r, size: st.size, mtimeMs: st.mtimeMs });
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+  };
+  walk(sub, depth);
+  return out;
+}
+
+/**
+ * Queues files no row names: blobs, cold files, checkpoint blobs, and temp files of those folders left
+ * by a crash. Returns how many and their bytes.
+ */
+export function queueOrphans(db: Database, dir: string, now: number): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  const pending = new Set(queryAll(db, 'SELECT path FROM pending_deletes').map((r) => String(r.path)));
+  // Cold files and checkpoint hashes in use, read once (not one scan per file: thousands of files).
+  const coldInUse = new Set(
+    queryAll(db, 'SELECT cold_file FROM sessions WHERE cold_file IS NOT NULL').map((r) => `${COLD_DIR}/${r.cold_file}`),
+  );
+  const hashesInUse = new Set<string>();
+  for (const r of queryAll(
+    db,
+    'SELECT body AS t FROM turn_checkpoints UNION ALL SELECT rewind_json FROM sessions WHERE rewind_json IS NOT NULL',
+  ))
+    for (const h of String(r.t).match(/[0-9a-f]{64}/g) ?? []) hashesInUse.add(h);
+  const consider = (f: FileEntry, grace: number, inUse: (rel: string) => boolean) => {
+    if (pending.has(f.rel) || now - f.mtimeMs < grace || inUse(f.rel)) return;
+    queueDelete(db, f.rel);
+    files++;
+    bytes += f.size;
+  };
+  for (const f of listFiles(dir, 'blobs'))
+    if (/^blobs\/[0-9a-f]{64}\.txt$/.test(f.rel)) consider(f, ORPHAN_GRACE_MS, (rel) => isReferenced(db, rel));
+  for (const f of listFiles(dir, COLD_DIR)) consider(f, ORPHAN_GRACE_MS, (rel) => coldInUse.has(rel));
+  for (const f of listFiles(dir, 'checkpoints', 2))
+    if (/^checkpoints\/[0-9a-f]{2}\/[0-9a-f]{64}$/.test(f.rel))
+      consider(f, CHECKPOINT_GRACE_MS, (rel) => hashesInUse.has(rel.slice(-64)));
+  return { files, bytes };
+}
+
+export interface StorageReport {
+  /** The in-memory database's snapshot on disk (sextant.db), and its previous copy. */
+  snapshotBytes: number;
+  prevSnapshotBytes: number;
+  journalBytes: number;
+  coldFiles: number;
+  coldBytes: number;
+  blobBytes: number;
+  checkpointBytes: number;
+  sessions: number;
+  coldSessions: number;
+  deletedSessions: number;
+  /** What purging every deleted session now would free, about (hot text, cold files). */
+  deletedBytes: number;
+  /** Files already queued for deletion (freed after the next snapshots). */
+  pendingDeleteBytes: number;
+}
+
+function size(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+export function storageReport(db: Database, dir: string): StorageReport {
+  const sum = (list: FileEntry[]) => list.reduce((n, f) => n + f.size, 0);
+  const cold = listFiles(dir, COLD_DIR);
+  const counts = queryOne(
+    db,
+    `SELECT count(*) AS n, sum(cold_file IS NOT NULL) AS cold, sum(deleted_at IS NOT NULL) AS deleted,
+            coalesce(sum(CASE WHEN deleted_at IS NOT NULL THEN cold_bytes END), 0) AS deleted_cold
+       FROM sessions`,
+  );
+  const deletedHot = queryOne(
+    db,
+    `SELECT coalesce(sum(length(p.text)), 0) + coalesce((SELECT sum(length(mm.body)) FROM model_messages mm
+              JOIN sessions s ON s.id = mm.session_id WHERE s.deleted_at IS NOT NULL), 0) AS n
+       FROM message_parts p JOIN messages m ON m.id = p.message_id JOIN sessions s ON s.id = m.session_id
+      WHERE s.deleted_at IS NOT NULL`,
+  );
+  const pendingBytes = queryAll(db, 'SELECT path FROM pending_deletes').reduce(
+    (n, r) => n + size(join(dir, ...String(r.path).split('/'))),
+    0,
+  );
+  return {
+    snapshotBytes: size(join(dir, 'sextant.db')),
+    prevSnapshotBytes: size(join(dir, 'sextant.db.prev')),
+    journalBytes: sum(listFiles(dir, 'journal')),
+    coldFiles: cold.length,
+    coldBytes: sum(cold),
+    blobBytes: sum(listFiles(dir, 'blobs')),
+    checkpointBytes: sum(listFiles(dir, 'checkpoints', 2)),
+    sessions: Number(counts?.n ?? 0),
+    coldSessions: Number(counts?.cold ?? 0),
+    deletedSessions: Number(counts?.deleted ?? 0),
+    deletedBytes: Number(counts?.deleted_cold ?? 0) + Number(deletedHot?.n ?? 0),
+    pendingDeleteBytes: pendingBytes,
+  };
+}
