@@ -109,7 +109,11 @@ export class ChatStore {
 
   /** One handler per outbound message type: a new type without one does not compile. */
   private readonly handlers: OutboundHandlers = {
-    snapshot: (m) => this.applySnapshot(m.snapshot),
+    snapshot: (m) => {
+      // A snapshot is the whole truth: later mode answers, if any, are applied as they come.
+      this.modeRequests = 0;
+      this.applySnapshot(m.snapshot);
+    },
     events: (m) => this.applyEvents(m.envelopes),
     history: (m) => {
       // The host's order is the ranking (newest first, or by relevance for a search): kept as is.
@@ -128,6 +132,12 @@ export class ChatStore {
       this.mark('history', 'view');
     },
     mode: (m) => {
+      // The host answers every mode change the UI asked for, in order. While later ones are still
+      // unanswered, an answer to an earlier one is stale: applying it would undo the newer choice (and
+      // a quick second Shift+Tab would then cycle from the wrong mode). The last answer is applied — the
+      // host may have corrected the choice.
+      if (this.modeRequests > 0) this.modeRequests--;
+      if (this.modeRequests > 0) return;
       this.meta = { ...this.meta, mode: m.mode };
       this.mark('meta');
     },
@@ -164,8 +174,15 @@ export class ChatStore {
     this.schedule();
   }
 
-  /** Local, optimistic changes made by the UI itself (the host confirms or corrects them). */
+  /** Mode changes the UI asked the host for that it has not answered yet. */
+  private modeRequests = 0;
+
+  /**
+   * Local, optimistic changes made by the UI itself (the host confirms or corrects them). The caller
+   * posts `setMode` to the host with it: the host answers each with a `mode` message.
+   */
   setMode(mode: Mode): void {
+    this.modeRequests++;
     this.meta = { ...this.meta, mode };
     this.mark('meta');
     this.schedule();

@@ -184,6 +184,34 @@ describe('chat view', () => {
     assert.equal((await view.waitForPost('send')).mode, 'agent');
   });
 
+  it("quick Shift+Tabs are not undone by the host's late answers to the earlier ones", async () => {
+    await startedChat();
+    const group = view.page.getByRole('radiogroup', { name: 'Mode' });
+    const box = view.page.getByRole('textbox', { name: 'Message' });
+    await box.focus();
+    await view.page.keyboard.press('Shift+Tab'); // → research (plan is disabled here)
+    await group.getByRole('radio', { name: 'Research', checked: true }).waitFor();
+    await view.page.keyboard.press('Shift+Tab'); // → agent
+    await group.getByRole('radio', { name: 'Agent', checked: true }).waitFor();
+    // The host answers the first change only now: the newer choice stays, and the next press goes on from it.
+    await deliver(view, { type: 'mode', mode: 'research' });
+    await group.getByRole('radio', { name: 'Agent', checked: true }).waitFor();
+    await view.page.keyboard.press('Shift+Tab'); // → chat, from agent (not agent again, from research)
+    await view.waitForPost('setMode', (m) => m.mode === 'chat');
+    await deliver(view, { type: 'mode', mode: 'agent' });
+    await deliver(view, { type: 'mode', mode: 'chat' });
+    await group.getByRole('radio', { name: 'Chat', checked: true }).waitFor();
+    assert.deepEqual(
+      (await view.posts()).filter((p) => p.type === 'setMode').map((p) => (p as { mode: string }).mode),
+      ['research', 'agent', 'chat'],
+    );
+    // The host's last answer wins: it may correct the choice.
+    await view.page.keyboard.press('Shift+Tab');
+    await view.waitForPost('setMode', (m) => m.mode === 'research');
+    await deliver(view, { type: 'mode', mode: 'chat' });
+    await group.getByRole('radio', { name: 'Chat', checked: true }).waitFor();
+  });
+
   it('Shift+Tab outside the composer still moves focus backwards (keyboard navigation is kept)', async () => {
     await startedChat();
     await view.page.getByRole('button', { name: 'Send' }).focus();
