@@ -12,11 +12,10 @@
 //
 // History: the host's work for one `history` message — the first page (100 rows) now, the old
 // 200-row list before — and a ranked search (memory search + summaries), on the opened store.
-import { bundleForNode } from '../scripts/bundle-node.mjs';
+import { storeBenchModule } from './lib/store-bench.mjs';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,21 +28,8 @@ const arg = (name, def) => {
 const SIZES = arg('sizes', '10,1000,10000').split(',').map(Number);
 const RUNS = Number(arg('runs', '9'));
 
-const outfile = join(root, 'dist-bench', 'history-bench.cjs');
-await bundleForNode({
-  stdin: {
-    contents: [
-      "export * from './extension/core/store';",
-      "export { loadSqlJs } from './extension/core/store/sqljs';",
-      "export { searchSessions } from './extension/core/store/session-search';",
-    ].join('\n'),
-    resolveDir: root,
-    loader: 'ts',
-  },
-  outfile,
-});
-const require = createRequire(import.meta.url);
-const { openSessionStore, loadSqlJs, searchSessions } = require(outfile);
+const { outfile, module: storeModule } = await storeBenchModule('history-bench');
+const { openSessionStore, loadSqlJs, searchSessions } = storeModule;
 const wasmPath = existsSync(join(root, 'dist/sql-wasm.wasm'))
   ? join(root, 'dist/sql-wasm.wasm')
   : join(root, 'node_modules/sql.js/dist/sql-wasm.wasm');

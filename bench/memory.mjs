@@ -6,10 +6,9 @@
 // array buffers (sql.js's wasm memory is one), open time, snapshot time, and resuming / searching an old
 // session. Generated folders are kept in $TMPDIR/sextant-bench-memory (reused; delete to regenerate).
 // Prints a table; asserts nothing. Usage: node bench/memory.mjs [--sizes 1,10,100]
-import { bundleForNode } from '../scripts/bundle-node.mjs';
+import { storeBenchModule } from './lib/store-bench.mjs';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,22 +25,8 @@ const BASE = join(tmpdir(), 'sextant-bench-memory');
 const NOW = 1_800_000_000_000;
 const DAY = 86_400_000;
 
-const outfile = join(root, 'dist-bench', 'memory-bench.cjs');
-if (!process.env.SEXTANT_BENCH_CHILD)
-  await bundleForNode({
-    stdin: {
-      contents: [
-        "export * from './extension/core/store';",
-        "export { loadSqlJs } from './extension/core/store/sqljs';",
-        "export { searchSessions } from './extension/core/store/session-search';",
-      ].join('\n'),
-      resolveDir: root,
-      loader: 'ts',
-    },
-    outfile,
-  });
-const require = createRequire(import.meta.url);
-const { openSessionStore, loadSqlJs, searchSessions } = require(outfile);
+const { module: storeModule } = await storeBenchModule('memory-bench', { build: !process.env.SEXTANT_BENCH_CHILD });
+const { openSessionStore, loadSqlJs, searchSessions } = storeModule;
 const wasmPath = join(root, 'node_modules/sql.js/dist/sql-wasm.wasm');
 const log = { info() {}, warn: (m) => console.error(`warn ${m}`), error: (m) => console.error(`error ${m}`) };
 
