@@ -8,10 +8,12 @@
 // Prints a table; asserts nothing. Usage: node bench/memory.mjs [--sizes 1,10,100]
 import { storeBenchModule } from './lib/store-bench.mjs';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { appendExchange, dirBytes, proseGenerator } from './lib/history-fixture.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const arg = (name, def) => {
@@ -30,20 +32,7 @@ const { openSessionStore, loadSqlJs, searchSessions } = storeModule;
 const wasmPath = join(root, 'node_modules/sql.js/dist/sql-wasm.wasm');
 const log = { info() {}, warn: (m) => console.error(`warn ${m}`), error: (m) => console.error(`error ${m}`) };
 
-// Deterministic pseudo-prose (the same generator as bench/store.mjs).
-let seed = 42;
-const rnd = () => {
-  seed = (seed * 1664525 + 1013904223) >>> 0;
-  return seed / 2 ** 32;
-};
-const WORDS = Array.from({ length: 5000 }, () =>
-  Array.from({ length: 3 + Math.floor(rnd() * 7) }, () => String.fromCharCode(97 + Math.floor(rnd() * 26))).join(''),
-);
-const prose = (chars) => {
-  let s = '';
-  while (s.length < chars) s += `${WORDS[Math.floor(rnd() * WORDS.length)]} `;
-  return s;
-};
+const prose = proseGenerator(42);
 
 /** Session `n` of a history of `total` sessions spread over the last year; 10 exchanges of ~8 KB. */
 function addSession(store, n, total) {
@@ -53,59 +42,11 @@ function addSession(store, n, total) {
   clock = at + 60_000;
   store.append({ kind: 'session_created', sessionId: id, title: prose(40).trim(), mode: 'agent', model: 'm/m', at });
   for (let e = 0; e < 10; e++) {
-    const req = `${id}-r${e}`;
-    let seq = 0;
-    const env = (event) => ({ requestId: req, seq: ++seq, ts: at + e, event });
     const answer = prose(8000);
-    store.append({
-      kind: 'events',
-      sessionId: id,
-      at: at + e,
-      envelopes: [
-        env({
-          type: 'started',
-          userMessageId: `${req}-u`,
-          assistantMessageId: `${req}-a`,
-          text: `${n === 1 && e === 0 ? 'zanzibar quokka ' : ''}${prose(200)}`,
-          mode: 'agent',
-          model: 'm/m',
-        }),
-        env({ type: 'text_delta', text: answer }),
-        env({
-          type: 'tool_updated',
-          call: {
-            callId: `${req}-c`,
-            name: 'read_file',
-            kind: 'read',
-            subject: 'x.ts',
-            status: 'ok',
-            detail: prose(1500),
-          },
-        }),
-        env({ type: 'complete' }),
-      ],
-    });
-    store.append({
-      kind: 'model_messages',
-      sessionId: id,
-      at: at + e,
-      messages: [
-        { role: 'user', content: 'q' },
-        { role: 'assistant', text: answer },
-      ],
-    });
+    // One rare phrase in the oldest session: the search of an old session looks for it.
+    const question = `${n === 1 && e === 0 ? 'zanzibar quokka ' : ''}${prose(200)}`;
+    appendExchange(store, { sessionId: id, e, at, model: 'm/m', question, answer, detail: prose(1500) });
   }
-}
-
-function dirBytes(dir) {
-  let n = 0;
-  for (const f of readdirSync(dir, { recursive: true })) {
-    try {
-      const s = statSync(join(dir, f));
-      if (s.isFile()) n += s.size;
-    } catch {}
-  }
-  return n;
 }
 
 /** What the store takes for "now": the time of the session being written while generating, then NOW. */

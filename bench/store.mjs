@@ -4,11 +4,13 @@
 // compares the two layouts. Prints a table; asserts nothing.
 // Usage: node bench/store.mjs [--sizes 1,10,100] [--events 2000]
 import { bundleForNode } from '../scripts/bundle-node.mjs';
-import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, statSync, writeSync, readdirSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { appendExchange, dirBytes, proseGenerator } from './lib/history-fixture.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const arg = (name, def) => {
@@ -36,20 +38,7 @@ const SQL = await loadSqlJs(wasmPath);
 const wasmMs = performance.now() - t0;
 const log = { info() {}, warn: (m) => console.error(`warn ${m}`), error: (m) => console.error(`error ${m}`) };
 
-// Deterministic pseudo-text, so FTS and page layout behave like real prose.
-let seed = 42;
-const rnd = () => {
-  seed = (seed * 1664525 + 1013904223) >>> 0;
-  return seed / 2 ** 32;
-};
-const WORDS = Array.from({ length: 5000 }, () =>
-  Array.from({ length: 3 + Math.floor(rnd() * 7) }, () => String.fromCharCode(97 + Math.floor(rnd() * 26))).join(''),
-);
-const prose = (chars) => {
-  let s = '';
-  while (s.length < chars) s += `${WORDS[Math.floor(rnd() * WORDS.length)]} `;
-  return s;
-};
+const prose = proseGenerator(42);
 
 let sessionNo = 0;
 /** Appends one session of `exchanges` question/answer pairs (~`bytesPer` bytes of text each). */
@@ -65,72 +54,11 @@ function addSession(store, exchanges, bytesPer) {
     at,
   });
   for (let e = 0; e < exchanges; e++) {
-    const req = `${id}-r${e}`;
-    let seq = 0;
-    const env = (event) => ({ requestId: req, seq: ++seq, ts: at + e, event });
     const answer = prose(bytesPer);
-    store.append({
-      kind: 'events',
-      sessionId: id,
-      at: at + e,
-      envelopes: [
-        env({
-          type: 'started',
-          userMessageId: `${req}-u`,
-          assistantMessageId: `${req}-a`,
-          text: prose(200),
-          mode: 'agent',
-          model: 'bench/model',
-        }),
-      ],
-    });
-    for (let i = 0; i < answer.length; i += 2000)
-      store.append({
-        kind: 'events',
-        sessionId: id,
-        at: at + e,
-        envelopes: [env({ type: 'text_delta', text: answer.slice(i, i + 2000) })],
-      });
-    store.append({
-      kind: 'events',
-      sessionId: id,
-      at: at + e,
-      envelopes: [
-        env({
-          type: 'tool_updated',
-          call: {
-            callId: `${req}-c`,
-            name: 'read_file',
-            kind: 'read',
-            subject: 'src/x.ts',
-            status: 'ok',
-            detail: prose(1500),
-          },
-        }),
-        env({ type: 'complete' }),
-      ],
-    });
-    store.append({
-      kind: 'model_messages',
-      sessionId: id,
-      at: at + e,
-      messages: [
-        { role: 'user', content: 'q' },
-        { role: 'assistant', text: answer },
-      ],
-    });
+    const question = prose(200);
+    const detail = prose(1500);
+    appendExchange(store, { sessionId: id, e, at, model: 'bench/model', question, answer, detail, deltaChars: 2000 });
   }
-}
-
-function dirBytes(dir) {
-  let n = 0;
-  for (const f of readdirSync(dir, { recursive: true })) {
-    try {
-      const s = statSync(join(dir, f));
-      if (s.isFile()) n += s.size;
-    } catch {}
-  }
-  return n;
 }
 
 const pct = (xs, p) => {

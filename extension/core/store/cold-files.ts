@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ChatMessage } from '../../protocol';
 import type { ModelMessage } from '../providers/types';
-import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files';
+import { fsyncDir, makePrivateDir, PRIVATE_FILE_MODE } from './private-files';
 import { sha256 } from './snapshot';
 
 export const COLD_DIR = 'sessions';
@@ -86,18 +86,5 @@ export class ColdFiles {
     } catch {
       return [];
     }
-  }
-}
-
-export function fsyncDir(dir: string): void {
-  try {
-    const fd = fs.openSync(dir, 'r');
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    /* some platforms (Windows) cannot fsync a directory; rename is still atomic there */
   }
 }

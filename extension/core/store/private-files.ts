@@ -60,3 +60,17 @@ export function narrowStoreFiles(dir: string): void {
     for (const f of files) narrow(join(subdir, f), PRIVATE_FILE_MODE);
   }
 }
+
+/** Makes a rename in `dir` durable (the snapshot and cold files are written temp + fsync + rename). */
+export function fsyncDir(dir: string): void {
+  try {
+    const fd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    /* some platforms (Windows) cannot fsync a directory; rename is still atomic there */
+  }
+}

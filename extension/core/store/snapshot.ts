@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { join } from 'node:path';
-import { PRIVATE_FILE_MODE } from './private-files';
+import { fsyncDir, PRIVATE_FILE_MODE } from './private-files';
 
 export const DB_FILE = 'sextant.db';
 
@@ -71,19 +71,6 @@ async function writeDurably(file: string, data: Uint8Array | string): Promise<vo
     await fh.sync();
   } finally {
     await fh.close();
-  }
-}
-
-function fsyncDir(dir: string): void {
-  try {
-    const fd = fs.openSync(dir, 'r');
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    /* some platforms (Windows) cannot fsync a directory; rename is still atomic there */
   }
 }
 
