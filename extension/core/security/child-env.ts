@@ -4,11 +4,19 @@
 // `apiKeyEnv`, every variable whose name says it is a secret, and every value that carries
 // credentials in a URL is dropped, unless the user chose to pass that name through.
 
-/** Names that say "secret": FOO_API_KEY, GITHUB_TOKEN, AZURE_CLIENT_SECRET, PGPASSWORD, … */
+/**
+ * Words that say "secret" when they stand as a whole `_`-separated part of a name: FOO_API_KEY,
+ * OPENAI_KEY, GITHUB_TOKEN, GH_PAT, PGPASSWORD… (`KEY` alone counts: STRIPE_KEY, AZURE_OPENAI_KEY;
+ * as a part only, so KEYBOARD_LAYOUT and TOKENIZERS_PARALLELISM stay).
+ */
 const SECRET_WORDS = [
   'API_?KEY',
   'APIKEY',
+  'KEY',
+  'KEYS',
   'KEY_?ID',
+  'PAT',
+  'PW',
   'TOKEN',
   'SECRET',
   'SECRET_?KEY',
@@ -22,6 +30,9 @@ const SECRET_WORDS = [
   'AUTH',
 ];
 const SECRET_NAME = new RegExp(`(?:^|_)(?:${SECRET_WORDS.join('|')})(?:$|_)`, 'i');
+
+/** `SECRET` anywhere in a name (CLIENTSECRET, MYSECRETVALUE): no ordinary variable spells it. */
+const SECRET_ANYWHERE = /SECRET/i;
 
 /** Whole names of credentials that do not follow the pattern. */
 const SECRET_NAMES = new Set([
@@ -39,8 +50,12 @@ const SECRET_NAMES = new Set([
   'VAULT_TOKEN',
 ]);
 
-/** `scheme://user:password@host`: a URL that carries a password (DATABASE_URL, proxies, …). */
-const CREDENTIAL_URL = /[a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:[^\s/@]+@/i;
+/**
+ * A URL that carries credentials: `scheme://user:password@host` (DATABASE_URL, proxies), an empty
+ * user with a password (`redis://:pw@host`), or a token as the user part (`https://ghp_…@github.com`:
+ * a user part of 16 or more characters; short ones such as `ssh://git@host` are names, not secrets).
+ */
+const CREDENTIAL_URL = /[a-z][a-z0-9+.-]*:\/\/(?:[^\s/:@]*:[^\s/@]+|[^\s/:@]{16,})@/i;
 
 export interface ChildEnvOptions {
   /** Variables the configured providers read their keys from (`apiKeyEnv`). */
@@ -58,7 +73,9 @@ export interface ChildEnv {
 /** Whether a variable looks like a credential, by its name or its value. */
 export function isSecretVariable(name: string, value: string): boolean {
   const upper = name.toUpperCase();
-  return SECRET_NAMES.has(upper) || SECRET_NAME.test(upper) || CREDENTIAL_URL.test(value);
+  return (
+    SECRET_NAMES.has(upper) || SECRET_NAME.test(upper) || SECRET_ANYWHERE.test(upper) || CREDENTIAL_URL.test(value)
+  );
 }
 
 export function childEnvironment(

@@ -80,4 +80,16 @@ describe('child environment', () => {
     assert.ok(!isSecretVariable('KEYBOARD_LAYOUT', 'us'));
     assert.ok(!isSecretVariable('TOKENIZERS_PARALLELISM', 'false'));
   });
+
+  it('catches keys by the name patterns *_KEY, *_TOKEN, *_PAT, *SECRET* and credentials in URLs', () => {
+    for (const name of ['OPENAI_KEY', 'AZURE_OPENAI_KEY', 'GH_PAT', 'STRIPE_KEY', 'SIGNING_KEYS', 'DB_PW', 'MYSECRETVALUE']) {
+      assert.ok(isSecretVariable(name, 'value'), name);
+    }
+    assert.ok(isSecretVariable('REDIS_URL', 'redis://:hunter2@cache:6379'));
+    assert.ok(isSecretVariable('REMOTE', 'https://ghp_abcdefghijklmnop0123@github.com/o/r.git'));
+    for (const name of ['PWD', 'OLDPWD', 'KEYMAP', 'PATH', 'PATHEXT', 'XAUTHORITY', 'COMPOSE_PROJECT']) {
+      assert.ok(!isSecretVariable(name, '/somewhere'), name);
+    }
+    assert.ok(!isSecretVariable('GIT_REMOTE', 'ssh://git@github.com/o/r.git'));
+  });
 });
