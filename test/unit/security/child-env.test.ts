@@ -82,7 +82,15 @@ describe('child environment', () => {
   });
 
   it('catches keys by the name patterns *_KEY, *_TOKEN, *_PAT, *SECRET* and credentials in URLs', () => {
-    for (const name of ['OPENAI_KEY', 'AZURE_OPENAI_KEY', 'GH_PAT', 'STRIPE_KEY', 'SIGNING_KEYS', 'DB_PW', 'MYSECRETVALUE']) {
+    for (const name of [
+      'OPENAI_KEY',
+      'AZURE_OPENAI_KEY',
+      'GH_PAT',
+      'STRIPE_KEY',
+      'SIGNING_KEYS',
+      'DB_PW',
+      'MYSECRETVALUE',
+    ]) {
       assert.ok(isSecretVariable(name, 'value'), name);
     }
     assert.ok(isSecretVariable('REDIS_URL', 'redis://:hunter2@cache:6379'));
