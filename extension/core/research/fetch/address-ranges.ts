@@ -1,7 +1,8 @@
 // Which IP addresses a fetch may connect to. A page the model asks for must not turn the user's
 // machine into a proxy into their own network: loopback, private ranges, link-local (cloud metadata
 // lives there), carrier-grade NAT, multicast and reserved space are refused, and IPv6 forms that
-// carry an IPv4 address (mapped, compatible, NAT64, 6to4) are judged by that IPv4 address.
+// carry an IPv4 address (mapped, compatible, NAT64, 6to4) are judged by that IPv4 address; local-use
+// NAT64 and Teredo, whose IPv4 target cannot be judged from the address, are refused.
 import { isIP } from 'node:net';
 
 /** Cloud instance metadata services: they hand out the machine's credentials, so never fetched. */
@@ -85,6 +86,11 @@ function refuseV6(address: string): string | undefined {
     return embedded(v4FromGroups(g[6], g[7]), 'an IPv4-compatible form') ?? 'a deprecated IPv4-compatible address';
   if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0))
     return embedded(v4FromGroups(g[6], g[7]), 'a NAT64 form');
+  // Local-use NAT64 (RFC 8215) translates into the operator's own network, whatever the IPv4 part says.
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return 'a local-use NAT64 address (64:ff9b:1::/48)';
+  // Teredo tunnels to an IPv4 address hidden (obfuscated) in the address: not judged, refused.
+  if (g[0] === 0x2001 && g[1] === 0) return 'a Teredo tunnel address (2001::/32)';
+  if (g[0] === 0x2001 && g[1] === 2 && g[2] === 0) return 'a benchmarking address (2001:2::/48)';
   if (g[0] === 0x2002) return embedded(v4FromGroups(g[1], g[2]), 'a 6to4 form');
   if ((g[0] & 0xfe00) === 0xfc00) return 'a unique local address (fc00::/7)';
   if ((g[0] & 0xffc0) === 0xfe80) return 'a link-local address (fe80::/10)';
