@@ -1,5 +1,6 @@
 // Palette commands. Each loads the runtime on demand; registering them costs nothing at activation.
 import * as vscode from 'vscode';
+import { withoutLinks } from '../core/security/plain-text';
 import type { ChatViewProvider } from './chat-view';
 import type { RuntimeHost } from './runtime-host';
 
@@ -11,7 +12,8 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         host.log.error(`${id} failed: ${message}`);
-        void vscode.window.showErrorMessage(`Sextant: ${message}`);
+        // An error can quote a file name or a file's text: no clickable links in the notification.
+        void vscode.window.showErrorMessage(withoutLinks(`Sextant: ${message}`));
       }
     });
   return [

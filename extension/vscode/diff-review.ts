@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalDecision, DiffReviewPort, DiffReviewSession, DiffReviewUpdate, Logger } from '../core/ports';
+import { withoutLinks } from '../core/security/plain-text';
 import type { ProposedChange } from '../core/tools/types';
 import { PROPOSAL_SCHEME, ProposalFileSystem } from './proposal-fs';
 
@@ -152,7 +153,7 @@ export class DiffReviews implements DiffReviewPort, vscode.Disposable {
       const stale = await this.staleReason(r);
       if (!this.reviews.has(r.callId)) return;
       if (edited === r.state.edited && stale === r.state.stale) return;
-      if (stale && stale !== r.state.stale) void vscode.window.showWarningMessage(`Sextant: ${stale}`);
+      if (stale && stale !== r.state.stale) void vscode.window.showWarningMessage(withoutLinks(`Sextant: ${stale}`));
       r.state = { edited, ...(stale ? { stale } : {}) };
       r.update(r.state);
     };

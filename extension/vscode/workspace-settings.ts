@@ -9,6 +9,7 @@ import {
   type WorkspaceSettings,
 } from '../core/config/workspace-settings';
 import type { Logger } from '../core/ports';
+import { withoutLinks } from '../core/security/plain-text';
 
 const MAX_BYTES = 1_000_000;
 
@@ -83,7 +84,8 @@ export class WorkspaceSettingsFile implements vscode.Disposable {
     if (!text) return;
     for (const p of s.problems) this.log.warn(`workspace settings: ${p}`);
     const more = s.problems.length > 1 ? ` (and ${s.problems.length - 1} more in the Sextant output)` : '';
-    this.notify(`Sextant: ${s.problems[0]}${more}`);
+    // The problems quote the file's own key names: made inert before they reach a notification.
+    this.notify(withoutLinks(`Sextant: ${s.problems[0]}${more}`));
   }
 
   private schedule(): void {

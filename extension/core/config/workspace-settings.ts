@@ -5,6 +5,7 @@
 // JSON (comments allowed) or not of this shape is reported with its line and column and ignored
 // whole: half of a deny list is worse than a clear "your file was not used".
 import * as z from 'zod';
+import { quotedName } from '../security/plain-text';
 import { lineColumn, parseJsonc, type JsonPath } from './jsonc';
 
 export const WORKSPACE_SETTINGS_PATH = '.sextant/settings.json';
@@ -76,7 +77,7 @@ export function parseWorkspaceSettings(text: string, file = WORKSPACE_SETTINGS_P
   if (!checked.success) {
     const details = checked.error.issues.map((issue) => {
       const at = where(file, text, offsetNear(parsed.offsetOf, issue.path));
-      const name = issue.path.length ? `"${pathText(issue.path)}" ` : '';
+      const name = issue.path.length ? `${quotedName(pathText(issue.path))} ` : '';
       return `${at}: ${name}${issue.message}`;
     });
     return {
@@ -90,7 +91,7 @@ export function parseWorkspaceSettings(text: string, file = WORKSPACE_SETTINGS_P
   const value = parsed.value as Record<string, unknown>;
   for (const key of Object.keys(value)) {
     if (!KNOWN_TOP.has(key))
-      problems.push(`${where(file, text, parsed.offsetOf([key]))}: unknown setting "${key}" was ignored.`);
+      problems.push(`${where(file, text, parsed.offsetOf([key]))}: unknown setting ${quotedName(key)} was ignored.`);
   }
   const p = checked.data.permissions;
   if (!p) return { problems };
@@ -98,8 +99,8 @@ export function parseWorkspaceSettings(text: string, file = WORKSPACE_SETTINGS_P
   for (const key of Object.keys(rawPermissions)) {
     if (!KNOWN_PERMISSIONS.has(key))
       problems.push(
-        `${where(file, text, parsed.offsetOf(['permissions', key]))}: unknown setting "permissions.${key}" ` +
-          'was ignored.',
+        `${where(file, text, parsed.offsetOf(['permissions', key]))}: ` +
+          `unknown setting ${quotedName(`permissions.${key}`)} was ignored.`,
       );
   }
   if (p.allow !== undefined) {

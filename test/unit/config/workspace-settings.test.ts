@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lineColumn, parseJsonc } from '../../../extension/core/config/jsonc';
 import { parseWorkspaceSettings } from '../../../extension/core/config/workspace-settings';
+import { quotedName, withoutLinks } from '../../../extension/core/security/plain-text';
 
 describe('parseWorkspaceSettings', () => {
   test('a good file: ask and deny rules and a default mode, with comments and a trailing comma', () => {
@@ -136,5 +137,34 @@ describe('parseJsonc', () => {
   test('lineColumn counts from 1 and handles CRLF', () => {
     assert.deepEqual(lineColumn('ab\r\ncd', 5), { line: 2, column: 2 });
     assert.deepEqual(lineColumn('', 0), { line: 1, column: 1 });
+  });
+});
+
+describe('workspace settings text in notifications', () => {
+  // VS Code's notification link syntax (vs/base/common/linkedText.ts): [label](http…|command:…|file:…).
+  const LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+
+  test('a key name shaped as a command link reaches the notification as inert text', () => {
+    const key = '[Open a terminal](command:workbench.action.terminal.new)';
+    const r = parseWorkspaceSettings(JSON.stringify({ [key]: 1, permissions: { [key]: [] } }));
+    assert.equal(r.problems.length, 2);
+    for (const p of r.problems) {
+      assert.match(p, /Open a terminal/, 'the name is still shown');
+      assert.doesNotMatch(withoutLinks(`Sextant: ${p}`), LINK);
+    }
+  });
+
+  test('a zod problem quoting a key path is inert too, and a long name is cut', () => {
+    const key = `[x](command:evil)${'a'.repeat(200)}`;
+    const r = parseWorkspaceSettings(JSON.stringify({ permissions: { deny: { [key]: 1 } } }));
+    assert.equal(r.problems.length, 1);
+    assert.doesNotMatch(withoutLinks(r.problems[0]), LINK);
+    assert.equal(quotedName('a'.repeat(200)).length, 83);
+  });
+
+  test('withoutLinks breaks every link form, with or without spaces', () => {
+    for (const t of ['[a](command:x)', '[a] (command:x)', '[a](https://e.com "t")', '[a](file:///etc/passwd)']) {
+      assert.doesNotMatch(withoutLinks(t), LINK, t);
+    }
   });
 });
