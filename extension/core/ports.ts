@@ -189,7 +189,16 @@ export interface ToolPorts {
 
 /** One durable fact, appended to the journal before the webview is told about it. */
 export type JournalRecord =
-  | { kind: 'session_created'; sessionId: string; title: string; mode: Mode; model: string; at: number }
+  | {
+      kind: 'session_created';
+      sessionId: string;
+      title: string;
+      mode: Mode;
+      model: string;
+      at: number;
+      /** The workspace the session was started in (its folders' paths); the store stamps it. */
+      workspace?: string;
+    }
   /** `titleSource: 'user'` (a rename) stops later generated titles from replacing it. */
   | {
       kind: 'session_meta';

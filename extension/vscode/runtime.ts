@@ -29,7 +29,7 @@ import { createPageFetcher } from '../core/research/fetch/page-fetcher';
 import type { HtmlConverter } from '../core/research/fetch/html-converter';
 import { createPageAnswerer } from '../core/research/page-answer';
 import { toolsWithWeb } from '../core/research/tool-set';
-import { openAiEmbedder, openSessionStoreLazily } from '../core/store';
+import { openAiEmbedder, openSessionStoreLazily, workspaceKey } from '../core/store';
 import { searchSessions } from '../core/store/session-search';
 import { CurrentSessionFile } from './current-session';
 import { KeyDirectory } from './key-directory';
@@ -195,6 +195,8 @@ export async function createRuntime(
     log,
     secrets: () => knownSecrets,
     purgeDeletedAfterDays: readSettings().purgeDeletedAfterDays,
+    // Sessions remember their workspace, and the agent's memory search stays in it.
+    workspace: () => workspaceKey((vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath)),
     onUnavailable: (err) => {
       // The chat must still work; the user is told plainly that this window keeps no history.
       const why = err instanceof Error ? err.message : String(err);
@@ -291,7 +293,7 @@ export async function createRuntime(
     if (!toolRegistries.has(key)) {
       const tools = toolsWithWeb(mode, { trusted: trusted() }, webTools);
       // Memory search reads only Sextant's own history, so every mode with tools may use it.
-      if (tools.length) tools.push(createMemorySearchTool(store));
+      if (tools.length) tools.push(createMemorySearchTool(store, () => readSettings().memoryScope));
       toolRegistries.set(key, tools.length ? createToolRegistry(tools) : undefined);
     }
     return toolRegistries.get(key);

@@ -1,5 +1,5 @@
 // Reads the `sextant.*` settings. Read on every use, so edits apply without a reload.
-// Settings that decide trust (USER_ONLY_SETTINGS: providers, defaultModel, memory.embeddings,
+// Settings that decide trust (USER_ONLY_SETTINGS: providers, defaultModel, memory.embeddings, memory.scope,
 // permissions.*, sandbox.extraWriteRoots, agent.maxSteps, web.allowPrivateHosts, research.fastModel)
 // come from user settings only; a value a workspace sets for one of them is ignored and reported once
 // (watchIgnoredWorkspaceSettings).
@@ -15,6 +15,7 @@ import {
 } from '../core/config/user-scope';
 import type { Logger } from '../core/ports';
 import { type BudgetLimits, capValue } from '../core/agent/budget';
+import type { MemoryScope } from '../core/store/memory-query';
 import { purgeDeletedAfterDays } from '../core/store/storage-summary';
 import { parseSearchSettings, type ParsedSearchSettings } from '../core/research/search/settings';
 
@@ -31,6 +32,8 @@ export interface SextantSettings {
   defaultModel: string;
   maxSteps: number;
   embeddings: EmbeddingsSetting | undefined;
+  /** sextant.memory.scope: which sessions the agent's memory_search reads. */
+  memoryScope: MemoryScope;
   /** sextant.web.allowPrivateHosts: hosts web_fetch may reach on a private network. */
   allowPrivateHosts: string[];
   /** sextant.research.fastModel: the model web_fetch answers with (undefined: the chat's model). */
@@ -75,6 +78,7 @@ export function readSettings(): SextantSettings {
     defaultModel: typeof defaultModel === 'string' && defaultModel.trim() ? defaultModel : DEFAULT_MODEL,
     maxSteps: clampMaxSteps(userValue<unknown>('agent.maxSteps')),
     embeddings: embeddingsSetting(userValue<unknown>('memory.embeddings')),
+    memoryScope: userValue<unknown>('memory.scope') === 'all' ? 'all' : 'workspace',
     allowPrivateHosts: list('web.allowPrivateHosts').filter((h): h is string => typeof h === 'string' && !!h.trim()),
     fastModel: nonEmpty(userValue<unknown>('research.fastModel')),
     fallbackModel: nonEmpty(userValue<unknown>('fallbackModel')),

@@ -12,6 +12,7 @@ export const USER_ONLY_SETTINGS = [
   'defaultModel',
   'fallbackModel',
   'memory.embeddings',
+  'memory.scope',
   'history.purgeDeletedAfterDays',
   'permissions.allow',
   'permissions.ask',

@@ -14,7 +14,8 @@ export {
 } from './export';
 export { parseSessionExport, EXPORT_FORMAT, EXPORT_VERSION } from './export-json';
 export { openAiEmbedder, type Embedder, type OpenAiEmbedderOptions } from './embeddings';
-export type { MemoryHit, MemorySearchOptions } from './memory-query';
+export type { MemoryHit, MemoryScope, MemorySearchOptions } from './memory-query';
+export { workspaceKey } from './memory-query';
 export { NewerSchemaError, SCHEMA_VERSION } from './schema';
 export type { FsyncPolicy } from './journal';
 export { formatBytes, purgeDeletedAfterDays, storageLines, type StorageLine } from './storage-summary';

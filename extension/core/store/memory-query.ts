@@ -9,6 +9,19 @@ import { queryAll } from './sqljs';
 
 export const RRF_K = 60;
 
+/** Which sessions the agent's memory search reads: this workspace's (default) or every workspace's. */
+export type MemoryScope = 'workspace' | 'all';
+
+/** The key a workspace's sessions are stored under: its folders' paths, sorted, one per line. */
+export function workspaceKey(folders: readonly string[]): string {
+  return [...folders].sort().join('\n');
+}
+
+/** `AND s.workspace = ?` when the search is scoped (a NULL workspace — sessions before v6 — never matches). */
+function workspaceFilter(workspace: string | undefined): { sql: string; params: string[] } {
+  return workspace === undefined ? { sql: '', params: [] } : { sql: ' AND s.workspace = ?', params: [workspace] };
+}
+
 export interface MemoryHit {
   sessionId: string;
   title: string;
@@ -23,6 +36,13 @@ export interface MemoryHit {
 export interface MemorySearchOptions {
   limit?: number;
   excludeSessionId?: string;
+  /**
+   * Only sessions of this workspace (sessions.workspace); undefined searches every session. The
+   * store fills it with its own workspace unless `scope: 'all'` (see SessionStore.searchMemory).
+   */
+  workspace?: string;
+  /** `'all'` widens the store's default (this workspace's sessions) to every workspace's. */
+  scope?: MemoryScope;
   /** Candidates taken from each ranking before fusion. */
   candidates?: number;
   /** Chunks without a vector embedded per search at most (the rest wait for later searches). */
@@ -66,16 +86,17 @@ interface Candidate {
   vectorRank?: number;
 }
 
-function bm25Candidates(db: Database, query: string, exclude: string, n: number): Candidate[] {
+function bm25Candidates(db: Database, query: string, exclude: string, n: number, workspace?: string): Candidate[] {
   const match = ftsQuery(query, 'OR');
   if (!match) return [];
+  const ws = workspaceFilter(workspace);
   return queryAll(
     db,
     `SELECT c.id, c.session_id, c.message_id, s.title, c.text, sextant_bm25(matchinfo(memory_fts, 'pcnalx')) AS score
        FROM memory_fts JOIN memory_chunks c ON c.id = memory_fts.rowid JOIN sessions s ON s.id = c.session_id
-      WHERE memory_fts MATCH ? AND s.deleted_at IS NULL AND c.session_id != ?
+      WHERE memory_fts MATCH ? AND s.deleted_at IS NULL AND c.session_id != ?${ws.sql}
       ORDER BY score DESC, c.id DESC LIMIT ?`,
-    [match, exclude, n],
+    [match, exclude, ...ws.params, n],
   ).map((r, i) => ({
     chunkId: Number(r.id),
     sessionId: String(r.session_id),
@@ -120,14 +141,22 @@ async function fillVectors(
   return true;
 }
 
-function vectorCandidates(db: Database, model: string, q: Float32Array, exclude: string, n: number): Candidate[] {
+function vectorCandidates(
+  db: Database,
+  model: string,
+  q: Float32Array,
+  exclude: string,
+  n: number,
+  workspace?: string,
+): Candidate[] {
   const scored: Array<Candidate & { sim: number }> = [];
+  const ws = workspaceFilter(workspace);
   for (const r of queryAll(
     db,
     `SELECT c.id, c.session_id, c.message_id, s.title, c.text, v.vec FROM chunk_vectors v
        JOIN memory_chunks c ON c.id = v.chunk_id JOIN sessions s ON s.id = c.session_id
-      WHERE v.model = ? AND s.deleted_at IS NULL AND c.session_id != ?`,
-    [model, exclude],
+      WHERE v.model = ? AND s.deleted_at IS NULL AND c.session_id != ?${ws.sql}`,
+    [model, exclude, ...ws.params],
   )) {
     scored.push({
       chunkId: Number(r.id),
@@ -156,14 +185,14 @@ export async function searchMemory(
     try {
       await fillVectors(getDb, opts.embedder, opts.maxEmbedPerSearch ?? 512, opts.signal);
       const [qv] = await opts.embedder.embed([query], opts.signal);
-      vectorList = vectorCandidates(getDb(), opts.embedder.model, qv, exclude, n);
+      vectorList = vectorCandidates(getDb(), opts.embedder.model, qv, exclude, n, opts.workspace);
     } catch (err) {
       // Degrade to BM25 alone: a search must not fail because the embedding server is down.
       opts.log?.warn(`memory search: embeddings unavailable (${(err as Error).message}); using BM25 alone`);
       vectorList = [];
     }
   }
-  const bm25List = bm25Candidates(getDb(), query, exclude, n);
+  const bm25List = bm25Candidates(getDb(), query, exclude, n, opts.workspace);
   const byChunk = new Map<number, Candidate>();
   for (const c of [...bm25List, ...vectorList]) {
     const prev = byChunk.get(c.chunkId);

@@ -109,9 +109,10 @@ export class Projection {
     switch (rec.kind) {
       case 'session_created':
         db.run(
-          `INSERT INTO sessions (id, title, mode, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+          `INSERT INTO sessions (id, title, mode, model, created_at, updated_at, workspace)
+           VALUES (?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT(id) DO UPDATE SET title = excluded.title, mode = excluded.mode, model = excluded.model`,
-          [rec.sessionId, rec.title, rec.mode, rec.model, rec.at, rec.at],
+          [rec.sessionId, rec.title, rec.mode, rec.model, rec.at, rec.at, rec.workspace ?? null],
         );
         break;
       case 'session_meta': {

@@ -111,6 +111,15 @@ CREATE VIRTUAL TABLE memory_fts USING fts4(content="memory_chunks", text, tokeni
 INSERT INTO memory_fts(memory_fts) VALUES('rebuild');
 `;
 
+/**
+ * v6: which workspace a session belongs to (its folders' paths, one per line; NULL for sessions
+ * from before v6 and windows with no folder), so the agent's memory search stays in its project.
+ */
+const V6 = `
+ALTER TABLE sessions ADD COLUMN workspace TEXT;
+CREATE INDEX sessions_workspace ON sessions(workspace);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'initial layout', up: (db) => db.exec(V1) },
   {
@@ -128,6 +137,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   { version: 4, description: 'turn checkpoints and rewind state', up: (db) => db.exec(V4) },
   { version: 5, description: 'cold sessions in per-session files, pending file deletes', up: (db) => db.exec(V5) },
+  { version: 6, description: "a session's workspace", up: (db) => db.exec(V6) },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

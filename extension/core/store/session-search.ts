@@ -8,7 +8,8 @@ export async function searchSessions(
   query: string,
   limit = 30,
 ): Promise<SessionSummary[]> {
-  const hits = await store.searchMemory(query, { limit });
+  // The user's own History search spans every workspace (History lists them all).
+  const hits = await store.searchMemory(query, { limit, scope: 'all' });
   // Summaries of just the hits, from one query (not the whole list, nor every matching session whole).
   const ids = [...new Set(hits.map((h) => h.sessionId))];
   if (ids.length === 0) return [];

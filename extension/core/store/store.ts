@@ -65,6 +65,11 @@ export interface SessionStoreOptions {
   hot?: Partial<HotPolicy> | false;
   /** Soft-deleted sessions are purged after this many days; 0 or undefined keeps them. */
   purgeDeletedAfterDays?: number;
+  /**
+   * The workspace this window has open (its folders' paths, one per line; '' with no folder): stamped
+   * on the sessions it creates, and the default scope of the agent's memory search.
+   */
+  workspace?: () => string;
   /** Fault injection for the crash tests: called after a cold file is durable, before the database changes. */
   faults?: { afterColdFileWritten?(): void };
 }
@@ -190,7 +195,7 @@ class Store implements SessionStore {
 
   append(record: JournalRecord): void {
     if (this.closed) throw new Error('the session store is closed');
-    const clean = redactDeep(record, this.redactor());
+    const clean = redactDeep(this.stamped(record), this.redactor());
     const seq = this.journal.append(clean);
     this.hwm.set(this.writerId, seq);
     try {
@@ -201,6 +206,13 @@ class Store implements SessionStore {
     }
     if (this.pending++ === 0) this.firstPendingAt = this.now();
     this.schedule();
+  }
+
+  /** A new session carries this window's workspace (when it has one and the record does not say). */
+  private stamped(record: JournalRecord): JournalRecord {
+    if (record.kind !== 'session_created' || record.workspace !== undefined) return record;
+    const workspace = this.opts.workspace?.();
+    return workspace === undefined ? record : { ...record, workspace };
   }
 
   setEmbedder(embedder: Embedder | undefined): void {
@@ -246,7 +258,16 @@ class Store implements SessionStore {
   async searchMemory(query: string, opts: MemorySearchOptions = {}): Promise<MemoryHit[]> {
     this.refresh();
     this.projection.materialize();
-    const hits = await searchMemory(() => this.db, query, { ...opts, embedder: this.embedder, log: this.log });
+    // The agent's memory stays in its project: another project's conversations are not its to read
+    // (an injection in one repository must not pull text from the others) unless the user widened it.
+    const own = this.opts.workspace?.();
+    const workspace = opts.workspace ?? (opts.scope === 'all' || own === undefined ? undefined : own);
+    const hits = await searchMemory(() => this.db, query, {
+      ...opts,
+      workspace,
+      embedder: this.embedder,
+      log: this.log,
+    });
     for (const hit of hits) if (!hit.messageId) this.coldExcerpt(hit, query);
     if (this.embedder) {
       // New vectors are derived data: worth a snapshot, but not a journal record.

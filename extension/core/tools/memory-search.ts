@@ -4,7 +4,7 @@
 import * as z from 'zod';
 import { defineTool } from './types';
 import { plural } from './util/cap';
-import type { MemoryHit, MemorySearchOptions } from '../store/memory-query';
+import type { MemoryHit, MemoryScope, MemorySearchOptions } from '../store/memory-query';
 
 /** The part of the session store this tool uses. */
 export interface MemorySearcher {
@@ -31,12 +31,18 @@ export function formatHits(query: string, hits: MemoryHit[]): string {
     .join('\n');
 }
 
-export function createMemorySearchTool(store: MemorySearcher) {
+/**
+ * `scope()` is the user's `sextant.memory.scope`: this workspace's sessions (default) or every
+ * workspace's. The model cannot widen it — a prompt injection in one repository must not be able
+ * to read the conversations of another.
+ */
+export function createMemorySearchTool(store: MemorySearcher, scope: () => MemoryScope = () => 'workspace') {
   return defineTool({
     name: 'memory_search',
     kind: 'read',
     description: [
-      "Searches the user's earlier Sextant sessions for past discussions, decisions and answers (this session",
+      "Searches the user's earlier Sextant sessions in this workspace for past discussions, decisions and",
+      'answers (this session',
       'too once its older turns were compacted into a summary: the original messages are found here).',
       'Returns the best-matching sessions with an excerpt each. Use it when the user refers to earlier work',
       '("like we did last week", "the deploy script from before") or when past context would help.',
@@ -46,6 +52,7 @@ export function createMemorySearchTool(store: MemorySearcher) {
     async execute(i, ctx) {
       const hits = await store.searchMemory(i.query, {
         limit: i.limit ?? 5,
+        scope: scope(),
         // After a compaction the originals of this session are only a search away, so it is not left out.
         excludeSessionId: ctx.session.compacted ? undefined : ctx.session.sessionId,
         signal: ctx.signal,

@@ -209,3 +209,50 @@ test('history search: one row per session with its best excerpt, in ranking orde
     cleanup();
   }
 });
+
+test("memory_search stays in its workspace: another project's sessions only if the user widens it", async () => {
+  const { dir, cleanup } = tempDir('memscope');
+  try {
+    let workspace = '/home/u/project-a';
+    const store = await open(dir, { workspace: () => workspace });
+    store.append(created('a1', 1000, 'Project A'));
+    for (const r of exchange('a1', 'r-a1', 1001, 'How do we rotate the stripe invoice keys?', 'Use the dashboard.'))
+      store.append(r);
+    workspace = '/home/u/project-b';
+    store.append(created('b1', 2000, 'Project B'));
+    for (const r of exchange('b1', 'r-b1', 2001, 'The stripe invoice secret plan for B', 'Keep it private.'))
+      store.append(r);
+    workspace = '/home/u/project-a';
+    const ctx = { signal: new AbortController().signal, session: { sessionId: 'a-now' } } as unknown as ToolContext;
+
+    const scoped = createMemorySearchTool(store);
+    const inA = String((await scoped.execute({ query: 'stripe invoice' }, ctx)).forModel);
+    assert.match(inA, /session a1/);
+    assert.doesNotMatch(inA, /session b1/, "project B's conversation reached project A's agent");
+
+    let scope: 'workspace' | 'all' = 'all';
+    const wide = createMemorySearchTool(store, () => scope);
+    const all = String((await wide.execute({ query: 'stripe invoice' }, ctx)).forModel);
+    assert.match(all, /session a1/);
+    assert.match(all, /session b1/);
+    scope = 'workspace';
+    assert.doesNotMatch(String((await wide.execute({ query: 'stripe invoice' }, ctx)).forModel), /session b1/);
+
+    // The tool's input has no way to widen it: the model cannot ask for more than the user set.
+    assert.deepEqual(Object.keys(scoped.input.shape).sort(), ['limit', 'query']);
+    // History (the user's own search) spans every workspace.
+    assert.deepEqual((await searchSessions(store, 'stripe invoice')).map((r) => r.id).sort(), ['a1', 'b1']);
+    await store.close();
+
+    // The workspace survives a reopen (it is in the journal and the snapshot).
+    const again = await open(dir, { workspace: () => '/home/u/project-b' });
+    const inB = await again.searchMemory('stripe invoice');
+    assert.deepEqual(
+      inB.map((h) => h.sessionId),
+      ['b1'],
+    );
+    await again.close();
+  } finally {
+    cleanup();
+  }
+});
