@@ -14,9 +14,9 @@ import {
   type UserOnlySetting,
 } from '../core/config/user-scope';
 import type { Logger } from '../core/ports';
-import { type BudgetLimits, capValue } from '../core/agent/budget';
+import { type BudgetLimits, capValue } from '../core/usage/budget';
 import { purgeDeletedAfterDays } from '../core/store/storage-summary';
-import { parseSearchSettings, type ParsedSearchSettings } from '../core/research/search/settings';
+import { parseSearchSettings, type ParsedSearchSettings } from '../core/web/search/settings';
 
 export interface EmbeddingsSetting {
   /** A configured provider whose base URL and key are used (e.g. "openai"). */

@@ -57,7 +57,7 @@ import type { ResearchHost } from '../research/host';
 import type { PermissionGate } from './permission-gate';
 import type { AuditEntry } from '../security/audit-log';
 import { liveSessionFromStored, newLiveSession, type LiveSession } from './live-session';
-import { type BudgetLimits, type RunBudget, tokensOf } from './budget';
+import { type BudgetLimits, type RunBudget, tokensOf } from '../usage/budget';
 import {
   COMPACT_AT,
   DEFAULT_CONTEXT_WINDOW,

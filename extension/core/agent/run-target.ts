@@ -4,7 +4,7 @@
 import { type ChatMessage, type RunBudgetChoice, spending, type Mode } from '../../protocol';
 import { type ModelTarget, withFailover } from '../providers/failover';
 import type { Provider, ReasoningEffort } from '../providers/types';
-import { type BudgetLimits, type RunBudget, tokensOf } from './budget';
+import { type BudgetLimits, type RunBudget, tokensOf } from '../usage/budget';
 import type { ChatControllerDeps } from './controller';
 
 export type Target = ModelTarget & { ref: string };

@@ -12,7 +12,7 @@ import { failedEdit } from '../tools/util/edit-failures';
 import { realPathOf, resolvePath } from '../tools/util/paths';
 import { redactResult, toolRedactor } from '../tools/util/redaction';
 import { applyEditedProposal, changeSummary, isEdited, recheckReviewed } from '../tools/util/reviewed-change';
-import type { AsyncQueue } from './async-queue';
+import type { AsyncQueue } from '../util/async-queue';
 import { judgeCall } from './permission-gate';
 import type { ToolRuntime, TurnEvent, TurnOptions } from './turn';
 

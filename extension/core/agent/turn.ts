@@ -15,9 +15,9 @@ import type {
 import { failoverText } from '../providers/failover';
 import type { PreparedCall, ToolContext, ToolResult, ToolSessionState } from '../tools/types';
 import type { AuditEntry } from '../security/audit-log';
-import { AsyncQueue } from './async-queue';
-import { RunningCost } from './running-cost';
-import { addUsage, budgetReached, budgetStopText, type RunBudget, unpricedCapNotice } from './budget';
+import { AsyncQueue } from '../util/async-queue';
+import { RunningCost } from '../usage/running-cost';
+import { addUsage, budgetReached, budgetStopText, type RunBudget, unpricedCapNotice } from '../usage/budget';
 import type { PermissionGate } from './permission-gate';
 import { runToolCalls } from './tool-step';
 

@@ -13,7 +13,7 @@ import type { AuditEntry } from '../../../extension/core/security/audit-log';
 import type { ToolRuntime } from '../../../extension/core/agent/turn';
 import type { CheckpointStorage } from '../../../extension/core/agent/rewind-session';
 import type { SessionPersistence } from '../../../extension/core/ports';
-import type { BudgetLimits } from '../../../extension/core/agent/budget';
+import type { BudgetLimits } from '../../../extension/core/usage/budget';
 
 export const readTool = (log: string[], delayMs = 20) =>
   defineTool({
