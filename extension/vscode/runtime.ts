@@ -6,7 +6,9 @@ import * as vscode from 'vscode';
 import { dispatchInbound, parseInbound, type Inbound, type Mode, type Outbound } from '../protocol';
 import { ChatController } from '../core/agent/controller';
 import { systemPromptFor } from '../core/agent/prompts';
-import type { ApprovalDecision, Logger } from '../core/ports';
+import type { Logger } from '../core/ports';
+import { ApprovalBroker } from '../core/agent/approval-broker';
+import { errorText } from '../core/util/error-text';
 import {
   listModelChoices,
   mergeProviderConfigs,
@@ -19,7 +21,7 @@ import { lookupApiKey } from '../core/providers/keys';
 import { checkKeyDestination, destinationOfUrl, embedderWithKeyCheck } from '../core/providers/key-binding';
 import type { ProviderConfig, ProviderKind } from '../core/providers/types';
 import { createVscodeLmProvider } from '../core/providers/vscode-lm';
-import type { ReasoningChoices } from '../core/agent/controller';
+import type { ReasoningChoices } from '../core/agent/chat-services';
 import { REASONING_STATE_KEY, reasoningChoicesIn } from '../core/providers/reasoning-choices';
 import { createLanguageModels, type LanguageModelsAdapter } from './adapters/language-models';
 import { createToolRegistry, createToolSessionState, disposeToolSession } from '../core/tools/registry';
@@ -335,72 +337,77 @@ export async function createRuntime(
   );
 
   const workspacePort = createWorkspacePort();
-  // Proposals under approval open in the editor's diff view; deciding there answers the same approval.
-  let decide: (callId: string, decision: ApprovalDecision) => void = () => undefined;
-  const diffReviews = new DiffReviews({ decide: (callId, decision) => decide(callId, decision), log });
+  // The one place approvals are answered: the card, the diff view and Approve/Deny Change all reach it.
+  const approvals = new ApprovalBroker(log);
+  const diffReviews = new DiffReviews({ decide: approvals.approve, log });
   context.subscriptions.push(diffReviews);
 
   const researchNotifier = new ResearchNotifier((requestId) => void controller.abort(requestId));
   context.subscriptions.push(researchNotifier);
   const controller: ChatController = new ChatController({
-    persistence: store,
-    // Turn checkpoints: file contents as content-addressed blobs in global storage, never in the user's repo.
-    checkpoints: {
-      files: withLocalFileOps(workspacePort),
-      blobs: new FileCheckpointBlobs(path.join(context.globalStorageUri.fsPath, 'checkpoints')),
-    },
-    resolveModel: (ref) => registry.resolve(ref),
-    modelChoices: async () =>
-      listModelChoices(configs(), (name) => keyDirectory.hasKey(name), await languageModels.list()),
-    defaultModel: () => readSettings().defaultModel,
-    plannerModel: () => readSettings().plannerModel,
-    reasoning: reasoningStore(context.globalState),
-    maxSteps: () => readSettings().maxSteps,
-    fallbackModel: () => readSettings().fallbackModel,
-    budget: () => readSettings().budget,
-    permissions: permissions.gate,
-    audit: (entry) => permissions.audit(entry),
-    diffReview: diffReviews,
-    toolsFor,
-    toolPorts: {
-      workspace: workspacePort,
-      search: createSearchPort(),
-      terminal: createTerminalPort(),
+    approvals,
+    host: {
+      // Every message passes the research notifier on its way: it shows a run's progress with Cancel.
+      post: (message) => {
+        researchNotifier.observe(message);
+        post(message);
+      },
       log,
-      webSearch: searchClient,
-      // Commands get no keys; every tool result is redacted (key shapes and these exact values).
-      ...toolSecurityPorts({
-        configs,
-        extraKeyEnvNames: () => [readSettings().embeddings?.apiKeyEnv, ...SEARCH_KEY_ENV_NAMES],
-        secrets: () => knownSecrets,
-      }),
+      now: () => Date.now(),
+      newId: () => randomUUID(),
+      trusted,
+      hasWorkspaceFolder: () => (vscode.workspace.workspaceFolders?.length ?? 0) > 0,
+      onCurrentSessionChanged: (id) => {
+        try {
+          currentSession.write(id);
+        } catch (err) {
+          log.warn(`could not remember the current chat: ${errorText(err)}`);
+        }
+      },
     },
-    systemPrompt: (mode, sessionStartedAt) =>
-      systemPromptFor(mode, {
-        workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
-        platform: process.platform,
-        date: new Date(sessionStartedAt),
-      }),
-    trusted,
-    hasWorkspaceFolder: () => (vscode.workspace.workspaceFolders?.length ?? 0) > 0,
-    createToolSession: createToolSessionState,
-    disposeToolSession,
-    // Every message passes the research notifier on its way: it shows a run's progress with Cancel.
-    post: (message) => {
-      researchNotifier.observe(message);
-      post(message);
+    models: {
+      resolveModel: (ref) => registry.resolve(ref),
+      modelChoices: async () =>
+        listModelChoices(configs(), (name) => keyDirectory.hasKey(name), await languageModels.list()),
+      defaultModel: () => readSettings().defaultModel,
+      plannerModel: () => readSettings().plannerModel,
+      fallbackModel: () => readSettings().fallbackModel,
+      reasoning: reasoningStore(context.globalState),
+      systemPrompt: (mode, sessionStartedAt) =>
+        systemPromptFor(mode, {
+          workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+          platform: process.platform,
+          date: new Date(sessionStartedAt),
+        }),
     },
-    log,
-    now: () => Date.now(),
-    newId: () => randomUUID(),
-    onCurrentSessionChanged: (id) => {
-      try {
-        currentSession.write(id);
-      } catch (err) {
-        log.warn(`could not remember the current chat: ${err instanceof Error ? err.message : String(err)}`);
-      }
+    limits: { maxSteps: () => readSettings().maxSteps, budget: () => readSettings().budget },
+    tools: {
+      toolsFor,
+      ports: {
+        workspace: workspacePort,
+        search: createSearchPort(),
+        terminal: createTerminalPort(),
+        log,
+        webSearch: searchClient,
+        // Commands get no keys; every tool result is redacted (key shapes and these exact values).
+        ...toolSecurityPorts({
+          configs,
+          extraKeyEnvNames: () => [readSettings().embeddings?.apiKeyEnv, ...SEARCH_KEY_ENV_NAMES],
+          secrets: () => knownSecrets,
+        }),
+      },
+      createSession: createToolSessionState,
+      disposeSession: disposeToolSession,
+      permissions: permissions.gate,
+      audit: (entry) => permissions.audit(entry),
+      diffReview: diffReviews,
+      // Turn checkpoints: file contents as content-addressed blobs in global storage, never in the user's repo.
+      checkpoints: {
+        files: withLocalFileOps(workspacePort),
+        blobs: new FileCheckpointBlobs(path.join(context.globalStorageUri.fsPath, 'checkpoints')),
+      },
     },
-    searchSessions: (query) => searchSessions(store, query),
+    history: { persistence: store, searchSessions: (query) => searchSessions(store, query) },
     research: createResearchHost({
       searchClient,
       pageFetcher,
@@ -409,7 +416,6 @@ export async function createRuntime(
     }),
   });
 
-  decide = (callId, decision) => controller.approve(callId, decision);
   // Models installed or removed in VS Code (e.g. Copilot Chat signed in) show up in the picker at once.
   context.subscriptions.push(languageModels.onDidChange(() => void controller.postSnapshot()));
 
