@@ -6,6 +6,7 @@ import type { JournalRecord, Logger, TurnCheckpoint } from '../ports';
 import {
   applyEnvelope,
   CompactionSchema,
+  NoticeSchema,
   emptyChatState,
   type Compaction,
   PlanArtifactSchema,
@@ -382,7 +383,9 @@ export class Projection {
               ? JSON.stringify(p.report)
               : p.type === 'compaction'
                 ? JSON.stringify(p.compaction)
-                : p.text,
+                : p.type === 'notice'
+                  ? JSON.stringify(p.notice)
+                  : p.text,
         ]);
         return;
       }
@@ -446,6 +449,19 @@ function parsePlan(text: unknown): PlanArtifact | undefined {
 function parseReport(text: unknown): Report | undefined {
   try {
     const parsed = ReportSchema.safeParse(JSON.parse(String(text)));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A part kept as JSON in the text column, checked against its schema (a bad row is left out, not thrown). */
+function parseJsonPart<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+  text: unknown,
+) {
+  try {
+    const parsed = schema.safeParse(JSON.parse(String(text)));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
@@ -516,6 +532,9 @@ export function readMessages(db: Database, blobs: BlobStore, sessionId: string):
     } else if (p.type === 'compaction') {
       const compaction = parseCompaction(p.text);
       if (compaction) list.push({ type: 'compaction', compaction });
+    } else if (p.type === 'notice') {
+      const notice = parseJsonPart(NoticeSchema, p.text);
+      if (notice) list.push({ type: 'notice', notice });
     } else list.push({ type: p.type as 'text', text: String(p.text ?? '') });
   }
   return queryAll(db, 'SELECT * FROM messages WHERE session_id = ? ORDER BY ord', [sessionId]).map((r) => {
