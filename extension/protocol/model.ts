@@ -225,6 +225,8 @@ export const ModeAvailabilitySchema = z.object({
   /** Why a disabled mode is disabled (shown as a tooltip). */
   reason: z.string().optional(),
 });
+/** Whether a mode is offered here, and why not (the header's segmented control, Shift+Tab, the palette). */
+export type ModeAvailability = z.infer<typeof ModeAvailabilitySchema>;
 
 /** The model picker's per-model reasoning option; `off` sends nothing (Anthropic: no extended thinking). */
 export const ReasoningChoiceSchema = z.enum(['off', 'low', 'medium', 'high']);

@@ -25,7 +25,8 @@ import { restoreColdSearchText } from './cold-move';
 import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
 
-interface LiveSession {
+/** A session the projection is folding records into: its chat state and what is not yet written. */
+interface ProjectingSession {
   state: ChatState;
   dirty: Set<string>;
   todosDirty: boolean;
@@ -41,7 +42,7 @@ export function messageText(m: ChatMessage): string {
 }
 
 export class Projection {
-  private live = new Map<string, LiveSession>();
+  private live = new Map<string, ProjectingSession>();
   private modelMessageCount = new Map<string, number>();
 
   constructor(
@@ -422,7 +423,7 @@ export class Projection {
     if (m.status !== 'streaming') indexMessageText(db, sessionId, m.id, messageText(m));
   }
 
-  private getLive(sessionId: string): LiveSession {
+  private getLive(sessionId: string): ProjectingSession {
     let live = this.live.get(sessionId);
     if (!live) {
       const state = emptyChatState();
