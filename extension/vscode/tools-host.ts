@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Mode } from '../protocol';
 import type { ToolServices } from '../core/agent/chat-services';
+import type { ToolRuntime } from '../core/agent/turn';
 import type { Logger, SecretsPort } from '../core/ports';
 import type { ProviderConfig } from '../core/providers/types';
 import { toolsWithWeb } from '../core/research/tool-set';
@@ -89,7 +90,7 @@ export class ToolsHost {
   }
 
   /** The tools a mode is built with (undefined: none). Memory search reads only Sextant's own history. */
-  readonly toolsFor = (mode: Mode): ToolServices['toolsFor'] extends (m: Mode) => infer R ? R : never => {
+  readonly toolsFor = (mode: Mode): ToolRuntime | undefined => {
     if (!this.registries.has(mode)) {
       const tools = toolsWithWeb(mode, { trusted: this.deps.trusted() }, this.webTools);
       if (tools.length) tools.push(createMemorySearchTool(this.deps.store));
