@@ -32,7 +32,7 @@ export const hostEntries = {
   runtime: 'extension/vscode/runtime.ts',
   'provider-openai': 'extension/core/providers/openai.ts',
   'provider-anthropic': 'extension/core/providers/anthropic.ts',
-  'research-html': 'extension/core/research/fetch/html-to-markdown.ts',
+  'research-html': 'extension/core/web/fetch/html-to-markdown.ts',
 };
 
 export const hostOptions = {
@@ -50,7 +50,7 @@ export const hostOptions = {
     // hand it a linkedom element, so its browser build (which has none) does the same work.
     turndown: 'turndown/lib/turndown.browser.cjs.js',
     // linkedom parses a <style> element's CSS only when `.sheet` is read, which nothing here does.
-    'cssomnom/parse': join(root, 'extension/core/research/fetch/no-style-sheets.ts'),
+    'cssomnom/parse': join(root, 'extension/core/web/fetch/no-style-sheets.ts'),
   },
 };
 

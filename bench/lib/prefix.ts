@@ -4,7 +4,7 @@
 // session would cost at the Anthropic preset's Sonnet prices with the reused prefix billed as cached.
 import { runTurn } from '../../extension/core/agent/turn';
 import { systemPromptFor } from '../../extension/core/agent/prompts';
-import { costOf } from '../../extension/core/agent/cost';
+import { costOf } from '../../extension/core/usage/cost';
 import { builtinTools, createToolRegistry, createToolSessionState } from '../../extension/core/tools/registry';
 import { PRESETS } from '../../extension/core/providers/presets';
 import * as openai from '../../extension/core/providers/openai';

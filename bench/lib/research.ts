@@ -7,7 +7,7 @@ import { runResearch, type ResearchEvent, DEFAULT_LIMITS } from '../../extension
 import { claimJudgeFrom } from '../../extension/core/research/verify';
 import { collectText } from '../../extension/core/research/loop/llm-text';
 import * as openai from '../../extension/core/providers/openai';
-import type { FetchedPage, SearchResult } from '../../extension/core/research/types';
+import type { FetchedPage, SearchResult } from '../../extension/core/web/types';
 import { startFakeLlm } from '../../test/fixtures/fake-llm';
 
 const LATENCY = Number(process.env.RESEARCH_LATENCY_MS ?? 200);

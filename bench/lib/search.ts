@@ -2,7 +2,7 @@
 // figure is Sextant's overhead plus a loopback HTTP round trip, not a provider's latency): a direct
 // answer, a failover after the first provider's three 500s, and a search while that provider's circuit
 // breaker is open. Rate limits and backoff are set to zero so only work is timed. Prints, asserts nothing.
-import { SearchClient } from '../../extension/core/research/search/client';
+import { SearchClient } from '../../extension/core/web/search/client';
 import { startFakeExa } from '../../test/fixtures/research/fake-exa';
 import { startFakeTavily } from '../../test/fixtures/research/fake-tavily';
 

@@ -3,7 +3,7 @@
 import type { ChatMessage, Envelope, Mode, PendingApproval, Question, SessionSummary, Todo } from '../protocol';
 import type { ModelMessage } from './providers/types';
 import type { ProposedChange } from './tools/types';
-import type { SearchProviderId, SearchQuery, SearchResult } from './research/types';
+import type { SearchProviderId, SearchQuery, SearchResult } from './web/types';
 import type { Checkpoint } from './checkpoints/types';
 
 export interface FileStat {
@@ -150,9 +150,9 @@ export interface WebSearchOutcome {
   skipped: Array<{ provider: SearchProviderId; reason: string }>;
 }
 
-/** Web search through the configured providers (core/research/search/client.ts implements it). */
+/** Web search through the configured providers (core/web/search/client.ts implements it). */
 export interface WebSearchPort {
-  /** Throws SearchError (core/research/search/errors.ts) with a message written for the user. */
+  /** Throws SearchError (core/web/search/errors.ts) with a message written for the user. */
   search(request: WebSearchRequest, signal: AbortSignal): Promise<WebSearchOutcome>;
   /**
    * Undefined when a search can be tried; otherwise exactly what to configure (the command, the

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { withoutLinks } from '../core/security/plain-text';
 import type { ChatViewProvider } from './chat-view';
 import type { RuntimeHost } from './runtime-host';
+import { errorText } from '../core/util/error-text';
 
 export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vscode.Disposable[] {
   const guarded = (id: string, fn: (...args: unknown[]) => Promise<unknown>) =>
@@ -10,7 +11,7 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
       try {
         await fn(...args);
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
+        const message = errorText(err);
         host.log.error(`${id} failed: ${message}`);
         // An error can quote a file name or a file's text: no clickable links in the notification.
         void vscode.window.showErrorMessage(withoutLinks(`Sextant: ${message}`));

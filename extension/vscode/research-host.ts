@@ -5,8 +5,8 @@ import * as vscode from 'vscode';
 import type { ResearchHost } from '../core/research/host';
 import { researchLimits } from '../core/research/limits';
 import { collectText } from '../core/research/loop/llm-text';
-import type { PageFetcher } from '../core/research/fetch/page-fetcher';
-import type { SearchClient } from '../core/research/search/client';
+import type { PageFetcher } from '../core/web/fetch/page-fetcher';
+import type { SearchClient } from '../core/web/search/client';
 import { claimJudgeFrom } from '../core/research/verify';
 import type { Provider, ProviderConfig } from '../core/providers/types';
 

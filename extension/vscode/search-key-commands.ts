@@ -1,14 +1,14 @@
 // "Sextant: Set Search API Key" / "Clear Search API Key": a key for Exa, Tavily, Brave or Firecrawl
 // goes to SecretStorage only (never settings or logs), bound to the origin its requests go to now —
 // the provider's own server, or the sextant.research.endpoints override from user settings
-// (core/research/search/keys.ts asks before it goes anywhere else).
+// (core/web/search/keys.ts asks before it goes anywhere else).
 import * as vscode from 'vscode';
 import type { SecretsPort } from '../core/ports';
 import { originOf } from '../core/providers/key-binding';
-import { SEARCH_APIS } from '../core/research/search/catalog';
-import { searchKeyBindingName, searchKeySecretName } from '../core/research/search/keys';
-import type { SearchSettings } from '../core/research/search/settings';
-import { SEARCH_PROVIDER_IDS, type SearchProviderId } from '../core/research/types';
+import { SEARCH_APIS } from '../core/web/search/catalog';
+import { searchKeyBindingName, searchKeySecretName } from '../core/web/search/keys';
+import type { SearchSettings } from '../core/web/search/settings';
+import { SEARCH_PROVIDER_IDS, type SearchProviderId } from '../core/web/types';
 
 export class SearchKeyCommands {
   constructor(

@@ -14,10 +14,10 @@ import {
   type UserOnlySetting,
 } from '../core/config/user-scope';
 import type { Logger } from '../core/ports';
-import { type BudgetLimits, capValue } from '../core/agent/budget';
+import { type BudgetLimits, capValue } from '../core/usage/budget';
 import type { MemoryScope } from '../core/store/memory-query';
 import { purgeDeletedAfterDays } from '../core/store/storage-summary';
-import { parseSearchSettings, type ParsedSearchSettings } from '../core/research/search/settings';
+import { parseSearchSettings, type ParsedSearchSettings } from '../core/web/search/settings';
 
 export interface EmbeddingsSetting {
   /** A configured provider whose base URL and key are used (e.g. "openai"). */
@@ -167,9 +167,10 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
 
 /**
  * Logs a warning, once per key and value, for every user-only setting a workspace sets: now, when
- * settings change, and when a folder's `.vscode/settings.json` changes.
+ * settings change (`check`, from the runtime's setting reactions), and when a folder's
+ * `.vscode/settings.json` changes.
  */
-export function watchIgnoredWorkspaceSettings(log: Logger): vscode.Disposable {
+export function watchIgnoredWorkspaceSettings(log: Logger): vscode.Disposable & { check(): void } {
   const reporter = new IgnoredSettingsReporter();
   let run = Promise.resolve();
   const check = () => {
@@ -185,11 +186,9 @@ export function watchIgnoredWorkspaceSettings(log: Logger): vscode.Disposable {
     watcher.onDidCreate(check),
     watcher.onDidChange(check),
     watcher.onDidDelete(check),
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('sextant')) check();
-    }),
     vscode.workspace.onDidChangeWorkspaceFolders(check),
   ];
   check();
-  return vscode.Disposable.from(...subscriptions);
+  // Settings changes reach `check` through the runtime's table of setting reactions.
+  return Object.assign(vscode.Disposable.from(...subscriptions), { check });
 }

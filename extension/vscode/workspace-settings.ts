@@ -10,6 +10,7 @@ import {
 } from '../core/config/workspace-settings';
 import type { Logger } from '../core/ports';
 import { withoutLinks } from '../core/security/plain-text';
+import { errorText } from '../core/util/error-text';
 
 const MAX_BYTES = 1_000_000;
 
@@ -69,7 +70,7 @@ export class WorkspaceSettingsFile implements vscode.Disposable {
       bytes = await vscode.workspace.fs.readFile(uri);
     } catch (err) {
       if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') return { problems: [] };
-      const why = err instanceof Error ? err.message : String(err);
+      const why = errorText(err);
       return { problems: [`${WORKSPACE_SETTINGS_PATH} could not be read (${why}); it was ignored.`] };
     }
     if (bytes.byteLength > MAX_BYTES)

@@ -2,8 +2,8 @@
 // events a turn yields, so the controller journals and forwards them the same way. Research runs
 // isolated from the chat: the question (or an approved research plan) is all it takes from it.
 import { researchPlanToMarkdown, type ResearchPlanInput } from '../../protocol';
-import { costOf } from './cost';
-import type { RunBudget } from './budget';
+import { costOf } from '../usage/cost';
+import type { RunBudget } from '../usage/budget';
 import { ProviderError, type ProviderConfig } from '../providers/types';
 import type { ResearchHost } from '../research/host';
 import { runResearch, type ResearchEvent } from '../research/loop/research-run';

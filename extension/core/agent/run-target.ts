@@ -4,12 +4,12 @@
 import { type ChatMessage, type RunBudgetChoice, spending, type Mode } from '../../protocol';
 import { type ModelTarget, withFailover } from '../providers/failover';
 import type { Provider, ReasoningEffort } from '../providers/types';
-import { type BudgetLimits, type RunBudget, tokensOf } from './budget';
-import type { ChatControllerDeps } from './controller';
+import { type BudgetLimits, type RunBudget, tokensOf } from '../usage/budget';
+import type { ModelServices, RunLimits } from './chat-services';
 
 export type Target = ModelTarget & { ref: string };
 
-type Deps = Pick<ChatControllerDeps, 'resolveModel' | 'plannerModel' | 'reasoning' | 'fallbackModel' | 'budget'>;
+type Deps = Pick<ModelServices, 'resolveModel' | 'plannerModel' | 'reasoning' | 'fallbackModel'>;
 
 /** The model a request in this mode runs on: Plan mode's is the planner model when one is set. */
 export function modelRefFor(deps: Deps, chatModel: string, mode: Mode): string {
@@ -48,7 +48,7 @@ export function withFallback(deps: Deps, chatModel: string, target: ModelTarget)
  * (answers and compaction summaries).
  */
 export function runBudget(
-  deps: Deps,
+  deps: Pick<RunLimits, 'budget'>,
   messages: readonly ChatMessage[],
   choice: RunBudgetChoice | undefined,
 ): RunBudget | undefined {

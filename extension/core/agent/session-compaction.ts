@@ -6,7 +6,7 @@ import { latestCompaction } from '../../protocol';
 import type { Logger } from '../ports';
 import type { Provider, ProviderConfig } from '../providers/types';
 import { compact, DEFAULT_CONTEXT_WINDOW, estimateMessagesTokens, KEEP_RECENT, modelFacingHistory } from './compaction';
-import { costOf } from './cost';
+import { costOf } from '../usage/cost';
 import { toErrorInfo } from './errors';
 import type { LiveSession } from './live-session';
 

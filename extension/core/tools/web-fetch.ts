@@ -1,13 +1,13 @@
-// web_fetch: reads one web page through the fetch pipeline (core/research/fetch) and has a fast model
+// web_fetch: reads one web page through the fetch pipeline (core/web/fetch) and has a fast model
 // answer the caller's prompt from it, recording the page as a numbered source the report may cite.
 // Built by a factory because it needs the pipeline and a model; the runtime adds it to Agent mode
 // (where, being a network tool, it asks per the permission rules) and to Research mode.
 import * as z from 'zod';
-import { FetchError } from '../research/fetch/fetch-error';
-import type { PageFetcher } from '../research/fetch/page-fetcher';
-import type { PageAnswerer } from '../research/page-answer';
-import { sourcesOf } from '../research/sources';
-import type { FetchedPage } from '../research/types';
+import { FetchError } from '../web/fetch/fetch-error';
+import type { PageFetcher } from '../web/fetch/page-fetcher';
+import type { PageAnswerer } from '../web/page-answer';
+import { sourcesOf } from '../web/sources';
+import type { FetchedPage } from '../web/types';
 import { defineTool, errorResult } from './types';
 
 export interface WebFetchDeps {

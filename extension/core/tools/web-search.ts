@@ -1,13 +1,13 @@
 // web_search: searches the web through the providers the user configured (Exa, Tavily, Brave,
-// Firecrawl — core/research/search), with optional allowed / blocked domains and a provider to ask
+// Firecrawl — core/web/search), with optional allowed / blocked domains and a provider to ask
 // first. Results are title, URL, date and snippet: enough to decide what to fetch, never the page.
 // Kind `network`: the query leaves the machine, so in Agent mode it asks per the permission policy.
 import * as z from 'zod';
 import type { WebSearchOutcome } from '../ports';
-import { SEARCH_APIS } from '../research/search/catalog';
-import { isSearchError } from '../research/search/errors';
-import { noSearchKeyMessage } from '../research/search/keys';
-import { SEARCH_PROVIDER_IDS } from '../research/types';
+import { SEARCH_APIS } from '../web/search/catalog';
+import { isSearchError } from '../web/search/errors';
+import { noSearchKeyMessage } from '../web/search/keys';
+import { SEARCH_PROVIDER_IDS } from '../web/types';
 import { defineTool, errorResult } from './types';
 
 const input = z.object({

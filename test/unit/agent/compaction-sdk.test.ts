@@ -11,6 +11,7 @@ import * as anthropic from '../../../extension/core/providers/anthropic';
 import { latestCompaction } from '../../../extension/protocol';
 import { lastUserText, startFakeLlm, type RecordedRequest } from '../../fixtures/fake-llm';
 import { MemoryPersistence } from '../../fixtures/memory-persistence';
+import { sdkChatServices } from './chat-services';
 
 const fakePromise = startFakeLlm();
 after(async () => (await fakePromise).close());
@@ -57,31 +58,16 @@ for (const kind of ['openai', 'anthropic'] as const) {
       env: { FAKE_KEY: 'sk-test-123' },
       loadKind: async (k) => (k === 'openai' ? openai : anthropic),
     });
-    let n = 0;
+    const n = 0;
     const persistence = new MemoryPersistence();
-    const controller = new ChatController({
-      persistence,
-      resolveModel: (ref) => registry.resolve(ref),
-      modelChoices: async () => [],
-      defaultModel: () => 'fake/fake-model',
-      maxSteps: () => 5,
-      toolsFor: () => undefined,
-      toolPorts: {
-        workspace: {} as never,
-        search: { ripgrepPath: () => undefined },
-        terminal: {},
-        log: { info() {}, warn() {}, error() {} },
-      },
-      systemPrompt: () => 'You are a test.',
-      trusted: () => true,
-      hasWorkspaceFolder: () => false,
-      createToolSession: (sessionId) => ({ sessionId, readFiles: new Map(), todos: [], extras: new Map() }),
-      disposeToolSession: () => {},
-      post: () => {},
-      log: { info() {}, warn() {}, error() {} },
-      now: () => Date.now(),
-      newId: () => `id${++n}`,
-    });
+    const controller = new ChatController(
+      sdkChatServices({
+        persistence,
+        resolveModel: (ref) => registry.resolve(ref),
+        defaultModel: () => 'fake/fake-model',
+        post: () => {},
+      }),
+    );
     const asks = [
       'Help me set up staging.',
       'Remember: the staging database heron-7 listens on port 6543.',

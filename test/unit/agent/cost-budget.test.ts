@@ -7,8 +7,8 @@ import * as anthropic from '../../../extension/core/providers/anthropic';
 import type { Provider } from '../../../extension/core/providers/types';
 import { usageLine, type Envelope, type RequestEvent } from '../../../extension/protocol';
 import { PRESETS } from '../../../extension/core/providers/presets';
-import { costOf } from '../../../extension/core/agent/cost';
-import { budgetReached, unpricedCapNotice } from '../../../extension/core/agent/budget';
+import { costOf } from '../../../extension/core/usage/cost';
+import { budgetReached, unpricedCapNotice } from '../../../extension/core/usage/budget';
 import { startFakeLlm, type FakeReply } from '../../fixtures/fake-llm';
 import { prefixShare, prefixSteps, promptText } from '../../fixtures/prefix-stability';
 import { assertEnvelopeInvariants, createHarness, readTool } from './harness';
@@ -180,8 +180,11 @@ for (const kind of ['openai', 'anthropic'] as const) {
     const snap = await h.controller.snapshot();
     const answer = snap.messages[1];
     assert.equal(answer.status, 'done');
-    assert.equal(answer.budgetStop?.cap, 'run_cost');
-    assert.ok(answer.parts.some((p) => p.type === 'text' && p.text.includes('Stopped at the budget')));
+    const notice = answer.parts.find((p) => p.type === 'notice');
+    assert.ok(notice?.type === 'notice');
+    assert.equal(notice.notice.kind, 'budget');
+    assert.equal(notice.notice.budgetStop?.cap, 'run_cost');
+    assert.match(notice.notice.text, /Stopped at the budget/);
     assert.equal(answer.parts.filter((p) => p.type === 'tool').length, 2);
     // Continue: a new run with its own allowance carries on from the kept history.
     fake.enqueue({ text: 'Finished.', usage: { inputTokens: 100_000, outputTokens: 10_000 } });

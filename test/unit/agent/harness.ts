@@ -13,7 +13,8 @@ import type { AuditEntry } from '../../../extension/core/security/audit-log';
 import type { ToolRuntime } from '../../../extension/core/agent/turn';
 import type { CheckpointStorage } from '../../../extension/core/agent/rewind-session';
 import type { SessionPersistence } from '../../../extension/core/ports';
-import type { BudgetLimits } from '../../../extension/core/agent/budget';
+import type { BudgetLimits } from '../../../extension/core/usage/budget';
+import { chatServices } from './chat-services';
 
 export const readTool = (log: string[], delayMs = 20) =>
   defineTool({
@@ -81,81 +82,84 @@ export function createHarness(opts: {
   const journaled = new Set<string>();
   let id = 0;
   const postedBeforeJournal: string[] = [];
-  const controller = new ChatController({
-    persistence: opts.store
-      ? {
-          append: (r) => {
-            opts.store?.append(r);
-            if (r.kind === 'events') for (const e of r.envelopes) journaled.add(`${e.requestId}:${e.seq}`);
-          },
-          getSession: (id) => opts.store?.getSession(id),
-          listSessions: (o) => opts.store?.listSessions(o) ?? [],
+  const controller = new ChatController(
+    chatServices({
+      persistence: opts.store
+        ? {
+            append: (r) => {
+              opts.store?.append(r);
+              if (r.kind === 'events') for (const e of r.envelopes) journaled.add(`${e.requestId}:${e.seq}`);
+            },
+            getSession: (id) => opts.store?.getSession(id),
+            listSessions: (o) => opts.store?.listSessions(o) ?? [],
+          }
+        : persistence,
+      checkpoints: opts.checkpoints,
+      resolveModel: async (ref) => {
+        const other = opts.models?.[ref];
+        if (other) {
+          const [name = ref, model = ''] = ref.split('/');
+          return { provider: other.provider, model, config: { name, kind: 'openai', price: other.price } };
         }
-      : persistence,
-    checkpoints: opts.checkpoints,
-    resolveModel: async (ref) => {
-      const other = opts.models?.[ref];
-      if (other) {
-        const [name = ref, model = ''] = ref.split('/');
-        return { provider: other.provider, model, config: { name, kind: 'openai', price: other.price } };
-      }
-      return {
-        provider: opts.provider,
-        model: 'm',
-        config: {
-          name: 'scripted',
-          kind: 'openai',
-          price: { input: 1, output: 2 },
-          ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}),
-        },
-      };
-    },
-    ...(opts.plannerModel ? { plannerModel: () => opts.plannerModel } : {}),
-    ...(opts.reasoning ? { reasoning: opts.reasoning } : {}),
-    modelChoices: async () => [{ ref: 'scripted/m', label: 'Scripted', hasKey: true }],
-    defaultModel: () => 'scripted/m',
-    maxSteps: () => opts.maxSteps ?? 50,
-    ...(opts.budget ? { budget: () => opts.budget ?? {} } : {}),
-    toolsFor:
-      opts.toolsFor ?? ((mode: Mode) => (mode === 'agent' && opts.tools ? createToolRegistry(opts.tools) : undefined)),
-    toolPorts: {
-      workspace: opts.workspace ?? ({} as never),
-      search: { ripgrepPath: () => undefined },
-      terminal: {},
+        return {
+          provider: opts.provider,
+          model: 'm',
+          config: {
+            name: 'scripted',
+            kind: 'openai',
+            price: { input: 1, output: 2 },
+            ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}),
+          },
+        };
+      },
+      ...(opts.plannerModel ? { plannerModel: () => opts.plannerModel } : {}),
+      ...(opts.reasoning ? { reasoning: opts.reasoning } : {}),
+      modelChoices: async () => [{ ref: 'scripted/m', label: 'Scripted', hasKey: true }],
+      defaultModel: () => 'scripted/m',
+      maxSteps: () => opts.maxSteps ?? 50,
+      ...(opts.budget ? { budget: () => opts.budget ?? {} } : {}),
+      toolsFor:
+        opts.toolsFor ??
+        ((mode: Mode) => (mode === 'agent' && opts.tools ? createToolRegistry(opts.tools) : undefined)),
+      toolPorts: {
+        workspace: opts.workspace ?? ({} as never),
+        search: { ripgrepPath: () => undefined },
+        terminal: {},
+        log: { info() {}, warn() {}, error() {} },
+      },
+      systemPrompt: opts.systemPrompt ?? ((mode) => `system for ${mode}`),
+      trusted: () => true,
+      hasWorkspaceFolder: () => true,
+      createToolSession: (sessionId): ToolSessionState => ({
+        sessionId,
+        readFiles: new Map(),
+        todos: [],
+        extras: new Map(),
+      }),
+      disposeToolSession: () => {},
+      post: (m) => {
+        if (m.type === 'events') {
+          // Every posted envelope must already be in the journal.
+          for (const r of persistence.records)
+            if (r.kind === 'events') for (const e of r.envelopes) journaled.add(`${e.requestId}:${e.seq}`);
+          for (const e of m.envelopes)
+            if (!journaled.has(`${e.requestId}:${e.seq}`)) postedBeforeJournal.push(`${e.requestId}:${e.seq}`);
+        }
+        posts.push(structuredClone(m));
+      },
       log: { info() {}, warn() {}, error() {} },
-    },
-    systemPrompt: opts.systemPrompt ?? ((mode) => `system for ${mode}`),
-    trusted: () => true,
-    hasWorkspaceFolder: () => true,
-    createToolSession: (sessionId): ToolSessionState => ({
-      sessionId,
-      readFiles: new Map(),
-      todos: [],
-      extras: new Map(),
+      now: () => Date.now(),
+      newId: () => `${opts.idPrefix ?? 'id'}${++id}`,
+      permissions: opts.permissions,
+      audit: opts.audit,
+      diffReview: opts.diffReview,
+      research: opts.research,
+      scheduler: {
+        setTimeout: (fn, _ms) => setTimeout(fn, 1),
+        clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
+      },
     }),
-    disposeToolSession: () => {},
-    post: (m) => {
-      if (m.type === 'events') {
-        // Every posted envelope must already be in the journal.
-        for (const r of persistence.records)
-          if (r.kind === 'events') for (const e of r.envelopes) journaled.add(`${e.requestId}:${e.seq}`);
-        for (const e of m.envelopes)
-          if (!journaled.has(`${e.requestId}:${e.seq}`)) postedBeforeJournal.push(`${e.requestId}:${e.seq}`);
-      }
-      posts.push(structuredClone(m));
-    },
-    log: { info() {}, warn() {}, error() {} },
-    now: () => Date.now(),
-    newId: () => `${opts.idPrefix ?? 'id'}${++id}`,
-    permissions: opts.permissions,
-    audit: opts.audit,
-    diffReview: opts.diffReview,
-    research: opts.research,
-    scheduler: {
-      setTimeout: (fn, _ms) => setTimeout(fn, 1),
-      clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-    },
-  });
+  );
   const envelopes = (requestId?: string): Envelope[] =>
     posts
       .flatMap((p) => (p.type === 'events' ? p.envelopes : []))

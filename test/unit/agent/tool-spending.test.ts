@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { defineTool } from '../../../extension/core/tools/types';
 import type { ProviderEvent } from '../../../extension/core/providers/types';
 import { ScriptedProvider } from '../../fixtures/scripted-provider';
-import { createPageAnswerer } from '../../../extension/core/research/page-answer';
+import { createPageAnswerer } from '../../../extension/core/web/page-answer';
 import { assertEnvelopeInvariants, createHarness } from './harness';
 
 const usage = (inputTokens: number, outputTokens: number): ProviderEvent => ({

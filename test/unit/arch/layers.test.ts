@@ -23,6 +23,12 @@ test('each planted violation is caught', () => {
     ['extension/core/tools/x.ts', "import { a } from '../../vscode/runtime';", /host or the webview/],
     ['extension/core/store/x.ts', "import type { ChatController } from '../agent/controller';", /store never imports/],
     ['extension/core/store/x.ts', "import { generateTitle } from '../agent/title';", /store never imports/],
+    ['extension/core/research/loop/x.ts', "import { AsyncQueue } from '../../agent/async-queue';", /research never/],
+    ['extension/core/research/x.ts', "import type { ChatController } from '../agent/controller';", /research never/],
+    ['extension/core/tools/x.ts', "import { SEARCH_APIS } from '../research/search/catalog';", /tools never/],
+    ['extension/core/tools/util/x.ts', "import type { Source } from '../../research/types';", /tools never/],
+    ['extension/core/usage/x.ts', "import { runTurn } from '../agent/turn';", /never import agent or research/],
+    ['extension/core/web/x.ts', "import { runResearch } from '../research/loop/research-run';", /never import agent/],
     ['extension/protocol/x.ts', "import { readFile } from 'node:fs';", /only zod/],
     ['extension/protocol/x.ts', "import type { Tool } from '../core/tools/types';", /only zod/],
     [
@@ -58,6 +64,9 @@ test('allowed imports are not flagged', () => {
     },
     { path: 'test/unit/a.test.ts', text: "import { startFakeLlm } from '../fixtures/fake-llm';" },
     { path: 'extension/core/store/a.ts', text: "import type { JournalRecord, Logger } from '../ports';" },
+    { path: 'extension/core/research/a.ts', text: "import { costOf } from '../usage/cost';" },
+    { path: 'extension/core/tools/a.ts', text: "import type { PageFetcher } from '../web/fetch/page-fetcher';" },
+    { path: 'extension/core/agent/a.ts', text: "import type { ResearchHost } from '../research/host';" },
     { path: 'bench/lib/a.ts', text: "import { startFakeLlm } from '../../test/fixtures/fake-llm';" },
     {
       path: 'extension/core/b.ts',

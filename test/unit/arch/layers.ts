@@ -1,6 +1,7 @@
 // Reads the imports of every source file and reports breaches of the layer rules: protocol imports
 // only zod, core never touches VS Code or the webview, the webview only the protocol and its UI
-// libraries, the store never the agent, and nothing outside test/ uses test code.
+// libraries, the store never the agent, research never the agent, tools never research, the shared parts
+// below them (usage, util, web) neither, and nothing outside test/ uses test code.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative, sep } from 'node:path';
 
@@ -71,6 +72,17 @@ export function findViolations(files: SourceFile[]): Violation[] {
       // The store implements a port (core/ports.ts); it must not depend on the controller it serves.
       if (under(p, 'extension/core/store') && target && under(target, 'extension/core/agent'))
         add('extension/core/store never imports extension/core/agent');
+      // Research runs beside the agent loop, not inside it: usage, cost, budget and queues sit below both.
+      if (under(p, 'extension/core/research') && target && under(target, 'extension/core/agent'))
+        add('extension/core/research never imports extension/core/agent');
+      // web_fetch / web_search and research share the web part (fetch, page answers, search catalog).
+      if (under(p, 'extension/core/tools') && target && under(target, 'extension/core/research'))
+        add('extension/core/tools never imports extension/core/research');
+      // The parts below agent and research (usage, util, web) import neither.
+      const below = ['extension/core/usage', 'extension/core/util', 'extension/core/web'];
+      const above = ['extension/core/agent', 'extension/core/research'];
+      if (below.some((d) => under(p, d)) && target && above.some((d) => under(target, d)))
+        add('usage, util and web never import agent or research');
       if (under(p, 'webview')) {
         if (target) {
           if (!under(target, 'webview') && !under(target, 'extension/protocol'))

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import type { HtmlConverter } from '../../../extension/core/research/fetch/html-converter';
+import type { HtmlConverter } from '../../../extension/core/web/fetch/html-converter';
 import { repoFile } from '../../fixtures/node-ports';
 
 /** Strings that survive minification: one from each library. */

@@ -4,15 +4,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import * as html from '../../../extension/core/research/fetch/html-to-markdown';
-import { FetchError } from '../../../extension/core/research/fetch/fetch-error';
-import { createPageFetcher, type PageFetcherOptions } from '../../../extension/core/research/fetch/page-fetcher';
-import {
-  pinnedRequest,
-  type PinnedResponse,
-  type Transport,
-} from '../../../extension/core/research/fetch/pinned-request';
-import type { Resolver } from '../../../extension/core/research/fetch/target-guard';
+import * as html from '../../../extension/core/web/fetch/html-to-markdown';
+import { FetchError } from '../../../extension/core/web/fetch/fetch-error';
+import { createPageFetcher, type PageFetcherOptions } from '../../../extension/core/web/fetch/page-fetcher';
+import { pinnedRequest, type PinnedResponse, type Transport } from '../../../extension/core/web/fetch/pinned-request';
+import type { Resolver } from '../../../extension/core/web/fetch/target-guard';
 import { startWebCorpus, type WebCorpus } from '../../fixtures/research/web-corpus';
 
 let web: WebCorpus;

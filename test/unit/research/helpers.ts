@@ -3,8 +3,8 @@
 import type { Logger, SecretsPort } from '../../../extension/core/ports';
 import type { KeyDestinationAnswer, KeyDestinationQuestion } from '../../../extension/core/providers/key-binding';
 import { VirtualClock } from '../../fixtures/virtual-clock';
-import { SearchClient, type SearchClientOptions } from '../../../extension/core/research/search/client';
-import type { SearchProviderId } from '../../../extension/core/research/types';
+import { SearchClient, type SearchClientOptions } from '../../../extension/core/web/search/client';
+import type { SearchProviderId } from '../../../extension/core/web/types';
 
 export { VirtualClock };
 

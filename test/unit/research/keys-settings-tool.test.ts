@@ -3,18 +3,18 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPolicy, decide } from '../../../extension/core/permissions';
-import { normalizeDomain, urlPassesDomains } from '../../../extension/core/research/search/domains';
-import { isSearchError } from '../../../extension/core/research/search/errors';
-import { searchKeyBindingName, searchKeySecretName } from '../../../extension/core/research/search/keys';
-import { parseSearchSettings } from '../../../extension/core/research/search/settings';
+import { normalizeDomain, urlPassesDomains } from '../../../extension/core/web/search/domains';
+import { isSearchError } from '../../../extension/core/web/search/errors';
+import { searchKeyBindingName, searchKeySecretName } from '../../../extension/core/web/search/keys';
+import { parseSearchSettings } from '../../../extension/core/web/search/settings';
 import { createToolRegistry, inputJsonSchema, toolsForMode } from '../../../extension/core/tools/registry';
 import { webSearchTool } from '../../../extension/core/tools/web-search';
 import { createNodePorts, makeContext, makeTempWorkspace, textOf } from '../../fixtures/node-ports';
 import { startFakeExa } from '../../fixtures/research/fake-exa';
 import { lastRequest, type FakeSearchServer } from '../../fixtures/research/fake-search-server';
 import { KeyDirectory } from '../../../extension/vscode/key-directory';
-import { SEARCH_APIS } from '../../../extension/core/research/search/catalog';
-import { SEARCH_PROVIDER_IDS } from '../../../extension/core/research/types';
+import { SEARCH_APIS } from '../../../extension/core/web/search/catalog';
+import { SEARCH_PROVIDER_IDS } from '../../../extension/core/web/types';
 import { memorySecrets, signal, testClient } from './helpers';
 
 const KEY = 'exa-stored-key-0123456789';

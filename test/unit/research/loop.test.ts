@@ -17,9 +17,9 @@ import {
 import { researchRequest } from '../../../extension/core/agent/research-request';
 import { claimJudgeFrom } from '../../../extension/core/research/verify';
 import { collectText } from '../../../extension/core/research/loop/llm-text';
-import type { FetchedPage, SearchResult } from '../../../extension/core/research/types';
+import type { FetchedPage, SearchResult } from '../../../extension/core/web/types';
 import type { ResearchPlanInput } from '../../../extension/protocol';
-import type { RunBudget } from '../../../extension/core/agent/budget';
+import type { RunBudget } from '../../../extension/core/usage/budget';
 import { startFakeLlm, type FakeReply, type RecordedRequest } from '../../fixtures/fake-llm';
 
 const fakePromise = startFakeLlm();

@@ -3,8 +3,8 @@
 // and what each kind of error body becomes.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isSearchError, type SearchError } from '../../../extension/core/research/search/errors';
-import type { SearchProviderId } from '../../../extension/core/research/types';
+import { isSearchError, type SearchError } from '../../../extension/core/web/search/errors';
+import type { SearchProviderId } from '../../../extension/core/web/types';
 import type { WebSearchRequest } from '../../../extension/core/ports';
 import { startFakeBrave } from '../../fixtures/research/fake-brave';
 import { startFakeExa } from '../../fixtures/research/fake-exa';

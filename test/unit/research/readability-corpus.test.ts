@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHTML } from 'linkedom';
-import * as html from '../../../extension/core/research/fetch/html-to-markdown';
-import { createPageFetcher } from '../../../extension/core/research/fetch/page-fetcher';
+import * as html from '../../../extension/core/web/fetch/html-to-markdown';
+import { createPageFetcher } from '../../../extension/core/web/fetch/page-fetcher';
 import { sharedCorpusDir, sharedCorpusPages, startWebCorpus, type WebCorpus } from '../../fixtures/research/web-corpus';
 import { bagOfWordsSimilarity, type Similarity } from './text-similarity';
 

@@ -4,9 +4,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CircuitBreaker, DEFAULT_BREAKER } from '../../../extension/core/resilience/circuit-breaker';
-import { isSearchError, type SearchError } from '../../../extension/core/research/search/errors';
+import { isSearchError, type SearchError } from '../../../extension/core/web/search/errors';
 import { RateLimiter } from '../../../extension/core/resilience/rate-limiter';
-import { backoffMs, DEFAULT_RETRY } from '../../../extension/core/research/search/retry';
+import { backoffMs, DEFAULT_RETRY } from '../../../extension/core/web/search/retry';
 import { startFakeBrave } from '../../fixtures/research/fake-brave';
 import { startFakeExa } from '../../fixtures/research/fake-exa';
 import { startFakeFirecrawl } from '../../fixtures/research/fake-firecrawl';

@@ -1,14 +1,14 @@
 // The fetch guard (SSRF): which URLs and addresses web_fetch refuses, whatever form they come in.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { isMetadataAddress, refusedAddress } from '../../../extension/core/research/fetch/address-ranges';
-import { FetchError } from '../../../extension/core/research/fetch/fetch-error';
+import { isMetadataAddress, refusedAddress } from '../../../extension/core/web/fetch/address-ranges';
+import { FetchError } from '../../../extension/core/web/fetch/fetch-error';
 import {
   isAllowedPrivateHost,
   parseFetchUrl,
   vetTarget,
   type Resolver,
-} from '../../../extension/core/research/fetch/target-guard';
+} from '../../../extension/core/web/fetch/target-guard';
 
 const noDns: Resolver = async (host) => {
   throw Object.assign(new Error(`no DNS in tests (${host})`), { code: 'ENOTFOUND' });

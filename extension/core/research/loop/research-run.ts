@@ -7,11 +7,11 @@
 import type { ReportSource, RequestEvent, ResearchPhase, ResearchPlanInput, Usage } from '../../../protocol';
 import gapsPrompt from '../../../../prompts/research-gaps.md';
 import writerPrompt from '../../../../prompts/researcher.md';
-import { AsyncQueue } from '../../agent/async-queue';
-import { costOf } from '../../agent/cost';
-import { addUsage, budgetReached, type RunBudget } from '../../agent/budget';
+import { AsyncQueue } from '../../util/async-queue';
+import { costOf } from '../../usage/cost';
+import { addUsage, budgetReached, type RunBudget } from '../../usage/budget';
 import type { ModelMessage, ProviderConfig } from '../../providers/types';
-import type { FetchedPage, SearchProviderId, SearchQuery, SearchResult } from '../types';
+import type { FetchedPage, SearchProviderId, SearchQuery, SearchResult } from '../../web/types';
 import { verifyReport, type ClaimJudge, type FetchedSource } from '../verify';
 import { normaliseUrl } from '../verify/citations';
 import { collectText, jsonObjectIn, type LlmTarget } from './llm-text';

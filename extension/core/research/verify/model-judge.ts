@@ -3,7 +3,7 @@
 // verifier does not depend on a provider; the research loop gives it the configured fast model.
 import claimCheckPrompt from '../../../../prompts/claim-check.md';
 import type { Usage } from '../../../protocol';
-import { costOf } from '../../agent/cost';
+import { costOf } from '../../usage/cost';
 import type { ProviderConfig } from '../../providers/types';
 import type { ClaimJudge, JudgeInput } from './verify-report';
 

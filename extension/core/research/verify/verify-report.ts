@@ -3,7 +3,7 @@
 // page it cites — a lexical floor first (its words and figures must be on the page), then, when a
 // judge is given, a fast model reading the best-matching passages. Invented citations and unfetched
 // URLs are removed; unsupported claims stay, visibly marked, and are counted in the report's notes.
-import type { Source } from '../types';
+import type { Source } from '../../web/types';
 import {
   citedNumbers,
   citedSentences,

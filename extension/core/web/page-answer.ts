@@ -3,8 +3,8 @@
 // is `sextant.research.fastModel` when set, else the session's current model; it is reached through
 // the provider registry like any request (keys bound to their servers, the SDK loaded lazily).
 import type { Usage } from '../../protocol';
-import { addUsage } from '../agent/budget';
-import { costOf } from '../agent/cost';
+import { addUsage } from '../usage/budget';
+import { costOf } from '../usage/cost';
 import type { Provider, ProviderConfig } from '../providers/types';
 import type { FetchedPage } from './types';
 

@@ -1,6 +1,6 @@
-// The shapes Research mode's parts agree on: what a search returns, what a fetch returns, and a source
-// the report may cite. Search providers, the fetch pipeline, the loop and the citation checker each
-// live in their own folder under core/research and meet only here.
+// The shapes the web part's users agree on: what a search returns, what a fetch returns, and a source
+// the report may cite. Search providers and the fetch pipeline live under core/web (shared by the
+// web_search / web_fetch tools and Research mode); the loop and the citation checker under core/research.
 
 export type SearchProviderId = 'exa' | 'tavily' | 'brave' | 'firecrawl';
 

@@ -1,0 +1,134 @@
+// A Chat, Agent or Plan turn: the model with the mode's tools, the history compacted first when the
+// next prompt nears the context window, and again between the model calls of a long run.
+import { latestCompaction, type Compaction, type Mode } from '../../protocol';
+import type { ModelMessage } from '../providers/types';
+import { acceptsImages } from '../providers/registry';
+import type { ToolPorts } from '../ports';
+import { type RunBudget, tokensOf } from '../usage/budget';
+import type { ChatServices } from './chat-services';
+import {
+  COMPACT_AT,
+  DEFAULT_CONTEXT_WINDOW,
+  estimatePromptTokens,
+  estimateTextTokens,
+  modelFacingHistory,
+} from './compaction';
+import type { CurrentChat } from './current-chat';
+import { reasoningFor, type Target, withFallback } from './run-target';
+import { compactSession, nextPromptTokens } from './session-compaction';
+import { runTurn, type TurnEvent } from './turn';
+
+export interface AgentTurnRequest {
+  text: string;
+  mode: Mode;
+  signal: AbortSignal;
+  target: Target;
+  /** The approval and ask ports of this request (the approval broker's). */
+  asking: Pick<ToolPorts, 'approval' | 'ask'>;
+  /** Steps this run may take (sextant.agent.maxSteps; a Continue grants another batch). */
+  maxSteps: number;
+  beforeWrite?: (absPath: string) => Promise<void>;
+  budget?: RunBudget;
+}
+
+export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: AgentTurnRequest) {
+  const s = chat.session;
+  const { target, signal, budget } = r;
+  const userMessage: ModelMessage = { role: 'user', content: r.text };
+  const tools = services.tools.toolsFor(r.mode);
+  const system = services.models.systemPrompt(r.mode, s.createdAt);
+  const fixedTokens = estimatePromptTokens(system, tools?.specs() ?? [], []);
+  const near = (extra: number, midTurn: boolean) =>
+    compactNearWindow(chat, services, { target, fixedTokens, extraTokens: extra, signal, budget, midTurn });
+  const first = await near(estimateTextTokens(r.text), false);
+  if (signal.aborted) return;
+  for (const ev of first?.events ?? []) yield ev;
+  // The marker reaches the chat when the outbox flushes: the compaction in force is taken from here.
+  const compaction = first?.compaction ?? latestCompaction(s.chat);
+  s.tools.compacted = Boolean(compaction);
+  // A long agent run grows the prompt step by step: between its model calls the same check runs (once
+  // more after a failure would only fail again, so a failed compaction is not retried in this turn).
+  let failed = first !== undefined && !first.compaction;
+  const compactBetweenSteps = async () => {
+    if (failed) return undefined;
+    const done = await near(0, true);
+    if (!done) return undefined;
+    failed = !done.compaction;
+    if (done.compaction) s.tools.compacted = true;
+    const messages = done.compaction ? modelFacingHistory(s.modelMessages, done.compaction) : undefined;
+    return { events: done.events, ...(messages ? { messages } : {}) };
+  };
+  const reasoning = reasoningFor(services.models, target.ref);
+  yield* runTurn([...modelFacingHistory(s.modelMessages, compaction), userMessage], {
+    sessionId: s.id,
+    // The turn may fail over (and says so); the compaction above never does: its summary uses the chat's model.
+    provider: withFallback(services.models, s.model, target).provider,
+    model: target.model,
+    system,
+    price: target.config.price,
+    tools,
+    toolSession: s.tools,
+    ports: { ...services.tools.ports, ...r.asking },
+    maxSteps: r.maxSteps,
+    supportsImages: acceptsImages(target.config),
+    signal,
+    now: services.host.now,
+    permissions: services.tools.permissions,
+    audit: services.tools.audit,
+    newId: services.host.newId,
+    ...(r.beforeWrite ? { beforeWrite: r.beforeWrite } : {}),
+    ...(budget ? { budget } : {}),
+    ...(reasoning ? { reasoning } : {}),
+    compactBetweenSteps,
+  });
+}
+
+/**
+ * When the next prompt nears the context window, summarises the older turns (the summary uses the
+ * chat's model, never the fallback). Undefined when there is no need; else the events to show — the
+ * marker, or a notice when it failed (the request then goes in full) — and the compaction made. Its
+ * cost counts in the session's caps at once.
+ */
+async function compactNearWindow(
+  chat: CurrentChat,
+  services: ChatServices,
+  o: {
+    target: Target;
+    fixedTokens: number;
+    extraTokens: number;
+    signal: AbortSignal;
+    budget: RunBudget | undefined;
+    midTurn: boolean;
+  },
+): Promise<{ events: TurnEvent[]; compaction?: Compaction } | undefined> {
+  const s = chat.session;
+  const window = o.target.config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+  chat.flush(); // the chat (and its latest compaction) up to date
+  const tokensBefore = nextPromptTokens(s, o.fixedTokens, o.extraTokens);
+  if (tokensBefore < COMPACT_AT * window) return undefined;
+  const how = {
+    trigger: 'auto' as const,
+    tokensBefore,
+    fixedTokens: o.fixedTokens,
+    signal: o.signal,
+    midTurn: o.midTurn,
+  };
+  const done = await compactSession(s, o.target, how, services.host);
+  if (!done.ok) {
+    return {
+      events: [
+        {
+          type: 'notice',
+          kind: 'compaction',
+          text: `Could not compact the conversation (${done.reason}); sent in full.`,
+        },
+      ],
+    };
+  }
+  const compaction = done.compaction;
+  if (o.budget && compaction.usage) {
+    o.budget.sessionSpent.tokens += tokensOf(compaction.usage);
+    o.budget.sessionSpent.costUsd += compaction.usage.costUsd ?? 0;
+  }
+  return { compaction, events: [{ type: 'compacted', compaction, messageId: services.host.newId() }] };
+}

@@ -1,0 +1,284 @@
+// One request's life: it starts (the session written on its first message, a turn checkpoint), streams
+// its events through the current chat, and ends with exactly one terminal event — complete, aborted
+// (Stop, or a newer request) or error (with Retry). One request runs at a time.
+import {
+  compactRequests,
+  latestCompaction,
+  type Mode,
+  type Report,
+  type ResearchPlanInput,
+  type RunBudgetChoice,
+  type Todo,
+} from '../../protocol';
+import type { TurnCheckpoint } from '../ports';
+import type { ModelMessage } from '../providers/types';
+import { generateTitle } from '../session-title';
+import { agentTurn } from './agent-turn';
+import type { ApprovalBroker } from './approval-broker';
+import type { ChatServices } from './chat-services';
+import type { CurrentChat } from './current-chat';
+import { toErrorInfo } from './errors';
+import { effectiveMode } from './modes';
+import { researchPlanRequest, researchRequest } from './research-request';
+import type { SessionRewinder } from './rewind-session';
+import { llmOf, modelRefFor, plannerTarget, runBudget, type Target } from './run-target';
+import { TurnCheckpoints } from './turn-checkpoints';
+
+/** How a request runs beyond its text and mode. */
+export interface SendOptions {
+  /** Seeds the session's todo list when the request starts (an approved plan's steps). */
+  todos?: Todo[];
+  /** Research mode: carry out this approved research plan instead of planning first. */
+  researchPlan?: ResearchPlanInput;
+  /** Plan mode: propose a research plan (Plan Research) instead of a change plan. */
+  planResearch?: boolean;
+  /** The composer's budget choice for this run, or Continue after a budget stop. */
+  budget?: RunBudgetChoice;
+}
+
+interface InFlight {
+  requestId: string;
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+export class RequestRunner {
+  private inFlight: InFlight | undefined;
+  /** Work a new request must wait for (a "Compact now" under way), so it gets the brief. */
+  private holding: Promise<void> | undefined;
+
+  constructor(
+    private readonly chat: CurrentChat,
+    private readonly services: ChatServices,
+    private readonly approvals: ApprovalBroker,
+    private readonly rewinder: SessionRewinder,
+  ) {}
+
+  /** The request running now, if any. */
+  get running(): string | undefined {
+    return this.inFlight?.requestId;
+  }
+
+  /** Nothing runs and nothing holds requests back. */
+  idle(): boolean {
+    return !this.inFlight && !this.holding;
+  }
+
+  /** New requests wait until `work` is over. */
+  async hold<T>(work: () => Promise<T>): Promise<T> {
+    let release!: () => void;
+    this.holding = new Promise<void>((r) => (release = r));
+    try {
+      return await work();
+    } finally {
+      this.holding = undefined;
+      release();
+    }
+  }
+
+  async send(requestId: string, text: string, requestedMode: Mode, opts: SendOptions = {}): Promise<void> {
+    await this.abort();
+    await this.holding;
+    const { host } = this.services;
+    const s = this.chat.session;
+    const mode = effectiveMode(requestedMode, this.chat.modeContext());
+    if (mode !== s.mode) this.chat.setMode(mode);
+    if (!s.persisted) {
+      s.title = generateTitle(text);
+      s.createdAt = host.now();
+      const { id: sessionId, title, model } = s;
+      this.chat.journal({ kind: 'session_created', sessionId, title, mode: s.mode, model, at: host.now() });
+      s.persisted = true;
+      host.onCurrentSessionChanged?.(s.id);
+    }
+    // A new request moves the chat on: the last rewind can no longer be undone.
+    this.rewinder.clearRedo(s);
+    const abort = new AbortController();
+    let finish!: () => void;
+    const done = new Promise<void>((r) => (finish = r));
+    this.inFlight = { requestId, abort, done };
+    const userMessageId = host.newId();
+    this.chat.emit(requestId, {
+      type: 'started',
+      userMessageId,
+      assistantMessageId: host.newId(),
+      text,
+      mode,
+      // The answer names the model that wrote it: the planner model for a plan.
+      model: modelRefFor(this.services.models, s.model, mode),
+    });
+    // Where this turn starts, so "Rewind to here" can cut the model history at this message.
+    const turn: TurnCheckpoint = { userMessageId, requestId, modelIndex: s.modelMessages.length };
+    s.checkpoints.push(turn);
+    this.chat.journal({ kind: 'turn_checkpoint', sessionId: s.id, checkpoint: turn, at: host.now() });
+    if (opts.todos) {
+      s.tools.todos = opts.todos;
+      this.chat.journal({ kind: 'todos', sessionId: s.id, todos: opts.todos, at: host.now() });
+      this.chat.emit(requestId, { type: 'todos', todos: opts.todos });
+    }
+    try {
+      await this.run(requestId, text, mode, abort.signal, opts, turn);
+    } finally {
+      if (this.inFlight?.requestId === requestId) this.inFlight = undefined;
+      compactRequests(s.chat);
+      finish();
+    }
+  }
+
+  /** Stops the in-flight request (if any, and if it matches) and waits until it has ended. */
+  async abort(requestId?: string): Promise<void> {
+    const f = this.inFlight;
+    if (!f || (requestId && f.requestId !== requestId)) return;
+    f.abort.abort();
+    await f.done;
+  }
+
+  /** Runs the last user message of the session again. */
+  async retry(requestId: string): Promise<void> {
+    const s = this.chat.session;
+    const lastUser = [...s.chat.messages].reverse().find((m) => m.role === 'user');
+    const text = lastUser?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
+    if (!text) return;
+    await this.send(requestId, text, lastUser?.mode ?? s.mode);
+  }
+
+  private async run(
+    requestId: string,
+    text: string,
+    mode: Mode,
+    signal: AbortSignal,
+    opts: SendOptions,
+    turn: TurnCheckpoint,
+  ): Promise<void> {
+    const { host } = this.services;
+    const s = this.chat.session;
+    let checkpoints: TurnCheckpoints | undefined;
+    const userMessage: ModelMessage = { role: 'user', content: text };
+    let userRecorded = false;
+    const recordHistory = (messages: ModelMessage[]) => {
+      const add = userRecorded ? messages : [userMessage, ...messages];
+      userRecorded = true;
+      s.modelMessages.push(...add);
+      this.chat.journal({ kind: 'model_messages', sessionId: s.id, messages: add, at: host.now() });
+    };
+    // Usage is a running total over the turn's model calls: the difference is the last call's prompt.
+    let inputSoFar = 0;
+    const isolated = mode === 'research' || (mode === 'plan' && opts.planResearch);
+    const promptSeen = (inputTotal: number) => {
+      if (isolated) return; // research runs without the chat history: its prompts say nothing of its size
+      const tokens = inputTotal - inputSoFar;
+      inputSoFar = inputTotal;
+      const replaces = latestCompaction(s.chat)?.replaces ?? 0;
+      if (tokens > 0) s.lastPrompt = { tokens, historyLength: s.modelMessages.length, replaces };
+    };
+    try {
+      const ref = modelRefFor(this.services.models, s.model, mode);
+      const target: Target = { ...(await this.services.models.resolveModel(ref)), ref };
+      checkpoints = TurnCheckpoints.forTurn(this.services, requestId, mode);
+      const events = this.events(text, mode, requestId, signal, opts, target, checkpoints);
+      for (;;) {
+        const next = await events.next();
+        if (next.done) break;
+        const ev = next.value;
+        if (ev.type === 'history') recordHistory(ev.messages);
+        else {
+          if (ev.type === 'usage') promptSeen(ev.usage.inputTokens);
+          if (ev.type === 'todos')
+            this.chat.journal({ kind: 'todos', sessionId: s.id, todos: ev.todos, at: host.now() });
+          if (ev.type === 'report') this.journalReport(ev.report);
+          this.chat.emit(requestId, ev);
+        }
+      }
+      await checkpoints?.save(this.chat, s.id, turn);
+      if (signal.aborted) this.endAborted(requestId);
+      else {
+        this.chat.emit(requestId, { type: 'complete' });
+        this.retitleAfterFirstExchange(text);
+      }
+    } catch (err) {
+      await checkpoints?.save(this.chat, s.id, turn);
+      if (signal.aborted) return this.endAborted(requestId);
+      const error = toErrorInfo(err);
+      host.log.warn(`request ${requestId} failed: ${error.code}: ${error.message}`);
+      this.chat.emit(requestId, { type: 'error', error });
+    }
+  }
+
+  /** The events of one request: a research run, a research plan, or a turn with the mode's tools. */
+  private async *events(
+    text: string,
+    mode: Mode,
+    requestId: string,
+    signal: AbortSignal,
+    opts: SendOptions,
+    target: Target,
+    checkpoints?: TurnCheckpoints,
+  ) {
+    const { research, models, host } = this.services;
+    const budget = runBudget(this.services.limits, this.chat.session.chat.messages, opts.budget);
+    if (research && (mode === 'research' || (mode === 'plan' && opts.planResearch))) {
+      // Research mode plans (and checks for gaps) on the planner model; the report is the chat model's.
+      const planner = mode === 'research' ? await plannerTarget(models, target) : undefined;
+      const o = {
+        question: text,
+        research,
+        llm: llmOf(models, target),
+        price: target.config.price,
+        ...(planner ? { planner: { llm: llmOf(models, planner), price: planner.config.price, ref: planner.ref } } : {}),
+        ...(budget ? { budget } : {}),
+        signal,
+        now: host.now,
+        newId: host.newId,
+      };
+      yield* mode === 'research' ? researchRequest({ ...o, plan: opts.researchPlan }) : researchPlanRequest(o);
+      return;
+    }
+    const emit = (event: Parameters<CurrentChat['emit']>[1]) => this.chat.emit(requestId, event);
+    yield* agentTurn(this.chat, this.services, {
+      text,
+      mode,
+      signal,
+      target,
+      asking: this.approvals.portsFor(emit, this.services.tools.diffReview),
+      maxSteps: this.services.limits.maxSteps(),
+      ...(checkpoints ? { beforeWrite: checkpoints.beforeWrite } : {}),
+      ...(budget ? { budget } : {}),
+    });
+  }
+
+  /** A report is also an artifact of the session, with its citations (the store's artifacts table). */
+  private journalReport(report: Report): void {
+    this.chat.journal({
+      kind: 'artifact',
+      sessionId: this.chat.session.id,
+      artifact: {
+        id: report.id,
+        kind: 'report',
+        title: report.title,
+        content: report.markdown,
+        citations: report.sources.map((src) => ({ n: src.n, url: src.url, title: src.title })),
+      },
+      at: this.services.host.now(),
+    });
+  }
+
+  /** "hi"-style first messages get their title from the answer once the first exchange is done. */
+  private retitleAfterFirstExchange(userText: string): void {
+    const s = this.chat.session;
+    if (s.chat.messages.length !== 2) return;
+    const answer = s.chat.messages[1].parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    const title = generateTitle(userText, answer);
+    if (title && title !== s.title) {
+      s.title = title;
+      const at = this.services.host.now();
+      this.chat.journal({ kind: 'session_meta', sessionId: s.id, title, titleSource: 'auto', at });
+    }
+  }
+
+  private endAborted(requestId: string): void {
+    // Deltas received before Stop are still delivered; then only the terminal event.
+    this.chat.flush();
+    this.chat.stop(requestId);
+    this.chat.emit(requestId, { type: 'aborted', partialSaved: true });
+  }
+}
