@@ -3,7 +3,7 @@
 // always asks for and the paths a read is always refused. Pure: no file system access — the caller
 // resolves symbolic links and hands over real paths.
 import { posix } from 'node:path';
-import { globSource } from '../tools/util/globs';
+import { globSource } from '../paths/globs';
 import {
   locationPath,
   PROTECTED_WRITES,

@@ -7,7 +7,7 @@
 // outside the workspace and commands that cannot be judged ask, even when a rule or the mode
 // would allow. Reads of keys, credentials and /proc, /sys, /dev are refused outright.
 import { posix } from 'node:path';
-import { globSource } from '../tools/util/globs';
+import { globSource } from '../paths/globs';
 import { analyzeCommand, type CommandPiece, type CommandWrite } from './command';
 import {
   deniedReadRoots,

@@ -1,7 +1,7 @@
 // Permission rules — `Tool` or `Tool(pattern)` — parsed once into matchers. A malformed rule is
 // reported (with what to write instead) and left out; parsing never throws.
 import { absoluteGlob, escapeRegExp, expandHome, isAbsolutePath, normalizePath } from './paths';
-import { globSource } from '../tools/util/globs';
+import { globSource } from '../paths/globs';
 import type { RuleList, RuleProblem, RuleSource, ToolKind } from './types';
 
 /** What a tool's rule pattern is matched against. */

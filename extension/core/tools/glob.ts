@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as z from 'zod';
 import { defineTool, errorResult } from './types';
 import { plural } from './util/cap';
-import { compileGlob } from './util/globs';
+import { compileGlob } from '../paths/globs';
 import { listFiles } from './util/list-files';
 import { displayPath, resolvePath, rootOf } from './util/paths';
 import { toSlash } from './util/walk';

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as z from 'zod';
 import { defineTool, errorResult } from './types';
 import { formatBytes } from './util/cap';
-import { compileGlob, matchRules, parseGitignore, type GitignoreRule } from './util/globs';
+import { compileGlob, matchRules, parseGitignore, type GitignoreRule } from '../paths/globs';
 import { displayPath, resolvePath } from './util/paths';
 import type { WorkspacePort } from '../ports';
 
