@@ -21,16 +21,8 @@ import {
   showPath,
   type PathFact,
 } from './paths';
-import {
-  compileRule,
-  GROUPS,
-  isProblem,
-  KNOWN_TOOLS,
-  PATH_READ_TOOLS,
-  WRITE_TOOLS,
-  type CompiledRule,
-  type ToolInfo,
-} from './rules';
+import { compileRule, isProblem, toolGroups, type CompiledRule } from './rules';
+import { argumentText, type ToolFacts } from './tool-facts';
 import type { Decision, DefaultMode, PermissionCall, PolicyConfig, RuleList, RuleProblem, RuleSource } from './types';
 
 interface ToolRules {
@@ -49,7 +41,10 @@ export interface Policy {
   readonly home: string;
   /** Every rule in force. */
   readonly rules: readonly CompiledRule[];
-  readonly tools: Readonly<Record<string, ToolInfo>>;
+  /** The tools' declared facts, by name. */
+  readonly tools: Readonly<Record<string, ToolFacts>>;
+  /** Group names (edit, read) and the tools they stand for. */
+  readonly groups: Readonly<Record<string, string[]>>;
   /** Rules by tool name. */
   readonly byTool: ReadonlyMap<string, ToolRules>;
   readonly protectedPaths: readonly PathFact[];
@@ -58,15 +53,15 @@ export interface Policy {
 
 const MODES: DefaultMode[] = ['ask', 'acceptEdits', 'allow'];
 const NO_RULES: ToolRules = { deny: [], ask: [], allow: [] };
-const DIRECTORY_TOOLS = new Set(['glob', 'grep', 'ls']);
 
 export function createPolicy(config: PolicyConfig): Policy {
   const problems: RuleProblem[] = [];
   const home = normalizePath(config.home || '/');
   const workspaceFolders = config.workspaceFolders.map(normalizePath);
-  const tools: Record<string, ToolInfo> = { ...KNOWN_TOOLS };
-  for (const [name, kind] of Object.entries(config.tools ?? {}))
-    if (!Object.hasOwn(tools, name) && !Object.hasOwn(GROUPS, name)) tools[name] = { kind, subject: 'text' };
+  const tools: Record<string, ToolFacts> = {};
+  for (const t of config.tools ?? []) tools[t.name] = t;
+  const groups = toolGroups(tools);
+  for (const g of Object.keys(groups)) delete tools[g];
 
   const extraWriteRoots: string[] = [];
   for (const raw of config.extraWriteRoots ?? []) {
@@ -109,7 +104,7 @@ export function createPolicy(config: PolicyConfig): Policy {
       });
   }
 
-  const env = { home, workspaceFolders, tools };
+  const env = { home, workspaceFolders, tools, groups };
   const rules: CompiledRule[] = [];
   const lists: RuleList[] = ['deny', 'ask', 'allow'];
   for (const source of ['user', 'workspace'] as RuleSource[]) {
@@ -158,6 +153,7 @@ export function createPolicy(config: PolicyConfig): Policy {
     home,
     rules,
     tools,
+    groups,
     byTool,
     protectedPaths: protectedPaths(home),
     deniedReads: deniedReads(home),
@@ -197,28 +193,54 @@ function inWriteRoots(policy: Policy, p: string): boolean {
   return inWorkspace(policy, p) || policy.extraWriteRoots.some((f) => isUnder(p, f));
 }
 
-/** The real path a file tool acts on: the caller's resolved path, else the argument resolved lexically. */
-function targetPath(call: PermissionCall, policy: Policy): string | { error: string } {
-  if (call.realPath) return normalizePath(call.realPath);
-  const input = call.input ?? {};
-  const given = input.file_path ?? input.notebook_path ?? input.path;
-  if (given === undefined && DIRECTORY_TOOLS.has(call.tool)) {
-    const root = policy.workspaceFolders[0];
-    return root ?? { error: 'no workspace folder is open' };
+/**
+ * The real paths a file tool acts on: the caller's resolved paths, else the arguments its
+ * declaration names, resolved lexically. A folder tool without a path works on the workspace root.
+ */
+function targetPaths(call: PermissionCall, facts: ToolFacts, policy: Policy): string[] | { error: string } {
+  let given: ReadonlyArray<string | undefined>;
+  try {
+    given = facts.permission.paths?.(call.input ?? {}) ?? [];
+  } catch {
+    return { error: 'its arguments do not name the paths it works on' };
   }
-  if (typeof given !== 'string' || given.trim() === '') return { error: 'the call names no path' };
-  const p = given.trim();
-  if (isAbsolutePath(p)) return normalizePath(p);
-  const root = policy.workspaceFolders[0];
-  if (!root) return { error: `${p} is relative and no workspace folder is open` };
-  return normalizePath(`${root}/${p}`);
+  if (given.length === 0) given = [undefined];
+  const out: string[] = [];
+  for (const [k, g] of given.entries()) {
+    const real = call.realPaths?.[k] ?? (k === 0 ? call.realPath : undefined);
+    if (real) {
+      out.push(normalizePath(real));
+      continue;
+    }
+    if (g === undefined && facts.permission.folder) {
+      const root = policy.workspaceFolders[0];
+      if (!root) return { error: 'no workspace folder is open' };
+      out.push(root);
+      continue;
+    }
+    if (typeof g !== 'string' || g.trim() === '') return { error: 'the call names no path' };
+    const p = g.trim();
+    if (isAbsolutePath(p)) {
+      out.push(normalizePath(p));
+      continue;
+    }
+    const root = policy.workspaceFolders[0];
+    if (!root) return { error: `${p} is relative and no workspace folder is open` };
+    out.push(normalizePath(`${root}/${p}`));
+  }
+  return out;
 }
 
-function decidePath(call: PermissionCall, info: ToolInfo, policy: Policy, rules: ToolRules): Decision {
-  const target = targetPath(call, policy);
-  if (typeof target !== 'string') return result('ask', 'parse', `Sextant cannot tell what it touches: ${target.error}`);
-  const p = target;
-  const candidates = DIRECTORY_TOOLS.has(call.tool) ? [p, `${p}/`] : [p];
+/** The strictest answer over every path the call touches (a deny first, then an ask). */
+function decidePaths(call: PermissionCall, facts: ToolFacts, policy: Policy, rules: ToolRules): Decision {
+  const targets = targetPaths(call, facts, policy);
+  if (!Array.isArray(targets)) return result('ask', 'parse', `Sextant cannot tell what it touches: ${targets.error}`);
+  const decisions = targets.map((p) => decidePath(p, facts, policy, rules));
+  return decisions.find((d) => d.decision === 'deny') ?? decisions.find((d) => d.decision === 'ask') ?? decisions[0];
+}
+
+function decidePath(p: string, facts: ToolFacts, policy: Policy, rules: ToolRules): Decision {
+  const candidates = facts.permission.folder ? [p, `${p}/`] : [p];
   const matches = (r: CompiledRule) => candidates.some((c) => r.test(c));
   const shown = showPath(p, policy.home);
   const what = quote(shown);
@@ -226,10 +248,10 @@ function decidePath(call: PermissionCall, info: ToolInfo, policy: Policy, rules:
   const deny = rules.deny.find(matches);
   if (deny) return ruleDecision('deny', deny, what);
 
-  if (info.kind === 'read') {
+  if (facts.kind === 'read') {
     const refused = policy.deniedReads.find((f) => candidates.some((c) => f.test(c)));
     if (refused) return result('deny', 'confinement', refused.reason);
-    if (call.tool === 'grep') {
+    if (facts.permission.folder) {
       const inside = deniedReadRoots(policy.home).find((r) => r !== p && isUnder(r, p));
       if (inside)
         return result(
@@ -290,8 +312,8 @@ function writeOutside(policy: Policy, w: CommandWrite): boolean {
   return !inWriteRoots(policy, w.path);
 }
 
-function decideCommand(call: PermissionCall, policy: Policy, rules: ToolRules): Decision {
-  const command = call.input?.command;
+function decideCommand(call: PermissionCall, facts: ToolFacts, policy: Policy, rules: ToolRules): Decision {
+  const command = subjectText(call, facts);
   if (typeof command !== 'string' || command.trim() === '')
     return result('ask', 'parse', 'the call has no command to judge');
   const a = analyzeCommand(command, { home: policy.home, cwd: policy.workspaceFolders[0] });
@@ -381,8 +403,8 @@ function allowedBy(used: CompiledRule[]): Decision {
 /** Cloud instance metadata endpoints: a fetch there can read the machine's credentials. */
 const METADATA_HOSTS = new Set(['169.254.169.254', '[fd00:ec2::254]', 'metadata.google.internal', '100.100.100.200']);
 
-function decideUrl(call: PermissionCall, policy: Policy, rules: ToolRules): Decision {
-  const raw = call.input?.url;
+function decideUrl(call: PermissionCall, facts: ToolFacts, policy: Policy, rules: ToolRules): Decision {
+  const raw = subjectText(call, facts);
   let url: URL;
   try {
     url = new URL(String(raw));
@@ -405,47 +427,65 @@ function decideUrl(call: PermissionCall, policy: Policy, rules: ToolRules): Deci
   return result('ask', 'default', `fetching ${url.host} asks unless a rule allows it`);
 }
 
-function textSubject(input: Readonly<Record<string, unknown>>): string {
-  for (const k of ['query', 'shell_id', 'bash_id', 'url', 'command', 'path']) {
-    if (typeof input[k] === 'string') return input[k] as string;
+/** The text a command, URL or text tool's rules match, as its declaration names it ('' if it cannot). */
+function subjectText(call: PermissionCall, facts: ToolFacts): string | undefined {
+  try {
+    const t = facts.permission.text?.(call.input ?? {});
+    return typeof t === 'string' ? t : undefined;
+  } catch {
+    return undefined;
   }
-  return '';
 }
 
-function decideOther(call: PermissionCall, info: ToolInfo, policy: Policy, rules: ToolRules): Decision {
-  const subject = textSubject(call.input ?? {});
+function decideOther(call: PermissionCall, facts: ToolFacts, policy: Policy, rules: ToolRules): Decision {
+  const subject = subjectText(call, facts) ?? '';
   const deny = rules.deny.find((r) => r.test(subject));
   if (deny) return ruleDecision('deny', deny);
   const ask = rules.ask.find((r) => r.test(subject));
   if (ask) return ruleDecision('ask', ask);
   const allow = rules.allow.find((r) => r.test(subject));
   if (allow) return ruleDecision('allow', allow);
-  if (info.kind === 'read') return result('allow', 'default', `${call.tool} only reads; it runs without asking`);
+  if (facts.kind === 'read') return result('allow', 'default', `${call.tool} only reads; it runs without asking`);
   if (policy.defaultMode === 'allow') return result('allow', 'default', `defaultMode allow runs ${call.tool}`);
   return result('ask', 'default', `${call.tool} asks unless a rule allows it`);
 }
 
+/** The facts a call is judged by: the tool's declaration, else (a tool the policy was not given) the caller's kind. */
+function factsFor(call: PermissionCall, policy: Policy): ToolFacts | undefined {
+  if (Object.hasOwn(policy.tools, call.tool)) return policy.tools[call.tool];
+  if (!call.kind) return undefined;
+  return { name: call.tool, kind: call.kind, permission: { subject: 'text', text: argumentText } };
+}
+
 /**
- * The policy's answer for one tool call. Pure and synchronous; for file tools pass the real path
- * (`call.realPath`), for bash the command is parsed here.
+ * The policy's answer for one tool call. Pure and synchronous, and it never throws; for file tools
+ * pass the real paths (`call.realPaths`), for bash the command is parsed here.
  */
 export function decide(call: PermissionCall, policy: Policy): Decision {
-  const known = Object.hasOwn(policy.tools, call.tool) ? policy.tools[call.tool] : undefined;
-  const info = known ?? (call.kind ? { kind: call.kind, subject: 'text' as const } : undefined);
+  try {
+    return decideCall(call, policy);
+  } catch (e) {
+    // A bug must not become a crash of the tool step, nor an allow: the call asks, and says why.
+    return result('ask', 'parse', `Sextant could not judge this call (${e instanceof Error ? e.message : e})`);
+  }
+}
+
+function decideCall(call: PermissionCall, policy: Policy): Decision {
+  const facts = factsFor(call, policy);
   const rules = policy.byTool.get(call.tool) ?? NO_RULES;
-  if (!info) {
+  if (!facts) {
     if (policy.defaultMode === 'allow') return result('allow', 'default', `defaultMode allow runs ${call.tool}`);
     return result('ask', 'default', `Sextant knows nothing about the tool ${call.tool}, so it asks`);
   }
-  switch (info.subject) {
+  switch (facts.permission.subject) {
     case 'path':
-      return decidePath(call, info, policy, rules);
+      return decidePaths(call, facts, policy, rules);
     case 'command':
-      return decideCommand(call, policy, rules);
+      return decideCommand(call, facts, policy, rules);
     case 'url':
-      return decideUrl(call, policy, rules);
+      return decideUrl(call, facts, policy, rules);
     default:
-      return decideOther(call, info, policy, rules);
+      return decideOther(call, facts, policy, rules);
   }
 }
 
@@ -496,22 +536,32 @@ const globLiteral = (s: string) => s.replace(/[*?[\]{}\\]/g, '\\$&');
  * writes outside the workspace.
  */
 export function suggestRule(call: PermissionCall, policy: Policy): string | undefined {
-  const info = Object.hasOwn(policy.tools, call.tool) ? policy.tools[call.tool] : undefined;
-  if (!info) return undefined;
-  if (info.subject === 'command') return suggestCommand(call, policy);
-  if (info.subject === 'url') {
+  try {
+    return suggestFor(call, policy);
+  } catch {
+    return undefined;
+  }
+}
+
+function suggestFor(call: PermissionCall, policy: Policy): string | undefined {
+  const facts = Object.hasOwn(policy.tools, call.tool) ? policy.tools[call.tool] : undefined;
+  if (!facts) return undefined;
+  const subject = facts.permission.subject;
+  if (subject === 'command') return suggestCommand(subjectText(call, facts), policy);
+  if (subject === 'url') {
     try {
-      const host = new URL(String(call.input?.url)).hostname;
+      const host = new URL(String(subjectText(call, facts))).hostname;
       return host ? `${call.tool}(domain:${host})` : undefined;
     } catch {
       return undefined;
     }
   }
-  if (info.subject === 'path') {
-    const target = targetPath(call, policy);
-    if (typeof target !== 'string') return undefined;
+  if (subject === 'path') {
+    const targets = targetPaths(call, facts, policy);
+    if (!Array.isArray(targets) || targets.length !== 1) return undefined;
+    const target = targets[0];
     if (decide(call, policy).decision === 'deny') return undefined;
-    if (info.kind === 'write') {
+    if (facts.kind === 'write') {
       if (policy.protectedPaths.some((f) => f.test(target))) return undefined;
       const folder = policy.workspaceFolders
         .filter((f) => isUnder(target, f) && target !== f)
@@ -519,22 +569,21 @@ export function suggestRule(call: PermissionCall, policy: Policy): string | unde
       if (!folder) return undefined;
       const rel = target.slice(folder === '/' ? 1 : folder.length + 1);
       const dir = posix.dirname(rel);
-      const group = WRITE_TOOLS.includes(call.tool) ? 'edit' : call.tool;
+      const group = policy.groups.edit.includes(call.tool) ? 'edit' : call.tool;
       return dir === '.'
         ? `${group}(${globLiteral(rel)})`
         : `${group}(${dir.split('/').map(globLiteral).join('/')}/**)`;
     }
     if (inWriteRoots(policy, target)) return undefined;
-    const dir = DIRECTORY_TOOLS.has(call.tool) ? target : posix.dirname(target);
+    const dir = facts.permission.folder ? target : posix.dirname(target);
     if (dir === '/' || dir === policy.home || posix.dirname(dir) === '/') return undefined;
-    const group = PATH_READ_TOOLS.includes(call.tool) ? 'read' : call.tool;
+    const group = policy.groups.read.includes(call.tool) ? 'read' : call.tool;
     return `${group}(${showPath(dir, policy.home).split('/').map(globLiteral).join('/')}/**)`;
   }
-  return info.kind === 'read' ? undefined : call.tool;
+  return facts.kind === 'read' ? undefined : call.tool;
 }
 
-function suggestCommand(call: PermissionCall, policy: Policy): string | undefined {
-  const command = call.input?.command;
+function suggestCommand(command: string | undefined, policy: Policy): string | undefined {
   if (typeof command !== 'string') return undefined;
   const a = analyzeCommand(command, { home: policy.home, cwd: policy.workspaceFolders[0] });
   if (a.findings.length || a.pieces.some((p) => p.transparent)) return undefined;

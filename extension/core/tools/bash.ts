@@ -105,6 +105,8 @@ function mirrorToTerminal(ctx: ToolContext, job: Job): void {
 export const bashTool = defineTool({
   name: 'bash',
   kind: 'execute',
+  permission: { subject: 'command', text: (i) => i.command },
+  modes: ['agent'],
   description: [
     'Runs a shell command (bash -c) in the workspace root and returns its combined stdout/stderr, exit code and',
     'duration.',

@@ -26,6 +26,8 @@ const input = z.object({
 export const globTool = defineTool({
   name: 'glob',
   kind: 'read',
+  permission: { subject: 'path', folder: true, paths: (i) => [i.path] },
+  modes: ['agent', 'plan'],
   description: [
     'Finds files by name with a glob pattern ("**/*.ts", "src/**/test_*.py", "*.{json,yaml}") and returns their',
     'paths, most recently modified first.',
