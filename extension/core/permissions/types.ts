@@ -1,4 +1,4 @@
-// The permission policy's public types (see policy.ts).
+// The permission policy's public types (see policy/decide.ts).
 import type { ToolKind } from '../../protocol';
 import type { ToolFacts } from './tool-facts';
 

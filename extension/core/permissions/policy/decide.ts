@@ -1,164 +1,26 @@
 // The permission policy: one synchronous decision per tool call — allow, ask or deny, with the
 // reason in plain words — from user rules, workspace rules, the default mode, and built-in
 // protections no rule can lift. Rules are compiled once into a Policy; decide() is pure and fast
-// (microseconds: a command is parsed by our own small shell parser, see shell.ts).
+// (microseconds: a command is parsed by our own small shell parser, see shell/parse.ts).
 //
 // Precedence: deny > ask > allow > default. A deny rule always denies. Protected paths, writes
 // outside the workspace and commands that cannot be judged ask, even when a rule or the mode
 // would allow. Reads of keys, credentials and /proc, /sys, /dev are refused outright.
-import { posix } from 'node:path';
-import { globSource } from '../paths/globs';
-import { analyzeCommand, type CommandPiece, type CommandWrite } from './command';
+import { globSource } from '../../paths/globs';
 import {
   deniedReadRoots,
-  deniedReads,
-  expandHome,
   isAbsolutePath,
   isUnder,
   normalizePath,
   PROTECTED_NAMES,
-  protectedPaths,
   showPath,
   type PathFact,
-} from './paths';
-import { compileRule, isProblem, toolGroups, type CompiledRule } from './rules';
-import { argumentText, type ToolFacts } from './tool-facts';
-import type { Decision, DefaultMode, PermissionCall, PolicyConfig, RuleList, RuleProblem, RuleSource } from './types';
-
-interface ToolRules {
-  deny: CompiledRule[];
-  ask: CompiledRule[];
-  allow: CompiledRule[];
-}
-
-/** Compiled settings and facts. Build with createPolicy; rebuild when settings or folders change. */
-export interface Policy {
-  readonly defaultMode: DefaultMode;
-  /** Settings that were left out, with why (malformed rules, a workspace allow list, …). */
-  readonly problems: readonly RuleProblem[];
-  readonly workspaceFolders: readonly string[];
-  readonly extraWriteRoots: readonly string[];
-  readonly home: string;
-  /** Every rule in force. */
-  readonly rules: readonly CompiledRule[];
-  /** The tools' declared facts, by name. */
-  readonly tools: Readonly<Record<string, ToolFacts>>;
-  /** Group names (edit, read) and the tools they stand for. */
-  readonly groups: Readonly<Record<string, string[]>>;
-  /** Rules by tool name. */
-  readonly byTool: ReadonlyMap<string, ToolRules>;
-  readonly protectedPaths: readonly PathFact[];
-  readonly deniedReads: readonly PathFact[];
-}
-
-const MODES: DefaultMode[] = ['ask', 'acceptEdits', 'allow'];
-const NO_RULES: ToolRules = { deny: [], ask: [], allow: [] };
-
-export function createPolicy(config: PolicyConfig): Policy {
-  const problems: RuleProblem[] = [];
-  const home = normalizePath(config.home || '/');
-  const workspaceFolders = config.workspaceFolders.map(normalizePath);
-  const tools: Record<string, ToolFacts> = {};
-  for (const t of config.tools ?? []) tools[t.name] = t;
-  const groups = toolGroups(tools);
-  for (const g of Object.keys(groups)) delete tools[g];
-
-  const extraWriteRoots: string[] = [];
-  for (const raw of config.extraWriteRoots ?? []) {
-    const p = typeof raw === 'string' ? expandHome(raw.trim(), home) : undefined;
-    if (p && isAbsolutePath(p)) extraWriteRoots.push(normalizePath(p));
-    else
-      problems.push({
-        source: 'user',
-        list: 'extraWriteRoots',
-        rule: String(raw),
-        message: 'an extra write root must be an absolute folder (or ~/…); it is ignored',
-      });
-  }
-
-  let defaultMode: DefaultMode = 'ask';
-  const userMode = config.user?.defaultMode;
-  if (userMode !== undefined) {
-    if (MODES.includes(userMode as DefaultMode)) defaultMode = userMode as DefaultMode;
-    else
-      problems.push({
-        source: 'user',
-        list: 'defaultMode',
-        rule: String(userMode),
-        message: `defaultMode is one of ${MODES.join(', ')}; using ask`,
-      });
-  }
-  const wsMode = config.workspace?.defaultMode;
-  if (wsMode !== undefined) {
-    const k = MODES.indexOf(wsMode as DefaultMode);
-    if (k >= 0 && k <= MODES.indexOf(defaultMode)) defaultMode = MODES[k];
-    else
-      problems.push({
-        source: 'workspace',
-        list: 'defaultMode',
-        rule: String(wsMode),
-        message:
-          k < 0
-            ? `defaultMode is one of ${MODES.join(', ')}; ignored`
-            : 'a workspace may only make defaultMode stricter than your settings; ignored',
-      });
-  }
-
-  const env = { home, workspaceFolders, tools, groups };
-  const rules: CompiledRule[] = [];
-  const lists: RuleList[] = ['deny', 'ask', 'allow'];
-  for (const source of ['user', 'workspace'] as RuleSource[]) {
-    const settings = source === 'user' ? config.user : config.workspace;
-    for (const list of lists) {
-      const entries = settings?.[list];
-      if (entries === undefined) continue;
-      if (!Array.isArray(entries)) {
-        problems.push({ source, list, rule: String(entries), message: `${list} must be a list of rules` });
-        continue;
-      }
-      for (const raw of entries) {
-        if (source === 'workspace' && list === 'allow') {
-          problems.push({
-            source,
-            list,
-            rule: String(raw),
-            message:
-              'ignored: a workspace (.sextant/settings.json) may only add ask and deny rules, so a cloned ' +
-              'repository cannot grant itself permissions. Put allow rules in your user settings.',
-          });
-          continue;
-        }
-        const r = compileRule(raw, list, source, env);
-        if (isProblem(r)) problems.push(r);
-        else rules.push(r);
-      }
-    }
-  }
-  const byTool = new Map<string, ToolRules>();
-  for (const r of rules) {
-    for (const t of r.tools) {
-      let entry = byTool.get(t);
-      if (!entry) {
-        entry = { deny: [], ask: [], allow: [] };
-        byTool.set(t, entry);
-      }
-      entry[r.list].push(r);
-    }
-  }
-  return {
-    defaultMode,
-    problems,
-    workspaceFolders,
-    extraWriteRoots,
-    home,
-    rules,
-    tools,
-    groups,
-    byTool,
-    protectedPaths: protectedPaths(home),
-    deniedReads: deniedReads(home),
-  };
-}
+} from '../paths';
+import { analyzeCommand, type CommandPiece, type CommandWrite } from '../shell/analyse';
+import { argumentText, type ToolFacts } from '../tool-facts';
+import type { Decision, PermissionCall } from '../types';
+import { NO_RULES, type Policy, type ToolRules } from './compile';
+import type { CompiledRule } from './rules';
 
 // ---------------------------------------------------------------------------------------------
 // Wording
@@ -189,7 +51,7 @@ function inWorkspace(policy: Policy, p: string): boolean {
   return policy.workspaceFolders.some((f) => isUnder(p, f));
 }
 
-function inWriteRoots(policy: Policy, p: string): boolean {
+export function inWriteRoots(policy: Policy, p: string): boolean {
   return inWorkspace(policy, p) || policy.extraWriteRoots.some((f) => isUnder(p, f));
 }
 
@@ -197,7 +59,7 @@ function inWriteRoots(policy: Policy, p: string): boolean {
  * The real paths a file tool acts on: the caller's resolved paths, else the arguments its
  * declaration names, resolved lexically. A folder tool without a path works on the workspace root.
  */
-function targetPaths(call: PermissionCall, facts: ToolFacts, policy: Policy): string[] | { error: string } {
+export function targetPaths(call: PermissionCall, facts: ToolFacts, policy: Policy): string[] | { error: string } {
   let given: ReadonlyArray<string | undefined>;
   try {
     given = facts.permission.paths?.(call.input ?? {}) ?? [];
@@ -295,7 +157,7 @@ function decidePath(p: string, facts: ToolFacts, policy: Policy, rules: ToolRule
 // Commands
 
 /** The protected fact a command's write would touch, if any (a pattern counts if it could name one). */
-function protectedWrite(policy: Policy, w: CommandWrite): PathFact | undefined {
+export function protectedWrite(policy: Policy, w: CommandWrite): PathFact | undefined {
   if (!w.glob) return policy.protectedPaths.find((f) => f.test(w.path));
   const inFolder = policy.protectedPaths.find((f) => f.test(`${w.path}/x`));
   if (inFolder) return inFolder;
@@ -307,7 +169,7 @@ function protectedWrite(policy: Policy, w: CommandWrite): PathFact | undefined {
   return undefined;
 }
 
-function writeOutside(policy: Policy, w: CommandWrite): boolean {
+export function writeOutside(policy: Policy, w: CommandWrite): boolean {
   if (w.glob?.split('/').includes('..')) return true;
   return !inWriteRoots(policy, w.path);
 }
@@ -428,7 +290,7 @@ function decideUrl(call: PermissionCall, facts: ToolFacts, policy: Policy, rules
 }
 
 /** The text a command, URL or text tool's rules match, as its declaration names it ('' if it cannot). */
-function subjectText(call: PermissionCall, facts: ToolFacts): string | undefined {
+export function subjectText(call: PermissionCall, facts: ToolFacts): string | undefined {
   try {
     const t = facts.permission.text?.(call.input ?? {});
     return typeof t === 'string' ? t : undefined;
@@ -487,122 +349,4 @@ function decideCall(call: PermissionCall, policy: Policy): Decision {
     default:
       return decideOther(call, facts, policy, rules);
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// "Always allow" suggestions
-
-/** Programs whose "always allow" covers only the exact command, never its family. */
-const EXACT_ONLY_PROGRAMS = new Set([
-  'rm',
-  'rmdir',
-  'mv',
-  'dd',
-  'chmod',
-  'chown',
-  'chgrp',
-  'shred',
-  'truncate',
-  'curl',
-  'wget',
-  'kill',
-  'pkill',
-  'killall',
-  'ssh',
-  'scp',
-  'rsync',
-  'sh',
-  'bash',
-  'zsh',
-  'eval',
-  'source',
-  '.',
-]);
-
-/** Subcommands that run what comes next (`npm run <script>`): the suggestion names that too. */
-const RUNNERS = new RegExp(
-  '^(npm (run|run-script|exec|x)|pnpm (run|exec|dlx)|yarn (run|exec|dlx)|bun (run|x)|python[0-9.]* -m|' +
-    'uv run|poetry run|pipenv run|bundle exec|go run|docker (run|exec)|kubectl exec)$',
-);
-
-/** Escapes glob characters in a literal path segment. */
-const globLiteral = (s: string) => s.replace(/[*?[\]{}\\]/g, '\\$&');
-
-/**
- * A rule for the approval card's "Always allow", or undefined when none would be safe or useful:
- * `bash(npm test*)` for `npm test -- --watch=false` (program and first argument — never a blanket
- * `bash`), the folder of an edited file (`edit(src/utils/**)`), a read's folder outside the
- * workspace, a fetched URL's domain. Undefined for chained or complex commands, protected paths and
- * writes outside the workspace.
- */
-export function suggestRule(call: PermissionCall, policy: Policy): string | undefined {
-  try {
-    return suggestFor(call, policy);
-  } catch {
-    return undefined;
-  }
-}
-
-function suggestFor(call: PermissionCall, policy: Policy): string | undefined {
-  const facts = Object.hasOwn(policy.tools, call.tool) ? policy.tools[call.tool] : undefined;
-  if (!facts) return undefined;
-  const subject = facts.permission.subject;
-  if (subject === 'command') return suggestCommand(subjectText(call, facts), policy);
-  if (subject === 'url') {
-    try {
-      const host = new URL(String(subjectText(call, facts))).hostname;
-      return host ? `${call.tool}(domain:${host})` : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  if (subject === 'path') {
-    const targets = targetPaths(call, facts, policy);
-    if (!Array.isArray(targets) || targets.length !== 1) return undefined;
-    const target = targets[0];
-    if (decide(call, policy).decision === 'deny') return undefined;
-    if (facts.kind === 'write') {
-      if (policy.protectedPaths.some((f) => f.test(target))) return undefined;
-      const folder = policy.workspaceFolders
-        .filter((f) => isUnder(target, f) && target !== f)
-        .sort((x, y) => y.length - x.length)[0];
-      if (!folder) return undefined;
-      const rel = target.slice(folder === '/' ? 1 : folder.length + 1);
-      const dir = posix.dirname(rel);
-      const group = policy.groups.edit.includes(call.tool) ? 'edit' : call.tool;
-      return dir === '.'
-        ? `${group}(${globLiteral(rel)})`
-        : `${group}(${dir.split('/').map(globLiteral).join('/')}/**)`;
-    }
-    if (inWriteRoots(policy, target)) return undefined;
-    const dir = facts.permission.folder ? target : posix.dirname(target);
-    if (dir === '/' || dir === policy.home || posix.dirname(dir) === '/') return undefined;
-    const group = policy.groups.read.includes(call.tool) ? 'read' : call.tool;
-    return `${group}(${showPath(dir, policy.home).split('/').map(globLiteral).join('/')}/**)`;
-  }
-  return facts.kind === 'read' ? undefined : call.tool;
-}
-
-function suggestCommand(command: string | undefined, policy: Policy): string | undefined {
-  if (typeof command !== 'string') return undefined;
-  const a = analyzeCommand(command, { home: policy.home, cwd: policy.workspaceFolders[0] });
-  if (a.findings.length || a.pieces.some((p) => p.transparent)) return undefined;
-  if (a.writes.some((w) => protectedWrite(policy, w) || writeOutside(policy, w))) return undefined;
-  if (a.pieces.length !== 1) return undefined;
-  const piece = a.pieces[0];
-  if (piece.allowTexts[0] !== piece.text || piece.openArgs) return undefined;
-  const [prog, first] = piece.argv;
-  if (/[\s$`;&|<>()]/.test(prog + (first ?? ''))) return undefined;
-  const exact = () => (/[\n*]/.test(piece.text) || piece.text.length > 200 ? undefined : `bash(${piece.text})`);
-  if (piece.exactOnly) return exact();
-  if (first === undefined) return `bash(${prog})`;
-  const name = prog.slice(prog.lastIndexOf('/') + 1);
-  if (EXACT_ONLY_PROGRAMS.has(name) || /^(-c|-e|--eval|-p|--print|-r|--require)$/.test(first)) return exact();
-  const second = piece.argv[2];
-  if (RUNNERS.test(`${name} ${first}`)) {
-    if (second === undefined) return `bash(${prog} ${first})`;
-    if (/[\s$`;&|<>()*]/.test(second)) return undefined;
-    return `bash(${prog} ${first} ${second}*)`;
-  }
-  return `bash(${prog} ${first}*)`;
 }

@@ -1,8 +1,8 @@
 // From parsed shell to what the policy judges: the pieces a command runs (through wrappers such as
 // `timeout`, `xargs`, `sudo`, and into `bash -c '…'`, `eval`, `find -exec`), the files it writes
 // (redirections, tee, cp/mv/rm …), and findings — things no rule can vouch for, so the call asks.
-import { isAbsolutePath, normalizePath, expandHome, SECRET_WORD } from './paths';
-import { parseShell, type ShellCommand, type ShellWord } from './shell';
+import { isAbsolutePath, normalizePath, expandHome, SECRET_WORD } from '../paths';
+import { parseShell, type ShellCommand, type ShellWord } from './parse';
 
 export interface CommandPiece {
   /** Program and arguments as the shell passes them (quotes removed, escapes decoded). */

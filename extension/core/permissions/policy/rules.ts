@@ -1,9 +1,9 @@
 // Permission rules — `Tool` or `Tool(pattern)` — parsed once into matchers. A malformed rule is
 // reported (with what to write instead) and left out; parsing never throws.
-import { absoluteGlob, escapeRegExp, expandHome, isAbsolutePath, normalizePath } from './paths';
-import { globSource } from '../paths/globs';
-import type { ToolFacts } from './tool-facts';
-import type { RuleList, RuleProblem, RuleSource } from './types';
+import { absoluteGlob, escapeRegExp, expandHome, isAbsolutePath, normalizePath } from '../paths';
+import { globSource } from '../../paths/globs';
+import type { ToolFacts } from '../tool-facts';
+import type { RuleList, RuleProblem, RuleSource } from '../types';
 
 /** Names that stand for several tools: every path tool that writes (`edit`) or reads (`read`). */
 export function toolGroups(tools: Readonly<Record<string, ToolFacts>>): Record<string, string[]> {
