@@ -149,3 +149,25 @@ export const SECRET_WORD = new RegExp(
   ).join('|'),
   'i',
 );
+
+/**
+ * Whether a word with a pattern or an expansion (`~/.ss?/id_rsa`, `/proc/$PPID/envir?n`) could name
+ * a secret location, or a folder holding one: a segment with a pattern is matched as a glob, one
+ * with an expansion matches any name. Only words that start at home or the root are judged.
+ */
+export function mayNameSecret(word: string, home: string): boolean {
+  let w = word.replace(/^(~|\$HOME\b|\$\{HOME\})(?=\/|$)/, home === '/' ? '' : home);
+  if (!w.startsWith('/')) return false;
+  w = w.replace(/\/+/g, '/');
+  const segs = w.split('/').slice(1);
+  return SECRET_LOCATIONS.some((loc) => segmentsMatch(segs, locationPath(loc, home).split('/').slice(1), loc.folder));
+}
+
+function segmentsMatch(word: string[], loc: string[], folder: boolean): boolean {
+  if (word.length === 0) return true; // the word names an ancestor of the location
+  if (loc.length === 0) return folder; // the word names something inside it
+  if (loc[0] === '**') return segmentsMatch(word, loc.slice(1), folder) || segmentsMatch(word.slice(1), loc, folder);
+  const w = word[0];
+  const one = /[$`]/.test(w) || new RegExp(`^${globSource(w)}$`, 'i').test(loc[0]) || /[*?[]/.test(loc[0]);
+  return one && segmentsMatch(word.slice(1), loc.slice(1), folder);
+}

@@ -189,6 +189,8 @@ function decideCommand(call: PermissionCall, facts: ToolFacts, policy: Policy, r
     const prot = protectedWrite(policy, w);
     if (prot) return result('ask', 'protected', `${w.by} to ${w.shown}: ${prot.reason}`);
   }
+  const protectedCode = a.findings.find((f) => f.kind === 'protected');
+  if (protectedCode) return result('ask', 'protected', protectedCode.reason);
   const confined = a.findings.find((f) => f.kind === 'confinement');
   if (confined) return result('ask', 'confinement', confined.reason);
   const outside = a.writes.find((w) => writeOutside(policy, w));

@@ -1,8 +1,34 @@
 // From parsed shell to what the policy judges: the pieces a command runs (through wrappers such as
 // `timeout`, `xargs`, `sudo`, and into `bash -c '…'`, `eval`, `find -exec`), the files it writes
 // (redirections, tee, cp/mv/rm …), and findings — things no rule can vouch for, so the call asks.
-import { isAbsolutePath, normalizePath, expandHome, SECRET_WORD } from '../paths';
+import {
+  escapeRegExp,
+  expandHome,
+  isAbsolutePath,
+  mayNameSecret,
+  normalizePath,
+  PROTECTED_NAMES,
+  SECRET_WORD,
+} from '../paths';
 import { parseShell, type ShellCommand, type ShellWord } from './parse';
+import {
+  ASSIGN_WORD,
+  gitRunsCode,
+  HARMLESS_DEV,
+  INERT,
+  INTERPRETER,
+  OUTPUT_OPTIONS,
+  RISKY_ENV,
+  RUNS_CODE,
+  SHELLS,
+  WRAPPERS,
+  WRITE_OPS,
+  WRITERS,
+  type WrapperSpec,
+  type WriterSpec,
+} from './programs';
+import { builtinProblem, inlineCode, sedScriptProblem } from './builtins';
+import { optionProblem } from './options';
 
 export interface CommandPiece {
   /** Program and arguments as the shell passes them (quotes removed, escapes decoded). */
@@ -37,7 +63,8 @@ export interface CommandWrite {
 }
 
 export interface CommandFinding {
-  kind: 'parse' | 'confinement';
+  /** `protected`: it may write a protected file (always asks, like a protected write it shows). */
+  kind: 'parse' | 'confinement' | 'protected';
   reason: string;
 }
 
@@ -59,143 +86,6 @@ interface State {
   cwd: string | undefined;
 }
 
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh']);
-const INTERPRETER = new RegExp(
-  '^(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|ruby|irb|perl|php|lua[0-9.]*|luajit|Rscript|R|osascript|' +
-    'pwsh|powershell|tclsh|wish|source|\\.)$',
-);
-const INERT = new Set([
-  'cd',
-  'pushd',
-  'popd',
-  'pwd',
-  'true',
-  'false',
-  ':',
-  'echo',
-  'printf',
-  'test',
-  '[',
-  '[[',
-  'export',
-  'declare',
-  'typeset',
-  'local',
-  'readonly',
-  'set',
-  'unset',
-  'shift',
-  'sleep',
-  'wait',
-  'read',
-  'exit',
-  'return',
-  'break',
-  'continue',
-]);
-/** Environment variables that make an ordinary program load or run other code. */
-const RISKY_ENV = new RegExp(
-  `^(${[
-    'PATH|LD_\\w*|DYLD_\\w*|BASH_ENV|ENV|BASH_FUNC_\\S*|IFS|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|CDPATH',
-    'HOME|ZDOTDIR|XDG_CONFIG_HOME|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME',
-    'PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS',
-    'GIT_\\w*|NPM_CONFIG_\\w*|YARN_\\w*|EDITOR|VISUAL|PAGER|MANPAGER|BROWSER|LESSOPEN|LESSCLOSE',
-    'SSH_ASKPASS|SUDO_ASKPASS',
-  ].join('|')})$`,
-  'i',
-);
-const ASSIGN_WORD = /^([A-Za-z_][A-Za-z0-9_]*)=/;
-const HARMLESS_DEV = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
-const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
-
-interface WrapperSpec {
-  /** Options that take the next word as their value. */
-  values?: string[];
-  /** Positional words before the command (timeout's duration). */
-  positional?: number;
-  /** Runs the command as another user. */
-  elevates?: boolean;
-  /** Adds arguments at run time. */
-  openArgs?: boolean;
-  /** Takes NAME=value words before the command. */
-  env?: boolean;
-  /** Options that make it look a command up rather than run it. */
-  lookup?: string[];
-}
-
-const TIMEOUT: WrapperSpec = { values: ['-s', '--signal', '-k', '--kill-after'], positional: 1 };
-const WRAPPERS: Record<string, WrapperSpec> = {
-  env: { values: ['-u', '--unset', '-C', '--chdir'], env: true },
-  nice: { values: ['-n', '--adjustment'] },
-  nohup: {},
-  timeout: TIMEOUT,
-  gtimeout: TIMEOUT,
-  time: { values: ['-f', '--format', '-o', '--output'] },
-  command: { lookup: ['-v', '-V'] },
-  builtin: {},
-  exec: { values: ['-a'] },
-  stdbuf: { values: ['-i', '-o', '-e', '--input', '--output', '--error'] },
-  ionice: { values: ['-c', '--class', '-n', '--classdata', '-p', '--pid', '-P', '--pgid', '-u', '--uid'] },
-  setsid: {},
-  chronic: {},
-  unbuffer: {},
-  xargs: {
-    values: ['-a', '--arg-file', '-d', '--delimiter', '-E', '-I', '-L', '-n', '--max-args', '-P', '--max-procs', '-s'],
-    openArgs: true,
-  },
-  sudo: {
-    values: [
-      '-u',
-      '--user',
-      '-g',
-      '--group',
-      '-C',
-      '-D',
-      '--chdir',
-      '-h',
-      '--host',
-      '-p',
-      '--prompt',
-      '-r',
-      '-t',
-      '-T',
-    ],
-    elevates: true,
-  },
-  doas: { values: ['-u', '-C'], elevates: true },
-};
-
-/** Programs that write the files named in their arguments (best effort: the common file utilities). */
-interface WriterSpec {
-  values: string[];
-  targets: 'all' | 'last' | 'afterFirst';
-}
-const WRITERS: Record<string, WriterSpec> = {
-  cp: { values: ['-S', '--suffix'], targets: 'last' },
-  mv: { values: ['-S', '--suffix'], targets: 'all' },
-  install: { values: ['-m', '--mode', '-o', '--owner', '-g', '--group', '-S', '--suffix'], targets: 'last' },
-  ln: { values: ['-S', '--suffix'], targets: 'last' },
-  rm: { values: [], targets: 'all' },
-  rmdir: { values: [], targets: 'all' },
-  unlink: { values: [], targets: 'all' },
-  shred: { values: ['-n', '--iterations', '-s', '--size'], targets: 'all' },
-  touch: { values: ['-r', '--reference', '-d', '--date', '-t'], targets: 'all' },
-  truncate: { values: ['-s', '--size', '-r', '--reference'], targets: 'all' },
-  mkdir: { values: ['-m', '--mode'], targets: 'all' },
-  chmod: { values: [], targets: 'afterFirst' },
-  chown: { values: [], targets: 'afterFirst' },
-  chgrp: { values: [], targets: 'afterFirst' },
-  tee: { values: ['--output-error'], targets: 'all' },
-};
-
-/** Options that name a file the program writes: `wget -O file`, `sort -o file`, `curl -o file`. */
-const OUTPUT_OPTIONS: Record<string, { short: string; long: string[] }> = {
-  curl: { short: 'oDc', long: ['--output', '--dump-header', '--cookie-jar', '--trace', '--trace-ascii', '--stderr'] },
-  wget: { short: 'Ooa', long: ['--output-document', '--output-file', '--append-output'] },
-  sort: { short: 'o', long: ['--output'] },
-  patch: { short: 'o', long: ['--output'] },
-};
-
 const basename = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 const show = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}…` : s);
 
@@ -215,49 +105,11 @@ function operands(ws: ShellWord[], values: string[]): { operands: ShellWord[]; o
   return { operands: out, options };
 }
 
-/** Why an allowed git command could still run any program, or undefined. */
-function gitRunsCode(args: string[]): string | undefined {
-  let i = 0;
-  for (; i < args.length; i++) {
-    const a = args[i];
-    if (a === '-c' || a.startsWith('--config-env'))
-      return 'git -c can set options (core.fsmonitor, core.sshCommand, alias.*) that run programs';
-    if (a.startsWith('--exec-path=')) return 'git --exec-path chooses the programs git runs';
-    if (a === '-C' || a === '--git-dir' || a === '--work-tree' || a === '--namespace') i++;
-    else if (!a.startsWith('-')) break;
-  }
-  const sub = args[i];
-  const rest = args.slice(i + 1);
-  const nonOptions = rest.filter((r) => !r.startsWith('-'));
-  if (
-    sub === 'config' &&
-    (nonOptions.length >= 2 || nonOptions[0] === 'set' || rest.some((r) => /^(-e|--edit|--add|--replace-all)$/.test(r)))
-  )
-    return 'git config can set options that make later git commands run programs';
-  if (sub === 'submodule' && rest.includes('foreach')) return 'git submodule foreach runs a command';
-  if (sub === 'bisect' && rest[0] === 'run') return 'git bisect run runs a command';
-  if (sub === 'rebase' && rest.some((r) => r === '-x' || r.startsWith('--exec')))
-    return 'git rebase --exec runs a command';
-  if (sub === 'filter-branch' || sub === 'filter-repo') return `git ${sub} runs shell snippets`;
-  if ((sub === 'difftool' || sub === 'mergetool') && rest.some((r) => r === '-x' || r.startsWith('--extcmd')))
-    return `git ${sub} --extcmd runs a program`;
-  if (rest.some((r) => /^--(upload-pack|receive-pack|exec)(=|$)/.test(r))) return 'git --upload-pack runs a program';
-  if (sub === 'clone' && rest.some((r) => r === '-c' || r.startsWith('--config') || r === '-u'))
-    return 'git clone -c and -u can make git run programs';
-  return undefined;
-}
-
-/** Options of other programs that run a program of the caller's choosing. */
-const RUNS_CODE: Record<string, [RegExp, string]> = {
-  rg: [/^--pre(=|$)/, 'rg --pre runs a program on every file'],
-  tar: [
-    /^(--to-command|--checkpoint-action|--use-compress-program|-I|--info-script|-F|--new-volume-script|--rsh-command)/,
-    'these tar options run a program',
-  ],
-  rsync: [/^(-e|--rsh|--rsync-path)/, 'rsync -e and --rsync-path run a program'],
-  ssh: [/proxycommand|localcommand/i, 'ssh ProxyCommand and LocalCommand run a program'],
-  scp: [/proxycommand|^-S$/i, 'scp -S and ProxyCommand run a program'],
-};
+/** A protected file named in inline code (`node -e "…appendFileSync(home + '/.bashrc')"`). */
+const PROTECTED_IN_CODE = new RegExp(
+  [...PROTECTED_NAMES, 'hooksPath', '.config/', '.local/bin', '.ssh/'].map(escapeRegExp).join('|'),
+  'i',
+);
 
 class Analyzer {
   readonly pieces: CommandPiece[] = [];
@@ -286,7 +138,7 @@ class Analyzer {
     for (const r of cmd.redirects) {
       const fdTarget = /^(\d+|-)$/.test(r.target.value);
       if (WRITE_OPS.has(r.op) || (r.op === '>&' && !fdTarget)) this.write(r.target, 'a redirection', state);
-      if (r.op === '<' || r.op === '<>' || (r.op === '<&' && !fdTarget)) this.mention(r.target.value);
+      if (r.op === '<' || r.op === '<>' || (r.op === '<&' && !fdTarget)) this.mention(r.target.value, r.target);
     }
     if (cmd.words.length > 0) this.words(cmd.words, cmd, state, depth, wrap);
   }
@@ -301,8 +153,8 @@ class Analyzer {
   }
 
   /** A word naming a secret location asks, whatever the rules: `cat ~/.ssh/id_rsa`. */
-  private mention(value: string): void {
-    if (SECRET_WORD.test(value))
+  private mention(value: string, w?: ShellWord): void {
+    if (SECRET_WORD.test(value) || ((w?.pattern || w?.dynamic) && mayNameSecret(value, this.home)))
       this.finding(
         'confinement',
         `the command mentions ${show(value)}: commands touching keys and credentials always ask`,
@@ -312,7 +164,7 @@ class Analyzer {
   private words(ws: ShellWord[], cmd: ShellCommand, state: State, depth: number, wrap: Wrap): void {
     const argv = ws.map((w) => w.value);
     const text = argv.join(' ');
-    for (const w of ws) this.mention(w.value);
+    for (const w of ws) this.mention(w.value, w);
     const prog = ws[0];
     const chained = wrap.chain.length ? `${wrap.chain.join(' ')} ${text}` : text;
     if (prog.dynamic || prog.pattern || prog.value === '') {
@@ -401,6 +253,17 @@ class Analyzer {
     if (name === 'git') exactOnly = gitRunsCode(argv.slice(1));
     const runs = Object.hasOwn(RUNS_CODE, name) ? RUNS_CODE[name] : undefined;
     if (runs && argv.slice(1).some((a) => runs[0].test(a))) exactOnly = runs[1];
+    exactOnly ??= optionProblem(name, argv.slice(1));
+    if (name === 'sed' || name === 'gsed') exactOnly ??= this.sedScript(ws);
+    if (!prog.value.includes('/')) {
+      const builtin = builtinProblem(argv);
+      if (builtin) this.finding('parse', builtin);
+    }
+    if (name === 'git') this.gitConfigWrite(argv.slice(1), state);
+    const code = inlineCode(name, argv.slice(1));
+    const named = code === undefined ? undefined : PROTECTED_IN_CODE.exec(code);
+    if (named)
+      this.finding('protected', `${name}'s inline code names ${named[0]}: writes to protected files always ask`);
 
     this.pieces.push({
       argv,
@@ -416,6 +279,50 @@ class Analyzer {
         (name === 'exec' && ws.length === 1) ||
         undefined,
     });
+  }
+
+  /** The sed script (the first operand, or every -e/--expression) judged by sedScriptProblem. */
+  private sedScript(ws: ShellWord[]): string | undefined {
+    const scripts: string[] = [];
+    let first: string | undefined;
+    for (let i = 1; i < ws.length; i++) {
+      const v = ws[i].value;
+      if (v === '-e' || v === '--expression') scripts.push(ws[++i]?.value ?? '');
+      else if (v.startsWith('--expression=')) scripts.push(v.slice(13));
+      else if (/^-[a-zA-Z]*e$/.test(v) && v !== '-e') scripts.push(ws[++i]?.value ?? '');
+      else if (v === '-l' || v === '--line-length') i++;
+      else if (!v.startsWith('-') && first === undefined) first = v;
+    }
+    if (scripts.length === 0 && first !== undefined) scripts.push(first);
+    if (ws.some((w) => w.dynamic)) return 'the sed script is only known when the command runs';
+    for (const s of scripts) {
+      const problem = sedScriptProblem(s);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+
+  /** `git config NAME VALUE` (and --add, --unset, --edit …) writes .git/config or ~/.gitconfig. */
+  private gitConfigWrite(args: string[], state: State): void {
+    const at = args.indexOf('config');
+    if (at < 0 || args.slice(0, at).some((a) => !a.startsWith('-'))) return;
+    const rest = args.slice(at + 1);
+    const reads = rest.some((r) => /^(--get|--get-all|--get-regexp|--get-urlmatch|--list|-l)$/.test(r));
+    const writes =
+      rest.some((r) =>
+        /^(--add|--unset|--unset-all|--replace-all|--rename-section|--remove-section|-e|--edit)$/.test(r),
+      ) ||
+      rest.filter((r) => !r.startsWith('-')).length >= 2 ||
+      ['set', 'unset', 'edit', 'rename-section', 'remove-section'].includes(rest[0] ?? '');
+    if (reads && !writes) return;
+    if (!writes) return;
+    const global = rest.includes('--global');
+    const target = global ? '~/.gitconfig' : '.git/config';
+    this.write(
+      { value: target, dynamic: false, pattern: false, tilde: global, quoted: false, plain: target.length },
+      'git config',
+      state,
+    );
   }
 
   /** Where a wrapper's own options end and the wrapped command starts. */

@@ -70,6 +70,10 @@ const WORD_END = new Set([' ', '\t', '\n', ';', '&', '|', '<', '>', '(', ')']);
 const SIMPLE_PARAM = /^(#?[A-Za-z_][A-Za-z0-9_]*|#?[0-9]+|[@*#?$!-])$/;
 const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/;
 const REDIRECT = /^(\d*)(&>>|&>|>>|>\||>&|<<<|<<-|<<|<>|<&|>|<)/;
+/** Arithmetic on literal numbers only: a name in there is evaluated, array subscripts and all. */
+const LITERAL_ARITHMETIC = /^[\s0-9+\-*/%()<>=!&|^~?:,]*$/;
+/** Characters bash reads differently from how they look (\r is part of a word, not a blank). */
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
 
 interface PendingHeredoc {
   redirect: ShellRedirect;
@@ -101,7 +105,7 @@ class Parser {
     const s = this.src;
     while (this.i < s.length) {
       const c = s[this.i];
-      if (c === ' ' || c === '\t' || c === '\r') this.i++;
+      if (c === ' ' || c === '\t') this.i++;
       else if (c === '\\' && s[this.i + 1] === '\n') this.i += 2;
       else if (c === '#') {
         while (this.i < s.length && s[this.i] !== '\n') this.i++;
@@ -210,6 +214,8 @@ class Parser {
         continue;
       }
       const w = this.readWord();
+      if (w && /^\{.*\}$/.test(w.value) && /[<>]/.test(s[this.i] ?? ''))
+        this.problem('named file descriptors ({var}>file) are not supported');
       if (!w) {
         this.problem(`unexpected ${JSON.stringify(c)}`);
         this.i++;
@@ -218,6 +224,8 @@ class Parser {
       if (atStart) {
         const m = ASSIGNMENT.exec(w.value);
         if (m && m[0].length <= w.plain) {
+          if (m[2])
+            this.problem('an array subscript in an assignment is evaluated as arithmetic, which can run commands');
           if (s[this.i] === '(') {
             this.problem('array assignments are not supported');
             this.skipParens();
@@ -312,6 +320,8 @@ class Parser {
         continue;
       }
       const w = this.readWord();
+      if (w && !w.quoted && /^-(eq|ne|lt|le|gt|ge|v)$/.test(w.value))
+        this.problem(`[[ ${w.value} ]] evaluates its operands as arithmetic, where a[$(cmd)] runs a command`);
       if (w) cmd.words.push(w);
       else this.i++;
     }
@@ -385,7 +395,7 @@ class Parser {
     const tilde = s[this.i] === '~';
     while (this.i < s.length) {
       const c = s[this.i];
-      if (WORD_END.has(c) || c === '\r') break;
+      if (WORD_END.has(c)) break;
       if (plain < 0 && (c === '\\' || c === "'" || c === '"' || c === '$' || c === '`')) plain = value.length;
       if (c === '\\') {
         const next = s[this.i + 1];
@@ -522,6 +532,11 @@ class Parser {
       this.i = end + 1;
       return { value: s.slice(start, this.i), dynamic: true, quoted: false };
     }
+    if (next === '[') {
+      this.problem('the old arithmetic form $[ … ] is not judged');
+      this.i += 2;
+      return { value: s.slice(start, this.i), dynamic: true, quoted: false };
+    }
     if (next === "'" && !inDouble) return this.readAnsiC();
     if (next === '"' && !inDouble) {
       this.i += 2;
@@ -571,6 +586,10 @@ class Parser {
     const inner = s.slice(from, Math.max(from, j - 2));
     if (depth > 0) this.problem('an arithmetic expansion $(( is never closed');
     if (/\$\(|`|\$\{/.test(inner)) this.problem('substitutions inside arithmetic $(( … )) are not supported');
+    else if (!LITERAL_ARITHMETIC.test(inner))
+      this.problem(
+        'arithmetic on variables is not judged: bash evaluates a value such as a[$(cmd)] there, running the command',
+      );
     this.i = j;
   }
 
@@ -639,8 +658,10 @@ class Parser {
       const hex = e === 'x' ? 2 : e === 'u' ? 4 : e === 'U' ? 8 : 0;
       if (hex) {
         const m = new RegExp(`^[0-9A-Fa-f]{1,${hex}}`).exec(s.slice(j + 2, j + 2 + hex));
+        const code = m ? Number.parseInt(m[0], 16) : 0;
+        if (m && code > 0x10ffff) this.problem(`the escape \\${e}${m[0]} names no character`);
         if (m) {
-          value += String.fromCodePoint(Number.parseInt(m[0], 16));
+          value += code > 0x10ffff ? '\ufffd' : String.fromCodePoint(code);
           j += 2 + m[0].length;
           continue;
         }
@@ -668,6 +689,12 @@ function literal(value: string): ShellWord {
 /** Parses a command line into its simple commands. Never throws; what it cannot read is in `problems`. */
 export function parseShell(src: string, origin = 'command'): ShellParse {
   const out: ShellParse = { commands: [], problems: [] };
+  const control = CONTROL.exec(src);
+  if (control)
+    out.problems.push(
+      `it holds a control character (U+${control[0].charCodeAt(0).toString(16).padStart(4, '0')}) that bash ` +
+        'reads differently from how it looks',
+    );
   const p = new Parser(src, out, 0, origin === 'command' ? 0 : 1);
   p.parseList(false, origin);
   return out;
