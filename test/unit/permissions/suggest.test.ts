@@ -107,3 +107,17 @@ test('adding the suggested rule allows the same call next time', () => {
     assert.equal(d.rule, rule);
   }
 });
+
+test('a literal * in a command is escaped in the suggested rule, so the rule stays as narrow', () => {
+  const call = bash("npm '*' -v");
+  const rule = suggestRule(call, policy);
+  assert.equal(rule, 'bash(npm \\**)');
+  const next = createPolicy({
+    workspaceFolders: [WS],
+    home: HOME,
+    tools: declaredToolFacts(),
+    user: { allow: [rule] },
+  });
+  assert.equal(decide(call, next).decision, 'allow');
+  assert.notEqual(decide(bash('npm install evil'), next).decision, 'allow');
+});

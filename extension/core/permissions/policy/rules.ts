@@ -36,11 +36,24 @@ export interface RuleEnv {
   groups: Readonly<Record<string, string[]>>;
 }
 
-/** `bash(npm test*)`: `*` is any text (spaces and slashes too); the rest is literal, runs of spaces as one. */
+/**
+ * `bash(npm test*)`: `*` is any text (spaces and slashes too); `\*` is a literal star and `\\` a
+ * backslash; the rest is literal, runs of spaces as one.
+ */
 function commandMatcher(pattern: string): { test: (s: string) => boolean; wildcard: boolean } {
   const p = pattern.replace(/\s+/g, ' ').trim();
-  const re = new RegExp(`^${p.split('*').map(escapeRegExp).join('.*')}$`, 's');
-  return { test: (s) => re.test(s), wildcard: p.includes('*') };
+  let src = '';
+  let wildcard = false;
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i];
+    if (c === '\\' && (p[i + 1] === '*' || p[i + 1] === '\\')) src += escapeRegExp(p[++i]);
+    else if (c === '*') {
+      src += '.*';
+      wildcard = true;
+    } else src += escapeRegExp(c);
+  }
+  const re = new RegExp(`^${src}$`, 's');
+  return { test: (s) => re.test(s), wildcard };
 }
 
 /** Text patterns for other tools: `*` is any text. */

@@ -40,6 +40,9 @@ const RUNNERS = new RegExp(
     'uv run|poetry run|pipenv run|bundle exec|go run|docker (run|exec)|kubectl exec)$',
 );
 
+/** A command's literal text in a `bash(…)` pattern: a `*` the command really has is written `\*`. */
+const commandLiteral = (s: string) => s.replace(/[\\*]/g, '\\$&');
+
 /** Escapes glob characters in a literal path segment. */
 const globLiteral = (s: string) => s.replace(/[*?[\]{}\\]/g, '\\$&');
 
@@ -108,16 +111,17 @@ function suggestCommand(command: string | undefined, policy: Policy): string | u
   if (piece.allowTexts[0] !== piece.text || piece.openArgs) return undefined;
   const [prog, first] = piece.argv;
   if (/[\s$`;&|<>()]/.test(prog + (first ?? ''))) return undefined;
-  const exact = () => (/[\n*]/.test(piece.text) || piece.text.length > 200 ? undefined : `bash(${piece.text})`);
+  const exact = () =>
+    /\n/.test(piece.text) || piece.text.length > 200 ? undefined : `bash(${commandLiteral(piece.text)})`;
   if (piece.exactOnly) return exact();
-  if (first === undefined) return `bash(${prog})`;
+  if (first === undefined) return `bash(${commandLiteral(prog)})`;
   const name = prog.slice(prog.lastIndexOf('/') + 1);
   if (EXACT_ONLY_PROGRAMS.has(name) || /^(-c|-e|--eval|-p|--print|-r|--require)$/.test(first)) return exact();
   const second = piece.argv[2];
   if (RUNNERS.test(`${name} ${first}`)) {
-    if (second === undefined) return `bash(${prog} ${first})`;
+    if (second === undefined) return `bash(${commandLiteral(`${prog} ${first}`)})`;
     if (/[\s$`;&|<>()*]/.test(second)) return undefined;
-    return `bash(${prog} ${first} ${second}*)`;
+    return `bash(${commandLiteral(`${prog} ${first} ${second}`)}*)`;
   }
-  return `bash(${prog} ${first}*)`;
+  return `bash(${commandLiteral(`${prog} ${first}`)}*)`;
 }
