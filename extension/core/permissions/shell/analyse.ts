@@ -37,6 +37,8 @@ export interface CommandPiece {
   text: string;
   /** With its wrappers (`sudo npm test`), for the card. */
   shown: string;
+  /** The wrappers' words before argv (`timeout`, `10`); empty without wrappers. */
+  wrapperArgv: string[];
   /** Texts deny and ask rules are matched against (with wrappers, with the program's path dropped). */
   denyTexts: string[];
   /** Texts an allow rule may match. */
@@ -77,6 +79,8 @@ export interface CommandAnalysis {
 interface Wrap {
   /** Wrapper text around the command (`sudo -u root`, `timeout 10`). */
   chain: string[];
+  /** The wrappers' words, in order (`timeout`, `10`): what a process list would show before argv. */
+  chainArgv: string[];
   elevated: boolean;
   openArgs: boolean;
 }
@@ -174,6 +178,7 @@ class Analyzer {
         argv,
         text,
         shown: chained,
+        wrapperArgv: wrap.chainArgv,
         denyTexts: [text, spaced, chained],
         allowTexts: [],
         transparent: true,
@@ -197,6 +202,7 @@ class Analyzer {
         const head = argv.slice(0, start).join(' ');
         this.words(ws.slice(start), cmd, state, depth, {
           chain: [...wrap.chain, head],
+          chainArgv: [...wrap.chainArgv, ...argv.slice(0, start)],
           elevated: wrap.elevated || Boolean(wrapper.elevates),
           openArgs: wrap.openArgs || Boolean(wrapper.openArgs),
         });
@@ -207,9 +213,22 @@ class Analyzer {
     // bash -c, eval, watch: the text they run is judged as commands of its own; the wrapper itself
     // only meets deny and ask rules.
     const inner = (src: string | undefined, origin: string) => {
-      this.pieces.push({ argv, text, shown: chained, denyTexts, allowTexts: [], transparent: true });
+      this.pieces.push({
+        argv,
+        text,
+        shown: chained,
+        wrapperArgv: wrap.chainArgv,
+        denyTexts,
+        allowTexts: [],
+        transparent: true,
+      });
       if (src === undefined) this.finding('parse', `${origin} runs text that is only known when the command runs`);
-      else this.run(src, origin, { cwd: state.cwd }, depth + 1, { ...wrap, chain: [...wrap.chain, origin] });
+      else
+        this.run(src, origin, { cwd: state.cwd }, depth + 1, {
+          ...wrap,
+          chain: [...wrap.chain, origin],
+          chainArgv: [],
+        });
     };
     if (SHELLS.has(name)) {
       const script = this.shellScript(ws);
@@ -269,6 +288,7 @@ class Analyzer {
       argv,
       text,
       shown: chained,
+      wrapperArgv: wrap.chainArgv,
       denyTexts: [...new Set(denyTexts)],
       allowTexts: wrap.elevated ? [chained] : [...new Set([text, chained])],
       exactOnly,
@@ -401,7 +421,11 @@ class Analyzer {
       let end = i + 1;
       while (end < ws.length && ws[end].value !== ';' && ws[end].value !== '+') end++;
       if (end > i + 1)
-        this.words(ws.slice(i + 1, end), { ...cmd, redirects: [] }, state, depth, { ...wrap, chain: [] });
+        this.words(ws.slice(i + 1, end), { ...cmd, redirects: [] }, state, depth, {
+          ...wrap,
+          chain: [],
+          chainArgv: [],
+        });
       i = end;
     }
   }
@@ -528,6 +552,6 @@ function sliceWord(w: ShellWord, from: number): ShellWord {
  */
 export function analyzeCommand(command: string, env: { home: string; cwd: string | undefined }): CommandAnalysis {
   const a = new Analyzer(env.home);
-  a.run(command, 'command', { cwd: env.cwd }, 0, { chain: [], elevated: false, openArgs: false });
+  a.run(command, 'command', { cwd: env.cwd }, 0, { chain: [], chainArgv: [], elevated: false, openArgs: false });
   return { pieces: a.pieces, writes: a.writes, findings: a.findings };
 }
