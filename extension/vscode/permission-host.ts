@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { PermissionGate } from '../core/agent/permission-gate';
 import { createPolicy, type Policy } from '../core/permissions';
 import { declaredToolFacts } from '../core/tools/registry';
+import { commandShell } from '../core/tools/util/command-shell';
 import type { PermissionSettings } from '../core/permissions/types';
 import type { Logger } from '../core/ports';
 import { AuditLog, type AuditEntry } from '../core/security/audit-log';
@@ -49,6 +50,7 @@ export function createPermissionHost(deps: PermissionHostDeps): PermissionHost {
       home: realPath(homedir()),
       extraWriteRoots: user.extraWriteRoots,
       tools: declaredToolFacts(),
+      commandShell: commandShell().kind,
     });
     // Each distinct set of problems is logged once, not on every call.
     const problems = built.problems.map((p) => `${p.source} ${p.list} "${p.rule}": ${p.message}`).join('\n');

@@ -62,6 +62,11 @@ export interface PolicyConfig {
   home: string;
   /** sextant.sandbox.extraWriteRoots: absolute folders (or ~/…) writers may use like the workspace. */
   extraWriteRoots?: readonly unknown[];
+  /**
+   * The shell commands run in: `bash` (the default; Git Bash on Windows) is judged by the parser;
+   * `cmd` (Windows without Git Bash) is not, so no rule and no mode allows a command there.
+   */
+  commandShell?: 'bash' | 'cmd';
   /** Every tool's declared permission facts (core/tools/registry.ts declaredToolFacts, MCP tools' too). */
   tools: readonly ToolFacts[];
 }

@@ -185,6 +185,12 @@ function decideCommand(call: PermissionCall, facts: ToolFacts, policy: Policy, r
     const deny = rules.deny.find((r) => matchesAny(r, piece.denyTexts));
     if (deny) return ruleDecision('deny', deny, quote(piece.text));
   }
+  if (policy.commandShell === 'cmd')
+    return result(
+      'ask',
+      'parse',
+      'commands run in cmd.exe here (Git Bash was not found), which Sextant cannot judge; every command asks',
+    );
   for (const w of a.writes) {
     const prot = protectedWrite(policy, w);
     if (prot) return result('ask', 'protected', `${w.by} to ${w.shown}: ${prot.reason}`);
