@@ -27,7 +27,17 @@ import {
   type WrapperSpec,
   type WriterSpec,
 } from './programs';
-import { builtinProblem, inlineCode, sedScriptProblem } from './builtins';
+import { builtinProblem, inlineCode, PROTECTED_IN_CODE } from './builtins';
+import {
+  gitConfigTarget,
+  interpreterProblems,
+  outputTargets,
+  sedScriptOf,
+  shellScript,
+  show,
+  sliceWord,
+  watchStart,
+} from './words';
 import { optionProblem } from './options';
 
 export interface CommandPiece {
@@ -91,7 +101,6 @@ interface State {
 }
 
 const basename = (p: string) => p.slice(p.lastIndexOf('/') + 1);
-const show = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}…` : s);
 
 /** Non-option arguments (after `--` everything counts), skipping the values of `values` options. */
 function operands(ws: ShellWord[], values: string[]): { operands: ShellWord[]; options: string[] } {
@@ -108,12 +117,6 @@ function operands(ws: ShellWord[], values: string[]): { operands: ShellWord[]; o
   }
   return { operands: out, options };
 }
-
-/** A protected file named in inline code (`node -e "…appendFileSync(home + '/.bashrc')"`). */
-const PROTECTED_IN_CODE = new RegExp(
-  [...PROTECTED_NAMES, 'hooksPath', '.config/', '.local/bin', '.ssh/'].map(escapeRegExp).join('|'),
-  'i',
-);
 
 class Analyzer {
   readonly pieces: CommandPiece[] = [];
@@ -231,7 +234,7 @@ class Analyzer {
         });
     };
     if (SHELLS.has(name)) {
-      const script = this.shellScript(ws);
+      const script = shellScript(ws);
       if (script.command) {
         inner(script.command.dynamic ? undefined : script.command.value, `${name} -c`);
         return;
@@ -242,7 +245,8 @@ class Analyzer {
       inner(args.some((w) => w.dynamic) ? undefined : args.map((w) => w.value).join(' '), name);
       return;
     }
-    if (SHELLS.has(name) || INTERPRETER.test(name)) this.interpreter(name, ws, cmd);
+    if (SHELLS.has(name) || INTERPRETER.test(name))
+      for (const p of interpreterProblems(name, ws, cmd)) this.finding('parse', p);
     if (name === 'find') this.find(ws, cmd, state, depth, wrap);
     if (name === 'alias' || name === 'trap' || name === 'enable' || (name === 'hash' && argv.includes('-p')))
       this.finding('parse', `${name} changes what later commands do, which the policy cannot follow`);
@@ -273,12 +277,13 @@ class Analyzer {
     const runs = Object.hasOwn(RUNS_CODE, name) ? RUNS_CODE[name] : undefined;
     if (runs && argv.slice(1).some((a) => runs[0].test(a))) exactOnly = runs[1];
     exactOnly ??= optionProblem(name, argv.slice(1));
-    if (name === 'sed' || name === 'gsed') exactOnly ??= this.sedScript(ws);
+    if (name === 'sed' || name === 'gsed') exactOnly ??= sedScriptOf(ws);
     if (!prog.value.includes('/')) {
       const builtin = builtinProblem(argv);
       if (builtin) this.finding('parse', builtin);
     }
-    if (name === 'git') this.gitConfigWrite(argv.slice(1), state);
+    const gitConfig = name === 'git' ? gitConfigTarget(argv.slice(1)) : undefined;
+    if (gitConfig) this.write(gitConfig, 'git config', state);
     const code = inlineCode(name, argv.slice(1));
     const named = code === undefined ? undefined : PROTECTED_IN_CODE.exec(code);
     if (named)
@@ -299,50 +304,6 @@ class Analyzer {
         (name === 'exec' && ws.length === 1) ||
         undefined,
     });
-  }
-
-  /** The sed script (the first operand, or every -e/--expression) judged by sedScriptProblem. */
-  private sedScript(ws: ShellWord[]): string | undefined {
-    const scripts: string[] = [];
-    let first: string | undefined;
-    for (let i = 1; i < ws.length; i++) {
-      const v = ws[i].value;
-      if (v === '-e' || v === '--expression') scripts.push(ws[++i]?.value ?? '');
-      else if (v.startsWith('--expression=')) scripts.push(v.slice(13));
-      else if (/^-[a-zA-Z]*e$/.test(v) && v !== '-e') scripts.push(ws[++i]?.value ?? '');
-      else if (v === '-l' || v === '--line-length') i++;
-      else if (!v.startsWith('-') && first === undefined) first = v;
-    }
-    if (scripts.length === 0 && first !== undefined) scripts.push(first);
-    if (ws.some((w) => w.dynamic)) return 'the sed script is only known when the command runs';
-    for (const s of scripts) {
-      const problem = sedScriptProblem(s);
-      if (problem) return problem;
-    }
-    return undefined;
-  }
-
-  /** `git config NAME VALUE` (and --add, --unset, --edit …) writes .git/config or ~/.gitconfig. */
-  private gitConfigWrite(args: string[], state: State): void {
-    const at = args.indexOf('config');
-    if (at < 0 || args.slice(0, at).some((a) => !a.startsWith('-'))) return;
-    const rest = args.slice(at + 1);
-    const reads = rest.some((r) => /^(--get|--get-all|--get-regexp|--get-urlmatch|--list|-l)$/.test(r));
-    const writes =
-      rest.some((r) =>
-        /^(--add|--unset|--unset-all|--replace-all|--rename-section|--remove-section|-e|--edit)$/.test(r),
-      ) ||
-      rest.filter((r) => !r.startsWith('-')).length >= 2 ||
-      ['set', 'unset', 'edit', 'rename-section', 'remove-section'].includes(rest[0] ?? '');
-    if (reads && !writes) return;
-    if (!writes) return;
-    const global = rest.includes('--global');
-    const target = global ? '~/.gitconfig' : '.git/config';
-    this.write(
-      { value: target, dynamic: false, pattern: false, tilde: global, quoted: false, plain: target.length },
-      'git config',
-      state,
-    );
   }
 
   /** Where a wrapper's own options end and the wrapped command starts. */
@@ -373,41 +334,6 @@ class Analyzer {
       this.assignment(w.value.slice(0, eq), sliceWord(w, eq + 1), basename(ws[start]?.value ?? ''));
     }
     return { start, lookup };
-  }
-
-  /** For sh/bash/…: the -c command string, if any. */
-  private shellScript(ws: ShellWord[]): { command?: ShellWord } {
-    let hasC = false;
-    let i = 1;
-    for (; i < ws.length; i++) {
-      const v = ws[i].value;
-      if (v === '--' || v === '-') break;
-      if (!/^[-+]./.test(v)) break;
-      if (v === '--rcfile' || v === '--init-file' || v === '-o' || v === '+o' || v === '-O' || v === '+O') i++;
-      else if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(v)) hasC = true;
-    }
-    if (!hasC) return {};
-    return { command: ws[i] ?? { value: '', dynamic: true, pattern: false, tilde: false, quoted: false, plain: 0 } };
-  }
-
-  /** An interpreter fed its program by a here-document, a pipe or <( ) runs text nobody judged. */
-  private interpreter(name: string, ws: ShellWord[], cmd: ShellCommand): void {
-    if (ws.slice(1).some((w) => w.procSub === '<'))
-      this.finding('parse', `${name} runs the output of a <( … ) substitution as a script`);
-    const args = ws.slice(1).map((w) => w.value);
-    const stdinPath = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
-    const readsStdin =
-      args.every((a) => a.startsWith('-')) ||
-      args.some((a) => stdinPath.test(a)) ||
-      (SHELLS.has(name) && args.includes('-s'));
-    if (!readsStdin || name === 'source' || name === '.') return;
-    const heredoc = cmd.redirects.find((r) => r.op === '<<' || r.op === '<<-' || r.op === '<<<');
-    const fromFile = cmd.redirects.find((r) => r.op === '<');
-    const what = heredoc?.op === '<<<' ? 'here-string' : 'here-document';
-    if (heredoc) this.finding('parse', `the ${what} is a script for ${name}, which the policy does not judge`);
-    else if (cmd.pipedInput)
-      this.finding('parse', `${name} runs the previous command's output as a script, which the policy does not judge`);
-    else if (fromFile) this.finding('parse', `${name} runs ${show(fromFile.target.value)} as a script`);
   }
 
   /** find -exec / -execdir / -ok CMD … ; runs CMD: judged as a piece of its own. */
@@ -485,33 +411,12 @@ class Analyzer {
     this.finding('parse', `${by} writes to ${show(w.value)}, a path only known when the command runs`);
   }
 
-  /** Files named by output options; `curl -O` writes the URL's file name in the current folder. */
+  /** Files named by output options (`curl -o f`, `sort -o f`); `curl -O` writes the URL's file name here. */
   private outputOptions(name: string, spec: { short: string; long: string[] }, ws: ShellWord[], state: State): void {
-    let remoteName = false;
-    for (let i = 1; i < ws.length; i++) {
-      const v = ws[i].value;
-      if (v === '--') break;
-      let target: ShellWord | undefined;
-      if (v.startsWith('--')) {
-        const eq = v.indexOf('=');
-        const opt = eq < 0 ? v : v.slice(0, eq);
-        if (name === 'curl' && (opt === '--remote-name' || opt === '--remote-name-all')) remoteName = true;
-        if (spec.long.includes(opt)) target = eq < 0 ? ws[++i] : sliceWord(ws[i], eq + 1);
-      } else if (/^-[A-Za-z]/.test(v)) {
-        if (name === 'curl' && /^-[A-Za-z]*O/.test(v)) remoteName = true;
-        const at = [...v.slice(1)].findIndex((ch) => spec.short.includes(ch));
-        if (at >= 0) target = at + 2 < v.length ? sliceWord(ws[i], at + 2) : ws[++i];
-      }
-      if (target && target.value !== '-') this.write(target, `${name} ${v.split('=')[0]}`, state);
-    }
-    if (!remoteName) return;
-    for (const w of ws.slice(1)) {
-      if (!/^[a-z]+:\/\//i.test(w.value)) continue;
-      const m = /^[a-z]+:\/\/[^/]+\/(?:[^?#]*\/)?([^/?#]+)/i.exec(w.value);
-      if (w.dynamic || !m)
-        this.finding('parse', `curl -O writes a file named by ${show(w.value)}, known only when it runs`);
-      else this.write({ ...w, value: m[1], tilde: false, pattern: false }, 'curl -O', state);
-    }
+    const { writes, unknown } = outputTargets(name, spec, ws);
+    for (const [w, by] of writes) this.write(w, by, state);
+    for (const u of unknown)
+      this.finding('parse', `curl -O writes a file named by ${show(u)}, known only when it runs`);
   }
 
   private writerTargets(name: string, spec: WriterSpec, ws: ShellWord[], state: State): void {
@@ -528,22 +433,6 @@ class Analyzer {
     else targets = ops;
     for (const t of targets) this.write(t, name, state);
   }
-}
-
-/** watch's options end at its first operand; the rest is the command (run with sh -c). */
-function watchStart(ws: ShellWord[]): number {
-  let i = 1;
-  while (i < ws.length && ws[i].value.startsWith('-')) {
-    const v = ws[i].value;
-    if (v === '--') return i + 1;
-    i += v === '-n' || v === '--interval' || v === '-d' || v === '--differences' ? 2 : 1;
-    if (v === '-d' || v === '--differences') i--; // -d takes an optional, attached value only
-  }
-  return i;
-}
-
-function sliceWord(w: ShellWord, from: number): ShellWord {
-  return { ...w, value: w.value.slice(from), tilde: w.value[from] === '~', plain: Math.max(0, w.plain - from) };
 }
 
 /**

@@ -4,6 +4,14 @@
 // `set -k` change how every later word is read. GNU sed scripts can run commands (`e`) and write
 // files (`w`). Each of these makes the policy ask rather than guess.
 
+import { escapeRegExp, PROTECTED_NAMES } from '../paths';
+
+/** A protected file named in inline code (`node -e "…appendFileSync(home + '/.bashrc')"`). */
+export const PROTECTED_IN_CODE = new RegExp(
+  [...PROTECTED_NAMES, 'hooksPath', '.config/', '.local/bin', '.ssh/'].map(escapeRegExp).join('|'),
+  'i',
+);
+
 /** Builtins whose arguments name variables (so a subscript in one is evaluated). */
 const NAME_TAKING = new Set([
   'read',
