@@ -159,15 +159,23 @@ export function mayNameSecret(word: string, home: string): boolean {
   let w = word.replace(/^(~|\$HOME\b|\$\{HOME\})(?=\/|$)/, home === '/' ? '' : home);
   if (!w.startsWith('/')) return false;
   w = w.replace(/\/+/g, '/');
-  const segs = w.split('/').slice(1);
-  return SECRET_LOCATIONS.some((loc) => segmentsMatch(segs, locationPath(loc, home).split('/').slice(1), loc.folder));
+  // Each segment once: null matches any name (an expansion), a RegExp a pattern, a string itself.
+  const segs: SegmentTest[] = w
+    .split('/')
+    .slice(1)
+    .map((g) => (/[$`]/.test(g) ? null : /[*?[]/.test(g) ? new RegExp(`^${globSource(g)}$`, 'i') : g.toLowerCase()));
+  return SECRET_LOCATIONS.some((loc) =>
+    segmentsMatch(segs, locationPath(loc, home).toLowerCase().split('/').slice(1), loc.folder),
+  );
 }
 
-function segmentsMatch(word: string[], loc: string[], folder: boolean): boolean {
+type SegmentTest = RegExp | string | null;
+
+function segmentsMatch(word: readonly SegmentTest[], loc: readonly string[], folder: boolean): boolean {
   if (word.length === 0) return true; // the word names an ancestor of the location
   if (loc.length === 0) return folder; // the word names something inside it
   if (loc[0] === '**') return segmentsMatch(word, loc.slice(1), folder) || segmentsMatch(word.slice(1), loc, folder);
   const w = word[0];
-  const one = /[$`]/.test(w) || new RegExp(`^${globSource(w)}$`, 'i').test(loc[0]) || /[*?[]/.test(loc[0]);
+  const one = w === null || /[*?[]/.test(loc[0]) || (typeof w === 'string' ? w === loc[0] : w.test(loc[0]));
   return one && segmentsMatch(word.slice(1), loc.slice(1), folder);
 }
