@@ -4,6 +4,8 @@
 // `apiKeyEnv`, every variable whose name says it is a secret, and every value that carries
 // credentials in a URL is dropped, unless the user chose to pass that name through.
 
+import { withGitSafety } from './git-safety';
+
 /**
  * Words that say "secret" when they stand as a whole `_`-separated part of a name: FOO_API_KEY,
  * OPENAI_KEY, GITHUB_TOKEN, GH_PAT, PGPASSWORD… (`KEY` alone counts: STRIPE_KEY, AZURE_OPENAI_KEY;
@@ -97,7 +99,7 @@ export function childEnvironment(
     env[name] = value;
   }
   removed.sort();
-  return { env, removed };
+  return { env: withGitSafety(env), removed };
 }
 
 /** The host's environment scrubbed by name and value alone: what a process gets when no port says more. */

@@ -16,7 +16,7 @@ import {
 import type { TurnEvent, TurnOptions } from '../../../extension/core/agent/turn';
 import type { ApprovalDecision, ApprovalRequest, ToolPorts } from '../../../extension/core/ports';
 import { createPolicy } from '../../../extension/core/permissions';
-import { createToolRegistry } from '../../../extension/core/tools/registry';
+import { createToolRegistry, declaredToolFacts } from '../../../extension/core/tools/registry';
 import { defineTool, type PreparedCall, type ToolContext } from '../../../extension/core/tools/types';
 
 const reader = defineTool({
@@ -24,6 +24,8 @@ const reader = defineTool({
   description: 'reads',
   kind: 'read',
   input: z.object({ path: z.string() }),
+  permission: { subject: 'path', paths: (i) => [i.path] },
+  modes: ['agent'],
   subject: (i) => i.path,
   execute: async (i) => ({ forModel: `read ${i.path}`, forUi: `read ${i.path}`, isError: false }),
 });
@@ -32,6 +34,8 @@ const writer = defineTool({
   description: 'writes',
   kind: 'write',
   input: z.object({ path: z.string() }),
+  permission: { subject: 'path', paths: (i) => [i.path] },
+  modes: ['agent'],
   subject: (i) => i.path,
   describeForApproval: async (i) => `write ${i.path}`,
   execute: async () => {
@@ -43,6 +47,8 @@ const bash = defineTool({
   description: 'runs',
   kind: 'execute',
   input: z.object({ command: z.string() }),
+  permission: { subject: 'command', text: (i) => i.command },
+  modes: ['agent'],
   subject: (i) => i.command,
   execute: async () => ({ forModel: 'ran', forUi: 'ran', isError: false }),
 });
@@ -185,7 +191,13 @@ test('approve: approved, denied with the reason, stopped, and withdrawn by a rul
   // call goes ahead, decided by the rule.
   const remembered: string[] = [];
   const gate = {
-    policy: () => createPolicy({ user: { allow: remembered }, workspaceFolders: ['/w'], home: '/home/u' }),
+    policy: () =>
+      createPolicy({
+        user: { allow: remembered },
+        workspaceFolders: ['/w'],
+        home: '/home/u',
+        tools: declaredToolFacts(),
+      }),
     rememberRule: async (rule: string) => void remembered.push(rule),
   };
   const opts = options((_req, signal) => new Promise((_res, reject) => signal.addEventListener('abort', reject)), {

@@ -29,6 +29,8 @@ test('each planted violation is caught', () => {
     ['extension/core/tools/util/x.ts', "import type { Source } from '../../research/types';", /tools never/],
     ['extension/core/usage/x.ts', "import { runTurn } from '../agent/turn';", /never import agent or research/],
     ['extension/core/web/x.ts', "import { runResearch } from '../research/loop/research-run';", /never import agent/],
+    ['extension/core/permissions/x.ts', "import { globSource } from '../tools/util/globs';", /permissions never/],
+    ['extension/core/permissions/shell/x.ts', "import type { AnyTool } from '../../tools/types';", /permissions never/],
     ['extension/protocol/x.ts', "import { readFile } from 'node:fs';", /only zod/],
     ['extension/protocol/x.ts', "import type { Tool } from '../core/tools/types';", /only zod/],
     [

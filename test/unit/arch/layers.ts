@@ -83,6 +83,9 @@ export function findViolations(files: SourceFile[]): Violation[] {
       const above = ['extension/core/agent', 'extension/core/research'];
       if (below.some((d) => under(p, d)) && target && above.some((d) => under(target, d)))
         add('usage, util and web never import agent or research');
+      // The policy judges tools by their declarations (handed to createPolicy); it must not reach into them.
+      if (under(p, 'extension/core/permissions') && target && under(target, 'extension/core/tools'))
+        add('extension/core/permissions never imports extension/core/tools');
       if (under(p, 'webview')) {
         if (target) {
           if (!under(target, 'webview') && !under(target, 'extension/protocol'))
