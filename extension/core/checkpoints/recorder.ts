@@ -74,12 +74,17 @@ export class CheckpointRecorder {
     return this.order.map((o) => o.key);
   }
 
-  /** Ends the turn: hashes each recorded file's state now and returns the checkpoint. Call once. */
+  /**
+   * Ends the turn: makes the saved bytes durable, hashes each recorded file's state now and returns
+   * the checkpoint (record it only after this returns). Call once.
+   */
   async finish(): Promise<Checkpoint> {
     this.finished = true;
     const files: FileState[] = [];
     const skipped: SkippedFile[] = [];
     const captured = await Promise.all(this.order.map((o) => o.entry));
+    // The saved bytes become durable here, all in one pass, before the caller records the checkpoint.
+    await this.blobs.sync(captured.flatMap((c) => (c.ok && c.state.hash ? [c.state.hash] : [])));
     const afters = await mapLimit(captured, IO_CONCURRENCY, async (c) =>
       c.ok ? currentVersion(this.files, c.state.path, this.maxBytes) : undefined,
     );

@@ -73,7 +73,19 @@ export interface CheckpointFiles extends Pick<WorkspacePort, 'roots' | 'readFile
   deleteFile?(absPath: string): Promise<void>;
   fileMode?(absPath: string): Promise<number | undefined>;
   setFileMode?(absPath: string, mode: number): Promise<void>;
+  /**
+   * The file's kind, size, mode and (a regular file within `maxBytes`) bytes in one call, when the host
+   * can read it at once (local disk, small file); undefined means "ask the port the slow way".
+   */
+  readNow?(absPath: string, maxBytes: number): FileNow | undefined;
 }
+
+/** What `readNow` saw: no file, something else, a file too large to read, or a file and its bytes. */
+export type FileNow =
+  | { kind: 'missing' }
+  | { kind: 'other'; type: string }
+  | { kind: 'large'; size: number }
+  | { kind: 'file'; bytes: Uint8Array; mode: number | undefined };
 
 export interface CheckpointOptions {
   /** Default DEFAULT_MAX_FILE_BYTES (20 MB). */
