@@ -56,7 +56,7 @@ test('file blobs: files 0600, folders 0700, no temporary files left', { skip: !P
   assert.deepEqual(await fs.readdir(path.dirname(blobs.pathOf(hash))), [hash]);
 });
 
-test('file blobs: put stages the bytes (readable at once, no name yet); sync names every blob in one pass', async () => {
+test('file blobs: put stages the bytes (readable at once, no name yet); sync names all in one pass', async () => {
   const { dir, blobs } = await tempBlobs();
   const hashes = await Promise.all(['a', 'b', 'c', 'd'].map((t) => blobs.put(Buffer.from(t.repeat(100)))));
   assert.equal(blobFiles(dir).length, 0, 'nothing carries a hash name before sync');
