@@ -37,7 +37,7 @@ async function childScript(): Promise<string> {
   return outfile;
 }
 
-test('checkpoint: SIGKILL at every step of one finds the old state or the whole new one, never a torn one', async () => {
+test('checkpoint: SIGKILL at any step finds the old state or the whole new one, never a torn one', async () => {
   const script = await childScript();
   let completed = false;
   let killedRuns = 0;
