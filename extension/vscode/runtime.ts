@@ -55,7 +55,7 @@ import { createSearchPort } from './adapters/search';
 import { createTerminalPort } from './adapters/terminal';
 import { toolSecurityPorts } from './adapters/tool-security';
 import { redactLogSecrets } from './adapters/log-channel';
-import { FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
+import { checkpointStorage, FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
 
 export interface Runtime {
   controller: ChatController;
@@ -345,10 +345,10 @@ export async function createRuntime(
   const controller: ChatController = new ChatController({
     persistence: store,
     // Turn checkpoints: file contents as content-addressed blobs in global storage, never in the user's repo.
-    checkpoints: {
-      files: withLocalFileOps(workspacePort),
-      blobs: new FileCheckpointBlobs(path.join(context.globalStorageUri.fsPath, 'checkpoints')),
-    },
+    checkpoints: checkpointStorage(
+      withLocalFileOps(workspacePort),
+      new FileCheckpointBlobs(path.join(context.globalStorageUri.fsPath, 'checkpoints')),
+    ),
     resolveModel: (ref) => registry.resolve(ref),
     modelChoices: async () =>
       listModelChoices(configs(), (name) => keyDirectory.hasKey(name), await languageModels.list()),

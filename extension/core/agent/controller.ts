@@ -384,7 +384,7 @@ export class ChatController {
       permissions: this.deps.permissions,
       audit: this.deps.audit,
       newId: this.deps.newId,
-      ...(recorder ? { beforeWrite: this.beforeWriteOf(recorder) } : {}),
+      ...(recorder ? { beforeWrite: this.beforeWriteOf(recorder), beforeCommand: () => recorder.beforeCommand() } : {}),
       ...(budget ? { budget } : {}),
       ...(reasoning ? { reasoning } : {}),
       compactBetweenSteps,
@@ -479,6 +479,7 @@ export class ChatController {
     if (!storage || !this.deps.toolsFor(mode)) return undefined;
     return new CheckpointRecorder(storage.files, storage.blobs, {
       turnId: requestId,
+      ...(storage.coverage ? { coverage: storage.coverage } : {}),
       now: this.deps.now,
       newId: this.deps.newId,
     });
@@ -497,7 +498,7 @@ export class ChatController {
     if (!recorder || turn.files) return;
     try {
       const files = await recorder.finish();
-      if (!files.files.length && !files.skipped.length) return;
+      if (!files.files.length && !files.skipped.length && !files.notes?.length) return;
       turn.files = files;
       this.journal({ kind: 'turn_checkpoint', sessionId, checkpoint: turn, at: this.deps.now() });
     } catch (err) {

@@ -144,6 +144,7 @@ async function runOne(
     callId: view.callId,
     supportsImages: opts.supportsImages,
     ...(opts.beforeWrite ? { beforeWrite: opts.beforeWrite } : {}),
+    ...(opts.beforeCommand ? { beforeCommand: opts.beforeCommand } : {}),
     progress: (output) => queue.push({ type: 'tool_progress', callId: view.callId, output }),
     todosChanged: (todos) => queue.push({ type: 'todos', todos }),
     planSubmitted: (plan) =>

@@ -40,6 +40,8 @@ export interface Checkpoint {
   kind: 'turn' | 'redo';
   files: FileState[];
   skipped: SkippedFile[];
+  /** What the turn's command coverage left out (ignored paths, limits), for the rewind preview. */
+  notes?: string[];
 }
 
 const hashSchema = z.string().regex(/^[0-9a-f]{64}$/);
@@ -61,6 +63,7 @@ export const CheckpointSchema = z.object({
     }),
   ),
   skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+  notes: z.array(z.string()).optional(),
 });
 
 /**
