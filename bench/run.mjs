@@ -27,6 +27,11 @@ const benches = [
   ],
   ['permissions', 'bench/permissions.mjs', 'permission decision per tool call (policy + shell parse)'],
   ['checkpoints', 'bench/checkpoints.mjs', 'checkpoint per turn and rewind, 1/10/100 files of 10 KB'],
+  [
+    'command-coverage',
+    'bench/command-coverage.mjs',
+    'rewind coverage of commands: added time per command in a 10,000-file git repository, disk after 100',
+  ],
   ['research', 'bench/research.mjs', 'research run at 200 ms per search/fetch: wall vs critical path; citations'],
   ['search', 'bench/search.mjs', 'web search client per search: direct, failover, breaker open (fake APIs)'],
   ['prefix', 'bench/prefix.mjs', 'prompt prefix stability over a 30-step Agent session, overhead with caching on'],
