@@ -223,10 +223,8 @@ export class CommandCoverage {
     }
     for (const rel of created) out.states.push({ path: path.join(folder.root, rel), existed: false });
     if (missing.length) {
-      const shown = missing.slice(0, 3).join(', ');
-      out.notes.push(
-        `A command changed files that cannot be put back: ${shown}${missing.length > 3 ? ` and ${missing.length - 3} more` : ''}`,
-      );
+      const more = missing.length > 3 ? ` and ${missing.length - 3} more` : '';
+      out.notes.push(`A command changed files that cannot be put back: ${missing.slice(0, 3).join(', ')}${more}`);
     }
     if (b.scan.truncated || scan.truncated)
       out.notes.push(`${folder.root} has more than ${this.maxScan()} files: only the first ones were watched`);
