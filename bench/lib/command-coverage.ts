@@ -91,7 +91,7 @@ async function main() {
     console.log(`first command (reads git's ignore list and index, copies untracked/modified files): ${ms(first)}`);
     console.log(`warm, per command:      median ${ms(pct(warm, 0.5))}   p95 ${ms(pct(warm, 0.95))}`);
     console.log(
-      `  before / after / finish medians: ${[before, after, finish].map((xs) => ms(pct(xs.slice(1), 0.5))).join(' / ')}`,
+      `  before / after / finish: ${[before, after, finish].map((xs) => ms(pct(xs.slice(1), 0.5))).join(' / ')}`,
     );
     const disk = du(blobDir);
     console.log(`checkpoint folder after ${STEPS} commands: ${disk.files} files, ${(disk.bytes / 1024).toFixed(0)} KB`);

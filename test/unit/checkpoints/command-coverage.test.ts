@@ -31,7 +31,7 @@ function setup(root: string) {
   return { files, blobs, coverage };
 }
 
-test('command coverage: a command edits 3, creates 1, deletes 1 of 10,000 files: rewind restores all five byte-exact', async () => {
+test('commands: edit 3, create 1, delete 1 in a 10,000-file repo; rewind restores all five byte-exact', async () => {
   const ws = makeGitWorkspace(10_000);
   const { files, blobs, coverage } = setup(ws.root);
   const [clean, dirty] = [ws.tracked[0], ws.tracked[1]];
@@ -68,7 +68,7 @@ test('command coverage: a command edits 3, creates 1, deletes 1 of 10,000 files:
   assert.equal(readFileSync(join(ws.root, 'build.log'), 'utf8'), 'log');
 });
 
-test('command coverage: a file written before the command keeps its earlier state; later commands reuse copies', async () => {
+test('commands: a file written before keeps its earlier state; later commands reuse copies', async () => {
   const ws = makeGitWorkspace(50);
   const { files, blobs, coverage } = setup(ws.root);
   const target = join(ws.root, ws.tracked[5]);
@@ -105,7 +105,7 @@ test('command coverage: a folder outside git is covered too, node_modules left o
   assert.equal(readFileSync(join(root, 'node_modules/m.js'), 'utf8'), 'M');
 });
 
-test('command coverage: a background command still running when the turn ends is recorded as far as it got', async () => {
+test('commands: a background job still running at finish is recorded as far as it got', async () => {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-cov-bg-')));
   writeFileSync(join(root, 'a.txt'), 'a\n');
   const { files, blobs, coverage } = setup(root);
