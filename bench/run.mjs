@@ -12,6 +12,7 @@ const benches = [
   ['load', 'bench/load.mjs', 'bundle sizes, require and activate() time'],
   ['webview', 'bench/webview-stream.mjs', 'webview streaming at 20 and 2,000 messages (headless Chromium)'],
   ['agent', 'bench/agent-step.mjs', 'agent loop overhead per step (real SDK, fake LLM answering instantly)'],
+  ['long-run', 'bench/long-run.mjs', '300-step agent run, instant model: harness time per step at the start and end'],
   ['grep', 'bench/grep.mjs', 'grep tool vs raw ripgrep on 50,000 files'],
   ['store', 'bench/store.mjs', 'store: persist one event, snapshot and open at 1/10/100 MB'],
   [
