@@ -116,14 +116,14 @@ async function main() {
   const first = median(gaps.slice(1, 1 + WINDOW));
   const last = median(gaps.slice(-WINDOW));
   if (process.env.LONG_RUN_GAPS) console.log(gaps.map((g) => g.toFixed(1)).join(' '));
+  const kb = (b: number) => `${(b / 1024).toFixed(1)} KB`;
+  console.log(`\n## Long run: ${STEPS} agent steps, instant model, real controller + store + view reducer`);
   console.log(
-    `\n## Long run: ${STEPS} agent steps, instant model, real controller + store + view reducer (Node ${process.version})`,
+    `harness time per step, median of ${WINDOW}: steps 2–${WINDOW + 1} ${first.toFixed(2)} ms, ` +
+      `last ${WINDOW} ${last.toFixed(2)} ms, ratio ${(last / first).toFixed(2)} (Node ${process.version})`,
   );
   console.log(
-    `harness time per step, median of ${WINDOW}: steps 2–${WINDOW + 1} ${first.toFixed(2)} ms, last ${WINDOW} ${last.toFixed(2)} ms, ratio ${(last / first).toFixed(2)}`,
-  );
-  console.log(
-    `request body (messages JSON): step 1 ${(bodyBytes[0] / 1024).toFixed(1)} KB, step ${bodyBytes.length} ${(bodyBytes.at(-1)! / 1024).toFixed(1)} KB`,
+    `request body (messages JSON): step 1 ${kb(bodyBytes[0])}, step ${bodyBytes.length} ${kb(bodyBytes.at(-1) ?? 0)}`,
   );
   console.log(`whole run ${total.toFixed(0)} ms; ${view.messages.length} messages in the view`);
 }

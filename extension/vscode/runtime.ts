@@ -29,7 +29,7 @@ import { createPageFetcher } from '../core/research/fetch/page-fetcher';
 import type { HtmlConverter } from '../core/research/fetch/html-converter';
 import { createPageAnswerer } from '../core/research/page-answer';
 import { toolsWithWeb } from '../core/research/tool-set';
-import { openAiEmbedder, openSessionStoreLazily } from '../core/store';
+import { openAiEmbedder, openSessionStoreLazily, storageFullNotice } from '../core/store';
 import { searchSessions } from '../core/store/session-search';
 import { CurrentSessionFile } from './current-session';
 import { KeyDirectory } from './key-directory';
@@ -195,6 +195,15 @@ export async function createRuntime(
     log,
     secrets: () => knownSecrets,
     purgeDeletedAfterDays: readSettings().purgeDeletedAfterDays,
+    onWriteError: (err, dir) => {
+      // Said in the chat and as a notification: nothing is lost yet, but it is only in memory.
+      const text = storageFullNotice(err, dir);
+      controller.notice(text);
+      void vscode.window.showWarningMessage(`Sextant: ${text}`, 'Show Storage').then((pick) => {
+        if (pick) void vscode.commands.executeCommand('sextant.showStorage');
+      });
+    },
+    onWriteRecovered: () => controller.notice('Chat history is being saved again; nothing was lost.'),
     onUnavailable: (err) => {
       // The chat must still work; the user is told plainly that this window keeps no history.
       const why = err instanceof Error ? err.message : String(err);

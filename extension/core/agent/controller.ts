@@ -148,6 +148,8 @@ interface InFlight {
 export class ChatController {
   private session: LiveSession;
   private inFlight: InFlight | undefined;
+  /** Notices waiting for the next request (notice()). */
+  private readonly heldNotices: string[] = [];
   /** How many history rows the view has loaded (re-sent whole after a rename, delete or undo). */
   private historyLoaded = 0;
   private readonly outbox: Outbox;
@@ -211,6 +213,7 @@ export class ChatController {
       // The answer names the model that wrote it: the planner model for a plan.
       model: modelRefFor(this.deps, this.session.model, mode),
     });
+    for (const note of this.heldNotices.splice(0)) this.emit(requestId, { type: 'notice', text: note });
     // Where this turn starts, so "Rewind to here" can cut the model history at this message.
     const turn: TurnCheckpoint = { userMessageId, requestId, modelIndex: s.modelMessages.length };
     s.checkpoints.push(turn);
@@ -774,6 +777,15 @@ export class ChatController {
   }
 
   // ---- events ---------------------------------------------------------------------------------
+
+  /**
+   * A notice for the chat from outside the agent (the history store cannot write: a full disk). Shown in
+   * the running request, or at the start of the next one.
+   */
+  notice(text: string): void {
+    if (this.inFlight) this.emit(this.inFlight.requestId, { type: 'notice', text });
+    else this.heldNotices.push(text);
+  }
 
   private emit(requestId: string, event: RequestEvent): void {
     this.outbox.emit(requestId, event);

@@ -85,6 +85,10 @@ class LazyStore implements LazySessionStore {
     return this.inner !== undefined;
   }
 
+  get unsavedRecords(): number {
+    return this.inner?.unsavedRecords ?? 0;
+  }
+
   append(record: JournalRecord): void {
     if (this.closed) throw new Error('the session store is closed');
     if (this.inner) this.inner.append(record);
