@@ -84,7 +84,11 @@ export class FileCheckpointBlobs implements CheckpointBlobs {
 
   async put(bytes: Uint8Array): Promise<string> {
     const hash = sha256Hex(bytes);
-    if (this.staged.has(hash) || this.durable.has(hash)) return hash;
+    const staged = this.staged.get(hash);
+    // (A staged file kept for long may have been removed by retention: then it is written again.)
+    if (staged && (staged.fd !== undefined || existsSync(staged.tmp))) return hash;
+    if (staged) this.staged.delete(hash);
+    if (this.durable.has(hash)) return hash;
     const file = this.pathOf(hash);
     if (existsSync(file)) {
       this.durable.add(hash);

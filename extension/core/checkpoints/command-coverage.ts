@@ -25,6 +25,8 @@ import { sameStat, type Scan, type StatEntry, scanFolder } from './workspace-sca
 export const MAX_SCAN_ENTRIES = 200_000;
 export const MAX_COPY_BYTES = 64 * 1024 * 1024;
 export const MAX_COPY_FILES = 5_000;
+/** A copy is reused this long at most: retention removes unnamed staged copies after a day. */
+const COPY_REUSE_MS = 12 * 60 * 60 * 1000;
 /** Left out of folders that are not in a git repository (there is no .gitignore to ask). */
 const DEFAULT_IGNORED_DIRS = new Set(['node_modules', 'dist', 'build', 'out', 'target', '.venv', '__pycache__']);
 
@@ -43,7 +45,7 @@ interface Folder {
   ignoreFiles: string;
   index: { key: string; index: GitIndex | undefined } | undefined;
   /** Copies of untracked or modified files: root-relative path → the stat they were copied at, and hash. */
-  copies: Map<string, { stat: StatEntry; hash: string }>;
+  copies: Map<string, { stat: StatEntry; hash: string; at: number }>;
 }
 
 export interface CommandChanges {
@@ -137,7 +139,7 @@ export class CommandCoverage {
         continue;
       }
       const copy = folder.copies.get(rel);
-      if (copy && sameStat(copy.stat, st)) {
+      if (copy && sameStat(copy.stat, st) && Date.now() - copy.at < COPY_REUSE_MS) {
         sources.set(rel, { hash: copy.hash });
         continue;
       }
@@ -165,7 +167,7 @@ export class CommandCoverage {
       const hash = await this.blobs.put(bytes);
       copyBytes += bytes.byteLength;
       copyFiles++;
-      folder.copies.set(rel, { stat: st, hash });
+      folder.copies.set(rel, { stat: st, hash, at: Date.now() });
       sources.set(rel, { hash });
     }
     for (const rel of folder.copies.keys()) if (!scan.files.has(rel)) folder.copies.delete(rel);

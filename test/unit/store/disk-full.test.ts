@@ -43,7 +43,7 @@ async function until(what: string, cond: () => boolean): Promise<void> {
   assert.ok(cond(), what);
 }
 
-test('disk full: the user is told once, the chat goes on in memory, and after space returns everything opens', async () => {
+test('disk full: the user is told once, the chat goes on in memory, after space returns all opens', async () => {
   const { dir, cleanup } = tempDir('disk-full');
   const failures: Array<{ message: string; dir: string }> = [];
   let recovered = 0;
