@@ -17,28 +17,12 @@ import {
   withLocalFileOps,
 } from '../../../extension/core/checkpoints';
 import { localFiles } from '../../../extension/core/local-files';
-import * as esbuild from 'esbuild';
+import { bundleChild } from '../store/child';
 
-const ROOT = process.cwd();
 const FILES = 4;
 
-async function childScript(): Promise<string> {
-  const outfile = join(ROOT, 'dist-test', 'checkpoint-child', `checkpoint-child-${process.pid}.cjs`);
-  await esbuild.build({
-    entryPoints: [join(ROOT, 'test/fixtures/checkpoints/checkpoint-child.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-  });
-  return outfile;
-}
-
 test('checkpoint: SIGKILL at any step finds the old state or the whole new one, never a torn one', async () => {
-  const script = await childScript();
+  const script = await bundleChild('test/fixtures/checkpoints/checkpoint-child.ts', 'checkpoint-child');
   let completed = false;
   let killedRuns = 0;
   for (let killAt = 1; !completed && killAt < 200; killAt++) {
