@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { created, exchange, open, recordingLog, tempDir } from './helpers';
+import { created, exchange, open, recordingLog, sql, tempDir, WASM } from './helpers';
+import { openSessionStoreLazily } from '../../../extension/core/store';
 
 // The real module object (an import namespace's bindings are read-only); the store reads its functions
 // from it at each call, so replacing them here is what the store meets.
@@ -96,6 +97,45 @@ test('disk full: the user is told once, the chat goes on in memory, after space 
     const texts = s?.messages.map((m) => m.parts.map((p) => (p.type === 'text' ? p.text : '')).join(''));
     assert.equal(texts?.[3], long);
     assert.equal(texts?.[5], 'third answer');
+  } finally {
+    await reopened.close();
+    cleanup();
+  }
+});
+
+test('disk full while history opens: records are kept, handed to the store, and written once there is space', async () => {
+  const { dir, cleanup } = tempDir('disk-full-lazy');
+  let told = 0;
+  let recovered = 0;
+  const lazyLog = recordingLog();
+  const lazy = openSessionStoreLazily({
+    dir,
+    log: lazyLog,
+    onUnavailable: (err) => lazyLog.lines.push(`unavailable ${String(err)}`),
+    sql: await sql(),
+    wasmPath: WASM,
+    writeRetryMs: 20,
+    onWriteError: () => told++,
+    onWriteRecovered: () => recovered++,
+  });
+  // The disk fills right after the window started opening history (its first, synchronous steps done).
+  full = true;
+  partial.clear();
+  try {
+    for (const r of [created('s', 1, 'Early'), ...exchange('s', 'r1', 10, 'question', 'answer')]) lazy.append(r);
+    assert.equal(told, 1);
+    full = false;
+    assert.equal(await lazy.ready, true, lazyLog.lines.join('\n'));
+    await until('written after space returned', () => lazy.unsavedRecords === 0 && recovered === 1);
+    assert.equal(told, 1, 'told once in all');
+    assert.equal(lazy.getSession('s')?.messages.length, 2);
+  } finally {
+    full = false;
+    await lazy.close();
+  }
+  const reopened = await open(dir);
+  try {
+    assert.equal(reopened.getSession('s')?.messages.length, 2, 'the exchange opens after a restart');
   } finally {
     await reopened.close();
     cleanup();
