@@ -103,7 +103,7 @@ test('disk full: the user is told once, the chat goes on in memory, after space 
   }
 });
 
-test('disk full while history opens: records are kept, handed to the store, and written once there is space', async () => {
+test('disk full while history opens: records are kept, handed to the store, written once there is space', async () => {
   const { dir, cleanup } = tempDir('disk-full-lazy');
   let told = 0;
   let recovered = 0;
