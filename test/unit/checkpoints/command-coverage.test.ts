@@ -119,3 +119,22 @@ test('commands: a background job still running at finish is recorded as far as i
     [join(root, 'a.txt')],
   );
 });
+
+test('commands: past the scan limit only files both scans saw count — nothing is taken for created', async () => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-cov-cap-')));
+  for (let i = 0; i < 20; i++) writeFileSync(join(root, `f${String(i).padStart(2, '0')}.txt`), `${i}\n`);
+  const files: CheckpointFiles = withLocalFileOps({ roots: () => [root], ...localFiles });
+  const blobs = new FileCheckpointBlobs(join(realpathSync(mkdtempSync(join(tmpdir(), 'sextant-cov-b-'))), 'c'));
+  const coverage = new CommandCoverage(files, blobs, { maxScanEntries: 10 });
+  const rec = new CheckpointRecorder(files, blobs, { turnId: 't', coverage });
+  const after = await rec.beforeCommand();
+  sh(root, 'printf x > a-new.txt && for f in *.txt; do printf y >> "$f"; done');
+  await after();
+  const cp = await rec.finish();
+  assert.ok(
+    cp.files.every((f) => f.existed),
+    'no file recorded as created (a rewind would delete it)',
+  );
+  assert.ok(cp.files.length > 0 && cp.files.length <= 10);
+  assert.ok(cp.notes?.some((n) => n.includes('more than 10 files')));
+});
