@@ -43,7 +43,7 @@ export function scanFolder(root: string, options: ScanOptions): Scan {
       const r = rel ? `${rel}/${d.name}` : d.name;
       if (d.isDirectory()) {
         if (d.name === '.git' || options.ignored(r, true)) continue;
-        walk(path.join(dir, d.name), r);
+        walk(`${dir}${path.sep}${d.name}`, r); // (plain joins: path.join's normalising is most of a scan)
         continue;
       }
       if (!d.isFile() && !d.isSymbolicLink()) continue;
@@ -53,7 +53,7 @@ export function scanFolder(root: string, options: ScanOptions): Scan {
         return;
       }
       try {
-        const s = lstatSync(path.join(dir, d.name));
+        const s = lstatSync(`${dir}${path.sep}${d.name}`);
         const e: StatEntry = {
           size: s.size,
           mtimeMs: s.mtimeMs,
