@@ -12,6 +12,7 @@ const benches = [
   ['load', 'bench/load.mjs', 'bundle sizes, require and activate() time'],
   ['webview', 'bench/webview-stream.mjs', 'webview streaming at 20 and 2,000 messages (headless Chromium)'],
   ['agent', 'bench/agent-step.mjs', 'agent loop overhead per step (real SDK, fake LLM answering instantly)'],
+  ['long-run', 'bench/long-run.mjs', '300-step agent run, instant model: harness time per step at the start and end'],
   ['grep', 'bench/grep.mjs', 'grep tool vs raw ripgrep on 50,000 files'],
   ['store', 'bench/store.mjs', 'store: persist one event, snapshot and open at 1/10/100 MB'],
   [
@@ -27,6 +28,11 @@ const benches = [
   ],
   ['permissions', 'bench/permissions.mjs', 'permission decision per tool call (policy + shell parse)'],
   ['checkpoints', 'bench/checkpoints.mjs', 'checkpoint per turn and rewind, 1/10/100 files of 10 KB'],
+  [
+    'command-coverage',
+    'bench/command-coverage.mjs',
+    'rewind coverage of commands: added time per command in a 10,000-file git repository, disk after 100',
+  ],
   ['research', 'bench/research.mjs', 'research run at 200 ms per search/fetch: wall vs critical path; citations'],
   ['search', 'bench/search.mjs', 'web search client per search: direct, failover, breaker open (fake APIs)'],
   ['prefix', 'bench/prefix.mjs', 'prompt prefix stability over a 30-step Agent session, overhead with caching on'],

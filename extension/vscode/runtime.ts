@@ -10,10 +10,10 @@ import { ApprovalBroker } from '../core/agent/approval-broker';
 import type { ReasoningChoices } from '../core/agent/chat-services';
 import { ChatController } from '../core/agent/controller';
 import { systemPromptFor } from '../core/agent/prompts';
-import { FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
+import { checkpointStorage, FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
 import type { Logger } from '../core/ports';
 import { REASONING_STATE_KEY, reasoningChoicesIn } from '../core/providers/reasoning-choices';
-import { openSessionStoreLazily, workspaceKey } from '../core/store';
+import { openSessionStoreLazily, storageFullNotice, workspaceKey } from '../core/store';
 import { searchSessions } from '../core/store/session-search';
 import { createToolSessionState, disposeToolSession } from '../core/tools/registry';
 import { errorText } from '../core/util/error-text';
@@ -128,6 +128,15 @@ export async function createRuntime(
     purgeDeletedAfterDays: readSettings().purgeDeletedAfterDays,
     // Sessions remember their workspace, and the agent's memory search stays in it.
     workspace: () => workspaceKey((vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath)),
+    onWriteError: (err, dir) => {
+      // Said in the chat and as a notification: nothing is lost yet, but it is only in memory.
+      const text = storageFullNotice(err, dir);
+      controller.notice(text);
+      void vscode.window.showWarningMessage(`Sextant: ${text}`, 'Show Storage').then((pick) => {
+        if (pick) void vscode.commands.executeCommand('sextant.showStorage');
+      });
+    },
+    onWriteRecovered: () => controller.notice('Chat history is being saved again; nothing was lost.'),
     onUnavailable: (err) => {
       // The chat must still work; the user is told plainly that this window keeps no history.
       const why = errorText(err);
@@ -219,10 +228,10 @@ export async function createRuntime(
       audit: (entry) => permissions.audit(entry),
       diffReview: diffReviews,
       // Turn checkpoints: file contents as content-addressed blobs in global storage, never in the user's repo.
-      checkpoints: {
-        files: withLocalFileOps(tools.ports.workspace),
-        blobs: new FileCheckpointBlobs(path.join(context.globalStorageUri.fsPath, 'checkpoints')),
-      },
+      checkpoints: checkpointStorage(
+        withLocalFileOps(tools.ports.workspace),
+        new FileCheckpointBlobs(path.join(context.globalStorageUri.fsPath, 'checkpoints')),
+      ),
     },
     history: { persistence: store, searchSessions: (query) => searchSessions(store, query) },
     research: createResearchHost({

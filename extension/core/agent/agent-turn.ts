@@ -28,6 +28,8 @@ export interface AgentTurnRequest {
   /** Steps this run may take (sextant.agent.maxSteps; a Continue grants another batch). */
   maxSteps: number;
   beforeWrite?: (absPath: string) => Promise<void>;
+  /** Before each command the turn runs; the result once it ended (the checkpoint's command coverage). */
+  beforeCommand?: () => Promise<() => Promise<void>>;
   budget?: RunBudget;
 }
 
@@ -77,6 +79,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     audit: services.tools.audit,
     newId: services.host.newId,
     ...(r.beforeWrite ? { beforeWrite: r.beforeWrite } : {}),
+    ...(r.beforeCommand ? { beforeCommand: r.beforeCommand } : {}),
     ...(budget ? { budget } : {}),
     ...(reasoning ? { reasoning } : {}),
     compactBetweenSteps,

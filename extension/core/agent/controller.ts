@@ -56,6 +56,11 @@ export class ChatController {
   }
 
   /** Stops the in-flight request (if any, and if it matches) and waits until it has ended. */
+  /** A notice from outside the agent (the history store cannot write), in the running or the next request. */
+  notice(text: string): void {
+    this.runner.notice(text);
+  }
+
   abort(requestId?: string): Promise<void> {
     return this.runner.abort(requestId);
   }

@@ -44,6 +44,8 @@ interface InFlight {
 
 export class RequestRunner {
   private inFlight: InFlight | undefined;
+  /** Notices waiting for the next request (notice()). */
+  private readonly heldNotices: string[] = [];
   /** Work a new request must wait for (a "Compact now" under way), so it gets the brief. */
   private holding: Promise<void> | undefined;
 
@@ -53,6 +55,15 @@ export class RequestRunner {
     private readonly approvals: ApprovalBroker,
     private readonly rewinder: SessionRewinder,
   ) {}
+
+  /**
+   * A notice for the chat from outside the agent (the history store cannot write: a full disk). Shown in
+   * the running request, or at the start of the next one.
+   */
+  notice(text: string): void {
+    if (this.inFlight) this.chat.emit(this.inFlight.requestId, { type: 'notice', text });
+    else this.heldNotices.push(text);
+  }
 
   /** The request running now, if any. */
   get running(): string | undefined {
@@ -107,6 +118,7 @@ export class RequestRunner {
       // The answer names the model that wrote it: the planner model for a plan.
       model: modelRefFor(this.services.models, s.model, mode),
     });
+    for (const text of this.heldNotices.splice(0)) this.chat.emit(requestId, { type: 'notice', text });
     // Where this turn starts, so "Rewind to here" can cut the model history at this message.
     const turn: TurnCheckpoint = { userMessageId, requestId, modelIndex: s.modelMessages.length };
     s.checkpoints.push(turn);
@@ -241,7 +253,7 @@ export class RequestRunner {
       target,
       asking: this.approvals.portsFor(emit, this.services.tools.diffReview),
       maxSteps: this.services.limits.maxSteps(),
-      ...(checkpoints ? { beforeWrite: checkpoints.beforeWrite } : {}),
+      ...(checkpoints ? { beforeWrite: checkpoints.beforeWrite, beforeCommand: checkpoints.beforeCommand } : {}),
       ...(budget ? { budget } : {}),
     });
   }

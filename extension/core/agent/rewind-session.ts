@@ -9,6 +9,7 @@ import {
   type Checkpoint,
   type CheckpointBlobs,
   type CheckpointFiles,
+  type CommandCoverage,
   planRewind,
   type RewindPlan,
   type RewindResult,
@@ -21,6 +22,8 @@ import type { LiveSession } from './live-session';
 export interface CheckpointStorage {
   files: CheckpointFiles;
   blobs: CheckpointBlobs;
+  /** Records what the agent's commands change, so a rewind restores it too (absent: not covered). */
+  coverage?: CommandCoverage;
 }
 
 export interface RewindDeps {
@@ -105,6 +108,15 @@ function commandsRanAfter(s: LiveSession, pos: number): boolean {
     );
 }
 
+/**
+ * What the preview says about the undone turns' commands: what their coverage left out (ignored paths,
+ * limits), or — for turns recorded before commands were covered — that their changes are not recorded.
+ */
+function commandsNoteFor(at: Located): string {
+  const notes = new Set(at.fileCheckpoints.slice(at.toIndex + 1).flatMap((c) => c.notes ?? []));
+  return notes.size ? [...notes].join(' ') : COMMANDS_NOTE;
+}
+
 export class SessionRewinder {
   /** The last preview, applied as shown (applyRewind re-checks each file against it). */
   private shown: { sessionId: string; messageId: string; plan: RewindPlan } | undefined;
@@ -130,7 +142,7 @@ export class SessionRewinder {
       summary: plan?.summary ?? 'No files were changed by the agent from this message on',
       fileChanges,
       messagesRemoved: s.chat.messages.length - at.pos,
-      ...(commandsRanAfter(s, at.pos) ? { commandsNote: COMMANDS_NOTE } : {}),
+      ...(commandsRanAfter(s, at.pos) ? { commandsNote: commandsNoteFor(at) } : {}),
     };
   }
 

@@ -159,6 +159,7 @@ function toolContext(opts: TurnOptions, view: ToolCallView, queue: AsyncQueue<Tu
     callId: view.callId,
     supportsImages: opts.supportsImages,
     ...(opts.beforeWrite ? { beforeWrite: opts.beforeWrite } : {}),
+    ...(opts.beforeCommand ? { beforeCommand: opts.beforeCommand } : {}),
     progress: (output) => queue.push({ type: 'tool_progress', callId: view.callId, output }),
     todosChanged: (todos) => queue.push({ type: 'todos', todos }),
     planSubmitted: (plan) =>

@@ -18,7 +18,12 @@ export class TurnCheckpoints {
     const storage = services.tools.checkpoints;
     if (!storage || !services.tools.toolsFor(mode)) return undefined;
     const { now, newId } = services.host;
-    const recorder = new CheckpointRecorder(storage.files, storage.blobs, { turnId: requestId, now, newId });
+    const recorder = new CheckpointRecorder(storage.files, storage.blobs, {
+      turnId: requestId,
+      ...(storage.coverage ? { coverage: storage.coverage } : {}),
+      now,
+      newId,
+    });
     return new TurnCheckpoints(recorder, services);
   }
 
@@ -28,12 +33,15 @@ export class TurnCheckpoints {
     if (!r.recorded) this.services.host.log.warn(`checkpoint: ${absPath} not saved before the write: ${r.reason}`);
   };
 
+  /** Called by every tool that runs a command, before it starts; the result once it ended (what it changed). */
+  readonly beforeCommand = (): Promise<() => Promise<void>> => this.recorder.beforeCommand();
+
   /** Journals the files a turn changed (hashes; the bytes are already in the blob store). Once per turn. */
   async save(chat: CurrentChat, sessionId: string, turn: TurnCheckpoint): Promise<void> {
     if (turn.files) return;
     try {
       const files = await this.recorder.finish();
-      if (!files.files.length && !files.skipped.length) return;
+      if (!files.files.length && !files.skipped.length && !files.notes?.length) return;
       turn.files = files;
       chat.journal({ kind: 'turn_checkpoint', sessionId, checkpoint: turn, at: this.services.host.now() });
     } catch (err) {

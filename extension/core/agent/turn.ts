@@ -62,6 +62,8 @@ export interface TurnOptions {
   newId?: () => string;
   /** Called by every writer before it changes a file (the turn's checkpoint recorder). */
   beforeWrite?: (absPath: string) => Promise<void>;
+  /** Called by every tool that runs a command, before it starts; the result once it ended (the recorder). */
+  beforeCommand?: () => Promise<() => Promise<void>>;
   /** Spending caps, checked between model calls (sextant.budget.*). */
   budget?: RunBudget;
   /** The model picker's reasoning level for this model, the same for every step of the turn. */

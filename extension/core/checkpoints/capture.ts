@@ -55,6 +55,20 @@ export async function captureBefore(
   maxBytes: number,
 ): Promise<Captured> {
   try {
+    const now = files.readNow?.(real, maxBytes);
+    if (now) {
+      if (now.kind === 'missing') return { ok: true, state: { path: real, existed: false } };
+      if (now.kind === 'other') return { ok: false, reason: `not a regular file (${now.type})` };
+      if (now.kind === 'large') return { ok: false, reason: tooLarge(now.size, maxBytes) };
+      const state: FileState = {
+        path: real,
+        existed: true,
+        hash: await blobs.put(now.bytes),
+        size: now.bytes.byteLength,
+      };
+      if (now.mode !== undefined) state.mode = now.mode;
+      return { ok: true, state };
+    }
     const st = await files.stat(real);
     if (!st) return { ok: true, state: { path: real, existed: false } };
     if (st.type !== 'file') return { ok: false, reason: `not a regular file (${st.type})` };
@@ -83,6 +97,13 @@ export async function captureBefore(
  * but cannot be read in full (too large, not a regular file, unreadable) — it then matches nothing.
  */
 export async function currentVersion(files: CheckpointFiles, real: string, maxBytes: number): Promise<FileVersion> {
+  const now = files.readNow?.(real, maxBytes);
+  if (now)
+    return now.kind === 'missing'
+      ? { existed: false }
+      : now.kind === 'file'
+        ? { existed: true, hash: sha256Hex(now.bytes) }
+        : { existed: true };
   const st = await files.stat(real).catch(() => undefined);
   if (!st) return { existed: false };
   if (st.type !== 'file' || st.size > maxBytes) return { existed: true };

@@ -3,6 +3,7 @@
 // finish() hashes what the files became and returns the (small, JSON-serialisable) checkpoint.
 import { randomUUID } from 'node:crypto';
 import type { CheckpointBlobs } from './blobs';
+import { type CommandCoverage, type CommandWatch, IGNORED_NOTE } from './command-coverage';
 import {
   allowedRoots,
   type Captured,
@@ -18,6 +19,8 @@ import { DEFAULT_MAX_FILE_BYTES } from './types';
 export interface RecorderOptions extends CheckpointOptions {
   turnId: string;
   kind?: Checkpoint['kind'];
+  /** Covers what the turn's commands change (beforeCommand); without it commands are not covered. */
+  coverage?: CommandCoverage;
 }
 
 export type BeforeWriteResult =
@@ -32,6 +35,10 @@ export class CheckpointRecorder {
   private readonly maxBytes: number;
   private readonly createdAt: number;
   private finished = false;
+  /** Commands still running (a background job): finish() records what they changed so far. */
+  private readonly running = new Set<CommandWatch>();
+  private readonly notes = new Set<string>();
+  private commandsCovered = false;
 
   constructor(
     private readonly files: CheckpointFiles,
@@ -69,17 +76,60 @@ export class CheckpointRecorder {
     return captured.ok ? { recorded: true, path: key, first } : { recorded: false, path: key, reason: captured.reason };
   }
 
+  /**
+   * Call before a command starts; call the function it returns when the command has ended. The files
+   * the command created, changed or deleted are then recorded like the writers' files (a file this
+   * turn recorded earlier keeps its earlier state). Never throws; without coverage it does nothing.
+   */
+  async beforeCommand(): Promise<() => Promise<void>> {
+    const coverage = this.options.coverage;
+    if (!coverage || this.finished) return async () => undefined;
+    let watch: CommandWatch;
+    try {
+      watch = await coverage.before();
+    } catch (err) {
+      this.notes.add(`A command's changes could not be watched: ${err instanceof Error ? err.message : String(err)}`);
+      return async () => undefined;
+    }
+    this.commandsCovered = true;
+    this.running.add(watch);
+    return () => this.afterCommand(watch);
+  }
+
+  private async afterCommand(watch: CommandWatch): Promise<void> {
+    if (!this.running.delete(watch)) return; // finish() recorded it already
+    try {
+      const changes = await watch.after();
+      for (const n of changes.notes) this.notes.add(n);
+      for (const state of changes.states) {
+        if (this.entries.has(state.path)) continue;
+        const entry: Promise<Captured> = Promise.resolve({ ok: true, state });
+        this.entries.set(state.path, entry);
+        this.order.push({ key: state.path, entry });
+      }
+    } catch (err) {
+      this.notes.add(`A command's changes could not be recorded: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
   /** Paths touched so far (real paths), in first-touch order. */
   touched(): string[] {
     return this.order.map((o) => o.key);
   }
 
-  /** Ends the turn: hashes each recorded file's state now and returns the checkpoint. Call once. */
+  /**
+   * Ends the turn: makes the saved bytes durable, hashes each recorded file's state now and returns
+   * the checkpoint (record it only after this returns). Call once.
+   */
   async finish(): Promise<Checkpoint> {
+    // A command still running (in the background) is recorded as far as it has got.
+    await Promise.all([...this.running].map((w) => this.afterCommand(w)));
     this.finished = true;
     const files: FileState[] = [];
     const skipped: SkippedFile[] = [];
     const captured = await Promise.all(this.order.map((o) => o.entry));
+    // The saved bytes become durable here, all in one pass, before the caller records the checkpoint.
+    await this.blobs.sync(captured.flatMap((c) => (c.ok && c.state.hash ? [c.state.hash] : [])));
     const afters = await mapLimit(captured, IO_CONCURRENCY, async (c) =>
       c.ok ? currentVersion(this.files, c.state.path, this.maxBytes) : undefined,
     );
@@ -95,6 +145,11 @@ export class CheckpointRecorder {
       kind: this.options.kind ?? 'turn',
       files,
       skipped,
+      ...(this.commandsCovered
+        ? { notes: [IGNORED_NOTE, ...this.notes] }
+        : this.notes.size
+          ? { notes: [...this.notes] }
+          : {}),
     };
   }
 }

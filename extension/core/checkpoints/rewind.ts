@@ -225,8 +225,16 @@ export async function applyRewind(
     skipped: [],
     failed: [],
   };
-  const outcomes = await mapLimit(plan.files, IO_CONCURRENCY, (f) =>
-    applyFile(f, overwrite.has(f.path) || overwrite.has(f.displayPath), files, blobs, roots, maxBytes),
+  // Every file's current state is saved first, made durable in one pass, and only then overwritten:
+  // a crash mid-rewind never loses what the redo would put back.
+  const prepared = await mapLimit(plan.files, IO_CONCURRENCY, (f) =>
+    prepareFile(f, overwrite.has(f.path) || overwrite.has(f.displayPath), files, blobs, roots, maxBytes),
+  );
+  await blobs.sync(prepared.flatMap((p) => ('write' in p && p.before.existed && p.before.hash ? [p.before.hash] : [])));
+  const outcomes = await mapLimit(
+    prepared,
+    IO_CONCURRENCY,
+    async (p): Promise<Outcome> => ('write' in p ? writeFile(p, files, maxBytes) : p),
   );
   for (const o of outcomes) {
     if (o.redo) result.redo.files.push(o.redo);
@@ -240,14 +248,23 @@ type Outcome =
   | { path: string; redo?: FileState; outcome: 'restored' | 'deleted' | 'unchanged'; reason?: undefined }
   | { path: string; redo?: FileState; outcome: 'kept' | 'skipped' | 'failed'; reason: string };
 
-async function applyFile(
+/** A file ready to be written back: what it is now (saved for redo) and the bytes it gets (none: delete). */
+interface Prepared {
+  write: true;
+  path: string;
+  f: RewindFile;
+  before: FileState;
+  bytes: Uint8Array | undefined;
+}
+
+async function prepareFile(
   f: RewindFile,
   forced: boolean,
   files: CheckpointFiles,
   blobs: CheckpointBlobs,
   roots: string[],
   maxBytes: number,
-): Promise<Outcome> {
+): Promise<Outcome | Prepared> {
   const path = f.path; // (shadows node:path in here)
   if (f.action === 'unchanged') return { path, outcome: 'unchanged' };
   if (f.action === 'skip') return { path, outcome: 'skipped', reason: f.reason ?? 'cannot be rewound' };
@@ -266,6 +283,11 @@ async function applyFile(
     bytes = f.target.hash === undefined ? undefined : await blobs.get(f.target.hash);
     if (!bytes) return { path, outcome: 'skipped', reason: 'its saved copy is missing or damaged' };
   }
+  return { write: true, path, f, before: before.state, bytes };
+}
+
+async function writeFile(p: Prepared, files: CheckpointFiles, maxBytes: number): Promise<Outcome> {
+  const { path, f, before, bytes } = p;
   try {
     if (bytes) {
       await files.writeFile(path, bytes);
@@ -277,10 +299,10 @@ async function applyFile(
       });
     }
     const after: FileVersion = bytes ? { existed: true, hash: f.target.hash } : { existed: false };
-    return { path, outcome: bytes ? 'restored' : 'deleted', redo: { ...before.state, after } };
+    return { path, outcome: bytes ? 'restored' : 'deleted', redo: { ...before, after } };
   } catch (err) {
     // It may be half done: keep what it was, so the redo can still put it back.
-    const redo = { ...before.state, after: await currentVersion(files, path, maxBytes) };
+    const redo = { ...before, after: await currentVersion(files, path, maxBytes) };
     return { path, outcome: 'failed', reason: err instanceof Error ? err.message : String(err), redo };
   }
 }

@@ -40,6 +40,8 @@ export interface Checkpoint {
   kind: 'turn' | 'redo';
   files: FileState[];
   skipped: SkippedFile[];
+  /** What the turn's command coverage left out (ignored paths, limits), for the rewind preview. */
+  notes?: string[];
 }
 
 const hashSchema = z.string().regex(/^[0-9a-f]{64}$/);
@@ -61,6 +63,7 @@ export const CheckpointSchema = z.object({
     }),
   ),
   skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+  notes: z.array(z.string()).optional(),
 });
 
 /**
@@ -73,7 +76,19 @@ export interface CheckpointFiles extends Pick<WorkspacePort, 'roots' | 'readFile
   deleteFile?(absPath: string): Promise<void>;
   fileMode?(absPath: string): Promise<number | undefined>;
   setFileMode?(absPath: string, mode: number): Promise<void>;
+  /**
+   * The file's kind, size, mode and (a regular file within `maxBytes`) bytes in one call, when the host
+   * can read it at once (local disk, small file); undefined means "ask the port the slow way".
+   */
+  readNow?(absPath: string, maxBytes: number): FileNow | undefined;
 }
+
+/** What `readNow` saw: no file, something else, a file too large to read, or a file and its bytes. */
+export type FileNow =
+  | { kind: 'missing' }
+  | { kind: 'other'; type: string }
+  | { kind: 'large'; size: number }
+  | { kind: 'file'; bytes: Uint8Array; mode: number | undefined };
 
 export interface CheckpointOptions {
   /** Default DEFAULT_MAX_FILE_BYTES (20 MB). */

@@ -11,6 +11,9 @@ import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files';
 export const BLOB_THRESHOLD = 32 * 1024;
 
 export class BlobStore {
+  /** Texts that could not be written yet (a full disk): served from memory, written by `writePending`. */
+  private readonly pending = new Map<string, Buffer>();
+
   constructor(private readonly dir: string) {}
 
   private pathOf(ref: string): string {
@@ -18,26 +21,58 @@ export class BlobStore {
     return join(this.dir, 'blobs', `${ref}.txt`);
   }
 
-  /** Stores text durably and returns its ref. */
+  /**
+   * Stores text durably and returns its ref. When the file cannot be written (a full disk) the text is
+   * kept in memory and the ref returned all the same; `writePending` writes it later.
+   */
   put(text: string): string {
     const bytes = Buffer.from(text, 'utf8');
     const ref = sha256(bytes);
+    if (this.pending.has(ref)) return ref;
+    try {
+      this.write(ref, bytes);
+    } catch {
+      this.pending.set(ref, bytes);
+    }
+    return ref;
+  }
+
+  /** Writes the texts kept in memory; returns how many are still not written. */
+  writePending(): number {
+    for (const [ref, bytes] of this.pending) {
+      try {
+        this.write(ref, bytes);
+        this.pending.delete(ref);
+      } catch {
+        break;
+      }
+    }
+    return this.pending.size;
+  }
+
+  /** Temporary file, fdatasync, rename: a blob is never visible half-written (a torn temp file is removed). */
+  private write(ref: string, bytes: Buffer): void {
     const file = this.pathOf(ref);
-    if (fs.existsSync(file)) return ref;
+    if (fs.existsSync(file)) return;
     makePrivateDir(join(this.dir, 'blobs'));
     const tmp = `${file}.tmp-${process.pid}`;
     const fd = fs.openSync(tmp, 'w', PRIVATE_FILE_MODE);
     try {
-      fs.writeSync(fd, bytes);
+      let off = 0;
+      while (off < bytes.length) off += fs.writeSync(fd, bytes, off, bytes.length - off);
       fs.fdatasyncSync(fd);
-    } finally {
+    } catch (err) {
       fs.closeSync(fd);
+      fs.rmSync(tmp, { force: true });
+      throw err;
     }
+    fs.closeSync(fd);
     fs.renameSync(tmp, file);
-    return ref;
   }
 
   get(ref: string): string {
+    const kept = this.pending.get(ref);
+    if (kept) return kept.toString('utf8');
     try {
       return fs.readFileSync(this.pathOf(ref), 'utf8');
     } catch {

@@ -57,9 +57,12 @@ export class ColdFiles {
       let off = 0;
       while (off < gz.length) off += fs.writeSync(fd, gz, off, gz.length - off);
       fs.fdatasyncSync(fd);
-    } finally {
+    } catch (err) {
       fs.closeSync(fd);
+      fs.rmSync(tmp, { force: true }); // a full disk: never leave a partial file behind
+      throw err;
     }
+    fs.closeSync(fd);
     fs.renameSync(tmp, file);
     fsyncDir(this.folder);
     return { name, bytes: gz.length };

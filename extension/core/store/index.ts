@@ -19,3 +19,4 @@ export { workspaceKey } from './memory-query';
 export { NewerSchemaError, SCHEMA_VERSION } from './schema';
 export type { FsyncPolicy } from './journal';
 export { formatBytes, purgeDeletedAfterDays, storageLines, type StorageLine } from './storage-summary';
+export { storageFullNotice } from './write-failure';

@@ -122,7 +122,20 @@ export class JournalWriter {
     const seq = this.seq + 1;
     const buf = Buffer.from(`${JSON.stringify({ s: seq, r: record })}\n`, 'utf8');
     let off = 0;
-    while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off);
+    try {
+      while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off);
+    } catch (err) {
+      // A full disk (ENOSPC, EDQUOT) may have taken part of the line: cut it off again, so the next
+      // record starts on a line of its own and no reader ever meets half a record before a whole one.
+      if (off > 0) {
+        try {
+          fs.ftruncateSync(this.fd, this.bytesInSegment);
+        } catch {
+          this.rotateAfterFailure();
+        }
+      }
+      throw err;
+    }
     this.seq = seq;
     this.segmentMaxSeq = seq;
     this.bytesInSegment += buf.length;
@@ -136,6 +149,18 @@ export class JournalWriter {
       this.syncTimer.unref?.();
     }
     return seq;
+  }
+
+  /** The torn segment could not be cut back: leave it (its reader skips the torn line), start a new one. */
+  private rotateAfterFailure(): void {
+    try {
+      const file = this.fileOf(this.segment);
+      fs.closeSync(this.fd);
+      if (this.segmentMaxSeq > 0) this.closedSegments.push({ file, maxSeq: this.segmentMaxSeq });
+      this.fd = this.openSegment();
+    } catch {
+      // Still no space for a new file: the next append fails and is kept in memory by the store.
+    }
   }
 
   /** Closes the current segment (flushed) and starts a new one; later appends go to the new one. */

@@ -50,18 +50,30 @@ class LazyStore implements LazySessionStore {
   private embedder: Embedder | undefined;
   private retention: number | undefined;
   private readonly redact: ReturnType<typeof createLiveRedactor>;
+  /** Records that could not be written before the database opened (a full disk), oldest first. */
+  private readonly early: JournalRecord[] = [];
+  private toldFull = false;
 
-  constructor(opts: LazySessionStoreOptions) {
+  constructor(private readonly opts: LazySessionStoreOptions) {
     this.redact = createLiveRedactor(opts.secrets ?? (() => []), { assignments: false });
     this.embedder = opts.embedder;
     this.retention = opts.purgeDeletedAfterDays;
     makePrivateDir(opts.dir);
     const journal = new JournalWriter(opts.dir, opts.writerId ?? newWriterId(), opts.fsync ?? 'batch');
     this.journal = journal;
-    this.ready = openSessionStore({ ...opts, journal, embedder: this.embedder }).then(
+    // The user was told already when the disk filled while opening: the store's first telling is the same news.
+    const onWriteError = (err: Error, dir: string) => {
+      if (this.toldFull) this.toldFull = false;
+      else opts.onWriteError?.(err, dir);
+    };
+    this.ready = openSessionStore({ ...opts, journal, embedder: this.embedder, onWriteError }).then(
       (store) => {
         this.inner = store;
         this.journal = undefined;
+        // Records a full disk kept from the journal while opening: the store keeps and retries them.
+        for (const r of this.early.splice(0)) store.append(r);
+        if (this.toldFull && store.unsavedRecords === 0) opts.onWriteRecovered?.();
+        if (store.unsavedRecords === 0) this.toldFull = false;
         store.setEmbedder(this.embedder);
         store.setRetention(this.retention);
         return true;
@@ -85,11 +97,28 @@ class LazyStore implements LazySessionStore {
     return this.inner !== undefined;
   }
 
+  get unsavedRecords(): number {
+    return this.inner?.unsavedRecords ?? 0;
+  }
+
   append(record: JournalRecord): void {
     if (this.closed) throw new Error('the session store is closed');
     if (this.inner) this.inner.append(record);
     // Durable before returning, exactly like the store's own append; applied when the database opens.
-    else if (!this.failed) this.journal?.append(redactDeep(record, this.redact));
+    else if (!this.failed) {
+      const clean = redactDeep(record, this.redact);
+      try {
+        if (this.early.length) throw new Error('earlier records are waiting'); // keep the order
+        this.journal?.append(clean);
+      } catch (err) {
+        // A full disk while the database opens: kept in memory, handed to the store once it is open.
+        if (!this.early.length && err instanceof Error && (err as NodeJS.ErrnoException).code) {
+          this.toldFull = true;
+          this.opts.onWriteError?.(err, this.opts.dir);
+        }
+        this.early.push(clean);
+      }
+    }
   }
 
   getSession(sessionId: string): StoredSession | undefined {

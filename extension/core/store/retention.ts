@@ -113,6 +113,9 @@ export function queueOrphans(db: Database, dir: string, now: number): { files: n
   for (const f of listFiles(dir, 'checkpoints', 2))
     if (/^checkpoints\/[0-9a-f]{2}\/[0-9a-f]{64}$/.test(f.rel))
       consider(f, CHECKPOINT_GRACE_MS, (rel) => hashesInUse.has(rel.slice(-64)));
+    // Staged checkpoint blobs never made durable (a command's copy of a file it did not change, or a
+    // crash before the checkpoint was recorded): nothing names them; a window reuses one for 12 h at most.
+    else if (/^checkpoints\/[0-9a-f]{2}\/\.tmp-/.test(f.rel)) consider(f, CHECKPOINT_GRACE_MS, () => false);
   return { files, bytes };
 }
 

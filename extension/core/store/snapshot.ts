@@ -94,8 +94,15 @@ export async function writeSnapshot(
   const prev = prevPath(dir);
   const tmp = `${file}.tmp-${tmpTag}`;
   const meta: SnapshotMeta = { sha256: sha256(bytes), size: bytes.byteLength, generation };
-  await writeDurably(tmp, bytes);
-  await writeDurably(metaPath(tmp), JSON.stringify(meta));
+  try {
+    await writeDurably(tmp, bytes);
+    await writeDurably(metaPath(tmp), JSON.stringify(meta));
+  } catch (err) {
+    // A full disk: take the partial temporary files away again (they hold the space the next try needs).
+    fs.rmSync(tmp, { force: true });
+    fs.rmSync(metaPath(tmp), { force: true });
+    throw err;
+  }
   if (keepCurrentAsPrev && fs.existsSync(file)) {
     if (fs.existsSync(metaPath(file))) fs.renameSync(metaPath(file), metaPath(prev));
     else fs.rmSync(metaPath(prev), { force: true });

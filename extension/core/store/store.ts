@@ -70,6 +70,15 @@ export interface SessionStoreOptions {
    * on the sessions it creates, and the default scope of the agent's memory search.
    */
   workspace?: () => string;
+  /**
+   * Called on the first write that fails (a full disk), with the error and the storage folder: the
+   * records stay in memory and are retried; called again only after writing worked once more.
+   */
+  onWriteError?(err: Error, dir: string): void;
+  /** Called when writing works again and everything kept in memory is in the journal. */
+  onWriteRecovered?(): void;
+  /** How often records kept in memory are retried (default 3 s; also at each new record). */
+  writeRetryMs?: number;
   /** Fault injection for the crash tests: called after a cold file is durable, before the database changes. */
   faults?: { afterColdFileWritten?(): void };
 }
@@ -82,6 +91,8 @@ export interface ReclaimResult {
 }
 
 export interface SessionStore extends SessionPersistence {
+  /** Records kept in memory because they could not be written yet (a full disk); 0 normally. */
+  readonly unsavedRecords: number;
   /** Writes a snapshot now (also done on idle by the store itself). */
   flush(): Promise<void>;
   /** Writes a last snapshot and releases the files; appends fail afterwards. */
@@ -180,6 +191,11 @@ class Store implements SessionStore {
     }
   }
 
+  /** Records applied in memory but not yet in the journal (the disk was full), oldest first. */
+  private readonly unsaved: JournalRecord[] = [];
+  private writeFailure: Error | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+
   private redactorCache: { key: string; redact: ReturnType<typeof createRedactor> } | undefined;
 
   /** The redactor for the current secret values (rebuilt only when they change). */
@@ -196,8 +212,8 @@ class Store implements SessionStore {
   append(record: JournalRecord): void {
     if (this.closed) throw new Error('the session store is closed');
     const clean = redactDeep(this.stamped(record), this.redactor());
-    const seq = this.journal.append(clean);
-    this.hwm.set(this.writerId, seq);
+    this.unsaved.push(clean);
+    this.writeUnsaved();
     try {
       this.projection.apply(clean);
     } catch (err) {
@@ -213,6 +229,45 @@ class Store implements SessionStore {
     if (record.kind !== 'session_created' || record.workspace !== undefined) return record;
     const workspace = this.opts.workspace?.();
     return workspace === undefined ? record : { ...record, workspace };
+  }
+
+  /**
+   * Writes the records not yet in the journal, in order. On a write error (a full disk) they stay in
+   * memory — the chat and the in-memory database go on — the user is told once (onWriteError), and
+   * writing is retried every few seconds and at each new record until it succeeds (onWriteRecovered).
+   */
+  private writeUnsaved(): void {
+    while (this.unsaved.length) {
+      try {
+        this.hwm.set(this.writerId, this.journal.append(this.unsaved[0]));
+      } catch (err) {
+        if (!this.writeFailure) {
+          this.writeFailure = err instanceof Error ? err : new Error(String(err));
+          this.log.error(
+            `store: could not write to ${this.dir}: ${this.writeFailure.message}; kept in memory, retrying`,
+          );
+          this.opts.onWriteError?.(this.writeFailure, this.dir);
+        }
+        this.retryTimer ??= setTimeout(() => {
+          this.retryTimer = undefined;
+          if (!this.closed) this.writeUnsaved();
+        }, this.opts.writeRetryMs ?? 3000);
+        this.retryTimer.unref?.();
+        return;
+      }
+      this.unsaved.shift();
+    }
+    if (this.writeFailure) {
+      this.writeFailure = undefined;
+      this.log.info('store: writing again; everything kept in memory is saved');
+      this.opts.onWriteRecovered?.();
+      this.schedule();
+    }
+  }
+
+  /** Records kept in memory because they could not be written yet (a full disk). */
+  get unsavedRecords(): number {
+    return this.unsaved.length;
   }
 
   setEmbedder(embedder: Embedder | undefined): void {
@@ -389,6 +444,12 @@ class Store implements SessionStore {
 
   private async snapshot(): Promise<void> {
     if (this.closed) return;
+    // A snapshot must never hold records the journal does not: they would be replayed twice later.
+    if (this.unsaved.length) this.writeUnsaved();
+    if (this.unsaved.length) throw new Error(`${this.unsaved.length} records are not written yet (disk full?)`);
+    // Nor name a blob file that is not on disk yet.
+    const blobsKept = this.blobs.writePending();
+    if (blobsKept) throw new Error(`${blobsKept} long texts are not written yet (disk full?)`);
     const release = await acquireLock(this.dir, this.writerId, this.opts.lock);
     try {
       // Under the lock no one else is writing a snapshot: any temp file is left from a crash.
@@ -587,6 +648,11 @@ class Store implements SessionStore {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    if (this.unsaved.length) this.writeUnsaved();
+    if (this.unsaved.length)
+      this.log.error(`store: closing with ${this.unsaved.length} records not written (disk full)`);
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     try {

@@ -144,7 +144,9 @@ export const bashTool = defineTool({
     const timeoutMs = i.timeout ?? (background ? Number.POSITIVE_INFINITY : DEFAULT_TIMEOUT_MS);
     // The command sees the host's environment without keys and secret-named variables.
     const env = ctx.ports.childEnv?.();
+    const afterCommand = await ctx.beforeCommand?.(); // rewind covers what the command changes
     const job = jobs.start({ command: i.command, cwd, timeoutMs, background, ...(env ? { env } : {}) });
+    const covered = job.done.then(() => afterCommand?.());
     mirrorToTerminal(ctx, job);
     if (background) {
       const text =
@@ -160,6 +162,7 @@ export const bashTool = defineTool({
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     try {
       await job.done;
+      await covered;
     } finally {
       ctx.signal.removeEventListener('abort', onAbort);
       job.listeners.delete(listener);

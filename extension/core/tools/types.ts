@@ -39,6 +39,12 @@ export interface ToolContext {
    * the turn's checkpoint keeps what the file was (core/checkpoints). Never throws.
    */
   beforeWrite?(absPath: string): Promise<void>;
+  /**
+   * Every tool that runs a command calls this before it starts, and the function it returns once the
+   * command has ended (a background job: when it exits), so the checkpoint records the files the command
+   * created, changed or deleted (core/checkpoints/command-coverage.ts). Never throws.
+   */
+  beforeCommand?(): Promise<() => Promise<void>>;
 }
 
 export interface ToolResult {

@@ -10,6 +10,8 @@ import { poll, waitUntil } from '../harness/workbench';
 
 const ONE = 'rewind-demo/one.txt';
 const TWO = 'rewind-demo/two.txt';
+const CMD = 'rewind-demo/by-command.txt';
+const MADE = 'rewind-demo/made-by-command.txt';
 
 async function approveEdit(wb: Workbench): Promise<void> {
   // Each edit asks (the default mode); approving applies it.
@@ -121,6 +123,56 @@ export function rewindScenarios(e2e: E2E): void {
       await poll('the earlier branch with the original second message', async () => {
         const texts = await wb.articles('You').allInnerTexts();
         return texts.length === 2 && texts[1].includes('Now change the second file');
+      });
+    },
+    { timeoutMs: 120_000 },
+  );
+
+  e2e.scenario(
+    'Rewind to before a command puts back the file the command rewrote and deletes the one it created',
+    async ({ wb, fake }) => {
+      wb.writeWorkspaceFile(CMD, 'written by the user\n');
+      await wb.openSextantView();
+      await wb.runPaletteCommand('Sextant: New Chat');
+      await waitUntil('the Agent mode radio', () => wb.inWebview('radio', 'Agent').check({ timeout: 15_000 }));
+      const command = `printf 'rewritten by a command\\n' > ${CMD} && printf 'new\\n' > ${MADE}`;
+      fake.enqueue({ toolCalls: [{ name: 'bash', arguments: { command } }] }, { text: 'The command ran.' });
+      await wb.typeMessage('Rewrite the file with a command');
+      await poll(
+        'the approval card for bash',
+        async () => (await wb.inWebview('group', 'Approval: bash').count()) === 1,
+        30_000,
+      );
+      await wb.clickInWebview('button', 'Approve');
+      await poll('the answer', async () =>
+        (await wb.articles('Sextant').last().innerText()).includes('The command ran.'),
+      );
+      assert.equal(wb.readWorkspaceFile(CMD), 'rewritten by a command\n');
+      assert.equal(wb.readWorkspaceFile(MADE), 'new\n');
+
+      const message = wb.articles('You').first();
+      await waitUntil('"Rewind to here" on the message', () =>
+        message.getByRole('button', { name: 'Rewind to here', exact: true }).click({ timeout: 15_000 }),
+      );
+      const dialog = wb.inWebview('dialog', 'Rewind preview');
+      await poll('the preview names both files the command touched', async () => {
+        const text = (await dialog.count()) ? await dialog.innerText() : '';
+        return text.includes('by-command.txt') && text.includes('made-by-command.txt') && text.includes('restored');
+      });
+      const text = await dialog.innerText();
+      assert.ok(text.includes('ignored paths'), `the preview says what commands' coverage leaves out: ${text}`);
+      await wb.clickInWebview('button', 'Files only');
+      await poll(
+        'the file back as the user wrote it',
+        async () => wb.readWorkspaceFile(CMD) === 'written by the user\n',
+      );
+      await poll('the created file gone', async () => {
+        try {
+          wb.readWorkspaceFile(MADE);
+          return false;
+        } catch {
+          return true;
+        }
       });
     },
     { timeoutMs: 120_000 },
