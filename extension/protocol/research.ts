@@ -60,6 +60,8 @@ export const ClaimVerdictSchema = z.object({
   verdict: z.enum(['supported', 'unsupported', 'unchecked']),
   by: z.enum(['lexical', 'model']),
   coverage: z.number(),
+  /** The lexical floor's decision (before the model judge) and its score; absent in older reports. */
+  floor: z.object({ decision: z.enum(['kept', 'judge', 'rejected']), score: z.number() }).optional(),
   reason: z.string().optional(),
 });
 export type ClaimVerdictView = z.infer<typeof ClaimVerdictSchema>;
