@@ -98,7 +98,11 @@ async function makeReport(): Promise<{ report: Report; origin: string }> {
             'More detail is at https://example.invalid/tidal-summary.',
         ].join('\n'),
       };
-    if (b.includes('You check one claim')) return { text: '{"verdict":"supported","reason":"the page states it"}' };
+    // The fast model's check: the page says "roughly nine per cent", not 25.
+    if (b.includes('You check one claim'))
+      return b.includes('Claim: Output beat the forecast by 25 per cent')
+        ? { text: '{"verdict":"unsupported","reason":"the page says roughly nine per cent"}' }
+        : { text: '{"verdict":"supported","reason":"the page states it"}' };
     return undefined;
   });
   const llm = {

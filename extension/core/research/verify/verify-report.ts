@@ -228,7 +228,8 @@ function findSentence(markdown: string, sentence: string): { end: number } | und
   const pattern = sentence
     .split(/\s+/)
     .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('\\s+');
+    // A sentence may run over lines of a block quote ("> ") or a list item's continuation.
+    .join('\\s+(?:>\\s*)*');
   const m = new RegExp(pattern).exec(markdown);
   return m ? { end: m.index + m[0].length } : undefined;
 }
