@@ -116,9 +116,11 @@ const REAL: Array<{ page: string; true: string[]; otherSubject: string[] }> = [
   {
     page: 'bbc-1',
     true: [
-      'Obama told the BBC that failing to pass common-sense gun safety laws was the biggest frustration of his presidency.',
+      'Obama told the BBC that failing to pass common-sense gun safety laws was the biggest frustration of his ' +
+        'presidency.',
       'With 18 months left in office, Obama said gun control was where he had been most frustrated and stymied.',
-      'Obama said fewer than one hundred Americans had been killed by terrorism since 9/11, against tens of thousands by guns.',
+      'Obama said fewer than one hundred Americans had been killed by terrorism since 9/11, against tens of ' +
+        'thousands by guns.',
       'Obama argued that the UK has to remain in the EU to keep its influence in the world.',
     ],
     otherSubject: ['Sudan will be able to buy tractors and spare parts from American firms.'],
@@ -136,14 +138,16 @@ const REAL: Array<{ page: string; true: string[]; otherSubject: string[] }> = [
     page: 'nytimes-1',
     true: [
       'After almost two decades of hostile relations, the US plans to lift its trade sanctions on Sudan.',
-      'The executive order has a six-month review period, and the embargo can be reimposed if Sudan breaks its commitments.',
+      'The executive order has a six-month review period, and the embargo can be reimposed if Sudan breaks ' +
+        'its commitments.',
     ],
     otherSubject: ['Minecraft items can store arbitrary metadata in Named Binary Tag files.'],
   },
   {
     page: 'cnn',
     true: [
-      "Stanford's Center on Poverty and Inequality compared poverty, inequality, mobility and unemployment in 10 rich countries.",
+      "Stanford's Center on Poverty and Inequality compared poverty, inequality, mobility and unemployment in " +
+        '10 rich countries.',
       'The United States came last of the ten countries, with Finland, Norway and Australia at the top.',
     ],
     otherSubject: ['A gunman opened fire at a cinema in Louisiana, killing two people.'],

@@ -82,8 +82,10 @@ const FRACTIONS: Record<string, number> = {
 };
 
 /** Words that make a figure approximate: "about 30 million" matches 29.7 million. */
-const HEDGES =
-  /\b(?:about|around|approximately|approx|roughly|nearly|almost|some|over|more than|less than|under|close to|up to|just over|just under|upwards of|an estimated|estimated)\s*$/;
+const HEDGES = new RegExp(
+  '\\b(?:about|around|approximately|approx|roughly|nearly|almost|some|over|more than|less than|under|close to|' +
+    'up to|just over|just under|upwards of|an estimated|estimated)\\s*$',
+);
 
 // One token: a written number (thousands separators of comma, space or thin space between groups of
 // three), a word, or a percent sign.
