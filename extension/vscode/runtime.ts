@@ -340,7 +340,7 @@ export async function createRuntime(
   const diffReviews = new DiffReviews({ decide: (callId, decision) => decide(callId, decision), log });
   context.subscriptions.push(diffReviews);
 
-  const researchNotifier = new ResearchNotifier((requestId) => void controller.abort(requestId));
+  const researchNotifier = new ResearchNotifier((requestId) => void controller.stop(requestId));
   context.subscriptions.push(researchNotifier);
   const controller: ChatController = new ChatController({
     persistence: store,

@@ -54,6 +54,7 @@ import { runTurn, type ToolRuntime, type TurnEvent } from './turn';
 import { llmOf, modelRefFor, plannerTarget, reasoningFor, runBudget, type Target, withFallback } from './run-target';
 import { researchPlanRequest, researchRequest } from './research-request';
 import type { ResearchHost } from '../research/host';
+import { ResearchStop } from '../research/loop/research-stop';
 import type { PermissionGate } from './permission-gate';
 import type { AuditEntry } from '../security/audit-log';
 import { liveSessionFromStored, newLiveSession, type LiveSession } from './live-session';
@@ -143,6 +144,8 @@ interface InFlight {
   requestId: string;
   abort: AbortController;
   done: Promise<void>;
+  /** A research run's first Stop: true when the run takes it and ends itself with a partial report. */
+  softStop?: () => boolean;
 }
 
 export class ChatController {
@@ -319,7 +322,11 @@ export class ChatController {
         now: this.deps.now,
         newId: this.deps.newId,
       };
-      return mode === 'research' ? researchRequest({ ...o, plan: opts.researchPlan }) : researchPlanRequest(o);
+      if (mode !== 'research') return researchPlanRequest(o);
+      // The user's first Stop keeps what the run found (a partial report); a second one aborts.
+      const stop = new ResearchStop();
+      if (this.inFlight?.requestId === requestId) this.inFlight.softStop = () => stop.request();
+      return researchRequest({ ...o, plan: opts.researchPlan, stop });
     }
     return this.agentTurn(
       text,
@@ -538,6 +545,18 @@ export class ChatController {
     this.outbox.flush();
     this.outbox.stop(requestId);
     this.emit(requestId, { type: 'aborted', partialSaved: true });
+  }
+
+  /**
+   * The user's Stop (the view's Stop button, Esc Esc, the notification's Cancel). A research run that has
+   * read pages takes the first one and ends with a partial report; otherwise, and the second time, the
+   * request is aborted.
+   */
+  async stop(requestId?: string): Promise<void> {
+    const f = this.inFlight;
+    if (!f || (requestId && f.requestId !== requestId)) return;
+    if (f.softStop?.()) return;
+    await this.abort(requestId);
   }
 
   /** Stops the in-flight request (if any, and if it matches) and waits until it has ended. */
