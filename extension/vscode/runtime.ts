@@ -26,7 +26,7 @@ import { createToolRegistry, createToolSessionState, disposeToolSession } from '
 import { createMemorySearchTool } from '../core/tools/memory-search';
 import { createWebFetchTool } from '../core/tools/web-fetch';
 import { createPageFetcher } from '../core/research/fetch/page-fetcher';
-import type { HtmlConverter } from '../core/research/fetch/html-converter';
+import { HtmlWorkerConverter } from '../core/research/fetch/html-worker-client';
 import { createPageAnswerer } from '../core/research/page-answer';
 import { toolsWithWeb } from '../core/research/tool-set';
 import { openAiEmbedder, openSessionStoreLazily } from '../core/store';
@@ -77,11 +77,6 @@ export interface Runtime {
   /** "Sextant: Approve Change" / "Deny Change": the proposal shown in `target` (a diff's URI) or the active tab. */
   decideChange(decision: 'approve' | 'deny', target?: unknown): Promise<void>;
   dispose(): Promise<void>;
-}
-
-/** linkedom, Readability and turndown are their own bundle, loaded on the first HTML page fetched. */
-function loadHtmlConverter(): Promise<HtmlConverter> {
-  return Promise.resolve(require(path.join(__dirname, 'research-html.js')) as HtmlConverter);
 }
 
 function providerKindLoader(languageModels: LanguageModelsAdapter): (kind: ProviderKind) => Promise<ProviderModule> {
@@ -260,9 +255,13 @@ export async function createRuntime(
   // One fetch pipeline (guard, caps, one 15-minute cache) for every session's web_fetch — and for
   // Research mode's loop (`pageFetcher.fetch(url)`). web_fetch's answer comes from
   // sextant.research.fastModel, else the chat's current model.
+  // linkedom, Readability and turndown are their own bundle, run in a worker thread started on the
+  // first HTML page fetched, so a large page never stalls the extension host.
+  const htmlConverter = new HtmlWorkerConverter({ file: path.join(__dirname, 'research-html.js') });
+  context.subscriptions.push({ dispose: () => void htmlConverter.dispose() });
   const pageFetcher = createPageFetcher({
     allowPrivateHosts: () => readSettings().allowPrivateHosts,
-    loadHtmlConverter,
+    loadHtmlConverter: async () => htmlConverter,
   });
   const webTools = [
     createWebFetchTool({
