@@ -65,6 +65,14 @@ async function main(): Promise<void> {
   }
   console.log(`on the host thread (before): longest stall ${fmt(before.stall)}; conversion ${fmt(before.wall)}`);
 
+  // The same heartbeat with nothing to do, for as long as a conversion takes: what the machine's load
+  // alone costs the loop (a shared 2-core machine is rarely idle).
+  const idle: number[] = [];
+  const typical = before.wall.sort((a, b) => a - b)[Math.floor(RUNS / 2)];
+  for (let i = 0; i < RUNS; i++)
+    idle.push((await stallDuring(() => new Promise((r) => setTimeout(r, typical)))).stallMs);
+  console.log(`nothing running (baseline):   longest gap ${fmt(idle)} over ${typical.toFixed(0)} ms`);
+
   const converter = new HtmlWorkerConverter({ file: bundle });
   const after = { stall: [] as number[], wall: [] as number[] };
   try {

@@ -8,7 +8,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as html from '../../../extension/core/research/fetch/html-to-markdown';
 import { createPageFetcher } from '../../../extension/core/research/fetch/page-fetcher';
-import type { Resolver } from '../../../extension/core/research/fetch/target-guard';
 import { DEFAULT_LIMITS, runResearch } from '../../../extension/core/research/loop/research-run';
 import { collectText } from '../../../extension/core/research/loop/llm-text';
 import { claimJudgeFrom } from '../../../extension/core/research/verify';
@@ -17,18 +16,13 @@ import * as openai from '../../../extension/core/providers/openai';
 import type { Report } from '../../../extension/protocol';
 import { startFakeLlm } from '../../fixtures/fake-llm';
 import { startFakeExa } from '../../fixtures/research/fake-exa';
-import { startWebCorpus } from '../../fixtures/research/web-corpus';
+import { corpusResolver, startWebCorpus } from '../../fixtures/research/web-corpus';
 import { ROOT } from '../store/helpers';
 import { memorySecrets, testClient } from './helpers';
 
 const AT = Date.UTC(2026, 10, 23, 9, 0, 0);
 const KEY = 'exa-example-key-0123456789';
 const DIR = join(ROOT, 'docs', 'examples');
-
-const corpusDns: Resolver = async (host) => {
-  if (host === 'corpus.test') return [{ address: '127.0.0.1', family: 4 }];
-  throw Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' });
-};
 
 const LABEL =
   "> **Sample output.** Made by Sextant's research loop with a *fake model* (scripted replies) against a " +
@@ -114,7 +108,7 @@ async function makeReport(): Promise<{ report: Report; origin: string }> {
   const fetcher = createPageFetcher({
     allowPrivateHosts: () => ['corpus.test'],
     loadHtmlConverter: async () => html,
-    resolve: corpusDns,
+    resolve: corpusResolver,
     now: () => AT,
   });
   let report: Report | undefined;

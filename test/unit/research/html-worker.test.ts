@@ -18,9 +18,10 @@ writeFileSync(
   script,
   `const { parentPort, threadId } = require('node:worker_threads');
 parentPort.on('message', (req) => {
-  if (req.html === 'HANG') return;
-  if (req.html === 'FAIL') return parentPort.postMessage({ id: req.id, ok: false, error: 'no article' });
-  parentPort.postMessage({ id: req.id, ok: true, result: { title: String(threadId), markdown: '', text: String(req.html.length), readable: true } });
+  const html = new TextDecoder().decode(req.html);
+  if (html === 'HANG') return;
+  if (html === 'FAIL') return parentPort.postMessage({ id: req.id, ok: false, error: 'no article' });
+  parentPort.postMessage({ id: req.id, ok: true, result: { title: String(threadId), markdown: '', text: String(html.length), readable: true } });
 });`,
 );
 

@@ -7,22 +7,17 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as html from '../../../extension/core/research/fetch/html-to-markdown';
 import { createPageFetcher } from '../../../extension/core/research/fetch/page-fetcher';
-import type { Resolver } from '../../../extension/core/research/fetch/target-guard';
 import { DEFAULT_LIMITS } from '../../../extension/core/research/loop/research-run';
 import type { ResearchHost } from '../../../extension/core/research/host';
 import * as openai from '../../../extension/core/providers/openai';
 import type { Report } from '../../../extension/protocol';
 import { startFakeLlm, type FakeReply, type RecordedRequest } from '../../fixtures/fake-llm';
 import { startFakeExa } from '../../fixtures/research/fake-exa';
-import { startWebCorpus } from '../../fixtures/research/web-corpus';
+import { corpusResolver, startWebCorpus } from '../../fixtures/research/web-corpus';
 import { assertEnvelopeInvariants, createHarness } from '../agent/harness';
 import { memorySecrets, testClient } from './helpers';
 
 const KEY = 'exa-partial-key-0123456789';
-const corpusDns: Resolver = async (host) => {
-  if (host === 'corpus.test') return [{ address: '127.0.0.1', family: 4 }];
-  throw Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' });
-};
 
 const servers: Array<{ close(): Promise<void> }> = [];
 after(async () => {
@@ -95,7 +90,7 @@ async function setup(o: { plannerHangs?: boolean } = {}): Promise<Setup> {
   const fetcher = createPageFetcher({
     allowPrivateHosts: () => ['corpus.test'],
     loadHtmlConverter: async () => html,
-    resolve: corpusDns,
+    resolve: corpusResolver,
   });
   const fetched: string[] = [];
   let searches = 0;

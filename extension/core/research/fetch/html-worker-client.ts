@@ -9,7 +9,8 @@ import type { HtmlConverter, ReadableHtml } from './html-converter';
 
 export interface HtmlWorkerRequest {
   id: number;
-  html: string;
+  /** The HTML as UTF-8, its buffer transferred (not copied) to the worker. */
+  html: Uint8Array;
   url: string;
 }
 
@@ -47,7 +48,11 @@ export class HtmlWorkerConverter implements HtmlConverter {
 
   htmlToMarkdown(html: string, url: string): Promise<ReadableHtml> {
     const cap = this.opts.maxHtmlChars ?? MAX_HTML_CHARS;
-    const req = { id: ++this.nextId, html: html.length > cap ? html.slice(0, cap) : html, url };
+    const req = {
+      id: ++this.nextId,
+      html: new TextEncoder().encode(html.length > cap ? html.slice(0, cap) : html),
+      url,
+    };
     return new Promise<ReadableHtml>((resolve, reject) => {
       this.queue.push({ req, resolve, reject });
       this.pump();
@@ -82,7 +87,7 @@ export class HtmlWorkerConverter implements HtmlConverter {
     };
     if (this.online.has(worker)) arm();
     else worker.once('online', arm);
-    worker.postMessage(job.req);
+    worker.postMessage(job.req, [job.req.html.buffer as ArrayBuffer]);
   }
 
   private timeout(): number {

@@ -14,7 +14,7 @@ if (port)
   port.on('message', (req: HtmlWorkerRequest) => {
     let reply: HtmlWorkerReply;
     try {
-      reply = { id: req.id, ok: true, result: htmlToMarkdown(req.html, req.url) };
+      reply = { id: req.id, ok: true, result: htmlToMarkdown(new TextDecoder().decode(req.html), req.url) };
     } catch (e) {
       reply = { id: req.id, ok: false, error: e instanceof Error ? e.message : String(e) };
     }
