@@ -21,7 +21,8 @@ parentPort.on('message', (req) => {
   const html = new TextDecoder().decode(req.html);
   if (html === 'HANG') return;
   if (html === 'FAIL') return parentPort.postMessage({ id: req.id, ok: false, error: 'no article' });
-  parentPort.postMessage({ id: req.id, ok: true, result: { title: String(threadId), markdown: '', text: String(html.length), readable: true } });
+  const result = { title: String(threadId), markdown: '', text: String(html.length), readable: true };
+  parentPort.postMessage({ id: req.id, ok: true, result });
 });`,
 );
 
