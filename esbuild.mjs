@@ -5,7 +5,8 @@
 //   dist/runtime.js            the session controller, tools, store (loaded when the chat is used)
 //   dist/provider-openai.js    the `openai` SDK and our adapter (loaded on the first request)
 //   dist/provider-anthropic.js the `@anthropic-ai/sdk` and our adapter
-//   dist/research-html.js      linkedom + Readability + turndown: HTML → Markdown for web_fetch
+//   dist/research-html.js      linkedom + Readability + turndown: HTML → Markdown for web_fetch and
+//                              research, run in a worker thread (html-worker.ts / html-worker-client.ts)
 // The webview is one browser bundle: dist/webview.js + dist/webview.css.
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, existsSync } from 'node:fs';
@@ -32,7 +33,8 @@ export const hostEntries = {
   runtime: 'extension/vscode/runtime.ts',
   'provider-openai': 'extension/core/providers/openai.ts',
   'provider-anthropic': 'extension/core/providers/anthropic.ts',
-  'research-html': 'extension/core/web/fetch/html-to-markdown.ts',
+  // Also the worker thread's script: the runtime converts pages in a worker running this file.
+  'research-html': 'extension/core/web/fetch/html-worker.ts',
 };
 
 export const hostOptions = {

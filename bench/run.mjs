@@ -34,6 +34,11 @@ const benches = [
     'rewind coverage of commands: added time per command in a 10,000-file git repository, disk after 100',
   ],
   ['research', 'bench/research.mjs', 'research run at 200 ms per search/fetch: wall vs critical path; citations'],
+  [
+    'claims',
+    'bench/claims.mjs',
+    'citation floor on the labelled claim set: true kept, false caught, judge calls saved',
+  ],
   ['search', 'bench/search.mjs', 'web search client per search: direct, failover, breaker open (fake APIs)'],
   ['prefix', 'bench/prefix.mjs', 'prompt prefix stability over a 30-step Agent session, overhead with caching on'],
   ['compaction', 'bench/compaction.mjs', 'compaction time at 50k/160k/800k-token sessions (real SDK, fake LLM)'],

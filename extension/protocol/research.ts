@@ -60,6 +60,8 @@ export const ClaimVerdictSchema = z.object({
   verdict: z.enum(['supported', 'unsupported', 'unchecked']),
   by: z.enum(['lexical', 'model']),
   coverage: z.number(),
+  /** The lexical floor's decision (before the model judge) and its score; absent in older reports. */
+  floor: z.object({ decision: z.enum(['kept', 'judge', 'rejected']), score: z.number() }).optional(),
   reason: z.string().optional(),
 });
 export type ClaimVerdictView = z.infer<typeof ClaimVerdictSchema>;
@@ -85,8 +87,17 @@ export const ReportSchema = z.object({
     unfetchedUrlsRemoved: z.number().int().nonnegative(),
   }),
   createdAt: z.number(),
+  /** Written from the pages read when the run was stopped (by Stop, the time budget or a spending cap). */
+  partial: z
+    .object({
+      reason: z.enum(['stopped', 'time', 'budget']),
+      /** Why, in a sentence ("Stopped by you after 3 searches and 5 pages."). */
+      detail: z.string(),
+    })
+    .optional(),
 });
 export type Report = z.infer<typeof ReportSchema>;
+export type PartialReason = NonNullable<Report['partial']>['reason'];
 
 /** How far a run is, 0..100 (the chat's bar and the VS Code notification agree): planning 5, searching
  *  and reading up to 75 by searches done of planned, writing 80, verifying 92, done 100. */

@@ -25,7 +25,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     ready: () => c.postSnapshot(),
     // Not awaited: a send runs for the whole turn, and the next message (Stop) must get through.
     send: (m) => void c.send(m.requestId, m.text, m.mode, m.budget ? { budget: m.budget } : {}),
-    abort: (m) => c.abort(m.requestId),
+    abort: (m) => c.stop(m.requestId),
     retry: (m) => void c.retry(m.requestId),
     compactNow: async () => void (await c.compactNow()),
     setMode: (m) => c.setMode(m.mode),

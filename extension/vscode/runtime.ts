@@ -154,16 +154,18 @@ export async function createRuntime(
   await embeddings();
 
   const trusted = () => vscode.workspace.isTrusted;
-  const tools = new ToolsHost({
-    store,
-    secrets,
-    log,
-    configs,
-    knownSecrets: () => knownSecrets,
-    resolveModel: (ref) => providers.resolve(ref),
-    currentModel: () => controller.currentModel(),
-    trusted,
-  });
+  const tools = own(
+    new ToolsHost({
+      store,
+      secrets,
+      log,
+      configs,
+      knownSecrets: () => knownSecrets,
+      resolveModel: (ref) => providers.resolve(ref),
+      currentModel: () => controller.currentModel(),
+      trusted,
+    }),
+  );
   own(onTrustGranted(tools));
   // Whether each tool call runs, asks or is refused: the user's rules, tightened by the workspace file.
   const permissions = own(
@@ -180,7 +182,7 @@ export async function createRuntime(
   // The one place approvals are answered: the card, the diff view and Approve/Deny Change all reach it.
   const approvals = new ApprovalBroker(log);
   const diffReviews = own(new DiffReviews({ decide: approvals.approve, log }));
-  const researchNotifier = own(new ResearchNotifier((requestId) => void controller.abort(requestId)));
+  const researchNotifier = own(new ResearchNotifier((requestId) => void controller.stop(requestId)));
   // Per workspace (storageUri); without a folder open there is nothing to reopen.
   const currentSession = new CurrentSessionFile(context.storageUri?.fsPath);
   const controller: ChatController = new ChatController({

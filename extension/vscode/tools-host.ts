@@ -13,7 +13,7 @@ import type { LazySessionStore } from '../core/store';
 import { createMemorySearchTool } from '../core/tools/memory-search';
 import { createToolRegistry } from '../core/tools/registry';
 import { createWebFetchTool } from '../core/tools/web-fetch';
-import type { HtmlConverter } from '../core/web/fetch/html-converter';
+import { HtmlWorkerConverter } from '../core/web/fetch/html-worker-client';
 import { createPageFetcher, type PageFetcher } from '../core/web/fetch/page-fetcher';
 import { createPageAnswerer, type PageAnswerDeps } from '../core/web/page-answer';
 import { SEARCH_KEY_ENV_NAMES } from '../core/web/search/catalog';
@@ -24,11 +24,6 @@ import { toolSecurityPorts } from './adapters/tool-security';
 import { createWorkspacePort } from './adapters/workspace';
 import { confirmKeyDestination } from './key-commands';
 import { readSearchSettings, readSettings } from './settings';
-
-/** linkedom, Readability and turndown are their own bundle, loaded on the first HTML page fetched. */
-function loadHtmlConverter(): Promise<HtmlConverter> {
-  return Promise.resolve(require(path.join(__dirname, 'research-html.js')) as HtmlConverter);
-}
 
 export interface ToolsHostDeps {
   store: LazySessionStore;
@@ -43,8 +38,13 @@ export interface ToolsHostDeps {
   trusted(): boolean;
 }
 
-export class ToolsHost {
+export class ToolsHost implements vscode.Disposable {
   readonly pageFetcher: PageFetcher;
+  /**
+   * linkedom, Readability and turndown are their own bundle, run in a worker thread started on the
+   * first HTML page fetched, so a large page never stalls the extension host.
+   */
+  private readonly htmlConverter = new HtmlWorkerConverter({ file: path.join(__dirname, 'research-html.js') });
   readonly searchClient: SearchClient;
   readonly ports: ToolServices['ports'];
   private readonly registries = new Map<Mode, ReturnType<typeof createToolRegistry> | undefined>();
@@ -54,7 +54,7 @@ export class ToolsHost {
   constructor(private readonly deps: ToolsHostDeps) {
     this.pageFetcher = createPageFetcher({
       allowPrivateHosts: () => readSettings().allowPrivateHosts,
-      loadHtmlConverter,
+      loadHtmlConverter: async () => this.htmlConverter,
     });
     // web_fetch's answer comes from sextant.research.fastModel, else the chat's current model.
     this.webTools = [
@@ -119,6 +119,11 @@ export class ToolsHost {
       ? `web_fetch may reach ${hosts.join(', ')}`
       : 'none (web_fetch reaches public hosts only)';
     this.deps.log.info(`sextant.web.allowPrivateHosts: ${what}`);
+  }
+
+  /** Ends the page converter's worker thread (started on the first HTML page). */
+  dispose(): void {
+    void this.htmlConverter.dispose();
   }
 }
 

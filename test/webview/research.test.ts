@@ -107,6 +107,43 @@ describe('research', () => {
     await card.getByText(/It reached 60% of users\. — the cited page does not contain 60/).waitFor();
   });
 
+  it('the card shows its title once, wherever the writer put the heading; a partial report says why', async () => {
+    const shapes = [
+      '# What changed in Rust 2024\n## Summary\nThe edition shipped with Rust 1.85 [1].',
+      'Here is the report you asked for.\n\n# What changed in **Rust 2024** #\n\nThe edition shipped [1].',
+      '**What changed in Rust 2024**\n\nThe edition shipped with Rust 1.85 [1].',
+      'What changed in Rust 2024\n=========================\nThe edition shipped with Rust 1.85 [1].',
+    ];
+    for (const [i, markdown] of shapes.entries()) {
+      const id = `report-shape-${i}`;
+      const q = new RequestScript(`r-shape-${i}`);
+      await deliver(view, q.events(q.started('Rust?', 'research')));
+      const partial =
+        i === 1
+          ? { reason: 'stopped' as const, detail: 'Stopped by you after 2 searches and 1 pages read in 9 s.' }
+          : undefined;
+      await deliver(
+        view,
+        q.events(
+          { type: 'report', report: { ...report, id, markdown, ...(partial ? { partial } : {}) } },
+          { type: 'complete' },
+        ),
+      );
+      const card = view.page.getByRole('region', { name: 'Report' }).nth(i);
+      await card.getByText('1 of 2 claims verified').waitFor();
+      assert.equal(await card.getByText('What changed in Rust 2024', { exact: true }).count(), 1, markdown);
+      assert.equal(await card.getByText(/What changed in/).count(), 1, markdown);
+      await card.getByText('The edition shipped', { exact: false }).waitFor();
+      if (partial) {
+        await card.getByText('Partial', { exact: true }).waitFor();
+        await card
+          .getByRole('note')
+          .getByText(/Partial report\. Stopped by you after 2 searches/)
+          .waitFor();
+      } else assert.equal(await card.getByText('Partial', { exact: true }).count(), 0);
+    }
+  });
+
   it('a research plan card shows the question, sub-questions and searches, with the plan buttons', async () => {
     const plan: PlanArtifact = {
       kind: 'research',

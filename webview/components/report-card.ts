@@ -8,13 +8,39 @@ import type { HostChannel } from '../host';
 import type { ViewContext } from './base';
 import './markdown-view';
 
-/** The report's Markdown without the Sources section, which the card draws as a real list. */
-export function reportBody(markdown: string): string {
+const plainTitle = (s: string) =>
+  s
+    .replace(/[*_`]+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
+
+/**
+ * The report's Markdown without the Sources section, which the card draws as a real list, and without
+ * the heading that is the card's title (the card's head shows it): wherever the writer put it — after
+ * a preamble, with emphasis, closed with #s, as a bold line or a setext heading.
+ */
+export function reportBody(markdown: string, title: string): string {
   const m = /^#{1,6}\s*Sources\s*$/im.exec(markdown);
   const body = m ? markdown.slice(0, m.index).trimEnd() : markdown;
-  // The card's head shows the title: a leading "# Title" would say it twice.
-  return body.replace(/^\s*#\s+[^\n]*\n+/, '');
+  const want = plainTitle(title);
+  const lines = body.split('\n');
+  const at = lines.findIndex((line, i) => {
+    const atx = /^\s{0,3}#\s+(.*?)\s*#*\s*$/.exec(line)?.[1];
+    const bold = /^\s*(?:\*\*|__)(.+)(?:\*\*|__)\s*$/.exec(line)?.[1];
+    const setext = /^\s{0,3}=+\s*$/.test(lines[i + 1] ?? '') ? line : undefined;
+    const text = atx ?? bold ?? setext;
+    return text !== undefined && plainTitle(text) === want;
+  });
+  if (at < 0) return body;
+  const drop = /^\s{0,3}=+\s*$/.test(lines[at + 1] ?? '') ? 2 : 1;
+  lines.splice(at, drop);
+  return lines.join('\n').replace(/^\s*\n/, '');
 }
+
+const FLOOR_LABELS = { kept: 'kept', judge: 'sent to the model', rejected: 'rejected as unrelated' } as const;
+const floorLabel = (f: NonNullable<Report['verdicts'][number]['floor']>) =>
+  `${FLOOR_LABELS[f.decision]}, score ${f.score.toFixed(2)}`;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -28,14 +54,17 @@ export function renderReportCard(report: Report, ctx: ViewContext): TemplateResu
   const s = report.stats;
   const flagged = report.verdicts.filter((v) => v.verdict !== 'supported');
   const counts = `${plural(s.searches, 'search', 'searches')}, ${plural(s.sourcesRead, 'page')} read`;
+  const partial = report.partial;
   return html`<section class="report-card card" role="region" aria-label="Report">
     <div class="report-head">
       <span class="report-title">${report.title}</span>
+      ${partial ? html`<span class="badge report-partial" title=${partial.detail}>Partial</span>` : nothing}
       <span class="badge" title="Cited claims checked against the pages they cite"
         >${s.supported} of ${s.claims} claims verified</span
       >
     </div>
-    <sx-markdown .ctx=${ctx} .text=${reportBody(report.markdown)} .streaming=${false}></sx-markdown>
+    ${partial ? html`<p class="report-partial-note" role="note">Partial report. ${partial.detail}</p>` : nothing}
+    <sx-markdown .ctx=${ctx} .text=${reportBody(report.markdown, report.title)} .streaming=${false}></sx-markdown>
     <h4 class="report-sources-title" id=${`sources-${report.id}`}>Sources</h4>
     <ol class="report-sources" aria-label="Sources">
       ${report.sources.map(
@@ -57,7 +86,9 @@ export function renderReportCard(report: Report, ctx: ViewContext): TemplateResu
                 ${flagged.map(
                   (v) =>
                     html`<li>
-                      <span class="badge">${v.verdict}</span> ${v.claim}${v.reason ? html` — ${v.reason}` : nothing}
+                      <span class="badge">${v.verdict}</span> ${v.claim}${v.reason ? html` — ${v.reason}` : nothing}${
+                        v.floor ? html` <span class="report-floor">(floor: ${floorLabel(v.floor)})</span>` : nothing
+                      }
                     </li>`,
                 )}
               </ul>`

@@ -65,6 +65,11 @@ export class ChatController {
     return this.runner.abort(requestId);
   }
 
+  /** The user's Stop: a research run's first one ends it with a partial report; otherwise an abort. */
+  stop(requestId?: string): Promise<void> {
+    return this.runner.stop(requestId);
+  }
+
   retry(requestId: string): Promise<void> {
     return this.runner.retry(requestId);
   }

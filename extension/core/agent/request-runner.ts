@@ -19,6 +19,7 @@ import type { ChatServices } from './chat-services';
 import type { CurrentChat } from './current-chat';
 import { toErrorInfo } from './errors';
 import { effectiveMode } from './modes';
+import { ResearchStop } from '../research/loop/research-stop';
 import { researchPlanRequest, researchRequest } from './research-request';
 import type { SessionRewinder } from './rewind-session';
 import { llmOf, modelRefFor, plannerTarget, runBudget, type Target } from './run-target';
@@ -40,6 +41,8 @@ interface InFlight {
   requestId: string;
   abort: AbortController;
   done: Promise<void>;
+  /** A research run's first Stop: true when the run takes it and ends itself with a partial report. */
+  softStop?: () => boolean;
 }
 
 export class RequestRunner {
@@ -135,6 +138,18 @@ export class RequestRunner {
       compactRequests(s.chat);
       finish();
     }
+  }
+
+  /**
+   * The user's Stop (the view's Stop button, Esc Esc, the notification's Cancel). A research run that has
+   * read pages takes the first one and ends with a partial report; otherwise, and the second time, the
+   * request is aborted.
+   */
+  async stop(requestId?: string): Promise<void> {
+    const f = this.inFlight;
+    if (!f || (requestId && f.requestId !== requestId)) return;
+    if (f.softStop?.()) return;
+    await this.abort(requestId);
   }
 
   /** Stops the in-flight request (if any, and if it matches) and waits until it has ended. */
@@ -242,7 +257,14 @@ export class RequestRunner {
         now: host.now,
         newId: host.newId,
       };
-      yield* mode === 'research' ? researchRequest({ ...o, plan: opts.researchPlan }) : researchPlanRequest(o);
+      if (mode !== 'research') {
+        yield* researchPlanRequest(o);
+        return;
+      }
+      // The user's first Stop keeps what the run found (a partial report); a second one aborts.
+      const stop = new ResearchStop();
+      if (this.inFlight?.requestId === requestId) this.inFlight.softStop = () => stop.request();
+      yield* researchRequest({ ...o, plan: opts.researchPlan, stop });
       return;
     }
     const emit = (event: Parameters<CurrentChat['emit']>[1]) => this.chat.emit(requestId, event);

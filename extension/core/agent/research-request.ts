@@ -10,6 +10,7 @@ import { runResearch, type ResearchEvent } from '../research/loop/research-run';
 import { planResearch } from '../research/loop/research-planner';
 import type { LlmTarget } from '../research/loop/llm-text';
 import type { PlannerTarget } from '../research/loop/research-run';
+import type { ResearchStop } from '../research/loop/research-stop';
 
 export interface ResearchRequestOptions {
   question: string;
@@ -22,6 +23,8 @@ export interface ResearchRequestOptions {
   budget?: RunBudget;
   /** An approved (possibly edited) research plan to carry out. */
   plan?: ResearchPlanInput;
+  /** The user's first Stop: ends the gathering, the report is written from what was read (partial). */
+  stop?: ResearchStop;
   signal: AbortSignal;
   now(): number;
   newId(): string;
@@ -48,6 +51,7 @@ export async function* researchRequest(opts: ResearchRequestOptions): AsyncGener
     judge,
     limits: opts.research.limits(),
     ...(opts.budget ? { budget: opts.budget } : {}),
+    ...(opts.stop ? { stop: opts.stop } : {}),
     signal: opts.signal,
     now: opts.now,
     newId: opts.newId,

@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import type { HtmlConverter } from '../../../extension/core/web/fetch/html-converter';
+import type { HtmlConverter, ReadableHtml } from '../../../extension/core/web/fetch/html-converter';
+import { HtmlWorkerConverter } from '../../../extension/core/web/fetch/html-worker-client';
 import { repoFile } from '../../fixtures/node-ports';
 
 /** Strings that survive minification: one from each library. */
@@ -35,15 +36,32 @@ test('linkedom, Readability and turndown are in research-html.js only', () => {
   console.log(`dist/research-html.js: ${(statSync(dist('research-html.js')).size / 1024).toFixed(0)} KB (this build)`);
 });
 
-test('the built bundle converts a page', () => {
-  const mod = require(dist('research-html.js')) as HtmlConverter;
-  const r = mod.htmlToMarkdown(
-    '<html><head><title>T</title><style>p{color:red}</style></head><body><article><h1>Heading</h1>' +
-      `<p>${'Body text that is long enough to be an article. '.repeat(20)}<a href="/x">a link</a></p>` +
-      '<ul><li>one</li><li>two</li></ul></article></body></html>',
-    'https://example.test/a/b.html',
-  );
+const PAGE =
+  '<html><head><title>T</title><style>p{color:red}</style></head><body><article><h1>Heading</h1>' +
+  `<p>${'Body text that is long enough to be an article. '.repeat(20)}<a href="/x">a link</a></p>` +
+  '<ul><li>one</li><li>two</li></ul></article></body></html>';
+
+function assertConverted(r: ReadableHtml): void {
   assert.match(r.markdown, /\[a link\]\(https:\/\/example\.test\/x\)/);
   assert.match(r.markdown, /^- one\n- two$/m);
   assert.match(r.text, /Body text that is long enough/);
+}
+
+test('the built bundle converts a page', () => {
+  const mod = require(dist('research-html.js')) as { htmlToMarkdown(html: string, url: string): ReadableHtml };
+  assertConverted(mod.htmlToMarkdown(PAGE, 'https://example.test/a/b.html'));
+});
+
+test('the built bundle converts pages in a worker thread, as the runtime runs it', async () => {
+  const converter = new HtmlWorkerConverter({ file: dist('research-html.js') });
+  try {
+    const [a, b] = await Promise.all([
+      converter.htmlToMarkdown(PAGE, 'https://example.test/a/b.html'),
+      converter.htmlToMarkdown(PAGE.replace('<h1>Heading', '<h1>Second'), 'https://example.test/a/c.html'),
+    ]);
+    assertConverted(a);
+    assertConverted(b);
+  } finally {
+    await converter.dispose();
+  }
 });

@@ -17,18 +17,13 @@ import * as openai from '../../../extension/core/providers/openai';
 import type { Report } from '../../../extension/protocol';
 import { startFakeLlm } from '../../fixtures/fake-llm';
 import { startFakeExa } from '../../fixtures/research/fake-exa';
-import { startWebCorpus } from '../../fixtures/research/web-corpus';
+import { corpusResolver, startWebCorpus } from '../../fixtures/research/web-corpus';
 import { ROOT } from '../store/helpers';
 import { memorySecrets, testClient } from './helpers';
 
 const AT = Date.UTC(2026, 10, 23, 9, 0, 0);
 const KEY = 'exa-example-key-0123456789';
 const DIR = join(ROOT, 'docs', 'examples');
-
-const corpusDns: Resolver = async (host) => {
-  if (host === 'corpus.test') return [{ address: '127.0.0.1', family: 4 }];
-  throw Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' });
-};
 
 const LABEL =
   "> **Sample output.** Made by Sextant's research loop with a *fake model* (scripted replies) against a " +
@@ -98,7 +93,11 @@ async function makeReport(): Promise<{ report: Report; origin: string }> {
             'More detail is at https://example.invalid/tidal-summary.',
         ].join('\n'),
       };
-    if (b.includes('You check one claim')) return { text: '{"verdict":"supported","reason":"the page states it"}' };
+    // The fast model's check: the page says "roughly nine per cent", not 25.
+    if (b.includes('You check one claim'))
+      return b.includes('Claim: Output beat the forecast by 25 per cent')
+        ? { text: '{"verdict":"unsupported","reason":"the page says roughly nine per cent"}' }
+        : { text: '{"verdict":"supported","reason":"the page states it"}' };
     return undefined;
   });
   const llm = {
@@ -110,7 +109,7 @@ async function makeReport(): Promise<{ report: Report; origin: string }> {
   const fetcher = createPageFetcher({
     allowPrivateHosts: () => ['corpus.test'],
     loadHtmlConverter: async () => html,
-    resolve: corpusDns,
+    resolve: corpusResolver,
     now: () => AT,
   });
   let report: Report | undefined;

@@ -9,18 +9,13 @@ import { FetchError } from '../../../extension/core/web/fetch/fetch-error';
 import { createPageFetcher, type PageFetcherOptions } from '../../../extension/core/web/fetch/page-fetcher';
 import { pinnedRequest, type PinnedResponse, type Transport } from '../../../extension/core/web/fetch/pinned-request';
 import type { Resolver } from '../../../extension/core/web/fetch/target-guard';
-import { startWebCorpus, type WebCorpus } from '../../fixtures/research/web-corpus';
+import { corpusResolver, startWebCorpus, type WebCorpus } from '../../fixtures/research/web-corpus';
 
 let web: WebCorpus;
 before(async () => {
   web = await startWebCorpus();
 });
 after(async () => web.close());
-
-const corpusDns: Resolver = async (host) => {
-  if (host === 'corpus.test' || host.endsWith('.corpus.test')) return [{ address: '127.0.0.1', family: 4 }];
-  throw Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' });
-};
 
 function setup(extra: Partial<PageFetcherOptions> = {}) {
   let clock = 1_700_000_000_000;
@@ -32,7 +27,7 @@ function setup(extra: Partial<PageFetcherOptions> = {}) {
       loads++;
       return html;
     },
-    resolve: corpusDns,
+    resolve: corpusResolver,
     now: () => clock,
     ...extra,
   });

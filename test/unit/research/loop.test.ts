@@ -296,7 +296,7 @@ test('bounds: at most maxSearches; below minSearches the gap check or the sub-qu
   assert.deepEqual(floor.searches, ['only one', 'When was it released?']);
 });
 
-test('the time budget ends the searching; pages being read are kept and the report says so', async () => {
+test('the time budget ends the searching; pages being read are kept; the report is partial and says so', async () => {
   await script({
     planner: PLAN(['q1', 'q2', 'q3', 'q4', 'q5', 'q6', 'q7']),
     writer: { text: 'Rust 1.85 shipped the 2024 edition [1].' },
@@ -306,7 +306,8 @@ test('the time budget ends the searching; pages being read are kept and the repo
   const { outcome, report } = await run(slow, { timeBudgetMs: 200, maxSearches: 7 }, { plan });
   assert.equal(outcome.kind, 'reported');
   assert.ok(slow.searches.length < 7, `stopped early (${slow.searches.length} searches)`);
-  assert.ok(report?.notes.some((n) => /The time budget \(0\.2 s\) ended the search/.test(n)));
+  assert.equal(report?.partial?.reason, 'time');
+  assert.ok(report?.notes.some((n) => /^Partial report: The time budget \(0\.2 s\) ended the run after/.test(n)));
 });
 
 test('empty searches end cleanly with what is known, without a report or a writer call', async () => {
@@ -409,6 +410,7 @@ test('a spending cap ends the gathering; the report uses what was read and names
   const note = report?.notes.find((n) => n.includes('sextant.budget.maxTokens'));
   assert.ok(note, report?.notes.join(' | '));
   assert.match(note, /ended the search after 2 searches and 3 pages/);
+  assert.equal(report?.partial?.reason, 'budget', 'written as a partial report by one short call');
   // Cost figures are the summed usage × price.
   const last = events.filter((e) => e.type === 'usage').at(-1);
   assert.ok(last?.type === 'usage');

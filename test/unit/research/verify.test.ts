@@ -64,7 +64,8 @@ const DRAFT = [
 ].join('\n');
 
 test('a report citing [4] of 3 sources, an unfetched URL and an unsupported sentence: each caught', async () => {
-  const r = await verifyReport(DRAFT, PAGES);
+  // The judge here refuses the one claim whose figure is not on its page (the floor sends it on).
+  const r = await verifyReport(DRAFT, PAGES, { judge: async (input) => ({ supported: !input.claim.includes('60%') }) });
   // [4] was never fetched: removed and named in the notes.
   assert.doesNotMatch(r.markdown, /\[4\]/);
   assert.ok(
@@ -129,7 +130,16 @@ test('a claim whose words are not on the cited page fails the lexical floor with
   assert.equal(asked, 0);
   assert.equal(r.verdicts[0].verdict, 'unsupported');
   assert.equal(r.verdicts[0].by, 'lexical');
-  assert.match(r.verdicts[0].reason ?? '', /% of the claim's words are on the cited page/);
+  assert.equal(r.verdicts[0].floor.decision, 'rejected');
+  assert.match(r.verdicts[0].reason ?? '', /unrelated to the cited page: its best passage holds \d+ % of the claim/);
+  assert.match(r.notes[1], /1 rejected as unrelated to the cited page \(1 model call saved\)/);
+});
+
+test('without a model, a weaker match is left unchecked — never refused by the floor', async () => {
+  const r = await verifyReport('Rust use at work grew to 60% of developers in 2024 [2].', PAGES);
+  assert.equal(r.verdicts[0].verdict, 'unchecked');
+  assert.equal(r.verdicts[0].floor.decision, 'judge');
+  assert.match(r.verdicts[0].reason ?? '', /does not contain 60%; no model was available/);
 });
 
 test('past the floor the model decides; a failing model leaves the claim unchecked, not supported', async () => {
@@ -166,11 +176,6 @@ test('markers: lists and ranges resolve, duplicates collapse, footnotes and link
   );
   assert.match(r.markdown, /async closures \[1\]\[2\]\. Both in Rust 1\.85 \[1\]\[3\]\[2\]\./);
   assert.equal(r.sources.length, 3);
-});
-
-test('figures: a number before a comma is that number; thousands separators join their groups', async () => {
-  const { figures } = await import('../../../extension/core/research/verify/lexical');
-  assert.deepEqual(figures('by 2029, subject to 1,200 units, 3.5 GWh and 45%.'), ['2029', '1200', '3.5', '45']);
 });
 
 test('sentences that span lines and list items are each judged and marked in place', () => {

@@ -12,7 +12,7 @@ export interface LlmTarget {
 
 export async function collectText(
   llm: LlmTarget,
-  req: { system: string; user: string },
+  req: { system: string; user: string; maxTokens?: number },
   signal: AbortSignal,
   onDelta?: (text: string) => void,
 ): Promise<{ text: string; usage: Usage }> {
@@ -23,6 +23,7 @@ export async function collectText(
       model: llm.model,
       system: req.system,
       messages: [{ role: 'user', content: req.user }],
+      ...(req.maxTokens ? { maxTokens: req.maxTokens } : {}),
       ...(llm.reasoning ? { reasoning: llm.reasoning } : {}),
     },
     signal,

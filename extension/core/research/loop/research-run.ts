@@ -4,7 +4,7 @@
 // another; each search's pages are fetched in the background through a bounded pool while the next
 // search goes out, so reading overlaps searching. Gathering stops at the search limit or the time
 // budget; whatever was read is then written up, verified against the pages and delivered as a report.
-import type { ReportSource, RequestEvent, ResearchPhase, ResearchPlanInput, Usage } from '../../../protocol';
+import type { PartialReason, Report, RequestEvent, ResearchPhase, ResearchPlanInput, Usage } from '../../../protocol';
 import gapsPrompt from '../../../../prompts/research-gaps.md';
 import writerPrompt from '../../../../prompts/researcher.md';
 import { AsyncQueue } from '../../util/async-queue';
@@ -12,11 +12,12 @@ import { costOf } from '../../usage/cost';
 import { addUsage, budgetReached, type RunBudget } from '../../usage/budget';
 import type { ModelMessage, ProviderConfig } from '../../providers/types';
 import type { FetchedPage, SearchProviderId, SearchQuery, SearchResult } from '../../web/types';
-import { verifyReport, type ClaimJudge, type FetchedSource } from '../verify';
+import { verifyReport, type ClaimJudge, type FetchedSource, type VerifiedReport } from '../verify';
 import { normaliseUrl } from '../verify/citations';
 import { collectText, jsonObjectIn, type LlmTarget } from './llm-text';
 import { planResearch } from './research-planner';
 import { TaskPool } from './task-pool';
+import type { ResearchStop } from './research-stop';
 
 /** What the loop reaches the web through (the search client with failover, the guarded fetcher). */
 export interface ResearchServices {
@@ -65,6 +66,9 @@ export interface ResearchRunOptions {
   limits: ResearchLimits;
   /** Spending caps (sextant.budget.*): reaching one ends the gathering, like the time budget. */
   budget?: RunBudget;
+  /** The user's first Stop, which ends the gathering and keeps what was found (a partial report). */
+  stop?: ResearchStop;
+  /** Aborts the run outright (a second Stop, a new request). */
   signal: AbortSignal;
   now(): number;
   newId(): string;
@@ -81,6 +85,14 @@ const WRITER_CHARS_PER_SOURCE = 6_000;
 const WRITER_CHARS_TOTAL = 60_000;
 /** Pages one run reads at most, whatever the searches return. */
 const MAX_PAGES = 40;
+/**
+ * The partial report's own small budget: one short call, this much page text, this many output tokens,
+ * this long. It runs after a Stop or a cap, so it must be quick and cheap whatever the run spent.
+ */
+const PARTIAL_CHARS_PER_SOURCE = 2_500;
+const PARTIAL_CHARS_TOTAL = 20_000;
+const PARTIAL_MAX_TOKENS = 1_200;
+const PARTIAL_TIMEOUT_MS = 60_000;
 
 export async function* runResearch(opts: ResearchRunOptions): AsyncGenerator<ResearchEvent, ResearchOutcome> {
   const queue = new AsyncQueue<ResearchEvent>();
@@ -117,6 +129,8 @@ class ResearchRun {
   private searchesPlanned = 0;
   private phase: ResearchPhase = 'planning';
   private cards = 0;
+  /** Planning, searching and reading: a Stop now ends the gathering and the report is written from what was read. */
+  private gathering = true;
 
   constructor(
     private readonly o: ResearchRunOptions,
@@ -130,9 +144,21 @@ class ResearchRun {
     const startedAt = o.now();
     // Gathering has its own deadline on top of the user's Stop.
     const gather = new AbortController();
-    const onAbort = () => gather.abort();
+    // Pages being read: a Stop ends them too (what was read stays); the time budget lets them finish.
+    const reading = new AbortController();
+    const onAbort = () => {
+      gather.abort();
+      reading.abort();
+    };
     o.signal.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => gather.abort(), o.limits.timeBudgetMs);
+    o.stop?.signal.addEventListener('abort', onAbort, { once: true });
+    // A Stop is taken while gathering, once there is something to write from.
+    o.stop?.accept(() => this.gathering && this.sources.length > 0);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      gather.abort();
+    }, o.limits.timeBudgetMs);
     const pool = new TaskPool(Math.max(1, o.limits.fetchConcurrency));
     try {
       this.progress('planning', 'Working out what to search');
@@ -171,24 +197,36 @@ class ResearchRun {
           this.seenUrls.add(key);
           this.fetchesStarted.add(r.url);
           // Pages already being read finish even when the budget ends the search (their own timeouts bound them).
-          void pool.run(() => this.read(r, o.signal));
+          void pool.run(() => this.read(r, reading.signal));
         }
       }
       await this.settle(pool, gather.signal);
+      this.gathering = false;
       if (o.signal.aborted) return { kind: 'aborted' };
-      if (gather.signal.aborted)
-        this.notes.push(
-          `The time budget (${seconds(o.limits.timeBudgetMs)}) ended the search; the report uses what ` +
-            'was read by then.',
-        );
-      if (this.budgetNote) this.notes.push(this.budgetNote);
       const elapsed = Math.round((o.now() - startedAt) / 1000);
-      this.notes.push(`${this.searchesRun.length} searches and ${this.sources.length} pages read in ${elapsed} s.`);
-      if (this.sources.length === 0) return this.nothingFound();
-      return await this.writeAndVerify(plan);
+      const found = `${this.searchesRun.length} searches and ${this.sources.length} pages`;
+      const why: { reason: PartialReason; detail: string } | undefined = o.stop?.signal.aborted
+        ? { reason: 'stopped', detail: `Stopped by you after ${found} read in ${elapsed} s.` }
+        : timedOut
+          ? {
+              reason: 'time',
+              detail: `The time budget (${seconds(o.limits.timeBudgetMs)}) ended the run after ${found}.`,
+            }
+          : this.budgetNote
+            ? { reason: 'budget', detail: this.budgetNote }
+            : undefined;
+      if (!why) this.notes.push(`${found} read in ${elapsed} s.`);
+      if (this.sources.length === 0) {
+        if (why) this.notes.push(why.detail);
+        return this.nothingFound();
+      }
+      return why ? await this.writePartial(plan, why) : await this.writeAndVerify(plan);
     } finally {
       clearTimeout(timer);
       o.signal.removeEventListener('abort', onAbort);
+      o.stop?.signal.removeEventListener('abort', onAbort);
+      o.stop?.accept(() => false);
+      reading.abort();
       gather.abort();
       await pool.idle();
     }
@@ -325,18 +363,10 @@ class ResearchRun {
   private async writeAndVerify(plan: ResearchPlanInput): Promise<ResearchOutcome> {
     const { o } = this;
     this.progress('writing', 'Writing the report');
-    let budget = WRITER_CHARS_TOTAL;
-    const material = this.sources
-      .map((s) => {
-        const take = Math.max(0, Math.min(WRITER_CHARS_PER_SOURCE, budget));
-        budget -= take;
-        return `Source [${s.n}]: ${s.title}\nURL: ${s.finalUrl ?? s.url}\n\n${s.text.slice(0, take)}`;
-      })
-      .join('\n\n---\n\n');
     const user = [
       `Question: ${plan.question}`,
       `Expected output: ${plan.expectedOutput}`,
-      `Sources (${this.sources.length}):\n\n${material}`,
+      `Sources (${this.sources.length}):\n\n${this.material(WRITER_CHARS_PER_SOURCE, WRITER_CHARS_TOTAL)}`,
     ].join('\n\n');
     const { text: draft, usage } = await collectText(o.llm, { system: writerPrompt.trim(), user }, o.signal, (t) =>
       this.out.push({ type: 'text_delta', text: t }),
@@ -355,20 +385,94 @@ class ResearchRun {
       : undefined;
     const verified = await verifyReport(draft, this.sources, { judge, signal: o.signal });
     if (o.signal.aborted) return { kind: 'aborted' };
+    return this.deliver(plan, verified, []);
+  }
+
+  /**
+   * The report after a Stop, the time budget or a spending cap: one short call on the pages read so far,
+   * within its own small budget (page text, output tokens, time), checked by words and figures only (no
+   * model judge: the run was asked to end). When that call fails, the report lists what was read.
+   */
+  private async writePartial(
+    plan: ResearchPlanInput,
+    why: { reason: PartialReason; detail: string },
+  ): Promise<ResearchOutcome> {
+    const { o } = this;
+    this.progress('writing', 'Writing a short report from the pages read so far');
+    const user = [
+      `Question: ${plan.question}`,
+      `The research was ended early (${why.detail}) Write a short report from these sources only: the ` +
+        'Summary and the Key findings they support, and in the Conclusion say plainly what was not covered.',
+      `Sources (${this.sources.length}):\n\n${this.material(PARTIAL_CHARS_PER_SOURCE, PARTIAL_CHARS_TOTAL)}`,
+    ].join('\n\n');
+    const limit = new AbortController();
+    const timer = setTimeout(() => limit.abort(), PARTIAL_TIMEOUT_MS);
+    const signal = AbortSignal.any([o.signal, limit.signal]);
+    let draft = '';
+    const notes: string[] = [`Partial report: ${why.detail} It was written in one short call from the pages read.`];
+    try {
+      const { text, usage } = await collectText(
+        o.llm,
+        { system: writerPrompt.trim(), user, maxTokens: PARTIAL_MAX_TOKENS },
+        signal,
+        (t) => this.out.push({ type: 'text_delta', text: t }),
+      );
+      this.addUsage(usage, o.price);
+      draft = text;
+    } catch (e) {
+      if (o.signal.aborted) return { kind: 'aborted' };
+      const message = limit.signal.aborted
+        ? `it took longer than ${seconds(PARTIAL_TIMEOUT_MS)}`
+        : (e as Error).message;
+      notes.push(`The short report could not be written (${message}); the pages read are listed instead.`);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (o.signal.aborted) return { kind: 'aborted' };
+    if (!draft.trim())
+      draft = `# ${plan.question.slice(0, 120)}\n\nNo report was written; the pages read are listed below.`;
+    this.progress('verifying', 'Checking every citation against its page');
+    const verified = await verifyReport(draft, this.sources, { signal: o.signal });
+    if (o.signal.aborted) return { kind: 'aborted' };
+    // Nothing read is lost: the pages the short report does not cite are named too.
+    const cited = new Set(verified.sources.map((s) => normaliseUrl(s.url)));
+    for (const s of this.sources)
+      if (!cited.has(normaliseUrl(s.finalUrl ?? s.url)))
+        notes.push(`Also read (not cited): ${s.title} — ${s.finalUrl ?? s.url}`);
+    return this.deliver(plan, verified, notes, why);
+  }
+
+  /** Page text for the writer: the pages read, in order, each cut to `perSource`, all to `total`. */
+  private material(perSource: number, total: number): string {
+    let left = total;
+    return this.sources
+      .map((s) => {
+        const take = Math.max(0, Math.min(perSource, left));
+        left -= take;
+        return `Source [${s.n}]: ${s.title}\nURL: ${s.finalUrl ?? s.url}\n\n${s.text.slice(0, take)}`;
+      })
+      .join('\n\n---\n\n');
+  }
+
+  private deliver(
+    plan: ResearchPlanInput,
+    verified: VerifiedReport,
+    notes: string[],
+    partial?: Report['partial'],
+  ): ResearchOutcome {
+    const { o } = this;
     const id = `report-${o.newId()}`;
-    const title = /^#\s+(.+)$/m.exec(verified.markdown)?.[1]?.trim() || plan.question.slice(0, 120);
-    const sources: ReportSource[] = verified.sources;
     const v = verified.stats;
     this.out.push({
       type: 'report',
       report: {
         id,
-        title,
+        title: reportTitle(verified.markdown) ?? plan.question.slice(0, 120),
         question: plan.question,
         markdown: verified.markdown,
-        sources,
+        sources: verified.sources,
         verdicts: verified.verdicts,
-        notes: [...verified.notes, ...this.notes],
+        notes: [...notes, ...verified.notes, ...this.notes],
         stats: {
           searches: this.searchesRun.length,
           sourcesRead: this.sources.length,
@@ -380,6 +484,7 @@ class ResearchRun {
           unfetchedUrlsRemoved: v.unfetchedUrlsRemoved,
         },
         createdAt: o.now(),
+        ...(partial ? { partial } : {}),
       },
     });
     this.progress('done');
@@ -487,6 +592,13 @@ class ResearchRun {
       'report uses what was read by then.';
     return true;
   }
+}
+
+/** The report's title: its first level-1 heading (emphasis removed), if it has one. */
+export function reportTitle(markdown: string): string | undefined {
+  const h = /^\s{0,3}#\s+(.+?)\s*#*\s*$/m.exec(markdown)?.[1];
+  const title = h?.replace(/[*_`]+/g, '').trim();
+  return title || undefined;
 }
 
 function seconds(ms: number): string {

@@ -19,37 +19,48 @@ export function markerNumbers(body: string): number[] {
   return out;
 }
 
-/** Applies `fn` to the prose of a Markdown text, leaving fenced blocks and inline code untouched. */
-export function mapProse(markdown: string, fn: (prose: string) => string): string {
-  const out: string[] = [];
-  const lines = markdown.split('\n');
+/** A Markdown text cut into prose and fenced code blocks, in order (line breaks kept inside each). */
+export function proseAndCode(markdown: string): Array<{ prose: boolean; text: string }> {
+  const out: Array<{ prose: boolean; text: string }> = [];
   let fence: string | undefined;
-  let prose: string[] = [];
-  const flushProse = () => {
-    if (prose.length === 0) return;
-    const text = prose.join('\n');
-    // Inline code spans stay as they are.
-    const pieces = text.split(/(`+[^`]*`+)/);
-    out.push(pieces.map((p, i) => (i % 2 === 1 ? p : fn(p))).join(''));
-    prose = [];
+  let lines: string[] = [];
+  let inProse = true;
+  const flush = () => {
+    if (lines.length) out.push({ prose: inProse, text: lines.join('\n') });
+    lines = [];
   };
-  for (const line of lines) {
+  for (const line of markdown.split('\n')) {
     const m = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
     if (fence) {
-      out.push(line);
-      if (m && m[1][0] === fence[0] && m[1].length >= fence.length) fence = undefined;
+      lines.push(line);
+      if (m && m[1][0] === fence[0] && m[1].length >= fence.length) {
+        fence = undefined;
+        flush();
+        inProse = true;
+      }
       continue;
     }
     if (m) {
-      flushProse();
+      flush();
       fence = m[1];
-      out.push(line);
-      continue;
+      inProse = false;
     }
-    prose.push(line);
+    lines.push(line);
   }
-  flushProse();
-  return out.join('\n');
+  flush();
+  return out;
+}
+
+/** Applies `fn` to the prose of a Markdown text, leaving fenced blocks and inline code untouched. */
+export function mapProse(markdown: string, fn: (prose: string) => string): string {
+  return proseAndCode(markdown)
+    .map((chunk) => {
+      if (!chunk.prose) return chunk.text;
+      // Inline code spans stay as they are.
+      const pieces = chunk.text.split(/(`+[^`]*`+)/);
+      return pieces.map((p, i) => (i % 2 === 1 ? p : fn(p))).join('');
+    })
+    .join('\n');
 }
 
 /** Rewrites every citation marker: `fn(numbers)` gives the numbers to keep (none: the marker goes). */
@@ -121,37 +132,148 @@ export function dropUnknownUrls(
 }
 
 export interface CitedSentence {
-  /** The sentence as written, markers included. */
+  /** The sentence as written, markers included (a table cell: the cell). */
   sentence: string;
-  /** The claim: the sentence without its markers and list/heading syntax. */
+  /** The claim: the sentence without its markers and list/heading/emphasis syntax (a table cell: its row). */
   claim: string;
   numbers: number[];
 }
 
-/** The sentences of the prose that carry at least one citation marker. */
+// Brackets inside inline code are not markers: while sentences are found they stand in as these.
+const CODE_OPEN = '\u2045';
+const CODE_CLOSE = '\u2046';
+const hideCodeBrackets = (text: string) =>
+  text.replace(/(`+)([^`]*?)\1/g, (span) => span.replace(/\[/g, CODE_OPEN).replace(/\]/g, CODE_CLOSE));
+const showCodeBrackets = (text: string) => text.replaceAll(CODE_OPEN, '[').replaceAll(CODE_CLOSE, ']');
+
+/** A stretch of prose that sentences are read from: a paragraph, a list item, a heading, a table cell. */
+interface ProseUnit {
+  text: string;
+  /** For a table cell: its whole row, which is the claim. */
+  row?: string;
+}
+
+const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+const LIST_ITEM = /^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/;
+
+function tableCells(line: string): string[] {
+  const cells = line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim());
+  return cells;
+}
+
+/**
+ * The prose units of a Markdown text without fenced code: every paragraph (also one directly under a
+ * heading, with no blank line between), list item, block quote, heading and table cell — so a cited
+ * sentence is found wherever the writer put it.
+ */
+function proseUnits(prose: string): ProseUnit[] {
+  const units: ProseUnit[] = [];
+  let para: string[] = [];
+  let quoted = false;
+  const flush = () => {
+    if (para.length) units.push({ text: para.join(' ') });
+    para = [];
+  };
+  const lines = prose.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const isQuote = /^\s{0,3}>/.test(lines[i]);
+    const line = lines[i].replace(/^\s{0,3}(?:>\s?)+/, '');
+    // A block quote starts and ends its own paragraph.
+    if (isQuote !== quoted) flush();
+    quoted = isQuote;
+    if (/^\s*$/.test(line)) {
+      flush();
+      continue;
+    }
+    const heading = /^\s{0,3}#{1,6}(?:\s+|$)(.*?)(?:\s+#+)?\s*$/.exec(line);
+    if (heading) {
+      flush();
+      units.push({ text: heading[1] });
+      continue;
+    }
+    if (/^\s{0,3}(?:=+|-+)\s*$/.test(line) && para.length) {
+      // A setext heading's underline: the paragraph above was its text.
+      flush();
+      continue;
+    }
+    if (/^\s{0,3}([-*_])(?:\s*\1){2,}\s*$/.test(line)) {
+      flush();
+      continue;
+    }
+    if (line.includes('|') && TABLE_SEPARATOR.test(lines[i + 1] ?? '') && !TABLE_SEPARATOR.test(line)) {
+      flush();
+      const header = tableCells(line);
+      units.push(...header.map((c) => ({ text: c, row: header.join(', ') })));
+      i += 2;
+      for (; i < lines.length && lines[i].includes('|') && lines[i].trim() !== ''; i++) {
+        const cells = tableCells(lines[i].replace(/^\s{0,3}(?:>\s?)+/, ''));
+        // A row reads as one statement: "Installed capacity, 8 MW [1]".
+        const row = cells.map((c, k) => (header[k] && k > 0 ? `${header[k]}: ${c}` : c)).join(', ');
+        units.push(...cells.map((c) => ({ text: c, row })));
+      }
+      i--;
+      continue;
+    }
+    const item = LIST_ITEM.exec(line);
+    if (item) {
+      flush();
+      para.push(line.slice(item[0].length).trim());
+      continue;
+    }
+    para.push(line.trim());
+  }
+  flush();
+  return units;
+}
+
+/** The claim a sentence makes: without markers, list and heading syntax, emphasis and link targets. */
+function claimOf(sentence: string): string {
+  return sentence
+    .replace(MARKER, '')
+    .replace(/\[([^\]\n]*)\]\([^)\s]*\)/g, '$1')
+    .replace(/^(?:[-*+]|\d+\.)\s+/, '')
+    .replace(/[*_]{1,3}/g, '')
+    .replace(/`/g, '')
+    .replace(/\s+([.,;:!?])/g, '$1')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}
+
+/** The sentences of the prose that carry at least one citation marker, wherever they stand. */
 export function citedSentences(markdown: string): CitedSentence[] {
   const found: CitedSentence[] = [];
-  mapProse(markdown, (prose) => {
-    for (const block of prose.split(/\n\s*\n|\n(?=\s*(?:[-*+]|\d+\.)\s)/)) {
-      const flat = block.replace(/\s*\n\s*/g, ' ').trim();
-      if (!flat || /^#{1,6}\s/.test(flat)) continue;
-      for (const raw of splitSentences(flat)) {
-        const sentence = raw.trim();
+  for (const chunk of proseAndCode(markdown)) {
+    if (!chunk.prose) continue;
+    for (const unit of proseUnits(hideCodeBrackets(chunk.text))) {
+      const flat = unit.text.replace(/\s+/g, ' ').trim();
+      if (!flat) continue;
+      for (const raw of joinLeadIns(splitSentences(flat))) {
         const numbers: number[] = [];
-        for (const m of sentence.matchAll(MARKER)) numbers.push(...markerNumbers(m[1]));
+        for (const m of raw.matchAll(MARKER)) numbers.push(...markerNumbers(m[1]));
         if (numbers.length === 0) continue;
-        const claim = sentence
-          .replace(MARKER, '')
-          .replace(/^(?:[-*+]|\d+\.)\s+/, '')
-          .replace(/[*_]{1,3}/g, '')
-          .replace(/\s+([.,;:!?])/g, '$1')
-          .trim();
+        const sentence = showCodeBrackets(raw.trim());
+        const claim = showCodeBrackets(claimOf(unit.row ?? raw));
         found.push({ sentence, claim, numbers: [...new Set(numbers)] });
       }
     }
-    return prose;
-  });
+  }
   return found;
+}
+
+/** A bold lead-in ("**Capacity.** The array…") belongs to the sentence after it. */
+function joinLeadIns(sentences: string[]): string[] {
+  const out: string[] = [];
+  for (const s of sentences) {
+    const prev = out[out.length - 1];
+    if (prev !== undefined && /^(\*\*|__)[^*_[\]]{1,80}\1[.:]?$/.test(prev)) out[out.length - 1] = `${prev} ${s}`;
+    else out.push(s);
+  }
+  return out;
 }
 
 /**

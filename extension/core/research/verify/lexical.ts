@@ -1,98 +1,139 @@
-// The lexical floor of claim checking: how much of a claim's content the cited page contains. A claim
-// whose words and figures are mostly absent from the page cannot be supported by it, whatever a model
-// says; one that passes the floor goes on to the model check. Cheap, deterministic and explainable.
+// The lexical floor of claim checking. It exists to save model calls on claims that plainly have
+// nothing to do with the page they cite (the writer cited the wrong source, or wrote about something
+// else) — never to decide that a related claim is false. It compares the claim's content words and
+// figures, normalised on both sides (words.ts, numbers.ts), with the best-matching passage of the
+// page and with the page as a whole:
+// - "kept": a passage holds most of the claim, figures included — the judge confirms it;
+// - "judge": a weaker match (a paraphrase with other words, a figure written differently or not
+//   found) — the judge decides, the floor does not;
+// - "rejected": neither any passage nor the page shares more than a little of the claim — unrelated,
+//   marked unsupported without a model call.
+import {
+  figureOnPage,
+  figuresIn,
+  figureWeight,
+  mergeValues,
+  pageValues,
+  type Figure,
+  type PageValues,
+} from './numbers';
+import { contentWords } from './words';
 
-const STOP = new Set(
-  (
-    'a an and are as at be been being but by can could did do does for from had has have he her his how i if in ' +
-    'into is it its itself may might more most much must no nor not of on one or our over own same she should so ' +
-    'some such than that the their them then there these they this those through to too under until up very was ' +
-    'we were what when where which while who whom why will with would you your also both each few other about ' +
-    'above after again against all any because before below between during further here just now once only out ' +
-    'off per via yet according'
-  ).split(' '),
-);
+export type FloorDecision = 'kept' | 'judge' | 'rejected';
 
-/** Lower-cased word stems: a light suffix strip so "reports"/"reported"/"reporting" meet. */
-export function stem(word: string): string {
-  const w = word.toLowerCase();
-  if (w.length > 5 && w.endsWith('ing')) return w.slice(0, -3);
-  if (w.length > 4 && w.endsWith('ied')) return `${w.slice(0, -3)}y`;
-  if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
-  if (w.length > 4 && w.endsWith('ed')) return w.slice(0, -2);
-  if (w.length > 4 && w.endsWith('es')) return w.slice(0, -2);
-  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1);
-  return w;
-}
+/** Passages that hold this share of the claim (figures included, none missing) are "kept". */
+export const KEEP_AT = 0.6;
+/** Below this share in every passage *and* below REJECT_PAGE_BELOW on the page: "rejected". */
+export const REJECT_PASSAGE_BELOW = 0.34;
+export const REJECT_PAGE_BELOW = 0.45;
+/** Claims with fewer content words and figures than this are too short to reject on words. */
+const MIN_ITEMS_TO_REJECT = 3;
+/** Sentences per passage: a paraphrase often merges a sentence with its neighbour. */
+const PASSAGE_SENTENCES = 3;
 
-/** Content-word stems of a text (no stop words, no one-letter words); numbers are kept separately. */
-export function contentStems(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/[\p{L}][\p{L}\p{M}'’-]*/gu)) {
-    const w = m[0].replace(/['’]s$/, '');
-    if (w.length < 2 || STOP.has(w.toLowerCase())) continue;
-    out.push(stem(w));
-  }
-  return out;
-}
-
-/** Figures in a text, normalised ("1,200" → "1200", "3.50" stays, "45%" → "45"). */
-export function figures(text: string): string[] {
-  const out: string[] = [];
-  // Thousands separators only between digit groups: "2029," ends a clause, "1,200" is one number.
-  for (const m of text.matchAll(/\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?/g)) out.push(m[0].replace(/,/g, ''));
-  return out;
+interface SentenceIndex {
+  text: string;
+  words: Set<string>;
+  values: PageValues;
 }
 
 export interface PageIndex {
-  stems: Set<string>;
-  figures: Set<string>;
-  /** The page's sentences, for picking the passages a model judge sees. */
-  sentences: string[];
+  words: Set<string>;
+  values: PageValues;
+  sentences: SentenceIndex[];
 }
 
 export function indexPage(text: string): PageIndex {
+  const sentences = text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0)
+    .map((s) => ({ text: s, words: new Set(contentWords(s)), values: pageValues(figuresIn(s)) }));
   return {
-    stems: new Set(contentStems(text)),
-    figures: new Set(figures(text)),
-    sentences: text
-      .split(/(?<=[.!?])\s+|\n+/)
-      .map((s) => s.trim())
-      .filter((s) => s.length > 0),
+    words: new Set(sentences.flatMap((s) => [...s.words])),
+    values: pageValues(figuresIn(text)),
+    sentences,
   };
 }
 
-export interface Overlap {
-  /** Share of the claim's content stems found on the page, 0..1. */
-  coverage: number;
-  /** The claim's figures that the page does not contain. */
+export interface FloorResult {
+  decision: FloorDecision;
+  /** Share of the claim's content words and figures in its best-matching passage, 0..1. */
+  score: number;
+  /** The same share over the whole of the cited page(s). */
+  pageCoverage: number;
+  /** The claim's figures found nowhere on the cited page(s), as written. */
   missingFigures: string[];
 }
 
-export function overlap(claim: string, page: PageIndex): Overlap {
-  const stems = [...new Set(contentStems(claim))];
-  const found = stems.filter((s) => page.stems.has(s)).length;
-  const coverage = stems.length === 0 ? 1 : found / stems.length;
-  const missingFigures = [...new Set(figures(claim))].filter((f) => !page.figures.has(f));
-  return { coverage, missingFigures };
+interface ClaimItems {
+  words: string[];
+  figures: Figure[];
 }
 
-/** The floor a claim must clear against at least one cited page before a model is asked. */
-export const COVERAGE_FLOOR = 0.5;
-
-export function passesFloor(o: Overlap): boolean {
-  return o.coverage >= COVERAGE_FLOOR && o.missingFigures.length === 0;
+function claimItems(claim: string): ClaimItems {
+  // The same figure twice ("five parts flour and five parts water") is one piece of evidence.
+  const figures = figuresIn(claim).filter((f, i, all) => all.findIndex((g) => g.values[0] === f.values[0]) === i);
+  return { words: [...new Set(contentWords(claim))], figures };
 }
 
-/** The page sentences sharing most content with the claim, with a neighbour each for context. */
+const itemWeight = (items: ClaimItems) => items.words.length + items.figures.reduce((a, f) => a + figureWeight(f), 0);
+
+function share(items: ClaimItems, words: Set<string>, values: PageValues): number {
+  const total = itemWeight(items);
+  if (total === 0) return 1;
+  const hits =
+    items.words.filter((w) => words.has(w)).length +
+    items.figures.filter((f) => figureOnPage(f, values)).reduce((a, f) => a + figureWeight(f), 0);
+  return hits / total;
+}
+
+/** The best passage of a page for a claim: its first sentence's index and its share of the claim. */
+function bestWindow(items: ClaimItems, page: PageIndex): { at: number; score: number } {
+  let best = { at: -1, score: 0 };
+  const n = page.sentences.length;
+  for (let i = 0; i < n; i++) {
+    // Only windows that start at a sentence sharing something with the claim can be the best.
+    const first = page.sentences[i];
+    if (!items.words.some((w) => first.words.has(w)) && !items.figures.some((f) => figureOnPage(f, first.values)))
+      continue;
+    for (let start = Math.max(0, i - PASSAGE_SENTENCES + 1); start <= i; start++) {
+      const window = page.sentences.slice(start, Math.min(n, start + PASSAGE_SENTENCES));
+      const words = new Set(window.flatMap((s) => [...s.words]));
+      const values = mergeValues(window.map((s) => s.values));
+      const score = share(items, words, values);
+      if (score > best.score) best = { at: start, score };
+    }
+  }
+  return best;
+}
+
+/** The floor's decision for a claim against the page(s) it cites (a claim citing several may draw on all). */
+export function floorCheck(claim: string, pages: readonly PageIndex[]): FloorResult {
+  const items = claimItems(claim);
+  const words = new Set(pages.flatMap((p) => [...p.words]));
+  const values = mergeValues(pages.map((p) => p.values));
+  const pageCoverage = share(items, words, values);
+  const score = Math.max(0, ...pages.map((p) => bestWindow(items, p).score));
+  const missingFigures = items.figures.filter((f) => !figureOnPage(f, values)).map((f) => f.text);
+  const total = itemWeight(items);
+  let decision: FloorDecision = 'judge';
+  if (score >= KEEP_AT && missingFigures.length === 0) decision = 'kept';
+  else if (total >= MIN_ITEMS_TO_REJECT && score < REJECT_PASSAGE_BELOW && pageCoverage < REJECT_PAGE_BELOW)
+    decision = 'rejected';
+  return { decision, score: round2(score), pageCoverage: round2(pageCoverage), missingFigures };
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/** The page passages sharing most with the claim (up to `count`, each with its neighbours), for the judge. */
 export function bestPassages(claim: string, page: PageIndex, count = 3): string[] {
-  const want = new Set(contentStems(claim));
-  const scored = page.sentences.map((s, i) => {
-    const got = new Set(contentStems(s));
-    let hit = 0;
-    for (const w of want) if (got.has(w)) hit++;
-    return { i, hit };
-  });
+  const items = claimItems(claim);
+  const scored = page.sentences.map((s, i) => ({
+    i,
+    hit:
+      items.words.filter((w) => s.words.has(w)).length + items.figures.filter((f) => figureOnPage(f, s.values)).length,
+  }));
   scored.sort((a, b) => b.hit - a.hit || a.i - b.i);
   const picked: number[] = [];
   for (const s of scored) {
@@ -102,6 +143,11 @@ export function bestPassages(claim: string, page: PageIndex, count = 3): string[
   }
   return picked
     .sort((a, b) => a - b)
-    .map((i) => page.sentences.slice(Math.max(0, i - 1), i + 2).join(' '))
+    .map((i) =>
+      page.sentences
+        .slice(Math.max(0, i - 1), i + 2)
+        .map((s) => s.text)
+        .join(' '),
+    )
     .map((p) => (p.length > 1200 ? `${p.slice(0, 1200)}…` : p));
 }

@@ -12,7 +12,7 @@ import {
   rewriteMarkers,
   withoutSourceSection,
 } from './citations';
-import { bestPassages, indexPage, overlap, passesFloor, type PageIndex } from './lexical';
+import { bestPassages, floorCheck, indexPage, type FloorDecision, type PageIndex } from './lexical';
 import type { Usage } from '../../../protocol';
 
 /** A page fetched in this run, as the verifier needs it. `n` is the run's own source number. */
@@ -48,8 +48,10 @@ export interface ClaimVerdict {
   verdict: Verdict;
   /** What decided: the lexical floor alone, or the model after the floor. */
   by: 'lexical' | 'model';
-  /** Best coverage of the claim's content words over its cited pages, 0..1. */
+  /** Share of the claim's content words and figures in the best-matching passage of its cited pages, 0..1. */
   coverage: number;
+  /** The lexical floor's decision and its score (the best passage's share, 0..1). */
+  floor: { decision: FloorDecision; score: number };
   reason?: string;
 }
 
@@ -61,6 +63,8 @@ export interface VerificationStats {
   supported: number;
   unsupported: number;
   unchecked: number;
+  /** The lexical floor's decisions: kept, sent to the judge on a weaker match, rejected as unrelated. */
+  floor: Record<FloorDecision, number>;
 }
 
 export interface VerifiedReport {
@@ -162,8 +166,14 @@ export async function verifyReport(
     supported: verdicts.filter((v) => v.verdict === 'supported').length,
     unsupported: verdicts.filter((v) => v.verdict === 'unsupported').length,
     unchecked: verdicts.filter((v) => v.verdict === 'unchecked').length,
+    floor: {
+      kept: verdicts.filter((v) => v.floor.decision === 'kept').length,
+      judge: verdicts.filter((v) => v.floor.decision === 'judge').length,
+      rejected: verdicts.filter((v) => v.floor.decision === 'rejected').length,
+    },
   };
   notes.unshift(summaryNote(stats, Boolean(opts.judge)));
+  if (stats.claims) notes.splice(1, 0, floorNote(stats.floor, Boolean(opts.judge)));
   markdown = `${markdown.trimEnd()}\n\n${sourcesSection(sources)}`;
   return { markdown, sources, verdicts, notes, stats };
 }
@@ -176,28 +186,37 @@ async function judgeSentence(
   signal: AbortSignal,
 ): Promise<ClaimVerdict> {
   const pages = cites.map((n) => pageOf.get(n)).filter((p) => p !== undefined);
-  // A sentence citing several pages may draw on all of them: the floor is judged on their union.
-  const union: PageIndex = {
-    stems: new Set(pages.flatMap((p) => [...p.index.stems])),
-    figures: new Set(pages.flatMap((p) => [...p.index.figures])),
-    sentences: [],
-  };
-  const o = overlap(claim, union);
-  const coverage = o.coverage;
-  const base = { claim, cites, coverage };
-  if (!passesFloor(o)) {
-    const reason = o.missingFigures.length
-      ? `the cited page does not contain ${o.missingFigures.join(', ')}`
-      : `only ${Math.round(coverage * 100)} % of the claim's words are on the cited page`;
-    return { ...base, verdict: 'unsupported', by: 'lexical', reason };
+  // A sentence citing several pages may draw on all of them: the floor looks at each page's passages
+  // and at their union.
+  const f = floorCheck(
+    claim,
+    pages.map((p) => p.index),
+  );
+  const base = { claim, cites, coverage: f.score, floor: { decision: f.decision, score: f.score } };
+  const pct = (x: number) => `${Math.round(x * 100)} %`;
+  if (f.decision === 'rejected')
+    return {
+      ...base,
+      verdict: 'unsupported',
+      by: 'lexical',
+      reason:
+        `unrelated to the cited page: its best passage holds ${pct(f.score)} of the claim's words and ` +
+        `figures, the whole page ${pct(f.pageCoverage)}`,
+    };
+  const missing = f.missingFigures.length ? `the cited page does not contain ${f.missingFigures.join(', ')}` : '';
+  if (!judge) {
+    if (f.decision === 'kept') return { ...base, verdict: 'supported', by: 'lexical' };
+    // A weaker match is the model's to decide; without one the claim stays unchecked, never refused.
+    const why = missing || `its best passage holds ${pct(f.score)} of the claim's words and figures`;
+    return { ...base, verdict: 'unchecked', by: 'lexical', reason: `${why}; no model was available to check it` };
   }
-  if (!judge) return { ...base, verdict: 'supported', by: 'lexical' };
   try {
     const evidence = pages
       .map((p) => ({ title: p.src.title, url: p.src.finalUrl ?? p.src.url, passages: bestPassages(claim, p.index) }))
       .filter((e) => e.passages.length > 0);
     const r = await judge({ claim, evidence }, signal);
-    return { ...base, verdict: r.supported ? 'supported' : 'unsupported', by: 'model', reason: r.reason };
+    const reason = r.reason ?? (r.supported ? undefined : missing || undefined);
+    return { ...base, verdict: r.supported ? 'supported' : 'unsupported', by: 'model', ...(reason ? { reason } : {}) };
   } catch (e) {
     if (signal.aborted) throw e;
     return { ...base, verdict: 'unchecked', by: 'lexical', reason: `the model check failed: ${(e as Error).message}` };
@@ -209,7 +228,8 @@ function findSentence(markdown: string, sentence: string): { end: number } | und
   const pattern = sentence
     .split(/\s+/)
     .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('\\s+');
+    // A sentence may run over lines of a block quote ("> ") or a list item's continuation.
+    .join('\\s+(?:>\\s*)*');
   const m = new RegExp(pattern).exec(markdown);
   return m ? { end: m.index + m[0].length } : undefined;
 }
@@ -221,10 +241,18 @@ function summaryNote(s: VerificationStats, judged: boolean): string {
     : 'checked against the cited pages (words and figures)';
   const parts = [`${s.supported} of ${s.claims} cited claims supported, ${how}`];
   if (s.unsupported) parts.push(`${s.unsupported} marked as not supported`);
-  if (s.unchecked) parts.push(`${s.unchecked} not checked (model check failed)`);
+  if (s.unchecked) parts.push(`${s.unchecked} not checked${judged ? ' (model check failed)' : ''}`);
   if (s.inventedRemoved) parts.push(`${s.inventedRemoved} citation(s) of unfetched sources removed`);
   if (s.unfetchedUrlsRemoved) parts.push(`${s.unfetchedUrlsRemoved} unfetched URL(s) removed`);
   return `${parts.join('; ')}.`;
+}
+
+function floorNote(f: Record<FloorDecision, number>, judged: boolean): string {
+  const rejected = `${f.rejected} rejected as unrelated to the cited page`;
+  return judged
+    ? `Word-and-figure floor: ${f.kept} kept, ${f.judge} sent to the model on a weaker match, ${rejected} ` +
+        `(${f.rejected} model call${f.rejected === 1 ? '' : 's'} saved).`
+    : `Word-and-figure floor: ${f.kept} kept, ${f.judge} weaker matches left unchecked, ${rejected}.`;
 }
 
 /** The numbered source list: title, URL, accessed date. */

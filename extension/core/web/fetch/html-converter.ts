@@ -14,8 +14,11 @@ export interface ReadableHtml {
 }
 
 export interface HtmlConverter {
-  /** `url` is the page's final URL: relative links resolve against it (or the page's <base href>). */
-  htmlToMarkdown(html: string, url: string): ReadableHtml;
+  /**
+   * `url` is the page's final URL: relative links resolve against it (or the page's <base href>).
+   * The bundle converts in place; the runtime's converter (html-worker-client.ts) in a worker thread.
+   */
+  htmlToMarkdown(html: string, url: string): ReadableHtml | Promise<ReadableHtml>;
 }
 
 export type LoadHtmlConverter = () => Promise<HtmlConverter>;

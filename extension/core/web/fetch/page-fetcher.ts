@@ -125,7 +125,7 @@ export function createPageFetcher(opts: PageFetcherOptions): PageFetcher {
       const html = decodeBody(bytes, c);
       const convert = await loadConverter();
       try {
-        ({ title, markdown, text } = convert.htmlToMarkdown(html, finalUrl.href));
+        ({ title, markdown, text } = await convert.htmlToMarkdown(html, finalUrl.href));
       } catch (e) {
         throw new FetchError('empty', `${finalUrl.href} could not be read as a web page: ${(e as Error).message}.`);
       }
