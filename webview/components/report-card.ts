@@ -36,7 +36,7 @@ export function renderReportCard(report: Report, ctx: ViewContext): TemplateResu
       >
     </div>
     <sx-markdown .ctx=${ctx} .text=${reportBody(report.markdown)} .streaming=${false}></sx-markdown>
-    <h4 class="report-sources-title" id=${`sources-${report.id}`}>Sources</h4>
+    <h3 class="report-sources-title" id=${`sources-${report.id}`}>Sources</h3>
     <ol class="report-sources" aria-label="Sources">
       ${report.sources.map(
         (src) => html`<li value=${src.n}>
@@ -52,7 +52,7 @@ export function renderReportCard(report: Report, ctx: ViewContext): TemplateResu
       </ul>
       ${
         flagged.length
-          ? html`<h4>Claims not verified</h4>
+          ? html`<h3>Claims not verified</h3>
               <ul class="report-flagged">
                 ${flagged.map(
                   (v) =>
