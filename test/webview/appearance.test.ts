@@ -79,7 +79,9 @@ describe('highlighted code', () => {
     const r = new RequestScript('r-code');
     await deliver(view, snapshotMessage(snapshot()));
     const text =
-      '```nosuchlang\nfoo bar\n```\n\n```html\n<img src=x onerror="window.__pwned=1"><b>bold</b>\n```\n\n```ts\nlet a = 1;\n```';
+      '```nosuchlang\nfoo bar\n```\n\n' +
+      '```html\n<img src=x onerror="window.__pwned=1"><b>bold</b>\n```\n\n' +
+      '```ts\nlet a = 1;\n```';
     await deliver(view, r.events(r.started('code'), { type: 'text_delta', text }, { type: 'complete' }));
     await view.page.locator('code.language-ts[data-highlighted="yes"]').waitFor();
     await view.page.locator('code.language-html[data-highlighted="yes"]').waitFor();
@@ -91,7 +93,7 @@ describe('highlighted code', () => {
 });
 
 describe('coloured diffs', () => {
-  it("a finished edit's tool card and the approval card colour added and removed lines with the diff colours", async () => {
+  it("a finished edit's tool card and the approval card colour added and removed lines in diff colours", async () => {
     await agentScene(view);
     await useTheme(view.page, DARK);
     const card = view.page.getByRole('group', { name: 'Tool: edit_file' });
