@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { pngToWebp } from '../fixtures/chromium';
 import { deliver, useViewEnvironment, type ViewHarness } from './harness';
 import { RequestScript, message, snapshot, snapshotMessage } from './fixtures';
-import { EDIT_DIFF, agentScene, chatScene, planScene } from './scenes';
+import { EDIT_DIFF, agentScene, chatScene, finishedEdit, planScene } from './scenes';
 import { DARK, HIGH_CONTRAST, LIGHT, THEMES, type Theme } from './themes';
 
 const env = useViewEnvironment();
@@ -136,18 +137,7 @@ describe('themes', () => {
       view,
       r.events(
         r.started('Make the total start at one', 'agent'),
-        {
-          type: 'tool_updated',
-          call: {
-            callId: 'e1',
-            name: 'edit_file',
-            kind: 'write',
-            subject: 'src/count.ts',
-            status: 'ok',
-            durationMs: 40,
-            preview: `Edited src/count.ts (+1 −1)\n${EDIT_DIFF}`,
-          },
-        },
+        finishedEdit('e1'),
         { type: 'text_delta', text: 'Done: `total` now starts at 1.' },
         { type: 'complete' },
       ),
@@ -160,19 +150,9 @@ describe('themes', () => {
         if (s) s.scrollTop = s.scrollHeight;
       });
       const png = await view.page.screenshot();
-      const webp = await view.page.evaluate(async (b64) => {
-        const img = new Image();
-        img.src = `data:image/png;base64,${b64}`;
-        await img.decode();
-        const canvas = document.createElement('canvas');
-        canvas.width = img.naturalWidth;
-        canvas.height = img.naturalHeight;
-        canvas.getContext('2d')?.drawImage(img, 0, 0);
-        return canvas.toDataURL('image/webp', 0.85);
-      }, png.toString('base64'));
       writeFileSync(
         join(process.cwd(), 'docs', `screenshot-theme-${theme.name}.webp`),
-        Buffer.from(webp.split(',')[1], 'base64'),
+        await pngToWebp(view.page, png),
       );
     }
   });

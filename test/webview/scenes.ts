@@ -1,9 +1,9 @@
 // The chat in each state a user meets, played into a real view: a streamed Markdown answer, Agent
 // mode's tool cards and an approval card, a plan card, a research report, the History list. Shared
 // by the accessibility check and the theme screenshots.
-import type { PlanArtifact, Report, SessionSummary } from '../../extension/protocol';
+import type { PlanArtifact, RequestEvent, SessionSummary } from '../../extension/protocol';
 import { deliver, type ViewHarness } from './harness';
-import { RequestScript, message, snapshot, snapshotMessage } from './fixtures';
+import { REPORT, RequestScript, message, snapshot, snapshotMessage } from './fixtures';
 
 export const STREAMED_ANSWER = [
   '## Reading a file line by line',
@@ -53,51 +53,28 @@ export const PLAN: PlanArtifact = {
   verify: ['npm test'],
 };
 
-export const REPORT: Report = {
-  id: 'report-1',
-  title: 'What changed in Rust 2024',
-  question: 'What changed in the Rust 2024 edition?',
-  markdown: [
-    '# What changed in Rust 2024',
-    '## Summary',
-    'The edition shipped with Rust 1.85 [1]. It reached 60% of users [2]. *(not supported by the cited source)*',
-    '## Sources',
-    '1. [The Rust 2024 edition](https://a.example/edition) — accessed 2026-11-23',
-    '2. [Survey](https://c.example/survey) — accessed 2026-11-23',
-  ].join('\n'),
-  sources: [
-    { n: 1, url: 'https://a.example/edition', title: 'The Rust 2024 edition', accessedAt: Date.UTC(2026, 10, 23) },
-    { n: 2, url: 'https://c.example/survey', title: 'Survey', accessedAt: Date.UTC(2026, 10, 23) },
-  ],
-  verdicts: [
-    { claim: 'The edition shipped with Rust 1.85.', cites: [1], verdict: 'supported', by: 'model', coverage: 1 },
-    {
-      claim: 'It reached 60% of users.',
-      cites: [2],
-      verdict: 'unsupported',
-      by: 'lexical',
-      coverage: 0.5,
-      reason: 'the cited page does not contain 60',
-    },
-  ],
-  notes: ['1 of 2 cited claims supported; 1 marked as not supported.', '2 searches and 2 pages read in 4 s.'],
-  stats: {
-    searches: 2,
-    sourcesRead: 2,
-    claims: 2,
-    supported: 1,
-    unsupported: 1,
-    unchecked: 0,
-    inventedRemoved: 0,
-    unfetchedUrlsRemoved: 0,
-  },
-  createdAt: Date.UTC(2026, 10, 23),
-};
-
 const SESSIONS: SessionSummary[] = [
   { id: 's-new', title: 'Newest: fix the build', updatedAt: 1_700_000_000_000, messageCount: 10, mode: 'agent' },
   { id: 's-mid', title: 'Middle research', updatedAt: 1_650_000_000_000, messageCount: 6, mode: 'research' },
 ];
+
+/** A finished edit_file call whose result carries its diff (what the card shows after an approved edit). */
+export function finishedEdit(callId: string): RequestEvent {
+  const result = `Edited src/count.ts (+1 −1)\n${EDIT_DIFF}`;
+  return {
+    type: 'tool_updated',
+    call: {
+      callId,
+      name: 'edit_file',
+      kind: 'write',
+      subject: 'src/count.ts',
+      status: 'ok',
+      durationMs: 40,
+      preview: result,
+      detail: result,
+    },
+  };
+}
 
 /** Chat mode: a question and its answer streamed in three pieces, then complete. */
 export async function chatScene(view: ViewHarness): Promise<void> {
@@ -135,19 +112,7 @@ export async function agentScene(view: ViewHarness): Promise<void> {
           detail: 'exit 0\n12 passing',
         },
       },
-      {
-        type: 'tool_updated',
-        call: {
-          callId: 't2',
-          name: 'edit_file',
-          kind: 'write',
-          subject: 'src/count.ts',
-          status: 'ok',
-          durationMs: 40,
-          preview: `Edited src/count.ts (+1 −1)\n${EDIT_DIFF}`,
-          detail: `Edited src/count.ts (+1 −1)\n${EDIT_DIFF}`,
-        },
-      },
+      finishedEdit('t2'),
       {
         type: 'approval_needed',
         approval: {
