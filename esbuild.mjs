@@ -7,9 +7,10 @@
 //   dist/provider-anthropic.js the `@anthropic-ai/sdk` and our adapter
 //   dist/research-html.js      linkedom + Readability + turndown: HTML → Markdown for web_fetch and
 //                              research, run in a worker thread (html-worker.ts / html-worker-client.ts)
-// The webview is one browser bundle: dist/webview.js + dist/webview.css.
+// The webview is one browser bundle, dist/webview.js + dist/webview.css, plus chunks it imports on
+// first use (dist/webview-chunks/: the syntax highlighter).
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, existsSync } from 'node:fs';
+import { copyFileSync, mkdirSync, existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -64,6 +65,10 @@ export const webviewOptions = {
   format: 'esm',
   target: 'es2022',
   loader: { ...common.loader, '.css': 'css' },
+  // import() of a part the first paint does not need (webview/highlight.ts) becomes its own chunk; the
+  // module script's nonce carries over to the modules it imports, so the CSP lets it load.
+  splitting: true,
+  chunkNames: 'webview-chunks/[name]-[hash]',
 };
 
 function copyRuntimeAssets() {
@@ -76,6 +81,8 @@ async function main() {
   const absWebview = existsSync(join(root, 'webview/main.ts'));
   const configs = [hostOptions, ...(absWebview ? [webviewOptions] : [])];
   copyRuntimeAssets();
+  // Chunk names carry a content hash: drop the last build's, or old ones would pile up in the VSIX.
+  if (absWebview) rmSync(join(root, 'dist/webview-chunks'), { recursive: true, force: true });
   if (watch) {
     for (const config of configs) {
       const ctx = await esbuild.context(config);

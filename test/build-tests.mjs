@@ -29,8 +29,12 @@ export async function buildTests(dirs, label, filter) {
   return Object.keys(entryPoints).map((k) => join(outdir, `${k}.cjs`));
 }
 
-/** Runs files with node --test; resolves to the exit code. */
-export function runNodeTests(files, extraArgs = []) {
+/**
+ * Runs files with node --test; resolves to the exit code. The output passes through as it comes; at
+ * the end one line sums it up and names every skipped test with its reason (a skip — say the shared
+ * test corpora are absent — must not hide in the middle of the log).
+ */
+export function runNodeTests(files, extraArgs = [], label = 'tests') {
   if (files.length === 0) {
     console.error('no test files matched');
     return Promise.resolve(1);
@@ -38,9 +42,31 @@ export function runNodeTests(files, extraArgs = []) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...extraArgs, ...files], {
       cwd: root,
-      stdio: 'inherit',
+      stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, SEXTANT_TEST: '1' },
     });
-    child.on('exit', (code) => resolve(code ?? 1));
+    const counts = {};
+    const skipped = new Set();
+    let partial = '';
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        const count = /^ℹ (tests|pass|fail|skipped|cancelled|todo) (\d+)$/.exec(line);
+        if (count) counts[count[1]] = Number(count[2]);
+        const skip = /^\s*﹣ (.*) \([\d.]+ms\) # (.*)$/.exec(line);
+        if (skip) skipped.add(`${skip[1].trim()} (${skip[2].trim()})`);
+      }
+    });
+    child.on('exit', (code) => {
+      const n = (k) => counts[k] ?? 0;
+      const skips = skipped.size ? ` — skipped: ${[...skipped].join('; ')}` : '';
+      console.log(
+        `[${label}] ${n('tests')} tests: ${n('pass')} passed, ${n('fail')} failed, ${n('skipped')} skipped` +
+          `${n('cancelled') ? `, ${n('cancelled')} cancelled` : ''}${skips}`,
+      );
+      resolve(code ?? 1);
+    });
   });
 }

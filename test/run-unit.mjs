@@ -4,4 +4,4 @@ import { buildTests, runNodeTests } from './build-tests.mjs';
 
 const filter = process.argv[2];
 const files = await buildTests(['test/unit'], 'unit', filter);
-process.exit(await runNodeTests(files));
+process.exit(await runNodeTests(files, [], 'unit'));

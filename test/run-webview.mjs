@@ -9,4 +9,4 @@ import { buildTests, runNodeTests } from './build-tests.mjs';
 const filter = process.argv[2];
 await esbuild.build(webviewOptions);
 const files = await buildTests(['test/webview'], 'webview', filter);
-process.exit(await runNodeTests(files, ['--test-concurrency=1']));
+process.exit(await runNodeTests(files, ['--test-concurrency=1'], 'webview'));

@@ -21,7 +21,7 @@ import {
   type Snapshot,
 } from '../extension/protocol';
 
-export type Topic = 'structure' | 'meta' | 'panels' | 'history' | 'view' | 'notice';
+export type Topic = 'structure' | 'meta' | 'panels' | 'history' | 'view' | 'notice' | 'announce';
 /** A listener may return a promise (an element's update); the flush awaits it before reporting the render. */
 type Listener = () => unknown;
 
@@ -85,6 +85,12 @@ export class ChatStore {
   rewindNotice: string | undefined;
   /** Text the composer should take (a rewound message); `n` changes on every request. */
   draftRequest: { text: string; n: number } | undefined;
+
+  /**
+   * What the view's live region tells a screen reader: an answer finished, an approval or a question
+   * waiting, a plan or report ready. `n` changes every time, so the same words are announced again.
+   */
+  announcement: { text: string; n: number } = { text: '', n: 0 };
 
   /** Per message: bumped on every change, so an element can tell whether to redraw. */
   private readonly versions = new Map<string, number>();
@@ -293,8 +299,20 @@ export class ChatStore {
           }
           break;
         case 'approval_needed':
-        case 'approval_resolved':
+          this.announce(`Approval needed: ${env.event.approval.tool} ${env.event.approval.subject}`);
+          this.mark('panels');
+          break;
         case 'question':
+          this.announce('Sextant is asking you a question');
+          this.mark('panels');
+          break;
+        case 'plan_proposed':
+          this.announce('Plan ready for review');
+          break;
+        case 'report':
+          this.announce('Research report ready');
+          break;
+        case 'approval_resolved':
         case 'question_resolved':
         case 'todos':
           this.mark('panels');
@@ -305,6 +323,13 @@ export class ChatStore {
         case 'complete':
         case 'aborted':
         case 'error':
+          this.announce(
+            env.event.type === 'complete'
+              ? 'Answer complete'
+              : env.event.type === 'aborted'
+                ? 'Stopped'
+                : 'Request failed',
+          );
           ended = true;
           this.mark('panels', 'meta');
           break;
@@ -313,6 +338,11 @@ export class ChatStore {
       }
     }
     if (ended) compactRequests(this.chat);
+  }
+
+  private announce(text: string): void {
+    this.announcement = { text, n: this.announcement.n + 1 };
+    this.mark('announce');
   }
 
   private mark(...topics: Topic[]): void {

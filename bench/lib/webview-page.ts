@@ -40,7 +40,7 @@ export async function openBenchPage(distDir: string): Promise<BenchPage> {
       );
       return;
     }
-    if (path === '/webview.js' || path === '/webview.css') {
+    if (path === '/webview.js' || path === '/webview.css' || /^\/webview-chunks\/[\w-]+\.js$/.test(path)) {
       res.writeHead(200, { 'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/css' });
       res.end(readFileSync(join(distDir, path.slice(1))));
       return;

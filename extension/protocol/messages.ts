@@ -31,7 +31,10 @@ export const InboundSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setReasoning'), model: z.string().min(1), reasoning: ReasoningChoiceSchema }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('openLink'), url: z.string() }),
-  z.object({ type: z.literal('runCommand'), command: z.enum(['setApiKey', 'selectModel', 'exportSession']) }),
+  z.object({
+    type: z.literal('runCommand'),
+    command: z.enum(['setApiKey', 'selectModel', 'exportSession', 'getStarted']),
+  }),
   z.object({
     type: z.literal('approval'),
     callId: z.string(),

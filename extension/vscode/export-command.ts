@@ -5,6 +5,7 @@ import type { Logger } from '../core/ports';
 import { EXPORT_EXTENSIONS, exportFileName, type ExportFormat } from '../core/store/export';
 import { exportReport } from '../core/store/export-report';
 import type { Report } from '../protocol';
+import { markWalkthroughStep } from './walkthrough';
 
 const FORMATS: Array<{ label: string; format: ExportFormat }> = [
   { label: 'Markdown', format: 'markdown' },
@@ -105,6 +106,7 @@ export async function saveExportToWorkspace(
   await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(target, '..'));
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(content));
   log.info(`exported ${item.what} "${item.title}" as ${choice.format} to ${target.fsPath}`);
+  markWalkthroughStep('sessionExported');
   const open = await vscode.window.showInformationMessage(
     `Sextant: exported to ${vscode.workspace.asRelativePath(target)}.`,
     'Open',

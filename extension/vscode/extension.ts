@@ -6,6 +6,7 @@ import { ChatViewProvider, CHAT_VIEW_ID } from './chat-view';
 import { RuntimeHost } from './runtime-host';
 import { registerCommands } from './commands';
 import { redactingLogChannel } from './adapters/log-channel';
+import { WalkthroughProgress, openWalkthrough, openWalkthroughOnce } from './walkthrough';
 
 let host: RuntimeHost | undefined;
 
@@ -15,10 +16,17 @@ export function activate(context: vscode.ExtensionContext): void {
   const log = redactingLogChannel(vscode.window.createOutputChannel('Sextant', { log: true }));
   context.subscriptions.push(log);
   host = new RuntimeHost(context, log);
+  const progress = new WalkthroughProgress();
+  host.observer = (m) => progress.observe(m);
   const view = new ChatViewProvider(context.extensionUri, host, log);
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
     ...registerCommands(host, view),
+    vscode.commands.registerCommand('sextant.getStarted', () => openWalkthrough()),
+  );
+  // The first activation after install (the Sextant view opened, or a command run) opens Get Started.
+  void openWalkthroughOnce(context.globalState).then(undefined, (err: unknown) =>
+    log.warn(`could not open the Get Started walkthrough: ${String(err)}`),
   );
   const ms = performance.now() - started;
   log.info(`Sextant activated in ${ms.toFixed(2)} ms`);

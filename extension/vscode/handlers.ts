@@ -50,6 +50,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     runCommand: async (m) => {
       if (m.command === 'setApiKey') await host.setApiKey();
       else if (m.command === 'selectModel') await host.pickModel();
+      else if (m.command === 'getStarted') await vscode.commands.executeCommand('sextant.getStarted');
       else await host.exportSession();
     },
     approval: (m) =>

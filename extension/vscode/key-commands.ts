@@ -12,6 +12,7 @@ import {
 } from '../core/providers/key-binding';
 import { secretKeyName } from '../core/providers/keys';
 import type { ProviderConfig } from '../core/providers/types';
+import { markWalkthroughStep } from './walkthrough';
 
 export class KeyCommands {
   constructor(
@@ -64,6 +65,7 @@ export class KeyCommands {
     else await this.secrets.delete(binding);
     await this.secrets.set(secretKeyName(config.name), key.trim());
     void vscode.window.showInformationMessage(`Sextant: API key for ${config.name} saved.`);
+    markWalkthroughStep('modelReady');
     this.changed();
   }
 

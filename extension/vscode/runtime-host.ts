@@ -10,6 +10,8 @@ type Runtime = RuntimeModule.Runtime;
 export class RuntimeHost {
   private runtime: Promise<Runtime> | undefined;
   private poster: ((message: Outbound) => void) | undefined;
+  /** Sees every post, live view or not (the Get Started walkthrough's progress). */
+  observer: ((message: Outbound) => void) | undefined;
 
   constructor(
     readonly context: vscode.ExtensionContext,
@@ -38,6 +40,7 @@ export class RuntimeHost {
 
   /** Posts to the live view, if any (a re-created view gets everything from its snapshot). */
   post(message: Outbound): void {
+    this.observer?.(message);
     this.poster?.(message);
   }
 

@@ -21,8 +21,11 @@ import { costScenarios } from './scenarios/cost';
 import { compactionScenarios } from './scenarios/compaction';
 import { failoverScenarios } from './scenarios/failover';
 import { modelScenarios } from './scenarios/models';
+import { walkthroughFirstScenarios, walkthroughLastScenarios } from './scenarios/walkthrough';
 
 const e2e = new E2E();
+// First: the walkthrough opens on the first start, which only the first scenario sees.
+walkthroughFirstScenarios(e2e);
 chatScenarios(e2e);
 renderingScenarios(e2e);
 lifecycleScenarios(e2e);
@@ -43,4 +46,5 @@ failoverScenarios(e2e);
 modelScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
 planScenarios(e2e);
+walkthroughLastScenarios(e2e);
 e2e.run();

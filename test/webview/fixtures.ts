@@ -1,5 +1,5 @@
 // Builders for what the host sends: snapshots, messages and request events.
-import type { ChatMessage, Envelope, Mode, Outbound, RequestEvent, Snapshot } from '../../extension/protocol';
+import type { ChatMessage, Envelope, Mode, Outbound, Report, RequestEvent, Snapshot } from '../../extension/protocol';
 
 export function snapshot(overrides: Partial<Snapshot> = {}): Snapshot {
   return {
@@ -84,3 +84,45 @@ export class RequestScript {
     };
   }
 }
+
+/** A verified research report: two sources, one claim supported and one marked unsupported. */
+export const REPORT: Report = {
+  id: 'report-1',
+  title: 'What changed in Rust 2024',
+  question: 'What changed in the Rust 2024 edition?',
+  markdown: [
+    '# What changed in Rust 2024',
+    '## Summary',
+    'The edition shipped with Rust 1.85 [1]. It reached 60% of users [2]. *(not supported by the cited source)*',
+    '## Sources',
+    '1. [The Rust 2024 edition](https://a.example/edition) — accessed 2026-11-23',
+    '2. [Survey](https://c.example/survey) — accessed 2026-11-23',
+  ].join('\n'),
+  sources: [
+    { n: 1, url: 'https://a.example/edition', title: 'The Rust 2024 edition', accessedAt: Date.UTC(2026, 10, 23) },
+    { n: 2, url: 'https://c.example/survey', title: 'Survey', accessedAt: Date.UTC(2026, 10, 23) },
+  ],
+  verdicts: [
+    { claim: 'The edition shipped with Rust 1.85.', cites: [1], verdict: 'supported', by: 'model', coverage: 1 },
+    {
+      claim: 'It reached 60% of users.',
+      cites: [2],
+      verdict: 'unsupported',
+      by: 'lexical',
+      coverage: 0.5,
+      reason: 'the cited page does not contain 60',
+    },
+  ],
+  notes: ['1 of 2 cited claims supported; 1 marked as not supported.', '2 searches and 2 pages read in 4 s.'],
+  stats: {
+    searches: 2,
+    sourcesRead: 2,
+    claims: 2,
+    supported: 1,
+    unsupported: 1,
+    unchecked: 0,
+    inventedRemoved: 0,
+    unfetchedUrlsRemoved: 0,
+  },
+  createdAt: Date.UTC(2026, 10, 23),
+};

@@ -32,7 +32,7 @@ export async function startViewServer(): Promise<{ origin: string; server: Serve
       res.end(html);
       return;
     }
-    const m = /^\/dist\/(webview\.(?:js|css))$/.exec(url.pathname);
+    const m = /^\/dist\/(webview\.(?:js|css)|webview-chunks\/[\w-]+\.js)$/.exec(url.pathname);
     if (m) {
       res.writeHead(200, { 'content-type': m[1].endsWith('.js') ? 'text/javascript' : 'text/css' });
       res.end(readFileSync(join(ROOT, 'dist', m[1])));

@@ -4,6 +4,7 @@ import { html, nothing } from 'lit';
 import { DoublePress, nextEnabledMode } from '../keyboard';
 import type { Topic } from '../store';
 import { LightElement, defineElement, type ViewContext } from './base';
+import './announcer';
 import './composer';
 import './header';
 import './history-view';
@@ -78,8 +79,13 @@ export class SxApp extends LightElement {
     if (!this.ctx) return nothing;
     const { store } = this.ctx;
     const err = store.protocolError;
+    // Landmarks and a heading, so screen-reader users can jump: the header (modes, model) is the
+    // banner, the conversation or the history is the main content.
     return html`<div class="app">
       <sx-header .ctx=${this.ctx}></sx-header>
+      <main class="app-main">
+      <h1 class="visually-hidden">Sextant</h1>
+      <sx-announcer .ctx=${this.ctx}></sx-announcer>
       ${
         err
           ? html`<div class="banner error" role="alert">
@@ -96,6 +102,7 @@ export class SxApp extends LightElement {
         <sx-composer .ctx=${this.ctx}></sx-composer>
       </div>
       ${store.view === 'history' ? html`<sx-history .ctx=${this.ctx}></sx-history>` : nothing}
+      </main>
     </div>`;
   }
 }

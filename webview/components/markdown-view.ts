@@ -4,6 +4,7 @@
 import { html, nothing } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { stablePrefixLength } from '../markdown-chunks';
+import { highlightCodeIn } from '../highlight-loader';
 import { LightElement, defineElement } from './base';
 
 interface Chunk {
@@ -69,6 +70,8 @@ export class SxMarkdown extends LightElement {
       const wrapper = document.createElement('div');
       wrapper.className = 'code-block';
       pre.replaceWith(wrapper);
+      // A long line scrolls sideways: keyboard users reach the block with Tab and scroll with the arrows.
+      pre.tabIndex = 0;
       const button = document.createElement('button');
       button.type = 'button';
       button.className = 'copy-code';
@@ -76,6 +79,10 @@ export class SxMarkdown extends LightElement {
       button.setAttribute('aria-label', 'Copy code');
       wrapper.append(button, pre);
     }
+    // Finished blocks are highlighted once (Lit keeps their DOM); the streaming tail only at the end,
+    // since it is re-rendered on every frame until then.
+    const blocks = [...this.querySelectorAll<HTMLElement>('.md-chunk')];
+    highlightCodeIn(this.streaming ? blocks.slice(0, -1) : blocks);
   }
 
   private onClick(event: MouseEvent): void {

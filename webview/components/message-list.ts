@@ -80,6 +80,10 @@ export class SxMessageList extends LightElement {
           Plan drafts a plan, Research searches the web and cites sources, Agent reads, edits and runs things
           in your workspace.</p>
         <p class="hint">Enter sends · Shift+Enter new line · Shift+Tab switches mode · Esc Esc stops</p>
+        <p><button
+          class="link-button"
+          @click=${() => this.ctx?.host.post({ type: 'runCommand', command: 'getStarted' })}
+        >Get Started: a short walkthrough</button></p>
       </div>`;
     }
     return html`${

@@ -4,6 +4,7 @@ import { html, nothing } from 'lit';
 import type { PendingApproval, Todo } from '../../extension/protocol';
 import type { Topic } from '../store';
 import { revealInvisible } from '../invisible';
+import { renderDiff } from '../diff-lines';
 import { LightElement, defineElement } from './base';
 import './question-form';
 import './rewind-panel';
@@ -99,19 +100,7 @@ export class SxPanels extends LightElement {
   }
 
   private renderDiff(text: string): unknown {
-    const cls = (line: string) =>
-      line.startsWith('+++') || line.startsWith('---')
-        ? 'diff-file'
-        : line.startsWith('+')
-          ? 'diff-add'
-          : line.startsWith('-')
-            ? 'diff-del'
-            : line.startsWith('@@')
-              ? 'diff-hunk'
-              : '';
-    return html`<pre class="approval-detail approval-diff">${text
-      .split('\n')
-      .map((line) => html`<span class=${cls(line)}>${line}</span>\n`)}</pre>`;
+    return renderDiff(text, 'approval-detail approval-diff');
   }
 
   /** Offered only with the narrow rule it would save, named on the card before the click. */

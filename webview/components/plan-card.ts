@@ -4,6 +4,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ChangePlanArtifact, PlanArtifact, ResearchPlanArtifact } from '../../extension/protocol';
 import { type HostChannel, newRequestId } from '../host';
+import { looksLikeDiff, renderDiff } from '../diff-lines';
 
 const STATUS_LABELS: Record<PlanArtifact['status'], string> = {
   proposed: 'Awaiting review',
@@ -13,18 +14,22 @@ const STATUS_LABELS: Record<PlanArtifact['status'], string> = {
 
 function list(title: string, items: TemplateResult[]): TemplateResult | typeof nothing {
   if (!items.length) return nothing;
-  return html`<div class="plan-section"><h4>${title}</h4><ul>${items}</ul></div>`;
+  return html`<div class="plan-section"><h2>${title}</h2><ul>${items}</ul></div>`;
 }
 
 function changeBody(plan: ChangePlanArtifact): TemplateResult {
   return html`<p class="plan-goal">${plan.goal}</p>
     <div class="plan-section">
-      <h4>Steps</h4>
+      <h2>Steps</h2>
       <ol class="plan-steps">
         ${plan.steps.map(
           (s) =>
             html`<li><span class="plan-step-title">${s.title}</span>${
-              s.detail ? html`<div class="plan-step-detail">${s.detail}</div>` : nothing
+              s.detail
+                ? looksLikeDiff(s.detail)
+                  ? renderDiff(s.detail, 'plan-step-detail')
+                  : html`<div class="plan-step-detail">${s.detail}</div>`
+                : nothing
             }</li>`,
         )}
       </ol>
@@ -47,7 +52,7 @@ function changeBody(plan: ChangePlanArtifact): TemplateResult {
 function researchBody(plan: ResearchPlanArtifact): TemplateResult {
   return html`<p class="plan-goal">${plan.question}</p>
     <div class="plan-section">
-      <h4>Sub-questions</h4>
+      <h2>Sub-questions</h2>
       <ol class="plan-steps">
         ${plan.subQuestions.map((q) => html`<li>${q}</li>`)}
       </ol>
@@ -56,7 +61,7 @@ function researchBody(plan: ResearchPlanArtifact): TemplateResult {
       'Searches',
       plan.queries.map((q) => html`<li><code>${q.query}</code>${q.provider ? html` · ${q.provider}` : nothing}</li>`),
     )}
-    <div class="plan-section"><h4>Expected output</h4><p>${plan.expectedOutput}</p></div>`;
+    <div class="plan-section"><h2>Expected output</h2><p>${plan.expectedOutput}</p></div>`;
 }
 
 export function renderPlanCard(plan: PlanArtifact, host: HostChannel): TemplateResult {

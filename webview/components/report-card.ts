@@ -65,7 +65,7 @@ export function renderReportCard(report: Report, ctx: ViewContext): TemplateResu
     </div>
     ${partial ? html`<p class="report-partial-note" role="note">Partial report. ${partial.detail}</p>` : nothing}
     <sx-markdown .ctx=${ctx} .text=${reportBody(report.markdown, report.title)} .streaming=${false}></sx-markdown>
-    <h4 class="report-sources-title" id=${`sources-${report.id}`}>Sources</h4>
+    <h3 class="report-sources-title" id=${`sources-${report.id}`}>Sources</h3>
     <ol class="report-sources" aria-label="Sources">
       ${report.sources.map(
         (src) => html`<li value=${src.n}>
@@ -81,7 +81,7 @@ export function renderReportCard(report: Report, ctx: ViewContext): TemplateResu
       </ul>
       ${
         flagged.length
-          ? html`<h4>Claims not verified</h4>
+          ? html`<h3>Claims not verified</h3>
               <ul class="report-flagged">
                 ${flagged.map(
                   (v) =>

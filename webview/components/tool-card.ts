@@ -2,6 +2,7 @@
 // a result preview, the full result behind a disclosure, and live output of a running command.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ToolCallView, ToolStatus } from '../../extension/protocol';
+import { renderTextOrDiff } from '../diff-lines';
 
 const STATUS_LABELS: Record<ToolStatus, string> = {
   pending: 'Pending',
@@ -51,10 +52,13 @@ export function renderToolCard(call: ToolCallView): TemplateResult {
         : nothing
     }
     ${call.summary ? html`<p class="tool-summary">${call.summary}</p>` : nothing}
-    ${call.preview ? html`<pre class="tool-preview">${call.preview}</pre>` : nothing}
+    ${call.preview ? renderTextOrDiff(call.preview, 'tool-preview') : nothing}
     ${
       call.detail
-        ? html`<details class="tool-detail"><summary>Full result</summary><pre>${call.detail}</pre></details>`
+        ? html`<details class="tool-detail">
+            <summary>Full result</summary>
+            ${renderTextOrDiff(call.detail, '')}
+          </details>`
         : call.liveOutput && !running
           ? html`<details class="tool-detail"><summary>Full output</summary><pre>${call.liveOutput}</pre></details>`
           : nothing

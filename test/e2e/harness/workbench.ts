@@ -5,6 +5,7 @@
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pngToWebp } from '../../fixtures/chromium';
 
 export const EXTENSION_ID = 'sextant.sextant';
 
@@ -265,17 +266,7 @@ export class Workbench {
     if (!process.env.SEXTANT_E2E_DOCS_SCREENSHOT) return;
     const scratch = await this.page.context().newPage();
     try {
-      const dataUrl = await scratch.evaluate(async (b64) => {
-        const img = new Image();
-        img.src = `data:image/png;base64,${b64}`;
-        await img.decode();
-        const canvas = document.createElement('canvas');
-        canvas.width = img.naturalWidth;
-        canvas.height = img.naturalHeight;
-        canvas.getContext('2d')?.drawImage(img, 0, 0);
-        return canvas.toDataURL('image/webp', 0.85);
-      }, readFileSync(png).toString('base64'));
-      writeFileSync(join(docsDir, `${name}.webp`), Buffer.from(dataUrl.split(',')[1], 'base64'));
+      writeFileSync(join(docsDir, `${name}.webp`), await pngToWebp(scratch, readFileSync(png)));
     } finally {
       await scratch.close();
     }

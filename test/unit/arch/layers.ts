@@ -50,6 +50,8 @@ const WEBVIEW_PACKAGES = [
   /^@vscode-elements\//,
   /^marked$/,
   /^dompurify$/,
+  // The syntax highlighter's chunk (webview/highlight.ts): core and one module per language.
+  /^highlight\.js\/lib\//,
   /^@vscode\/codicons/,
   /^@lit\//,
 ];
