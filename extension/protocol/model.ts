@@ -189,6 +189,18 @@ export const PendingApprovalSchema = z.object({
       diff: z.string(),
     })
     .optional(),
+  /**
+   * Other words for the buttons (the sandbox's edge prompt: "Run once outside the box", "Allow this
+   * host") and the setting "always" writes to (default sextant.permissions.allow).
+   */
+  labels: z
+    .object({
+      approve: z.string().optional(),
+      deny: z.string().optional(),
+      always: z.string().optional(),
+      alwaysWhere: z.string().optional(),
+    })
+    .optional(),
   /** The user edited the proposal in the diff view; Approve writes their text. */
   edited: z.boolean().optional(),
   /** Why the proposal is out of date (the file changed since it was made); Approve would be refused. */
