@@ -3,7 +3,7 @@
 // system is read-only except the writable roots; inside them the policy's protected names stay
 // read-only (present or not); secret locations are hidden; the network is the proxy's allow-list.
 import { isUnder, normalizePath } from '../permissions/paths';
-import { protectedNamesInBox, secretLocations } from './protected-in-box';
+import { protectedNamesInBox, protectedUnderHome, secretLocationsInBox } from './protected-in-box';
 import type { BoxPlan, HiddenPath, ReadOnlyPath, WritableRoot } from './types';
 
 /**
@@ -54,8 +54,10 @@ export function planBox(inputs: BoxInputs): BoxPlan {
     if (inputs.kindOf(p) === 'dir') add(p, 'build cache');
   }
 
+  // A missing name gets an empty read-only *folder* as its stand-in, even for a file: git ignores empty
+  // folders, so `git status` / `git add -A` inside the box never see the stand-ins (see stand-ins.ts).
   const readOnly: ReadOnlyPath[] = [];
-  const names = protectedNamesInBox(home);
+  const names = protectedNamesInBox();
   for (const root of writable) {
     if (root.why !== 'workspace' && root.why !== 'extra root') continue;
     for (const n of names) {
@@ -64,12 +66,22 @@ export function planBox(inputs: BoxInputs): BoxPlan {
       const parent = path.slice(0, path.lastIndexOf('/'));
       if (parent !== root.path && inputs.kindOf(parent) !== 'dir') continue;
       const kind = inputs.kindOf(path);
+      // Shell startup files and .gitconfig only run from home: no stand-in for them elsewhere.
+      if (!kind && n.homeOnly && root.path !== home) continue;
       readOnly.push({ path, kind: kind ?? n.kind, exists: kind !== undefined, label: n.label, reason: n.reason });
     }
   }
 
+  for (const p of protectedUnderHome(home)) {
+    if (!writable.some((w) => isUnder(p.path, w.path)) || readOnly.some((r) => r.path === p.path)) continue;
+    const parent = p.path.slice(0, p.path.lastIndexOf('/'));
+    const kind = inputs.kindOf(p.path);
+    if (!kind && inputs.kindOf(parent) !== 'dir') continue;
+    readOnly.push({ path: p.path, kind: kind ?? p.kind, exists: kind !== undefined, label: p.label, reason: p.reason });
+  }
+
   const hidden: HiddenPath[] = [];
-  for (const s of secretLocations(home)) {
+  for (const s of secretLocationsInBox(home)) {
     const kind = inputs.kindOf(s.path);
     if (kind) hidden.push({ path: s.path, kind, label: s.label, reason: s.reason });
   }

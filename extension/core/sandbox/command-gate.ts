@@ -54,7 +54,9 @@ export function boxJudgement<J extends Judged>(
       ...judged,
       decision: 'ask',
       source: 'confinement',
-      reason: `no sandbox works here (${status.reason ?? 'unknown reason'}), so commands ask unless your own rule allows them`,
+      reason:
+        `no sandbox works here (${status.reason ?? 'unknown reason'}), so commands ask unless your own rule ` +
+        'allows them',
     };
   }
   if (

@@ -15,9 +15,21 @@ const READ_ONLY_PATTERNS = [
   /(?:could not|unable to|cannot) (?:write|create|open|lock)[^'"\n]*['"]([^'"\n]+)['"][^\n]*Read-only file system/im,
 ];
 
+/** A missing protected file's stand-in is an empty read-only folder: writing the file says so. */
+const STAND_IN_PATTERNS = [
+  /(?:^|\s)(?:bash: (?:line \d+: )?)?([~/.][^\s:'"]*): Is a directory/m,
+  /EISDIR: illegal operation on a directory, \w+ '([^']+)'/m,
+  /\[Errno 21\] Is a directory: '([^']+)'/m,
+];
+
 /** What programs print when they try the network without the proxy: there is no route out of the box. */
-const NO_NETWORK =
-  /Network is unreachable|ENETUNREACH|Could not resolve host|Temporary failure in name resolution|EAI_AGAIN|getaddrinfo|Name or service not known|No address associated/i;
+const NO_NETWORK = new RegExp(
+  [
+    'Network is unreachable|ENETUNREACH|Could not resolve host|Temporary failure in name resolution',
+    'EAI_AGAIN|getaddrinfo|Name or service not known|No address associated',
+  ].join('|'),
+  'i',
+);
 
 export interface RefusalInput {
   plan: BoxPlan;
@@ -32,6 +44,11 @@ export function explainRefusal(input: RefusalInput): BoxRefusal | undefined {
   for (const re of READ_ONLY_PATTERNS) {
     const m = re.exec(input.output);
     if (m?.[1]) return pathRefusal(input, m[1]);
+  }
+  for (const re of STAND_IN_PATTERNS) {
+    const m = re.exec(input.output);
+    const r = m?.[1] ? pathRefusal(input, m[1]) : undefined;
+    if (r?.kind === 'protected') return r;
   }
   const hiddenRead = hiddenReadRefusal(input);
   if (hiddenRead) return hiddenRead;

@@ -3,8 +3,8 @@
 //
 // The whole file system is bound read-only; the box gets its own /dev, /proc (a new PID namespace)
 // and /tmp (this session's temp folder); the writable roots are bound writable over it; protected
-// paths inside them are bound read-only again — a missing one gets an empty read-only stand-in, so
-// nothing can be created there; secret folders become empty read-only tmpfs, secret files an empty
+// paths inside them are bound read-only again — a missing one gets an empty read-only folder as a
+// stand-in, so nothing can be created there; secret folders become empty read-only tmpfs, secret files an empty
 // file. A new network namespace has only loopback: the one way out is the proxy bridge.
 import type { BoxPlan } from '../../core/sandbox/types';
 
@@ -42,7 +42,8 @@ export function bwrapArgs(plan: BoxPlan, layout: BwrapLayout, script: string): s
   for (const w of plan.writable) args.push('--bind', w.path, w.path);
   for (const r of plan.readOnly) {
     if (r.exists) args.push('--ro-bind', r.path, r.path);
-    else args.push('--ro-bind', r.kind === 'dir' ? layout.emptyDir : layout.emptyFile, r.path);
+    // A stand-in is always an empty folder: git ignores it (an empty file would show as untracked).
+    else args.push('--ro-bind', layout.emptyDir, r.path);
   }
   for (const h of plan.hidden) {
     if (h.kind === 'dir') args.push('--tmpfs', h.path, '--remount-ro', h.path);

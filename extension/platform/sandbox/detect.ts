@@ -58,7 +58,8 @@ export function detectBackend(platform: NodeJS.Platform = process.platform): Det
     reason: `bwrap cannot create its namespaces here${err ? ` (${err.split('\n')[0]})` : ''}`,
     fix: userns
       ? 'allow unprivileged user namespaces — on Ubuntu 24.04: an AppArmor profile for /usr/bin/bwrap, or ' +
-        'sudo sysctl kernel.apparmor_restrict_unprivileged_userns=0; elsewhere sudo sysctl kernel.unprivileged_userns_clone=1'
+        'sudo sysctl kernel.apparmor_restrict_unprivileged_userns=0; elsewhere ' +
+        'sudo sysctl kernel.unprivileged_userns_clone=1'
       : 'check that bwrap runs: bwrap --ro-bind / / --unshare-net true',
   };
 }

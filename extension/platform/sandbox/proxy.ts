@@ -77,7 +77,8 @@ function http(client: Socket, first: Buffer, o: BoxProxyOptions): void {
     const refuse = (host: string) => {
       const body = `Sextant sandbox: ${refusedBecause(host)}\n`;
       client.end(
-        `HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        'HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n' +
+          `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
       );
     };
     if (method === 'CONNECT') {
