@@ -27,6 +27,7 @@ const NO_NETWORK = new RegExp(
   [
     'Network is unreachable|ENETUNREACH|Could not resolve host|Temporary failure in name resolution',
     'EAI_AGAIN|getaddrinfo|Name or service not known|No address associated',
+    "ECONNREFUSED|Connection refused|Couldn't connect to server",
   ].join('|'),
   'i',
 );
@@ -58,7 +59,8 @@ export function explainRefusal(input: RefusalInput): BoxRefusal | undefined {
       target: 'the network',
       rule:
         'the box has no network: only hosts in sextant.sandbox.network.allowedHosts are reached, through the ' +
-        'proxy in HTTP_PROXY / HTTPS_PROXY / ALL_PROXY; programs that ignore those variables have no route out',
+        'proxy in HTTP_PROXY / HTTPS_PROXY / ALL_PROXY; programs that ignore those variables have no route out, ' +
+        "and the box's loopback is its own (servers on the host are not there)",
     };
   }
   return undefined;
@@ -91,7 +93,7 @@ function pathRefusal(input: RefusalInput, raw: string): BoxRefusal {
   const home = plan.home;
   const expanded = raw.startsWith('~/') ? `${home}${raw.slice(1)}` : raw;
   const path = normalizePath(expanded.startsWith('/') ? expanded : posix.join(plan.cwd, expanded));
-  const shown = showPath(path, home);
+  const shown = isUnder(path, plan.cwd) && path !== plan.cwd ? path.slice(plan.cwd.length + 1) : showPath(path, home);
   const ro = plan.readOnly.find((r) => isUnder(path, r.path));
   if (ro) return { kind: 'protected', target: shown, rule: ro.reason };
   const secret = plan.hidden.find((h) => isUnder(path, h.path));
