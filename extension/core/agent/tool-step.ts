@@ -14,6 +14,7 @@ import { redactResult, toolRedactor } from '../tools/util/redaction';
 import { applyEditedProposal, changeSummary, isEdited, recheckReviewed } from '../tools/util/reviewed-change';
 import type { AsyncQueue } from './async-queue';
 import { judgeCall } from './permission-gate';
+import { boxJudgement } from '../sandbox/command-gate';
 import type { ToolRuntime, TurnEvent, TurnOptions } from './turn';
 
 const PREVIEW_CHARS = 240;
@@ -185,7 +186,14 @@ async function runOne(
     await Promise.all(job.sameFile);
   }
   if (opts.signal.aborted) return finish('aborted', errorResult('Not run: the user stopped the turn.'), startedAt);
-  const judged = await judgeCall(opts.permissions, { tool: tool.name, kind: tool.kind, input }, opts.ports.workspace);
+  // The box changes what a command needs (sandbox mode auto, no backend, a request to run outside it).
+  const judge = async () =>
+    boxJudgement(
+      await judgeCall(opts.permissions, { tool: tool.name, kind: tool.kind, input }, opts.ports.workspace),
+      { tool: tool.name, input },
+      opts.ports.sandbox?.status(),
+    );
+  const judged = await judge();
   const audit = (status: AuditStatus, decidedBy: AuditDecidedBy, durationMs: number) =>
     opts.audit?.({
       sessionId: opts.sessionId,
@@ -240,7 +248,7 @@ async function runOne(
     opts.signal.addEventListener('abort', stop, { once: true });
     let allowedBy: typeof judged | undefined;
     const unsubscribe = job.rules.onSaved(() => {
-      void judgeCall(opts.permissions, { tool: tool.name, kind: tool.kind, input }, opts.ports.workspace).then(
+      void judge().then(
         (again) => {
           if (again.decision !== 'allow' || withdraw.signal.aborted) return;
           allowedBy = again;
