@@ -102,12 +102,17 @@ test('the in-box script waits for the forwarder only when hosts are allowed', ()
   assert.match(withProxy, /read -r _ <&3; exec 3<&-; exec 2>&1; make$/);
 });
 
-test('macOS: the profile denies by default, allows writes only to the roots, never to protected or hidden paths', () => {
+test('macOS: the profile denies by default, writes only to the roots, never to protected or hidden paths', () => {
   const p = seatbeltProfile(plan, 40123);
   assert.match(p, /^\(version 1\)\n\(deny default\)/);
   assert.match(
     p,
-    /\(allow file-write\* \(subpath "\/ws"\) \(subpath "\/extra"\) \(subpath "\/home\/u\/\.npm"\) \(subpath "\/state\/s-1"\)/,
+    new RegExp(
+      ['/ws', '/extra', '/home/u/.npm', '/state/s-1']
+        .map((p) => `\\(subpath "${p.replace(/\./g, '\\.')}"\\)`)
+        .join(' ')
+        .replace(/^/, '\\(allow file-write\\* '),
+    ),
   );
   assert.match(p, /\(deny file-write\* \(subpath "\/ws\/\.mcp\.json"\)\)/);
   assert.match(p, /\(deny file-read\* \(subpath "\/home\/u\/\.ssh"\)\)/);
@@ -130,7 +135,7 @@ test('allowed hosts: exact names, *. for subdomains, host:port; nothing else', (
   assert.equal(matchAllowedHost(list, 'registry.npmjs.org.evil.com', 443), undefined);
 });
 
-test('refusals are named from the output and the proxy: protected, outside (with a folder to allow), secret, host', () => {
+test('refusals named from output and proxy: protected, outside (a folder to allow), secret, host', () => {
   const connections = [{ host: 'evil.example', port: 443, allowed: false, rule: 'evil.example is not in …' }];
   const host = explainRefusal({ plan, output: 'curl: (56) …', connections });
   assert.deepEqual([host?.kind, host?.target, host?.widen?.value], ['network', 'evil.example:443', 'evil.example']);

@@ -114,7 +114,7 @@ async function until(pred: () => boolean): Promise<void> {
   assert.ok(pred(), 'timed out');
 }
 
-test('through the loop with the real policy: the escape asks under every mode and the most permissive rules', async () => {
+test('through the loop, real policy: the escape asks in every mode under the most permissive rules', async () => {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'box-gate-')));
   const user: PermissionSettings = { allow: ['bash'], defaultMode: 'allow' };
   for (const status of statuses) {
