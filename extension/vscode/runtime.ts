@@ -48,6 +48,7 @@ import { SEARCH_PROVIDER_IDS } from '../core/research/types';
 import { confirmKeyDestination, KeyCommands } from './key-commands';
 import { WorkspaceSettingsFile } from './workspace-settings';
 import { createPermissionHost } from './permission-host';
+import { createSandboxHost } from './sandbox-host';
 import { exportReportToWorkspace, exportSessionToWorkspace } from './export-command';
 import { showStorage } from './storage-command';
 import { createWorkspacePort } from './adapters/workspace';
@@ -334,6 +335,15 @@ export async function createRuntime(
     workspaceSettings.onDidChange(() => permissions.invalidate()),
   );
 
+  // Commands run in the box (bubblewrap / sandbox-exec) where one works; its connections go to the audit log.
+  const sandbox = createSandboxHost({
+    log,
+    gate: permissions.gate,
+    audit: (entry) => permissions.audit(entry),
+    changed: () => void controller.postSnapshot(),
+  });
+  context.subscriptions.push(sandbox);
+
   const workspacePort = createWorkspacePort();
   // Proposals under approval open in the editor's diff view; deciding there answers the same approval.
   let decide: (callId: string, decision: ApprovalDecision) => void = () => undefined;
@@ -368,6 +378,7 @@ export async function createRuntime(
       terminal: createTerminalPort(),
       log,
       webSearch: searchClient,
+      sandbox,
       // Commands get no keys; every tool result is redacted (key shapes and these exact values).
       ...toolSecurityPorts({
         configs,

@@ -1,6 +1,7 @@
 // The chat session controller: owns the current session, runs one request at a time through the
 // turn loop, journals every event before the webview sees it, and answers the webview's messages.
 // It knows nothing of VS Code: everything it needs comes in through ChatControllerDeps.
+import { sandboxView } from '../sandbox/view';
 import {
   applyEnvelope,
   compactRequests,
@@ -832,6 +833,7 @@ export class ChatController {
       workspaceTrusted: this.deps.trusted(),
       ...(s.redo ? { redo: { messageId: s.redo.userMessageId, summary: s.redo.summary } } : {}),
       ...(this.deps.reasoning ? { reasoning: this.deps.reasoning.all() } : {}),
+      ...(this.deps.toolPorts.sandbox ? { sandbox: sandboxView(this.deps.toolPorts.sandbox.status()) } : {}),
     };
   }
 

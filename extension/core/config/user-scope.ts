@@ -18,6 +18,8 @@ export const USER_ONLY_SETTINGS = [
   'permissions.deny',
   'permissions.defaultMode',
   'sandbox.extraWriteRoots',
+  'sandbox.mode',
+  'sandbox.network.allowedHosts',
   'agent.maxSteps',
   'agent.passEnv',
   'budget.maxCostUsd',
