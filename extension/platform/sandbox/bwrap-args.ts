@@ -21,24 +21,24 @@ export interface BwrapLayout {
   boxDir: string;
 }
 
+/** The namespaces and the read-only root every box starts from (detect.ts tries exactly these). */
+export const BOX_BASE_ARGS: readonly string[] = [
+  '--die-with-parent',
+  '--new-session',
+  '--unshare-net',
+  '--unshare-pid',
+  '--unshare-ipc',
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+];
+
 export function bwrapArgs(plan: BoxPlan, layout: BwrapLayout, script: string): string[] {
-  const args = [
-    '--die-with-parent',
-    '--new-session',
-    '--unshare-net',
-    '--unshare-pid',
-    '--unshare-ipc',
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    '--proc',
-    '/proc',
-    '--bind',
-    plan.sessionTemp,
-    '/tmp',
-  ];
+  const args = [...BOX_BASE_ARGS, '--bind', plan.sessionTemp, '/tmp'];
   for (const w of plan.writable) args.push('--bind', w.path, w.path);
   for (const r of plan.readOnly) {
     if (r.exists) args.push('--ro-bind', r.path, r.path);

@@ -3,6 +3,7 @@
 // user namespaces is caught here), sandbox-exec on macOS, none on Windows — each "no" with a fix.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { BOX_BASE_ARGS } from './bwrap-args';
 
 export type Detected =
   | { ok: true; backend: 'bubblewrap'; bwrap: string }
@@ -32,24 +33,7 @@ export function detectBackend(platform: NodeJS.Platform = process.platform): Det
       reason: 'bubblewrap (bwrap) is not installed',
       fix: 'install it: sudo apt install bubblewrap (Debian/Ubuntu), sudo dnf install bubblewrap (Fedora)',
     };
-  const r = spawnSync(
-    bwrap,
-    [
-      '--ro-bind',
-      '/',
-      '/',
-      '--dev',
-      '/dev',
-      '--proc',
-      '/proc',
-      '--unshare-net',
-      '--unshare-pid',
-      '--die-with-parent',
-      '--new-session',
-      '/bin/true',
-    ],
-    { encoding: 'utf8', timeout: 10_000 },
-  );
+  const r = spawnSync(bwrap, [...BOX_BASE_ARGS, '/bin/true'], { encoding: 'utf8', timeout: 10_000 });
   if (r.status === 0) return { ok: true, backend: 'bubblewrap', bwrap };
   const err = `${r.stderr ?? ''}${r.error ? String(r.error) : ''}`.trim();
   const userns = /namespace|uid map|setting up uid|Operation not permitted|Permission denied/i.test(err);
