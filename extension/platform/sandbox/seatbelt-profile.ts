@@ -27,6 +27,8 @@ export function seatbeltProfile(plan: BoxPlan, proxyPort: number | undefined): s
   for (const r of plan.readOnly) lines.push(`(deny file-write* (subpath ${lit(r.path)}))`);
   for (const h of plan.hidden) lines.push(`(deny file-write* (subpath ${lit(h.path)}))`);
   if (proxyPort !== undefined) lines.push(`(allow network-outbound (remote ip ${lit(`localhost:${proxyPort}`)}))`);
-  lines.push('(allow network* (local ip "localhost:*"))');
+  // A server the command starts may listen on loopback; connecting out goes only to the proxy (macOS has
+  // no network namespace, so an open localhost would reach the host's own servers).
+  lines.push('(allow network-bind (local ip "localhost:*"))', '(allow network-inbound (local ip "localhost:*"))');
   return `${lines.join('\n')}\n`;
 }

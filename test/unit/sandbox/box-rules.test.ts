@@ -118,6 +118,7 @@ test('macOS: the profile denies by default, writes only to the roots, never to p
   assert.match(p, /\(deny file-read\* \(subpath "\/home\/u\/\.ssh"\)\)/);
   assert.match(p, /\(allow network-outbound \(remote ip "localhost:40123"\)\)/);
   assert.doesNotMatch(p, /allow network-outbound \(remote ip "\*/);
+  assert.doesNotMatch(p, /allow network\*/, 'no blanket network rule: local host servers stay out of reach');
   // Denials come after the allowances (later rules win in Seatbelt).
   assert.ok(p.indexOf('(deny file-write* (subpath "/ws/.git/hooks"))') > p.indexOf('(allow file-write*'));
   assert.match(seatbeltProfile({ ...plan, writable: [{ path: '/a"b', why: 'workspace' }] }, undefined), /"\/a\\"b"/);
