@@ -10,6 +10,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSandbox } from '../../extension/platform/sandbox/create-sandbox';
 import { detectBackend } from '../../extension/platform/sandbox/detect';
+import { defaultChildEnv } from '../../extension/core/security/child-env';
 
 const ROUNDS = Number(process.env.SANDBOX_ROUNDS ?? 30);
 
@@ -45,7 +46,9 @@ async function main(): Promise<void> {
   for (let i = 0; i < 50; i++) writeFileSync(join(ws, `f${i}.txt`), `file ${i}\n`);
   spawnSync('git', ['init', '-q'], { cwd: ws });
   spawnSync('git', ['add', '.'], { cwd: ws });
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: 'C' };
+  // The environment bash gives commands (the host's, secrets removed): a bare {PATH} makes some bash
+  // builds far slower to start (no SHLVL), which would measure the environment, not the box.
+  const env = defaultChildEnv();
   const server = createServer((_req, res) => {
     const chunk = Buffer.alloc(256 * 1024);
     let left = 1024; // 256 MB
