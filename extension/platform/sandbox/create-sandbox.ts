@@ -57,6 +57,8 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
   const stateRoot = o.stateRoot ?? join(tmpdir(), `sextant-box-${process.getuid?.() ?? 'u'}`);
   const standIns = new StandIns();
   const live = new Set<() => void>();
+  /** The chats' private /tmp folders this window made: removed when it closes (they are temp). */
+  const sessionTemps = new Set<string>();
   let seq = 0;
 
   const status = (): SandboxStatus => {
@@ -73,6 +75,7 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
     mkdirSync(stateRoot, { recursive: true, mode: 0o700 });
     const sessionTemp = join(stateRoot, `s-${safeName(req.sessionId)}`);
     mkdirSync(sessionTemp, { recursive: true, mode: 0o700 });
+    sessionTemps.add(sessionTemp);
     const boxDir = join(stateRoot, `b-${process.pid}-${++seq}`);
     mkdirSync(join(boxDir, 'empty-dir'), { recursive: true, mode: 0o700 });
     writeFileSync(join(boxDir, 'empty-file'), '', { mode: 0o400 });
@@ -148,6 +151,8 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
     },
     dispose: () => {
       for (const release of [...live]) release();
+      for (const dir of sessionTemps) rmSync(dir, { recursive: true, force: true });
+      sessionTemps.clear();
     },
   };
 }
