@@ -113,9 +113,20 @@ async function main(): Promise<void> {
         sessionId: 'bench',
         callId: `t${i}`,
       });
-      const r = spawnSync(launch.file, launch.args, { cwd: ws, env: launch.env, encoding: 'utf8' });
+      // Asynchronously: the proxy runs in this process and must keep serving while curl reads.
+      const out = await new Promise<string>((resolve, reject) => {
+        const child = spawn(launch.file, launch.args, {
+          cwd: ws,
+          env: launch.env,
+          stdio: ['ignore', 'pipe', 'ignore'],
+        });
+        let text = '';
+        child.stdout.on('data', (b: Buffer) => (text += b.toString()));
+        child.on('error', reject);
+        child.on('close', () => resolve(text));
+      });
       launch.release();
-      speeds.push(Number(r.stdout.trim().split('\n').pop()) / 1e6);
+      speeds.push(Number(out.trim().split('\n').pop()) / 1e6);
     }
     console.log(
       `proxy throughput (256 MB over HTTP through the bridge, median of 3): ${median(speeds).toFixed(0)} MB/s`,
