@@ -27,6 +27,7 @@ const benches = [
     'memory and snapshot at 1/10/100 MB of history (1 GB with SEXTANT_BENCH_1GB=1), all-hot layout vs cold sessions',
   ],
   ['permissions', 'bench/permissions.mjs', 'permission decision per tool call (policy + shell parse)'],
+  ['sandbox', 'bench/sandbox.mjs', 'time a boxed command adds (true, node -e 0, git status) and proxy throughput'],
   ['checkpoints', 'bench/checkpoints.mjs', 'checkpoint per turn and rewind, 1/10/100 files of 10 KB'],
   [
     'command-coverage',

@@ -18,6 +18,7 @@ import {
   type RedoOffer,
   type RewindPreview,
   type SessionSummary,
+  type SandboxView,
   type Snapshot,
 } from '../extension/protocol';
 
@@ -41,6 +42,8 @@ export interface Meta {
   workspaceTrusted: boolean;
   /** The reasoning option chosen per model reference (absent: off). */
   reasoning: Record<string, ReasoningChoice>;
+  /** Where commands run (absent: the host has no sandbox). */
+  sandbox?: SandboxView;
 }
 
 /** Fired on window after each flush: lets tests and the benchmark time renders from inside the page. */
@@ -271,6 +274,7 @@ export class ChatStore {
       modes: snapshot.modes,
       workspaceTrusted: snapshot.workspaceTrusted,
       reasoning: snapshot.reasoning ?? {},
+      ...(snapshot.sandbox ? { sandbox: snapshot.sandbox } : {}),
     };
     this.redo = snapshot.redo;
     this.versions.clear();

@@ -5,6 +5,7 @@ import type { ModelMessage } from './providers/types';
 import type { ProposedChange } from './tools/types';
 import type { SearchProviderId, SearchQuery, SearchResult } from './web/types';
 import type { Checkpoint } from './checkpoints/types';
+import type { SandboxPort } from './sandbox/types';
 
 export interface FileStat {
   type: 'file' | 'directory' | 'symlink' | 'other';
@@ -182,6 +183,8 @@ export interface ToolPorts {
   redact?(text: string): string;
   /** Web search (web_search); absent where no search client is wired (the tool then says so). */
   webSearch?: WebSearchPort;
+  /** The box commands run in (core/sandbox/types.ts); absent: commands run as the user, unboxed. */
+  sandbox?: SandboxPort;
 }
 
 // ---- Session persistence: what the session controller needs from the store. The store

@@ -206,6 +206,18 @@ export const PendingApprovalSchema = z.object({
       diff: z.string(),
     })
     .optional(),
+  /**
+   * Other words for the buttons (the sandbox's edge prompt: "Run once outside the box", "Allow this
+   * host") and the setting "always" writes to (default sextant.permissions.allow).
+   */
+  labels: z
+    .object({
+      approve: z.string().optional(),
+      deny: z.string().optional(),
+      always: z.string().optional(),
+      alwaysWhere: z.string().optional(),
+    })
+    .optional(),
   /** The user edited the proposal in the diff view; Approve writes their text. */
   edited: z.boolean().optional(),
   /** Why the proposal is out of date (the file changed since it was made); Approve would be refused. */
@@ -256,6 +268,20 @@ export const SessionSummarySchema = z.object({
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 
 /** Everything the webview needs to draw itself from nothing. */
+/**
+ * The sandbox commands run in, for the header: `boxed` (sextant.sandbox.mode box), `auto` (boxed,
+ * without asking), `off` (the user turned it off), `unavailable` (no backend works here: `detail`
+ * says why and how to fix it).
+ */
+export const SandboxViewSchema = z.object({
+  state: z.enum(['boxed', 'auto', 'off', 'unavailable']),
+  /** A few words for the header ("Sandbox: bubblewrap"). */
+  summary: z.string(),
+  /** What it allows, or why there is none and the fix. */
+  detail: z.string(),
+});
+export type SandboxView = z.infer<typeof SandboxViewSchema>;
+
 export const SnapshotSchema = z.object({
   sessionId: z.string(),
   title: z.string(),
@@ -277,5 +303,7 @@ export const SnapshotSchema = z.object({
   redo: RedoOfferSchema.optional(),
   /** The reasoning option chosen per model reference (absent: off). */
   reasoning: z.record(z.string(), ReasoningChoiceSchema).optional(),
+  /** The sandbox's state, where the host has one. */
+  sandbox: SandboxViewSchema.optional(),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;

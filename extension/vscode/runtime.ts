@@ -26,6 +26,7 @@ import { exportReportToWorkspace, exportSessionToWorkspace } from './export-comm
 import { createInboundHandlers } from './handlers';
 import { KeyCommands } from './key-commands';
 import { createPermissionHost } from './permission-host';
+import { createSandboxHost } from './sandbox-host';
 import { PlanDocuments } from './plan-documents';
 import { ProvidersHost } from './providers-host';
 import { pickMode, pickModel, startResearch } from './quick-picks';
@@ -178,6 +179,16 @@ export async function createRuntime(
     }),
   );
   own(workspaceSettings.onDidChange(() => permissions.invalidate()));
+  // Commands run in the box (bubblewrap / sandbox-exec) where one works; its connections go to the audit log.
+  const sandbox = own(
+    createSandboxHost({
+      log,
+      gate: permissions.gate,
+      audit: (entry) => permissions.audit(entry),
+      changed: () => void controller.postSnapshot(),
+    }),
+  );
+  tools.ports.sandbox = sandbox;
 
   // The one place approvals are answered: the card, the diff view and Approve/Deny Change all reach it.
   const approvals = new ApprovalBroker(log);

@@ -1,6 +1,6 @@
 // Reads the `sextant.*` settings. Read on every use, so edits apply without a reload.
 // Settings that decide trust (USER_ONLY_SETTINGS: providers, defaultModel, memory.embeddings, memory.scope,
-// permissions.*, sandbox.extraWriteRoots, agent.maxSteps, web.allowPrivateHosts, research.fastModel)
+// permissions.*, sandbox.*, agent.maxSteps, web.allowPrivateHosts, research.fastModel)
 // come from user settings only; a value a workspace sets for one of them is ignored and reported once
 // (watchIgnoredWorkspaceSettings).
 import * as vscode from 'vscode';
@@ -18,6 +18,7 @@ import { type BudgetLimits, capValue } from '../core/usage/budget';
 import type { MemoryScope } from '../core/store/memory-query';
 import { purgeDeletedAfterDays } from '../core/store/storage-summary';
 import { parseSearchSettings, type ParsedSearchSettings } from '../core/web/search/settings';
+import { parseSandboxSettings, type SandboxSettingsRead } from '../core/sandbox/settings';
 
 export interface EmbeddingsSetting {
   /** A configured provider whose base URL and key are used (e.g. "openai"). */
@@ -105,6 +106,14 @@ export function readPermissionSettings(): PermissionSettingsRead {
     defaultMode: userValue<unknown>('permissions.defaultMode'),
     extraWriteRoots: list('sandbox.extraWriteRoots'),
   };
+}
+
+/** sextant.sandbox.mode and .network.allowedHosts, from user settings only (parsed in core/sandbox/settings.ts). */
+export function readSandboxSettings(): SandboxSettingsRead {
+  return parseSandboxSettings({
+    mode: userValue<unknown>('sandbox.mode'),
+    allowedHosts: userValue<unknown>('sandbox.network.allowedHosts'),
+  });
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   type Mode,
   type ModelChoice,
   type ReasoningChoice,
+  type SandboxView,
 } from '../../extension/protocol';
 import type { Meta, Topic } from '../store';
 import { LightElement, defineElement } from './base';
@@ -141,6 +142,20 @@ export class SxHeader extends LightElement {
     return html`<span class="session-usage" role="status" aria-label="Session usage" title=${title}>${shown}</span>`;
   }
 
+  /** Where commands run: a short word in the header, the details (or the fix) in its tooltip. */
+  private renderSandbox(box: SandboxView | undefined): TemplateResult | typeof nothing {
+    if (!box) return nothing;
+    const word = { boxed: 'Boxed', auto: 'Boxed · auto', off: 'Box off', unavailable: 'No box' }[box.state];
+    return html`<span
+      class=${`sandbox-status sandbox-${box.state}`}
+      role="status"
+      aria-label="Sandbox"
+      aria-description=${`${box.summary}. ${box.detail}`}
+      title=${`${box.summary}\n${box.detail}`}
+      >${word}</span
+    >`;
+  }
+
   protected override render(): unknown {
     if (!this.ctx) return nothing;
     const { meta } = this.ctx.store;
@@ -164,6 +179,7 @@ export class SxHeader extends LightElement {
         ${this.renderReasoning(current, meta.reasoning[meta.model] ?? 'off')}
         <span class="spacer"></span>
         ${this.renderUsage()}
+        ${this.renderSandbox(meta.sandbox)}
         <button
           class="icon-button"
           aria-label="New chat"

@@ -66,8 +66,12 @@ export class SxPanels extends LightElement {
         @input=${(e: Event) => this.reasons.set(a.callId, (e.target as HTMLInputElement).value)}
       />
       <div class="actions">
-        <vscode-button ?disabled=${done} @click=${() => this.decide(a, 'approve')}>Approve</vscode-button>
-        <vscode-button secondary ?disabled=${done} @click=${() => this.decide(a, 'deny')}>Deny</vscode-button>
+        <vscode-button ?disabled=${done} @click=${() => this.decide(a, 'approve')}
+          >${a.labels?.approve ?? 'Approve'}</vscode-button
+        >
+        <vscode-button secondary ?disabled=${done} @click=${() => this.decide(a, 'deny')}
+          >${a.labels?.deny ?? 'Deny'}</vscode-button
+        >
         ${a.alwaysRule ? this.renderAlways(a, a.alwaysRule, done) : nothing}
       </div>
     </section>`;
@@ -105,13 +109,15 @@ export class SxPanels extends LightElement {
 
   /** Offered only with the narrow rule it would save, named on the card before the click. */
   private renderAlways(a: PendingApproval, rule: string, done: boolean): unknown {
+    const where = a.labels?.alwaysWhere ?? 'sextant.permissions.allow';
+    const place = a.labels?.alwaysWhere ? html`<code>${where}</code>` : 'your settings';
     return html`<vscode-button
         secondary
         ?disabled=${done}
-        title=${`Adds ${rule} to sextant.permissions.allow in your user settings`}
+        title=${`Adds ${rule} to ${where} in your user settings`}
         @click=${() => this.decide(a, 'always')}
-        >Always allow</vscode-button
-      ><span class="always-rule">adds <code>${rule}</code> to your settings</span>`;
+        >${a.labels?.always ?? 'Always allow'}</vscode-button
+      ><span class="always-rule">adds <code>${rule}</code> to ${place}</span>`;
   }
 
   protected override render(): unknown {

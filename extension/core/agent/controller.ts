@@ -5,6 +5,7 @@
 // It knows nothing of VS Code: everything it needs comes in as ChatServices.
 import type { Compaction, Mode, PlanArtifact, ReasoningChoice, Report, Snapshot } from '../../protocol';
 import type { ApprovalDecision, AskAnswer, StoredSession } from '../ports';
+import { sandboxView } from '../sandbox/view';
 import { ApprovalBroker } from './approval-broker';
 import type { ChatServices } from './chat-services';
 import { compactNow } from './compact-now';
@@ -162,6 +163,9 @@ export class ChatController {
       workspaceTrusted: this.services.host.trusted(),
       ...(s.redo ? { redo: { messageId: s.redo.userMessageId, summary: s.redo.summary } } : {}),
       ...(reasoning ? { reasoning: reasoning.all() } : {}),
+      ...(this.services.tools.ports.sandbox
+        ? { sandbox: sandboxView(this.services.tools.ports.sandbox.status()) }
+        : {}),
     };
   }
 

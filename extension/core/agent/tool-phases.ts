@@ -20,6 +20,7 @@ import { realPathOf, resolvePath } from '../tools/util/paths';
 import { redactResult, toolRedactor } from '../tools/util/redaction';
 import { applyEditedProposal, changeSummary, isEdited, recheckReviewed } from '../tools/util/reviewed-change';
 import { errorText } from '../util/error-text';
+import { boxJudgement } from '../sandbox/command-gate';
 import { type Judgement, judgeCall } from './permission-gate';
 import type { ToolRuntime, TurnEvent, TurnOptions } from './turn';
 
@@ -57,9 +58,16 @@ export async function writeTarget(prepared: PreparedCall, ports: ToolPorts): Pro
 
 // ---- judge ------------------------------------------------------------------------------------
 
-/** The permission policy's decision on one call: allow, ask or deny, with its reason and rule. */
-export function judge(opts: TurnOptions, tool: AnyTool, input: unknown): Promise<Judgement> {
-  return judgeCall(opts.permissions, { tool: tool.name, kind: tool.kind, input }, opts.ports.workspace);
+/**
+ * The permission policy's decision on one call: allow, ask or deny, with its reason and rule — then
+ * what the box changes about it (sandbox mode auto, no backend, a request to run outside the box).
+ */
+export async function judge(opts: TurnOptions, tool: AnyTool, input: unknown): Promise<Judgement> {
+  return boxJudgement(
+    await judgeCall(opts.permissions, { tool: tool.name, kind: tool.kind, input }, opts.ports.workspace),
+    { tool: tool.name, input },
+    opts.ports.sandbox?.status(),
+  );
 }
 
 /** Who decided, for the audit log ("parse" failures fall back to the default). */

@@ -19,6 +19,8 @@ export const USER_ONLY_SETTINGS = [
   'permissions.deny',
   'permissions.defaultMode',
   'sandbox.extraWriteRoots',
+  'sandbox.mode',
+  'sandbox.network.allowedHosts',
   'agent.maxSteps',
   'agent.passEnv',
   'budget.maxCostUsd',

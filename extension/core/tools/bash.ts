@@ -2,10 +2,13 @@
 // (the VS Code terminal is only a mirror), capped head+tail for the model, kept whole for paging.
 import * as z from 'zod';
 import { commandShellNote } from './util/command-shell';
-import { defineTool, errorResult, type ToolContext } from './types';
+import { defineTool, errorResult, type ToolContext, type ToolResult } from './types';
 import { capMiddle, formatDuration, stripAnsi } from './util/cap';
 import { jobsOf } from './util/session';
 import type { Job } from './util/jobs';
+import { askAtTheEdge, startCommand } from './util/boxed-run';
+import { OUTSIDE_BOX_ARGUMENT, outsideBoxReason } from '../sandbox/command-gate';
+import { refusalNote } from '../sandbox/refusal';
 import { redactingStream, toolRedactor } from './util/redaction';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -36,6 +39,14 @@ const input = z.object({
       'Start the command and return a job id at once (for servers, watchers, long builds). Read its output with ' +
         'bash_output, stop it with kill_shell.',
     ),
+  [OUTSIDE_BOX_ARGUMENT]: z
+    .string()
+    .optional()
+    .describe(
+      'Only when the command cannot work in the sandbox (it must write outside the workspace, or reach a host ' +
+        'that is not allowed): why it must run outside. The user is always asked; never retry a refused command ' +
+        'this way without saying why.',
+    ),
 });
 type Input = z.infer<typeof input>;
 
@@ -55,10 +66,13 @@ export function statusLine(job: Job): string {
       return `[timed out after ${took}; the command and its child processes were killed]`;
     case 'killed':
       return `[killed after ${took}]`;
-    default:
-      return job.exitCode === null
-        ? `[terminated by ${job.signal ?? 'a signal'} after ${took}]`
-        : `[exit code ${job.exitCode} · ${took}]`;
+    default: {
+      const line =
+        job.exitCode === null
+          ? `[terminated by ${job.signal ?? 'a signal'} after ${took}]`
+          : `[exit code ${job.exitCode} · ${took}]`;
+      return job.boxRefusal ? `${line}\n${refusalNote(job.boxRefusal)}` : line;
+    }
   }
 }
 
@@ -120,6 +134,10 @@ export const bashTool = defineTool({
     'There is no terminal input: use non-interactive flags (e.g. --yes, -y, CI=1) and never start editors or pagers.',
     'For servers and watchers set run_in_background and check them with bash_output. Prefer grep, glob, read_file',
     'and ls over grep/find/cat/ls in bash.',
+    'Commands usually run in a sandbox: they may write only the workspace, build caches and /tmp; agent and editor',
+    'config (.git/hooks, .vscode, .mcp.json, …) stays read-only; secrets are hidden; the network reaches only',
+    'allowed package registries through HTTP_PROXY. A refusal is named in the result ([sandbox] refused …); the',
+    'user is offered to widen the box. Use outside_box only when the work truly needs it, with the reason.',
     commandShellNote(),
   ]
     .filter(Boolean)
@@ -139,50 +157,79 @@ export const bashTool = defineTool({
     } catch (e) {
       return errorResult((e as Error).message);
     }
-    const jobs = jobsOf(ctx.session);
     const background = i.run_in_background ?? false;
     const timeoutMs = i.timeout ?? (background ? Number.POSITIVE_INFINITY : DEFAULT_TIMEOUT_MS);
-    // The command sees the host's environment without keys and secret-named variables.
-    const env = ctx.ports.childEnv?.();
-    const afterCommand = await ctx.beforeCommand?.(); // rewind covers what the command changes
-    const job = jobs.start({ command: i.command, cwd, timeoutMs, background, ...(env ? { env } : {}) });
-    const covered = job.done.then(() => afterCommand?.());
-    mirrorToTerminal(ctx, job);
-    if (background) {
-      const text =
-        `Started in the background as ${job.id}${job.pid ? ` (pid ${job.pid})` : ''}. Read its output ` +
-        `with bash_output (bash_id "${job.id}"); stop it with kill_shell. It ends with the session at the latest.`;
-      return { forModel: text, forUi: text, isError: false };
-    }
-    const pump = progressPump(ctx);
-    const listener = (s: string) => pump.push(s);
-    job.listeners.add(listener);
-    const onAbort = () => jobs.kill(job.id, 'killed');
-    if (ctx.signal.aborted) onAbort();
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      await job.done;
-      await covered;
-    } finally {
-      ctx.signal.removeEventListener('abort', onAbort);
-      job.listeners.delete(listener);
-      pump.flush();
-    }
-    const full = stripAnsi(job.output.text()).replace(/\r\n/g, '\n');
-    const capped = capMiddle(
-      full,
-      OUTPUT_CAP_CHARS,
-      (first, count) =>
-        `the full output is kept: bash_output with bash_id "${job.id}", offset ${first}, limit ` +
-        `${Math.min(count, 500)} pages through it`,
-    );
-    if (!capped.elided && job.output.droppedChars === 0) jobs.forget(job.id);
-    job.readCursor = job.output.total;
-    const status = statusLine(job);
-    const aborted = ctx.signal.aborted ? '\n[aborted by the user]' : '';
-    const body = capped.text.trim() === '' ? '(no output)' : capped.text.replace(/\n+$/, '');
-    const text = `${body}\n${status}${aborted}`;
-    const isError = job.status !== 'exited' || job.exitCode !== 0;
-    return { forModel: text, forUi: `$ ${i.command}\n${text}`, isError };
+    // Approved before it ran (an escape request always asks): the one run outside the box.
+    const unboxed = outsideBoxReason('bash', i) !== undefined;
+    const start = { command: i.command, cwd, timeoutMs, background, unboxed };
+    const first = await run(ctx, i, start);
+    const refusal = first.job?.boxRefusal;
+    if (!refusal || background || ctx.signal.aborted) return first.result;
+    const choice = await askAtTheEdge(ctx, i.command, refusal);
+    if (choice === 'keep') return first.result;
+    const again = await run(ctx, i, { ...start, unboxed: choice === 'outside' });
+    const why =
+      choice === 'outside' ? 'ran once outside the sandbox (the user approved)' : 'ran again in the widened sandbox';
+    return { ...again.result, forModel: `${first.result.forModel}\n\n[${why}]\n${again.result.forModel}` };
   },
 });
+
+/** One run of the command (boxed or not): its job, and the result the model and the card get. */
+async function run(
+  ctx: ToolContext,
+  i: Input,
+  start: Parameters<typeof startCommand>[1],
+): Promise<{ job?: Job; result: ToolResult }> {
+  const jobs = jobsOf(ctx.session);
+  // Rewind covers what the command changes: the checkpoint knows the workspace before it starts and
+  // records what changed once it has ended (a background job: as far as it got by the turn's end).
+  const afterCommand = await ctx.beforeCommand?.();
+  let job: Job;
+  try {
+    job = await startCommand(ctx, start);
+  } catch (e) {
+    await afterCommand?.();
+    return { result: errorResult(`Could not start the command: ${(e as Error).message}`) };
+  }
+  const covered = job.done.then(() => afterCommand?.());
+  const background = start.background;
+  mirrorToTerminal(ctx, job);
+  if (background) {
+    const text =
+      `Started in the background as ${job.id}${job.pid ? ` (pid ${job.pid})` : ''}` +
+      `${job.boxed ? ' in the sandbox' : ''}. ` +
+      `Read its output with bash_output (bash_id "${job.id}"); stop it with kill_shell. It ends with the session at ` +
+      'the latest.';
+    return { job, result: { forModel: text, forUi: text, isError: false } };
+  }
+  const pump = progressPump(ctx);
+  const listener = (s: string) => pump.push(s);
+  job.listeners.add(listener);
+  const onAbort = () => jobs.kill(job.id, 'killed');
+  if (ctx.signal.aborted) onAbort();
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await job.done;
+    await covered;
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+    job.listeners.delete(listener);
+    pump.flush();
+  }
+  const full = stripAnsi(job.output.text()).replace(/\r\n/g, '\n');
+  const capped = capMiddle(
+    full,
+    OUTPUT_CAP_CHARS,
+    (first, count) =>
+      `the full output is kept: bash_output with bash_id "${job.id}", offset ${first}, limit ` +
+      `${Math.min(count, 500)} pages through it`,
+  );
+  if (!capped.elided && job.output.droppedChars === 0) jobs.forget(job.id);
+  job.readCursor = job.output.total;
+  const status = statusLine(job);
+  const aborted = ctx.signal.aborted ? '\n[aborted by the user]' : '';
+  const body = capped.text.trim() === '' ? '(no output)' : capped.text.replace(/\n+$/, '');
+  const text = `${body}\n${status}${aborted}`;
+  const isError = job.status !== 'exited' || job.exitCode !== 0;
+  return { job, result: { forModel: text, forUi: `$ ${i.command}\n${text}`, isError } };
+}

@@ -1,4 +1,5 @@
 // Builds a ChatController with in-memory collaborators and records what it posts.
+import type { SandboxPort } from '../../../extension/core/sandbox/types';
 import type { ResearchHost } from '../../../extension/core/research/host';
 import { z } from 'zod';
 import { ChatController, type ReasoningChoices } from '../../../extension/core/agent/controller';
@@ -58,6 +59,8 @@ export function createHarness(opts: {
   workspace?: WorkspacePort;
   audit?: (entry: AuditEntry) => void;
   diffReview?: DiffReviewPort;
+  /** The box commands run in (its status decides what asks: core/sandbox/command-gate.ts). */
+  sandbox?: SandboxPort;
   /** Overrides the tools per mode (default: `tools` in Agent mode, none elsewhere). */
   toolsFor?: (mode: Mode) => ToolRuntime | undefined;
   /** Turn checkpoints (files and blobs); none by default. */
@@ -130,6 +133,7 @@ export function createHarness(opts: {
         search: { ripgrepPath: () => undefined },
         terminal: {},
         log: { info() {}, warn() {}, error() {} },
+        ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
       },
       systemPrompt: opts.systemPrompt ?? ((mode) => `system for ${mode}`),
       trusted: () => true,

@@ -43,6 +43,13 @@ test('each planted violation is caught', () => {
     ['scripts/x.mjs', "const t = await import('../test/fixtures/fake-llm.js');", /outside test/],
     ['bench/x.mjs', "import { harness } from '../test/unit/agent/harness';", /outside test/],
     ['extension/core/x.ts', 'export default function f() {}', /no default exports/],
+    ['extension/platform/sandbox/x.ts', "import * as vscode from 'vscode';", /platform never imports 'vscode'/],
+    ['extension/platform/sandbox/x.ts', "import { a } from '../../vscode/runtime';", /platform never imports the host/],
+    [
+      'extension/core/tools/x.ts',
+      "import { createSandbox } from '../../platform/sandbox/create-sandbox';",
+      /core never imports extension\/platform/,
+    ],
   ];
   for (const [path, text, rule] of cases) {
     const v = findViolations([{ path, text }]);
@@ -69,6 +76,7 @@ test('allowed imports are not flagged', () => {
     { path: 'extension/core/research/a.ts', text: "import { costOf } from '../usage/cost';" },
     { path: 'extension/core/tools/a.ts', text: "import type { PageFetcher } from '../web/fetch/page-fetcher';" },
     { path: 'extension/core/agent/a.ts', text: "import type { ResearchHost } from '../research/host';" },
+    { path: 'extension/platform/sandbox/a.ts', text: "import { planBox } from '../../core/sandbox/box-plan';" },
     { path: 'bench/lib/a.ts', text: "import { startFakeLlm } from '../../test/fixtures/fake-llm';" },
     {
       path: 'extension/core/b.ts',

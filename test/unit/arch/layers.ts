@@ -71,6 +71,15 @@ export function findViolations(files: SourceFile[]): Violation[] {
         if (target && (under(target, 'extension/vscode') || under(target, 'webview')))
           add('extension/core never imports the host or the webview');
       }
+      // Platform backends (the sandbox's bwrap / sandbox-exec) are Node-only code outside core: they may
+      // use core's types and pure helpers, never the editor; core reaches them only through its ports.
+      if (under(p, 'extension/platform')) {
+        if (spec === 'vscode' || spec.startsWith('vscode/')) add("extension/platform never imports 'vscode'");
+        if (target && (under(target, 'extension/vscode') || under(target, 'webview')))
+          add('extension/platform never imports the host or the webview');
+      }
+      if (under(p, 'extension/core') && target && under(target, 'extension/platform'))
+        add('extension/core never imports extension/platform (backends are reached through ports)');
       // The store implements a port (core/ports.ts); it must not depend on the controller it serves.
       if (under(p, 'extension/core/store') && target && under(target, 'extension/core/agent'))
         add('extension/core/store never imports extension/core/agent');

@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { defaultChildEnv } from '../../security/child-env';
 import { commandShell } from './command-shell';
+import type { BoxRefusal } from '../../sandbox/types';
 import { OutputBuffer } from './output-buffer';
 
 export type JobStatus = 'running' | 'exited' | 'killed' | 'timed_out';
@@ -25,6 +26,10 @@ export interface Job {
   /** Receive every output chunk as it arrives (live progress, the terminal mirror). */
   readonly listeners: Set<(chunk: string) => void>;
   pid?: number;
+  /** It runs in the sandbox. */
+  boxed?: boolean;
+  /** Set when a boxed job failed because of the box: which rule refused what (core/sandbox/refusal.ts). */
+  boxRefusal?: BoxRefusal;
 }
 
 export interface StartOptions {
@@ -37,6 +42,14 @@ export interface StartOptions {
    * host's, scrubbed of secret-named variables (never the host's as it is: it holds the user's keys).
    */
   env?: Record<string, string>;
+  /**
+   * Start this program instead of `/bin/bash -c` (the sandbox's launch: bwrap or sandbox-exec wrapping
+   * the same shell, core/sandbox/). Its env is used as is (the box adds its proxy variables). Kill and
+   * timeout still signal the whole process group, which takes the box and everything in it down.
+   */
+  launch?: { file: string; args: string[]; env: Record<string, string> };
+  /** Called once the process has exited (the box releases its proxy and stand-ins). */
+  onExit?(): void;
 }
 
 const KILL_GRACE_MS = 2000;
@@ -57,10 +70,18 @@ export class JobManager {
     const id = `bash_${++this.seq}`;
     const posix = process.platform !== 'win32';
     const base = o.env ?? defaultChildEnv();
-    const env = { ...base, TERM: 'dumb', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
+    const quiet = { TERM: 'dumb', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
+    const env = { ...base, ...quiet };
     const shell = commandShell();
-    const child =
-      shell.kind === 'bash'
+    const child = o.launch
+      ? // A boxed run: the sandbox port built the launch (bwrap / sandbox-exec around the shell).
+        spawn(o.launch.file, o.launch.args, {
+          cwd: o.cwd,
+          env: { ...o.launch.env, ...quiet },
+          detached: posix,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
+      : shell.kind === 'bash'
         ? // stderr joins stdout inside the shell so the two interleave exactly as in a terminal.
           spawn(shell.path, ['-c', `exec 2>&1; ${o.command}`], {
             cwd: o.cwd,
@@ -121,6 +142,7 @@ export class JobManager {
       this.children.delete(id);
       if (this.children.size === 0) this.unhookExit();
       this.evictFinished();
+      o.onExit?.();
       resolveDone();
     };
     child.on('error', (e) => finish(127, null, e));

@@ -1,0 +1,117 @@
+// After a boxed command fails: which of the box's rules refused it, in words the card and the model
+// both get, and the narrow rule that would widen the box (a host, a folder) where one may be offered.
+// Read from the command's own error text (EROFS with a path, a refused connection) and from the
+// connections the box's proxy refused — the proxy's list is exact, the text is a best effort.
+import { posix } from 'node:path';
+import { isUnder, normalizePath, showPath } from '../permissions/paths';
+import type { BoxConnection, BoxPlan, BoxRefusal } from './types';
+
+/** "…: Read-only file system" messages with the path they name (bash, coreutils, node, python, git). */
+const READ_ONLY_PATTERNS = [
+  /(?:^|\s)(?:bash: (?:line \d+: )?)?([~/.][^\s:'"]*): Read-only file system/m,
+  /cannot (?:touch|create[^']*|remove|open|make directory|move)\s+'([^']+)'[^\n]*Read-only file system/m,
+  /EROFS: read-only file system, \w+ '([^']+)'/m,
+  /\[Errno 30\] Read-only file system: '([^']+)'/m,
+  /(?:could not|unable to|cannot) (?:write|create|open|lock)[^'"\n]*['"]([^'"\n]+)['"][^\n]*Read-only file system/im,
+];
+
+/** A missing protected file's stand-in is an empty read-only folder: writing the file says so. */
+const STAND_IN_PATTERNS = [
+  /(?:^|\s)(?:bash: (?:line \d+: )?)?([~/.][^\s:'"]*): Is a directory/m,
+  /EISDIR: illegal operation on a directory, \w+ '([^']+)'/m,
+  /\[Errno 21\] Is a directory: '([^']+)'/m,
+];
+
+/** What programs print when they try the network without the proxy: there is no route out of the box. */
+const NO_NETWORK = new RegExp(
+  [
+    'Network is unreachable|ENETUNREACH|Could not resolve host|Temporary failure in name resolution',
+    'EAI_AGAIN|getaddrinfo|Name or service not known|No address associated',
+    "ECONNREFUSED|Connection refused|Couldn't connect to server",
+  ].join('|'),
+  'i',
+);
+
+export interface RefusalInput {
+  plan: BoxPlan;
+  output: string;
+  connections: readonly BoxConnection[];
+}
+
+/** The first refusal that explains the failure, or undefined when nothing points at the box. */
+export function explainRefusal(input: RefusalInput): BoxRefusal | undefined {
+  const refused = input.connections.find((c) => !c.allowed);
+  if (refused) return networkRefusal(refused.host, refused.port, refused.rule);
+  for (const re of READ_ONLY_PATTERNS) {
+    const m = re.exec(input.output);
+    if (m?.[1]) return pathRefusal(input, m[1]);
+  }
+  for (const re of STAND_IN_PATTERNS) {
+    const m = re.exec(input.output);
+    const r = m?.[1] ? pathRefusal(input, m[1]) : undefined;
+    if (r?.kind === 'protected') return r;
+  }
+  const hiddenRead = hiddenReadRefusal(input);
+  if (hiddenRead) return hiddenRead;
+  if (NO_NETWORK.test(input.output)) {
+    return {
+      kind: 'network',
+      target: 'the network',
+      rule:
+        'the box has no network: only hosts in sextant.sandbox.network.allowedHosts are reached, through the ' +
+        'proxy in HTTP_PROXY / HTTPS_PROXY / ALL_PROXY; programs that ignore those variables have no route out, ' +
+        "and the box's loopback is its own (servers on the host are not there)",
+    };
+  }
+  return undefined;
+}
+
+/** A path the command could not find that lies in a hidden secret location: hidden, not missing. */
+const MISSING = /([~/][^\s:'"]*)'?: No such file or directory|ENOENT: no such file or directory, \w+ '([^']+)'/g;
+
+function hiddenReadRefusal(input: RefusalInput): BoxRefusal | undefined {
+  for (const m of input.output.matchAll(MISSING)) {
+    const raw = m[1] ?? m[2];
+    const path = normalizePath(raw.startsWith('~/') ? `${input.plan.home}${raw.slice(1)}` : raw);
+    const secret = input.plan.hidden.find((h) => isUnder(path, h.path));
+    if (secret) return { kind: 'secret', target: showPath(path, input.plan.home), rule: secret.reason };
+  }
+  return undefined;
+}
+
+function networkRefusal(host: string, port: number, why: string): BoxRefusal {
+  return {
+    kind: 'network',
+    target: `${host}:${port}`,
+    rule: `the box's proxy refused ${host}:${port}: ${why}`,
+    widen: { setting: 'sandbox.network.allowedHosts', value: host, label: 'Allow this host' },
+  };
+}
+
+function pathRefusal(input: RefusalInput, raw: string): BoxRefusal {
+  const { plan } = input;
+  const home = plan.home;
+  const expanded = raw.startsWith('~/') ? `${home}${raw.slice(1)}` : raw;
+  const path = normalizePath(expanded.startsWith('/') ? expanded : posix.join(plan.cwd, expanded));
+  const shown = isUnder(path, plan.cwd) && path !== plan.cwd ? path.slice(plan.cwd.length + 1) : showPath(path, home);
+  const ro = plan.readOnly.find((r) => isUnder(path, r.path));
+  if (ro) return { kind: 'protected', target: shown, rule: ro.reason };
+  const secret = plan.hidden.find((h) => isUnder(path, h.path));
+  if (secret) return { kind: 'secret', target: shown, rule: secret.reason };
+  const folder = posix.dirname(path);
+  return {
+    kind: 'outside',
+    target: shown,
+    rule:
+      `${shown} is outside the box's writable folders (the workspace, sextant.sandbox.extraWriteRoots, ` +
+      'the build caches and /tmp)',
+    ...(folder !== '/' && folder !== home
+      ? { widen: { setting: 'sandbox.extraWriteRoots', value: folder, label: 'Allow this folder' } }
+      : {}),
+  };
+}
+
+/** The line appended to a refused command's output, for the model and the card. */
+export function refusalNote(r: BoxRefusal): string {
+  return `[sandbox] refused ${r.target}: ${r.rule}`;
+}

@@ -1,0 +1,104 @@
+// The sandbox port: what the exec tools ask of "the box" and what a backend (bubblewrap on Linux,
+// sandbox-exec on macOS — extension/platform/sandbox/) answers. Core decides *what* a boxed command
+// may write, see and reach (box-plan.ts, pure); a backend only turns that plan into a launch.
+
+/** sextant.sandbox.mode: `auto` runs boxed commands without asking, `box` boxes and keeps the rules, `off`. */
+export type SandboxMode = 'auto' | 'box' | 'off';
+
+export interface SandboxStatus {
+  mode: SandboxMode;
+  /** The backend in use, when one works here. */
+  backend?: 'bubblewrap' | 'sandbox-exec';
+  /** Whether commands run boxed now (a backend works and the mode is not off). */
+  active: boolean;
+  /** Why no backend works (Windows, bwrap missing, user namespaces refused …), in plain words. */
+  reason?: string;
+  /** What the user can do about it. */
+  fix?: string;
+}
+
+/** A folder a boxed command may write, and why it is writable. */
+export interface WritableRoot {
+  path: string;
+  why: 'workspace' | 'extra root' | 'build cache' | 'session temp';
+}
+
+/** A path kept read-only inside a writable root (it can make code run later), present or not. */
+export interface ReadOnlyPath {
+  path: string;
+  kind: 'file' | 'dir';
+  /** False: nothing is there yet; the backend still keeps anything from being created there. */
+  exists: boolean;
+  label: string;
+  reason: string;
+}
+
+/** A secret location the box hides (an empty, read-only stand-in is all a command sees). */
+export interface HiddenPath {
+  path: string;
+  kind: 'file' | 'dir';
+  label: string;
+  reason: string;
+}
+
+export interface BoxPlan {
+  writable: WritableRoot[];
+  readOnly: ReadOnlyPath[];
+  hidden: HiddenPath[];
+  /** Hosts reached through the host's proxy; nothing else is reachable (no route at all). */
+  allowedHosts: string[];
+  /** Folder commands start in. */
+  cwd: string;
+  /** The session's temp folder on the host, seen as /tmp inside the box. */
+  sessionTemp: string;
+  home: string;
+}
+
+/** Which rule of the box refused something a command tried, and the narrow way to widen it, if any. */
+export interface BoxRefusal {
+  kind: 'protected' | 'outside' | 'secret' | 'network';
+  /** The path or host that was refused. */
+  target: string;
+  /** The rule in plain words: "writes to .git/hooks stay read-only in the box: …". */
+  rule: string;
+  /** A narrow user rule that would allow it; absent for protected paths and secrets. */
+  widen?: { setting: 'sandbox.extraWriteRoots' | 'sandbox.network.allowedHosts'; value: string; label: string };
+}
+
+/** One connection a boxed command asked the proxy for. */
+export interface BoxConnection {
+  host: string;
+  port: number;
+  allowed: boolean;
+  /** The allowedHosts entry that let it through, or why it was refused. */
+  rule: string;
+}
+
+/** How to start `bash -c <command>` inside the box; release() once the process has exited. */
+export interface BoxedLaunch {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  plan: BoxPlan;
+  /** Connections this box's proxy saw so far (allowed and refused). */
+  connections(): BoxConnection[];
+  release(): void;
+}
+
+export interface LaunchRequest {
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  /** For the audit log's lines about this box's connections. */
+  sessionId: string;
+  callId: string;
+}
+
+export interface SandboxPort {
+  /** Detected once; changes only with the mode setting. */
+  status(): SandboxStatus;
+  /** Only when status().active. Throws with a plain message when the box cannot be prepared. */
+  launch(request: LaunchRequest): Promise<BoxedLaunch>;
+  /** Writes a refusal's narrow user rule (the edge prompt's "Allow this host / folder"). */
+  widen(refusal: BoxRefusal): Promise<void>;
+}

@@ -1,0 +1,100 @@
+// Starting a command as a job, boxed when the sandbox is on: the launch comes from the sandbox port
+// (core/sandbox/), the box is released when the job ends, and a failure the box caused is named on
+// the job (`job.boxRefusal`), so the foreground result, bash_output and the edge prompt all say which
+// rule refused what. The edge prompt itself is `askAtTheEdge`.
+import { defaultChildEnv } from '../../security/child-env';
+import { explainRefusal, refusalNote } from '../../sandbox/refusal';
+import type { BoxRefusal } from '../../sandbox/types';
+import type { ToolContext } from '../types';
+import type { Job, StartOptions } from './jobs';
+import { jobsOf } from './session';
+
+export interface CommandStart {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  background: boolean;
+  /** The model asked to run it outside the box (and the user approved): no box this once. */
+  unboxed: boolean;
+}
+
+/** Starts the job; boxed unless the sandbox is off, missing, or this run was approved outside it. */
+export async function startCommand(ctx: ToolContext, s: CommandStart): Promise<Job> {
+  const jobs = jobsOf(ctx.session);
+  // The command sees the host's environment without keys and secret-named variables.
+  const env = ctx.ports.childEnv?.() ?? defaultChildEnv();
+  const base: StartOptions = { command: s.command, cwd: s.cwd, timeoutMs: s.timeoutMs, background: s.background, env };
+  const sandbox = ctx.ports.sandbox;
+  if (s.unboxed || !sandbox?.status().active) return jobs.start(base);
+  const launch = await sandbox.launch({
+    command: s.command,
+    cwd: s.cwd,
+    env,
+    sessionId: ctx.session.sessionId,
+    callId: ctx.callId ?? '',
+  });
+  let job: Job | undefined;
+  try {
+    job = jobs.start({
+      ...base,
+      launch,
+      onExit: () => {
+        if (job && (job.status !== 'exited' || job.exitCode !== 0)) {
+          job.boxRefusal = explainRefusal({
+            plan: launch.plan,
+            output: job.output.text(),
+            connections: launch.connections(),
+          });
+        }
+        launch.release();
+      },
+    });
+  } catch (e) {
+    launch.release();
+    throw e;
+  }
+  job.boxed = true;
+  return job;
+}
+
+export type EdgeChoice = 'outside' | 'widened' | 'keep';
+
+/**
+ * "One prompt at the edge": the box refused something; the card names the rule and offers to run
+ * this once outside the box, or (for a host or a folder) to widen the box with a narrow user rule.
+ * Never taken silently: only the user's click does either.
+ */
+export async function askAtTheEdge(ctx: ToolContext, command: string, refusal: BoxRefusal): Promise<EdgeChoice> {
+  const sandbox = ctx.ports.sandbox;
+  if (!sandbox) return 'keep';
+  const widen = refusal.widen;
+  let answer: Awaited<ReturnType<ToolContext['ports']['approval']['request']>>;
+  try {
+    answer = await ctx.ports.approval.request(
+      {
+        callId: `${ctx.callId ?? 'bash'}:box`,
+        sessionId: ctx.session.sessionId,
+        tool: 'bash',
+        kind: 'execute',
+        subject: command,
+        detail: refusalNote(refusal),
+        reason: `the sandbox refused ${refusal.target}: ${refusal.rule}`,
+        labels: {
+          approve: 'Run once outside the box',
+          deny: 'Keep the result',
+          ...(widen ? { always: widen.label, alwaysWhere: `sextant.${widen.setting}` } : {}),
+        },
+        ...(widen ? { alwaysRule: widen.value } : {}),
+      },
+      ctx.signal,
+    );
+  } catch {
+    return 'keep';
+  }
+  if (answer.decision === 'approve') return 'outside';
+  if (answer.decision === 'always' && widen) {
+    await sandbox.widen(refusal);
+    return 'widened';
+  }
+  return 'keep';
+}

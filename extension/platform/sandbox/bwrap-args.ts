@@ -1,0 +1,87 @@
+// The bubblewrap command line for one boxed command, from the box plan (core/sandbox/box-plan.ts).
+// Pure, so the rules can be read and tested without running bwrap.
+//
+// The whole file system is bound read-only; the box gets its own /dev, /proc (a new PID namespace)
+// and /tmp (this session's temp folder); the writable roots are bound writable over it; protected
+// paths inside them are bound read-only again — a missing one gets an empty read-only folder as a
+// stand-in, so nothing can be created there; secret folders become empty read-only tmpfs, secret files an empty
+// file. A new network namespace has only loopback: the one way out is the proxy bridge.
+import type { BoxPlan } from '../../core/sandbox/types';
+
+/** Where the box's own files (the proxy socket, the forwarder) appear inside the box. */
+export const BOX_DIR_INSIDE = '/tmp/.sextant-box';
+/** The forwarder's port on the box's loopback (the box has a network namespace of its own). */
+export const PROXY_PORT_INSIDE = 3128;
+
+export interface BwrapLayout {
+  /** An empty file and an empty folder on the host, used as read-only stand-ins. */
+  emptyFile: string;
+  emptyDir: string;
+  /** This box's folder on the host (proxy socket, forwarder), bound at BOX_DIR_INSIDE. */
+  boxDir: string;
+}
+
+/** The namespaces and the read-only root every box starts from (detect.ts tries exactly these). */
+export const BOX_BASE_ARGS: readonly string[] = [
+  '--die-with-parent',
+  '--new-session',
+  '--unshare-net',
+  '--unshare-pid',
+  '--unshare-ipc',
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+];
+
+export function bwrapArgs(plan: BoxPlan, layout: BwrapLayout, script: string): string[] {
+  const args = [...BOX_BASE_ARGS, '--bind', plan.sessionTemp, '/tmp'];
+  for (const w of plan.writable) args.push('--bind', w.path, w.path);
+  for (const r of plan.readOnly) {
+    if (r.exists) args.push('--ro-bind', r.path, r.path);
+    // A stand-in is always an empty folder: git ignores it (an empty file would show as untracked).
+    else args.push('--ro-bind', layout.emptyDir, r.path);
+  }
+  for (const h of plan.hidden) {
+    if (h.kind === 'dir') args.push('--tmpfs', h.path, '--remount-ro', h.path);
+    else args.push('--ro-bind', layout.emptyFile, h.path);
+  }
+  args.push('--bind', layout.boxDir, BOX_DIR_INSIDE, '--chdir', plan.cwd, '/bin/bash', '-c', script);
+  return args;
+}
+
+/**
+ * The shell text the box runs: with allowed hosts, it starts the in-box forwarder and waits until it
+ * listens (so the first connection cannot race it); then the command, stderr joined to stdout.
+ */
+export function boxScript(command: string, forwarder: { node: string } | undefined): string {
+  const prelude = forwarder
+    ? `exec 3< <(ELECTRON_RUN_AS_NODE=1 exec ${shellQuote(forwarder.node)} ${BOX_DIR_INSIDE}/forwarder.cjs ` +
+      `${BOX_DIR_INSIDE}/proxy.sock ${PROXY_PORT_INSIDE}); read -r _ <&3; exec 3<&-; `
+    : '';
+  return `${prelude}exec 2>&1; ${command}`;
+}
+
+/** The proxy variables a boxed command sees (HTTP CONNECT and SOCKS5 on one port). */
+export function proxyEnv(port = PROXY_PORT_INSIDE): Record<string, string> {
+  const http = `http://127.0.0.1:${port}`;
+  const socks = `socks5h://127.0.0.1:${port}`;
+  const noProxy = 'localhost,127.0.0.1,::1';
+  return {
+    HTTP_PROXY: http,
+    HTTPS_PROXY: http,
+    ALL_PROXY: socks,
+    NO_PROXY: noProxy,
+    http_proxy: http,
+    https_proxy: http,
+    all_proxy: socks,
+    no_proxy: noProxy,
+  };
+}
+
+export function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}

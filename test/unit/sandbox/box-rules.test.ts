@@ -1,0 +1,175 @@
+// The box's rules as data: what the plan makes writable, read-only (present or not) and hidden — from
+// the policy's one list — and how bubblewrap's command line and the macOS profile express the same plan.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  PROTECTED_WRITES,
+  SECRET_LOCATIONS,
+  SHELL_STARTUP_FILES,
+} from '../../../extension/core/permissions/protected-paths';
+import { matchAllowedHost } from '../../../extension/core/sandbox/allowed-hosts';
+import { planBox } from '../../../extension/core/sandbox/box-plan';
+import { explainRefusal } from '../../../extension/core/sandbox/refusal';
+import { bwrapArgs, boxScript } from '../../../extension/platform/sandbox/bwrap-args';
+import { seatbeltProfile } from '../../../extension/platform/sandbox/seatbelt-profile';
+
+const existing: Record<string, 'file' | 'dir'> = {
+  '/ws': 'dir',
+  '/ws/.git': 'dir',
+  '/ws/.git/hooks': 'dir',
+  '/ws/.git/config': 'file',
+  '/ws/.vscode': 'dir',
+  '/home/u/.ssh': 'dir',
+  '/home/u/.netrc': 'file',
+  '/home/u/.npm': 'dir',
+  '/home/u/.cargo/bin': 'dir',
+  '/extra': 'dir',
+};
+const plan = planBox({
+  workspaceFolders: ['/ws'],
+  extraWriteRoots: ['/extra'],
+  home: '/home/u',
+  sessionTemp: '/state/s-1',
+  allowedHosts: ['registry.npmjs.org'],
+  kindOf: (p) => existing[p],
+});
+
+test('writable: the workspace, extra roots and existing build caches — not tool bin folders', () => {
+  assert.deepEqual(
+    plan.writable.map((w) => `${w.why}:${w.path}`),
+    ['workspace:/ws', 'extra root:/extra', 'build cache:/home/u/.npm'],
+  );
+});
+
+test('read-only inside writable roots: from the policy list, present or not; .git narrowed to hooks and config', () => {
+  const ws = plan.readOnly.filter((r) => r.path.startsWith('/ws/'));
+  const byPath = new Map(ws.map((r) => [r.path, r]));
+  assert.equal(byPath.get('/ws/.git/hooks')?.exists, true);
+  assert.equal(byPath.get('/ws/.git/config')?.exists, true);
+  assert.equal(byPath.has('/ws/.git'), false, 'git add / commit keep working');
+  assert.equal(byPath.get('/ws/.vscode')?.exists, true);
+  for (const missing of [
+    '/ws/.mcp.json',
+    '/ws/AGENTS.md',
+    '/ws/CLAUDE.md',
+    '/ws/.sextant',
+    '/ws/.envrc',
+    '/ws/.claude',
+  ])
+    assert.equal(byPath.get(missing)?.exists, false, missing);
+  assert.equal(byPath.has('/ws/package.json'), false, 'npm install may write package.json');
+  assert.equal(byPath.has('/ws/.bashrc'), false, 'shell startup files matter only in home');
+  // Every concrete name the policy protects (but the two the box leaves writable) is there: one list.
+  // (shell startup files and .gitconfig only in home; package.json and .git the box narrows on purpose)
+  const homeOnly = new Set<string>([...SHELL_STARTUP_FILES, '.gitconfig']);
+  const names = PROTECTED_WRITES.filter((e) => e.kind !== 'under-home' && !e.label.startsWith('*'))
+    .flatMap((e) => e.names)
+    .filter((n) => !['package.json', '.git'].includes(n) && !homeOnly.has(n));
+  for (const n of names) assert.ok(byPath.has(`/ws/${n}`), `${n} from the policy's list`);
+  assert.match(byPath.get('/ws/.mcp.json')?.reason ?? '', /stays read-only in the sandbox: it starts MCP servers/);
+  // The extra root gets the same protection.
+  assert.ok(plan.readOnly.some((r) => r.path === '/extra/.mcp.json'));
+});
+
+test('hidden: the secret locations that exist, from the same list', () => {
+  assert.deepEqual(
+    plan.hidden.map((h) => `${h.kind}:${h.path}`),
+    ['dir:/home/u/.ssh', 'file:/home/u/.netrc'],
+  );
+  assert.ok(SECRET_LOCATIONS.some((s) => s.path === '.ssh'));
+  assert.match(plan.hidden[0].reason, /~\/\.ssh\/ is hidden in the sandbox: it holds your SSH private keys/);
+});
+
+test('bubblewrap: read-only root, own /dev /proc /tmp, writable binds, read-only binds after them, hidden last', () => {
+  const args = bwrapArgs(plan, { emptyFile: '/b/ef', emptyDir: '/b/ed', boxDir: '/b' }, 'true');
+  const s = args.join(' ');
+  for (const flag of ['--die-with-parent', '--new-session', '--unshare-net', '--unshare-pid'])
+    assert.ok(args.includes(flag), flag);
+  assert.match(s, /--ro-bind \/ \/ --dev \/dev --proc \/proc --bind \/state\/s-1 \/tmp/);
+  const at = (x: string) => s.indexOf(x);
+  assert.ok(at('--bind /ws /ws') < at('--ro-bind /ws/.git/hooks /ws/.git/hooks'));
+  assert.ok(at('--ro-bind /b/ed /ws/.mcp.json') > 0, 'a missing protected file gets an empty read-only folder');
+  assert.ok(at('--tmpfs /home/u/.ssh --remount-ro /home/u/.ssh') > at('--bind /home/u/.npm /home/u/.npm'));
+  assert.ok(at('--ro-bind /b/ef /home/u/.netrc') > 0);
+  assert.deepEqual(args.slice(-5, -3), ['--chdir', '/ws']);
+  assert.deepEqual(args.slice(-3), ['/bin/bash', '-c', 'true']);
+});
+
+test('the in-box script waits for the forwarder only when hosts are allowed', () => {
+  assert.equal(boxScript('make', undefined), 'exec 2>&1; make');
+  const withProxy = boxScript('make', { node: '/usr/bin/node' });
+  assert.match(withProxy, /ELECTRON_RUN_AS_NODE=1 exec '\/usr\/bin\/node' \/tmp\/\.sextant-box\/forwarder\.cjs/);
+  assert.match(withProxy, /read -r _ <&3; exec 3<&-; exec 2>&1; make$/);
+});
+
+test('macOS: the profile denies by default, writes only to the roots, never to protected or hidden paths', () => {
+  const p = seatbeltProfile(plan, 40123);
+  assert.match(p, /^\(version 1\)\n\(deny default\)/);
+  assert.match(
+    p,
+    new RegExp(
+      ['/ws', '/extra', '/home/u/.npm', '/state/s-1']
+        .map((p) => `\\(subpath "${p.replace(/\./g, '\\.')}"\\)`)
+        .join(' ')
+        .replace(/^/, '\\(allow file-write\\* '),
+    ),
+  );
+  assert.match(p, /\(deny file-write\* \(subpath "\/ws\/\.mcp\.json"\)\)/);
+  assert.match(p, /\(deny file-read\* \(subpath "\/home\/u\/\.ssh"\)\)/);
+  assert.match(p, /\(allow network-outbound \(remote ip "localhost:40123"\)\)/);
+  assert.doesNotMatch(p, /allow network-outbound \(remote ip "\*/);
+  assert.doesNotMatch(p, /allow network\*/, 'no blanket network rule: local host servers stay out of reach');
+  // Denials come after the allowances (later rules win in Seatbelt).
+  assert.ok(p.indexOf('(deny file-write* (subpath "/ws/.git/hooks"))') > p.indexOf('(allow file-write*'));
+  assert.match(seatbeltProfile({ ...plan, writable: [{ path: '/a"b', why: 'workspace' }] }, undefined), /"\/a\\"b"/);
+  assert.doesNotMatch(seatbeltProfile(plan, undefined), /network-outbound/);
+});
+
+test('allowed hosts: exact names, *. for subdomains, host:port; nothing else', () => {
+  const list = ['registry.npmjs.org', '*.pythonhosted.org', 'localhost:8080'];
+  assert.equal(matchAllowedHost(list, 'REGISTRY.npmjs.org', 443), 'registry.npmjs.org');
+  assert.equal(matchAllowedHost(list, 'files.pythonhosted.org', 443), '*.pythonhosted.org');
+  assert.equal(matchAllowedHost(list, 'pythonhosted.org', 443), undefined);
+  assert.equal(matchAllowedHost(list, 'evilpythonhosted.org', 443), undefined);
+  assert.equal(matchAllowedHost(list, 'localhost', 8080), 'localhost:8080');
+  assert.equal(matchAllowedHost(list, 'localhost', 8081), undefined);
+  assert.equal(matchAllowedHost(list, 'registry.npmjs.org.evil.com', 443), undefined);
+});
+
+test('refusals named from output and proxy: protected, outside (a folder to allow), secret, host', () => {
+  const connections = [{ host: 'evil.example', port: 443, allowed: false, rule: 'evil.example is not in …' }];
+  const host = explainRefusal({ plan, output: 'curl: (56) …', connections });
+  assert.deepEqual([host?.kind, host?.target, host?.widen?.value], ['network', 'evil.example:443', 'evil.example']);
+  const hooks = explainRefusal({
+    plan,
+    output: "touch: cannot touch '.git/hooks/x': Read-only file system",
+    connections: [],
+  });
+  assert.deepEqual([hooks?.kind, hooks?.target, hooks?.widen], ['protected', '.git/hooks/x', undefined]);
+  const node = explainRefusal({
+    plan,
+    output: "Error: EROFS: read-only file system, open '/opt/x/y.txt'",
+    connections: [],
+  });
+  assert.deepEqual(
+    [node?.kind, node?.widen?.setting, node?.widen?.value],
+    ['outside', 'sandbox.extraWriteRoots', '/opt/x'],
+  );
+  const py = explainRefusal({
+    plan,
+    output: "OSError: [Errno 30] Read-only file system: '/home/u/.ssh/k'",
+    connections: [],
+  });
+  assert.equal(py?.kind, 'secret');
+  const missingRead = explainRefusal({
+    plan,
+    output: 'cat: /home/u/.ssh/id_rsa: No such file or directory',
+    connections: [],
+  });
+  assert.equal(missingRead?.kind, 'secret');
+  const standIn = explainRefusal({ plan, output: '/bin/bash: line 1: .mcp.json: Is a directory', connections: [] });
+  assert.equal(standIn?.kind, 'protected');
+  assert.equal(explainRefusal({ plan, output: 'src/x.ts: Is a directory', connections: [] }), undefined);
+  assert.equal(explainRefusal({ plan, output: 'tests failed: 3', connections: [] }), undefined);
+  assert.equal(explainRefusal({ plan, output: 'getaddrinfo EAI_AGAIN example.com', connections: [] })?.kind, 'network');
+});

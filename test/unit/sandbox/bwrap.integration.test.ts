@@ -1,0 +1,259 @@
+// The box for real: bash commands run through bubblewrap with the product's own launch (plan, bwrap
+// command line, proxy bridge, forwarder). Each refused act is checked on the host (nothing written)
+// and in what the model gets (the rule is named); the allowed work beside it must succeed.
+// Skipped with the reason printed where no backend works (macOS sandbox-exec is tested by its
+// profile in seatbelt-profile.test.ts; an integration run needs a Mac).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { bashTool } from '../../../extension/core/tools/bash';
+import { bashOutputTool } from '../../../extension/core/tools/bash-output';
+import { killShellTool } from '../../../extension/core/tools/kill-shell';
+import { createToolSessionState, disposeToolSession } from '../../../extension/core/tools/registry';
+import type { ApprovalRequest } from '../../../extension/core/ports';
+import type { BoxConnection } from '../../../extension/core/sandbox/types';
+import { createSandbox } from '../../../extension/platform/sandbox/create-sandbox';
+import { detectBackend } from '../../../extension/platform/sandbox/detect';
+import { createNodePorts, makeContext, textOf } from '../../fixtures/node-ports';
+
+const detected = detectBackend();
+const skip =
+  detected.ok && detected.backend === 'bubblewrap'
+    ? false
+    : `no bubblewrap box here: ${detected.ok ? detected.backend : detected.reason}`;
+if (skip) console.log(`# sandbox integration skipped: ${skip}`);
+
+/** Folders outside /tmp: the box has a /tmp of its own, so "outside" must be somewhere it cannot write. */
+function scratch(): { base: string; ws: string; home: string; outside: string } {
+  const base = path.join(
+    process.cwd(),
+    'test-results',
+    `sandbox-it-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+  );
+  const ws = path.join(base, 'ws');
+  const home = path.join(base, 'home');
+  mkdirSync(path.join(ws, '.git', 'hooks'), { recursive: true });
+  writeFileSync(path.join(ws, '.git', 'config'), '[core]\n');
+  writeFileSync(path.join(ws, 'input.txt'), 'workspace data\n');
+  mkdirSync(path.join(home, '.ssh'), { recursive: true });
+  writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY\n');
+  const outside = path.join(base, 'outside');
+  mkdirSync(outside);
+  return { base: realpathSync(base), ws: realpathSync(ws), home: realpathSync(home), outside: realpathSync(outside) };
+}
+
+function setup(allowedHosts: string[] = []) {
+  const dirs = scratch();
+  const ports = createNodePorts({ root: dirs.ws });
+  const asked: ApprovalRequest[] = [];
+  let answer: 'approve' | 'deny' = 'deny';
+  ports.approval = {
+    request: async (req) => {
+      asked.push(req);
+      return { decision: answer };
+    },
+  };
+  const connections: BoxConnection[] = [];
+  const sandbox = createSandbox({
+    settings: () => ({ mode: 'box', allowedHosts, extraWriteRoots: [] }),
+    workspaceFolders: () => [dirs.ws],
+    home: dirs.home,
+    stateRoot: path.join(dirs.base, 'state'),
+    onConnection: (c) => connections.push(c),
+  });
+  ports.sandbox = sandbox;
+  ports.childEnv = () => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dirs.home, LANG: 'C' });
+  const session = createToolSessionState('it');
+  const ctx = makeContext(ports, { session, callId: 'call-1' });
+  return {
+    ...dirs,
+    ctx,
+    asked,
+    connections,
+    approveEdge: () => (answer = 'approve'),
+    done: () => {
+      disposeToolSession(session);
+      sandbox.dispose();
+      rmSync(dirs.base, { recursive: true, force: true });
+    },
+  };
+}
+
+test('a boxed command: its own output and reads work; protected, outside and secret writes are refused by name', {
+  skip,
+}, async () => {
+  const t = setup();
+  try {
+    const r = await bashTool.execute(
+      {
+        command:
+          'cat input.txt; echo made > out.txt; echo evil > .git/hooks/pre-commit; ' +
+          `echo x > ${t.outside}/escaped.txt; echo y > ~/.ssh/authorized_keys; echo z > .mcp.json; exit 3`,
+      },
+      t.ctx,
+    );
+    const text = textOf(r);
+    assert.equal(r.isError, true);
+    // Allowed work: reading the workspace, writing its own output file.
+    assert.match(text, /workspace data/);
+    assert.equal(readFileSync(path.join(t.ws, 'out.txt'), 'utf8'), 'made\n');
+    // Refused work: nothing reached the host.
+    assert.equal(existsSync(path.join(t.ws, '.git', 'hooks', 'pre-commit')), false);
+    assert.equal(existsSync(path.join(t.outside, 'escaped.txt')), false);
+    assert.equal(existsSync(path.join(t.home, '.ssh', 'authorized_keys')), false);
+    assert.equal(
+      existsSync(path.join(t.ws, '.mcp.json')),
+      false,
+      'the stand-in for a missing protected file is removed',
+    );
+    assert.match(text, /Read-only file system/);
+    // The first refusal is named with its rule, for the model and the card.
+    assert.match(text, /\[sandbox\] refused \.git\/hooks\/pre-commit|\[sandbox\] refused .*\.git\/hooks/);
+    assert.match(text, /stays read-only in the sandbox: git hooks and config can run code/);
+    // One prompt at the edge: it names the rule and offers a run outside the box (no widening for .git).
+    assert.equal(t.asked.length, 1);
+    assert.equal(t.asked[0].labels?.approve, 'Run once outside the box');
+    assert.equal(t.asked[0].alwaysRule, undefined);
+  } finally {
+    t.done();
+  }
+});
+
+test('each refusal alone names its own rule', { skip }, async () => {
+  const t = setup();
+  try {
+    const outside = await bashTool.execute({ command: `echo x > ${t.outside}/escaped.txt` }, t.ctx);
+    assert.match(textOf(outside), /\[sandbox\] refused .*escaped\.txt: .* is outside the box's writable folders/);
+    assert.equal(t.asked.at(-1)?.labels?.always, 'Allow this folder');
+    assert.equal(t.asked.at(-1)?.alwaysRule, t.outside);
+
+    const secretRead = await bashTool.execute({ command: 'cat ~/.ssh/id_rsa' }, t.ctx);
+    assert.doesNotMatch(textOf(secretRead), /PRIVATE KEY/);
+    assert.match(textOf(secretRead), /\[sandbox\] refused ~\/\.ssh\/id_rsa: ~\/\.ssh\/ is hidden in the sandbox/);
+
+    const protectedNew = await bashTool.execute({ command: 'echo "{}" > .mcp.json' }, t.ctx);
+    assert.match(textOf(protectedNew), /\[sandbox\] refused \.mcp\.json: \.mcp\.json stays read-only in the sandbox/);
+    assert.equal(existsSync(path.join(t.ws, '.mcp.json')), false);
+  } finally {
+    t.done();
+  }
+});
+
+test('the network: a direct connection has no route, the proxy lets only allowed hosts through and logs each', {
+  skip,
+}, async () => {
+  const server = createServer((_req, res) => res.end('hello from the host\n'));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  const t = setup(['localhost']);
+  try {
+    // Node's fetch ignores HTTP_PROXY: the box's loopback is its own, so the host's server is not there.
+    const direct = await bashTool.execute(
+      {
+        command:
+          `node -e "fetch('http://127.0.0.1:${port}/')` +
+          `.then(()=>console.log('REACHED'),e=>{console.log(e.cause?.code);process.exit(1)})"`,
+      },
+      t.ctx,
+    );
+    assert.doesNotMatch(textOf(direct), /REACHED/);
+    assert.match(textOf(direct), /\[sandbox\] refused .*no route|\[sandbox\] refused the network/);
+
+    const curl = existsSync('/usr/bin/curl');
+    if (curl) {
+      const allowed = await bashTool.execute({ command: `curl -sS --noproxy '' http://localhost:${port}/` }, t.ctx);
+      assert.equal(allowed.isError, false, textOf(allowed));
+      assert.match(textOf(allowed), /hello from the host/);
+      const refused = await bashTool.execute({ command: `curl -sSf --noproxy '' http://127.0.0.1:${port}/` }, t.ctx);
+      assert.equal(refused.isError, true);
+      assert.match(
+        textOf(refused),
+        /\[sandbox\] refused 127\.0\.0\.1:\d+: .*127\.0\.0\.1 is not in sextant\.sandbox\.network\.allowedHosts/,
+      );
+      assert.equal(t.asked.at(-1)?.labels?.always, 'Allow this host');
+      assert.deepEqual(
+        t.connections.map((c) => [c.host, c.allowed]),
+        [
+          ['localhost', true],
+          ['127.0.0.1', false],
+        ],
+      );
+    } else console.log('# curl missing: the proxy checks are left out');
+  } finally {
+    t.done();
+    server.close();
+  }
+});
+
+test('run once outside the box: only after the user approves at the edge', { skip }, async () => {
+  const t = setup();
+  try {
+    t.approveEdge();
+    const r = await bashTool.execute({ command: `echo x > ${t.outside}/approved.txt` }, t.ctx);
+    assert.equal(r.isError, false, textOf(r));
+    assert.match(textOf(r), /ran once outside the sandbox \(the user approved\)/);
+    assert.equal(readFileSync(path.join(t.outside, 'approved.txt'), 'utf8'), 'x\n');
+  } finally {
+    t.done();
+  }
+});
+
+test('background jobs run boxed; bash_output names the refusal; kill_shell takes the box down', { skip }, async () => {
+  const t = setup();
+  const marker = `sleep ${3000 + Math.floor(Math.random() * 900)}`;
+  try {
+    const bg = await bashTool.execute(
+      { command: 'echo x > .vscode/tasks.json; exit 1', run_in_background: true },
+      t.ctx,
+    );
+    assert.match(textOf(bg), /in the sandbox/);
+    const id = /bash_\d+/.exec(textOf(bg))?.[0] ?? '';
+    await waitFor(async () => /exit code 1/.test(textOf(await bashOutputTool.execute({ bash_id: id }, t.ctx))));
+    const out = textOf(await bashOutputTool.execute({ bash_id: id, offset: 1 }, t.ctx));
+    assert.match(out, /\[sandbox\] refused \.vscode\/tasks\.json: \.vscode\/ stays read-only in the sandbox/);
+    assert.equal(existsSync(path.join(t.ws, '.vscode')), false);
+
+    const long = await bashTool.execute(
+      { command: `echo started; ${marker} & ${marker}`, run_in_background: true },
+      t.ctx,
+    );
+    const longId = /bash_\d+/.exec(textOf(long))?.[0] ?? '';
+    await waitFor(async () =>
+      /started/.test(textOf(await bashOutputTool.execute({ bash_id: longId, offset: 1 }, t.ctx))),
+    );
+    await waitFor(() => processes(marker) === 2);
+    const killed = await killShellTool.execute({ shell_id: longId }, t.ctx);
+    assert.equal(killed.isError, false, textOf(killed));
+    await waitFor(() => processes(marker) === 0);
+  } finally {
+    t.done();
+  }
+});
+
+/** Live (not zombie) processes on the host whose command line is exactly `marker`. */
+function processes(marker: string): number {
+  let n = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (cmd === marker && stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z') n++;
+    } catch {
+      /* gone */
+    }
+  }
+  return n;
+}
+
+async function waitFor(cond: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('condition not reached in time');
+}
