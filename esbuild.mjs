@@ -33,6 +33,8 @@ export const hostEntries = {
   'provider-openai': 'extension/core/providers/openai.ts',
   'provider-anthropic': 'extension/core/providers/anthropic.ts',
   'research-html': 'extension/core/research/fetch/html-to-markdown.ts',
+  // The MCP SDK (@modelcontextprotocol/client), loaded on the first MCP server start.
+  'mcp-client': 'extension/core/mcp/sdk-session.ts',
 };
 
 export const hostOptions = {

@@ -15,6 +15,8 @@ export interface HandlerHost {
   exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
   planDocuments: PlanDocuments;
   diffReviews: Pick<DiffReviews, 'reveal'>;
+  /** The user's answer to an MCP server waiting for approval (mcp-host.ts). */
+  mcpDecide(server: string, decision: 'approve' | 'deny'): Promise<void>;
 }
 
 const EXTERNAL_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
@@ -58,6 +60,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       if (!(await host.diffReviews.reveal(m.callId))) host.log.warn(`no diff to show for ${m.callId}`);
     },
     answer: (m) => c.answer(m.callId, m.answers),
+    mcpDecision: (m) => host.mcpDecide(m.server, m.decision),
     history: (m) => c.postHistory(m.query, { offset: m.offset, limit: m.limit }),
     resume: async (m) => {
       if (!(await c.resume(m.sessionId)))

@@ -56,6 +56,8 @@ import { createTerminalPort } from './adapters/terminal';
 import { toolSecurityPorts } from './adapters/tool-security';
 import { redactLogSecrets } from './adapters/log-channel';
 import { FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
+import { McpHost } from './mcp-host';
+import { addMcpServer, showMcpServers } from './mcp-commands';
 
 export interface Runtime {
   controller: ChatController;
@@ -74,6 +76,10 @@ export interface Runtime {
   /** A report of the current chat (the one named, else a pick among them) to a workspace file. */
   exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
   showAuditLog(): Promise<void>;
+  /** Sextant: MCP Servers — each server's state, tools, prompts and resources, and what to do with it. */
+  showMcpServers(): Promise<void>;
+  /** Sextant: Add MCP Server — to user settings or the workspace's .mcp.json. */
+  addMcpServer(): Promise<void>;
   /** "Sextant: Approve Change" / "Deny Change": the proposal shown in `target` (a diff's URI) or the active tab. */
   decideChange(decision: 'approve' | 'deny', target?: unknown): Promise<void>;
   dispose(): Promise<void>;
@@ -255,7 +261,7 @@ export async function createRuntime(
 
   // Per workspace (storageUri); without a folder open there is nothing to reopen.
   const currentSession = new CurrentSessionFile(context.storageUri?.fsPath);
-  const toolRegistries = new Map<Mode, ReturnType<typeof createToolRegistry> | undefined>();
+  const toolRegistries = new Map<string, ReturnType<typeof createToolRegistry> | undefined>();
   const trusted = () => vscode.workspace.isTrusted;
   // One fetch pipeline (guard, caps, one 15-minute cache) for every session's web_fetch — and for
   // Research mode's loop (`pageFetcher.fetch(url)`). web_fetch's answer comes from
@@ -286,15 +292,42 @@ export async function createRuntime(
     }),
   );
   if (readSettings().allowPrivateHosts.length) logPrivateHosts();
+  // The keys' guards every process and tool result passes: commands and MCP stdio servers alike.
+  const security = toolSecurityPorts({
+    configs,
+    extraKeyEnvNames: () => [readSettings().embeddings?.apiKeyEnv, ...SEARCH_KEY_ENV_NAMES],
+    secrets: () => knownSecrets,
+  });
+  // MCP servers: approvals in the chat view, tools through the same registry and policy as the built-ins.
+  const mcpChannel = vscode.window.createOutputChannel('Sextant MCP', { log: true });
+  redactLogSecrets(mcpChannel, knownSecrets);
+  const mcp = new McpHost({
+    context,
+    log,
+    post: (message) => post(message),
+    scrubbedEnv: () => security.childEnv(),
+    channel: mcpChannel,
+  });
+  context.subscriptions.push(mcpChannel, mcp);
   const toolsFor = (mode: Mode) => {
-    const key = mode;
+    // Rebuilt when the MCP tools change (a server connects, its approved list changes).
+    const key = `${mode}|${mcp.manager.toolsKey()}`;
     if (!toolRegistries.has(key)) {
       const tools = toolsWithWeb(mode, { trusted: trusted() }, webTools);
+      const mcpTools = mcp.manager.tools(mode);
       // Memory search reads only Sextant's own history, so every mode with tools may use it.
       if (tools.length) tools.push(createMemorySearchTool(store));
+      tools.push(...mcpTools);
+      for (const k of [...toolRegistries.keys()]) if (k.startsWith(`${mode}|`)) toolRegistries.delete(k);
       toolRegistries.set(key, tools.length ? createToolRegistry(tools) : undefined);
     }
     return toolRegistries.get(key);
+  };
+  // First use: the servers that may run start (and list their tools) before the turn takes its tools.
+  const prepareTools = async (mode: Mode, signal: AbortSignal) => {
+    if (mode === 'research' || !trusted()) return;
+    const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    await Promise.race([mcp.manager.prepare(), aborted]);
   };
   context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => toolRegistries.clear()));
 
@@ -362,6 +395,7 @@ export async function createRuntime(
     audit: (entry) => permissions.audit(entry),
     diffReview: diffReviews,
     toolsFor,
+    prepareTools,
     toolPorts: {
       workspace: workspacePort,
       search: createSearchPort(),
@@ -369,11 +403,7 @@ export async function createRuntime(
       log,
       webSearch: searchClient,
       // Commands get no keys; every tool result is redacted (key shapes and these exact values).
-      ...toolSecurityPorts({
-        configs,
-        extraKeyEnvNames: () => [readSettings().embeddings?.apiKeyEnv, ...SEARCH_KEY_ENV_NAMES],
-        secrets: () => knownSecrets,
-      }),
+      ...security,
     },
     systemPrompt: (mode, sessionStartedAt) =>
       systemPromptFor(mode, {
@@ -446,6 +476,7 @@ export async function createRuntime(
       // Messages that read history wait until it is open; a send, an approval or a Stop never does.
       if (READS_HISTORY.has(parsed.message.type)) await store.ready;
       await dispatchInbound(handlers, parsed.message);
+      if (parsed.message.type === 'ready') mcp.post();
     },
     pickMode: async () => {
       const snap = await controller.snapshot();
@@ -482,6 +513,8 @@ export async function createRuntime(
     setSearchApiKey: () => searchKeys.setSearchApiKey(),
     clearSearchApiKey: () => searchKeys.clearSearchApiKey(),
     showAuditLog: () => permissions.showAuditLog(),
+    showMcpServers: () => showMcpServers(mcp.manager, mcpChannel),
+    addMcpServer: () => addMcpServer(log),
     showStorage: () => showStorage(store, readSettings().purgeDeletedAfterDays, log),
     decideChange: (decision, target) => diffReviews.decideActive(decision, target),
     exportSession: async (format) => {
@@ -511,6 +544,7 @@ export async function createRuntime(
     exportReport: (reportId, format) =>
       exportReportToWorkspace(controller.reports(), reportId, format, knownSecrets, log),
     dispose: async () => {
+      await mcp.manager.dispose();
       await controller.dispose();
       await store.close();
     },
@@ -524,6 +558,7 @@ export async function createRuntime(
     exportReport: runtime.exportReport,
     planDocuments: new PlanDocuments(),
     diffReviews,
+    mcpDecide: (server, decision) => mcp.manager.decide(server, decision),
   });
   // While the user reads the view and types, do what the first request needs — load its SDK bundle,
   // read its key and the key's bound host (each a round trip to the workbench) — so the first Send goes

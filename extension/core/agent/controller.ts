@@ -79,6 +79,11 @@ export interface ChatControllerDeps {
   budget?(): BudgetLimits;
   /** The tools a mode is built with (undefined: none). */
   toolsFor(mode: Mode): ToolRuntime | undefined;
+  /**
+   * Called before a chat or agent turn takes its tools: starts what they come from on first use (MCP
+   * servers) and settles when they are ready, failed, or `signal` aborts.
+   */
+  prepareTools?(mode: Mode, signal: AbortSignal): Promise<void>;
   toolPorts: Omit<ToolPorts, 'approval' | 'ask'>;
   /**
    * The mode's system prompt. `sessionStartedAt` dates it: the prompt is the head of every request, so
@@ -345,6 +350,8 @@ export class ChatController {
     const s = this.session;
     const { model, config } = target;
     const userMessage: ModelMessage = { role: 'user', content: text };
+    await this.deps.prepareTools?.(mode, signal);
+    if (signal.aborted) return;
     const tools = this.deps.toolsFor(mode);
     const system = this.deps.systemPrompt(mode, s.createdAt);
     const fixedTokens = estimatePromptTokens(system, tools?.specs() ?? [], []);

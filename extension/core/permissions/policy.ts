@@ -425,6 +425,20 @@ function decideOther(call: PermissionCall, info: ToolInfo, policy: Policy, rules
   return result('ask', 'default', `${call.tool} asks unless a rule allows it`);
 }
 
+/** A tool's rules; an MCP tool (`mcp__…`) also gets its server's (`mcp__<server>__*` keys end in `__`). */
+function rulesFor(policy: Policy, tool: string): ToolRules {
+  if (!tool.startsWith('mcp__')) return policy.byTool.get(tool) ?? NO_RULES;
+  const name = tool.toLowerCase();
+  const merged: ToolRules = { deny: [], ask: [], allow: [] };
+  for (const [key, r] of policy.byTool) {
+    if (key !== name && !(key.endsWith('__') && name.startsWith(key))) continue;
+    merged.deny.push(...r.deny);
+    merged.ask.push(...r.ask);
+    merged.allow.push(...r.allow);
+  }
+  return merged;
+}
+
 /**
  * The policy's answer for one tool call. Pure and synchronous; for file tools pass the real path
  * (`call.realPath`), for bash the command is parsed here.
@@ -432,7 +446,7 @@ function decideOther(call: PermissionCall, info: ToolInfo, policy: Policy, rules
 export function decide(call: PermissionCall, policy: Policy): Decision {
   const known = Object.hasOwn(policy.tools, call.tool) ? policy.tools[call.tool] : undefined;
   const info = known ?? (call.kind ? { kind: call.kind, subject: 'text' as const } : undefined);
-  const rules = policy.byTool.get(call.tool) ?? NO_RULES;
+  const rules = rulesFor(policy, call.tool);
   if (!info) {
     if (policy.defaultMode === 'allow') return result('allow', 'default', `defaultMode allow runs ${call.tool}`);
     return result('ask', 'default', `Sextant knows nothing about the tool ${call.tool}, so it asks`);
@@ -496,7 +510,9 @@ const globLiteral = (s: string) => s.replace(/[*?[\]{}\\]/g, '\\$&');
  * writes outside the workspace.
  */
 export function suggestRule(call: PermissionCall, policy: Policy): string | undefined {
-  const info = Object.hasOwn(policy.tools, call.tool) ? policy.tools[call.tool] : undefined;
+  const known = Object.hasOwn(policy.tools, call.tool) ? policy.tools[call.tool] : undefined;
+  // An MCP tool: "Always allow" names that one tool (mcp__<server>__<tool>).
+  const info = known ?? (call.tool.startsWith('mcp__') && call.kind ? { kind: call.kind, subject: 'text' } : undefined);
   if (!info) return undefined;
   if (info.subject === 'command') return suggestCommand(call, policy);
   if (info.subject === 'url') {

@@ -67,6 +67,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   /** Written for the model: what the tool does and how to use it well. */
   description: string;
   input: S;
+  /**
+   * The JSON Schema sent to the model when the tool brings its own (MCP tools): `input` then only
+   * checks that the arguments are an object, and the server validates them.
+   */
+  jsonSchema?: Record<string, unknown>;
   kind: ToolKind;
   /** The subject shown on the card and matched by permission rules: a path, command, pattern. */
   subject(input: z.infer<S>): string;

@@ -1,0 +1,132 @@
+// MCP in this window: reads the workspace's `.mcp.json` (watched) and `sextant.mcp.servers` (user
+// settings only), keeps the user's decisions in VS Code's state (workspace state for the workspace's
+// servers, global state for the user's), logs each server to the "Sextant MCP" output channel, and
+// posts the servers' state to the chat view, where approvals are asked. The SDK bundle is loaded on the
+// first server start (`mcp-client.js`), never at activation or when the runtime loads.
+import * as path from 'node:path';
+import { spawn as spawnProcess } from 'node:child_process';
+import * as vscode from 'vscode';
+import type { Outbound } from '../protocol';
+import { MCP_JSON_PATH, parseMcpJson, parseUserServers, type McpConfigSource } from '../core/mcp/config';
+import { McpManager } from '../core/mcp/manager';
+import { serverBaseEnvironment } from '../core/mcp/base-env';
+import type { McpClientModule, Spawner } from '../core/mcp/session-port';
+import { McpTrustStore } from '../core/mcp/trust-store';
+import type { Logger } from '../core/ports';
+import { readMcpServersSetting } from './settings';
+
+/** Starts a stdio server's process. The sandbox (issue 21) replaces this with one that runs it boxed. */
+export const spawnServer: Spawner = (r) =>
+  spawnProcess(r.command, r.args, {
+    env: r.env,
+    ...(r.cwd ? { cwd: r.cwd } : {}),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+    // Windows finds npx.cmd and the like only through a shell.
+    shell: process.platform === 'win32',
+  });
+
+export interface McpHostOptions {
+  context: vscode.ExtensionContext;
+  log: Logger;
+  post(message: Outbound): void;
+  /** The host environment scrubbed of keys (the same as commands get). */
+  scrubbedEnv(): Record<string, string>;
+  /** How stdio servers are started (the sandbox wraps it); default `spawnServer`. */
+  spawn?: Spawner;
+  /** Redacts the channel's lines (known key values). */
+  channel: vscode.LogOutputChannel;
+}
+
+export class McpHost implements vscode.Disposable {
+  readonly manager: McpManager;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private workspaceSource: McpConfigSource = { servers: {}, problems: [] };
+  private reported = '';
+  private postScheduled = false;
+
+  constructor(private readonly o: McpHostOptions) {
+    this.manager = new McpManager({
+      loadClient: async () =>
+        (require(path.join(__dirname, 'mcp-client.js')) as { mcpClientModule: McpClientModule }).mcpClientModule,
+      spawn: o.spawn ?? spawnServer,
+      decisions: {
+        workspace: new McpTrustStore(o.context.workspaceState),
+        user: new McpTrustStore(o.context.globalState),
+      },
+      trusted: () => vscode.workspace.isTrusted,
+      env: () => process.env,
+      baseChildEnv: () => serverBaseEnvironment(o.scrubbedEnv()),
+      cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      log: (server, line) => o.channel.info(`[${server}] ${line}`),
+    });
+    this.subscriptions.push(
+      { dispose: () => void this.manager.dispose() },
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('sextant.mcp.servers')) this.apply();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.apply()),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.reload()),
+    );
+    this.manager.onDidChange(() => this.schedulePost());
+    this.watch();
+    this.apply();
+    void this.reload();
+  }
+
+  /** Reads `.mcp.json` now (the first time, and whenever it changes). */
+  async reload(): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) {
+      this.workspaceSource = { servers: {}, problems: [] };
+      this.apply();
+      return;
+    }
+    const uri = vscode.Uri.joinPath(folder.uri, MCP_JSON_PATH);
+    let text = '';
+    try {
+      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    } catch {
+      text = '';
+    }
+    this.workspaceSource = parseMcpJson(text);
+    this.apply();
+  }
+
+  private watch(): void {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) return;
+    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, MCP_JSON_PATH));
+    const on = () => void this.reload();
+    this.subscriptions.push(w, w.onDidCreate(on), w.onDidChange(on), w.onDidDelete(on));
+  }
+
+  private apply(): void {
+    const user = parseUserServers(readMcpServersSetting());
+    this.manager.setSources({ workspace: this.workspaceSource, user });
+    const problems = this.manager.problems().join('\n');
+    if (problems && problems !== this.reported) {
+      for (const p of this.manager.problems()) this.o.log.warn(`mcp: ${p}`);
+      void vscode.window.showWarningMessage(`Sextant: ${this.manager.problems()[0]}`);
+    }
+    this.reported = problems;
+  }
+
+  private schedulePost(): void {
+    if (this.postScheduled) return;
+    this.postScheduled = true;
+    queueMicrotask(() => {
+      this.postScheduled = false;
+      this.post();
+    });
+  }
+
+  /** Sends every server's state to the chat view (also on the view's `ready`). */
+  post(): void {
+    this.o.post({ type: 'mcpServers', servers: this.manager.views(), problems: [...this.manager.problems()] });
+  }
+
+  dispose(): void {
+    for (const d of this.subscriptions.splice(0)) d.dispose();
+  }
+}
