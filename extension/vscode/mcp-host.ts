@@ -4,7 +4,6 @@
 // posts the servers' state to the chat view, where approvals are asked. The SDK bundle is loaded on the
 // first server start (`mcp-client.js`), never at activation or when the runtime loads.
 import * as path from 'node:path';
-import { spawn as spawnProcess } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { Outbound } from '../protocol';
 import { MCP_JSON_PATH, parseMcpJson, parseUserServers, type McpConfigSource } from '../core/mcp/config';
@@ -12,19 +11,9 @@ import { McpManager } from '../core/mcp/manager';
 import { serverBaseEnvironment } from '../core/mcp/base-env';
 import type { McpClientModule, Spawner } from '../core/mcp/session-port';
 import { McpTrustStore } from '../core/mcp/trust-store';
+import { spawnServer } from '../core/mcp/spawn';
 import type { Logger } from '../core/ports';
 import { readMcpServersSetting } from './settings';
-
-/** Starts a stdio server's process. The sandbox (issue 21) replaces this with one that runs it boxed. */
-export const spawnServer: Spawner = (r) =>
-  spawnProcess(r.command, r.args, {
-    env: r.env,
-    ...(r.cwd ? { cwd: r.cwd } : {}),
-    stdio: ['pipe', 'pipe', 'pipe'],
-    windowsHide: true,
-    // Windows finds npx.cmd and the like only through a shell.
-    shell: process.platform === 'win32',
-  });
 
 export interface McpHostOptions {
   context: vscode.ExtensionContext;
