@@ -46,7 +46,14 @@ export class SxMcpApprovals extends LightElement {
     return html`<li>
       <strong>${change} ${t.name}</strong> <span class="mcp-hints">(${hints})</span>
       <pre class="approval-detail">${revealInvisible(t.description).text}</pre>
-      ${t.schema ? html`<details><summary>Input schema</summary><pre class="approval-detail">${t.schema}</pre></details>` : nothing}
+      ${
+        t.schema
+          ? html`<details>
+              <summary>Input schema</summary>
+              <pre class="approval-detail">${t.schema}</pre>
+            </details>`
+          : nothing
+      }
     </li>`;
   }
 

@@ -150,7 +150,8 @@ export class McpManager {
     await this.deps.decisions[spec.scope].patch(spec.name, spec.configHash, { tools: toolHashes(tools) });
     this.deps.log(
       spec.name,
-      `tool list recorded (fingerprint ${listHash(toolHashes(tools)).slice(0, 12)}): ${tools.map((t) => t.name).join(', ') || 'none'}`,
+      `tool list recorded (fingerprint ${listHash(toolHashes(tools)).slice(0, 12)}): ` +
+        `${tools.map((t) => t.name).join(', ') || 'none'}`,
     );
     this.changed();
   }

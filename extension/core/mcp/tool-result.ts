@@ -65,7 +65,7 @@ function capText(blocks: ContentBlock[], max: number): ContentBlock[] {
   if (cut > 0)
     out.push({
       type: 'text',
-      text: `[truncated: ${cut} more characters of this result were left out; ask the tool for less (a filter, a page)]`,
+      text: `[truncated: ${cut} more characters left out; ask the tool for less (a filter, a page)]`,
     });
   return out;
 }
