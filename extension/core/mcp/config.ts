@@ -41,11 +41,9 @@ export type McpServerConfig = StdioServerConfig | RemoteServerConfig;
 
 /** A server name is part of every tool name (`mcp__<server>__<tool>`): letters, digits, `_`, `-`. */
 export const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const NAME_RULE = 'a server name uses letters, digits, "_" and "-" (at most 64)';
 
-const ServersSchema = z.record(
-  z.string().regex(SERVER_NAME, 'a server name uses letters, digits, "_" and "-" (at most 64)'),
-  ServerSchema,
-);
+const ServersSchema = z.record(z.string().regex(SERVER_NAME, NAME_RULE), ServerSchema);
 const FileSchema = z.object({ mcpServers: ServersSchema }).loose();
 
 export interface McpConfigSource {
@@ -56,6 +54,11 @@ export interface McpConfigSource {
 
 export function isRemote(config: McpServerConfig): config is RemoteServerConfig {
   return 'url' in config;
+}
+
+/** zod's words, except for a bad record key, where it would only say "Invalid key in record". */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  return issue.code === 'invalid_key' ? NAME_RULE : issue.message;
 }
 
 function pathText(path: ReadonlyArray<PropertyKey>): string {
@@ -88,7 +91,7 @@ export function parseMcpJson(text: string, file = MCP_JSON_PATH): McpConfigSourc
   if (!checked.success) {
     const details = checked.error.issues.map((issue) => {
       const name = issue.path.length ? `"${pathText(issue.path)}" ` : '';
-      return `${at(offsetNear(parsed.offsetOf, issue.path))}: ${name}${issue.message}`;
+      return `${at(offsetNear(parsed.offsetOf, issue.path))}: ${name}${issueMessage(issue)}`;
     });
     return { servers: {}, problems: [`${details.join('; ')}; the file was ignored (no server of it started).`] };
   }
@@ -104,7 +107,7 @@ export function parseUserServers(value: unknown): McpConfigSource {
   if (checked.success) return { servers: checked.data.mcpServers, problems: [] };
   const details = checked.error.issues.map((issue) => {
     const path = issue.path[0] === 'mcpServers' ? issue.path.slice(1) : issue.path;
-    return `${path.length ? `"${pathText(path)}" ` : ''}${issue.message}`;
+    return `${path.length ? `"${pathText(path)}" ` : ''}${issueMessage(issue)}`;
   });
   return {
     servers: {},
