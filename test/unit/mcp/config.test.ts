@@ -14,7 +14,8 @@ const CLAUDE_FILE = `{
   "mcpServers": {
     "github": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"],
                 "env": { "GITHUB_PERSONAL_ACCESS_TOKEN": "\${GITHUB_TOKEN}" } },
-    "stripe": { "type": "http", "url": "https://mcp.stripe.com", "headers": { "Authorization": "Bearer \${STRIPE_KEY}" } },
+    "stripe": { "type": "http", "url": "https://mcp.stripe.com",
+                "headers": { "Authorization": "Bearer \${STRIPE_KEY}" } },
     "old": { "type": "sse", "url": "https://example.com/sse" }
   }
 }`;

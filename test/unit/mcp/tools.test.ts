@@ -126,7 +126,7 @@ test('Stop cancels an MCP call in flight: the server is told and the card ends a
   await manager.dispose();
 });
 
-test('results: structured content, images for vision models, resource links, large text truncated with a note', async () => {
+test('results: structured content, images for vision models, resource links, long text truncated', async () => {
   const { manager } = await stdioManager();
   const ctx = (supportsImages: boolean) =>
     ({ signal: new AbortController().signal, progress() {}, supportsImages }) as never;
@@ -158,7 +158,7 @@ test('a server that crashes is restarted with backoff and its failure is visible
   await manager.dispose();
 });
 
-test('a Streamable HTTP server: tools listed and called with arguments; a workspace one not contacted before approval', async () => {
+test('Streamable HTTP: tools called with arguments; a workspace server not contacted before approval', async () => {
   const server = await startTestHttpServer();
   try {
     const { manager } = createManager();
