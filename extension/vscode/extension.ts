@@ -19,6 +19,12 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
     ...registerCommands(host, view),
+    // An MCP server's OAuth sign-in comes back to vscode://sextant.sextant/mcp-oauth?code=…&state=….
+    vscode.window.registerUriHandler({
+      handleUri: async (uri) => {
+        if (uri.path === '/mcp-oauth') (await host?.get())?.mcpOAuthRedirect(new URLSearchParams(uri.query));
+      },
+    }),
   );
   const ms = performance.now() - started;
   log.info(`Sextant activated in ${ms.toFixed(2)} ms`);

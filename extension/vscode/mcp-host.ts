@@ -11,8 +11,9 @@ import { McpManager } from '../core/mcp/manager';
 import { serverBaseEnvironment } from '../core/mcp/base-env';
 import type { McpClientModule, Spawner } from '../core/mcp/session-port';
 import { McpTrustStore } from '../core/mcp/trust-store';
+import { McpOAuthProvider } from '../core/mcp/oauth';
 import { spawnServer } from '../core/mcp/spawn';
-import type { Logger } from '../core/ports';
+import type { Logger, SecretsPort } from '../core/ports';
 import { readMcpServersSetting } from './settings';
 
 export interface McpHostOptions {
@@ -25,7 +26,12 @@ export interface McpHostOptions {
   spawn?: Spawner;
   /** Redacts the channel's lines (known key values). */
   channel: vscode.LogOutputChannel;
+  /** SecretStorage: OAuth clients and tokens of remote servers. */
+  secrets: SecretsPort;
 }
+
+/** The redirect the authorization servers send the browser back to (handled in extension.ts). */
+const OAUTH_REDIRECT_PATH = '/mcp-oauth';
 
 export class McpHost implements vscode.Disposable {
   readonly manager: McpManager;
@@ -33,6 +39,7 @@ export class McpHost implements vscode.Disposable {
   private workspaceSource: McpConfigSource = { servers: {}, problems: [] };
   private reported = '';
   private postScheduled = false;
+  private readonly signIns = new Set<McpOAuthProvider>();
 
   constructor(private readonly o: McpHostOptions) {
     this.manager = new McpManager({
@@ -48,6 +55,25 @@ export class McpHost implements vscode.Disposable {
       baseChildEnv: () => serverBaseEnvironment(o.scrubbedEnv()),
       cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
       log: (server, line) => o.channel.info(`[${server}] ${line}`),
+      // Remote servers that answer 401 get the MCP authorization flow; the browser comes back through
+      // VS Code's URI handler. A server with a static Authorization header never reaches it.
+      authProviderFor: (server, url) => {
+        const provider = new McpOAuthProvider(server, url, {
+          secrets: o.secrets,
+          redirectUrl: `${vscode.env.uriScheme}://${o.context.extension.id}${OAUTH_REDIRECT_PATH}`,
+          openAuthorizationPage: async (page, name) => {
+            const open = 'Open browser';
+            const pick = await vscode.window.showInformationMessage(
+              `Sextant: the MCP server "${name}" asks you to sign in at ${page.origin}.`,
+              open,
+            );
+            if (pick === open) await vscode.env.openExternal(vscode.Uri.parse(page.href, true));
+          },
+          log: (name, line) => o.channel.info(`[${name}] ${line}`),
+        });
+        this.signIns.add(provider);
+        return provider;
+      },
     });
     this.subscriptions.push(
       { dispose: () => void this.manager.dispose() },
@@ -108,6 +134,12 @@ export class McpHost implements vscode.Disposable {
       this.postScheduled = false;
       this.post();
     });
+  }
+
+  /** The browser's redirect back from a sign-in: given to the provider whose state it carries. */
+  oauthRedirect(params: URLSearchParams): void {
+    for (const p of this.signIns) if (p.receiveRedirect(params)) return;
+    this.o.log.warn('mcp: a sign-in redirect arrived that no server was waiting for; ignored');
   }
 
   /** Sends every server's state to the chat view (also on the view's `ready`). */

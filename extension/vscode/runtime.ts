@@ -80,6 +80,8 @@ export interface Runtime {
   showMcpServers(): Promise<void>;
   /** Sextant: Add MCP Server — to user settings or the workspace's .mcp.json. */
   addMcpServer(): Promise<void>;
+  /** The browser came back from an MCP server's OAuth sign-in (the URI handler). */
+  mcpOAuthRedirect(params: URLSearchParams): void;
   /** "Sextant: Approve Change" / "Deny Change": the proposal shown in `target` (a diff's URI) or the active tab. */
   decideChange(decision: 'approve' | 'deny', target?: unknown): Promise<void>;
   dispose(): Promise<void>;
@@ -307,6 +309,7 @@ export async function createRuntime(
     post: (message) => post(message),
     scrubbedEnv: () => security.childEnv(),
     channel: mcpChannel,
+    secrets,
   });
   context.subscriptions.push(mcpChannel, mcp);
   const toolsFor = (mode: Mode) => {
@@ -515,6 +518,7 @@ export async function createRuntime(
     showAuditLog: () => permissions.showAuditLog(),
     showMcpServers: () => showMcpServers(mcp.manager, mcpChannel),
     addMcpServer: () => addMcpServer(log),
+    mcpOAuthRedirect: (params) => mcp.oauthRedirect(params),
     showStorage: () => showStorage(store, readSettings().purgeDeletedAfterDays, log),
     decideChange: (decision, target) => diffReviews.decideActive(decision, target),
     exportSession: async (format) => {

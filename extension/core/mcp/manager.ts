@@ -162,8 +162,16 @@ export class McpManager {
    */
   async prepare(): Promise<void> {
     const starts: Array<Promise<unknown>> = [];
-    for (const { spec, connection } of this.entries.values())
-      if (this.mayStart(spec) && connection.state !== 'failed') starts.push(connection.ensure());
+    for (const { spec, connection } of this.entries.values()) {
+      if (!this.mayStart(spec) || connection.state === 'failed') continue;
+      // A server waiting for the user to sign in (OAuth) keeps starting; the request does not wait for it.
+      const bound = spec.config.timeout ?? this.deps.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, bound);
+      });
+      starts.push(Promise.race([connection.ensure(), late]).finally(() => clearTimeout(timer)));
+    }
     await Promise.all(starts);
   }
 

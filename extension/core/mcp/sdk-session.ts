@@ -12,6 +12,7 @@ import {
   type JSONRPCMessage,
   type OAuthClientProvider,
   type Transport,
+  UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import type {
   CallOptions,
@@ -248,14 +249,30 @@ async function connect(options: ConnectOptions): Promise<McpSession> {
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.authProvider ? { authProvider: options.authProvider as OAuthClientProvider } : {}),
   };
-  if (r.kind === 'sse') return connectWith(options, new SSEClientTransport(url, shared));
+  const open = (): StreamableHTTPClientTransport | SSEClientTransport =>
+    r.kind === 'sse' ? new SSEClientTransport(url, shared) : new StreamableHTTPClientTransport(url, shared);
+  let transport = open();
   try {
-    return await connectWith(options, new StreamableHTTPClientTransport(url, shared));
+    return await connectWith(options, transport);
   } catch (err) {
+    // The server wants OAuth and the SDK sent the user to sign in: wait for the redirect, trade the code
+    // for tokens (PKCE), and connect again with them.
+    const provider = options.authProvider as SignInProvider | undefined;
+    if (err instanceof UnauthorizedError && typeof provider?.waitForRedirect === 'function') {
+      const params = await provider.waitForRedirect();
+      await transport.finishAuth(params);
+      transport = open();
+      return connectWith(options, transport);
+    }
     // Servers of the 2024-11-05 protocol answer the Streamable HTTP POST with 404 or 405: try HTTP+SSE.
-    if (!isHttpStatus(err, [404, 405])) throw err;
+    if (r.kind === 'sse' || !isHttpStatus(err, [404, 405])) throw err;
     return connectWith(options, new SSEClientTransport(url, shared));
   }
+}
+
+/** What oauth.ts's provider adds to the SDK's interface: the redirect back from the browser. */
+interface SignInProvider extends OAuthClientProvider {
+  waitForRedirect(): Promise<URLSearchParams>;
 }
 
 export const mcpClientModule: McpClientModule = { connect };
