@@ -17,6 +17,8 @@ export interface HandlerHost {
   diffReviews: Pick<DiffReviews, 'reveal'>;
   /** The user's answer to an MCP server waiting for approval (mcp-host.ts). */
   mcpDecide(server: string, decision: 'approve' | 'deny'): Promise<void>;
+  /** `/mcp__<server>__<prompt>` and `@<server>:<uri>` in a message, resolved (the text as typed if none). */
+  expandMessage(text: string): Promise<string>;
 }
 
 const EXTERNAL_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
@@ -26,7 +28,10 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
   return {
     ready: () => c.postSnapshot(),
     // Not awaited: a send runs for the whole turn, and the next message (Stop) must get through.
-    send: (m) => void c.send(m.requestId, m.text, m.mode, m.budget ? { budget: m.budget } : {}),
+    send: (m) =>
+      void host
+        .expandMessage(m.text)
+        .then((text) => c.send(m.requestId, text, m.mode, m.budget ? { budget: m.budget } : {})),
     abort: (m) => c.abort(m.requestId),
     retry: (m) => void c.retry(m.requestId),
     compactNow: async () => void (await c.compactNow()),

@@ -12,6 +12,7 @@ import { serverBaseEnvironment } from '../core/mcp/base-env';
 import type { McpClientModule, Spawner } from '../core/mcp/session-port';
 import { McpTrustStore } from '../core/mcp/trust-store';
 import { McpOAuthProvider } from '../core/mcp/oauth';
+import { expandMcpReferences } from '../core/mcp/message-references';
 import { spawnServer } from '../core/mcp/spawn';
 import type { Logger, SecretsPort } from '../core/ports';
 import { readMcpServersSetting } from './settings';
@@ -134,6 +135,22 @@ export class McpHost implements vscode.Disposable {
       this.postScheduled = false;
       this.post();
     });
+  }
+
+  /** Resolves MCP prompts and resources in a message; what fails is said and the text kept as typed. */
+  async expandMessage(text: string): Promise<string> {
+    if (!text.includes('mcp__') && !text.includes('@')) return text;
+    const m = this.manager;
+    // A server not started yet (first use) has listed no prompts or resources: start the allowed ones.
+    if (m.names().some((n) => text.includes(`mcp__${n}__`) || text.includes(`@${n}:`))) await m.prepare();
+    const r = await expandMcpReferences(text, {
+      names: () => m.names(),
+      promptArguments: (s, p) => m.promptArguments(s, p),
+      getPrompt: (s, p, a) => m.getPrompt(s, p, a),
+      readResource: (s, u) => m.readResource(s, u),
+    });
+    if (r.problems.length) void vscode.window.showWarningMessage(`Sextant: ${r.problems.join('; ')}`);
+    return r.text;
   }
 
   /** The browser's redirect back from a sign-in: given to the provider whose state it carries. */

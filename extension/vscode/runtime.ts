@@ -563,6 +563,7 @@ export async function createRuntime(
     planDocuments: new PlanDocuments(),
     diffReviews,
     mcpDecide: (server, decision) => mcp.manager.decide(server, decision),
+    expandMessage: (text) => mcp.expandMessage(text),
   });
   // While the user reads the view and types, do what the first request needs — load its SDK bundle,
   // read its key and the key's bound host (each a round trip to the workbench) — so the first Send goes

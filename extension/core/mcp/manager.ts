@@ -309,6 +309,12 @@ export class McpManager {
     return [...this.entries.keys()];
   }
 
+  /** A connected server's prompt's argument names in order, or undefined when it has no such prompt. */
+  promptArguments(server: string, prompt: string): string[] | undefined {
+    const p = this.entries.get(server)?.connection.prompts.find((x) => x.name === prompt);
+    return p ? (p.arguments ?? []).map((a) => a.name) : undefined;
+  }
+
   views(): McpServerView[] {
     return [...this.entries.values()].map((e) => this.view(e));
   }
