@@ -15,8 +15,9 @@ import { McpTrustStore, type KeyValueStore } from '../../extension/core/mcp/trus
 import { createPolicy, decide } from '../../extension/core/permissions';
 import { createToolRegistry } from '../../extension/core/tools/registry';
 import type { ToolContext } from '../../extension/core/tools/types';
+import { buildStdioServer } from '../../test/fixtures/mcp/build-server';
 
-const SERVER = process.env.MCP_BENCH_SERVER ?? '';
+let SERVER = '';
 const CALLS = Number(process.env.MCP_BENCH_CALLS ?? 500);
 const STARTS = Number(process.env.MCP_BENCH_STARTS ?? 10);
 
@@ -80,6 +81,7 @@ async function sdkClient(): Promise<Client> {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'mcp-bench-'));
+  SERVER = await buildStdioServer(process.cwd(), join(dir, 'server.cjs'));
   // Time to first tool list.
   const ours: number[] = [];
   const direct: number[] = [];

@@ -5,7 +5,7 @@
 // shape is reported with its line and column and ignored whole: half a server list would start servers
 // the user cannot predict; nothing else depends on it.
 import * as z from 'zod';
-import { lineColumn, parseJsonc, type JsonPath } from '../config/jsonc';
+import { lineColumn, offsetNear, parseJsonc, pathText } from '../config/jsonc';
 
 export const MCP_JSON_PATH = '.mcp.json';
 
@@ -59,19 +59,6 @@ export function isRemote(config: McpServerConfig): config is RemoteServerConfig 
 /** zod's words, except for a bad record key, where it would only say "Invalid key in record". */
 function issueMessage(issue: z.core.$ZodIssue): string {
   return issue.code === 'invalid_key' ? NAME_RULE : issue.message;
-}
-
-function pathText(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${String(p)}` : String(p))).join('');
-}
-
-function offsetNear(offsetOf: (p: JsonPath) => number | undefined, path: ReadonlyArray<PropertyKey>): number {
-  const keys = path.filter((p): p is string | number => typeof p === 'string' || typeof p === 'number');
-  for (let n = keys.length; n >= 0; n--) {
-    const at = offsetOf(keys.slice(0, n));
-    if (at !== undefined) return at;
-  }
-  return 0;
 }
 
 /** Parses the text of a `.mcp.json`. Never throws; a bad file gives no servers and says where it is wrong. */

@@ -7,19 +7,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, type E2E } from '../harness/e2e';
 import { poll, waitUntil } from '../harness/workbench';
-
-async function buildServer(outfile: string): Promise<void> {
-  const esbuild = await import('esbuild');
-  await esbuild.build({
-    entryPoints: [join(ROOT, 'test', 'fixtures', 'mcp', 'stdio-server-cli.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'warning',
-  });
-}
+import { buildStdioServer } from '../../fixtures/mcp/build-server';
 
 export function mcpScenarios(e2e: E2E): void {
   e2e.scenario(
@@ -28,7 +16,7 @@ export function mcpScenarios(e2e: E2E): void {
       const outside = join(workspace, '..', 'mcp-e2e');
       mkdirSync(outside, { recursive: true });
       const serverFile = join(outside, 'server.cjs');
-      await buildServer(serverFile);
+      await buildStdioServer(ROOT, serverFile);
       const markers = join(outside, 'markers');
       mkdirSync(markers, { recursive: true });
       const notes = join(outside, 'notes');

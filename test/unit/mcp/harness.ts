@@ -11,6 +11,7 @@ import { McpTrustStore, type KeyValueStore } from '../../../extension/core/mcp/t
 import type { McpConfigSource, McpServerConfig, StdioServerConfig } from '../../../extension/core/mcp/config';
 import { serverBaseEnvironment } from '../../../extension/core/mcp/base-env';
 import { childEnvironment } from '../../../extension/core/security/child-env';
+import { buildStdioServer } from '../../fixtures/mcp/build-server';
 
 const root = process.cwd();
 let built: Promise<string> | undefined;
@@ -18,17 +19,7 @@ let built: Promise<string> | undefined;
 /** test/fixtures/mcp/stdio-server-cli.ts bundled into dist-test (once per test process). */
 export function stdioServerFile(): Promise<string> {
   built ??= (async () => {
-    const esbuild = await import('esbuild');
-    const outfile = join(root, 'dist-test', `mcp-stdio-server-${process.pid}.cjs`);
-    await esbuild.build({
-      entryPoints: [join(root, 'test', 'fixtures', 'mcp', 'stdio-server-cli.ts')],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      logLevel: 'warning',
-    });
+    const outfile = await buildStdioServer(root, join(root, 'dist-test', `mcp-stdio-server-${process.pid}.cjs`));
     process.on('exit', () => rmSync(outfile, { force: true }));
     return outfile;
   })();
