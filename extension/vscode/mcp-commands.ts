@@ -29,7 +29,16 @@ function describe(s: McpServerView): string {
 
 type Action = vscode.QuickPickItem & { run?: () => Promise<unknown> | unknown };
 
-export async function showMcpServers(manager: McpManager, channel: vscode.LogOutputChannel): Promise<void> {
+export interface McpPanelActions {
+  /** Stores a remote server's static bearer token in SecretStorage. */
+  setBearerToken(server: string): Promise<void>;
+}
+
+export async function showMcpServers(
+  manager: McpManager,
+  channel: vscode.LogOutputChannel,
+  actions: McpPanelActions,
+): Promise<void> {
   const servers = manager.views();
   if (!servers.length) {
     const add = 'Add MCP Server';
@@ -49,10 +58,15 @@ export async function showMcpServers(manager: McpManager, channel: vscode.LogOut
     })),
     { title: 'Sextant: MCP Servers', placeHolder: 'Pick a server to see its tools and act on it' },
   );
-  if (pick) await serverActions(manager, channel, pick.server);
+  if (pick) await serverActions(manager, channel, actions, pick.server);
 }
 
-async function serverActions(manager: McpManager, channel: vscode.LogOutputChannel, s: McpServerView): Promise<void> {
+async function serverActions(
+  manager: McpManager,
+  channel: vscode.LogOutputChannel,
+  actions: McpPanelActions,
+  s: McpServerView,
+): Promise<void> {
   const items: Action[] = [];
   const sep = (label: string): Action => ({ label, kind: vscode.QuickPickItemKind.Separator });
   items.push(sep('Actions'));
@@ -69,6 +83,12 @@ async function serverActions(manager: McpManager, channel: vscode.LogOutputChann
     description: 'forget the approval and the recorded tool list; ask again',
     run: () => manager.reapprove(s.name),
   });
+  if (s.transport !== 'stdio')
+    items.push({
+      label: '$(key) Set bearer token',
+      description: 'kept in SecretStorage; for servers that take a static token instead of OAuth',
+      run: () => actions.setBearerToken(s.name),
+    });
   if (s.stderrTail) items.push({ label: '$(warning) Stderr (last lines)', detail: s.stderrTail.slice(-500) });
   if (s.tools.length) {
     items.push(sep(`Tools (${s.tools.length})`));

@@ -40,7 +40,7 @@ export class McpHost implements vscode.Disposable {
   private workspaceSource: McpConfigSource = { servers: {}, problems: [] };
   private reported = '';
   private postScheduled = false;
-  private readonly signIns = new Set<McpOAuthProvider>();
+  private readonly signIns = new Map<string, McpOAuthProvider>();
 
   constructor(private readonly o: McpHostOptions) {
     this.manager = new McpManager({
@@ -72,7 +72,7 @@ export class McpHost implements vscode.Disposable {
           },
           log: (name, line) => o.channel.info(`[${name}] ${line}`),
         });
-        this.signIns.add(provider);
+        this.signIns.set(server, provider);
         return provider;
       },
     });
@@ -155,8 +155,24 @@ export class McpHost implements vscode.Disposable {
 
   /** The browser's redirect back from a sign-in: given to the provider whose state it carries. */
   oauthRedirect(params: URLSearchParams): void {
-    for (const p of this.signIns) if (p.receiveRedirect(params)) return;
+    for (const p of this.signIns.values()) if (p.receiveRedirect(params)) return;
     this.o.log.warn('mcp: a sign-in redirect arrived that no server was waiting for; ignored');
+  }
+
+  /** Asks for a remote server's bearer token, keeps it in SecretStorage (empty: removes it), restarts it. */
+  async setBearerToken(server: string): Promise<void> {
+    const provider = this.signIns.get(server);
+    if (!provider) return;
+    const token = await vscode.window.showInputBox({
+      title: `Sextant: bearer token for the MCP server "${server}"`,
+      prompt: "Kept in VS Code's SecretStorage and sent as Authorization: Bearer …; leave empty to remove it",
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (token === undefined) return;
+    await provider.setBearerToken(token.trim());
+    this.o.channel.info(`[${server}] bearer token ${token.trim() ? 'stored' : 'removed'}`);
+    await this.manager.restart(server);
   }
 
   /** Sends every server's state to the chat view (also on the view's `ready`). */

@@ -516,7 +516,7 @@ export async function createRuntime(
     setSearchApiKey: () => searchKeys.setSearchApiKey(),
     clearSearchApiKey: () => searchKeys.clearSearchApiKey(),
     showAuditLog: () => permissions.showAuditLog(),
-    showMcpServers: () => showMcpServers(mcp.manager, mcpChannel),
+    showMcpServers: () => showMcpServers(mcp.manager, mcpChannel, mcp),
     addMcpServer: () => addMcpServer(log),
     mcpOAuthRedirect: (params) => mcp.oauthRedirect(params),
     showStorage: () => showStorage(store, readSettings().purgeDeletedAfterDays, log),

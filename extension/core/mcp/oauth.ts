@@ -1,4 +1,5 @@
-// OAuth for remote MCP servers (the MCP authorization spec), as the SDK's `OAuthClientProvider`: the
+// OAuth for remote MCP servers (the MCP authorization spec), as the SDK's `OAuthClientProvider` — and a
+// static bearer token from SecretStorage for servers that use one instead (`setBearerToken`): the
 // SDK does discovery (protected-resource and authorization-server metadata), dynamic client
 // registration, PKCE and refresh; this class keeps what must survive — the registered client and the
 // tokens — in SecretStorage (never settings, logs or the store), opens the authorization page in the
@@ -80,8 +81,17 @@ export class McpOAuthProvider implements OAuthClientProvider {
     await this.host.secrets.set(`${this.key}.client`, JSON.stringify(info));
   }
 
-  tokens(): Promise<StoredOAuthTokens | undefined> {
+  /** A static bearer token the user stored for this server wins over OAuth tokens. */
+  async tokens(): Promise<StoredOAuthTokens | undefined> {
+    const fixed = await this.host.secrets.get(`${this.key}.bearer`);
+    if (fixed) return { access_token: fixed, token_type: 'Bearer' };
     return this.read<StoredOAuthTokens>('tokens');
+  }
+
+  /** Stores (or, with '', removes) a static bearer token for servers that use one instead of OAuth. */
+  async setBearerToken(token: string): Promise<void> {
+    if (token) await this.host.secrets.set(`${this.key}.bearer`, token);
+    else await this.host.secrets.delete(`${this.key}.bearer`);
   }
 
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
@@ -106,6 +116,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     if (scope === 'all' || scope === 'client') await this.host.secrets.delete(`${this.key}.client`);
     if (scope === 'all' || scope === 'tokens') await this.host.secrets.delete(`${this.key}.tokens`);
+    if (scope === 'all') await this.host.secrets.delete(`${this.key}.bearer`);
     if (scope === 'all' || scope === 'verifier') this.verifier = undefined;
   }
 

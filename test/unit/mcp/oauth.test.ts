@@ -78,3 +78,32 @@ test('OAuth: discovery, registration, PKCE, redirect, tokens in secrets, refresh
     await server.close();
   }
 });
+
+test('a static bearer token from the secrets port is sent without any sign-in', async () => {
+  const auth = fakeAuthServer();
+  const server = await startTestHttpServer({ before: auth.before });
+  auth.origin = new URL(server.url).origin;
+  auth.validTokens.add('static-token-1');
+  const secrets = memorySecrets();
+  let opened = 0;
+  const host: OAuthHost = {
+    secrets,
+    redirectUrl: 'vscode://sextant.sextant/mcp-oauth',
+    openAuthorizationPage: async () => void opened++,
+    log: () => undefined,
+  };
+  try {
+    const provider = new McpOAuthProvider('remote', server.url, host);
+    await provider.setBearerToken('static-token-1');
+    const { manager } = createManager({ authProviderFor: () => provider });
+    manager.setSources({ workspace: none, user: source({ remote: { type: 'http', url: server.url } }) });
+    await manager.prepare();
+    assert.equal(manager.views()[0].state, 'connected');
+    assert.equal(opened, 0);
+    assert.equal(auth.registrations, 0);
+    assert.ok(server.authorizations.every((a) => a === 'Bearer static-token-1'));
+    await manager.dispose();
+  } finally {
+    await server.close();
+  }
+});
