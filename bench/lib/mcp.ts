@@ -106,7 +106,7 @@ async function main(): Promise<void> {
   const m = manager(dir);
   await m.prepare();
   const registry = createToolRegistry(m.tools('agent'));
-  const policy = createPolicy({ user: {}, workspaceFolders: ['/ws'], home: homedir() });
+  const policy = createPolicy({ user: {}, workspaceFolders: ['/ws'], home: homedir(), tools: [] });
   const ctx = {
     signal: new AbortController().signal,
     progress: () => undefined,

@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PermissionGate } from '../core/agent/permission-gate';
 import { createPolicy, type Policy } from '../core/permissions';
+import { declaredToolFacts } from '../core/tools/registry';
+import { commandShell } from '../core/tools/util/command-shell';
 import type { PermissionSettings } from '../core/permissions/types';
 import type { Logger } from '../core/ports';
 import { AuditLog, type AuditEntry } from '../core/security/audit-log';
@@ -47,6 +49,8 @@ export function createPermissionHost(deps: PermissionHostDeps): PermissionHost {
       workspaceFolders: (vscode.workspace.workspaceFolders ?? []).map((f) => realPath(f.uri.fsPath)),
       home: realPath(homedir()),
       extraWriteRoots: user.extraWriteRoots,
+      tools: declaredToolFacts(),
+      commandShell: commandShell().kind,
     });
     // Each distinct set of problems is logged once, not on every call.
     const problems = built.problems.map((p) => `${p.source} ${p.list} "${p.rule}": ${p.message}`).join('\n');

@@ -1,9 +1,11 @@
 // Asks the permission policy about one tool call, once, with its parsed arguments. The policy is
-// pure; this is where the call's target path gets its real path (symbolic links resolved through
-// the workspace port), so a link inside the workspace that points at ~/.ssh is judged as ~/.ssh.
+// pure; this is where the paths the tool's declaration names get their real paths (symbolic links
+// resolved through the workspace port), so a link inside the workspace that points at ~/.ssh is
+// judged as ~/.ssh.
 import type { WorkspacePort } from '../ports';
 import { decide, suggestRule, type Policy } from '../permissions';
 import type { Decision } from '../permissions/types';
+import type { ToolFacts } from '../permissions/tool-facts';
 import type { ToolKind } from '../../protocol';
 import { realPathOf, resolvePath } from '../tools/util/paths';
 
@@ -20,9 +22,6 @@ export interface Judgement extends Decision {
   alwaysRule?: string;
 }
 
-/** Argument names that hold the path a file tool works on. */
-const PATH_ARGUMENTS = ['file_path', 'notebook_path', 'path'] as const;
-
 export async function judgeCall(
   gate: PermissionGate | undefined,
   call: { tool: string; kind: ToolKind; input: unknown },
@@ -31,8 +30,8 @@ export async function judgeCall(
   if (!gate) return withoutPolicy(call.kind);
   const input = isRecord(call.input) ? call.input : {};
   const policy = gate.policy();
-  const realPath = await targetRealPath(input, workspace);
-  const request = { tool: call.tool, kind: call.kind, input, ...(realPath ? { realPath } : {}) };
+  const realPaths = await targetRealPaths(policy.tools[call.tool], input, workspace);
+  const request = { tool: call.tool, kind: call.kind, input, ...(realPaths ? { realPaths } : {}) };
   const decision = decide(request, policy);
   if (decision.decision !== 'ask') return decision;
   const alwaysRule = decision.source === 'protected' ? undefined : suggestRule(request, policy);
@@ -46,17 +45,29 @@ function withoutPolicy(kind: ToolKind): Judgement {
     : { decision: 'ask', source: 'default', reason: 'writes and commands ask' };
 }
 
-async function targetRealPath(input: Record<string, unknown>, workspace: WorkspacePort): Promise<string | undefined> {
-  for (const name of PATH_ARGUMENTS) {
-    const given = input[name];
-    if (typeof given !== 'string' || !given.trim()) continue;
-    try {
-      return await realPathOf(workspace, await resolvePath(workspace, given));
-    } catch {
-      return undefined;
-    }
+/** The real paths of the files a path tool's declaration names (undefined where one cannot be resolved). */
+async function targetRealPaths(
+  facts: ToolFacts | undefined,
+  input: Record<string, unknown>,
+  workspace: WorkspacePort,
+): Promise<Array<string | undefined> | undefined> {
+  if (facts?.permission.subject !== 'path') return undefined;
+  let given: ReadonlyArray<string | undefined>;
+  try {
+    given = facts.permission.paths?.(input) ?? [];
+  } catch {
+    return undefined;
   }
-  return undefined;
+  return Promise.all(
+    given.map(async (g) => {
+      if (typeof g !== 'string' || !g.trim()) return undefined;
+      try {
+        return await realPathOf(workspace, await resolvePath(workspace, g));
+      } catch {
+        return undefined;
+      }
+    }),
+  );
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

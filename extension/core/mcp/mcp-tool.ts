@@ -1,9 +1,11 @@
 // An MCP tool as a Sextant tool: the same declaration as the built-ins, so the registry specs it, the
 // policy judges it (rules by `mcp__<server>__<tool>` and `mcp__<server>__*`) and the card shows it.
-// Kind from the server's annotations: `readOnlyHint` → read (runs without asking, offered in Chat and
-// Plan too); anything else may write or run code, so it is `execute` and asks by default. The
-// destructive and open-world hints are named on the approval card.
+// Kind and permission facts from the server's annotations (permissions/tool-facts.ts
+// factsFromAnnotations): `readOnlyHint` → read (runs without asking, offered in Chat and Plan too);
+// open world → network; anything else may write or run code → execute; all but reads ask by default.
+// The destructive and open-world hints are named on the approval card.
 import * as z from 'zod';
+import { factsFromAnnotations } from '../permissions/tool-facts';
 import { defineTool, type AnyTool, type ToolContext, type ToolResult } from '../tools/types';
 import type { McpToolInfo } from './tool-list';
 import { mcpToolName } from './tool-name';
@@ -20,8 +22,9 @@ function providerSchema(schema: Record<string, unknown>): Record<string, unknown
   return rest;
 }
 
+/** Read-only as the policy sees it (a tool that also says it is destructive is not). */
 export function isReadOnly(info: McpToolInfo): boolean {
-  return info.annotations?.readOnlyHint === true;
+  return factsFromAnnotations(info.name, info.annotations ?? {}).kind === 'read';
 }
 
 export function mcpTool(server: string, info: McpToolInfo, call: McpToolCaller): AnyTool {
@@ -30,12 +33,19 @@ export function mcpTool(server: string, info: McpToolInfo, call: McpToolCaller):
     info.annotations?.openWorldHint === true ? 'reaches outside systems (open world)' : '',
   ].filter(Boolean);
   const description = (info.description ?? info.title ?? '').slice(0, MAX_DESCRIPTION);
+  const name = mcpToolName(server, info.name);
+  // The policy's facts for a tool known by its annotations: read-only → read; open world → network;
+  // anything else may change things → execute (asks by default). Rules match its string arguments.
+  const facts = factsFromAnnotations(name, info.annotations ?? {});
   return defineTool({
-    name: mcpToolName(server, info.name),
+    name,
     description: `${description || `The ${info.name} tool`} (MCP server "${server}")`,
     input: z.record(z.string(), z.unknown()),
     jsonSchema: providerSchema(info.inputSchema ?? {}),
-    kind: isReadOnly(info) ? 'read' : 'execute',
+    kind: facts.kind,
+    permission: facts.permission,
+    // Read-only tools in Chat and Plan too; Research runs its own loop (the manager applies the same).
+    modes: facts.kind === 'read' ? ['chat', 'plan', 'agent'] : ['agent'],
     subject: (input) => {
       const text = JSON.stringify(input);
       return text.length > SUBJECT_CHARS ? `${text.slice(0, SUBJECT_CHARS - 1)}…` : text;

@@ -1,8 +1,10 @@
 // The permission policy: createPolicy once per settings change, then
 // decide() per tool call and suggestRule() for the approval card's "Always allow".
-export { createPolicy, decide, suggestRule, type Policy } from './policy';
-export { analyzeCommand, type CommandAnalysis, type CommandPiece, type CommandWrite } from './command';
-export { parseShell, type ShellCommand, type ShellParse, type ShellWord } from './shell';
+export { createPolicy, type Policy } from './policy/compile';
+export { decide } from './policy/decide';
+export { suggestRule } from './policy/suggest';
+export { analyzeCommand, type CommandAnalysis, type CommandPiece, type CommandWrite } from './shell/analyse';
+export { parseShell, type ShellCommand, type ShellParse, type ShellWord } from './shell/parse';
 export type {
   Decision,
   DecisionSource,

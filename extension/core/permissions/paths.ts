@@ -1,9 +1,16 @@
-// Path facts the permission policy judges by: containment in the workspace folders, the paths a
-// write always asks for (they run code or hold Sextant's own settings), and the paths a read is
-// always refused (keys, credentials, kernel and device files). Pure: no file system access — the
-// caller resolves symbolic links and hands over real paths.
+// Path facts the permission policy judges by: containment in the workspace folders, and tests
+// derived from protected-paths.ts (the one list, shared with the sandbox) for the paths a write
+// always asks for and the paths a read is always refused. Pure: no file system access — the caller
+// resolves symbolic links and hands over real paths.
 import { posix } from 'node:path';
-import { globSource } from '../tools/util/globs';
+import { globSource } from '../paths/globs';
+import {
+  locationPath,
+  PROTECTED_WRITES,
+  SECRET_LOCATIONS,
+  SYSTEM_READ_REFUSALS,
+  type SecretLocation,
+} from './protected-paths';
 
 /** Forward slashes, `.`/`..` resolved, no trailing slash (except the root). Windows drives become `/C:/…`. */
 export function normalizePath(p: string): string {
@@ -56,9 +63,9 @@ export interface PathFact {
 }
 
 /** A folder name that is protected wherever it appears (`.git` in a nested repository too). */
-function segment(name: string, reason: string): PathFact {
+function segment(name: string, label: string, reason: string): PathFact {
   const re = new RegExp(`(^|/)${escapeRegExp(name)}(/|$)`, 'i');
-  return { test: (p) => re.test(p), label: `${name}/`, reason };
+  return { test: (p) => re.test(p), label, reason };
 }
 
 /** A file name protected wherever it appears; matched case-insensitively (macOS and Windows ignore case). */
@@ -66,128 +73,101 @@ function basename(re: RegExp, label: string, reason: string): PathFact {
   return { test: (p) => re.test(p.slice(p.lastIndexOf('/') + 1)), label, reason };
 }
 
-function underHome(home: string, rel: string, reason: string): PathFact {
-  const root = `${home === '/' ? '' : home}/${rel}`;
-  return { test: (p) => isUnder(p.toLowerCase(), root.toLowerCase()), label: `~/${rel}/`, reason };
+function under(root: string, label: string, reason: string): PathFact {
+  return { test: (p) => isUnder(p.toLowerCase(), root.toLowerCase()), label, reason };
 }
 
-const SHELL_RC = new RegExp(
-  '^\\.(bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|zlogout|' +
-    'kshrc|mkshrc|cshrc|tcshrc|login|logout)$',
-  'i',
-);
+/** A secret location (a glob for the moving ones) compiled against this home folder. */
+function locationRegExp(loc: SecretLocation, home: string): RegExp {
+  const root = loc.base === 'home' ? (home === '/' ? '' : escapeRegExp(home)) : '';
+  return new RegExp(`^${root}/${globSource(loc.path)}(/.*)?$`, 'i');
+}
+
+function locationFact(loc: SecretLocation, home: string, reason: string): PathFact {
+  const re = locationRegExp(loc, home);
+  return { test: (p) => re.test(p), label: loc.label, reason };
+}
 
 /**
- * Writes that always ask, whatever the rules or mode say (a deny rule still denies): each of these
- * can make code run later — in git, the editor, a package manager, a shell — or steers the agent.
- * Names are matched in any folder, case-insensitively.
+ * Writes that always ask, whatever the rules or mode say (a deny rule still denies): the entries of
+ * PROTECTED_WRITES, and the secret locations under home. Names are matched in any folder,
+ * case-insensitively.
  */
 export function protectedPaths(home: string): PathFact[] {
-  return [
-    segment('.git', 'writes to .git/ always ask: git hooks and config can run code'),
-    segment('.vscode', 'writes to .vscode/ always ask: its tasks, launch configs and settings can run code'),
-    basename(
-      /\.code-workspace$/i,
-      '*.code-workspace',
-      'writes to a .code-workspace file always ask: its settings and tasks can run code',
-    ),
-    segment('.sextant', "writes to .sextant/ always ask: it holds this workspace's Sextant settings and rules"),
-    basename(
-      /^\.mcp\.json$/i,
-      '.mcp.json',
-      'writes to .mcp.json always ask: it starts MCP servers, which are programs',
-    ),
-    segment('.claude', "writes to .claude/ always ask: agents' settings, hooks and commands live there"),
-    basename(
-      /^(agents|claude)\.md$/i,
-      'AGENTS.md',
-      'writes to rules files (AGENTS.md, CLAUDE.md) always ask: they steer every later agent session',
-    ),
-    segment('.devcontainer', 'writes to .devcontainer/ always ask: it defines a container and commands run in it'),
-    segment('.husky', 'writes to .husky/ always ask: its git hooks run on commit'),
-    basename(/^\.envrc$/i, '.envrc', 'writes to .envrc always ask: direnv runs it as a shell script'),
-    basename(/^\.npmrc$/i, '.npmrc', 'writes to .npmrc always ask: npm config can run scripts and change registries'),
-    basename(/^\.yarnrc/i, '.yarnrc', 'writes to .yarnrc files always ask: yarn config can run code'),
-    basename(/^package\.json$/i, 'package.json', 'writes to package.json always ask: its scripts run code'),
-    basename(SHELL_RC, 'shell startup file', 'writes to shell startup files always ask: every new shell runs them'),
-    basename(/^\.gitconfig$/i, '.gitconfig', 'writes to .gitconfig always ask: git config can run programs'),
-    underHome(home, '.config/fish', 'writes to ~/.config/fish/ always ask: every new fish shell runs it'),
-    underHome(home, '.config/git', 'writes to ~/.config/git/ always ask: git config can run programs'),
-    underHome(home, '.config/autostart', 'writes to ~/.config/autostart/ always ask: programs there start at login'),
-    underHome(home, '.config/systemd', 'writes to ~/.config/systemd/ always ask: services there start on their own'),
-    underHome(home, '.ssh', 'writes to ~/.ssh/ always ask: it holds keys and authorized_keys'),
-    underHome(home, '.gnupg', 'writes to ~/.gnupg/ always ask: it holds private keys'),
-    underHome(home, '.aws', 'writes to ~/.aws/ always ask: it holds credentials'),
-  ];
+  const facts: PathFact[] = [];
+  for (const e of PROTECTED_WRITES) {
+    if (e.kind === 'folder-segment') for (const n of e.names) facts.push(segment(n, e.label, e.reason));
+    else if (e.kind === 'file-basename') {
+      const re = e.match ? new RegExp(e.match, 'i') : new RegExp(`^(${e.names.map(escapeRegExp).join('|')})$`, 'i');
+      facts.push(basename(re, e.label, e.reason));
+    } else
+      for (const n of e.names)
+        facts.push(
+          under(locationPath({ base: e.kind === 'under-home' ? 'home' : 'root', path: n }, home), e.label, e.reason),
+        );
+  }
+  for (const loc of SECRET_LOCATIONS)
+    if (loc.base === 'home') facts.push(locationFact(loc, home, `writes to ${loc.label} always ask: ${loc.what}`));
+  return facts;
 }
 
 /**
  * Literal names the protected facts match, used to judge a write whose target is a shell pattern
  * (`cp x package.js?`): if the pattern could name one of these, the write asks.
  */
-export const PROTECTED_NAMES = [
-  '.git',
-  '.vscode',
-  'x.code-workspace',
-  '.sextant',
-  '.mcp.json',
-  '.claude',
-  'AGENTS.md',
-  'CLAUDE.md',
-  '.devcontainer',
-  '.husky',
-  '.envrc',
-  '.npmrc',
-  '.yarnrc',
-  '.yarnrc.yml',
-  'package.json',
-  '.bashrc',
-  '.bash_profile',
-  '.profile',
-  '.zshrc',
-  '.zshenv',
-  '.zprofile',
-  '.gitconfig',
-];
+export const PROTECTED_NAMES: readonly string[] = PROTECTED_WRITES.filter(
+  (e) => e.kind === 'folder-segment' || e.kind === 'file-basename',
+).flatMap((e) => e.names);
 
 /** Reads that are refused outright, whatever the rules say: keys, credentials, kernel and device files. */
 export function deniedReads(home: string): PathFact[] {
-  const h = home === '/' ? '' : escapeRegExp(home);
-  const fact = (src: string, label: string, reason: string): PathFact => {
-    const re = new RegExp(`^${src}(/.*)?$`, 'i');
-    return { test: (p) => re.test(p), label, reason };
-  };
-  return [
-    fact(`${h}/\\.ssh`, '~/.ssh/', 'reads of ~/.ssh/ are refused: it holds your SSH private keys'),
-    fact(`${h}/\\.aws`, '~/.aws/', 'reads of ~/.aws/ are refused: it holds cloud credentials'),
-    fact(`${h}/\\.gnupg`, '~/.gnupg/', 'reads of ~/.gnupg/ are refused: it holds your private keys'),
-    fact(
-      `${h}/\\.config/(?:.*/)?credentials[^/]*`,
-      '~/.config/**/credentials*',
-      'reads of credentials files under ~/.config/ are refused',
-    ),
-    fact(`${h}/\\.netrc`, '~/.netrc', 'reads of ~/.netrc are refused: it holds passwords'),
-    fact(`${h}/\\.git-credentials`, '~/.git-credentials', 'reads of ~/.git-credentials are refused: it holds tokens'),
-    fact(`${h}/\\.docker/config\\.json`, '~/.docker/config.json', 'reads of ~/.docker/config.json are refused'),
-    fact(`${h}/\\.kube`, '~/.kube/', 'reads of ~/.kube/ are refused: it holds cluster credentials'),
-    fact('/proc', '/proc/', 'reads of /proc/ are refused: it exposes processes, their memory and environment'),
-    fact('/sys', '/sys/', 'reads of /sys/ are refused: it exposes kernel and device state'),
-    fact('/dev', '/dev/', 'reads of /dev/ are refused: devices such as /dev/zero never end'),
-  ];
+  return [...SECRET_LOCATIONS, ...SYSTEM_READ_REFUSALS].map((loc) =>
+    locationFact(loc, home, `reads of ${loc.label} are refused: ${loc.what}`),
+  );
 }
 
-/** Folders holding the refused reads, for a search (grep) of an ancestor folder. */
+/** Folders (and files) holding the refused reads, for a search (grep) of an ancestor folder. */
 export function deniedReadRoots(home: string): string[] {
-  const h = home === '/' ? '' : home;
-  return [`${h}/.ssh`, `${h}/.aws`, `${h}/.gnupg`, `${h}/.config`, `${h}/.kube`, '/proc', '/sys', '/dev'];
+  const roots = [...SECRET_LOCATIONS, ...SYSTEM_READ_REFUSALS].map((loc) => {
+    const p = locationPath(loc, home);
+    const glob = p.search(/[*?[{]/);
+    return glob < 0 ? p : p.slice(0, p.lastIndexOf('/', glob));
+  });
+  return [...new Set(roots)];
 }
 
-/** A word in a command that names a secret location (`~/.ssh/id_rsa`, `$HOME/.aws/credentials`). */
+/**
+ * A word in a command that names a secret location (`~/.ssh/id_rsa`, `$HOME/.aws/credentials`,
+ * `/proc/1/environ`): home locations wherever they appear after a `/` (or at the word's start),
+ * absolute ones from the root.
+ */
 export const SECRET_WORD = new RegExp(
-  [
-    '(^|[/=:])\\.(ssh|aws|gnupg|kube|netrc|git-credentials)(/|$)',
-    '/proc/[^/\\s]+/(environ|mem|maps)\\b',
-    '(^|/)\\.config/.*credentials',
-  ].join('|'),
+  SECRET_LOCATIONS.map((loc) =>
+    loc.base === 'home'
+      ? `(^|[/=:])${globSource(loc.path)}(/|$)`
+      : `(^|[=:])/${globSource(loc.path).replace('(?:.*/)?', '(?:[^\\s]*/)?')}(/|$)`,
+  ).join('|'),
   'i',
 );
+
+/**
+ * Whether a word with a pattern or an expansion (`~/.ss?/id_rsa`, `/proc/$PPID/envir?n`) could name
+ * a secret location, or a folder holding one: a segment with a pattern is matched as a glob, one
+ * with an expansion matches any name. Only words that start at home or the root are judged.
+ */
+export function mayNameSecret(word: string, home: string): boolean {
+  let w = word.replace(/^(~|\$HOME\b|\$\{HOME\})(?=\/|$)/, home === '/' ? '' : home);
+  if (!w.startsWith('/')) return false;
+  w = w.replace(/\/+/g, '/');
+  const segs = w.split('/').slice(1);
+  return SECRET_LOCATIONS.some((loc) => segmentsMatch(segs, locationPath(loc, home).split('/').slice(1), loc.folder));
+}
+
+function segmentsMatch(word: string[], loc: string[], folder: boolean): boolean {
+  if (word.length === 0) return true; // the word names an ancestor of the location
+  if (loc.length === 0) return folder; // the word names something inside it
+  if (loc[0] === '**') return segmentsMatch(word, loc.slice(1), folder) || segmentsMatch(word.slice(1), loc, folder);
+  const w = word[0];
+  const one = /[$`]/.test(w) || new RegExp(`^${globSource(w)}$`, 'i').test(loc[0]) || /[*?[]/.test(loc[0]);
+  return one && segmentsMatch(word.slice(1), loc.slice(1), folder);
+}

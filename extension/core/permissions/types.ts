@@ -1,5 +1,6 @@
-// The permission policy's public types (see policy.ts).
+// The permission policy's public types (see policy/decide.ts).
 import type { ToolKind } from '../../protocol';
+import type { ToolFacts } from './tool-facts';
 
 export type { ToolKind };
 
@@ -61,8 +62,13 @@ export interface PolicyConfig {
   home: string;
   /** sextant.sandbox.extraWriteRoots: absolute folders (or ~/…) writers may use like the workspace. */
   extraWriteRoots?: readonly unknown[];
-  /** Tools the policy does not know by name (e.g. MCP tools), with their kind. */
-  tools?: Readonly<Record<string, ToolKind>>;
+  /**
+   * The shell commands run in: `bash` (the default; Git Bash on Windows) is judged by the parser;
+   * `cmd` (Windows without Git Bash) is not, so no rule and no mode allows a command there.
+   */
+  commandShell?: 'bash' | 'cmd';
+  /** Every tool's declared permission facts (core/tools/registry.ts declaredToolFacts, MCP tools' too). */
+  tools: readonly ToolFacts[];
 }
 
 /** One tool call, its arguments parsed. */
@@ -70,10 +76,13 @@ export interface PermissionCall {
   tool: string;
   input: Readonly<Record<string, unknown>>;
   /**
-   * For file tools: the real absolute path of the target, symbolic links resolved by the caller
-   * (for a file that does not exist yet, its deepest existing ancestor resolved). Without it the
-   * policy resolves the argument lexically, which a symbolic link can fool.
+   * For file tools: the real absolute paths of the targets (in the order the tool's
+   * `permission.paths` names them), symbolic links resolved by the caller (for a file that does not
+   * exist yet, its deepest existing ancestor resolved). Without one the policy resolves the argument
+   * lexically, which a symbolic link can fool.
    */
+  realPaths?: ReadonlyArray<string | undefined>;
+  /** The same for a tool with one path. */
   realPath?: string;
   /** For a tool the policy does not know: its kind. */
   kind?: ToolKind;

@@ -7,12 +7,10 @@ import type { Mode } from '../../protocol';
 import { toolsForMode } from '../tools/registry';
 import type { AnyTool } from '../tools/types';
 
-const WEB_MODES: ReadonlySet<Mode> = new Set<Mode>(['agent']);
-
 /** `toolsForMode(mode)` plus the web tools where the mode may use them (never in Restricted Mode). */
 export function toolsWithWeb(mode: Mode, opts: { trusted: boolean }, web: readonly AnyTool[]): AnyTool[] {
   const base = toolsForMode(mode, opts);
-  if (base.length === 0 || !WEB_MODES.has(mode)) return base;
+  if (base.length === 0) return base;
   const names = new Set(base.map((t) => t.name));
-  return [...base, ...web.filter((t) => !names.has(t.name))];
+  return [...base, ...web.filter((t) => t.modes.includes(mode) && !names.has(t.name))];
 }

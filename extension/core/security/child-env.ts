@@ -4,6 +4,8 @@
 // `apiKeyEnv`, every variable whose name says it is a secret, and every value that carries
 // credentials in a URL is dropped, unless the user chose to pass that name through.
 
+import { withGitSafety } from './git-safety';
+
 /** Names that say "secret": FOO_API_KEY, GITHUB_TOKEN, AZURE_CLIENT_SECRET, PGPASSWORD, … */
 const SECRET_WORDS = [
   'API_?KEY',
@@ -80,7 +82,7 @@ export function childEnvironment(
     env[name] = value;
   }
   removed.sort();
-  return { env, removed };
+  return { env: withGitSafety(env), removed };
 }
 
 /** The host's environment scrubbed by name and value alone: what a process gets when no port says more. */

@@ -29,6 +29,8 @@ const input = z.object({
 export const askUserTool = defineTool({
   name: 'ask_user',
   kind: 'read',
+  permission: { subject: 'text', text: (i) => i.questions.map((q) => q.question).join('\n') },
+  modes: ['agent'],
   description: [
     'Asks the user 1–4 multiple-choice questions and waits for the answers.',
     'Each question has 2–4 options; the user can always pick "Other" and type an answer.',

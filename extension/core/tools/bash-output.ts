@@ -24,6 +24,8 @@ const input = z.object({
 export const bashOutputTool = defineTool({
   name: 'bash_output',
   kind: 'read',
+  permission: { subject: 'text', text: (i) => i.bash_id },
+  modes: ['agent'],
   description: [
     'Reads output of a shell job started by bash: by default the output produced since the last read, plus whether',
     'the job is still running and its exit code.',

@@ -1,6 +1,7 @@
 // bash: run a shell command in the workspace. Output is always captured from the child process
 // (the VS Code terminal is only a mirror), capped head+tail for the model, kept whole for paging.
 import * as z from 'zod';
+import { commandShellNote } from './util/command-shell';
 import { defineTool, errorResult, type ToolContext } from './types';
 import { capMiddle, formatDuration, stripAnsi } from './util/cap';
 import { jobsOf } from './util/session';
@@ -105,6 +106,8 @@ function mirrorToTerminal(ctx: ToolContext, job: Job): void {
 export const bashTool = defineTool({
   name: 'bash',
   kind: 'execute',
+  permission: { subject: 'command', text: (i) => i.command },
+  modes: ['agent'],
   description: [
     'Runs a shell command (bash -c) in the workspace root and returns its combined stdout/stderr, exit code and',
     'duration.',
@@ -117,7 +120,10 @@ export const bashTool = defineTool({
     'There is no terminal input: use non-interactive flags (e.g. --yes, -y, CI=1) and never start editors or pagers.',
     'For servers and watchers set run_in_background and check them with bash_output. Prefer grep, glob, read_file',
     'and ls over grep/find/cat/ls in bash.',
-  ].join(' '),
+    commandShellNote(),
+  ]
+    .filter(Boolean)
+    .join(' '),
   input,
   subject: (i) => i.command,
   async describeForApproval(i: Input, ctx) {

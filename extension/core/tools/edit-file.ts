@@ -89,6 +89,8 @@ export async function planEdits(
 export const editFileTool = defineTool({
   name: 'edit_file',
   kind: 'write',
+  permission: { subject: 'path', paths: (i) => [i.file_path] },
+  modes: ['agent'],
   description: [
     'Replaces exact text in a file: old_string must match the file exactly (whitespace and indentation included)',
     'and occur exactly once,',

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as z from 'zod';
 import { defineTool, errorResult } from './types';
 import { plural } from './util/cap';
-import { compileGlob } from './util/globs';
+import { compileGlob } from '../paths/globs';
 import { listFiles } from './util/list-files';
 import { displayPath, resolvePath, rootOf } from './util/paths';
 import { toSlash } from './util/walk';
@@ -26,6 +26,8 @@ const input = z.object({
 export const globTool = defineTool({
   name: 'glob',
   kind: 'read',
+  permission: { subject: 'path', folder: true, paths: (i) => [i.path] },
+  modes: ['agent', 'plan'],
   description: [
     'Finds files by name with a glob pattern ("**/*.ts", "src/**/test_*.py", "*.{json,yaml}") and returns their',
     'paths, most recently modified first.',

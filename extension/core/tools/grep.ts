@@ -74,6 +74,8 @@ type Input = z.infer<typeof input>;
 export const grepTool = defineTool({
   name: 'grep',
   kind: 'read',
+  permission: { subject: 'path', folder: true, paths: (i) => [i.path] },
+  modes: ['agent', 'plan'],
   description: [
     "Searches file contents with ripgrep regular expressions. Respects .gitignore and the editor's excluded files; " +
       'searches hidden files but never .git.',

@@ -11,6 +11,8 @@ const input = z.object({
 export const killShellTool = defineTool({
   name: 'kill_shell',
   kind: 'execute',
+  permission: { subject: 'text', text: (i) => i.shell_id },
+  modes: ['agent'],
   description:
     'Stops a background shell job started by bash (the whole process tree: SIGTERM, then SIGKILL after 2 s) and ' +
     'reports its last state.',

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as z from 'zod';
 import { defineTool, errorResult } from './types';
 import { formatBytes } from './util/cap';
-import { compileGlob, matchRules, parseGitignore, type GitignoreRule } from './util/globs';
+import { compileGlob, matchRules, parseGitignore, type GitignoreRule } from '../paths/globs';
 import { displayPath, resolvePath } from './util/paths';
 import type { WorkspacePort } from '../ports';
 
@@ -59,6 +59,8 @@ function ignoredBy(levels: Level[], abs: string, isDir: boolean): boolean {
 export const lsTool = defineTool({
   name: 'ls',
   kind: 'read',
+  permission: { subject: 'path', folder: true, paths: (i) => [i.path] },
+  modes: ['agent', 'plan'],
   description: [
     'Lists a folder: sub-folders (ending in /) first, then files with their sizes. depth > 1 shows a tree.',
     'Dependency and cache folders (node_modules, .git, __pycache__, …) and .gitignored folders are listed but not',

@@ -2,7 +2,7 @@
 // with embeddings when configured — see extension/core/store/memory-query.ts). Built by a
 // factory because it needs the store; the runtime adds it to the registry when the store exists.
 import * as z from 'zod';
-import { defineTool } from './types';
+import { defineTool, type ToolDefinition } from './types';
 import { plural } from './util/cap';
 import type { MemoryHit, MemorySearchOptions } from '../store/memory-query';
 
@@ -19,6 +19,7 @@ const input = z.object({
     .describe('What to look for: keywords or a short description of the earlier discussion.'),
   limit: z.number().int().min(1).max(20).optional().describe('How many sessions to return (default 5).'),
 });
+type Input = z.infer<typeof input>;
 
 export function formatHits(query: string, hits: MemoryHit[]): string {
   if (hits.length === 0) return `No earlier session matches "${query}".`;
@@ -31,18 +32,25 @@ export function formatHits(query: string, hits: MemoryHit[]): string {
     .join('\n');
 }
 
+/** Everything about memory_search but the store: what the modes and the permission policy read. */
+export const memorySearchDeclaration = {
+  name: 'memory_search',
+  kind: 'read',
+  permission: { subject: 'text', text: (i: Input) => i.query },
+  modes: ['agent'],
+  description: [
+    "Searches the user's earlier Sextant sessions for past discussions, decisions and answers (this session",
+    'too once its older turns were compacted into a summary: the original messages are found here).',
+    'Returns the best-matching sessions with an excerpt each. Use it when the user refers to earlier work',
+    '("like we did last week", "the deploy script from before") or when past context would help.',
+  ].join(' '),
+  input,
+  subject: (i: Input) => i.query,
+} satisfies Omit<ToolDefinition<typeof input>, 'execute'>;
+
 export function createMemorySearchTool(store: MemorySearcher) {
   return defineTool({
-    name: 'memory_search',
-    kind: 'read',
-    description: [
-      "Searches the user's earlier Sextant sessions for past discussions, decisions and answers (this session",
-      'too once its older turns were compacted into a summary: the original messages are found here).',
-      'Returns the best-matching sessions with an excerpt each. Use it when the user refers to earlier work',
-      '("like we did last week", "the deploy script from before") or when past context would help.',
-    ].join(' '),
-    input,
-    subject: (i) => i.query,
+    ...memorySearchDeclaration,
     async execute(i, ctx) {
       const hits = await store.searchMemory(i.query, {
         limit: i.limit ?? 5,

@@ -14,6 +14,8 @@ const input = z.object({
 export const multiEditTool = defineTool({
   name: 'multi_edit',
   kind: 'write',
+  permission: { subject: 'path', paths: (i) => [i.file_path] },
+  modes: ['agent'],
   description: [
     'Makes several exact-text replacements in one file in a single step. Edits apply in order, each to the result',
     'of the previous,',

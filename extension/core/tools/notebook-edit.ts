@@ -130,6 +130,8 @@ async function plan(i: Input, ctx: ToolContext): Promise<Plan> {
 export const notebookEditTool = defineTool({
   name: 'notebook_edit',
   kind: 'write',
+  permission: { subject: 'path', paths: (i) => [i.notebook_path] },
+  modes: ['agent'],
   description: [
     'Edits a Jupyter notebook (.ipynb) cell: replace its source (edit_mode "replace", the default), insert a new',
     'cell (after cell_id, or at cell_index), or delete it.',

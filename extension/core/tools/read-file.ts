@@ -36,6 +36,8 @@ const input = z.object({
 export const readFileTool = defineTool({
   name: 'read_file',
   kind: 'read',
+  permission: { subject: 'path', paths: (i) => [i.file_path] },
+  modes: ['agent', 'plan'],
   description: [
     'Reads a file from the workspace. Text comes back with line numbers (`     1\\t…`); the numbers are not part of',
     'the file.',

@@ -19,6 +19,9 @@ import { askUserTool } from './ask-user';
 import { notebookEditTool } from './notebook-edit';
 import { submitPlanTool } from './submit-plan';
 import { webSearchTool } from './web-search';
+import { webFetchDeclaration } from './web-fetch';
+import { memorySearchDeclaration } from './memory-search';
+import { factsProblem, type ToolFacts } from '../permissions/tool-facts';
 import { ToolInputError } from './util/paths';
 import { redactingStream, redactResult, toolRedactor } from './util/redaction';
 import type { ToolPorts } from '../ports';
@@ -50,28 +53,24 @@ export function builtinTools(): AnyTool[] {
   ];
 }
 
-const READ_ONLY_WORKSPACE = new Set(['read_file', 'glob', 'grep', 'ls']);
+/**
+ * The permission facts of every tool Sextant declares, those built by factories (web_fetch,
+ * memory_search) included: what the permission policy is created with.
+ */
+export function declaredToolFacts(): ToolFacts[] {
+  return [...builtinTools(), submitPlanTool, webFetchDeclaration, memorySearchDeclaration];
+}
 
 /**
- * The tools a mode is built with, so a forbidden call cannot even be expressed. Untrusted
- * (Restricted Mode) workspaces get none: a read could still leak secrets into a prompt.
+ * The tools a mode is built with — each tool names its modes — so a forbidden call cannot even be
+ * expressed. Untrusted (Restricted Mode) workspaces get none: a read could still leak secrets into a
+ * prompt. No tool names Chat, and none Research: that mode runs its own loop (core/research/loop) on
+ * the search and fetch services, so the loop, not the model, owns bounds, parallelism and citations.
+ * Plan offers read-only exploration, then submit_plan (which changes nothing) ends the turn.
  */
 export function toolsForMode(mode: Mode, opts: { trusted: boolean }): AnyTool[] {
   if (!opts.trusted) return [];
-  const all = builtinTools();
-  switch (mode) {
-    case 'chat':
-      return [];
-    case 'plan':
-      // Read-only exploration, then submit_plan (which changes nothing) ends the turn.
-      return [...all.filter((t) => READ_ONLY_WORKSPACE.has(t.name)), submitPlanTool];
-    case 'research':
-      // Research mode runs its own loop (core/research/loop) on the search and fetch services: the model
-      // is not handed tools there, so the loop, not the model, owns bounds, parallelism and citations.
-      return [];
-    case 'agent':
-      return all;
-  }
+  return [...builtinTools(), submitPlanTool].filter((t) => t.modes.includes(mode));
 }
 
 /** JSON Schema for a tool's input, accepted by both OpenAI and Anthropic. */
@@ -170,7 +169,15 @@ export interface ToolRegistry {
   execute(call: PreparedCall, ctx: ToolContext): Promise<ToolResult>;
 }
 
+/**
+ * The registry of one tool set. A tool without complete permission facts (one built without
+ * defineTool, or an MCP tool nobody declared) is refused: the policy could not judge its calls.
+ */
 export function createToolRegistry(tools: AnyTool[]): ToolRegistry {
+  for (const t of tools) {
+    const problem = factsProblem(t);
+    if (problem) throw new Error(`Tool registry: ${problem}`);
+  }
   const byName = new Map(tools.map((t) => [t.name, t]));
   let specs: ToolSpec[] | undefined;
   return {

@@ -9,6 +9,8 @@ export const PLAN_SUBMITTED = "Plan submitted for the user's review. Stop here: 
 export const submitPlanTool = defineTool({
   name: 'submit_plan',
   kind: 'read',
+  permission: { subject: 'text', text: (i) => i.goal },
+  modes: ['plan'],
   description: [
     'Submits your finished plan for the user to review (Approve, Edit or Reject). Call it exactly once, after',
     'exploring the workspace with the read-only tools, with a concrete plan: the goal, ordered steps (1 to 20),',

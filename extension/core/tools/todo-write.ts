@@ -23,6 +23,8 @@ const MARK: Record<Todo['status'], string> = { pending: '[ ]', in_progress: '[~]
 export const todoWriteTool = defineTool({
   name: 'todo_write',
   kind: 'read',
+  permission: { subject: 'text', text: (i) => i.todos.map((t) => t.content).join('\n') },
+  modes: ['agent'],
   description: [
     'Creates or updates your task list for this session; the user sees it live. Send the whole list each time.',
     'Use it for work with 3 or more steps: add the steps, mark exactly one in_progress before starting it, and mark',

@@ -1,6 +1,7 @@
 // The Tool contract: one file per tool, each built with defineTool, and the result helpers.
 import type { z } from 'zod';
-import type { ChangePlanInput, ToolKind, Todo } from '../../protocol';
+import type { ChangePlanInput, Mode, ToolKind, Todo } from '../../protocol';
+import { factsProblem, type ToolPermission } from '../permissions/tool-facts';
 import type { ContentBlock } from '../providers/types';
 import type { ToolPorts } from '../ports';
 import type { Usage } from '../../protocol';
@@ -62,6 +63,12 @@ export interface ProposedChange {
   after: string;
 }
 
+/**
+ * Everything about a tool in one place: what the model is told (name, description, input schema),
+ * what the permission policy judges (kind, permission), where it is offered (modes), what the card
+ * shows (subject, describeForApproval, proposeChange), and what it does (execute). The registry,
+ * the policy, the gate and the card read these declarations and nothing else.
+ */
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   /** Written for the model: what the tool does and how to use it well. */
@@ -73,7 +80,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    */
   jsonSchema?: Record<string, unknown>;
   kind: ToolKind;
-  /** The subject shown on the card and matched by permission rules: a path, command, pattern. */
+  /** What the permission policy judges: the rule subject and the paths, command, URL or text of a call. */
+  permission: ToolPermission<z.infer<S>>;
+  /** The modes whose tool set includes it (Restricted Mode offers none). */
+  modes: readonly Mode[];
+  /** The subject shown on the card: a path, command, pattern. */
   subject(input: z.infer<S>): string;
   /** Optional detail for an approval card (a command and cwd, a diff). */
   describeForApproval?(input: z.infer<S>, ctx: ToolContext): Promise<string>;
@@ -85,7 +96,10 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 
+/** Declares a tool. A declaration without complete permission facts is refused here, at load time. */
 export function defineTool<S extends z.ZodType>(def: ToolDefinition<S>): ToolDefinition<S> {
+  const problem = factsProblem(def);
+  if (problem) throw new Error(`defineTool: ${problem}`);
   return def;
 }
 

@@ -8,7 +8,7 @@ import type { PageFetcher } from '../research/fetch/page-fetcher';
 import type { PageAnswerer } from '../research/page-answer';
 import { sourcesOf } from '../research/sources';
 import type { FetchedPage } from '../research/types';
-import { defineTool, errorResult } from './types';
+import { defineTool, type ToolDefinition, errorResult } from './types';
 
 export interface WebFetchDeps {
   fetcher: PageFetcher;
@@ -26,6 +26,7 @@ const input = z.object({
     .max(4000)
     .describe('What to find out from the page, e.g. "What does it say about X? Quote the figures."'),
 });
+type Input = z.infer<typeof input>;
 
 function header(n: number, page: FetchedPage, fromCache: boolean): string {
   const lines = [`Source [${n}]: ${page.title}`, `URL: ${page.finalUrl}`];
@@ -35,19 +36,26 @@ function header(n: number, page: FetchedPage, fromCache: boolean): string {
   return lines.join('\n');
 }
 
+/** Everything about web_fetch but its services: what the modes and the permission policy read. */
+export const webFetchDeclaration = {
+  name: 'web_fetch',
+  kind: 'network',
+  permission: { subject: 'url', text: (i: Input) => i.url },
+  modes: ['agent'],
+  description: [
+    'Fetches a web page (http or https) and answers `prompt` from its content: the readable part of the page',
+    'is converted to Markdown and a fast model answers from it, so write the prompt as a precise question or',
+    'an extraction request. PDFs and plain-text pages work too. The result names the page as Source [n]; cite',
+    'it as [n]. Private, local and internal network addresses are refused; pages are cached for 15 minutes.',
+    'Find URLs with web_search or take them from the user or earlier results — do not guess URLs.',
+  ].join(' '),
+  input,
+  subject: (i: Input) => i.url,
+} satisfies Omit<ToolDefinition<typeof input>, 'execute'>;
+
 export function createWebFetchTool(deps: WebFetchDeps) {
   return defineTool({
-    name: 'web_fetch',
-    kind: 'network',
-    description: [
-      'Fetches a web page (http or https) and answers `prompt` from its content: the readable part of the page',
-      'is converted to Markdown and a fast model answers from it, so write the prompt as a precise question or',
-      'an extraction request. PDFs and plain-text pages work too. The result names the page as Source [n]; cite',
-      'it as [n]. Private, local and internal network addresses are refused; pages are cached for 15 minutes.',
-      'Find URLs with web_search or take them from the user or earlier results — do not guess URLs.',
-    ].join(' '),
-    input,
-    subject: (i) => i.url,
+    ...webFetchDeclaration,
     async describeForApproval(i) {
       return `Fetch ${i.url}\nand ask about it: ${i.prompt}`;
     },

@@ -57,6 +57,8 @@ export function formatSearchResults(query: string, outcome: WebSearchOutcome): s
 export const webSearchTool = defineTool({
   name: 'web_search',
   kind: 'network',
+  permission: { subject: 'text', text: (i) => i.query },
+  modes: ['agent'],
   description: [
     'Searches the web and returns a numbered list of results (title, URL, publication date when known, snippet).',
     'Use it for anything recent or outside your knowledge, and to find sources you then read with web_fetch.',

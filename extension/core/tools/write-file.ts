@@ -37,6 +37,8 @@ async function plan(i: Input, ctx: ToolContext): Promise<{ file: LoadedFile; cha
 export const writeFileTool = defineTool({
   name: 'write_file',
   kind: 'write',
+  permission: { subject: 'path', paths: (i) => [i.file_path] },
+  modes: ['agent'],
   description: [
     'Creates a new file (with any missing parent folders) or replaces the whole content of an existing one.',
     'An existing file must have been read with read_file in this session first, and must not have changed since;',

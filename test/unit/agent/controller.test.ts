@@ -317,6 +317,8 @@ test('one parse per call serves its card, approval and run; invalid arguments fa
     name: 'poke',
     description: 'writes',
     kind: 'write',
+    permission: { subject: 'text', text: () => '' },
+    modes: ['agent'],
     input: z.object({ path: z.string() }).transform((i) => {
       parses++;
       return i;

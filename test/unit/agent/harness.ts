@@ -20,6 +20,8 @@ export const readTool = (log: string[], delayMs = 20) =>
     name: 'peek',
     description: 'reads',
     kind: 'read',
+    permission: { subject: 'text', text: () => '' },
+    modes: ['agent'],
     input: z.object({ path: z.string() }),
     subject: (i) => i.path,
     execute: async (i) => {
@@ -35,6 +37,8 @@ export const writeTool = (log: string[]) =>
     name: 'poke',
     description: 'writes',
     kind: 'write',
+    permission: { subject: 'text', text: () => '' },
+    modes: ['agent'],
     input: z.object({ path: z.string() }),
     subject: (i) => i.path,
     describeForApproval: async (i) => `write ${i.path}`,

@@ -18,12 +18,15 @@ import type { Envelope, PendingApproval } from '../../../extension/protocol';
 import { NodeWorkspace } from '../../fixtures/node-ports';
 import { ScriptedProvider } from '../../fixtures/scripted-provider';
 import { createHarness } from './harness';
+import { declaredToolFacts } from '../../../extension/core/tools/registry';
 
 const ran: string[] = [];
 const bash = defineTool({
   name: 'bash',
   description: 'runs',
   kind: 'execute',
+  permission: { subject: 'text', text: () => '' },
+  modes: ['agent'],
   input: z.object({ command: z.string() }),
   subject: (i) => i.command,
   execute: async (i) => {
@@ -35,6 +38,8 @@ const writeFile = defineTool({
   name: 'write_file',
   description: 'writes',
   kind: 'write',
+  permission: { subject: 'text', text: () => '' },
+  modes: ['agent'],
   input: z.object({ file_path: z.string(), content: z.string() }),
   subject: (i) => i.file_path,
   execute: async (i) => {
@@ -46,6 +51,8 @@ const readFile = defineTool({
   name: 'read_file',
   description: 'reads',
   kind: 'read',
+  permission: { subject: 'text', text: () => '' },
+  modes: ['agent'],
   input: z.object({ file_path: z.string() }),
   subject: (i) => i.file_path,
   execute: async (i) => {
@@ -71,6 +78,7 @@ function gate(root: string, user: PermissionSettings): PermissionGate & { rememb
       user: { ...user, allow: [...(user.allow ?? []), ...remembered] },
       workspaceFolders: [root],
       home: homedir(),
+      tools: declaredToolFacts(),
     });
   return {
     remembered,

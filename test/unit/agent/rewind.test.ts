@@ -23,12 +23,15 @@ import { ScriptedProvider, type ScriptStep } from '../../fixtures/scripted-provi
 import { snapshot } from '../checkpoints/helpers';
 import { open, tempDir } from '../store/helpers';
 import { createHarness } from './harness';
+import { declaredToolFacts } from '../../../extension/core/tools/registry';
 
 /** A writer that deletes a file, as any writer must: beforeWrite first. */
 const removeFile = defineTool({
   name: 'remove_file',
   description: 'deletes a file',
   kind: 'write',
+  permission: { subject: 'text', text: () => '' },
+  modes: ['agent'],
   input: z.object({ path: z.string() }),
   subject: (i) => i.path,
   async execute(i, ctx) {
@@ -44,6 +47,8 @@ const putBytes = defineTool({
   name: 'put_bytes',
   description: 'writes bytes',
   kind: 'write',
+  permission: { subject: 'text', text: () => '' },
+  modes: ['agent'],
   input: z.object({ path: z.string(), base64: z.string() }),
   subject: (i) => i.path,
   async execute(i, ctx) {
@@ -59,6 +64,8 @@ const runCommand = defineTool({
   name: 'run',
   description: 'runs',
   kind: 'execute',
+  permission: { subject: 'text', text: () => '' },
+  modes: ['agent'],
   input: z.object({ path: z.string() }),
   subject: (i) => i.path,
   async execute(i, ctx) {
@@ -70,7 +77,12 @@ const runCommand = defineTool({
 const TOOLS = [readFileTool, editFileTool, writeFileTool, removeFile, putBytes, runCommand];
 
 function allowAll(root: string): PermissionGate {
-  const policy = createPolicy({ user: { defaultMode: 'allow' }, workspaceFolders: [root], home: homedir() });
+  const policy = createPolicy({
+    user: { defaultMode: 'allow' },
+    workspaceFolders: [root],
+    home: homedir(),
+    tools: declaredToolFacts(),
+  });
   return { policy: () => policy, rememberRule: async () => {} };
 }
 

@@ -19,6 +19,8 @@ const askingTool = (costUsd: number | undefined) =>
     name: 'ask_fast',
     description: 'asks a fast model',
     kind: 'read',
+    permission: { subject: 'text', text: () => '' },
+    modes: ['agent'],
     input: z.object({ q: z.string() }),
     subject: (i) => i.q,
     execute: async () => ({

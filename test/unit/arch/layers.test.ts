@@ -23,6 +23,8 @@ test('each planted violation is caught', () => {
     ['extension/core/tools/x.ts', "import { a } from '../../vscode/runtime';", /host or the webview/],
     ['extension/core/store/x.ts', "import type { ChatController } from '../agent/controller';", /store never imports/],
     ['extension/core/store/x.ts', "import { generateTitle } from '../agent/title';", /store never imports/],
+    ['extension/core/permissions/x.ts', "import { globSource } from '../tools/util/globs';", /permissions never/],
+    ['extension/core/permissions/shell/x.ts', "import type { AnyTool } from '../../tools/types';", /permissions never/],
     ['extension/protocol/x.ts', "import { readFile } from 'node:fs';", /only zod/],
     ['extension/protocol/x.ts', "import type { Tool } from '../core/tools/types';", /only zod/],
     [

@@ -71,6 +71,9 @@ export function findViolations(files: SourceFile[]): Violation[] {
       // The store implements a port (core/ports.ts); it must not depend on the controller it serves.
       if (under(p, 'extension/core/store') && target && under(target, 'extension/core/agent'))
         add('extension/core/store never imports extension/core/agent');
+      // The policy judges tools by their declarations (handed to createPolicy); it must not reach into them.
+      if (under(p, 'extension/core/permissions') && target && under(target, 'extension/core/tools'))
+        add('extension/core/permissions never imports extension/core/tools');
       if (under(p, 'webview')) {
         if (target) {
           if (!under(target, 'webview') && !under(target, 'extension/protocol'))

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createPolicy, decide, suggestRule } from '../../../extension/core/permissions';
 
 const policy = (user: { allow?: string[]; ask?: string[]; deny?: string[] }) =>
-  createPolicy({ user, workspaceFolders: ['/ws'], home: '/home/u' });
+  createPolicy({ user, workspaceFolders: ['/ws'], home: '/home/u', tools: [] });
 const mcp = (tool: string, kind: 'read' | 'execute' = 'execute') => ({ tool, kind, input: { x: 1 } });
 
 test('MCP rules are accepted without knowing the tool, and match by name and by server', () => {

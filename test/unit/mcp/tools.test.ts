@@ -29,7 +29,7 @@ const answer: ProviderEvent[] = [
 ];
 
 function gate(root: string, user: PermissionSettings): PermissionGate {
-  const policy = createPolicy({ user, workspaceFolders: [root], home: homedir() });
+  const policy = createPolicy({ user, workspaceFolders: [root], home: homedir(), tools: [] });
   return { policy: () => policy, rememberRule: async () => undefined };
 }
 

@@ -1,9 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPolicy, decide, type PermissionCall, type PolicyConfig } from '../../../extension/core/permissions';
+import { commandShell, commandShellNote } from '../../../extension/core/tools/util/command-shell';
+import { factsFromAnnotations } from '../../../extension/core/permissions/tool-facts';
 import { HOME, WS } from '../../fixtures/permission-cases';
+import { declaredToolFacts } from '../../../extension/core/tools/registry';
 
-const base: PolicyConfig = { workspaceFolders: [WS], home: HOME };
+const base: PolicyConfig = { workspaceFolders: [WS], home: HOME, tools: declaredToolFacts() };
 
 test('malformed rules are reported with a clear message, never thrown, and left out', () => {
   const policy = createPolicy({
@@ -159,7 +162,7 @@ test('calls without the arguments the policy needs ask, with source parse', () =
   const policy = createPolicy(base);
   assert.equal(decide({ tool: 'bash', input: {} }, policy).source, 'parse');
   assert.equal(decide({ tool: 'write_file', input: { file_path: '' } }, policy).source, 'parse');
-  const none = createPolicy({ workspaceFolders: [], home: HOME });
+  const none = createPolicy({ workspaceFolders: [], home: HOME, tools: declaredToolFacts() });
   const rel = decide({ tool: 'write_file', input: { file_path: 'a.txt' } }, none);
   assert.deepEqual([rel.decision, rel.source], ['ask', 'parse']);
 });
@@ -167,7 +170,7 @@ test('calls without the arguments the policy needs ask, with source parse', () =
 test('tools the policy does not know get rules when the caller names their kind', () => {
   const policy = createPolicy({
     ...base,
-    tools: { mcp__db__query: 'read' },
+    tools: [...declaredToolFacts(), factsFromAnnotations('mcp__db__query', { readOnlyHint: true })],
     user: { deny: ['mcp__db__query(DROP*)'] },
   });
   assert.deepEqual(policy.problems, []);
@@ -175,4 +178,20 @@ test('tools the policy does not know get rules when the caller names their kind'
   assert.equal(decide(call('SELECT 1'), policy).decision, 'allow');
   assert.equal(decide(call('DROP TABLE x'), policy).decision, 'deny');
   assert.equal(decide({ tool: 'mcp__other', input: {}, kind: 'execute' }, policy).decision, 'ask');
+});
+
+test('Windows without Git Bash: no rule or mode allows a command (cmd.exe is not judged); deny still denies', () => {
+  const policy = createPolicy({
+    ...base,
+    commandShell: 'cmd',
+    user: { allow: ['bash(npm test*)'], deny: ['bash(rm *)'], defaultMode: 'allow' },
+  });
+  const d = decide({ tool: 'bash', input: { command: "npm test '& calc & rem '" } }, policy);
+  assert.deepEqual([d.decision, d.source], ['ask', 'parse']);
+  assert.match(d.reason, /cmd\.exe/);
+  assert.equal(decide({ tool: 'bash', input: { command: 'rm -rf x' } }, policy).decision, 'deny');
+  const shell = commandShell('win32', {});
+  assert.equal(shell.kind, 'cmd');
+  assert.match(commandShellNote(shell), /cmd\.exe .* every command asks/);
+  assert.equal(commandShell('linux').kind, 'bash');
 });

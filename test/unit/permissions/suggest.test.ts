@@ -2,8 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPolicy, decide, suggestRule, type PermissionCall } from '../../../extension/core/permissions';
 import { HOME, WS, WS2 } from '../../fixtures/permission-cases';
+import { declaredToolFacts } from '../../../extension/core/tools/registry';
 
-const policy = createPolicy({ workspaceFolders: [WS, WS2], home: HOME, user: { deny: ['edit(secret/**)'] } });
+const policy = createPolicy({
+  workspaceFolders: [WS, WS2],
+  home: HOME,
+  tools: declaredToolFacts(),
+  user: { deny: ['edit(secret/**)'] },
+});
 const bash = (command: string): PermissionCall => ({ tool: 'bash', input: { command } });
 const write = (file_path: string): PermissionCall => ({ tool: 'write_file', input: { file_path, content: '' } });
 
@@ -89,10 +95,29 @@ test('adding the suggested rule allows the same call next time', () => {
     assert.notEqual(decide(call, policy).decision, 'allow', `asks before: ${JSON.stringify(call.input)}`);
     const rule = suggestRule(call, policy);
     assert.ok(rule, JSON.stringify(call.input));
-    const next = createPolicy({ workspaceFolders: [WS, WS2], home: HOME, user: { allow: [rule] } });
+    const next = createPolicy({
+      workspaceFolders: [WS, WS2],
+      home: HOME,
+      tools: declaredToolFacts(),
+      user: { allow: [rule] },
+    });
     assert.deepEqual(next.problems, [], rule);
     const d = decide(call, next);
     assert.equal(d.decision, 'allow', `${rule}: ${JSON.stringify(d)}`);
     assert.equal(d.rule, rule);
   }
+});
+
+test('a literal * in a command is escaped in the suggested rule, so the rule stays as narrow', () => {
+  const call = bash("npm '*' -v");
+  const rule = suggestRule(call, policy);
+  assert.equal(rule, 'bash(npm \\**)');
+  const next = createPolicy({
+    workspaceFolders: [WS],
+    home: HOME,
+    tools: declaredToolFacts(),
+    user: { allow: [rule] },
+  });
+  assert.equal(decide(call, next).decision, 'allow');
+  assert.notEqual(decide(bash('npm install evil'), next).decision, 'allow');
 });

@@ -16,6 +16,7 @@ import { KeyDirectory } from '../../../extension/vscode/key-directory';
 import { SEARCH_APIS } from '../../../extension/core/research/search/catalog';
 import { SEARCH_PROVIDER_IDS } from '../../../extension/core/research/types';
 import { memorySecrets, signal, testClient } from './helpers';
+import { declaredToolFacts } from '../../../extension/core/tools/registry';
 
 const KEY = 'exa-stored-key-0123456789';
 
@@ -212,7 +213,7 @@ describe('the web_search tool', () => {
   });
 
   test('asks in Agent mode unless a rule allows it; a deny rule on the query refuses it', () => {
-    const base = { workspaceFolders: ['/ws'], home: '/home/u' };
+    const base = { workspaceFolders: ['/ws'], home: '/home/u', tools: declaredToolFacts() };
     const call = { tool: 'web_search', input: { query: 'vitest config' } };
     assert.equal(decide(call, createPolicy(base)).decision, 'ask');
     assert.equal(decide(call, createPolicy({ ...base, user: { allow: ['web_search'] } })).decision, 'allow');

@@ -26,6 +26,7 @@ import { createNodePorts, makeContext, NodeWorkspace } from '../../fixtures/node
 import { startWebCorpus, type WebCorpus } from '../../fixtures/research/web-corpus';
 import { ScriptedProvider } from '../../fixtures/scripted-provider';
 import { createHarness } from '../agent/harness';
+import { declaredToolFacts } from '../../../extension/core/tools/registry';
 
 const fakePromise = startFakeLlm();
 let web: WebCorpus;
@@ -222,7 +223,12 @@ test('tool sets: web_fetch and web_search in Agent mode only (not Chat, Plan, Re
 });
 
 function policy(user: { allow?: string[]; deny?: string[] } = {}): Policy {
-  return createPolicy({ user, workspaceFolders: [realpathSync(tmpdir())], home: homedir() });
+  return createPolicy({
+    user,
+    workspaceFolders: [realpathSync(tmpdir())],
+    home: homedir(),
+    tools: declaredToolFacts(),
+  });
 }
 
 test('permissions: web_fetch asks by default, offers web_fetch(domain:…), honours allow and deny rules', () => {
@@ -240,7 +246,13 @@ test('Agent mode: web_fetch asks with the domain rule; approved, it runs and the
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'web-fetch-agent-')));
   const remembered: string[] = [];
   const gate: PermissionGate = {
-    policy: () => createPolicy({ user: { allow: remembered }, workspaceFolders: [root], home: homedir() }),
+    policy: () =>
+      createPolicy({
+        user: { allow: remembered },
+        workspaceFolders: [root],
+        home: homedir(),
+        tools: declaredToolFacts(),
+      }),
     rememberRule: async (rule) => {
       remembered.push(rule);
     },

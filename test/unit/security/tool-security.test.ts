@@ -14,11 +14,13 @@ test('childEnv drops apiKeyEnv names (whatever they are called) and honours pass
     passThrough: () => pass,
     secrets: () => [],
   });
-  assert.deepEqual(sec.childEnv(), { PATH: '/bin', HOME: '/h', EMBED_KEY_VAR: 'v2' });
+  // The git safety settings (git-safety.ts) are always added; the rest is what passed the scrub.
+  const own = () => Object.fromEntries(Object.entries(sec.childEnv()).filter(([k]) => !k.startsWith('GIT_CONFIG_')));
+  assert.deepEqual(own(), { PATH: '/bin', HOME: '/h', EMBED_KEY_VAR: 'v2' });
   // Names are read at each call: a provider or a setting added later counts at once.
   names.push('EMBED_KEY_VAR');
   pass = ['npm_token'];
-  assert.deepEqual(sec.childEnv(), { PATH: '/bin', HOME: '/h', NPM_TOKEN: 't' });
+  assert.deepEqual(own(), { PATH: '/bin', HOME: '/h', NPM_TOKEN: 't' });
 });
 
 test('redact reads the live secret set and keeps `password = …` code as written', () => {

@@ -1,11 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  compileGitignoreLine,
-  compileGlob,
-  matchRules,
-  parseGitignore,
-} from '../../../extension/core/tools/util/globs';
+import { compileGitignoreLine, compileGlob, matchRules, parseGitignore } from '../../../extension/core/paths/globs';
 import { unifiedDiff } from '../../../extension/core/tools/util/diff';
 import { capMiddle, stripAnsi } from '../../../extension/core/tools/util/cap';
 import { decodeText, detectEol, encodeText } from '../../../extension/core/tools/util/text';

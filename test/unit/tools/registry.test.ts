@@ -86,6 +86,8 @@ test('a tool that throws becomes an error result; parseToolInput gives the valid
     name: 'boom',
     description: 'throws',
     kind: 'read',
+    permission: { subject: 'text', text: () => '' },
+    modes: ['agent'],
     input: z.object({ n: z.number().default(1) }),
     subject: (i) => String(i.n),
     execute: async () => {

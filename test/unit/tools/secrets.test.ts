@@ -182,6 +182,8 @@ test('progress chunks that cut a key in two still never show it', async () => {
     description: 'Streams a key in pieces.',
     input: z.object({}),
     kind: 'read',
+    permission: { subject: 'text', text: () => '' },
+    modes: ['agent'],
     subject: () => '',
     async execute(_i, ctx) {
       ctx.progress(`start ${STORED.slice(0, 9)}`);
@@ -214,6 +216,8 @@ test('without a redact port, known key shapes are still removed; errors are reda
     description: 'Fails with a key in its message.',
     input: z.object({}),
     kind: 'read',
+    permission: { subject: 'text', text: () => '' },
+    modes: ['agent'],
     subject: () => '',
     async execute() {
       throw new Error(`request failed with ${OPENAI}`);
@@ -224,6 +228,8 @@ test('without a redact port, known key shapes are still removed; errors are reda
     description: 'Returns text.',
     input: z.object({ text: z.string() }),
     kind: 'read',
+    permission: { subject: 'text', text: () => '' },
+    modes: ['agent'],
     subject: (i) => i.text,
     async execute(i) {
       return { forModel: [{ type: 'text', text: i.text }], forUi: i.text, isError: false };

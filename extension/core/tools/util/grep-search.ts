@@ -3,7 +3,7 @@
 // which one ran. Both return structured results; the tool formats them.
 import * as path from 'node:path';
 import type { WorkspacePort } from '../../ports';
-import { compileGlob } from './globs';
+import { compileGlob } from '../../paths/globs';
 import { FILE_TYPES } from './grep-types';
 import { RG_BASE_FLAGS, runRipgrep } from './ripgrep';
 import { decodeText } from './text';

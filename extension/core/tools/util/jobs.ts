@@ -3,6 +3,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { defaultChildEnv } from '../../security/child-env';
+import { commandShell } from './command-shell';
 import { OutputBuffer } from './output-buffer';
 
 export type JobStatus = 'running' | 'exited' | 'killed' | 'timed_out';
@@ -57,15 +58,18 @@ export class JobManager {
     const posix = process.platform !== 'win32';
     const base = o.env ?? defaultChildEnv();
     const env = { ...base, TERM: 'dumb', PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
-    const child = posix
-      ? // stderr joins stdout inside the shell so the two interleave exactly as in a terminal.
-        spawn('/bin/bash', ['-c', `exec 2>&1; ${o.command}`], {
-          cwd: o.cwd,
-          env,
-          detached: true,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        })
-      : spawn(o.command, { cwd: o.cwd, env, shell: true, windowsHide: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const shell = commandShell();
+    const child =
+      shell.kind === 'bash'
+        ? // stderr joins stdout inside the shell so the two interleave exactly as in a terminal.
+          spawn(shell.path, ['-c', `exec 2>&1; ${o.command}`], {
+            cwd: o.cwd,
+            env,
+            detached: posix,
+            windowsHide: true,
+            stdio: ['ignore', 'pipe', 'pipe'],
+          })
+        : spawn(o.command, { cwd: o.cwd, env, shell: true, windowsHide: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let resolveDone!: () => void;
     const job: Job = {
       id,

@@ -3,7 +3,7 @@
 // workspace root down (deeper files win), symlinks not followed, `.git` never entered.
 import * as path from 'node:path';
 import type { WorkspacePort } from '../../ports';
-import { compileGitignoreLine, matchRules, parseGitignore, type GitignoreRule } from './globs';
+import { compileGitignoreLine, matchRules, parseGitignore, type GitignoreRule } from '../../paths/globs';
 
 interface Level {
   base: string;

@@ -1,45 +1,18 @@
 // Permission rules — `Tool` or `Tool(pattern)` — parsed once into matchers. A malformed rule is
 // reported (with what to write instead) and left out; parsing never throws.
-import { absoluteGlob, escapeRegExp, expandHome, isAbsolutePath, normalizePath } from './paths';
-import { globSource } from '../tools/util/globs';
-import type { RuleList, RuleProblem, RuleSource, ToolKind } from './types';
+import { absoluteGlob, escapeRegExp, expandHome, isAbsolutePath, normalizePath } from '../paths';
+import { globSource } from '../../paths/globs';
+import type { ToolFacts } from '../tool-facts';
+import type { RuleList, RuleProblem, RuleSource } from '../types';
 
-/** What a tool's rule pattern is matched against. */
-export type SubjectKind = 'path' | 'command' | 'url' | 'text';
-
-export interface ToolInfo {
-  kind: ToolKind;
-  subject: SubjectKind;
+/** Names that stand for several tools: every path tool that writes (`edit`) or reads (`read`). */
+export function toolGroups(tools: Readonly<Record<string, ToolFacts>>): Record<string, string[]> {
+  const all = Object.values(tools).filter((t) => t.permission.subject === 'path');
+  return {
+    edit: all.filter((t) => t.kind === 'write').map((t) => t.name),
+    read: all.filter((t) => t.kind === 'read').map((t) => t.name),
+  };
 }
-
-export const WRITE_TOOLS = ['write_file', 'edit_file', 'multi_edit', 'notebook_edit'];
-export const PATH_READ_TOOLS = ['read_file', 'glob', 'grep', 'ls'];
-
-/** The tools the policy knows, with their kind and what their rule patterns name. */
-export const KNOWN_TOOLS: Record<string, ToolInfo> = {
-  read_file: { kind: 'read', subject: 'path' },
-  glob: { kind: 'read', subject: 'path' },
-  grep: { kind: 'read', subject: 'path' },
-  ls: { kind: 'read', subject: 'path' },
-  memory_search: { kind: 'read', subject: 'text' },
-  todo_write: { kind: 'read', subject: 'text' },
-  ask_user: { kind: 'read', subject: 'text' },
-  bash_output: { kind: 'read', subject: 'text' },
-  write_file: { kind: 'write', subject: 'path' },
-  edit_file: { kind: 'write', subject: 'path' },
-  multi_edit: { kind: 'write', subject: 'path' },
-  notebook_edit: { kind: 'write', subject: 'path' },
-  bash: { kind: 'execute', subject: 'command' },
-  kill_shell: { kind: 'execute', subject: 'text' },
-  web_fetch: { kind: 'network', subject: 'url' },
-  web_search: { kind: 'network', subject: 'text' },
-};
-
-/** Names that stand for several tools. */
-export const GROUPS: Record<string, string[]> = {
-  edit: WRITE_TOOLS,
-  read: PATH_READ_TOOLS,
-};
 
 export interface CompiledRule {
   /** The rule as written (trimmed). */
@@ -59,14 +32,28 @@ export interface CompiledRule {
 export interface RuleEnv {
   home: string;
   workspaceFolders: readonly string[];
-  tools: Record<string, ToolInfo>;
+  tools: Readonly<Record<string, ToolFacts>>;
+  groups: Readonly<Record<string, string[]>>;
 }
 
-/** `bash(npm test*)`: `*` is any text (spaces and slashes too); the rest is literal, runs of spaces as one. */
+/**
+ * `bash(npm test*)`: `*` is any text (spaces and slashes too); `\*` is a literal star and `\\` a
+ * backslash; the rest is literal, runs of spaces as one.
+ */
 function commandMatcher(pattern: string): { test: (s: string) => boolean; wildcard: boolean } {
   const p = pattern.replace(/\s+/g, ' ').trim();
-  const re = new RegExp(`^${p.split('*').map(escapeRegExp).join('.*')}$`, 's');
-  return { test: (s) => re.test(s), wildcard: p.includes('*') };
+  let src = '';
+  let wildcard = false;
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i];
+    if (c === '\\' && (p[i + 1] === '*' || p[i + 1] === '\\')) src += escapeRegExp(p[++i]);
+    else if (c === '*') {
+      src += '.*';
+      wildcard = true;
+    } else src += escapeRegExp(c);
+  }
+  const re = new RegExp(`^${src}$`, 's');
+  return { test: (s) => re.test(s), wildcard };
 }
 
 /** Text patterns for other tools: `*` is any text. */
@@ -169,9 +156,13 @@ export function compileRule(
   const m = RULE.exec(text);
   if (!m) return problem(`"${text}" is not Tool or Tool(pattern), e.g. bash(npm test*) or edit(src/**)`);
   const name = m[1].toLowerCase();
-  const names = Object.hasOwn(GROUPS, name) ? GROUPS[name] : Object.hasOwn(env.tools, name) ? [name] : undefined;
+  const names = Object.hasOwn(env.groups, name)
+    ? env.groups[name]
+    : Object.hasOwn(env.tools, name)
+      ? [name]
+      : undefined;
   if (!names) {
-    const known = [...Object.keys(GROUPS), ...Object.keys(env.tools)].join(', ');
+    const known = [...Object.keys(env.groups), ...Object.keys(env.tools)].join(', ');
     return problem(`there is no tool named "${m[1]}" (known: ${known})`);
   }
   const tools = new Set(names);
@@ -179,7 +170,7 @@ export function compileRule(
   const pattern = m[2].trim();
   if (pattern === '')
     return problem(`"${text}" has an empty pattern: write ${m[1]} for every call, or put a pattern inside`);
-  const subject = env.tools[names[0]]?.subject ?? 'text';
+  const subject = Object.hasOwn(env.groups, name) ? 'path' : env.tools[name].permission.subject;
   const matcher =
     subject === 'path'
       ? pathMatcher(pattern, env, list)

@@ -1,8 +1,44 @@
 // From parsed shell to what the policy judges: the pieces a command runs (through wrappers such as
 // `timeout`, `xargs`, `sudo`, and into `bash -c '…'`, `eval`, `find -exec`), the files it writes
 // (redirections, tee, cp/mv/rm …), and findings — things no rule can vouch for, so the call asks.
-import { isAbsolutePath, normalizePath, expandHome, SECRET_WORD } from './paths';
-import { parseShell, type ShellCommand, type ShellWord } from './shell';
+import {
+  escapeRegExp,
+  expandHome,
+  isAbsolutePath,
+  mayNameSecret,
+  normalizePath,
+  PROTECTED_NAMES,
+  SECRET_WORD,
+} from '../paths';
+import { parseShell, type ShellCommand, type ShellWord } from './parse';
+import {
+  ASSIGN_WORD,
+  gitRunsCode,
+  HARMLESS_DEV,
+  INERT,
+  INTERPRETER,
+  OUTPUT_OPTIONS,
+  RISKY_ENV,
+  RUNS_CODE,
+  SHELLS,
+  WRAPPERS,
+  WRITE_OPS,
+  WRITERS,
+  type WrapperSpec,
+  type WriterSpec,
+} from './programs';
+import { builtinProblem, inlineCode, PROTECTED_IN_CODE } from './builtins';
+import {
+  gitConfigTarget,
+  interpreterProblems,
+  outputTargets,
+  sedScriptOf,
+  shellScript,
+  show,
+  sliceWord,
+  watchStart,
+} from './words';
+import { optionProblem } from './options';
 
 export interface CommandPiece {
   /** Program and arguments as the shell passes them (quotes removed, escapes decoded). */
@@ -11,6 +47,8 @@ export interface CommandPiece {
   text: string;
   /** With its wrappers (`sudo npm test`), for the card. */
   shown: string;
+  /** The wrappers' words before argv (`timeout`, `10`); empty without wrappers. */
+  wrapperArgv: string[];
   /** Texts deny and ask rules are matched against (with wrappers, with the program's path dropped). */
   denyTexts: string[];
   /** Texts an allow rule may match. */
@@ -37,7 +75,8 @@ export interface CommandWrite {
 }
 
 export interface CommandFinding {
-  kind: 'parse' | 'confinement';
+  /** `protected`: it may write a protected file (always asks, like a protected write it shows). */
+  kind: 'parse' | 'confinement' | 'protected';
   reason: string;
 }
 
@@ -50,6 +89,8 @@ export interface CommandAnalysis {
 interface Wrap {
   /** Wrapper text around the command (`sudo -u root`, `timeout 10`). */
   chain: string[];
+  /** The wrappers' words, in order (`timeout`, `10`): what a process list would show before argv. */
+  chainArgv: string[];
   elevated: boolean;
   openArgs: boolean;
 }
@@ -59,145 +100,7 @@ interface State {
   cwd: string | undefined;
 }
 
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh']);
-const INTERPRETER = new RegExp(
-  '^(python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|ruby|irb|perl|php|lua[0-9.]*|luajit|Rscript|R|osascript|' +
-    'pwsh|powershell|tclsh|wish|source|\\.)$',
-);
-const INERT = new Set([
-  'cd',
-  'pushd',
-  'popd',
-  'pwd',
-  'true',
-  'false',
-  ':',
-  'echo',
-  'printf',
-  'test',
-  '[',
-  '[[',
-  'export',
-  'declare',
-  'typeset',
-  'local',
-  'readonly',
-  'set',
-  'unset',
-  'shift',
-  'sleep',
-  'wait',
-  'read',
-  'exit',
-  'return',
-  'break',
-  'continue',
-]);
-/** Environment variables that make an ordinary program load or run other code. */
-const RISKY_ENV = new RegExp(
-  `^(${[
-    'PATH|LD_\\w*|DYLD_\\w*|BASH_ENV|ENV|BASH_FUNC_\\S*|IFS|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|CDPATH',
-    'HOME|ZDOTDIR|XDG_CONFIG_HOME|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PYTHONHOME',
-    'PERL5OPT|PERL5LIB|PERLLIB|RUBYOPT|RUBYLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS',
-    'GIT_\\w*|NPM_CONFIG_\\w*|YARN_\\w*|EDITOR|VISUAL|PAGER|MANPAGER|BROWSER|LESSOPEN|LESSCLOSE',
-    'SSH_ASKPASS|SUDO_ASKPASS',
-  ].join('|')})$`,
-  'i',
-);
-const ASSIGN_WORD = /^([A-Za-z_][A-Za-z0-9_]*)=/;
-const HARMLESS_DEV = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
-const WRITE_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
-
-interface WrapperSpec {
-  /** Options that take the next word as their value. */
-  values?: string[];
-  /** Positional words before the command (timeout's duration). */
-  positional?: number;
-  /** Runs the command as another user. */
-  elevates?: boolean;
-  /** Adds arguments at run time. */
-  openArgs?: boolean;
-  /** Takes NAME=value words before the command. */
-  env?: boolean;
-  /** Options that make it look a command up rather than run it. */
-  lookup?: string[];
-}
-
-const TIMEOUT: WrapperSpec = { values: ['-s', '--signal', '-k', '--kill-after'], positional: 1 };
-const WRAPPERS: Record<string, WrapperSpec> = {
-  env: { values: ['-u', '--unset', '-C', '--chdir'], env: true },
-  nice: { values: ['-n', '--adjustment'] },
-  nohup: {},
-  timeout: TIMEOUT,
-  gtimeout: TIMEOUT,
-  time: { values: ['-f', '--format', '-o', '--output'] },
-  command: { lookup: ['-v', '-V'] },
-  builtin: {},
-  exec: { values: ['-a'] },
-  stdbuf: { values: ['-i', '-o', '-e', '--input', '--output', '--error'] },
-  ionice: { values: ['-c', '--class', '-n', '--classdata', '-p', '--pid', '-P', '--pgid', '-u', '--uid'] },
-  setsid: {},
-  chronic: {},
-  unbuffer: {},
-  xargs: {
-    values: ['-a', '--arg-file', '-d', '--delimiter', '-E', '-I', '-L', '-n', '--max-args', '-P', '--max-procs', '-s'],
-    openArgs: true,
-  },
-  sudo: {
-    values: [
-      '-u',
-      '--user',
-      '-g',
-      '--group',
-      '-C',
-      '-D',
-      '--chdir',
-      '-h',
-      '--host',
-      '-p',
-      '--prompt',
-      '-r',
-      '-t',
-      '-T',
-    ],
-    elevates: true,
-  },
-  doas: { values: ['-u', '-C'], elevates: true },
-};
-
-/** Programs that write the files named in their arguments (best effort: the common file utilities). */
-interface WriterSpec {
-  values: string[];
-  targets: 'all' | 'last' | 'afterFirst';
-}
-const WRITERS: Record<string, WriterSpec> = {
-  cp: { values: ['-S', '--suffix'], targets: 'last' },
-  mv: { values: ['-S', '--suffix'], targets: 'all' },
-  install: { values: ['-m', '--mode', '-o', '--owner', '-g', '--group', '-S', '--suffix'], targets: 'last' },
-  ln: { values: ['-S', '--suffix'], targets: 'last' },
-  rm: { values: [], targets: 'all' },
-  rmdir: { values: [], targets: 'all' },
-  unlink: { values: [], targets: 'all' },
-  shred: { values: ['-n', '--iterations', '-s', '--size'], targets: 'all' },
-  touch: { values: ['-r', '--reference', '-d', '--date', '-t'], targets: 'all' },
-  truncate: { values: ['-s', '--size', '-r', '--reference'], targets: 'all' },
-  mkdir: { values: ['-m', '--mode'], targets: 'all' },
-  chmod: { values: [], targets: 'afterFirst' },
-  chown: { values: [], targets: 'afterFirst' },
-  chgrp: { values: [], targets: 'afterFirst' },
-  tee: { values: ['--output-error'], targets: 'all' },
-};
-
-/** Options that name a file the program writes: `wget -O file`, `sort -o file`, `curl -o file`. */
-const OUTPUT_OPTIONS: Record<string, { short: string; long: string[] }> = {
-  curl: { short: 'oDc', long: ['--output', '--dump-header', '--cookie-jar', '--trace', '--trace-ascii', '--stderr'] },
-  wget: { short: 'Ooa', long: ['--output-document', '--output-file', '--append-output'] },
-  sort: { short: 'o', long: ['--output'] },
-  patch: { short: 'o', long: ['--output'] },
-};
-
 const basename = (p: string) => p.slice(p.lastIndexOf('/') + 1);
-const show = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}…` : s);
 
 /** Non-option arguments (after `--` everything counts), skipping the values of `values` options. */
 function operands(ws: ShellWord[], values: string[]): { operands: ShellWord[]; options: string[] } {
@@ -214,50 +117,6 @@ function operands(ws: ShellWord[], values: string[]): { operands: ShellWord[]; o
   }
   return { operands: out, options };
 }
-
-/** Why an allowed git command could still run any program, or undefined. */
-function gitRunsCode(args: string[]): string | undefined {
-  let i = 0;
-  for (; i < args.length; i++) {
-    const a = args[i];
-    if (a === '-c' || a.startsWith('--config-env'))
-      return 'git -c can set options (core.fsmonitor, core.sshCommand, alias.*) that run programs';
-    if (a.startsWith('--exec-path=')) return 'git --exec-path chooses the programs git runs';
-    if (a === '-C' || a === '--git-dir' || a === '--work-tree' || a === '--namespace') i++;
-    else if (!a.startsWith('-')) break;
-  }
-  const sub = args[i];
-  const rest = args.slice(i + 1);
-  const nonOptions = rest.filter((r) => !r.startsWith('-'));
-  if (
-    sub === 'config' &&
-    (nonOptions.length >= 2 || nonOptions[0] === 'set' || rest.some((r) => /^(-e|--edit|--add|--replace-all)$/.test(r)))
-  )
-    return 'git config can set options that make later git commands run programs';
-  if (sub === 'submodule' && rest.includes('foreach')) return 'git submodule foreach runs a command';
-  if (sub === 'bisect' && rest[0] === 'run') return 'git bisect run runs a command';
-  if (sub === 'rebase' && rest.some((r) => r === '-x' || r.startsWith('--exec')))
-    return 'git rebase --exec runs a command';
-  if (sub === 'filter-branch' || sub === 'filter-repo') return `git ${sub} runs shell snippets`;
-  if ((sub === 'difftool' || sub === 'mergetool') && rest.some((r) => r === '-x' || r.startsWith('--extcmd')))
-    return `git ${sub} --extcmd runs a program`;
-  if (rest.some((r) => /^--(upload-pack|receive-pack|exec)(=|$)/.test(r))) return 'git --upload-pack runs a program';
-  if (sub === 'clone' && rest.some((r) => r === '-c' || r.startsWith('--config') || r === '-u'))
-    return 'git clone -c and -u can make git run programs';
-  return undefined;
-}
-
-/** Options of other programs that run a program of the caller's choosing. */
-const RUNS_CODE: Record<string, [RegExp, string]> = {
-  rg: [/^--pre(=|$)/, 'rg --pre runs a program on every file'],
-  tar: [
-    /^(--to-command|--checkpoint-action|--use-compress-program|-I|--info-script|-F|--new-volume-script|--rsh-command)/,
-    'these tar options run a program',
-  ],
-  rsync: [/^(-e|--rsh|--rsync-path)/, 'rsync -e and --rsync-path run a program'],
-  ssh: [/proxycommand|localcommand/i, 'ssh ProxyCommand and LocalCommand run a program'],
-  scp: [/proxycommand|^-S$/i, 'scp -S and ProxyCommand run a program'],
-};
 
 class Analyzer {
   readonly pieces: CommandPiece[] = [];
@@ -286,7 +145,7 @@ class Analyzer {
     for (const r of cmd.redirects) {
       const fdTarget = /^(\d+|-)$/.test(r.target.value);
       if (WRITE_OPS.has(r.op) || (r.op === '>&' && !fdTarget)) this.write(r.target, 'a redirection', state);
-      if (r.op === '<' || r.op === '<>' || (r.op === '<&' && !fdTarget)) this.mention(r.target.value);
+      if (r.op === '<' || r.op === '<>' || (r.op === '<&' && !fdTarget)) this.mention(r.target.value, r.target);
     }
     if (cmd.words.length > 0) this.words(cmd.words, cmd, state, depth, wrap);
   }
@@ -301,8 +160,8 @@ class Analyzer {
   }
 
   /** A word naming a secret location asks, whatever the rules: `cat ~/.ssh/id_rsa`. */
-  private mention(value: string): void {
-    if (SECRET_WORD.test(value))
+  private mention(value: string, w?: ShellWord): void {
+    if (SECRET_WORD.test(value) || ((w?.pattern || w?.dynamic) && mayNameSecret(value, this.home)))
       this.finding(
         'confinement',
         `the command mentions ${show(value)}: commands touching keys and credentials always ask`,
@@ -312,7 +171,7 @@ class Analyzer {
   private words(ws: ShellWord[], cmd: ShellCommand, state: State, depth: number, wrap: Wrap): void {
     const argv = ws.map((w) => w.value);
     const text = argv.join(' ');
-    for (const w of ws) this.mention(w.value);
+    for (const w of ws) this.mention(w.value, w);
     const prog = ws[0];
     const chained = wrap.chain.length ? `${wrap.chain.join(' ')} ${text}` : text;
     if (prog.dynamic || prog.pattern || prog.value === '') {
@@ -322,6 +181,7 @@ class Analyzer {
         argv,
         text,
         shown: chained,
+        wrapperArgv: wrap.chainArgv,
         denyTexts: [text, spaced, chained],
         allowTexts: [],
         transparent: true,
@@ -345,6 +205,7 @@ class Analyzer {
         const head = argv.slice(0, start).join(' ');
         this.words(ws.slice(start), cmd, state, depth, {
           chain: [...wrap.chain, head],
+          chainArgv: [...wrap.chainArgv, ...argv.slice(0, start)],
           elevated: wrap.elevated || Boolean(wrapper.elevates),
           openArgs: wrap.openArgs || Boolean(wrapper.openArgs),
         });
@@ -355,12 +216,25 @@ class Analyzer {
     // bash -c, eval, watch: the text they run is judged as commands of its own; the wrapper itself
     // only meets deny and ask rules.
     const inner = (src: string | undefined, origin: string) => {
-      this.pieces.push({ argv, text, shown: chained, denyTexts, allowTexts: [], transparent: true });
+      this.pieces.push({
+        argv,
+        text,
+        shown: chained,
+        wrapperArgv: wrap.chainArgv,
+        denyTexts,
+        allowTexts: [],
+        transparent: true,
+      });
       if (src === undefined) this.finding('parse', `${origin} runs text that is only known when the command runs`);
-      else this.run(src, origin, { cwd: state.cwd }, depth + 1, { ...wrap, chain: [...wrap.chain, origin] });
+      else
+        this.run(src, origin, { cwd: state.cwd }, depth + 1, {
+          ...wrap,
+          chain: [...wrap.chain, origin],
+          chainArgv: [],
+        });
     };
     if (SHELLS.has(name)) {
-      const script = this.shellScript(ws);
+      const script = shellScript(ws);
       if (script.command) {
         inner(script.command.dynamic ? undefined : script.command.value, `${name} -c`);
         return;
@@ -371,7 +245,8 @@ class Analyzer {
       inner(args.some((w) => w.dynamic) ? undefined : args.map((w) => w.value).join(' '), name);
       return;
     }
-    if (SHELLS.has(name) || INTERPRETER.test(name)) this.interpreter(name, ws, cmd);
+    if (SHELLS.has(name) || INTERPRETER.test(name))
+      for (const p of interpreterProblems(name, ws, cmd)) this.finding('parse', p);
     if (name === 'find') this.find(ws, cmd, state, depth, wrap);
     if (name === 'alias' || name === 'trap' || name === 'enable' || (name === 'hash' && argv.includes('-p')))
       this.finding('parse', `${name} changes what later commands do, which the policy cannot follow`);
@@ -401,11 +276,24 @@ class Analyzer {
     if (name === 'git') exactOnly = gitRunsCode(argv.slice(1));
     const runs = Object.hasOwn(RUNS_CODE, name) ? RUNS_CODE[name] : undefined;
     if (runs && argv.slice(1).some((a) => runs[0].test(a))) exactOnly = runs[1];
+    exactOnly ??= optionProblem(name, argv.slice(1));
+    if (name === 'sed' || name === 'gsed') exactOnly ??= sedScriptOf(ws);
+    if (!prog.value.includes('/')) {
+      const builtin = builtinProblem(argv);
+      if (builtin) this.finding('parse', builtin);
+    }
+    const gitConfig = name === 'git' ? gitConfigTarget(argv.slice(1)) : undefined;
+    if (gitConfig) this.write(gitConfig, 'git config', state);
+    const code = inlineCode(name, argv.slice(1));
+    const named = code === undefined ? undefined : PROTECTED_IN_CODE.exec(code);
+    if (named)
+      this.finding('protected', `${name}'s inline code names ${named[0]}: writes to protected files always ask`);
 
     this.pieces.push({
       argv,
       text,
       shown: chained,
+      wrapperArgv: wrap.chainArgv,
       denyTexts: [...new Set(denyTexts)],
       allowTexts: wrap.elevated ? [chained] : [...new Set([text, chained])],
       exactOnly,
@@ -448,41 +336,6 @@ class Analyzer {
     return { start, lookup };
   }
 
-  /** For sh/bash/…: the -c command string, if any. */
-  private shellScript(ws: ShellWord[]): { command?: ShellWord } {
-    let hasC = false;
-    let i = 1;
-    for (; i < ws.length; i++) {
-      const v = ws[i].value;
-      if (v === '--' || v === '-') break;
-      if (!/^[-+]./.test(v)) break;
-      if (v === '--rcfile' || v === '--init-file' || v === '-o' || v === '+o' || v === '-O' || v === '+O') i++;
-      else if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(v)) hasC = true;
-    }
-    if (!hasC) return {};
-    return { command: ws[i] ?? { value: '', dynamic: true, pattern: false, tilde: false, quoted: false, plain: 0 } };
-  }
-
-  /** An interpreter fed its program by a here-document, a pipe or <( ) runs text nobody judged. */
-  private interpreter(name: string, ws: ShellWord[], cmd: ShellCommand): void {
-    if (ws.slice(1).some((w) => w.procSub === '<'))
-      this.finding('parse', `${name} runs the output of a <( … ) substitution as a script`);
-    const args = ws.slice(1).map((w) => w.value);
-    const stdinPath = /^(-|\/dev\/stdin|\/dev\/fd\/0|\/proc\/self\/fd\/0)$/;
-    const readsStdin =
-      args.every((a) => a.startsWith('-')) ||
-      args.some((a) => stdinPath.test(a)) ||
-      (SHELLS.has(name) && args.includes('-s'));
-    if (!readsStdin || name === 'source' || name === '.') return;
-    const heredoc = cmd.redirects.find((r) => r.op === '<<' || r.op === '<<-' || r.op === '<<<');
-    const fromFile = cmd.redirects.find((r) => r.op === '<');
-    const what = heredoc?.op === '<<<' ? 'here-string' : 'here-document';
-    if (heredoc) this.finding('parse', `the ${what} is a script for ${name}, which the policy does not judge`);
-    else if (cmd.pipedInput)
-      this.finding('parse', `${name} runs the previous command's output as a script, which the policy does not judge`);
-    else if (fromFile) this.finding('parse', `${name} runs ${show(fromFile.target.value)} as a script`);
-  }
-
   /** find -exec / -execdir / -ok CMD … ; runs CMD: judged as a piece of its own. */
   private find(ws: ShellWord[], cmd: ShellCommand, state: State, depth: number, wrap: Wrap): void {
     for (let i = 1; i < ws.length; i++) {
@@ -494,7 +347,11 @@ class Analyzer {
       let end = i + 1;
       while (end < ws.length && ws[end].value !== ';' && ws[end].value !== '+') end++;
       if (end > i + 1)
-        this.words(ws.slice(i + 1, end), { ...cmd, redirects: [] }, state, depth, { ...wrap, chain: [] });
+        this.words(ws.slice(i + 1, end), { ...cmd, redirects: [] }, state, depth, {
+          ...wrap,
+          chain: [],
+          chainArgv: [],
+        });
       i = end;
     }
   }
@@ -554,33 +411,12 @@ class Analyzer {
     this.finding('parse', `${by} writes to ${show(w.value)}, a path only known when the command runs`);
   }
 
-  /** Files named by output options; `curl -O` writes the URL's file name in the current folder. */
+  /** Files named by output options (`curl -o f`, `sort -o f`); `curl -O` writes the URL's file name here. */
   private outputOptions(name: string, spec: { short: string; long: string[] }, ws: ShellWord[], state: State): void {
-    let remoteName = false;
-    for (let i = 1; i < ws.length; i++) {
-      const v = ws[i].value;
-      if (v === '--') break;
-      let target: ShellWord | undefined;
-      if (v.startsWith('--')) {
-        const eq = v.indexOf('=');
-        const opt = eq < 0 ? v : v.slice(0, eq);
-        if (name === 'curl' && (opt === '--remote-name' || opt === '--remote-name-all')) remoteName = true;
-        if (spec.long.includes(opt)) target = eq < 0 ? ws[++i] : sliceWord(ws[i], eq + 1);
-      } else if (/^-[A-Za-z]/.test(v)) {
-        if (name === 'curl' && /^-[A-Za-z]*O/.test(v)) remoteName = true;
-        const at = [...v.slice(1)].findIndex((ch) => spec.short.includes(ch));
-        if (at >= 0) target = at + 2 < v.length ? sliceWord(ws[i], at + 2) : ws[++i];
-      }
-      if (target && target.value !== '-') this.write(target, `${name} ${v.split('=')[0]}`, state);
-    }
-    if (!remoteName) return;
-    for (const w of ws.slice(1)) {
-      if (!/^[a-z]+:\/\//i.test(w.value)) continue;
-      const m = /^[a-z]+:\/\/[^/]+\/(?:[^?#]*\/)?([^/?#]+)/i.exec(w.value);
-      if (w.dynamic || !m)
-        this.finding('parse', `curl -O writes a file named by ${show(w.value)}, known only when it runs`);
-      else this.write({ ...w, value: m[1], tilde: false, pattern: false }, 'curl -O', state);
-    }
+    const { writes, unknown } = outputTargets(name, spec, ws);
+    for (const [w, by] of writes) this.write(w, by, state);
+    for (const u of unknown)
+      this.finding('parse', `curl -O writes a file named by ${show(u)}, known only when it runs`);
   }
 
   private writerTargets(name: string, spec: WriterSpec, ws: ShellWord[], state: State): void {
@@ -599,28 +435,12 @@ class Analyzer {
   }
 }
 
-/** watch's options end at its first operand; the rest is the command (run with sh -c). */
-function watchStart(ws: ShellWord[]): number {
-  let i = 1;
-  while (i < ws.length && ws[i].value.startsWith('-')) {
-    const v = ws[i].value;
-    if (v === '--') return i + 1;
-    i += v === '-n' || v === '--interval' || v === '-d' || v === '--differences' ? 2 : 1;
-    if (v === '-d' || v === '--differences') i--; // -d takes an optional, attached value only
-  }
-  return i;
-}
-
-function sliceWord(w: ShellWord, from: number): ShellWord {
-  return { ...w, value: w.value.slice(from), tilde: w.value[from] === '~', plain: Math.max(0, w.plain - from) };
-}
-
 /**
  * Everything a command line would run and write, for the policy to judge. `cwd` is the folder the
  * command starts in (the first workspace folder); `home` expands `~`.
  */
 export function analyzeCommand(command: string, env: { home: string; cwd: string | undefined }): CommandAnalysis {
   const a = new Analyzer(env.home);
-  a.run(command, 'command', { cwd: env.cwd }, 0, { chain: [], elevated: false, openArgs: false });
+  a.run(command, 'command', { cwd: env.cwd }, 0, { chain: [], chainArgv: [], elevated: false, openArgs: false });
   return { pieces: a.pieces, writes: a.writes, findings: a.findings };
 }

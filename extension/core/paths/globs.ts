@@ -1,6 +1,8 @@
 // Glob → RegExp with the semantics of .gitignore and ripgrep's --glob: `*` and `?` never cross a
 // `/`, `**` spans directories, `[...]` classes, `{a,b}` alternation, and `*` matches dotfiles.
-// Written here (rather than a dependency) because gitignore anchoring rules sit on top anyway.
+// Written here (rather than a dependency: picomatch's bash-style dot rules and options would be
+// configured away, and gitignore anchoring sits on top anyway). It lives below both the file tools
+// and the permission policy, which share it.
 
 function classToRegex(glob: string, start: number): { src: string; end: number } | undefined {
   let i = start + 1;
