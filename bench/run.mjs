@@ -43,6 +43,7 @@ const benches = [
   ['search', 'bench/search.mjs', 'web search client per search: direct, failover, breaker open (fake APIs)'],
   ['prefix', 'bench/prefix.mjs', 'prompt prefix stability over a 30-step Agent session, overhead with caching on'],
   ['compaction', 'bench/compaction.mjs', 'compaction time at 50k/160k/800k-token sessions (real SDK, fake LLM)'],
+  ['mcp', 'bench/mcp.mjs', 'MCP: added time per tool call over the SDK client alone; time to first tool list (stdio)'],
 ];
 
 function run(cmd, args) {

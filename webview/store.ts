@@ -11,6 +11,7 @@ import {
   type ErrorInfo,
   type Envelope,
   type Mode,
+  type McpServerView,
   type ModelChoice,
   type ReasoningChoice,
   type Outbound,
@@ -76,6 +77,8 @@ export class ChatStore {
     hasMore: false,
   };
   protocolError: ErrorInfo | undefined;
+  /** MCP servers (those with `approval` wait for the user) and problems with their configuration. */
+  mcp: { servers: McpServerView[]; problems: string[] } = { servers: [], problems: [] };
   /** Bumped whenever the whole chat is replaced, so the list drops its window and caches. */
   generation = 0;
   /** True once the first snapshot arrived (before it, the view shows a placeholder). */
@@ -167,6 +170,10 @@ export class ChatStore {
     rewindPreview: (m) => {
       if (this.rewind?.messageId !== m.preview.messageId) return; // cancelled meanwhile
       this.rewind = { ...this.rewind, preview: m.preview };
+      this.mark('panels');
+    },
+    mcpServers: (m) => {
+      this.mcp = { servers: m.servers, problems: m.problems };
       this.mark('panels');
     },
     rewound: (m) => {

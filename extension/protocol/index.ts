@@ -4,6 +4,7 @@ export * from './model';
 export * from './plan';
 export * from './research';
 export * from './rewind';
+export * from './mcp';
 export * from './events';
 export * from './messages';
 export * from './handlers';

@@ -11,6 +11,7 @@ import {
   ErrorInfoSchema,
 } from './model';
 import { RewindPreviewSchema, RewindScopeSchema } from './rewind';
+import { McpServerViewSchema } from './mcp';
 
 /** Webview → host. */
 export const InboundSchema = z.discriminatedUnion('type', [
@@ -94,6 +95,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
     rewindFiles: z.boolean(),
     overwrite: z.array(z.string()).max(10_000).default([]),
   }),
+  /** The user's answer to an MCP server waiting for approval (new, changed config, changed tools). */
+  z.object({ type: z.literal('mcpDecision'), server: z.string().min(1), decision: z.enum(['approve', 'deny']) }),
 ]);
 export type Inbound = z.infer<typeof InboundSchema>;
 export type InboundType = Inbound['type'];
@@ -121,5 +124,7 @@ export const OutboundSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rewindPreview'), preview: RewindPreviewSchema }),
   /** A rewind was done; `draft` (the rewound message's text) goes back into the composer. */
   z.object({ type: z.literal('rewound'), summary: z.string(), draft: z.string().optional() }),
+  /** Every MCP server's state; those with `approval` wait for the user. `problems`: configuration errors. */
+  z.object({ type: z.literal('mcpServers'), servers: z.array(McpServerViewSchema), problems: z.array(z.string()) }),
 ]);
 export type Outbound = z.infer<typeof OutboundSchema>;

@@ -48,6 +48,8 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
     }),
     guarded('sextant.showAuditLog', async () => (await host.get()).showAuditLog()),
     guarded('sextant.showStorage', async () => (await host.get()).showStorage()),
+    guarded('sextant.mcpServers', async () => (await host.get()).showMcpServers()),
+    guarded('sextant.addMcpServer', async () => (await host.get()).addMcpServer()),
     guarded('sextant.research', async () => {
       const question = await askQuestion('Sextant: Research', 'What should Sextant research on the web?');
       if (!question) return;

@@ -23,6 +23,12 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
     ...registerCommands(host, view),
     vscode.commands.registerCommand('sextant.getStarted', () => openWalkthrough()),
+    // An MCP server's OAuth sign-in comes back to vscode://sextant.sextant/mcp-oauth?code=…&state=….
+    vscode.window.registerUriHandler({
+      handleUri: async (uri) => {
+        if (uri.path === '/mcp-oauth') (await host?.get())?.mcpOAuthRedirect(new URLSearchParams(uri.query));
+      },
+    }),
   );
   // The first activation after install (the Sextant view opened, or a command run) opens Get Started.
   void openWalkthroughOnce(context.globalState).then(undefined, (err: unknown) =>

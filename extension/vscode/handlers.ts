@@ -15,6 +15,10 @@ export interface HandlerHost {
   exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
   planDocuments: PlanDocuments;
   diffReviews: Pick<DiffReviews, 'reveal'>;
+  /** The user's answer to an MCP server waiting for approval (mcp-host.ts). */
+  mcpDecide(server: string, decision: 'approve' | 'deny'): Promise<void>;
+  /** `/mcp__<server>__<prompt>` and `@<server>:<uri>` in a message, resolved (the text as typed if none). */
+  expandMessage(text: string): Promise<string>;
 }
 
 const EXTERNAL_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
@@ -24,7 +28,10 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
   return {
     ready: () => c.postSnapshot(),
     // Not awaited: a send runs for the whole turn, and the next message (Stop) must get through.
-    send: (m) => void c.send(m.requestId, m.text, m.mode, m.budget ? { budget: m.budget } : {}),
+    send: (m) =>
+      void host
+        .expandMessage(m.text)
+        .then((text) => c.send(m.requestId, text, m.mode, m.budget ? { budget: m.budget } : {})),
     abort: (m) => c.stop(m.requestId),
     retry: (m) => void c.retry(m.requestId),
     compactNow: async () => void (await c.compactNow()),
@@ -59,6 +66,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       if (!(await host.diffReviews.reveal(m.callId))) host.log.warn(`no diff to show for ${m.callId}`);
     },
     answer: (m) => c.answer(m.callId, m.answers),
+    mcpDecision: (m) => host.mcpDecide(m.server, m.decision),
     history: (m) => c.postHistory(m.query, { offset: m.offset, limit: m.limit }),
     resume: async (m) => {
       if (!(await c.resume(m.sessionId)))

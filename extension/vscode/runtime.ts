@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { dispatchInbound, parseInbound, type Inbound, type Outbound } from '../protocol';
+import { dispatchInbound, parseInbound, type Inbound, type Mode, type Outbound } from '../protocol';
 import { ApprovalBroker } from '../core/agent/approval-broker';
 import type { ReasoningChoices } from '../core/agent/chat-services';
 import { ChatController } from '../core/agent/controller';
@@ -27,6 +27,8 @@ import { createInboundHandlers } from './handlers';
 import { KeyCommands } from './key-commands';
 import { createPermissionHost } from './permission-host';
 import { createSandboxHost } from './sandbox-host';
+import { McpHost } from './mcp-host';
+import { addMcpServer, showMcpServers } from './mcp-commands';
 import { PlanDocuments } from './plan-documents';
 import { ProvidersHost } from './providers-host';
 import { pickMode, pickModel, startResearch } from './quick-picks';
@@ -57,6 +59,12 @@ export interface Runtime {
   /** A report of the current chat (the one named, else a pick among them) to a workspace file. */
   exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
   showAuditLog(): Promise<void>;
+  /** Sextant: MCP Servers — each server's state, tools, prompts and resources, and what to do with it. */
+  showMcpServers(): Promise<void>;
+  /** Sextant: Add MCP Server — to user settings or the workspace's .mcp.json. */
+  addMcpServer(): Promise<void>;
+  /** The browser came back from an MCP server's OAuth sign-in (the URI handler). */
+  mcpOAuthRedirect(params: URLSearchParams): void;
   /** "Sextant: Approve Change" / "Deny Change": the proposal shown in `target` (a diff's URI) or the active tab. */
   decideChange(decision: 'approve' | 'deny', target?: unknown): Promise<void>;
   dispose(): Promise<void>;
@@ -189,6 +197,27 @@ export async function createRuntime(
     }),
   );
   tools.ports.sandbox = sandbox;
+  // MCP servers: approvals in the chat view, tools through the same registry and policy as the built-ins.
+  const mcpChannel = own(vscode.window.createOutputChannel('Sextant MCP', { log: true }));
+  redactLogSecrets(mcpChannel, knownSecrets);
+  const mcp = own(
+    new McpHost({
+      context,
+      log,
+      post: (message) => post(message),
+      // The keys' guards every process passes: commands and MCP stdio servers alike.
+      scrubbedEnv: () => tools.ports.childEnv?.() ?? {},
+      channel: mcpChannel,
+      secrets,
+    }),
+  );
+  tools.useExternalTools(mcp.manager);
+  // First use: the servers that may run start (and list their tools) before the turn takes its tools.
+  const prepareTools = async (mode: Mode, signal: AbortSignal) => {
+    if (mode === 'research' || !trusted()) return;
+    const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    await Promise.race([mcp.manager.prepare(), aborted]);
+  };
 
   // The one place approvals are answered: the card, the diff view and Approve/Deny Change all reach it.
   const approvals = new ApprovalBroker(log);
@@ -234,6 +263,7 @@ export async function createRuntime(
     limits: { maxSteps: () => readSettings().maxSteps, budget: () => readSettings().budget },
     tools: {
       toolsFor: tools.toolsFor,
+      prepareTools,
       ports: tools.ports,
       createSession: createToolSessionState,
       disposeSession: disposeToolSession,
@@ -333,6 +363,7 @@ export async function createRuntime(
       // Messages that read history wait until it is open; a send, an approval or a Stop never does.
       if (READS_HISTORY.has(parsed.message.type)) await store.ready;
       await dispatchInbound(handlers, parsed.message);
+      if (parsed.message.type === 'ready') mcp.post();
     },
     pickMode: () => pickMode(controller),
     pickModel: () => pickModel(controller),
@@ -341,6 +372,9 @@ export async function createRuntime(
     setSearchApiKey: () => searchKeys.setSearchApiKey(),
     clearSearchApiKey: () => searchKeys.clearSearchApiKey(),
     showAuditLog: () => permissions.showAuditLog(),
+    showMcpServers: () => showMcpServers(mcp.manager, mcpChannel, mcp),
+    addMcpServer: () => addMcpServer(log),
+    mcpOAuthRedirect: (params) => mcp.oauthRedirect(params),
     showStorage: () => showStorage(store, readSettings().purgeDeletedAfterDays, log),
     decideChange: (decision, target) => diffReviews.decideActive(decision, target),
     exportSession: async (format) => {
@@ -358,6 +392,7 @@ export async function createRuntime(
     exportReport: (reportId, format) =>
       exportReportToWorkspace(controller.reports(), reportId, format, knownSecrets, log),
     dispose: async () => {
+      await mcp.manager.dispose();
       await controller.dispose();
       await store.close();
     },
@@ -371,6 +406,8 @@ export async function createRuntime(
     exportReport: runtime.exportReport,
     planDocuments: new PlanDocuments(),
     diffReviews,
+    mcpDecide: (server, decision) => mcp.manager.decide(server, decision),
+    expandMessage: (text) => mcp.expandMessage(text),
   });
   // While the user reads the view and types, do what the first request needs — load its SDK bundle,
   // read its key and the key's bound host (each a round trip to the workbench) — so the first Send goes

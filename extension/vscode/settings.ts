@@ -98,6 +98,11 @@ function nonEmpty(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() ? v.trim() : undefined;
 }
 
+/** sextant.mcp.servers (user settings only: a server there starts without asking). */
+export function readMcpServersSetting(): unknown {
+  return userValue<unknown>('mcp.servers');
+}
+
 export function readPermissionSettings(): PermissionSettingsRead {
   return {
     allow: list('permissions.allow'),

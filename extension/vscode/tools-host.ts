@@ -12,6 +12,7 @@ import { toolsWithWeb } from '../core/research/tool-set';
 import type { LazySessionStore } from '../core/store';
 import { createMemorySearchTool } from '../core/tools/memory-search';
 import { createToolRegistry } from '../core/tools/registry';
+import type { AnyTool } from '../core/tools/types';
 import { createWebFetchTool } from '../core/tools/web-fetch';
 import { HtmlWorkerConverter } from '../core/web/fetch/html-worker-client';
 import { createPageFetcher, type PageFetcher } from '../core/web/fetch/page-fetcher';
@@ -24,6 +25,12 @@ import { toolSecurityPorts } from './adapters/tool-security';
 import { createWorkspacePort } from './adapters/workspace';
 import { confirmKeyDestination } from './key-commands';
 import { readSearchSettings, readSettings } from './settings';
+
+/** A source of tools beside the built-ins (the MCP manager): its tools per mode, and a key that changes with them. */
+export interface ExternalTools {
+  tools(mode: Mode): AnyTool[];
+  toolsKey(): string;
+}
 
 export interface ToolsHostDeps {
   store: LazySessionStore;
@@ -47,7 +54,9 @@ export class ToolsHost implements vscode.Disposable {
   private readonly htmlConverter = new HtmlWorkerConverter({ file: path.join(__dirname, 'research-html.js') });
   readonly searchClient: SearchClient;
   readonly ports: ToolServices['ports'];
-  private readonly registries = new Map<Mode, ReturnType<typeof createToolRegistry> | undefined>();
+  /** Per mode and version of the external tools (`mode|toolsKey`). */
+  private readonly registries = new Map<string, ReturnType<typeof createToolRegistry> | undefined>();
+  private external: ExternalTools | undefined;
   private readonly webTools: ReturnType<typeof createWebFetchTool>[];
   private searchProblems = '';
 
@@ -89,15 +98,27 @@ export class ToolsHost implements vscode.Disposable {
     if (readSettings().allowPrivateHosts.length) this.logPrivateHosts();
   }
 
-  /** The tools a mode is built with (undefined: none). Memory search reads only Sextant's own history. */
+  /**
+   * The tools a mode is built with (undefined: none). Memory search reads only Sextant's own history.
+   * Rebuilt when the external tools change (an MCP server connects, its approved list changes).
+   */
   readonly toolsFor = (mode: Mode): ToolRuntime | undefined => {
-    if (!this.registries.has(mode)) {
+    const key = `${mode}|${this.external?.toolsKey() ?? ''}`;
+    if (!this.registries.has(key)) {
       const tools = toolsWithWeb(mode, { trusted: this.deps.trusted() }, this.webTools);
       if (tools.length) tools.push(createMemorySearchTool(this.deps.store, () => readSettings().memoryScope));
-      this.registries.set(mode, tools.length ? createToolRegistry(tools) : undefined);
+      tools.push(...(this.external?.tools(mode) ?? []));
+      for (const k of [...this.registries.keys()]) if (k.startsWith(`${mode}|`)) this.registries.delete(k);
+      this.registries.set(key, tools.length ? createToolRegistry(tools) : undefined);
     }
-    return this.registries.get(mode);
+    return this.registries.get(key);
   };
+
+  /** Tools from outside Sextant (MCP servers), offered beside the built-ins through the same registry. */
+  useExternalTools(source: ExternalTools): void {
+    this.external = source;
+    this.registries.clear();
+  }
 
   /** The workspace was trusted: modes get their full tool sets from the next request on. */
   rebuild(): void {

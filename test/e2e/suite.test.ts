@@ -23,6 +23,7 @@ import { compactionScenarios } from './scenarios/compaction';
 import { failoverScenarios } from './scenarios/failover';
 import { modelScenarios } from './scenarios/models';
 import { walkthroughFirstScenarios, walkthroughLastScenarios } from './scenarios/walkthrough';
+import { mcpScenarios } from './scenarios/mcp';
 
 const e2e = new E2E();
 // First: the walkthrough opens on the first start, which only the first scenario sees.
@@ -46,6 +47,7 @@ costScenarios(e2e);
 compactionScenarios(e2e);
 failoverScenarios(e2e);
 modelScenarios(e2e);
+mcpScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
 planScenarios(e2e);
 walkthroughLastScenarios(e2e);

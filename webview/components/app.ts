@@ -10,6 +10,7 @@ import './header';
 import './history-view';
 import './message-list';
 import './panels';
+import './mcp-approvals';
 
 export class SxApp extends LightElement {
   private readonly escape = new DoublePress(1000);
@@ -98,6 +99,7 @@ export class SxApp extends LightElement {
         <div class="scroll-area">
           <sx-message-list .ctx=${this.ctx}></sx-message-list>
         </div>
+        <sx-mcp-approvals .ctx=${this.ctx}></sx-mcp-approvals>
         <sx-panels .ctx=${this.ctx}></sx-panels>
         <sx-composer .ctx=${this.ctx}></sx-composer>
       </div>

@@ -7,6 +7,7 @@ import { newRequestId } from '../host';
 import type { Topic } from '../store';
 import { LightElement, defineElement } from './base';
 import { MODE_LABELS } from './header';
+import { mcpCompletions, type CompletionQuery } from '../mcp-completions';
 
 /** The quick budget picker: the dollar cap of the next run ('' = sextant.budget.maxCostUsd, 'none' = no cap). */
 const BUDGET_CHOICES = [
@@ -24,9 +25,34 @@ export class SxComposer extends LightElement {
   private budget = '';
   /** The last draft request taken from the store (a rewound message's text). */
   private takenDraft = 0;
+  /** The MCP reference picker under the textbox (`@server:uri`, `/mcp__server__prompt`), when open. */
+  private completions: (CompletionQuery & { active: number }) | undefined;
 
   protected override topics(): Topic[] {
-    return ['meta', 'structure'];
+    return ['meta', 'structure', 'panels'];
+  }
+
+  private updateCompletions(area: HTMLTextAreaElement): void {
+    const q = mcpCompletions(area.value, area.selectionStart ?? area.value.length, this.ctx?.store.mcp.servers ?? []);
+    this.completions = q ? { ...q, active: 0 } : undefined;
+  }
+
+  private complete(index: number): void {
+    const c = this.completions;
+    const item = c?.items[index];
+    const area = this.querySelector('textarea');
+    if (!c || !item || !area) return;
+    const caret = area.selectionStart ?? area.value.length;
+    const text = `${area.value.slice(0, c.start)}${item.insert} ${area.value.slice(caret)}`;
+    this.draft = text;
+    this.ctx?.host.saveState({ draft: text });
+    this.completions = undefined;
+    this.requestUpdate();
+    void this.updateComplete.then(() => {
+      const at = c.start + item.insert.length + 1;
+      area.focus();
+      area.setSelectionRange(at, at);
+    });
   }
 
   private get text(): string {
@@ -35,11 +61,26 @@ export class SxComposer extends LightElement {
   }
 
   private onInput(event: Event): void {
-    this.draft = (event.target as HTMLTextAreaElement).value;
+    const area = event.target as HTMLTextAreaElement;
+    this.draft = area.value;
     this.ctx?.host.saveState({ draft: this.draft });
+    const wasOpen = this.completions !== undefined;
+    this.updateCompletions(area);
+    if (wasOpen || this.completions) this.requestUpdate();
   }
 
   private onKeyDown(event: KeyboardEvent): void {
+    const c = this.completions;
+    if (c && ['ArrowDown', 'ArrowUp', 'Tab', 'Enter', 'Escape'].includes(event.key) && !event.shiftKey) {
+      event.preventDefault();
+      event.stopPropagation();
+      if (event.key === 'Escape') this.completions = undefined;
+      else if (event.key === 'ArrowDown') c.active = (c.active + 1) % c.items.length;
+      else if (event.key === 'ArrowUp') c.active = (c.active + c.items.length - 1) % c.items.length;
+      else this.complete(c.active);
+      this.requestUpdate();
+      return;
+    }
     if (
       event.key === 'Enter' &&
       !event.shiftKey &&
@@ -109,7 +150,29 @@ export class SxComposer extends LightElement {
         .value=${live(this.text)}
         @input=${(e: Event) => this.onInput(e)}
         @keydown=${(e: KeyboardEvent) => this.onKeyDown(e)}
+        aria-autocomplete="list"
+        aria-expanded=${this.completions ? 'true' : 'false'}
       ></textarea>
+      ${
+        this.completions
+          ? html`<ul class="mcp-completions" role="listbox" aria-label="MCP references">
+              ${this.completions.items.map(
+                (item, i) =>
+                  html`<li
+                    role="option"
+                    aria-selected=${i === this.completions?.active ? 'true' : 'false'}
+                    @mousedown=${(e: Event) => {
+                      e.preventDefault();
+                      this.complete(i);
+                    }}
+                  >
+                    <span class="mcp-insert">${item.insert}</span>
+                    ${item.detail ? html`<span class="mcp-detail">${item.detail}</span>` : nothing}
+                  </li>`,
+              )}
+            </ul>`
+          : nothing
+      }
       <div class="composer-actions">
         <span class="composer-hint">Shift+Tab: mode · Esc Esc: stop</span>
         <span class="spacer"></span>

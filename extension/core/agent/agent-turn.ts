@@ -37,6 +37,8 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
   const s = chat.session;
   const { target, signal, budget } = r;
   const userMessage: ModelMessage = { role: 'user', content: r.text };
+  await services.tools.prepareTools?.(r.mode, r.signal);
+  if (r.signal.aborted) return;
   const tools = services.tools.toolsFor(r.mode);
   const system = services.models.systemPrompt(r.mode, s.createdAt);
   const fixedTokens = estimatePromptTokens(system, tools?.specs() ?? [], []);

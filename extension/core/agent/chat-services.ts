@@ -65,6 +65,11 @@ export interface RunLimits {
 export interface ToolServices {
   /** The tools a mode is built with (undefined: none). */
   toolsFor(mode: Mode): ToolRuntime | undefined;
+  /**
+   * Called before a chat or agent turn takes its tools: starts what they come from on first use (MCP
+   * servers) and settles when they are ready, failed, or `signal` aborts.
+   */
+  prepareTools?(mode: Mode, signal: AbortSignal): Promise<void>;
   ports: Omit<ToolPorts, 'approval' | 'ask'>;
   createSession(sessionId: string): ToolSessionState;
   disposeSession(state: ToolSessionState): void;

@@ -180,3 +180,18 @@ export function parseJsonc(text: string): JsoncResult {
     throw err;
   }
 }
+
+/** A zod issue's path as written in the file: `permissions.deny[2]`. */
+export function pathText(path: ReadonlyArray<PropertyKey>): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${String(p)}` : String(p))).join('');
+}
+
+/** The deepest prefix of `path` whose position is known (a missing key has none of its own). */
+export function offsetNear(offsetOf: (p: JsonPath) => number | undefined, path: ReadonlyArray<PropertyKey>): number {
+  const keys = path.filter((p): p is string | number => typeof p === 'string' || typeof p === 'number');
+  for (let n = keys.length; n >= 0; n--) {
+    const at = offsetOf(keys.slice(0, n));
+    if (at !== undefined) return at;
+  }
+  return 0;
+}

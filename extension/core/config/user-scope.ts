@@ -31,6 +31,7 @@ export const USER_ONLY_SETTINGS = [
   'research.fastModel',
   'research.endpoints',
   'plannerModel',
+  'mcp.servers',
 ] as const;
 
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];

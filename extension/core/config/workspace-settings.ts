@@ -6,7 +6,7 @@
 // whole: half of a deny list is worse than a clear "your file was not used".
 import * as z from 'zod';
 import { quotedName } from '../security/plain-text';
-import { lineColumn, parseJsonc, type JsonPath } from './jsonc';
+import { lineColumn, offsetNear, parseJsonc, pathText } from './jsonc';
 
 export const WORKSPACE_SETTINGS_PATH = '.sextant/settings.json';
 
@@ -45,20 +45,6 @@ function where(file: string, text: string, offset: number | undefined): string {
   if (offset === undefined) return file;
   const { line, column } = lineColumn(text, offset);
   return `${file}:${line}:${column}`;
-}
-
-function pathText(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${String(p)}` : String(p))).join('');
-}
-
-/** The deepest prefix of `path` whose position is known (a missing key has none of its own). */
-function offsetNear(offsetOf: (p: JsonPath) => number | undefined, path: ReadonlyArray<PropertyKey>): number {
-  const keys = path.filter((p): p is string | number => typeof p === 'string' || typeof p === 'number');
-  for (let n = keys.length; n >= 0; n--) {
-    const at = offsetOf(keys.slice(0, n));
-    if (at !== undefined) return at;
-  }
-  return 0;
 }
 
 /**

@@ -75,6 +75,7 @@ export function toolsForMode(mode: Mode, opts: { trusted: boolean }): AnyTool[] 
 
 /** JSON Schema for a tool's input, accepted by both OpenAI and Anthropic. */
 export function inputJsonSchema(tool: AnyTool): Record<string, unknown> {
+  if (tool.jsonSchema) return tool.jsonSchema;
   const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema.$schema;
   if (schema.type !== 'object') return { type: 'object', properties: {}, ...schema };

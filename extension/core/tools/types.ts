@@ -80,6 +80,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   /** Written for the model: what the tool does and how to use it well. */
   description: string;
   input: S;
+  /**
+   * The JSON Schema sent to the model when the tool brings its own (MCP tools): `input` then only
+   * checks that the arguments are an object, and the server validates them.
+   */
+  jsonSchema?: Record<string, unknown>;
   kind: ToolKind;
   /** What the permission policy judges: the rule subject and the paths, command, URL or text of a call. */
   permission: ToolPermission<z.infer<S>>;

@@ -117,6 +117,7 @@ test('dispatch calls exactly the handler of the message type', async () => {
     rewind: record('rewind'),
     redoRewind: record('redoRewind'),
     editResend: record('editResend'),
+    mcpDecision: record('mcpDecision'),
   };
   await dispatchInbound(handlers, { type: 'setMode', mode: 'plan' });
   await dispatchInbound(handlers, { type: 'ready' });

@@ -327,6 +327,20 @@ function factsFor(call: PermissionCall, policy: Policy): ToolFacts | undefined {
   return { name: call.tool, kind: call.kind, permission: { subject: 'text', text: argumentText } };
 }
 
+/** A tool's rules; an MCP tool (`mcp__…`) also gets its server's (`mcp__<server>__*` keys end in `__`). */
+function rulesFor(policy: Policy, tool: string): ToolRules {
+  if (!tool.startsWith('mcp__')) return policy.byTool.get(tool) ?? NO_RULES;
+  const name = tool.toLowerCase();
+  const merged: ToolRules = { deny: [], ask: [], allow: [] };
+  for (const [key, r] of policy.byTool) {
+    if (key !== name && !(key.endsWith('__') && name.startsWith(key))) continue;
+    merged.deny.push(...r.deny);
+    merged.ask.push(...r.ask);
+    merged.allow.push(...r.allow);
+  }
+  return merged;
+}
+
 /**
  * The policy's answer for one tool call. Pure and synchronous, and it never throws; for file tools
  * pass the real paths (`call.realPaths`), for bash the command is parsed here.
@@ -342,7 +356,7 @@ export function decide(call: PermissionCall, policy: Policy): Decision {
 
 function decideCall(call: PermissionCall, policy: Policy): Decision {
   const facts = factsFor(call, policy);
-  const rules = policy.byTool.get(call.tool) ?? NO_RULES;
+  const rules = rulesFor(policy, call.tool);
   if (!facts) {
     if (policy.defaultMode === 'allow') return result('allow', 'default', `defaultMode allow runs ${call.tool}`);
     return result('ask', 'default', `Sextant knows nothing about the tool ${call.tool}, so it asks`);

@@ -119,6 +119,20 @@ function pathMatcher(
 
 const RULE = /^([A-Za-z_][\w-]*)\s*(?:\(([\s\S]*)\))?$/;
 
+/**
+ * MCP tools come and go with their servers, so their rules are taken without knowing the tool:
+ * `mcp__<server>__<tool>` (that tool), `mcp__<server>__*` or `mcp__<server>` (every tool of the server).
+ * Keys ending in `__` are prefixes (see `rulesFor` in policy.ts). Lower case, like every rule name.
+ */
+const MCP_RULE = /^mcp__[A-Za-z0-9_-]+?(?:__\*)?$/;
+
+function mcpRuleTools(text: string): ReadonlySet<string> | undefined {
+  if (!MCP_RULE.test(text)) return undefined;
+  const name = text.toLowerCase();
+  if (name.endsWith('__*')) return new Set([name.slice(0, -1)]);
+  return new Set([name, `${name}__`]);
+}
+
 export function compileRule(
   raw: unknown,
   list: RuleList,
@@ -137,6 +151,8 @@ export function compileRule(
   const open = text.indexOf('(');
   if (open >= 0 && !text.endsWith(')')) return problem(`"${text}" opens a parenthesis it never closes`);
   if (open < 0 && text.includes(')')) return problem(`"${text}" closes a parenthesis it never opens`);
+  const mcp = mcpRuleTools(text);
+  if (mcp) return { text, list, source, tools: mcp, blanket: true, wildcard: true, test: () => true };
   const m = RULE.exec(text);
   if (!m) return problem(`"${text}" is not Tool or Tool(pattern), e.g. bash(npm test*) or edit(src/**)`);
   const name = m[1].toLowerCase();

@@ -3,6 +3,7 @@
 import { posix } from 'node:path';
 import { isUnder, showPath } from '../paths';
 import { analyzeCommand } from '../shell/analyse';
+import { factsFromAnnotations } from '../tool-facts';
 import type { PermissionCall } from '../types';
 import type { Policy } from './compile';
 import { decide, inWriteRoots, protectedWrite, subjectText, targetPaths, writeOutside } from './decide';
@@ -62,8 +63,11 @@ export function suggestRule(call: PermissionCall, policy: Policy): string | unde
 }
 
 function suggestFor(call: PermissionCall, policy: Policy): string | undefined {
-  const facts = Object.hasOwn(policy.tools, call.tool) ? policy.tools[call.tool] : undefined;
+  const known = Object.hasOwn(policy.tools, call.tool) ? policy.tools[call.tool] : undefined;
+  // An MCP tool the policy was not given: "Always allow" names that one tool (mcp__<server>__<tool>).
+  const facts = known ?? (call.tool.startsWith('mcp__') && call.kind ? factsFromAnnotations(call.tool, {}) : undefined);
   if (!facts) return undefined;
+  if (!known && call.kind === 'read') return undefined;
   const subject = facts.permission.subject;
   if (subject === 'command') return suggestCommand(subjectText(call, facts), policy);
   if (subject === 'url') {

@@ -1,0 +1,386 @@
+// The MCP servers of this window: where they come from (the workspace's `.mcp.json`, the user's
+// `sextant.mcp.servers`), whether they may start, their connections, and the tools the model gets.
+//
+// Trust before start: a workspace server starts — no process, no connection — only when the workspace
+// is trusted AND the user approved that server's configuration (bound to its hash: any change asks
+// again). User servers are the user's own and start on first use. On first connect the tool list is
+// recorded (names, descriptions, schemas, annotations — hashed per tool) and shown; a later change asks
+// again with a diff, and until the user approves it only the tools of the approved list, unchanged,
+// reach the model — whatever the permission rules say (rules judge calls, not what the model reads).
+import type { McpServerView, McpToolView, Mode } from '../../protocol';
+import type { AnyTool, ToolContext, ToolResult } from '../tools/types';
+import { errorResult } from '../tools/types';
+import { isRemote, type McpConfigSource, type McpScope } from './config';
+import { isReadOnly, mcpTool } from './mcp-tool';
+import { ServerConnection, type Timers } from './server-connection';
+import { commandLine, resolveServer, serverSpec, type McpServerSpec, type ResolvedServer } from './server-spec';
+import type { McpClientModule, McpContent, McpPromptMessage, Spawner } from './session-port';
+import { diffToolLists, listHash, needsApproval, toolHashes, type McpToolInfo } from './tool-list';
+import { toToolResult } from './tool-result';
+import type { McpTrustStore, ServerDecision } from './trust-store';
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 120_000;
+
+/** Modes whose model may use read-only MCP tools; Agent gets all of them; Research runs its own loop. */
+const READ_ONLY_MODES: ReadonlySet<Mode> = new Set<Mode>(['chat', 'plan']);
+
+export interface McpManagerDeps {
+  /** Loads the SDK bundle (its own file): called on the first start, never before. */
+  loadClient(): Promise<McpClientModule>;
+  /** Starts a stdio server's process; the sandbox wraps this one. */
+  spawn: Spawner;
+  /** Decisions about the workspace's servers (per workspace) and the user's (global). */
+  decisions: Record<McpScope, McpTrustStore>;
+  /** VS Code's workspace trust. */
+  trusted(): boolean;
+  /** The environment `${VAR}` reads from (the extension host's). */
+  env(): Readonly<Record<string, string | undefined>>;
+  /** The base environment of a stdio server: the host's, scrubbed of keys like a command's. */
+  baseChildEnv(): Record<string, string>;
+  /** Where stdio servers run (the first workspace folder). */
+  cwd(): string | undefined;
+  log(server: string, line: string): void;
+  /** An OAuth provider for a remote server (SDK `OAuthClientProvider`), when the host offers OAuth. */
+  authProviderFor?(server: string, url: string): unknown;
+  fetch?: typeof fetch;
+  connectTimeoutMs?: number;
+  callTimeoutMs?: number;
+  timers?: Timers;
+}
+
+interface Entry {
+  spec: McpServerSpec;
+  connection: ServerConnection;
+}
+
+type Listener = () => void;
+
+export class McpManager {
+  private entries = new Map<string, Entry>();
+  private problemList: string[] = [];
+  private readonly listeners = new Set<Listener>();
+  private client?: Promise<McpClientModule>;
+
+  constructor(private readonly deps: McpManagerDeps) {}
+
+  onDidChange(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const l of [...this.listeners]) l();
+  }
+
+  problems(): readonly string[] {
+    return this.problemList;
+  }
+
+  /**
+   * New configuration. A server whose configuration changed (or that is gone) is stopped; nothing is
+   * started here — servers start on first use or on approval.
+   */
+  setSources(sources: { workspace: McpConfigSource; user: McpConfigSource }): void {
+    this.problemList = [...sources.user.problems, ...sources.workspace.problems];
+    const next = new Map<string, McpServerSpec>();
+    for (const [name, config] of Object.entries(sources.workspace.servers))
+      next.set(name, serverSpec(name, 'workspace', config));
+    for (const [name, config] of Object.entries(sources.user.servers)) {
+      if (next.has(name))
+        this.problemList.push(
+          `MCP server "${name}" is in both .mcp.json and sextant.mcp.servers: your setting is used.`,
+        );
+      next.set(name, serverSpec(name, 'user', config));
+    }
+    for (const [name, entry] of this.entries) {
+      const spec = next.get(name);
+      if (spec && spec.configHash === entry.spec.configHash) continue;
+      void entry.connection.stop();
+      this.entries.delete(name);
+      if (spec) this.deps.log(name, 'configuration changed: stopped; it starts again once allowed');
+    }
+    for (const [name, spec] of next) if (!this.entries.has(name)) this.entries.set(name, this.entry(spec));
+    this.changed();
+  }
+
+  private entry(spec: McpServerSpec): Entry {
+    const connection = new ServerConnection({
+      name: spec.name,
+      loadClient: () => (this.client ??= this.deps.loadClient()),
+      resolve: () => this.resolve(spec),
+      spawn: this.deps.spawn,
+      ...(this.deps.fetch ? { fetch: this.deps.fetch } : {}),
+      ...(isRemote(spec.config) && this.deps.authProviderFor
+        ? { authProvider: this.deps.authProviderFor(spec.name, spec.config.url) }
+        : {}),
+      timeoutMs: spec.config.timeout ?? this.deps.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      log: (line) => this.deps.log(spec.name, line),
+      onChange: () => this.changed(),
+      onTools: (tools) => void this.toolsListed(spec, tools),
+      ...(this.deps.timers ? { timers: this.deps.timers } : {}),
+    });
+    return { spec, connection };
+  }
+
+  private resolve(spec: McpServerSpec): ResolvedServer {
+    const r = resolveServer(spec, this.deps.env());
+    if (r.kind !== 'stdio') return r;
+    // Only what the configuration names, over a base without the host's keys.
+    const cwd = r.cwd ?? this.deps.cwd();
+    return { ...r, env: { ...this.deps.baseChildEnv(), ...r.env }, ...(cwd ? { cwd } : {}) };
+  }
+
+  private decision(spec: McpServerSpec): ServerDecision | undefined {
+    return this.deps.decisions[spec.scope].get(spec.name, spec.configHash);
+  }
+
+  /** Whether the server may run now (trust, approval, not disabled). */
+  private mayStart(spec: McpServerSpec): boolean {
+    const d = this.decision(spec);
+    if (d?.disabled) return false;
+    if (spec.scope === 'user') return true;
+    return this.deps.trusted() && d?.approved === true;
+  }
+
+  /** First tool list after approval: recorded as the one the user has seen; later lists are compared. */
+  private async toolsListed(spec: McpServerSpec, tools: McpToolInfo[]): Promise<void> {
+    const d = this.decision(spec);
+    if (d?.tools) return;
+    await this.deps.decisions[spec.scope].patch(spec.name, spec.configHash, { tools: toolHashes(tools) });
+    this.deps.log(
+      spec.name,
+      `tool list recorded (fingerprint ${listHash(toolHashes(tools)).slice(0, 12)}): ` +
+        `${tools.map((t) => t.name).join(', ') || 'none'}`,
+    );
+    this.changed();
+  }
+
+  /**
+   * First use: starts every server that may run and is not running, and waits for them (each bounded
+   * by its connect timeout). A server that fails is shown as failed; the request goes on without it.
+   */
+  async prepare(): Promise<void> {
+    const starts: Array<Promise<unknown>> = [];
+    for (const { spec, connection } of this.entries.values()) {
+      if (!this.mayStart(spec) || connection.state === 'failed') continue;
+      // A server waiting for the user to sign in (OAuth) keeps starting; the request does not wait for it.
+      const bound = spec.config.timeout ?? this.deps.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, bound);
+      });
+      starts.push(Promise.race([connection.ensure(), late]).finally(() => clearTimeout(timer)));
+    }
+    await Promise.all(starts);
+  }
+
+  /** The tools the model gets in `mode`: approved, unchanged tools of running, allowed servers. */
+  tools(mode: Mode): AnyTool[] {
+    if (mode === 'research' || !this.deps.trusted()) return [];
+    const out: AnyTool[] = [];
+    for (const { spec, connection } of this.entries.values()) {
+      if (!this.mayStart(spec) || connection.state !== 'connected') continue;
+      const approved = this.decision(spec)?.tools;
+      if (!approved) continue;
+      const current = toolHashes(connection.tools);
+      for (const info of connection.tools) {
+        if (approved[info.name] !== current[info.name]) continue;
+        if (READ_ONLY_MODES.has(mode) && !isReadOnly(info)) continue;
+        out.push(mcpTool(spec.name, info, (args, ctx) => this.callTool(spec.name, info.name, args, ctx)));
+      }
+    }
+    return out;
+  }
+
+  /** A fingerprint of what `tools()` would return now, so the host can rebuild its tool registries. */
+  toolsKey(): string {
+    const parts: string[] = [];
+    for (const { spec, connection } of this.entries.values()) {
+      if (!this.mayStart(spec) || connection.state !== 'connected') continue;
+      parts.push(
+        `${spec.name}:${listHash(this.decision(spec)?.tools ?? {})}:${listHash(toolHashes(connection.tools))}`,
+      );
+    }
+    return parts.join('|');
+  }
+
+  async callTool(server: string, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+    const entry = this.entries.get(server);
+    if (!entry || !this.mayStart(entry.spec)) return errorResult(`The MCP server "${server}" is not available now.`);
+    const info = entry.connection.tools.find((t) => t.name === tool);
+    const approved = this.decision(entry.spec)?.tools;
+    // The list may have changed between the model's request and this call: only an approved tool runs.
+    if (!info || !approved || approved[tool] !== toolHashes([info])[tool])
+      return errorResult(
+        `The MCP tool ${tool} of "${server}" changed or is gone and waits for the user's approval; it was not run.`,
+      );
+    const session = await entry.connection.ensure();
+    if (!session)
+      return errorResult(
+        `The MCP server "${server}" is not connected (${entry.connection.lastError ?? entry.connection.state}).`,
+      );
+    try {
+      const result = await session.callTool(tool, args, {
+        signal: ctx.signal,
+        timeoutMs: entry.spec.config.timeout ?? this.deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+        onProgress: (m) => ctx.progress(`${m}\n`),
+      });
+      return toToolResult(result, ctx.supportsImages);
+    } catch (err) {
+      if (ctx.signal.aborted) return errorResult(`${tool} was stopped by the user (the server was told to cancel).`);
+      const message = err instanceof Error ? err.message : String(err);
+      this.deps.log(server, `tool ${tool} failed: ${message}`);
+      return errorResult(`The MCP tool ${tool} of "${server}" failed: ${message}`);
+    }
+  }
+
+  /** The user's answer to a server waiting for approval. */
+  async decide(name: string, decision: 'approve' | 'deny'): Promise<void> {
+    const entry = this.entries.get(name);
+    if (!entry) return;
+    const { spec, connection } = entry;
+    const store = this.deps.decisions[spec.scope];
+    const view = this.view(entry);
+    if (view.state !== 'needs_approval' || !view.approval) return;
+    if (view.approval.reason === 'tools_changed') {
+      if (decision === 'approve') {
+        await store.patch(name, spec.configHash, { tools: toolHashes(connection.tools) });
+        this.deps.log(name, 'changed tool list approved');
+      } else {
+        // Keeping a server whose tools changed under it, minus the changes, would hide the change: it stops.
+        await store.patch(name, spec.configHash, { disabled: true });
+        await connection.stop();
+        this.deps.log(name, 'changed tool list refused: the server is disabled until you enable it');
+      }
+    } else if (decision === 'approve') {
+      await store.set(name, { configHash: spec.configHash, approved: true });
+      this.deps.log(name, 'approved');
+      void connection.ensure();
+    } else {
+      await store.set(name, { configHash: spec.configHash, denied: true });
+      this.deps.log(name, 'denied: it will not start unless you approve it from Sextant: MCP Servers');
+    }
+    this.changed();
+  }
+
+  /** Asks again: forgets the approval and the recorded tool list. */
+  async reapprove(name: string): Promise<void> {
+    const entry = this.entries.get(name);
+    if (!entry) return;
+    await entry.connection.stop();
+    await this.deps.decisions[entry.spec.scope].forget(name);
+    this.changed();
+  }
+
+  async setDisabled(name: string, disabled: boolean): Promise<void> {
+    const entry = this.entries.get(name);
+    if (!entry) return;
+    await this.deps.decisions[entry.spec.scope].patch(name, entry.spec.configHash, { disabled });
+    if (disabled) await entry.connection.stop();
+    this.changed();
+  }
+
+  async restart(name: string): Promise<void> {
+    const entry = this.entries.get(name);
+    if (!entry || !this.mayStart(entry.spec)) return;
+    await entry.connection.restart();
+  }
+
+  async getPrompt(server: string, prompt: string, args: Record<string, string>): Promise<McpPromptMessage[]> {
+    const session = await this.liveSession(server);
+    return session.getPrompt(prompt, args);
+  }
+
+  async readResource(server: string, uri: string): Promise<McpContent[]> {
+    const session = await this.liveSession(server);
+    return session.readResource(uri);
+  }
+
+  private async liveSession(server: string) {
+    const entry = this.entries.get(server);
+    if (!entry || !this.mayStart(entry.spec)) throw new Error(`The MCP server "${server}" is not available.`);
+    const session = await entry.connection.ensure();
+    if (!session) throw new Error(`The MCP server "${server}" is not connected.`);
+    return session;
+  }
+
+  names(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /** A connected server's prompt's argument names in order, or undefined when it has no such prompt. */
+  promptArguments(server: string, prompt: string): string[] | undefined {
+    const p = this.entries.get(server)?.connection.prompts.find((x) => x.name === prompt);
+    return p ? (p.arguments ?? []).map((a) => a.name) : undefined;
+  }
+
+  views(): McpServerView[] {
+    return [...this.entries.values()].map((e) => this.view(e));
+  }
+
+  private view({ spec, connection }: Entry): McpServerView {
+    const d = this.decision(spec);
+    const c = spec.config;
+    const toolView = (t: McpToolInfo, withSchema = false): McpToolView => ({
+      name: t.name,
+      description: t.description ?? t.title ?? '',
+      readOnly: isReadOnly(t),
+      destructive: t.annotations?.destructiveHint === true,
+      openWorld: t.annotations?.openWorldHint === true,
+      ...(withSchema ? { schema: JSON.stringify(t.inputSchema ?? {}) } : {}),
+    });
+    const base = {
+      name: spec.name,
+      scope: spec.scope,
+      transport: isRemote(c) ? (c.type === 'sse' ? ('sse' as const) : ('http' as const)) : ('stdio' as const),
+      ...(isRemote(c) ? { url: c.url } : { commandLine: commandLine(c.command, c.args ?? []) }),
+      envNames: isRemote(c) ? [] : Object.keys(c.env ?? {}).sort(),
+      headerNames: isRemote(c) ? Object.keys(c.headers ?? {}).sort() : [],
+      readsEnv: spec.readsEnv,
+      tools: connection.tools.map((t) => toolView(t)),
+      withheld: [] as string[],
+      prompts: connection.prompts.map((p) => ({ name: p.name, description: p.description ?? '' })),
+      resources: connection.resources.map((r) => ({ uri: r.uri, name: r.name })),
+      restarts: connection.restarts,
+      ...(connection.lastError ? { lastError: connection.lastError } : {}),
+      ...(connection.stderrTail ? { stderrTail: connection.stderrTail } : {}),
+    };
+    if (spec.scope === 'workspace' && !this.deps.trusted()) return { ...base, state: 'untrusted' };
+    if (d?.disabled) return { ...base, state: 'disabled' };
+    if (spec.scope === 'workspace' && !d?.approved) {
+      if (d?.denied) return { ...base, state: 'denied' };
+      const reason = this.deps.decisions.workspace.hadOther(spec.name, spec.configHash) ? 'config_changed' : 'new';
+      return { ...base, state: 'needs_approval', approval: { reason, added: [], changed: [], removed: [] } };
+    }
+    if (connection.state === 'connected' && d?.tools) {
+      const current = toolHashes(connection.tools);
+      const diff = diffToolLists(d.tools, current);
+      if (needsApproval(diff)) {
+        const byName = new Map(connection.tools.map((t) => [t.name, t]));
+        const pick = (names: string[]) =>
+          names.flatMap((n) => {
+            const t = byName.get(n);
+            return t ? [toolView(t, true)] : [];
+          });
+        return {
+          ...base,
+          withheld: [...diff.added, ...diff.changed],
+          state: 'needs_approval',
+          approval: {
+            reason: 'tools_changed',
+            added: pick(diff.added),
+            changed: pick(diff.changed),
+            removed: diff.removed,
+            listHash: listHash(current).slice(0, 12),
+          },
+        };
+      }
+    }
+    return { ...base, state: connection.state };
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((e) => e.connection.stop()));
+  }
+}

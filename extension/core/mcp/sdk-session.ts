@@ -1,0 +1,278 @@
+// The one file that imports the MCP SDK (@modelcontextprotocol/client): a connected `McpSession` over
+// stdio (our own transport on an injectable spawner, so the sandbox can wrap the process), Streamable
+// HTTP, or the older HTTP+SSE transport (used when the config says "sse", or when a server answers the
+// Streamable HTTP handshake with 404/405). Built as its own bundle, `dist/mcp-client.js`, loaded on the
+// first server start (see session-port.ts).
+import {
+  Client,
+  ReadBuffer,
+  SSEClientTransport,
+  serializeMessage,
+  StreamableHTTPClientTransport,
+  type JSONRPCMessage,
+  type OAuthClientProvider,
+  type Transport,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
+import type {
+  CallOptions,
+  ConnectOptions,
+  McpCallResult,
+  McpClientModule,
+  McpContent,
+  McpPromptMessage,
+  McpSession,
+  SpawnedProcess,
+  Spawner,
+  SpawnRequest,
+} from './session-port';
+import type { McpToolInfo } from './tool-list';
+
+const CLIENT_INFO = { name: 'sextant', version: '0.1.0' };
+
+/** Newline-delimited JSON-RPC over a child's stdin/stdout (the MCP stdio transport). */
+class SpawnedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+  private child?: SpawnedProcess;
+  private readonly buffer = new ReadBuffer();
+  private closed = false;
+
+  constructor(
+    private readonly spawn: Spawner,
+    private readonly request: SpawnRequest,
+    private readonly onStderr: (text: string) => void,
+    private readonly onSpawned?: (pid: number | undefined) => void,
+  ) {}
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let child: SpawnedProcess;
+      try {
+        child = this.spawn(this.request);
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+        return;
+      }
+      this.child = child;
+      let started = false;
+      child.on('error', (err) => {
+        if (!started) reject(err);
+        else this.onerror?.(err);
+      });
+      child.on('exit', (code, signal) => {
+        this.child = undefined;
+        if (!this.closed) {
+          this.closed = true;
+          const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+          this.onerror?.(new Error(`the server process ${how}`));
+        }
+        this.onclose?.();
+      });
+      child.stdout?.on('data', (chunk: Buffer) => {
+        this.buffer.append(chunk);
+        for (;;) {
+          let message: JSONRPCMessage | null;
+          try {
+            message = this.buffer.readMessage();
+          } catch (err) {
+            this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+            continue;
+          }
+          if (!message) break;
+          this.onmessage?.(message);
+        }
+      });
+      child.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk.toString('utf8')));
+      // A spawn that fails (ENOENT) reports 'error' on the next tick; a process that started has a pid.
+      setImmediate(() => {
+        if (this.child !== child && child.pid === undefined) return;
+        started = true;
+        this.onSpawned?.(child.pid);
+        resolve();
+      });
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin) {
+        reject(new Error('the server process is not running'));
+        return;
+      }
+      stdin.write(serializeMessage(message), (err?: Error | null) => (err ? reject(err) : resolve()));
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const child = this.child;
+    if (!child) return;
+    child.stdin?.end();
+    // Give it a moment to leave on its own (stdin closed), then make sure.
+    const gone = new Promise<void>((r) => child.on('exit', () => r()));
+    const timer = setTimeout(() => child.kill('SIGTERM'), 1000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    await gone;
+    clearTimeout(timer);
+    clearTimeout(killer);
+  }
+}
+
+function isHttpStatus(err: unknown, codes: number[]): boolean {
+  const text = err instanceof Error ? `${err.message} ${String((err as { code?: unknown }).code ?? '')}` : '';
+  return codes.some((c) => text.includes(String(c)));
+}
+
+function toContent(parts: unknown): McpContent[] {
+  return Array.isArray(parts) ? (parts as McpContent[]) : [];
+}
+
+class SdkSession implements McpSession {
+  constructor(
+    private readonly client: Client,
+    private readonly transport: Transport,
+  ) {}
+  get serverName() {
+    return this.client.getServerVersion()?.name;
+  }
+  get serverVersion() {
+    return this.client.getServerVersion()?.version;
+  }
+  get protocolVersion() {
+    return this.client.getNegotiatedProtocolVersion();
+  }
+  get instructions() {
+    return this.client.getInstructions();
+  }
+
+  async listTools(): Promise<McpToolInfo[]> {
+    if (!this.client.getServerCapabilities()?.tools) return [];
+    const all: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.client.listTools(cursor ? { cursor } : undefined);
+      all.push(...(page.tools as McpToolInfo[]));
+      cursor = page.nextCursor;
+    } while (cursor);
+    return all;
+  }
+  async listPrompts() {
+    if (!this.client.getServerCapabilities()?.prompts) return [];
+    return (await this.client.listPrompts()).prompts;
+  }
+  async listResources() {
+    if (!this.client.getServerCapabilities()?.resources) return [];
+    return (await this.client.listResources()).resources;
+  }
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<McpCallResult> {
+    const result = await this.client.callTool(
+      { name, arguments: args },
+      {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+        resetTimeoutOnProgress: true,
+        ...(options.onProgress
+          ? {
+              onprogress: (p: { progress: number; total?: number; message?: string }) =>
+                options.onProgress?.(p.message ?? `${p.progress}${p.total ? ` / ${p.total}` : ''}`),
+            }
+          : {}),
+      },
+    );
+    return {
+      content: toContent(result.content),
+      ...(result.structuredContent ? { structuredContent: result.structuredContent as Record<string, unknown> } : {}),
+      ...(result.isError ? { isError: true } : {}),
+    };
+  }
+  async getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpPromptMessage[]> {
+    const r = await this.client.getPrompt({ name, arguments: args }, signal ? { signal } : undefined);
+    return r.messages as McpPromptMessage[];
+  }
+  async readResource(uri: string, signal?: AbortSignal): Promise<McpContent[]> {
+    const r = await this.client.readResource({ uri }, signal ? { signal } : undefined);
+    return r.contents.map((c) => ({ type: 'resource', resource: c }) as McpContent);
+  }
+  async close(): Promise<void> {
+    await this.client.close().catch(() => undefined);
+    await this.transport.close().catch(() => undefined);
+  }
+}
+
+function newClient(options: ConnectOptions): Client {
+  return new Client(CLIENT_INFO, {
+    capabilities: {},
+    listChanged: {
+      tools: {
+        onChanged: (error, tools) => {
+          if (!error && tools) options.onToolsChanged(tools as McpToolInfo[]);
+        },
+      },
+      prompts: { autoRefresh: false, onChanged: () => options.onPromptsChanged?.() },
+      resources: { autoRefresh: false, onChanged: () => options.onResourcesChanged?.() },
+    },
+  });
+}
+
+async function connectWith(options: ConnectOptions, transport: Transport): Promise<McpSession> {
+  const client = newClient(options);
+  let closedByUs = false;
+  let lastError: Error | undefined;
+  client.onerror = (err) => {
+    lastError = err;
+  };
+  client.onclose = () => {
+    if (!closedByUs) options.onClosed(lastError ?? new Error('the connection closed'));
+  };
+  await client.connect(transport, { timeout: options.timeoutMs });
+  const session = new SdkSession(client, transport);
+  const close = session.close.bind(session);
+  session.close = async () => {
+    closedByUs = true;
+    await close();
+  };
+  return session;
+}
+
+async function connect(options: ConnectOptions): Promise<McpSession> {
+  const r = options.resolved;
+  if (r.kind === 'stdio') {
+    const request: SpawnRequest = { command: r.command, args: r.args, env: r.env, ...(r.cwd ? { cwd: r.cwd } : {}) };
+    return connectWith(options, new SpawnedStdioTransport(options.spawn, request, options.onStderr, options.onSpawned));
+  }
+  const url = new URL(r.url);
+  const shared = {
+    requestInit: { headers: r.headers },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.authProvider ? { authProvider: options.authProvider as OAuthClientProvider } : {}),
+  };
+  const open = (): StreamableHTTPClientTransport | SSEClientTransport =>
+    r.kind === 'sse' ? new SSEClientTransport(url, shared) : new StreamableHTTPClientTransport(url, shared);
+  let transport = open();
+  try {
+    return await connectWith(options, transport);
+  } catch (err) {
+    // The server wants OAuth and the SDK sent the user to sign in: wait for the redirect, trade the code
+    // for tokens (PKCE), and connect again with them.
+    const provider = options.authProvider as SignInProvider | undefined;
+    if (err instanceof UnauthorizedError && typeof provider?.waitForRedirect === 'function') {
+      const params = await provider.waitForRedirect();
+      await transport.finishAuth(params);
+      transport = open();
+      return connectWith(options, transport);
+    }
+    // Servers of the 2024-11-05 protocol answer the Streamable HTTP POST with 404 or 405: try HTTP+SSE.
+    if (r.kind === 'sse' || !isHttpStatus(err, [404, 405])) throw err;
+    return connectWith(options, new SSEClientTransport(url, shared));
+  }
+}
+
+/** What oauth.ts's provider adds to the SDK's interface: the redirect back from the browser. */
+interface SignInProvider extends OAuthClientProvider {
+  waitForRedirect(): Promise<URLSearchParams>;
+}
+
+export const mcpClientModule: McpClientModule = { connect };

@@ -1,0 +1,209 @@
+// One server's life: start (spawn or connect, initialize, list tools, prompts and resources), follow
+// its tool list, and when it dies unasked, restart it with backoff (1 s, 2 s, 4 s … up to 60 s; after 5
+// failures in a row it stays failed until the user restarts it). Its state, last error and the tail of
+// its stderr are kept for the status view. No SDK here: it talks to the server through `McpSession`.
+import type {
+  ConnectOptions,
+  McpClientModule,
+  McpPromptInfo,
+  McpResourceInfo,
+  McpSession,
+  Spawner,
+} from './session-port';
+import type { ResolvedServer } from './server-spec';
+import type { McpToolInfo } from './tool-list';
+
+export type ConnectionState = 'stopped' | 'starting' | 'connected' | 'restarting' | 'failed';
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface ServerConnectionDeps {
+  name: string;
+  loadClient(): Promise<McpClientModule>;
+  resolve(): ResolvedServer;
+  spawn: Spawner;
+  authProvider?: unknown;
+  fetch?: typeof fetch;
+  timeoutMs: number;
+  log(line: string): void;
+  /** State, tools, prompts or resources changed. */
+  onChange(): void;
+  /** The server listed a new set of tools (first connect and every change). */
+  onTools(tools: McpToolInfo[]): void;
+  timers?: Timers;
+}
+
+const STDERR_TAIL = 4000;
+const MAX_FAILURES = 5;
+const MAX_BACKOFF_MS = 60_000;
+
+export class ServerConnection {
+  state: ConnectionState = 'stopped';
+  lastError?: string;
+  stderrTail = '';
+  restarts = 0;
+  tools: McpToolInfo[] = [];
+  prompts: McpPromptInfo[] = [];
+  resources: McpResourceInfo[] = [];
+  serverInfo?: string;
+  protocolVersion?: string;
+  private session?: McpSession;
+  private starting?: Promise<McpSession | undefined>;
+  private failures = 0;
+  private retryTimer?: unknown;
+  private generation = 0;
+  private readonly timers: Timers;
+
+  constructor(private readonly deps: ServerConnectionDeps) {
+    this.timers = deps.timers ?? {
+      setTimeout: (fn, ms) => setTimeout(fn, ms),
+      clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+    };
+  }
+
+  /** The live session, starting the server if it is not running (concurrent callers share one start). */
+  ensure(): Promise<McpSession | undefined> {
+    if (this.session) return Promise.resolve(this.session);
+    if (this.starting) return this.starting;
+    if (this.state === 'failed' || this.state === 'restarting') return Promise.resolve(undefined);
+    return this.start();
+  }
+
+  private start(): Promise<McpSession | undefined> {
+    const generation = ++this.generation;
+    this.state = this.restarts > 0 ? 'restarting' : 'starting';
+    this.deps.onChange();
+    const attempt = (async () => {
+      let session: McpSession | undefined;
+      try {
+        const resolved = this.deps.resolve();
+        if (resolved.missing.length)
+          this.deps.log(`environment variables not set (expanded to ""): ${resolved.missing.join(', ')}`);
+        const client = await this.deps.loadClient();
+        const options: ConnectOptions = {
+          name: this.deps.name,
+          resolved,
+          spawn: this.deps.spawn,
+          timeoutMs: this.deps.timeoutMs,
+          ...(this.deps.authProvider ? { authProvider: this.deps.authProvider } : {}),
+          ...(this.deps.fetch ? { fetch: this.deps.fetch } : {}),
+          onToolsChanged: (tools) => {
+            if (generation !== this.generation) return;
+            this.tools = tools;
+            this.deps.log(`tool list changed: ${tools.length} tools`);
+            this.deps.onTools(tools);
+            this.deps.onChange();
+          },
+          onPromptsChanged: () => void this.refreshLists(generation),
+          onResourcesChanged: () => void this.refreshLists(generation),
+          onClosed: (error) => this.closedUnasked(generation, error),
+          onStderr: (text) => {
+            this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL);
+            for (const line of text.split('\n')) if (line.trim()) this.deps.log(`stderr: ${line}`);
+          },
+          onSpawned: (pid) => this.deps.log(`process started (pid ${pid ?? '?'})`),
+        };
+        session = await client.connect(options);
+        if (generation !== this.generation) {
+          await session.close();
+          return undefined;
+        }
+        const tools = await session.listTools();
+        this.session = session;
+        this.tools = tools;
+        await this.refreshLists(generation);
+        this.serverInfo = [session.serverName, session.serverVersion].filter(Boolean).join(' ');
+        this.protocolVersion = session.protocolVersion;
+        this.state = 'connected';
+        this.failures = 0;
+        this.lastError = undefined;
+        this.deps.log(
+          `connected${this.serverInfo ? ` to ${this.serverInfo}` : ''} (protocol ${this.protocolVersion ?? '?'}): ` +
+            `${tools.length} tools, ${this.prompts.length} prompts, ${this.resources.length} resources`,
+        );
+        this.deps.onTools(tools);
+        this.deps.onChange();
+        return session;
+      } catch (err) {
+        await session?.close().catch(() => undefined);
+        if (generation !== this.generation) return undefined;
+        this.failed(err);
+        return undefined;
+      } finally {
+        if (generation === this.generation) this.starting = undefined;
+      }
+    })();
+    this.starting = attempt;
+    return attempt;
+  }
+
+  private async refreshLists(generation: number): Promise<void> {
+    const s = this.session;
+    if (!s || generation !== this.generation) return;
+    const [prompts, resources] = await Promise.all([
+      s.listPrompts().catch(() => [] as McpPromptInfo[]),
+      s.listResources().catch(() => [] as McpResourceInfo[]),
+    ]);
+    if (generation !== this.generation) return;
+    this.prompts = prompts;
+    this.resources = resources;
+    this.deps.onChange();
+  }
+
+  private closedUnasked(generation: number, error?: Error): void {
+    if (generation !== this.generation || !this.session) return;
+    this.session = undefined;
+    this.failed(error ?? new Error('the connection closed'));
+  }
+
+  private failed(err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    this.lastError = message;
+    this.failures++;
+    this.deps.log(`failed: ${message}`);
+    if (this.failures >= MAX_FAILURES) {
+      this.state = 'failed';
+      this.deps.log(`gave up after ${this.failures} failures in a row; restart it from Sextant: MCP Servers`);
+      this.deps.onChange();
+      return;
+    }
+    const delay = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (this.failures - 1));
+    this.state = 'restarting';
+    this.deps.log(`restarting in ${delay / 1000} s`);
+    this.deps.onChange();
+    this.retryTimer = this.timers.setTimeout(() => {
+      this.retryTimer = undefined;
+      this.restarts++;
+      void this.start();
+    }, delay);
+  }
+
+  /** The live session, or undefined when the server is not connected (no start). */
+  current(): McpSession | undefined {
+    return this.session;
+  }
+
+  /** Stops the server (no restart) and forgets the failure count. */
+  async stop(): Promise<void> {
+    this.generation++;
+    if (this.retryTimer !== undefined) this.timers.clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.starting = undefined;
+    const s = this.session;
+    this.session = undefined;
+    this.state = 'stopped';
+    this.failures = 0;
+    this.deps.onChange();
+    await s?.close().catch(() => undefined);
+  }
+
+  /** Stop, then start again now. */
+  async restart(): Promise<McpSession | undefined> {
+    await this.stop();
+    this.restarts++;
+    return this.start();
+  }
+}
