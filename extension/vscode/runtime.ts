@@ -27,6 +27,8 @@ import { createInboundHandlers } from './handlers';
 import { KeyCommands } from './key-commands';
 import { createPermissionHost } from './permission-host';
 import { createSandboxHost } from './sandbox-host';
+import { boxedSpawner } from '../core/mcp/boxed-spawn';
+import { spawnServer } from '../core/mcp/spawn';
 import { McpHost } from './mcp-host';
 import { addMcpServer, showMcpServers } from './mcp-commands';
 import { PlanDocuments } from './plan-documents';
@@ -207,6 +209,12 @@ export async function createRuntime(
       post: (message) => post(message),
       // The keys' guards every process passes: commands and MCP stdio servers alike.
       scrubbedEnv: () => tools.ports.childEnv?.() ?? {},
+      // stdio servers start in the same box as commands (where a backend works and the box is on).
+      spawn: boxedSpawner({
+        sandbox: () => tools.ports.sandbox,
+        unboxed: spawnServer,
+        cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      }),
       channel: mcpChannel,
       secrets,
     }),

@@ -46,15 +46,10 @@ class SpawnedStdioTransport implements Transport {
     private readonly onSpawned?: (pid: number | undefined) => void,
   ) {}
 
-  start(): Promise<void> {
+  async start(): Promise<void> {
+    // The spawner may first prepare a box (the sandbox) before the process exists.
+    const child = await this.spawn(this.request);
     return new Promise((resolve, reject) => {
-      let child: SpawnedProcess;
-      try {
-        child = this.spawn(this.request);
-      } catch (err) {
-        reject(err instanceof Error ? err : new Error(String(err)));
-        return;
-      }
       this.child = child;
       let started = false;
       child.on('error', (err) => {

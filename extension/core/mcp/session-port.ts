@@ -27,7 +27,7 @@ export interface SpawnRequest {
  * Starts a stdio server's process. Injectable so the OS sandbox can wrap it (run the same command
  * inside its box) without the MCP code knowing: see `McpManagerDeps.spawn`.
  */
-export type Spawner = (request: SpawnRequest) => SpawnedProcess;
+export type Spawner = (request: SpawnRequest) => SpawnedProcess | Promise<SpawnedProcess>;
 
 export interface McpPromptInfo {
   name: string;

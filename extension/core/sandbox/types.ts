@@ -92,6 +92,11 @@ export interface LaunchRequest {
   /** For the audit log's lines about this box's connections. */
   sessionId: string;
   callId: string;
+  /**
+   * Keep stderr apart from stdout (default: joined, as in a terminal). A stdio MCP server speaks
+   * JSON-RPC on stdout, so its stderr must not be mixed in.
+   */
+  separateStderr?: boolean;
 }
 
 export interface SandboxPort {

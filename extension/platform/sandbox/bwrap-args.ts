@@ -55,14 +55,15 @@ export function bwrapArgs(plan: BoxPlan, layout: BwrapLayout, script: string): s
 
 /**
  * The shell text the box runs: with allowed hosts, it starts the in-box forwarder and waits until it
- * listens (so the first connection cannot race it); then the command, stderr joined to stdout.
+ * listens (so the first connection cannot race it); then the command, stderr joined to stdout unless
+ * `joinStderr` is false (a stdio MCP server's stdout is its protocol).
  */
-export function boxScript(command: string, forwarder: { node: string } | undefined): string {
+export function boxScript(command: string, forwarder: { node: string } | undefined, joinStderr = true): string {
   const prelude = forwarder
     ? `exec 3< <(ELECTRON_RUN_AS_NODE=1 exec ${shellQuote(forwarder.node)} ${BOX_DIR_INSIDE}/forwarder.cjs ` +
       `${BOX_DIR_INSIDE}/proxy.sock ${PROXY_PORT_INSIDE}); read -r _ <&3; exec 3<&-; `
     : '';
-  return `${prelude}exec 2>&1; ${command}`;
+  return `${prelude}${joinStderr ? 'exec 2>&1; ' : ''}${command}`;
 }
 
 /** The proxy variables a boxed command sees (HTTP CONNECT and SOCKS5 on one port). */

@@ -107,7 +107,11 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
         });
         env = { ...env, ...proxyEnv() };
       }
-      const script = boxScript(req.command, useProxy ? { node: o.node ?? process.execPath } : undefined);
+      const script = boxScript(
+        req.command,
+        useProxy ? { node: o.node ?? process.execPath } : undefined,
+        !req.separateStderr,
+      );
       file = d.bwrap;
       args = bwrapArgs(
         plan,
@@ -125,7 +129,13 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
         if (port !== undefined) env = { ...env, ...proxyEnv(port) };
       }
       file = '/usr/bin/sandbox-exec';
-      args = ['-p', seatbeltProfile(plan, port), '/bin/bash', '-c', boxScript(req.command, undefined)];
+      args = [
+        '-p',
+        seatbeltProfile(plan, port),
+        '/bin/bash',
+        '-c',
+        boxScript(req.command, undefined, !req.separateStderr),
+      ];
       env.TMPDIR = sessionTemp;
     }
     const releaseStandIns = standIns.claim(plan.readOnly);

@@ -1,0 +1,77 @@
+// A stdio MCP server runs in the same OS box as commands (bubblewrap here): it starts, lists its tools
+// and answers — its protocol on stdout is untouched by the box — while a write outside the workspace
+// fails inside the box and nothing appears on the host. Skipped with the reason where no box works.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import * as path from 'node:path';
+import { bashWord, boxedSpawner } from '../../../extension/core/mcp/boxed-spawn';
+import { spawnServer } from '../../../extension/core/mcp/spawn';
+import { createSandbox } from '../../../extension/platform/sandbox/create-sandbox';
+import { detectBackend } from '../../../extension/platform/sandbox/detect';
+import { createNodePorts, makeContext, textOf } from '../../fixtures/node-ports';
+import { createManager, source, stdioServer } from './harness';
+
+const detected = detectBackend();
+const skip =
+  detected.ok && detected.backend === 'bubblewrap'
+    ? false
+    : `no bubblewrap box here: ${detected.ok ? detected.backend : detected.reason}`;
+if (skip) console.log(`# boxed MCP server test skipped: ${skip}`);
+
+test('bashWord keeps every argument one word, whatever it holds', () => {
+  assert.equal(bashWord('plain-arg_1.js'), 'plain-arg_1.js');
+  assert.equal(bashWord("it's $(touch x) `y`; z"), `'it'\\''s $(touch x) \`y\`; z'`);
+  assert.equal(bashWord(''), "''");
+});
+
+test('a stdio MCP server runs boxed: its tools answer, a write outside the workspace is refused', {
+  skip,
+}, async () => {
+  // Outside /tmp: the box has a /tmp of its own, so "outside" must be somewhere it cannot write.
+  const base = path.join(process.cwd(), 'test-results', `mcp-box-${process.pid}`);
+  const ws = path.join(base, 'ws');
+  const outside = path.join(base, 'outside');
+  mkdirSync(ws, { recursive: true });
+  mkdirSync(outside, { recursive: true });
+  const real = { ws: realpathSync(ws), outside: realpathSync(outside) };
+  const sandbox = createSandbox({
+    settings: () => ({ mode: 'box', allowedHosts: [], extraWriteRoots: [] }),
+    workspaceFolders: () => [real.ws],
+    home: path.join(realpathSync(base), 'home'),
+    stateRoot: path.join(realpathSync(base), 'state'),
+  });
+  const boxed: string[] = [];
+  const t = createManager({
+    spawn: boxedSpawner({
+      sandbox: () => sandbox,
+      unboxed: (r) => {
+        boxed.push(`unboxed ${r.command}`);
+        return spawnServer(r);
+      },
+      cwd: () => real.ws,
+    }),
+  });
+  try {
+    // Markers in the workspace (writable in the box); notes outside it (read-only in the box).
+    const server = await stdioServer(real.ws, { NOTES_DIR: real.outside });
+    t.manager.setSources({ workspace: { servers: {}, problems: [] }, user: source({ demo: server }) });
+    await t.manager.prepare();
+    assert.deepEqual(boxed, [], 'the server was started without the box');
+    const tools = t.manager.tools('agent');
+    const echo = tools.find((x) => x.name === 'mcp__demo__echo');
+    const write = tools.find((x) => x.name === 'mcp__demo__write_note');
+    assert.ok(echo && write, `tools: ${tools.map((x) => x.name).join(', ')}`);
+    const ctx = makeContext(createNodePorts({ root: real.ws }));
+    assert.equal(textOf(await echo.execute({ text: 'from the box' }, ctx)), 'echo: from the box');
+    const refused = await write.execute({ name: 'escape.txt', text: 'x' }, ctx);
+    assert.equal(refused.isError, true, textOf(refused));
+    assert.ok(!existsSync(path.join(real.outside, 'escape.txt')), 'the boxed server wrote outside the workspace');
+    // The server did start (its marker is in the workspace, which the box may write).
+    assert.match(readFileSync(path.join(real.ws, 'started'), 'utf8'), /"pid"/);
+  } finally {
+    await t.manager.dispose();
+    sandbox.dispose();
+    rmSync(base, { recursive: true, force: true });
+  }
+});
