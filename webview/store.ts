@@ -2,6 +2,7 @@
 // the current view. Changes are tracked per topic and per message and flushed once per animation
 // frame, so a streaming answer redraws one message element per frame however long the chat is.
 import {
+  type ProjectContextInfo,
   applyEnvelope,
   chatStateFromSnapshot,
   dispatchOutbound,
@@ -21,7 +22,7 @@ import {
   type Snapshot,
 } from '../extension/protocol';
 
-export type Topic = 'structure' | 'meta' | 'panels' | 'history' | 'view' | 'notice';
+export type Topic = 'structure' | 'meta' | 'panels' | 'history' | 'view' | 'notice' | 'project';
 /** A listener may return a promise (an element's update); the flush awaits it before reporting the render. */
 type Listener = () => unknown;
 
@@ -73,6 +74,8 @@ export class ChatStore {
     hasMore: false,
   };
   protocolError: ErrorInfo | undefined;
+  /** Rules files, skills and slash commands in effect (asked for on `/` and by the context popover). */
+  project: ProjectContextInfo | undefined;
   /** Bumped whenever the whole chat is replaced, so the list drops its window and caches. */
   generation = 0;
   /** True once the first snapshot arrived (before it, the view shows a placeholder). */
@@ -148,6 +151,10 @@ export class ChatStore {
     showView: (m) => {
       this.view = m.view;
       this.mark('view');
+    },
+    projectContext: (m) => {
+      this.project = m.info;
+      this.mark('project');
     },
     protocolError: (m) => {
       this.protocolError = m.error;

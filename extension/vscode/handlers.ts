@@ -1,8 +1,10 @@
 // The handler table for webview messages. Its type is a mapped type over the inbound union, so a
 // new message type without a handler here is a compile error.
 import * as vscode from 'vscode';
-import type { InboundHandlers } from '../protocol';
+import type { InboundHandlers, Outbound } from '../protocol';
 import type { ChatController } from '../core/agent/controller';
+import { expandPrompt } from '../core/extensions/prompt-expansion';
+import type { ProjectContext } from '../core/extensions/project-context';
 import type { PlanDocuments } from './plan-documents';
 import type { DiffReviews } from './diff-review';
 
@@ -15,6 +17,9 @@ export interface HandlerHost {
   exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
   planDocuments: PlanDocuments;
   diffReviews: Pick<DiffReviews, 'reveal'>;
+  /** Rules, skills and slash commands (the `/` menu and the context popover). */
+  project: ProjectContext;
+  post(message: Outbound): void;
 }
 
 const EXTERNAL_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
@@ -24,7 +29,21 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
   return {
     ready: () => c.postSnapshot(),
     // Not awaited: a send runs for the whole turn, and the next message (Stop) must get through.
-    send: (m) => void c.send(m.requestId, m.text, m.mode, m.budget ? { budget: m.budget } : {}),
+    // A custom slash command becomes its prompt first (a few small reads); a refused one keeps the draft
+    // in the view, which checks the name against the same list before sending.
+    send: async (m) => {
+      const prompt = await expandPrompt(host.project.commands, m.text);
+      if (!prompt.ok) {
+        host.post({
+          type: 'protocolError',
+          error: { code: 'bad_request', message: prompt.message, recoverable: true },
+        });
+        return;
+      }
+      const opts = { ...(m.budget ? { budget: m.budget } : {}), ...(prompt.model ? { model: prompt.model } : {}) };
+      void c.send(m.requestId, prompt.text, m.mode, opts);
+    },
+    projectContext: async () => host.post({ type: 'projectContext', info: await host.project.info() }),
     abort: (m) => c.abort(m.requestId),
     retry: (m) => void c.retry(m.requestId),
     compactNow: async () => void (await c.compactNow()),

@@ -1,5 +1,6 @@
 // The runtime bundle: wires core to VS Code. Loaded the first time the chat or a command is used,
 // never at activation (see runtime-host.ts).
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -26,6 +27,9 @@ import { REASONING_STATE_KEY, reasoningChoicesIn } from '../core/providers/reaso
 import { createLanguageModels, type LanguageModelsAdapter } from './adapters/language-models';
 import { createToolRegistry, createToolSessionState, disposeToolSession } from '../core/tools/registry';
 import { createMemorySearchTool } from '../core/tools/memory-search';
+import { ProjectContext } from '../core/extensions/project-context';
+import { projectFilesOver } from '../core/extensions/project-files';
+import { createSkillTool } from '../core/extensions/skill-tool';
 import { createWebFetchTool } from '../core/tools/web-fetch';
 import { createPageFetcher } from '../core/web/fetch/page-fetcher';
 import type { HtmlConverter } from '../core/web/fetch/html-converter';
@@ -288,12 +292,16 @@ export async function createRuntime(
     }),
   );
   if (readSettings().allowPrivateHosts.length) logPrivateHosts();
+  const workspacePort = createWorkspacePort();
+  // Rules files, skills and slash commands: the workspace's and the user's own (in the home folder).
+  const project = new ProjectContext(projectFilesOver(workspacePort, os.homedir()));
   const toolsFor = (mode: Mode) => {
     const key = mode;
     if (!toolRegistries.has(key)) {
       const tools = toolsWithWeb(mode, { trusted: trusted() }, webTools);
       // Memory search reads only Sextant's own history, so every mode with tools may use it.
-      if (tools.length) tools.push(createMemorySearchTool(store));
+      // Skills load through their own read-only tool, so every mode with tools may use them too.
+      if (tools.length) tools.push(createMemorySearchTool(store), createSkillTool(project.files));
       toolRegistries.set(key, tools.length ? createToolRegistry(tools) : undefined);
     }
     return toolRegistries.get(key);
@@ -336,7 +344,6 @@ export async function createRuntime(
     workspaceSettings.onDidChange(() => permissions.invalidate()),
   );
 
-  const workspacePort = createWorkspacePort();
   // The one place approvals are answered: the card, the diff view and Approve/Deny Change all reach it.
   const approvals = new ApprovalBroker(log);
   const diffReviews = new DiffReviews({ decide: approvals.approve, log });
@@ -346,6 +353,7 @@ export async function createRuntime(
   context.subscriptions.push(researchNotifier);
   const controller: ChatController = new ChatController({
     approvals,
+    project,
     host: {
       // Every message passes the research notifier on its way: it shows a run's progress with Cancel.
       post: (message) => {
@@ -530,6 +538,8 @@ export async function createRuntime(
     exportReport: runtime.exportReport,
     planDocuments: new PlanDocuments(),
     diffReviews,
+    project,
+    post,
   });
   // While the user reads the view and types, do what the first request needs — load its SDK bundle,
   // read its key and the key's bound host (each a round trip to the workbench) — so the first Send goes

@@ -32,6 +32,8 @@ export interface SendOptions {
   researchPlan?: ResearchPlanInput;
   /** Plan mode: propose a research plan (Plan Research) instead of a change plan. */
   planResearch?: boolean;
+  /** This request only runs on this model (a slash command's `model`), not the chat's. */
+  model?: string;
   /** The composer's budget choice for this run, or Continue after a budget stop. */
   budget?: RunBudgetChoice;
 }
@@ -105,7 +107,7 @@ export class RequestRunner {
       text,
       mode,
       // The answer names the model that wrote it: the planner model for a plan.
-      model: modelRefFor(this.services.models, s.model, mode),
+      model: opts.model ?? modelRefFor(this.services.models, s.model, mode),
     });
     // Where this turn starts, so "Rewind to here" can cut the model history at this message.
     const turn: TurnCheckpoint = { userMessageId, requestId, modelIndex: s.modelMessages.length };
@@ -172,7 +174,7 @@ export class RequestRunner {
       if (tokens > 0) s.lastPrompt = { tokens, historyLength: s.modelMessages.length, replaces };
     };
     try {
-      const ref = modelRefFor(this.services.models, s.model, mode);
+      const ref = opts.model ?? modelRefFor(this.services.models, s.model, mode);
       const target: Target = { ...(await this.services.models.resolveModel(ref)), ref };
       checkpoints = TurnCheckpoints.forTurn(this.services, requestId, mode);
       const events = this.events(text, mode, requestId, signal, opts, target, checkpoints);
