@@ -76,6 +76,10 @@ export class ChatStore {
   protocolError: ErrorInfo | undefined;
   /** Rules files, skills and slash commands in effect (asked for on `/` and by the context popover). */
   project: ProjectContextInfo | undefined;
+  /** The user's earlier prompts in this workspace, oldest first (Up/Down in the composer). */
+  prompts: string[] = [];
+  /** The context popover is open (its button, /context or /cost). */
+  contextOpen = false;
   /** Bumped whenever the whole chat is replaced, so the list drops its window and caches. */
   generation = 0;
   /** True once the first snapshot arrived (before it, the view shows a placeholder). */
@@ -152,6 +156,10 @@ export class ChatStore {
       this.view = m.view;
       this.mark('view');
     },
+    promptHistory: (m) => {
+      this.prompts = m.prompts;
+      this.mark('project');
+    },
     projectContext: (m) => {
       this.project = m.info;
       this.mark('project');
@@ -205,6 +213,21 @@ export class ChatStore {
   setReasoning(model: string, choice: ReasoningChoice): void {
     this.meta = { ...this.meta, reasoning: { ...this.meta.reasoning, [model]: choice } };
     this.mark('meta');
+    this.schedule();
+  }
+
+  setContextOpen(open: boolean): void {
+    this.contextOpen = open;
+    // Each opening shows the files as they are now: the host is asked again.
+    if (open) this.project = undefined;
+    this.mark('project');
+    this.schedule();
+  }
+
+  /** Shows a refusal (a command the view could not carry out) where host errors appear; the draft stays. */
+  refuse(message: string): void {
+    this.protocolError = { code: 'bad_request', message, recoverable: true };
+    this.mark('notice', 'panels');
     this.schedule();
   }
 

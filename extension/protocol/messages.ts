@@ -10,7 +10,7 @@ import {
   SnapshotSchema,
   ErrorInfoSchema,
 } from './model';
-import { ProjectContextInfoSchema } from './project-context';
+import { ProjectContextInfoSchema, PromptHistorySchema } from './project-context';
 import { RewindPreviewSchema, RewindScopeSchema } from './rewind';
 
 /** Webview → host. */
@@ -120,6 +120,8 @@ export const OutboundSchema = z.discriminatedUnion('type', [
   /** The preview of a rewind the user asked for. */
   z.object({ type: z.literal('rewindPreview'), preview: RewindPreviewSchema }),
   z.object({ type: z.literal('projectContext'), info: ProjectContextInfoSchema }),
+  /** The user's earlier prompts in this workspace (on ready and after each send). */
+  z.object({ type: z.literal('promptHistory'), prompts: PromptHistorySchema }),
   /** A rewind was done; `draft` (the rewound message's text) goes back into the composer. */
   z.object({ type: z.literal('rewound'), summary: z.string(), draft: z.string().optional() }),
 ]);

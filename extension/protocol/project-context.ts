@@ -38,3 +38,13 @@ export const BUILTIN_COMMANDS = [
   { name: 'model', description: 'Pick the model' },
   { name: 'rewind', description: 'Rewind to an earlier message of this chat' },
 ] as const;
+
+/** `/name rest…` → its parts; undefined when the text is not a command (`/usr/bin …` is not). */
+export function parseInvocation(text: string): { name: string; args: string } | undefined {
+  const m = /^\/([A-Za-z0-9_][\w.-]*(?::[\w.-]+)*)(?:[ \t\n]+([\s\S]*))?$/.exec(text.trim());
+  if (!m) return undefined;
+  return { name: m[1] ?? '', args: (m[2] ?? '').trim() };
+}
+
+/** The user's earlier prompts in this workspace, oldest first (Up/Down in the composer walk them). */
+export const PromptHistorySchema = z.array(z.string()).max(500);

@@ -5,6 +5,7 @@ import type { InboundHandlers, Outbound } from '../protocol';
 import type { ChatController } from '../core/agent/controller';
 import { expandPrompt } from '../core/extensions/prompt-expansion';
 import type { ProjectContext } from '../core/extensions/project-context';
+import type { PromptHistory } from '../core/extensions/prompt-history';
 import type { PlanDocuments } from './plan-documents';
 import type { DiffReviews } from './diff-review';
 
@@ -19,6 +20,7 @@ export interface HandlerHost {
   diffReviews: Pick<DiffReviews, 'reveal'>;
   /** Rules, skills and slash commands (the `/` menu and the context popover). */
   project: ProjectContext;
+  prompts: PromptHistory;
   post(message: Outbound): void;
 }
 
@@ -27,11 +29,16 @@ const EXTERNAL_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 export function createInboundHandlers(host: HandlerHost): InboundHandlers {
   const c = host.controller;
   return {
-    ready: () => c.postSnapshot(),
+    ready: () => {
+      host.post({ type: 'promptHistory', prompts: host.prompts.list() });
+      return c.postSnapshot();
+    },
     // Not awaited: a send runs for the whole turn, and the next message (Stop) must get through.
     // A custom slash command becomes its prompt first (a few small reads); a refused one keeps the draft
     // in the view, which checks the name against the same list before sending.
     send: async (m) => {
+      // What the user typed (not a command's expansion) is what Up brings back.
+      host.post({ type: 'promptHistory', prompts: host.prompts.add(m.text) });
       const prompt = await expandPrompt(host.project.commands, m.text);
       if (!prompt.ok) {
         host.post({
@@ -41,7 +48,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
         return;
       }
       const opts = { ...(m.budget ? { budget: m.budget } : {}), ...(prompt.model ? { model: prompt.model } : {}) };
-      void c.send(m.requestId, prompt.text, m.mode, opts);
+      void c.send(m.requestId, prompt.text, prompt.mode ?? m.mode, opts);
     },
     projectContext: async () => host.post({ type: 'projectContext', info: await host.project.info() }),
     abort: (m) => c.abort(m.requestId),

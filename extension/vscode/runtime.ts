@@ -30,6 +30,7 @@ import { createMemorySearchTool } from '../core/tools/memory-search';
 import { ProjectContext } from '../core/extensions/project-context';
 import { projectFilesOver } from '../core/extensions/project-files';
 import { createSkillTool } from '../core/extensions/skill-tool';
+import { PromptHistory } from '../core/extensions/prompt-history';
 import { createWebFetchTool } from '../core/tools/web-fetch';
 import { createPageFetcher } from '../core/web/fetch/page-fetcher';
 import type { HtmlConverter } from '../core/web/fetch/html-converter';
@@ -129,6 +130,9 @@ const READS_HISTORY: ReadonlySet<Inbound['type']> = new Set<Inbound['type']>([
   'export',
   'redoRewind',
 ]);
+
+/** Where the workspace's prompt history is kept (workspace state: per workspace, across windows). */
+const PROMPT_HISTORY_KEY = 'sextant.promptHistory';
 
 export async function createRuntime(
   context: vscode.ExtensionContext,
@@ -539,6 +543,10 @@ export async function createRuntime(
     planDocuments: new PlanDocuments(),
     diffReviews,
     project,
+    prompts: new PromptHistory({
+      read: () => context.workspaceState.get(PROMPT_HISTORY_KEY),
+      write: (prompts) => void context.workspaceState.update(PROMPT_HISTORY_KEY, prompts),
+    }),
     post,
   });
   // While the user reads the view and types, do what the first request needs — load its SDK bundle,

@@ -21,6 +21,7 @@ import { costScenarios } from './scenarios/cost';
 import { compactionScenarios } from './scenarios/compaction';
 import { failoverScenarios } from './scenarios/failover';
 import { modelScenarios } from './scenarios/models';
+import { projectContextScenarios } from './scenarios/project-context';
 
 const e2e = new E2E();
 chatScenarios(e2e);
@@ -41,6 +42,7 @@ costScenarios(e2e);
 compactionScenarios(e2e);
 failoverScenarios(e2e);
 modelScenarios(e2e);
+projectContextScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
 planScenarios(e2e);
 e2e.run();

@@ -14,6 +14,7 @@ import {
 } from '../../extension/protocol';
 import type { Meta, Topic } from '../store';
 import { LightElement, defineElement } from './base';
+import './context-popover';
 import { iconAdd, iconExport, iconHistory } from './icons';
 
 export const MODE_LABELS: Record<Mode, string> = { chat: 'Chat', plan: 'Plan', research: 'Research', agent: 'Agent' };
@@ -164,6 +165,7 @@ export class SxHeader extends LightElement {
         ${this.renderReasoning(current, meta.reasoning[meta.model] ?? 'off')}
         <span class="spacer"></span>
         ${this.renderUsage()}
+        <sx-context-popover .ctx=${this.ctx}></sx-context-popover>
         <button
           class="icon-button"
           aria-label="New chat"

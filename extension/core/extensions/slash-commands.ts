@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import { fieldList, fieldText, parseFrontmatter } from './frontmatter';
 import type { ProjectFiles } from './project-files';
 
+export { parseInvocation } from '../../protocol';
+
 /** Workspace folders first, then the user's: the first command of a name wins. */
 export const COMMAND_DIRS = ['.sextant/commands', '.claude/commands'] as const;
 const COMMAND_MAX_BYTES = 256_000;
@@ -49,13 +51,6 @@ export class SlashCommandRegistry {
   async find(name: string): Promise<SlashCommand | undefined> {
     return (await this.list()).find((c) => c.name === name);
   }
-}
-
-/** `/name rest…` → its parts; undefined when the text is not a command invocation. */
-export function parseInvocation(text: string): { name: string; args: string } | undefined {
-  const m = /^\/([A-Za-z0-9_][\w.-]*(?::[\w.-]+)*)(?:[ \t]+([\s\S]*))?$/.exec(text.trim());
-  if (!m) return undefined;
-  return { name: m[1] ?? '', args: (m[2] ?? '').trim() };
 }
 
 /**

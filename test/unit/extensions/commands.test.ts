@@ -15,7 +15,7 @@ import { parseFrontmatter, fieldList } from '../../../extension/core/extensions/
 import { ProjectContext } from '../../../extension/core/extensions/project-context';
 import { projectOnDisk, write } from './helpers';
 
-test('templating: $ARGUMENTS, $1…$9 with quotes, missing positions empty, arguments appended without placeholders', () => {
+test('templating: $ARGUMENTS, $1…$9 with quotes, missing positions empty, arguments appended otherwise', () => {
   assert.equal(expandTemplate('Explain $ARGUMENTS.', 'src/a.ts  and b'), 'Explain src/a.ts  and b.');
   assert.equal(
     expandTemplate('Fix #$1 with priority $2 ($3)', '123 "very high"'),
@@ -40,7 +40,8 @@ test('parseInvocation: names with namespaces; paths and prose are not commands',
 
 test('frontmatter: strings, quoted values, [lists], - lists and Claude Code tool rules with commas', () => {
   const fm = parseFrontmatter(
-    '---\ndescription: "Review: carefully"\nargument-hint: [file] [focus]\nallowed-tools: Bash(git add:*, git status:*), Read\n' +
+    '---\ndescription: "Review: carefully"\nargument-hint: [file] [focus]\n' +
+      'allowed-tools: Bash(git add:*, git status:*), Read\n' +
       'tags:\n  - a\n  - b\n---\nBody $1\n',
   );
   assert.equal(fm.fields.description, 'Review: carefully');

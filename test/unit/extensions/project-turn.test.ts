@@ -21,7 +21,7 @@ const systemOf = (body: unknown) => {
   return String(messages.find((m) => m.role === 'system')?.content ?? '');
 };
 
-test('rules in the system prompt, a subfolder’s rules with the first tool result below it, a skill loaded by its tool', async () => {
+test('rules in the prompt, subfolder rules with the first tool result below it, a skill by its tool', async () => {
   const fake = await fakePromise;
   const p = await projectOnDisk({
     'AGENTS.md': 'Always answer in British English.',

@@ -11,7 +11,7 @@ import {
 import { rulesSection } from '../../../extension/core/extensions/project-prompt';
 import { projectOnDisk, write } from './helpers';
 
-test('rules files are found in a fixed order: user, root AGENTS/CLAUDE, .sextant/rules sorted, SOUL, TOOLS', async () => {
+test('rules files in a fixed order: user, root AGENTS/CLAUDE, .sextant/rules sorted, SOUL, TOOLS', async () => {
   const p = await projectOnDisk(
     {
       'TOOLS.md': 'tools rules',

@@ -9,7 +9,7 @@ const PDF_SKILL =
   '---\nname: pdf-forms\ndescription: Fill in PDF forms. Use when the user gives a PDF with fields.\n---\n' +
   '# PDF forms\nRun `python scripts/fill.py <pdf>`; see reference/fields.md for field names.\n';
 
-test('skills are found in .sextant/skills, .claude/skills and the home folders; workspace first; name from frontmatter', async () => {
+test('skills from .sextant/skills, .claude/skills and the home folders; workspace first', async () => {
   const p = await projectOnDisk(
     {
       '.claude/skills/pdf/SKILL.md': PDF_SKILL,
@@ -40,7 +40,7 @@ test('skills are found in .sextant/skills, .claude/skills and the home folders; 
   assert.equal(skillsSection([]), '');
 });
 
-test('the skill tool loads a body with its folder and files, then a file on demand; nothing outside the folder', async () => {
+test('the skill tool loads a body with its files, then a file on demand; nothing outside its folder', async () => {
   const p = await projectOnDisk({
     '.claude/skills/pdf/SKILL.md': PDF_SKILL,
     '.claude/skills/pdf/scripts/fill.py': 'print(1)',
