@@ -47,6 +47,8 @@ describe('slash commands', () => {
       assert.equal(await menu.getByRole('option', { name: new RegExp(name) }).count(), 1, name);
     await composer().pressSequentially('exp');
     assert.equal(await menu.getByRole('option').count(), 2, '/explain and /export match "exp"');
+    // Built-ins come first (/export); Down moves to /explain.
+    await composer().press('ArrowDown');
     await composer().press('Enter');
     assert.equal(await composer().inputValue(), '/explain ');
     assert.equal(await menu.count(), 0, 'the menu closes once a command is chosen');
@@ -111,7 +113,7 @@ describe('context popover', () => {
     assert.equal(await rules.getByRole('listitem').count(), 3);
     await rules.getByText('CLAUDE.md', { exact: true }).waitFor();
     await dialog.getByText(/Cut: the file has 48,000 characters/).waitFor();
-    await dialog.getByRole('list', { name: 'Skills' }).getByText('release').waitFor();
+    await dialog.getByRole('list', { name: 'Skills' }).getByText('release', { exact: true }).waitFor();
     await view.page.keyboard.press('Escape');
     assert.equal(await dialog.count(), 0);
   });
