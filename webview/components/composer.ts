@@ -84,6 +84,8 @@ export class SxComposer extends LightElement {
         this.menuActive = (this.menuActive + step) % items.length;
       } else if (event.key === 'Enter' || event.key === 'Tab') {
         const chosen = items[Math.min(this.menuActive, items.length - 1)];
+        // A name typed in full runs on Enter (`/compact`, `/clear`); Tab always completes.
+        if (event.key === 'Enter' && items.some((c) => `/${c.name}` === this.text)) return false;
         if (chosen) this.pick(chosen);
       } else if (event.key === 'Escape') this.menuDismissed = true;
       else return false;

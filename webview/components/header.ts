@@ -165,7 +165,6 @@ export class SxHeader extends LightElement {
         ${this.renderReasoning(current, meta.reasoning[meta.model] ?? 'off')}
         <span class="spacer"></span>
         ${this.renderUsage()}
-        <sx-context-popover .ctx=${this.ctx}></sx-context-popover>
         <button
           class="icon-button"
           aria-label="New chat"
@@ -203,6 +202,7 @@ export class SxHeader extends LightElement {
               : nothing
           }
         </div>
+        <sx-context-popover .ctx=${this.ctx}></sx-context-popover>
       </div>
     </header>`;
   }
