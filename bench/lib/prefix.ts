@@ -19,6 +19,7 @@ import { createSkillTool } from '../../extension/core/extensions/skill-tool';
 import { withNestedRules } from '../../extension/core/extensions/nested-rules';
 
 const STEPS = 30;
+const STARTED = new Date();
 const CHARS_PER_TOKEN = 4;
 
 function timed(inner: Provider, marks: { start: number[]; end: number[] }): Provider {
@@ -61,6 +62,7 @@ async function measure(kind: 'openai' | 'anthropic') {
   const ports = createNodePorts({ root });
   const project = new ProjectContext(projectFilesOver(ports.workspace, undefined));
   const loaded = await project.load(true);
+  const environment = { workspaceRoots: [root], platform: process.platform, date: STARTED };
   let previous = '';
   let n = 0;
   fake.onRequest((req) => {
@@ -88,7 +90,7 @@ async function measure(kind: 'openai' | 'anthropic') {
     sessionId: 's',
     provider,
     model: 'm',
-    system: `${systemPromptFor('agent', { workspaceRoots: [root], platform: process.platform, date: new Date() })}\n\n${loaded.section}`,
+    system: `${systemPromptFor('agent', environment)}\n\n${loaded.section}`,
     tools: withNestedRules(createToolRegistry([...builtinTools(), createSkillTool(project.files)]), project.files),
     toolSession: createToolSessionState('s'),
     ports,

@@ -13,6 +13,9 @@ const SCOPE_LABELS: Record<ProjectContextInfo['rules'][number]['scope'], string>
   import: 'imported',
 };
 
+const cutNote = (size: number) =>
+  `Cut: the file has ${size.toLocaleString()} characters; only the first 20,000 are sent.`;
+
 export class SxContextPopover extends LightElement {
   protected override topics(): Topic[] {
     return ['project', 'meta'];
@@ -56,7 +59,7 @@ export class SxContextPopover extends LightElement {
           <span class="muted">${SCOPE_LABELS[r.scope]}</span>
           <span class="spacer"></span>
           <span>${formatTokens(r.tokens)} tokens</span>
-          ${r.cutFrom !== undefined ? html`<div class="context-note">Cut: the file has ${r.cutFrom.toLocaleString()} characters; only the first 20,000 are sent.</div>` : nothing}
+          ${r.cutFrom !== undefined ? html`<div class="context-note">${cutNote(r.cutFrom)}</div>` : nothing}
           ${r.note ? html`<div class="context-note">${r.note}</div>` : nothing}
         </li>`,
       )}
@@ -76,9 +79,15 @@ export class SxContextPopover extends LightElement {
             ${
               info.skills.length
                 ? html`<ul class="context-list" aria-label="Skills">
-                  ${info.skills.map((s) => html`<li title=${s.description}><span class="context-name">${s.name}</span><span class="muted">${s.source}</span></li>`)}
+                  ${info.skills.map(
+                    (s) => html`<li title=${s.description}>
+                      <span class="context-name">${s.name}</span><span class="muted">${s.source}</span>
+                    </li>`,
+                  )}
                 </ul>`
-                : html`<p class="muted">No skills (SKILL.md folders in .sextant/skills, .claude/skills or the same under ~).</p>`
+                : html`<p class="muted">
+                  No skills (SKILL.md folders in .sextant/skills, .claude/skills or the same under ~).
+                </p>`
             }`
           : html`<p class="muted">Reading the workspace…</p>`
       }

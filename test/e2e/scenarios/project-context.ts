@@ -24,7 +24,8 @@ export function projectContextScenarios(e2e: E2E): void {
       wb.writeWorkspaceFile('AGENTS.md', '# Conventions\nRULES-MARKER: name the file you talk about.\n');
       wb.writeWorkspaceFile(
         '.claude/commands/explain.md',
-        '---\ndescription: Explain a folder\nargument-hint: <path>\n---\nExplain in detail what the code in $ARGUMENTS does.\n',
+        '---\ndescription: Explain a folder\nargument-hint: <path>\n---\n' +
+          'Explain in detail what the code in $ARGUMENTS does.\n',
       );
       wb.writeWorkspaceFile(
         '.claude/skills/tidy-imports/SKILL.md',
