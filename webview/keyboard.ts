@@ -1,13 +1,11 @@
 // Keyboard rules of the view that are worth testing on their own: mode cycling and Esc Esc.
-import type { Mode } from '../extension/protocol';
-
-export interface ModeAvailability {
-  mode: Mode;
-  enabled: boolean;
-}
+import type { Mode, ModeAvailability } from '../extension/protocol';
 
 /** The next enabled mode after `current`, wrapping around; undefined when no other is enabled. */
-export function nextEnabledMode(modes: readonly ModeAvailability[], current: Mode): Mode | undefined {
+export function nextEnabledMode(
+  modes: ReadonlyArray<Pick<ModeAvailability, 'mode' | 'enabled'>>,
+  current: Mode,
+): Mode | undefined {
   const start = modes.findIndex((m) => m.mode === current);
   for (let step = 1; step <= modes.length; step++) {
     const candidate = modes[(start + step + modes.length) % modes.length];

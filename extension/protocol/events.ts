@@ -12,6 +12,7 @@ import {
   UsageSchema,
   ModeSchema,
   BudgetStopSchema,
+  NoticeKindSchema,
 } from './model';
 import { PlanArtifactSchema, PlanStatusSchema } from './plan';
 import { ReportSchema, ResearchProgressSchema } from './research';
@@ -38,7 +39,7 @@ export const RequestEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('question_resolved'), callId: z.string() }),
   z.object({ type: z.literal('todos'), todos: z.array(TodoSchema) }),
   z.object({ type: z.literal('usage'), usage: UsageSchema }),
-  z.object({ type: z.literal('notice'), text: z.string() }),
+  z.object({ type: z.literal('notice'), text: z.string(), kind: NoticeKindSchema.optional() }),
   /** A spending cap ended the run: shown as a notice naming the cap; the request then completes. */
   z.object({ type: z.literal('budget_stop'), stop: BudgetStopSchema, text: z.string() }),
   /**

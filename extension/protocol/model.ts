@@ -71,6 +71,37 @@ export const CompactionSchema = z.object({
 });
 export type Compaction = z.infer<typeof CompactionSchema>;
 
+/** Which spending cap stopped a run (sextant.budget.*). */
+export const BudgetCapSchema = z.enum(['run_cost', 'run_tokens', 'session_cost', 'session_tokens']);
+export type BudgetCap = z.infer<typeof BudgetCapSchema>;
+
+export const BudgetStopSchema = z.object({
+  cap: BudgetCapSchema,
+  /** The setting that holds the cap, e.g. `sextant.budget.maxCostUsd`. */
+  setting: z.string(),
+  limit: z.number(),
+  /** Spent when the run stopped (dollars or tokens, like `limit`). */
+  spent: z.number(),
+});
+export type BudgetStop = z.infer<typeof BudgetStopSchema>;
+
+/**
+ * What a notice is about: a spending cap that ended the run, a failover to the fallback model, a
+ * compaction that could not be made, the step limit reached (both of the last two ending kinds offer
+ * Continue), or anything else worth a line in the answer.
+ */
+export const NoticeKindSchema = z.enum(['info', 'budget', 'fallback', 'compaction', 'step_limit']);
+export type NoticeKind = z.infer<typeof NoticeKindSchema>;
+
+/** A notice in an answer: stored and replayed like any other part, so its Continue survives a reload. */
+export const NoticeSchema = z.object({
+  kind: NoticeKindSchema,
+  text: z.string(),
+  /** A spending cap ended the run: which one (Continue lifts the session caps for one run). */
+  budgetStop: BudgetStopSchema.optional(),
+});
+export type Notice = z.infer<typeof NoticeSchema>;
+
 export const MessagePartSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
   z.object({ type: z.literal('thinking'), text: z.string() }),
@@ -81,6 +112,8 @@ export const MessagePartSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('report'), report: ReportSchema }),
   /** A compaction marker: the brief that replaced older turns, which the user can open and read. */
   z.object({ type: z.literal('compaction'), compaction: CompactionSchema }),
+  /** A notice (budget stop, fallback, failed compaction, step limit, …) where it happened in the answer. */
+  z.object({ type: z.literal('notice'), notice: NoticeSchema }),
 ]);
 export type MessagePart = z.infer<typeof MessagePartSchema>;
 
@@ -104,20 +137,6 @@ export const ErrorInfoSchema = z.object({
 });
 export type ErrorInfo = z.infer<typeof ErrorInfoSchema>;
 
-/** Which spending cap stopped a run (sextant.budget.*). */
-export const BudgetCapSchema = z.enum(['run_cost', 'run_tokens', 'session_cost', 'session_tokens']);
-export type BudgetCap = z.infer<typeof BudgetCapSchema>;
-
-export const BudgetStopSchema = z.object({
-  cap: BudgetCapSchema,
-  /** The setting that holds the cap, e.g. `sextant.budget.maxCostUsd`. */
-  setting: z.string(),
-  limit: z.number(),
-  /** Spent when the run stopped (dollars or tokens, like `limit`). */
-  spent: z.number(),
-});
-export type BudgetStop = z.infer<typeof BudgetStopSchema>;
-
 /**
  * The composer's per-run choice: a dollar cap for this run (null: none) in place of
  * sextant.budget.maxCostUsd, and `continuing` (the Continue button after a budget stop), which lifts
@@ -138,8 +157,6 @@ export const ChatMessageSchema = z.object({
   status: MessageStatusSchema,
   error: ErrorInfoSchema.optional(),
   usage: UsageSchema.optional(),
-  /** Set when a spending cap ended the turn (the chat offers Continue). */
-  budgetStop: BudgetStopSchema.optional(),
   model: z.string().optional(),
   createdAt: z.number(),
   /** A research run's latest progress (the "Research progress" bar while it streams). */
@@ -208,6 +225,8 @@ export const ModeAvailabilitySchema = z.object({
   /** Why a disabled mode is disabled (shown as a tooltip). */
   reason: z.string().optional(),
 });
+/** Whether a mode is offered here, and why not (the header's segmented control, Shift+Tab, the palette). */
+export type ModeAvailability = z.infer<typeof ModeAvailabilitySchema>;
 
 /** The model picker's per-model reasoning option; `off` sends nothing (Anthropic: no extended thinking). */
 export const ReasoningChoiceSchema = z.enum(['off', 'low', 'medium', 'high']);

@@ -171,18 +171,17 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
       break;
     case 'report':
       // The draft streamed as text is replaced by the verified report; tool cards and notices stay.
-      msg.parts = msg.parts.filter((p) => p.type !== 'text' || p.text.trimStart().startsWith('>'));
+      msg.parts = msg.parts.filter((p) => p.type !== 'text');
       msg.parts.push({ type: 'report', report: event.report });
       break;
     case 'notice':
-      appendText(msg.parts, 'text', `${msg.parts.length ? '\n\n' : ''}> ${event.text}\n\n`);
+      msg.parts.push({ type: 'notice', notice: { kind: event.kind ?? 'info', text: event.text } });
       break;
     case 'budget_stop':
-      appendText(msg.parts, 'text', `${msg.parts.length ? '\n\n' : ''}> ${event.text}\n\n`);
-      msg.budgetStop = event.stop;
+      msg.parts.push({ type: 'notice', notice: { kind: 'budget', text: event.text, budgetStop: event.stop } });
       break;
     case 'failover':
-      appendText(msg.parts, 'text', `${msg.parts.length ? '\n\n' : ''}> ${event.text}\n\n`);
+      msg.parts.push({ type: 'notice', notice: { kind: 'fallback', text: event.text } });
       msg.model = event.to;
       break;
     case 'complete':

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { ChatViewProvider } from './chat-view';
 import type { RuntimeHost } from './runtime-host';
+import { errorText } from '../core/util/error-text';
 
 export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vscode.Disposable[] {
   const guarded = (id: string, fn: (...args: unknown[]) => Promise<unknown>) =>
@@ -9,7 +10,7 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
       try {
         await fn(...args);
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
+        const message = errorText(err);
         host.log.error(`${id} failed: ${message}`);
         void vscode.window.showErrorMessage(`Sextant: ${message}`);
       }

@@ -32,6 +32,7 @@ export interface PermissionHost extends vscode.Disposable {
   gate: PermissionGate;
   audit(entry: AuditEntry): void;
   /** Forget the built policy (settings, the workspace file or folders changed). */
+  /** Settings, the workspace file or the folders changed: the policy is rebuilt for the next tool call. */
   invalidate(): void;
   showAuditLog(): Promise<void>;
 }
@@ -63,12 +64,6 @@ export function createPermissionHost(deps: PermissionHostDeps): PermissionHost {
   // Rebuilt only when the known key values change, not for every string of every entry.
   const log = new AuditLog({ file, redact: createLiveRedactor(() => deps.secrets) });
   const subscriptions = [
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('sextant.permissions') || e.affectsConfiguration('sextant.sandbox')) {
-        policy = undefined;
-        deps.log.info('permissions: settings changed; the policy is rebuilt for the next tool call');
-      }
-    }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
       policy = undefined;
     }),

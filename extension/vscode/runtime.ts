@@ -1,68 +1,49 @@
 // The runtime bundle: wires core to VS Code. Loaded the first time the chat or a command is used,
-// never at activation (see runtime-host.ts).
+// never at activation (see runtime-host.ts). It composes hosts — providers (providers-host.ts), tools
+// and the web part (tools-host.ts), research (research-host.ts), permissions, the quick picks — and
+// one table of settings → what reloads (setting-reactions.ts).
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { dispatchInbound, parseInbound, type Inbound, type Mode, type Outbound } from '../protocol';
+import { dispatchInbound, parseInbound, type Inbound, type Outbound } from '../protocol';
+import { ApprovalBroker } from '../core/agent/approval-broker';
+import type { ReasoningChoices } from '../core/agent/chat-services';
 import { ChatController } from '../core/agent/controller';
 import { systemPromptFor } from '../core/agent/prompts';
+import { FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
 import type { Logger } from '../core/ports';
-import { ApprovalBroker } from '../core/agent/approval-broker';
-import { errorText } from '../core/util/error-text';
-import {
-  listModelChoices,
-  mergeProviderConfigs,
-  withLmModelInfo,
-  ProviderRegistry,
-  type ProviderModule,
-} from '../core/providers/registry';
-import { ProviderGuards } from '../core/providers/guarded-provider';
-import { lookupApiKey } from '../core/providers/keys';
-import { checkKeyDestination, destinationOfUrl, embedderWithKeyCheck } from '../core/providers/key-binding';
-import type { ProviderConfig, ProviderKind } from '../core/providers/types';
-import { createVscodeLmProvider } from '../core/providers/vscode-lm';
-import type { ReasoningChoices } from '../core/agent/chat-services';
 import { REASONING_STATE_KEY, reasoningChoicesIn } from '../core/providers/reasoning-choices';
-import { createLanguageModels, type LanguageModelsAdapter } from './adapters/language-models';
-import { createToolRegistry, createToolSessionState, disposeToolSession } from '../core/tools/registry';
-import { createMemorySearchTool } from '../core/tools/memory-search';
 import { ProjectContext } from '../core/extensions/project-context';
 import { projectFilesOver } from '../core/extensions/project-files';
-import { createSkillTool } from '../core/extensions/skill-tool';
 import { PromptHistory } from '../core/extensions/prompt-history';
-import { createWebFetchTool } from '../core/tools/web-fetch';
-import { createPageFetcher } from '../core/web/fetch/page-fetcher';
-import type { HtmlConverter } from '../core/web/fetch/html-converter';
-import { createPageAnswerer } from '../core/web/page-answer';
-import { toolsWithWeb } from '../core/research/tool-set';
-import { openAiEmbedder, openSessionStoreLazily } from '../core/store';
+import { createSkillTool } from '../core/extensions/skill-tool';
+import type { AnyTool } from '../core/tools/types';
+import { openSessionStoreLazily } from '../core/store';
 import { searchSessions } from '../core/store/session-search';
+import { createToolSessionState, disposeToolSession } from '../core/tools/registry';
+import { errorText } from '../core/util/error-text';
+import { createLanguageModels } from './adapters/language-models';
+import { redactLogSecrets } from './adapters/log-channel';
 import { CurrentSessionFile } from './current-session';
-import { KeyDirectory } from './key-directory';
-import { createInboundHandlers } from './handlers';
-import { PlanDocuments } from './plan-documents';
 import { DiffReviews } from './diff-review';
-import { secretsPort } from './secrets';
-import { readPermissionSettings, readSearchSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
-import { SearchKeyCommands } from './search-key-commands';
-import { SearchClient } from '../core/web/search/client';
+import { configureEmbeddings } from './embeddings-host';
+import { exportReportToWorkspace, exportSessionToWorkspace } from './export-command';
+import { createInboundHandlers } from './handlers';
+import { KeyCommands } from './key-commands';
+import { createPermissionHost } from './permission-host';
+import { PlanDocuments } from './plan-documents';
+import { ProvidersHost } from './providers-host';
+import { pickMode, pickModel, startResearch } from './quick-picks';
 import { createResearchHost } from './research-host';
 import { ResearchNotifier } from './research-progress';
-import { SEARCH_APIS, SEARCH_KEY_ENV_NAMES } from '../core/web/search/catalog';
-import { searchKeySecretName } from '../core/web/search/keys';
-import { SEARCH_PROVIDER_IDS } from '../core/web/types';
-import { confirmKeyDestination, KeyCommands } from './key-commands';
-import { WorkspaceSettingsFile } from './workspace-settings';
-import { createPermissionHost } from './permission-host';
-import { exportReportToWorkspace, exportSessionToWorkspace } from './export-command';
+import { SearchKeyCommands } from './search-key-commands';
+import { secretsPort } from './secrets';
+import { watchSettings } from './setting-reactions';
+import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
 import { showStorage } from './storage-command';
-import { createWorkspacePort } from './adapters/workspace';
-import { createSearchPort } from './adapters/search';
-import { createTerminalPort } from './adapters/terminal';
-import { toolSecurityPorts } from './adapters/tool-security';
-import { redactLogSecrets } from './adapters/log-channel';
-import { FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
+import { onTrustGranted, ToolsHost } from './tools-host';
+import { WorkspaceSettingsFile } from './workspace-settings';
 
 export interface Runtime {
   controller: ChatController;
@@ -84,21 +65,6 @@ export interface Runtime {
   /** "Sextant: Approve Change" / "Deny Change": the proposal shown in `target` (a diff's URI) or the active tab. */
   decideChange(decision: 'approve' | 'deny', target?: unknown): Promise<void>;
   dispose(): Promise<void>;
-}
-
-/** linkedom, Readability and turndown are their own bundle, loaded on the first HTML page fetched. */
-function loadHtmlConverter(): Promise<HtmlConverter> {
-  return Promise.resolve(require(path.join(__dirname, 'research-html.js')) as HtmlConverter);
-}
-
-function providerKindLoader(languageModels: LanguageModelsAdapter): (kind: ProviderKind) => Promise<ProviderModule> {
-  return (kind) => {
-    // VS Code's own models need no SDK: the provider talks to the editor through its port.
-    if (kind === 'vscode-lm')
-      return Promise.resolve({ createProvider: (config) => createVscodeLmProvider(config, languageModels) });
-    // Each SDK is its own bundle, loaded on the first request that needs it.
-    return Promise.resolve(require(path.join(__dirname, `provider-${kind}.js`)) as ProviderModule);
-  };
 }
 
 /**
@@ -140,65 +106,29 @@ export async function createRuntime(
   post: (message: Outbound) => void,
 ): Promise<Runtime> {
   const log: Logger = { info: (m) => channel.info(m), warn: (m) => channel.warn(m), error: (m) => channel.error(m) };
-  const secrets = secretsPort(context.secrets);
-  context.subscriptions.push(secrets);
+  const own = <T extends vscode.Disposable>(d: T): T => {
+    context.subscriptions.push(d);
+    return d;
+  };
+  const secrets = own(secretsPort(context.secrets));
   // Trust settings are read from user settings only; say so when a workspace sets one. The workspace's
   // own .sextant/settings.json may only tighten permissions.
-  const workspaceSettings = new WorkspaceSettingsFile(log);
-  context.subscriptions.push(watchIgnoredWorkspaceSettings(log), workspaceSettings);
+  const ignoredSettings = own(watchIgnoredWorkspaceSettings(log));
+  const workspaceSettings = own(new WorkspaceSettingsFile(log));
   void workspaceSettings.reload();
   // VS Code's Language Model API: listed now and whenever VS Code says the models changed.
-  const languageModels = createLanguageModels(log);
-  context.subscriptions.push(languageModels);
-  const configs = (): ProviderConfig[] => {
-    const merged = mergeProviderConfigs(readSettings().providers);
-    for (const e of merged.errors) log.warn(`sextant.providers: ${e}`);
-    return withLmModelInfo(merged.configs, languageModels.cached());
-  };
-  // Rate limits and circuit breakers per provider, kept across settings changes (a new registry).
-  const guards = new ProviderGuards({
-    onBreakerChange: (name, state, detail) =>
-      (state === 'open' ? log.warn : log.info)(`providers: ${name} circuit breaker ${state}: ${detail}`),
-  });
-  const loadProviderKind = providerKindLoader(languageModels);
-  const newRegistry = () =>
-    new ProviderRegistry({
-      configs: configs(),
-      secrets,
-      env: process.env,
-      loadKind: loadProviderKind,
-      confirmKeyDestination,
-      guards,
-    });
-  let registry = newRegistry();
-  context.subscriptions.push(
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!e.affectsConfiguration('sextant.providers')) return;
-      registry = newRegistry();
-      log.info('providers: settings changed; the next request uses them');
-    }),
-    // A model's context window comes with VS Code's list: the registry takes the new list.
-    languageModels.onDidChange(() => {
-      registry = newRegistry();
-    }),
-  );
-
-  const keyDirectory = new KeyDirectory(secrets, configs, process.env, () =>
-    SEARCH_PROVIDER_IDS.map((id) => ({ secret: searchKeySecretName(id), env: SEARCH_APIS[id].envVar })),
-  );
-  const knownSecrets = keyDirectory.secretValues();
+  const languageModels = own(createLanguageModels(log));
+  const providers = new ProvidersHost(secrets, languageModels, log);
+  const configs = () => providers.configs();
+  const knownSecrets = providers.keys.secretValues();
   redactLogSecrets(channel, knownSecrets);
-  context.subscriptions.push(
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('sextant.providers')) void keyDirectory.refresh();
-    }),
-  );
+
   // The first request never waits for history: the journal writer opens now (cheap), the database
   // (wasm + snapshot + journal replay) in the background; appends meanwhile are journaled at once and
   // replayed into it when it opens. Only the key lookups are awaited (the first request needs its key,
   // and the journal's redaction needs the stored values).
   const started = performance.now();
-  const secretsReady = keyDirectory.refresh().then(() => performance.now() - started);
+  const secretsReady = providers.keys.refresh().then(() => performance.now() - started);
   const store = openSessionStoreLazily({
     dir: context.globalStorageUri.fsPath,
     wasmPath: path.join(__dirname, 'sql-wasm.wasm'),
@@ -207,7 +137,7 @@ export async function createRuntime(
     purgeDeletedAfterDays: readSettings().purgeDeletedAfterDays,
     onUnavailable: (err) => {
       // The chat must still work; the user is told plainly that this window keeps no history.
-      const why = err instanceof Error ? err.message : String(err);
+      const why = errorText(err);
       log.error(`history store unavailable: ${why}`);
       void vscode.window.showErrorMessage(
         `Sextant: chat history is unavailable — ${why} Chats in this window will not be saved.`,
@@ -217,144 +147,44 @@ export async function createRuntime(
   void store.ready.then((ok) => {
     if (ok) log.info(`history store open in ${(performance.now() - started).toFixed(0)} ms`);
   });
-  context.subscriptions.push(
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('sextant.history.purgeDeletedAfterDays'))
-        store.setRetention(readSettings().purgeDeletedAfterDays);
-    }),
-  );
-  const secretsMs = await secretsReady;
-  log.info(`keys looked up in ${secretsMs.toFixed(0)} ms`);
-  const configureEmbeddings = async () => {
-    const e = readSettings().embeddings;
-    if (!e) return store.setEmbedder(undefined);
-    const provider = configs().find((c) => c.name === e.provider);
-    const baseUrl = e.baseUrl ?? provider?.baseUrl;
-    if (!baseUrl) {
-      log.warn(
-        'sextant.memory.embeddings: set "baseUrl", or "provider" naming a provider with one; memory search uses ' +
-          'BM25 alone.',
-      );
-      return store.setEmbedder(undefined);
-    }
-    const key = provider ? await lookupApiKey(provider, secrets, process.env).catch(() => undefined) : undefined;
-    const apiKey = provider ? key?.value : e.apiKeyEnv ? process.env[e.apiKeyEnv] : undefined;
-    const embedder = openAiEmbedder({ baseUrl, model: e.model, apiKey });
-    // A provider's key goes to the embeddings URL only if it is bound there or the user says so.
-    const check = () =>
-      key && provider
-        ? checkKeyDestination({
-            config: provider,
-            key,
-            destination: destinationOfUrl(baseUrl),
-            secrets,
-            confirm: confirmKeyDestination,
-            setting: 'sextant.memory.embeddings',
-          })
-        : Promise.resolve();
-    store.setEmbedder(embedderWithKeyCheck(embedder, check));
-    log.info(`memory search fuses BM25 with ${e.model} embeddings`);
-  };
-  await configureEmbeddings();
-  context.subscriptions.push(
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('sextant.memory.embeddings') || e.affectsConfiguration('sextant.providers'))
-        void configureEmbeddings();
-    }),
-  );
+  log.info(`keys looked up in ${(await secretsReady).toFixed(0)} ms`);
+  const embeddings = () => configureEmbeddings(store, configs, secrets, log);
+  await embeddings();
 
-  // Per workspace (storageUri); without a folder open there is nothing to reopen.
-  const currentSession = new CurrentSessionFile(context.storageUri?.fsPath);
-  const toolRegistries = new Map<Mode, ReturnType<typeof createToolRegistry> | undefined>();
   const trusted = () => vscode.workspace.isTrusted;
-  // One fetch pipeline (guard, caps, one 15-minute cache) for every session's web_fetch — and for
-  // Research mode's loop (`pageFetcher.fetch(url)`). web_fetch's answer comes from
-  // sextant.research.fastModel, else the chat's current model.
-  const pageFetcher = createPageFetcher({
-    allowPrivateHosts: () => readSettings().allowPrivateHosts,
-    loadHtmlConverter,
-  });
-  const webTools = [
-    createWebFetchTool({
-      fetcher: pageFetcher,
-      answerer: createPageAnswerer({
-        resolveModel: (ref) => registry.resolve(ref),
-        modelRef: () => readSettings().fastModel ?? controller.currentModel(),
-      }),
-    }),
-  ];
-  const logPrivateHosts = () => {
-    const hosts = readSettings().allowPrivateHosts;
-    const what = hosts.length
-      ? `web_fetch may reach ${hosts.join(', ')}`
-      : 'none (web_fetch reaches public hosts only)';
-    log.info(`sextant.web.allowPrivateHosts: ${what}`);
-  };
-  context.subscriptions.push(
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('sextant.web.allowPrivateHosts')) logPrivateHosts();
-    }),
-  );
-  if (readSettings().allowPrivateHosts.length) logPrivateHosts();
-  const workspacePort = createWorkspacePort();
-  // Rules files, skills and slash commands: the workspace's and the user's own (in the home folder).
-  const project = new ProjectContext(projectFilesOver(workspacePort, os.homedir()));
-  const toolsFor = (mode: Mode) => {
-    const key = mode;
-    if (!toolRegistries.has(key)) {
-      const tools = toolsWithWeb(mode, { trusted: trusted() }, webTools);
-      // Memory search reads only Sextant's own history, so every mode with tools may use it.
-      // Skills load through their own read-only tool, so every mode with tools may use them too.
-      if (tools.length) tools.push(createMemorySearchTool(store), createSkillTool(project.files));
-      toolRegistries.set(key, tools.length ? createToolRegistry(tools) : undefined);
-    }
-    return toolRegistries.get(key);
-  };
-  context.subscriptions.push(vscode.workspace.onDidGrantWorkspaceTrust(() => toolRegistries.clear()));
-
-  // Web search: settings are read on every search; problems in them are logged once per change.
-  let searchProblems = '';
-  const searchSettings = () => {
-    const parsed = readSearchSettings();
-    const problems = parsed.problems.join('\n');
-    if (problems && problems !== searchProblems) for (const p of parsed.problems) log.warn(p);
-    searchProblems = problems;
-    return parsed;
-  };
-  const searchClient = new SearchClient({
-    settings: searchSettings,
+  const tools = new ToolsHost({
+    store,
     secrets,
-    env: process.env,
-    confirmKeyDestination,
     log,
+    configs,
+    knownSecrets: () => knownSecrets,
+    resolveModel: (ref) => providers.resolve(ref),
+    currentModel: () => controller.currentModel(),
+    trusted,
+    // Skills load through their own read-only tool, so every mode with tools may use them.
+    moreTools: (): AnyTool[] => [createSkillTool(project.files)],
   });
-  context.subscriptions.push(
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('sextant.research'))
-        log.info('web search: settings changed; the next search uses them');
+  own(onTrustGranted(tools));
+  // Rules files, skills and slash commands: the workspace's and the user's own (in the home folder).
+  const project: ProjectContext = new ProjectContext(projectFilesOver(tools.ports.workspace, os.homedir()));
+  // Whether each tool call runs, asks or is refused: the user's rules, tightened by the workspace file.
+  const permissions = own(
+    createPermissionHost({
+      globalStorage: context.globalStorageUri.fsPath,
+      log,
+      userSettings: readPermissionSettings,
+      workspaceSettings: () => workspaceSettings.current().permissions,
+      secrets: knownSecrets,
     }),
   );
-
-  // Whether each tool call runs, asks or is refused: the user's rules, tightened by the workspace file.
-  const permissions = createPermissionHost({
-    globalStorage: context.globalStorageUri.fsPath,
-    log,
-    userSettings: readPermissionSettings,
-    workspaceSettings: () => workspaceSettings.current().permissions,
-    secrets: knownSecrets,
-  });
-  context.subscriptions.push(
-    permissions,
-    workspaceSettings.onDidChange(() => permissions.invalidate()),
-  );
+  own(workspaceSettings.onDidChange(() => permissions.invalidate()));
 
   // The one place approvals are answered: the card, the diff view and Approve/Deny Change all reach it.
   const approvals = new ApprovalBroker(log);
-  const diffReviews = new DiffReviews({ decide: approvals.approve, log });
-  context.subscriptions.push(diffReviews);
-
-  const researchNotifier = new ResearchNotifier((requestId) => void controller.abort(requestId));
-  context.subscriptions.push(researchNotifier);
+  const diffReviews = own(new DiffReviews({ decide: approvals.approve, log }));
+  const researchNotifier = own(new ResearchNotifier((requestId) => void controller.abort(requestId)));
+  // Per workspace (storageUri); without a folder open there is nothing to reopen.
+  const currentSession = new CurrentSessionFile(context.storageUri?.fsPath);
   const controller: ChatController = new ChatController({
     approvals,
     project,
@@ -378,9 +208,8 @@ export async function createRuntime(
       },
     },
     models: {
-      resolveModel: (ref) => registry.resolve(ref),
-      modelChoices: async () =>
-        listModelChoices(configs(), (name) => keyDirectory.hasKey(name), await languageModels.list()),
+      resolveModel: (ref) => providers.resolve(ref),
+      modelChoices: () => providers.modelChoices(),
       defaultModel: () => readSettings().defaultModel,
       plannerModel: () => readSettings().plannerModel,
       fallbackModel: () => readSettings().fallbackModel,
@@ -394,20 +223,8 @@ export async function createRuntime(
     },
     limits: { maxSteps: () => readSettings().maxSteps, budget: () => readSettings().budget },
     tools: {
-      toolsFor,
-      ports: {
-        workspace: workspacePort,
-        search: createSearchPort(),
-        terminal: createTerminalPort(),
-        log,
-        webSearch: searchClient,
-        // Commands get no keys; every tool result is redacted (key shapes and these exact values).
-        ...toolSecurityPorts({
-          configs,
-          extraKeyEnvNames: () => [readSettings().embeddings?.apiKeyEnv, ...SEARCH_KEY_ENV_NAMES],
-          secrets: () => knownSecrets,
-        }),
-      },
+      toolsFor: tools.toolsFor,
+      ports: tools.ports,
       createSession: createToolSessionState,
       disposeSession: disposeToolSession,
       permissions: permissions.gate,
@@ -415,21 +232,62 @@ export async function createRuntime(
       diffReview: diffReviews,
       // Turn checkpoints: file contents as content-addressed blobs in global storage, never in the user's repo.
       checkpoints: {
-        files: withLocalFileOps(workspacePort),
+        files: withLocalFileOps(tools.ports.workspace),
         blobs: new FileCheckpointBlobs(path.join(context.globalStorageUri.fsPath, 'checkpoints')),
       },
     },
     history: { persistence: store, searchSessions: (query) => searchSessions(store, query) },
     research: createResearchHost({
-      searchClient,
-      pageFetcher,
-      resolveModel: (ref) => registry.resolve(ref),
+      searchClient: tools.searchClient,
+      pageFetcher: tools.pageFetcher,
+      resolveModel: (ref) => providers.resolve(ref),
       fastModelRef: (): string => readSettings().fastModel ?? controller.currentModel(),
     }),
   });
 
-  // Models installed or removed in VS Code (e.g. Copilot Chat signed in) show up in the picker at once.
-  context.subscriptions.push(languageModels.onDidChange(() => void controller.postSnapshot()));
+  // Settings → what reloads. Everything else is read on every use.
+  own(
+    watchSettings(
+      [
+        { sections: ['sextant'], react: () => ignoredSettings.check() },
+        {
+          sections: ['sextant.providers'],
+          says: 'providers: settings changed; the next request uses them',
+          react: () => {
+            providers.reload();
+            void providers.keys.refresh();
+          },
+        },
+        { sections: ['sextant.providers', 'sextant.memory.embeddings'], react: () => void embeddings() },
+        {
+          sections: ['sextant.history.purgeDeletedAfterDays'],
+          react: () => store.setRetention(readSettings().purgeDeletedAfterDays),
+        },
+        { sections: ['sextant.web.allowPrivateHosts'], react: () => tools.logPrivateHosts() },
+        {
+          sections: ['sextant.research'],
+          says: 'web search: settings changed; the next search uses them',
+          react: () => {},
+        },
+        {
+          sections: ['sextant.permissions', 'sextant.sandbox'],
+          says: 'permissions: settings changed; the policy is rebuilt for the next tool call',
+          react: () => permissions.invalidate(),
+        },
+      ],
+      log,
+    ),
+  );
+  // A model's context window comes with VS Code's list: the registry takes the new list, and models
+  // installed or removed in VS Code (e.g. Copilot Chat signed in) show up in the picker at once.
+  own(
+    languageModels.onDidChange(() => {
+      providers.reload();
+      void controller.postSnapshot();
+    }),
+  );
+  // A key set or cleared (here, or in another window) updates the picker's "no key" marks.
+  own(context.secrets.onDidChange(() => void providers.keys.refresh().then(() => controller.postSnapshot())));
 
   // A reloaded window (or a restarted VS Code) reopens the chat this workspace had open — read from
   // history, so that one waits for the store; every message waits for it too, so nothing is shown or
@@ -443,13 +301,14 @@ export async function createRuntime(
     : Promise.resolve();
   restored.catch((err: unknown) => log.error(`could not reopen the last chat: ${String(err)}`));
 
-  // A key set or cleared (here, or in another window) updates the picker's "no key" marks.
-  context.subscriptions.push(
-    context.secrets.onDidChange(() => void keyDirectory.refresh().then(() => controller.postSnapshot())),
-  );
   // Embeddings may use a provider's key too.
-  const keys = new KeyCommands(secrets, configs, () => void configureEmbeddings());
-  const searchKeys = new SearchKeyCommands(secrets, searchSettings, process.env, () => void keyDirectory.refresh());
+  const keys = new KeyCommands(secrets, configs, () => void embeddings());
+  const searchKeys = new SearchKeyCommands(
+    secrets,
+    () => tools.searchSettings(),
+    process.env,
+    () => void providers.keys.refresh(),
+  );
 
   const runtime: Runtime = {
     controller,
@@ -465,36 +324,8 @@ export async function createRuntime(
       if (READS_HISTORY.has(parsed.message.type)) await store.ready;
       await dispatchInbound(handlers, parsed.message);
     },
-    pickMode: async () => {
-      const snap = await controller.snapshot();
-      const items = snap.modes.map((m) => ({
-        label: m.mode[0].toUpperCase() + m.mode.slice(1),
-        description: m.enabled ? (m.mode === snap.mode ? 'current' : '') : m.reason,
-        mode: m.mode,
-        enabled: m.enabled,
-      }));
-      const pick = await vscode.window.showQuickPick(items, { title: 'Sextant: Switch Mode' });
-      if (pick?.enabled) controller.setMode(pick.mode);
-      else if (pick) void vscode.window.showInformationMessage(pick.description ?? 'That mode is not available.');
-    },
-    pickModel: async () => {
-      const snap = await controller.snapshot();
-      const pick = await vscode.window.showQuickPick(
-        snap.models.map((m) => ({
-          label: m.ref,
-          description: m.unavailable
-            ? `${m.label} — ${m.unavailable}`
-            : m.hasKey
-              ? m.label
-              : `${m.label} — no API key yet`,
-          ref: m.ref,
-          unavailable: m.unavailable,
-        })),
-        { title: 'Sextant: Select Model', placeHolder: `current: ${snap.model}` },
-      );
-      if (pick?.unavailable) void vscode.window.showInformationMessage(`Sextant: ${pick.unavailable}`);
-      else if (pick) controller.setModel(pick.ref);
-    },
+    pickMode: () => pickMode(controller),
+    pickModel: () => pickModel(controller),
     setApiKey: () => keys.setApiKey(),
     clearApiKey: () => keys.clearApiKey(),
     setSearchApiKey: () => searchKeys.setSearchApiKey(),
@@ -513,19 +344,7 @@ export async function createRuntime(
         log,
       );
     },
-    research: async (question, { plan }) => {
-      const mode = plan ? 'plan' : 'research';
-      const modes = (await controller.snapshot()).modes;
-      for (const needed of plan ? (['research', 'plan'] as const) : (['research'] as const)) {
-        const m = modes.find((x) => x.mode === needed);
-        if (!m?.enabled) {
-          void vscode.window.showWarningMessage(`Sextant: ${m?.reason ?? `${needed} mode is not available.`}`);
-          return;
-        }
-      }
-      controller.setMode(mode);
-      void controller.send(randomUUID(), question, mode, { planResearch: plan });
-    },
+    research: (question, { plan }) => startResearch(controller, question, plan),
     exportReport: (reportId, format) =>
       exportReportToWorkspace(controller.reports(), reportId, format, knownSecrets, log),
     dispose: async () => {
@@ -552,7 +371,7 @@ export async function createRuntime(
   // While the user reads the view and types, do what the first request needs — load its SDK bundle,
   // read its key and the key's bound host (each a round trip to the workbench) — so the first Send goes
   // straight to the wire. Best effort: the request meets (and reports) any problem itself.
-  setTimeout(() => void registry.warm(controller.currentModel()).catch(() => undefined), 0);
+  setTimeout(() => void providers.warm(controller.currentModel()).catch(() => undefined), 0);
   // Node loads its fetch implementation (undici) on the first call: do that now too, with a data: URL
   // (nothing leaves the machine), instead of on the first request.
   setTimeout(

@@ -163,9 +163,10 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
 
 /**
  * Logs a warning, once per key and value, for every user-only setting a workspace sets: now, when
- * settings change, and when a folder's `.vscode/settings.json` changes.
+ * settings change (`check`, from the runtime's setting reactions), and when a folder's
+ * `.vscode/settings.json` changes.
  */
-export function watchIgnoredWorkspaceSettings(log: Logger): vscode.Disposable {
+export function watchIgnoredWorkspaceSettings(log: Logger): vscode.Disposable & { check(): void } {
   const reporter = new IgnoredSettingsReporter();
   let run = Promise.resolve();
   const check = () => {
@@ -181,11 +182,9 @@ export function watchIgnoredWorkspaceSettings(log: Logger): vscode.Disposable {
     watcher.onDidCreate(check),
     watcher.onDidChange(check),
     watcher.onDidDelete(check),
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('sextant')) check();
-    }),
     vscode.workspace.onDidChangeWorkspaceFolders(check),
   ];
   check();
-  return vscode.Disposable.from(...subscriptions);
+  // Settings changes reach `check` through the runtime's table of setting reactions.
+  return Object.assign(vscode.Disposable.from(...subscriptions), { check });
 }

@@ -9,6 +9,7 @@ import {
   type WorkspaceSettings,
 } from '../core/config/workspace-settings';
 import type { Logger } from '../core/ports';
+import { errorText } from '../core/util/error-text';
 
 const MAX_BYTES = 1_000_000;
 
@@ -68,7 +69,7 @@ export class WorkspaceSettingsFile implements vscode.Disposable {
       bytes = await vscode.workspace.fs.readFile(uri);
     } catch (err) {
       if (err instanceof vscode.FileSystemError && err.code === 'FileNotFound') return { problems: [] };
-      const why = err instanceof Error ? err.message : String(err);
+      const why = errorText(err);
       return { problems: [`${WORKSPACE_SETTINGS_PATH} could not be read (${why}); it was ignored.`] };
     }
     if (bytes.byteLength > MAX_BYTES)

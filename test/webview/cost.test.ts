@@ -113,6 +113,45 @@ describe('cost and budgets', () => {
     );
   });
 
+  it('a reloaded chat still offers Continue after a budget stop (the notice is a stored part)', async () => {
+    const stop = { cap: 'session_cost', setting: 'sextant.budget.sessionMaxCostUsd', limit: 1, spent: 1 } as const;
+    const text = 'Stopped at the budget: $1.00 (sextant.budget.sessionMaxCostUsd).';
+    const answer = message('assistant', 'Working.', { mode: 'agent' });
+    answer.parts.push({ type: 'notice', notice: { kind: 'budget', text, budgetStop: stop } });
+    await deliver(view, snapshotMessage(snapshot({ mode: 'agent', messages: [message('user', 'go'), answer] })));
+    const article = view.page.getByRole('article', { name: 'Sextant' });
+    await article.getByRole('note').getByText(text).waitFor();
+    await article.getByRole('button', { name: 'Continue' }).click();
+    const sent = (await view.posts()).filter((p) => p.type === 'send');
+    assert.equal(sent.length, 1);
+    assert.ok(sent[0].type === 'send' && sent[0].budget?.continuing === true);
+  });
+
+  it('the step limit pauses an Agent run with a notice and a Continue that grants another batch', async () => {
+    await deliver(view, snapshotMessage(snapshot({ mode: 'agent' })));
+    const r = new RequestScript('r1');
+    const text = 'Paused after 100 model calls (sextant.agent.maxSteps). Continue to go on with another 100.';
+    await deliver(
+      view,
+      r.events(
+        r.started('refactor', 'agent'),
+        { type: 'text_delta', text: 'Halfway.' },
+        { type: 'notice', kind: 'step_limit', text },
+        { type: 'complete' },
+      ),
+    );
+    const article = view.page.getByRole('article', { name: 'Sextant' });
+    await article
+      .getByRole('note')
+      .getByText(/Paused after 100 model calls/)
+      .waitFor();
+    const cont = article.getByRole('button', { name: 'Continue' });
+    await cont.click();
+    await cont.waitFor({ state: 'detached' });
+    const sent = (await view.posts()).filter((p) => p.type === 'send');
+    assert.deepEqual({ ...sent[0], requestId: 'x' }, { type: 'send', requestId: 'x', text: 'continue', mode: 'agent' });
+  });
+
   it('the budget picker caps the next run only', async () => {
     await deliver(view, snapshotMessage(snapshot()));
     const box = view.page.getByRole('textbox', { name: 'Message' });

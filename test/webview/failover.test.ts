@@ -32,7 +32,7 @@ describe('failover', () => {
       ),
     );
     const answer = view.page.getByRole('article', { name: 'Sextant' });
-    const notice = answer.locator('blockquote');
+    const notice = answer.getByRole('note');
     await notice.waitFor();
     assert.equal((await notice.textContent())?.trim(), text);
     assert.equal(await answer.locator('.model-name').textContent(), 'backup/model-b');

@@ -22,7 +22,7 @@ export class SxMessage extends LightElement {
   declare version: number;
   /** The edited text while the user edits this (user) message. */
   private editing: string | undefined;
-  /** Continue was clicked after a budget stop (the button goes away). */
+  /** Continue was clicked after a budget stop or the step limit (the button goes away). */
   private continued = false;
 
   protected override subscribe(ctx: ViewContext): Array<() => void> {
@@ -59,6 +59,8 @@ export class SxMessage extends LightElement {
         return this.ctx ? renderReportCard(part.report, this.ctx) : nothing;
       case 'compaction':
         return renderCompactionMarker(part.compaction, this.ctx);
+      case 'notice':
+        return html`<div class="notice notice-${part.notice.kind}" role="note">${part.notice.text}</div>`;
     }
   }
 
@@ -145,15 +147,25 @@ export class SxMessage extends LightElement {
     return html`<div class="usage" title="Tokens and cost of this answer">${usageLine(usage)}</div>`;
   }
 
-  /** After a budget stop: Continue sends "continue" as a new run (session caps lifted for that run). */
-  private renderBudgetStop(m: ChatMessage): TemplateResult | typeof nothing {
+  /**
+   * After a budget stop or the step limit, the last answer offers Continue: "continue" as a new run —
+   * another batch of steps, and past a budget stop with the session caps lifted for that run. The
+   * notice is a stored part, so the button is there again after a reload.
+   */
+  private renderContinue(m: ChatMessage): TemplateResult | typeof nothing {
     const ctx = this.ctx;
-    if (!ctx || !m.budgetStop || m.status !== 'done') return nothing;
-    const last = ctx.store.chat.messages.at(-1)?.id === m.id;
-    if (!last || this.continued) return nothing;
-    return html`<div class="budget-stop actions">
+    if (!ctx || m.status !== 'done' || this.continued) return nothing;
+    if (ctx.store.chat.messages.at(-1)?.id !== m.id) return nothing;
+    const last = m.parts.at(-1);
+    const notice = last?.type === 'notice' ? last.notice : undefined;
+    const budgetStop = notice?.kind === 'budget' ? notice.budgetStop : undefined;
+    if (!budgetStop && notice?.kind !== 'step_limit') return nothing;
+    const title = budgetStop
+      ? `Go on past the cap (${budgetStop.setting}) for one more run`
+      : 'Go on with another batch of steps (sextant.agent.maxSteps)';
+    return html`<div class="continue-run actions">
       <vscode-button
-        title=${`Go on past the cap (${m.budgetStop.setting}) for one more run`}
+        title=${title}
         @click=${() => {
           this.continued = true;
           this.requestUpdate();
@@ -162,7 +174,7 @@ export class SxMessage extends LightElement {
             requestId: newRequestId(),
             text: 'continue',
             mode: m.mode,
-            budget: { continuing: true },
+            ...(budgetStop ? { budget: { continuing: true } } : {}),
           });
         }}
       >Continue</vscode-button>
@@ -215,7 +227,7 @@ export class SxMessage extends LightElement {
       </div>
       ${this.renderError(m, this.ctx.host)}
       ${m.usage ? this.renderUsage(m.usage) : nothing}
-      ${this.renderBudgetStop(m)}
+      ${this.renderContinue(m)}
       ${user && this.editing === undefined ? this.renderUserActions(m) : nothing}
     </article>`;
   }

@@ -135,7 +135,13 @@ async function compactNearWindow(
   const done = await compactSession(s, o.target, how, services.host);
   if (!done.ok) {
     return {
-      events: [{ type: 'notice', text: `Could not compact the conversation (${done.reason}); sent in full.` }],
+      events: [
+        {
+          type: 'notice',
+          kind: 'compaction',
+          text: `Could not compact the conversation (${done.reason}); sent in full.`,
+        },
+      ],
     };
   }
   const compaction = done.compaction;

@@ -1,18 +1,12 @@
 // Which modes are offered, and why the others are not. Enforcement is capability-based: a mode's
 // turn is built with only the tools it may use, so a forbidden call cannot even be expressed.
-import { MODES, type Mode } from '../../protocol';
+import { MODES, type Mode, type ModeAvailability } from '../../protocol';
 
 export interface ModeContext {
   trusted: boolean;
   hasWorkspaceFolder: boolean;
   /** Whether the host wired Research mode's services (web search and fetch). */
   research?: boolean;
-}
-
-export interface ModeAvailability {
-  mode: Mode;
-  enabled: boolean;
-  reason?: string;
 }
 
 export function modeAvailability(ctx: ModeContext): ModeAvailability[] {

@@ -188,8 +188,8 @@ export async function approve(a: {
   }
   if (decision.decision === 'deny') {
     const why = decision.reason ? ` Their reason: ${decision.reason}` : '';
-    const text = `The user denied this ${tool.name} call.${why} Do not retry it unchanged; ask or take another approach.`;
-    return { kind: 'denied', result: errorResult(text) };
+    const text = `The user denied this ${tool.name} call.${why}`;
+    return { kind: 'denied', result: errorResult(`${text} Do not retry it unchanged; ask or take another approach.`) };
   }
   const editedText = change && isEdited(change, decision.editedText) ? decision.editedText : undefined;
   return { kind: 'approved', decidedBy: 'user', ...(editedText !== undefined ? { editedText } : {}) };

@@ -85,7 +85,7 @@ export async function* runTurn(
   total.costUsd = cost.of(total); // 0 when the price is known: a session cap can stop the first call
   const specs = opts.tools?.specs() ?? [];
   const unpriced = opts.budget && unpricedCapNotice(opts.budget.limits, Boolean(opts.price), opts.model);
-  if (unpriced) yield { type: 'notice', text: unpriced };
+  if (unpriced) yield { type: 'notice', kind: 'budget', text: unpriced };
   let lastStep: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
   for (let step = 1; ; step++) {
     // Before each model call: a cap reached (or passed by one more call like the last) ends the run here,
@@ -206,11 +206,13 @@ export async function* runTurn(
     if (planned) return { kind: 'done' };
     lastStep = { ...stepUsage, costUsd: cost.ofStep(stepUsage) };
     if (step >= opts.maxSteps) {
+      // A long run must never just end: the answer offers Continue, which grants another batch of steps.
       yield {
         type: 'notice',
+        kind: 'step_limit',
         text:
-          `Stopped after ${step} model calls (the limit set by sextant.agent.maxSteps). Send "continue" to go ` +
-          'on, or raise the limit.',
+          `Paused after ${step} model calls (sextant.agent.maxSteps). Continue to go on with another ` +
+          `${opts.maxSteps}, or raise the limit.`,
       };
       return { kind: 'max_steps', steps: step };
     }

@@ -54,8 +54,8 @@ export function userScopeValue<T>(inspected: InspectedSetting<T> | undefined): U
   return { value: inspected?.globalValue ?? inspected?.defaultValue, ignored };
 }
 
-export const MAX_STEPS_DEFAULT = 50;
-export const MAX_STEPS_LIMIT = 200;
+export const MAX_STEPS_DEFAULT = 100;
+export const MAX_STEPS_LIMIT = 500;
 
 /** `sextant.agent.maxSteps`, clamped to [1, 200]; anything not a number is the default. */
 export function clampMaxSteps(raw: unknown): number {

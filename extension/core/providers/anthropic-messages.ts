@@ -11,6 +11,7 @@ import type {
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ContentBlock, ModelMessage, ToolSpec } from './types';
+import { toolInput } from './sdk-stream';
 
 type ImageMediaType = ImageBlockParam extends { source: infer S }
   ? S extends { media_type: infer M }
@@ -30,16 +31,6 @@ function image(block: Extract<ContentBlock, { type: 'image' }>): ImageBlockParam
 function blocks(content: string | ContentBlock[]): Array<TextBlockParam | ImageBlockParam> {
   if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
   return content.map((b) => (b.type === 'text' ? { type: 'text', text: b.text } : image(b)));
-}
-
-/** Tool input must be an object; a call whose JSON did not parse is replayed with an empty input. */
-function toolInput(json: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(json || '{}');
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
 
 /**

@@ -21,6 +21,7 @@ import { abortedError, toProviderError, truncatedError, type ErrorContext, type 
 import { boundedRetryFetch, SDK_MAX_RETRIES } from './retry';
 import type { Provider, ProviderConfig, ProviderEvent, ProviderRequest, ReasoningEffort, StopReason } from './types';
 import { onRequestSignal } from './request-signal';
+import { openSdkStream } from './sdk-stream';
 
 const SDK_ERRORS: SdkErrorClasses = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -94,20 +95,9 @@ export function createProvider(config: ProviderConfig, apiKey: string | undefine
   const stream = onRequestSignal(streamOnce);
 
   async function* streamOnce(request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
-    const ctx: ErrorContext = {
-      providerName: config.name,
-      baseUrl,
-      apiKeyEnv: config.apiKeyEnv,
-      signal,
-      afterFirstToken: false,
-    };
-    if (signal.aborted) throw abortedError(ctx);
-    let events: AsyncIterable<RawMessageStreamEvent>;
-    try {
-      events = await client.messages.create(buildAnthropicBody(request), { signal });
-    } catch (err) {
-      throw toProviderError(err, ctx, SDK_ERRORS);
-    }
+    const { ctx, events } = await openSdkStream(config, baseUrl, signal, SDK_ERRORS, () =>
+      client.messages.create(buildAnthropicBody(request), { signal }),
+    );
 
     const open = new Map<number, OpenBlock>();
     let input = 0;

@@ -4,6 +4,7 @@
 // Both SDKs share the same error hierarchy shape; each provider passes its own classes in, so this
 // file never value-imports an SDK (it is also bundled into code that must stay SDK-free).
 import { ProviderError } from './types';
+import { errorText } from '../util/error-text';
 
 /** The error classes of one SDK (openai and @anthropic-ai/sdk export the same names). */
 export interface SdkErrorClasses {
@@ -200,7 +201,7 @@ export function toProviderError(err: unknown, ctx: ErrorContext, sdk: SdkErrorCl
       afterFirstToken,
     );
   }
-  const text = err instanceof Error ? err.message : String(err);
+  const text = errorText(err);
   return new ProviderError(
     'server',
     `Unexpected failure talking to ${name}: ${text.slice(0, 300)}`,

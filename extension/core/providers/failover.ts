@@ -12,6 +12,7 @@
 // the server it was bound to (key-binding.ts) and its own rate limit and breaker apply.
 import { isProviderError } from './errors';
 import { ProviderError, type Provider, type ProviderConfig, type ProviderErrorCode, type ProviderEvent } from './types';
+import { errorText } from '../util/error-text';
 
 export interface ModelTarget {
   provider: Provider;
@@ -33,7 +34,7 @@ function refOf(t: ModelTarget): string {
 }
 
 function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorText(err);
 }
 
 function producesOutput(ev: ProviderEvent): boolean {

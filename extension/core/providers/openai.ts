@@ -18,6 +18,7 @@ import type {
   UsageReport,
 } from './types';
 import { onRequestSignal } from './request-signal';
+import { openSdkStream } from './sdk-stream';
 
 const SDK_ERRORS: SdkErrorClasses = { APIError, APIUserAbortError, APIConnectionError, APIConnectionTimeoutError };
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -114,20 +115,9 @@ export function createProvider(config: ProviderConfig, apiKey: string | undefine
   const stream = onRequestSignal(streamOnce);
 
   async function* streamOnce(request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
-    const ctx: ErrorContext = {
-      providerName: config.name,
-      baseUrl,
-      apiKeyEnv: config.apiKeyEnv,
-      signal,
-      afterFirstToken: false,
-    };
-    if (signal.aborted) throw abortedError(ctx);
-    let chunks: AsyncIterable<ChatCompletionChunk>;
-    try {
-      chunks = await client.chat.completions.create(buildOpenAiBody(config, request), { signal });
-    } catch (err) {
-      throw toProviderError(err, ctx, SDK_ERRORS);
-    }
+    const { ctx, events: chunks } = await openSdkStream(config, baseUrl, signal, SDK_ERRORS, () =>
+      client.chat.completions.create(buildOpenAiBody(config, request), { signal }),
+    );
 
     const tags = new ThinkTagSplitter();
     const calls = new Map<number, PartialCall>();

@@ -9,6 +9,7 @@ import { checkKeyDestination, destinationOf, keyBindingName, type ConfirmKeyDest
 import { lookupApiKey } from './keys';
 import { NO_LM_MODEL_MESSAGE } from './vscode-lm';
 import { type ModelInfo, ProviderError, type Provider, type ProviderConfig, type ProviderKind } from './types';
+import { errorText } from '../util/error-text';
 
 export { mergeProviderConfigs, defaultModelOf } from './config';
 
@@ -221,7 +222,7 @@ export class ProviderRegistry {
     try {
       mod = await this.opts.loadKind(config.kind);
     } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
+      const why = errorText(err);
       throw new ProviderError(
         'bad_request',
         `The "${config.kind}" provider kind of "${config.name}" could not be loaded: ${why}`,

@@ -6,22 +6,13 @@
 import type { LanguageModelsPort, LmMessage, LmModelInfo, LmPart } from '../ports';
 import { ProviderError, type ModelMessage, type Provider, type ProviderConfig, type ProviderEvent } from './types';
 import type { ProviderRequest, ToolCall } from './types';
+import { toolInput } from './sdk-stream';
 
 export const NO_LM_MODEL_MESSAGE =
   'No VS Code language model is installed. Install GitHub Copilot Chat (or another extension that provides ' +
   'language models to VS Code), or pick another model.';
 
 const JUSTIFICATION = 'Sextant sends your chat, its tools and their results to the model you picked.';
-
-/** Tool input must be an object; a call whose JSON did not parse is replayed with an empty input. */
-function toolInput(json: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(json || '{}');
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
 
 function userText(content: Extract<ModelMessage, { role: 'user' }>['content']): string {
   if (typeof content === 'string') return content;

@@ -100,6 +100,7 @@ function part(p: MessagePart, md: Marked): string {
     const brief = md.parse(p.compaction.brief, { async: false });
     return `<details class="compaction"><summary>${head}</summary>${brief}</details>`;
   }
+  if (p.type === 'notice') return `<p class="notice" role="note">${escapeHtml(p.notice.text)}</p>`;
   const c = p.call;
   const body = c.detail ?? c.preview ?? c.liveOutput;
   const duration = c.durationMs !== undefined ? ` · ${c.durationMs} ms` : '';

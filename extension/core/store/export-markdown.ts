@@ -28,6 +28,7 @@ function part(p: MessagePart): string {
     const head = `Earlier turns compacted (${p.compaction.replaces} messages) — brief`;
     return `<details><summary>${head}</summary>\n\n${p.compaction.brief.trim()}\n\n</details>`;
   }
+  if (p.type === 'notice') return `> ${p.notice.text}`;
   const c = p.call;
   const duration = c.durationMs !== undefined ? ` (${c.durationMs} ms)` : '';
   const why = c.summary ? `: ${c.summary}` : '';

@@ -3,20 +3,9 @@
 // the changed messages are written to their tables in one transaction by materialize(), which
 // runs before every read and every snapshot. That keeps append() O(event) however long the chat.
 import type { JournalRecord, Logger, TurnCheckpoint } from '../ports';
-import {
-  applyEnvelope,
-  CompactionSchema,
-  emptyChatState,
-  type Compaction,
-  PlanArtifactSchema,
-  ReportSchema,
-  type ChatMessage,
-  type ChatState,
-  type MessagePart,
-  type PlanArtifact,
-  type Report,
-} from '../../protocol';
+import { applyEnvelope, emptyChatState, type ChatMessage, type ChatState, type MessagePart } from '../../protocol';
 import type { BlobStore } from './blobs';
+import { isJsonPart, jsonPartFromRow, partText } from './json-parts';
 import type { ColdFiles } from './cold-files';
 import { indexMessageText, removeMessageChunks, removeSessionChunks } from './memory-index';
 import { queueDelete } from './pending-deletes';
@@ -24,7 +13,8 @@ import { restoreColdSearchText } from './cold-move';
 import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
 
-interface LiveSession {
+/** A session the projection is folding records into: its chat state and what is not yet written. */
+interface ProjectingSession {
   state: ChatState;
   dirty: Set<string>;
   todosDirty: boolean;
@@ -40,7 +30,7 @@ export function messageText(m: ChatMessage): string {
 }
 
 export class Projection {
-  private live = new Map<string, LiveSession>();
+  private live = new Map<string, ProjectingSession>();
   private modelMessageCount = new Map<string, number>();
 
   constructor(
@@ -371,18 +361,12 @@ export class Projection {
     db.run('DELETE FROM tool_traces WHERE message_id = ?', [m.id]);
     m.parts.forEach((p, idx) => {
       if (p.type !== 'tool') {
-        // A plan or report card is kept whole, as JSON, in the text column.
+        // A card (plan, report, compaction marker, notice) is kept whole, as JSON, in the text column.
         db.run('INSERT INTO message_parts (message_id, idx, type, text) VALUES (?, ?, ?, ?)', [
           m.id,
           idx,
           p.type,
-          p.type === 'plan'
-            ? JSON.stringify(p.plan)
-            : p.type === 'report'
-              ? JSON.stringify(p.report)
-              : p.type === 'compaction'
-                ? JSON.stringify(p.compaction)
-                : p.text,
+          partText(p),
         ]);
         return;
       }
@@ -419,7 +403,7 @@ export class Projection {
     if (m.status !== 'streaming') indexMessageText(db, sessionId, m.id, messageText(m));
   }
 
-  private getLive(sessionId: string): LiveSession {
+  private getLive(sessionId: string): ProjectingSession {
     let live = this.live.get(sessionId);
     if (!live) {
       const state = emptyChatState();
@@ -431,33 +415,6 @@ export class Projection {
       this.live.set(sessionId, live);
     }
     return live;
-  }
-}
-
-function parsePlan(text: unknown): PlanArtifact | undefined {
-  try {
-    const parsed = PlanArtifactSchema.safeParse(JSON.parse(String(text)));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function parseReport(text: unknown): Report | undefined {
-  try {
-    const parsed = ReportSchema.safeParse(JSON.parse(String(text)));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function parseCompaction(text: unknown): Compaction | undefined {
-  try {
-    const parsed = CompactionSchema.safeParse(JSON.parse(String(text)));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
   }
 }
 
@@ -507,15 +464,9 @@ export function readMessages(db: Database, blobs: BlobStore, sessionId: string):
       if (t.live_output !== null) call.liveOutput = String(t.live_output);
       if (t.summary !== null && t.summary !== undefined) call.summary = String(t.summary);
       list.push({ type: 'tool', call });
-    } else if (p.type === 'plan') {
-      const plan = parsePlan(p.text);
-      if (plan) list.push({ type: 'plan', plan });
-    } else if (p.type === 'report') {
-      const report = parseReport(p.text);
-      if (report) list.push({ type: 'report', report });
-    } else if (p.type === 'compaction') {
-      const compaction = parseCompaction(p.text);
-      if (compaction) list.push({ type: 'compaction', compaction });
+    } else if (isJsonPart(String(p.type))) {
+      const card = jsonPartFromRow(String(p.type), p.text);
+      if (card) list.push(card);
     } else list.push({ type: p.type as 'text', text: String(p.text ?? '') });
   }
   return queryAll(db, 'SELECT * FROM messages WHERE session_id = ? ORDER BY ord', [sessionId]).map((r) => {

@@ -3,6 +3,7 @@
 // stream of parts back into plain data. The list is cached and refreshed when VS Code says it changed.
 import * as vscode from 'vscode';
 import type { LanguageModelsPort, LmMessage, LmModelInfo, LmPart, LmResponsePart } from '../../core/ports';
+import { errorText } from '../../core/util/error-text';
 
 function toPart(
   part: LmPart,
@@ -71,9 +72,7 @@ export function createLanguageModels(log: { warn(m: string): void }): LanguageMo
       ? Promise.resolve(select({})).then(
           (found) => found,
           (err: unknown) => {
-            log.warn(
-              `VS Code language models could not be listed: ${err instanceof Error ? err.message : String(err)}`,
-            );
+            log.warn(`VS Code language models could not be listed: ${errorText(err)}`);
             return [];
           },
         )

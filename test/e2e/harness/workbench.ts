@@ -162,8 +162,10 @@ export class Workbench {
    * Runs a command from the command palette by its full title, e.g. "Sextant: New Chat".
    * `opensInput`: the command shows its own quick pick / dialog, so the palette does not close.
    */
-  async runPaletteCommand(title: string, opts: { opensInput?: boolean } = {}): Promise<void> {
-    await this.focusWorkbench();
+  async runPaletteCommand(title: string, opts: { opensInput?: boolean; fromEditor?: boolean } = {}): Promise<void> {
+    // From the editor (`fromEditor`): the focus stays there, so commands shown only for its state
+    // (`editorHasSelection`, …) are listed.
+    if (!opts.fromEditor) await this.focusWorkbench();
     await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
     await waitUntil('the command palette to open', () => input.waitFor({ state: 'visible', timeout: 10_000 }));
@@ -223,6 +225,24 @@ export class Workbench {
     await row.click();
     const tab = this.page.locator('.tabs-container .tab', { hasText: name }).first();
     await waitUntil(`the editor tab of ${name}`, () => tab.waitFor({ state: 'visible', timeout: 15_000 }));
+  }
+
+  /**
+   * Selects the whole text of the active editor, once it shows `text`, and waits until the selection
+   * is made (the status bar counts the selected characters) — commands that need a selection are only
+   * listed then.
+   */
+  async selectAllInEditor(text: string): Promise<void> {
+    const editor = this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+    await poll('the editor to show its text', async () =>
+      (await editor.innerText()).replace(/\u00a0/g, ' ').includes(text),
+    );
+    const selection = this.page.locator('.statusbar-item', { hasText: /\(\d+ selected\)/ });
+    await poll('the editor to have a selection', async () => {
+      await editor.click();
+      await this.page.keyboard.press('ControlOrMeta+a');
+      return (await selection.count()) > 0;
+    });
   }
 
   /** Reloads the browser window (the workbench and the extension host restart). */

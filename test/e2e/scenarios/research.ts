@@ -71,8 +71,8 @@ export function researchScenarios(e2e: E2E): void {
         // The topic is a phrase selected in an editor.
         await wb.writeWorkspaceFile('topic.md', 'tidal turbines energy\n');
         await wb.openFile('topic.md');
-        await page.keyboard.press('Control+A');
-        await wb.runPaletteCommand('Sextant: Research Selection');
+        await wb.selectAllInEditor('tidal turbines energy');
+        await wb.runPaletteCommand('Sextant: Research Selection', { fromEditor: true });
 
         const bar = wb.inWebview('progressbar', 'Research progress');
         await poll('the "Research progress" bar', async () => (await bar.count()) > 0, 60_000);

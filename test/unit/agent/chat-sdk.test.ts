@@ -9,7 +9,7 @@ import type { Envelope, Outbound } from '../../../extension/protocol';
 import { startFakeLlm } from '../../fixtures/fake-llm';
 import { MemoryPersistence } from '../../fixtures/memory-persistence';
 import { assertEnvelopeInvariants, textOf } from './harness';
-import { chatServices } from './chat-services';
+import { sdkChatServices } from './chat-services';
 
 const fakePromise = startFakeLlm();
 after(async () => (await fakePromise).close());
@@ -28,30 +28,12 @@ async function setup(kind: 'openai' | 'anthropic', opts: { env?: Record<string, 
     loadKind: async (k) => (k === 'openai' ? openai : anthropic),
   });
   const posts: Outbound[] = [];
-  let n = 0;
+  const n = 0;
   const controller = new ChatController(
-    chatServices({
-      persistence: new MemoryPersistence(),
+    sdkChatServices({
       resolveModel: (ref) => registry.resolve(ref),
-      modelChoices: async () => [],
       defaultModel: () => 'fake/fake-model',
-      maxSteps: () => 5,
-      toolsFor: () => undefined,
-      toolPorts: {
-        workspace: {} as never,
-        search: { ripgrepPath: () => undefined },
-        terminal: {},
-        log: { info() {}, warn() {}, error() {} },
-      },
-      systemPrompt: () => 'You are a test.',
-      trusted: () => true,
-      hasWorkspaceFolder: () => false,
-      createToolSession: (sessionId) => ({ sessionId, readFiles: new Map(), todos: [], extras: new Map() }),
-      disposeToolSession: () => {},
       post: (m) => posts.push(m),
-      log: { info() {}, warn() {}, error() {} },
-      now: () => Date.now(),
-      newId: () => `id${++n}`,
     }),
   );
   const envelopes = (rid: string): Envelope[] =>

@@ -1,5 +1,6 @@
 // Test builders name each collaborator once, flat; this groups them into the controller's services.
 import type { ChatServices } from '../../../extension/core/agent/chat-services';
+import { MemoryPersistence } from '../../fixtures/memory-persistence';
 
 type Flat = ChatServices['host'] &
   ChatServices['models'] &
@@ -51,4 +52,29 @@ export function chatServices(d: Flat): ChatServices {
     ...(d.research ? { research: d.research } : {}),
     ...(d.project ? { project: d.project } : {}),
   };
+}
+
+/**
+ * The controller's services for a test that drives a model through a real registry: what is not
+ * given is a quiet default (no tools, no workspace, a fixed prompt, ids id1, id2, …).
+ */
+export function sdkChatServices(d: Pick<Flat, 'resolveModel' | 'defaultModel' | 'post'> & Partial<Flat>): ChatServices {
+  let n = 0;
+  const quiet = { info() {}, warn() {}, error() {} };
+  return chatServices({
+    persistence: d.persistence ?? new MemoryPersistence(),
+    modelChoices: async () => [],
+    maxSteps: () => 5,
+    toolsFor: () => undefined,
+    toolPorts: { workspace: {} as never, search: { ripgrepPath: () => undefined }, terminal: {}, log: quiet },
+    systemPrompt: () => 'You are a test.',
+    trusted: () => true,
+    hasWorkspaceFolder: () => false,
+    createToolSession: (sessionId) => ({ sessionId, readFiles: new Map(), todos: [], extras: new Map() }),
+    disposeToolSession: () => {},
+    log: quiet,
+    now: () => Date.now(),
+    newId: () => `id${++n}`,
+    ...d,
+  });
 }

@@ -11,7 +11,7 @@ import * as anthropic from '../../../extension/core/providers/anthropic';
 import { latestCompaction } from '../../../extension/protocol';
 import { lastUserText, startFakeLlm, type RecordedRequest } from '../../fixtures/fake-llm';
 import { MemoryPersistence } from '../../fixtures/memory-persistence';
-import { chatServices } from './chat-services';
+import { sdkChatServices } from './chat-services';
 
 const fakePromise = startFakeLlm();
 after(async () => (await fakePromise).close());
@@ -58,31 +58,14 @@ for (const kind of ['openai', 'anthropic'] as const) {
       env: { FAKE_KEY: 'sk-test-123' },
       loadKind: async (k) => (k === 'openai' ? openai : anthropic),
     });
-    let n = 0;
+    const n = 0;
     const persistence = new MemoryPersistence();
     const controller = new ChatController(
-      chatServices({
+      sdkChatServices({
         persistence,
         resolveModel: (ref) => registry.resolve(ref),
-        modelChoices: async () => [],
         defaultModel: () => 'fake/fake-model',
-        maxSteps: () => 5,
-        toolsFor: () => undefined,
-        toolPorts: {
-          workspace: {} as never,
-          search: { ripgrepPath: () => undefined },
-          terminal: {},
-          log: { info() {}, warn() {}, error() {} },
-        },
-        systemPrompt: () => 'You are a test.',
-        trusted: () => true,
-        hasWorkspaceFolder: () => false,
-        createToolSession: (sessionId) => ({ sessionId, readFiles: new Map(), todos: [], extras: new Map() }),
-        disposeToolSession: () => {},
         post: () => {},
-        log: { info() {}, warn() {}, error() {} },
-        now: () => Date.now(),
-        newId: () => `id${++n}`,
       }),
     );
     const asks = [

@@ -180,8 +180,11 @@ for (const kind of ['openai', 'anthropic'] as const) {
     const snap = await h.controller.snapshot();
     const answer = snap.messages[1];
     assert.equal(answer.status, 'done');
-    assert.equal(answer.budgetStop?.cap, 'run_cost');
-    assert.ok(answer.parts.some((p) => p.type === 'text' && p.text.includes('Stopped at the budget')));
+    const notice = answer.parts.find((p) => p.type === 'notice');
+    assert.ok(notice?.type === 'notice');
+    assert.equal(notice.notice.kind, 'budget');
+    assert.equal(notice.notice.budgetStop?.cap, 'run_cost');
+    assert.match(notice.notice.text, /Stopped at the budget/);
     assert.equal(answer.parts.filter((p) => p.type === 'tool').length, 2);
     // Continue: a new run with its own allowance carries on from the kept history.
     fake.enqueue({ text: 'Finished.', usage: { inputTokens: 100_000, outputTokens: 10_000 } });

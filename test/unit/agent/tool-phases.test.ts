@@ -123,7 +123,7 @@ test('judge: one decision per call; without a policy reads run and writes ask', 
   assert.match(asked.reason, /ask/);
 });
 
-test('propose: nothing to propose without a diff review; a change that cannot be made is an error at once', async () => {
+test('propose: nothing without a diff review; a change that cannot be made is an error at once', async () => {
   const opts = options(async () => ({ decision: 'approve' }));
   assert.deepEqual(await propose(writer, { path: 'a' }, ctxOf(opts)), { ok: true });
   const failing = defineTool({

@@ -39,16 +39,16 @@ describe('userScopeValue', () => {
 });
 
 describe('clampMaxSteps', () => {
-  test('bounds to [1, 200], floors, and falls back to 50', () => {
+  test('bounds to [1, 500], floors, and falls back to 100', () => {
     assert.equal(clampMaxSteps(50), 50);
-    assert.equal(clampMaxSteps(1e9), 200);
-    assert.equal(clampMaxSteps(Number.POSITIVE_INFINITY), 200);
+    assert.equal(clampMaxSteps(1e9), 500);
+    assert.equal(clampMaxSteps(Number.POSITIVE_INFINITY), 500);
     assert.equal(clampMaxSteps(0), 1);
     assert.equal(clampMaxSteps(-5), 1);
     assert.equal(clampMaxSteps(7.9), 7);
-    assert.equal(clampMaxSteps(Number.NaN), 50);
-    assert.equal(clampMaxSteps('100'), 50);
-    assert.equal(clampMaxSteps(undefined), 50);
+    assert.equal(clampMaxSteps(Number.NaN), 100);
+    assert.equal(clampMaxSteps('100'), 100);
+    assert.equal(clampMaxSteps(undefined), 100);
   });
 });
 
@@ -99,7 +99,8 @@ describe('package.json', () => {
   });
 
   test('bounds maxSteps and lists the three permission modes with descriptions', () => {
-    assert.equal(props['sextant.agent.maxSteps'].maximum, 200);
+    assert.equal(props['sextant.agent.maxSteps'].maximum, 500);
+    assert.ok(Number(props['sextant.agent.maxSteps'].default) >= 100, 'enough steps for real work');
     assert.deepEqual(props['sextant.permissions.defaultMode'].enum, ['ask', 'acceptEdits', 'allow']);
     assert.equal((props['sextant.permissions.defaultMode'].enumDescriptions as string[]).length, 3);
   });

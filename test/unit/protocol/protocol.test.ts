@@ -143,7 +143,10 @@ test('a failover event shows its notice before the answer and credits the messag
   const answer = state.messages.at(-1);
   assert.equal(answer?.model, 'backup/b');
   assert.equal(answer?.status, 'done');
-  assert.deepEqual(answer?.parts, [{ type: 'text', text: `> ${text}\n\nHello there.` }]);
+  assert.deepEqual(answer?.parts, [
+    { type: 'notice', notice: { kind: 'fallback', text } },
+    { type: 'text', text: 'Hello there.' },
+  ]);
   assert.ok(
     !EnvelopeSchema.safeParse(env(1, { type: 'failover', from: 'a', to: 'b' } as unknown as RequestEvent)).success,
   );

@@ -5,6 +5,7 @@ import { unifiedDiff } from './diff';
 import { applyText, type LoadedFile } from './edit-io';
 import { clearEditFailures } from './edit-failures';
 import { ToolInputError } from './paths';
+import { errorText } from '../../util/error-text';
 
 export function describeChange(c: ProposedChange): string {
   const { text, stat } = unifiedDiff(c.before, c.after, c.displayPath, { maxLines: 120 });
@@ -43,5 +44,5 @@ export async function commitChange(
 
 /** A writer's failure as a result: a ToolInputError speaks to the model as is, anything else is marked as an error. */
 export function failedChange(e: unknown): ToolResult {
-  return errorResult(e instanceof ToolInputError ? e.message : `Error: ${e instanceof Error ? e.message : String(e)}`);
+  return errorResult(e instanceof ToolInputError ? e.message : `Error: ${errorText(e)}`);
 }

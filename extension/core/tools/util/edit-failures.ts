@@ -4,6 +4,7 @@
 import type { ToolContext, ToolResult } from '../types';
 import { errorResult } from '../types';
 import { displayPath, resolvePath, ToolInputError } from './paths';
+import { errorText } from '../../util/error-text';
 
 const SLOT = 'edit-failures';
 
@@ -26,7 +27,7 @@ export function clearEditFailures(ctx: ToolContext, abs: string): void {
  * the first gets a retry hint, later ones a firm instruction to re-read or rewrite instead.
  */
 export async function failedEdit(ctx: ToolContext, filePath: string, e: unknown): Promise<ToolResult> {
-  if (!(e instanceof ToolInputError)) return errorResult(`Error: ${e instanceof Error ? e.message : String(e)}`);
+  if (!(e instanceof ToolInputError)) return errorResult(`Error: ${errorText(e)}`);
   if (!e.summary) return errorResult(e.message);
   const ws = ctx.ports.workspace;
   const abs = await resolvePath(ws, filePath).catch(() => filePath);

@@ -6,6 +6,7 @@ import { errorResult, type ProposedChange, type ToolContext, type ToolResult } f
 import { unifiedDiff } from './diff';
 import { applyText, loadForWrite, type LoadedFile } from './edit-io';
 import { toEol } from './text';
+import { errorText } from '../../util/error-text';
 
 /** Lines of diff on the card; the editor's diff view shows the whole change. */
 const CARD_DIFF_LINES = 120;
@@ -44,7 +45,7 @@ export async function recheckReviewed(
   try {
     file = await loadForWrite(ctx, change.path, change.isNew ? 'create' : 'edit', { requireRead: false });
   } catch (e) {
-    return { ok: false, result: errorResult(`Not applied: ${e instanceof Error ? e.message : String(e)}`) };
+    return { ok: false, result: errorResult(`Not applied: ${errorText(e)}`) };
   }
   if (change.isNew && file.exists) return refuse('was created by someone else');
   if (!change.isNew && !file.exists) return refuse('was deleted');
@@ -67,7 +68,7 @@ export async function applyEditedProposal(
   try {
     ({ via } = await applyText(ctx, file, text));
   } catch (e) {
-    return errorResult(`Error: ${e instanceof Error ? e.message : String(e)}`);
+    return errorResult(`Error: ${errorText(e)}`);
   }
   const edits = unifiedDiff(change.after, text, change.displayPath, { maxLines: EDITS_DIFF_LINES });
   const written = unifiedDiff(change.before, text, change.displayPath, { maxLines: CARD_DIFF_LINES });

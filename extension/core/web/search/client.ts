@@ -23,6 +23,7 @@ import { checkSearchKeyDestination, lookupSearchKey, noProvidersEnabledMessage, 
 import { RateLimiter } from '../../resilience/rate-limiter';
 import { DEFAULT_RETRY, withRetries, type RetryPolicy } from './retry';
 import type { SearchSettings } from './settings';
+import { errorText } from '../../util/error-text';
 
 export const DEFAULT_MAX_RESULTS = 10;
 export const MAX_RESULTS_LIMIT = 50;
@@ -109,9 +110,7 @@ export class SearchClient implements WebSearchPort {
         return { provider: id, results, skipped: failures.map((f) => ({ provider: f.provider, reason: f.message })) };
       } catch (err) {
         if (signal.aborted) throw aborted();
-        const e = isSearchError(err)
-          ? err
-          : new SearchError('server', `${api.label} failed: ${err instanceof Error ? err.message : String(err)}`, id);
+        const e = isSearchError(err) ? err : new SearchError('server', `${api.label} failed: ${errorText(err)}`, id);
         failures.push({ provider: id, code: e.code, message: e.message });
         if (e.code !== 'no_key') this.o.log?.warn(`web search: ${e.message}`);
       }
