@@ -41,7 +41,7 @@ export function projectContextScenarios(e2e: E2E): void {
         await wb.typeMessage('/expl', { send: false });
         await poll(
           'the /explain entry in the commands menu',
-          async () => (await wb.inWebview('option', '/explain').count()) === 1,
+          async () => (await wb.inWebview('option', /^\/explain\b/).count()) === 1,
           30_000,
         );
 
