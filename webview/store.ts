@@ -2,6 +2,7 @@
 // the current view. Changes are tracked per topic and per message and flushed once per animation
 // frame, so a streaming answer redraws one message element per frame however long the chat is.
 import {
+  type ProjectContextInfo,
   applyEnvelope,
   chatStateFromSnapshot,
   dispatchOutbound,
@@ -23,7 +24,7 @@ import {
   type Snapshot,
 } from '../extension/protocol';
 
-export type Topic = 'structure' | 'meta' | 'panels' | 'history' | 'view' | 'notice' | 'announce';
+export type Topic = 'structure' | 'meta' | 'panels' | 'history' | 'view' | 'notice' | 'announce' | 'project';
 /** A listener may return a promise (an element's update); the flush awaits it before reporting the render. */
 type Listener = () => unknown;
 
@@ -79,6 +80,12 @@ export class ChatStore {
   protocolError: ErrorInfo | undefined;
   /** MCP servers (those with `approval` wait for the user) and problems with their configuration. */
   mcp: { servers: McpServerView[]; problems: string[] } = { servers: [], problems: [] };
+  /** Rules files, skills and slash commands in effect (asked for on `/` and by the context popover). */
+  project: ProjectContextInfo | undefined;
+  /** The user's earlier prompts in this workspace, oldest first (Up/Down in the composer). */
+  prompts: string[] = [];
+  /** The context popover is open (its button, /context or /cost). */
+  contextOpen = false;
   /** Bumped whenever the whole chat is replaced, so the list drops its window and caches. */
   generation = 0;
   /** True once the first snapshot arrived (before it, the view shows a placeholder). */
@@ -161,6 +168,14 @@ export class ChatStore {
       this.view = m.view;
       this.mark('view');
     },
+    promptHistory: (m) => {
+      this.prompts = m.prompts;
+      this.mark('project');
+    },
+    projectContext: (m) => {
+      this.project = m.info;
+      this.mark('project');
+    },
     protocolError: (m) => {
       this.protocolError = m.error;
       // A refused rewind preview or rewind: nothing is pending any more.
@@ -214,6 +229,21 @@ export class ChatStore {
   setReasoning(model: string, choice: ReasoningChoice): void {
     this.meta = { ...this.meta, reasoning: { ...this.meta.reasoning, [model]: choice } };
     this.mark('meta');
+    this.schedule();
+  }
+
+  setContextOpen(open: boolean): void {
+    this.contextOpen = open;
+    // Each opening shows the files as they are now: the host is asked again.
+    if (open) this.project = undefined;
+    this.mark('project');
+    this.schedule();
+  }
+
+  /** Shows a refusal (a command the view could not carry out) where host errors appear; the draft stays. */
+  refuse(message: string): void {
+    this.protocolError = { code: 'bad_request', message, recoverable: true };
+    this.mark('notice', 'panels');
     this.schedule();
   }
 

@@ -13,8 +13,13 @@ import type { Provider, ProviderEvent, ProviderRequest } from '../../extension/c
 import { startFakeLlm, type FakeReply } from '../../test/fixtures/fake-llm';
 import { promptText, prefixShare, prefixSteps } from '../../test/fixtures/prefix-stability';
 import { createNodePorts, makeTempWorkspace } from '../../test/fixtures/node-ports';
+import { ProjectContext } from '../../extension/core/extensions/project-context';
+import { projectFilesOver } from '../../extension/core/extensions/project-files';
+import { createSkillTool } from '../../extension/core/extensions/skill-tool';
+import { withNestedRules } from '../../extension/core/extensions/nested-rules';
 
 const STEPS = 30;
+const STARTED = new Date();
 const CHARS_PER_TOKEN = 4;
 
 function timed(inner: Provider, marks: { start: number[]; end: number[] }): Provider {
@@ -48,7 +53,16 @@ async function measure(kind: 'openai' | 'anthropic') {
     files[`src/module-${m}.ts`] = Array.from({ length: 40 }, (_, l) => `export function f${m}_${l}() { return ${l}; }`)
       .join('\n')
       .concat('\n');
+  // Rules and skills present, as in a real repository: they sit in the prompt's stable part.
+  files['AGENTS.md'] =
+    `# Conventions\n${'Prefer small pure functions; name files after their one concept.\n'.repeat(40)}`;
+  files['src/AGENTS.md'] = 'Modules here export functions only.\n';
+  files['.claude/skills/audit/SKILL.md'] = '---\nname: audit\ndescription: Audit exports for dead code\n---\nSteps…\n';
   const root = await makeTempWorkspace(files);
+  const ports = createNodePorts({ root });
+  const project = new ProjectContext(projectFilesOver(ports.workspace, undefined));
+  const loaded = await project.load(true);
+  const environment = { workspaceRoots: [root], platform: process.platform, date: STARTED };
   let previous = '';
   let n = 0;
   fake.onRequest((req) => {
@@ -76,10 +90,10 @@ async function measure(kind: 'openai' | 'anthropic') {
     sessionId: 's',
     provider,
     model: 'm',
-    system: systemPromptFor('agent', { workspaceRoots: [root], platform: process.platform, date: new Date() }),
-    tools: createToolRegistry(builtinTools()),
+    system: `${systemPromptFor('agent', environment)}\n\n${loaded.section}`,
+    tools: withNestedRules(createToolRegistry([...builtinTools(), createSkillTool(project.files)]), project.files),
     toolSession: createToolSessionState('s'),
-    ports: createNodePorts({ root }),
+    ports,
     maxSteps: STEPS + 1,
     supportsImages: false,
     signal: new AbortController().signal,
@@ -107,7 +121,9 @@ async function measure(kind: 'openai' | 'anthropic') {
 
 async function main() {
   const sonnet = PRESETS.find((p) => p.name === 'anthropic')?.modelInfo?.['claude-sonnet-4-5']?.price;
-  console.log(`\n## Prompt prefix stability (${STEPS}-step Agent session, real agent prompt and tools)`);
+  console.log(
+    `\n## Prompt prefix stability (${STEPS}-step Agent session, real agent prompt and tools, AGENTS.md + a skill)`,
+  );
   console.log(
     'kind        requests   prefix share   worst step   last prompt   overhead/step   Sonnet cost cached / uncached',
   );

@@ -10,3 +10,4 @@ export * from './messages';
 export * from './handlers';
 export * from './reducer';
 export * from './usage';
+export * from './project-context';

@@ -10,6 +10,7 @@ import {
   SnapshotSchema,
   ErrorInfoSchema,
 } from './model';
+import { ProjectContextInfoSchema, PromptHistorySchema } from './project-context';
 import { RewindPreviewSchema, RewindScopeSchema } from './rewind';
 import { McpServerViewSchema } from './mcp';
 
@@ -81,6 +82,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
     scope: RewindScopeSchema,
     overwrite: z.array(z.string()).max(10_000).default([]),
   }),
+  /** The rules files, skills and slash commands now in effect (the view asks on `/` and for the popover). */
+  z.object({ type: z.literal('projectContext') }),
   /** "Compact now": summarise the older turns into a brief at once, without waiting for the window to fill. */
   z.object({ type: z.literal('compactNow') }),
   /** Undoes the last rewind (files and conversation as they were just before it). */
@@ -122,6 +125,9 @@ export const OutboundSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('protocolError'), error: ErrorInfoSchema }),
   /** The preview of a rewind the user asked for. */
   z.object({ type: z.literal('rewindPreview'), preview: RewindPreviewSchema }),
+  z.object({ type: z.literal('projectContext'), info: ProjectContextInfoSchema }),
+  /** The user's earlier prompts in this workspace (on ready and after each send). */
+  z.object({ type: z.literal('promptHistory'), prompts: PromptHistorySchema }),
   /** A rewind was done; `draft` (the rewound message's text) goes back into the composer. */
   z.object({ type: z.literal('rewound'), summary: z.string(), draft: z.string().optional() }),
   /** Every MCP server's state; those with `approval` wait for the user. `problems`: configuration errors. */

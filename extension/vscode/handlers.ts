@@ -1,8 +1,11 @@
 // The handler table for webview messages. Its type is a mapped type over the inbound union, so a
 // new message type without a handler here is a compile error.
 import * as vscode from 'vscode';
-import type { InboundHandlers } from '../protocol';
+import type { InboundHandlers, Outbound } from '../protocol';
 import type { ChatController } from '../core/agent/controller';
+import { expandPrompt } from '../core/extensions/prompt-expansion';
+import type { ProjectContext } from '../core/extensions/project-context';
+import type { PromptHistory } from '../core/extensions/prompt-history';
 import type { PlanDocuments } from './plan-documents';
 import type { DiffReviews } from './diff-review';
 
@@ -19,6 +22,10 @@ export interface HandlerHost {
   mcpDecide(server: string, decision: 'approve' | 'deny'): Promise<void>;
   /** `/mcp__<server>__<prompt>` and `@<server>:<uri>` in a message, resolved (the text as typed if none). */
   expandMessage(text: string): Promise<string>;
+  /** Rules, skills and slash commands (the `/` menu and the context popover). */
+  project: ProjectContext;
+  prompts: PromptHistory;
+  post(message: Outbound): void;
 }
 
 const EXTERNAL_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
@@ -26,12 +33,29 @@ const EXTERNAL_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 export function createInboundHandlers(host: HandlerHost): InboundHandlers {
   const c = host.controller;
   return {
-    ready: () => c.postSnapshot(),
+    ready: () => {
+      host.post({ type: 'promptHistory', prompts: host.prompts.list() });
+      return c.postSnapshot();
+    },
     // Not awaited: a send runs for the whole turn, and the next message (Stop) must get through.
-    send: (m) =>
-      void host
-        .expandMessage(m.text)
-        .then((text) => c.send(m.requestId, text, m.mode, m.budget ? { budget: m.budget } : {})),
+    // MCP references first (`/mcp__<server>__<prompt>`, `@<server>:<uri>`), then a custom slash command
+    // becomes its prompt (a few small reads); a refused one keeps the draft in the view, which checks the
+    // name against the same list before sending.
+    send: async (m) => {
+      // What the user typed (not a command's expansion) is what Up brings back.
+      host.post({ type: 'promptHistory', prompts: host.prompts.add(m.text) });
+      const prompt = await expandPrompt(host.project.commands, await host.expandMessage(m.text));
+      if (!prompt.ok) {
+        host.post({
+          type: 'protocolError',
+          error: { code: 'bad_request', message: prompt.message, recoverable: true },
+        });
+        return;
+      }
+      const opts = { ...(m.budget ? { budget: m.budget } : {}), ...(prompt.model ? { model: prompt.model } : {}) };
+      void c.send(m.requestId, prompt.text, prompt.mode ?? m.mode, opts);
+    },
+    projectContext: async () => host.post({ type: 'projectContext', info: await host.project.info() }),
     abort: (m) => c.stop(m.requestId),
     retry: (m) => void c.retry(m.requestId),
     compactNow: async () => void (await c.compactNow()),

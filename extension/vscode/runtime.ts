@@ -2,6 +2,7 @@
 // never at activation (see runtime-host.ts). It composes hosts — providers (providers-host.ts), tools
 // and the web part (tools-host.ts), research (research-host.ts), permissions, the quick picks — and
 // one table of settings → what reloads (setting-reactions.ts).
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -13,6 +14,11 @@ import { systemPromptFor } from '../core/agent/prompts';
 import { checkpointStorage, FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
 import type { Logger } from '../core/ports';
 import { REASONING_STATE_KEY, reasoningChoicesIn } from '../core/providers/reasoning-choices';
+import { ProjectContext } from '../core/extensions/project-context';
+import { projectFilesOver } from '../core/extensions/project-files';
+import { PromptHistory } from '../core/extensions/prompt-history';
+import { createSkillTool } from '../core/extensions/skill-tool';
+import type { AnyTool } from '../core/tools/types';
 import { openSessionStoreLazily, storageFullNotice, workspaceKey } from '../core/store';
 import { searchSessions } from '../core/store/session-search';
 import { createToolSessionState, disposeToolSession } from '../core/tools/registry';
@@ -102,6 +108,9 @@ const READS_HISTORY: ReadonlySet<Inbound['type']> = new Set<Inbound['type']>([
   'redoRewind',
 ]);
 
+/** Where the workspace's prompt history is kept (workspace state: per workspace, across windows). */
+const PROMPT_HISTORY_KEY = 'sextant.promptHistory';
+
 export async function createRuntime(
   context: vscode.ExtensionContext,
   channel: vscode.LogOutputChannel,
@@ -175,9 +184,13 @@ export async function createRuntime(
       resolveModel: (ref) => providers.resolve(ref),
       currentModel: () => controller.currentModel(),
       trusted,
+      // Skills load through their own read-only tool, so every mode with tools may use them.
+      moreTools: (): AnyTool[] => [createSkillTool(project.files)],
     }),
   );
   own(onTrustGranted(tools));
+  // Rules files, skills and slash commands: the workspace's and the user's own (in the home folder).
+  const project: ProjectContext = new ProjectContext(projectFilesOver(tools.ports.workspace, os.homedir()));
   // Whether each tool call runs, asks or is refused: the user's rules, tightened by the workspace file.
   const permissions = own(
     createPermissionHost({
@@ -235,6 +248,7 @@ export async function createRuntime(
   const currentSession = new CurrentSessionFile(context.storageUri?.fsPath);
   const controller: ChatController = new ChatController({
     approvals,
+    project,
     host: {
       // Every message passes the research notifier on its way: it shows a run's progress with Cancel.
       post: (message) => {
@@ -416,6 +430,12 @@ export async function createRuntime(
     diffReviews,
     mcpDecide: (server, decision) => mcp.manager.decide(server, decision),
     expandMessage: (text) => mcp.expandMessage(text),
+    project,
+    prompts: new PromptHistory({
+      read: () => context.workspaceState.get(PROMPT_HISTORY_KEY),
+      write: (prompts) => void context.workspaceState.update(PROMPT_HISTORY_KEY, prompts),
+    }),
+    post,
   });
   // While the user reads the view and types, do what the first request needs — load its SDK bundle,
   // read its key and the key's bound host (each a round trip to the workbench) — so the first Send goes

@@ -43,6 +43,8 @@ export interface ToolsHostDeps {
   /** The chat's current model (web_fetch answers with it when sextant.research.fastModel is unset). */
   currentModel(): string;
   trusted(): boolean;
+  /** Read-only tools every mode with tools gets too (the `skill` tool). */
+  moreTools?(): AnyTool[];
 }
 
 export class ToolsHost implements vscode.Disposable {
@@ -106,7 +108,10 @@ export class ToolsHost implements vscode.Disposable {
     const key = `${mode}|${this.external?.toolsKey() ?? ''}`;
     if (!this.registries.has(key)) {
       const tools = toolsWithWeb(mode, { trusted: this.deps.trusted() }, this.webTools);
-      if (tools.length) tools.push(createMemorySearchTool(this.deps.store, () => readSettings().memoryScope));
+      if (tools.length) {
+        tools.push(createMemorySearchTool(this.deps.store, () => readSettings().memoryScope));
+        tools.push(...(this.deps.moreTools?.() ?? []));
+      }
       tools.push(...(this.external?.tools(mode) ?? []));
       for (const k of [...this.registries.keys()]) if (k.startsWith(`${mode}|`)) this.registries.delete(k);
       this.registries.set(key, tools.length ? createToolRegistry(tools) : undefined);

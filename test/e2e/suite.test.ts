@@ -24,6 +24,7 @@ import { failoverScenarios } from './scenarios/failover';
 import { modelScenarios } from './scenarios/models';
 import { walkthroughFirstScenarios, walkthroughLastScenarios } from './scenarios/walkthrough';
 import { mcpScenarios } from './scenarios/mcp';
+import { projectContextScenarios } from './scenarios/project-context';
 
 const e2e = new E2E();
 // First: the walkthrough opens on the first start, which only the first scenario sees.
@@ -48,6 +49,7 @@ compactionScenarios(e2e);
 failoverScenarios(e2e);
 modelScenarios(e2e);
 mcpScenarios(e2e);
+projectContextScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
 planScenarios(e2e);
 walkthroughLastScenarios(e2e);

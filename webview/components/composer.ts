@@ -8,6 +8,10 @@ import type { Topic } from '../store';
 import { LightElement, defineElement } from './base';
 import { MODE_LABELS } from './header';
 import { mcpCompletions, type CompletionQuery } from '../mcp-completions';
+import { classify, menuCommands, typedCommandName, type MenuCommand } from '../composer-commands';
+import { caretAllows, PromptRecall } from '../prompt-recall';
+import { ModeSchema } from '../../extension/protocol';
+import { renderSlashMenu } from './slash-menu';
 
 /** The quick budget picker: the dollar cap of the next run ('' = sextant.budget.maxCostUsd, 'none' = no cap). */
 const BUDGET_CHOICES = [
@@ -28,10 +32,6 @@ export class SxComposer extends LightElement {
   /** The MCP reference picker under the textbox (`@server:uri`, `/mcp__server__prompt`), when open. */
   private completions: (CompletionQuery & { active: number }) | undefined;
 
-  protected override topics(): Topic[] {
-    return ['meta', 'structure', 'panels'];
-  }
-
   private updateCompletions(area: HTMLTextAreaElement): void {
     const q = mcpCompletions(area.value, area.selectionStart ?? area.value.length, this.ctx?.store.mcp.servers ?? []);
     this.completions = q ? { ...q, active: 0 } : undefined;
@@ -44,8 +44,7 @@ export class SxComposer extends LightElement {
     if (!c || !item || !area) return;
     const caret = area.selectionStart ?? area.value.length;
     const text = `${area.value.slice(0, c.start)}${item.insert} ${area.value.slice(caret)}`;
-    this.draft = text;
-    this.ctx?.host.saveState({ draft: text });
+    this.setDraft(text);
     this.completions = undefined;
     this.requestUpdate();
     void this.updateComplete.then(() => {
@@ -55,6 +54,16 @@ export class SxComposer extends LightElement {
     });
   }
 
+  /** Up/Down through the workspace's earlier prompts. */
+  private readonly recall = new PromptRecall();
+  /** The highlighted entry of the `/` menu, and whether Escape closed it for this name. */
+  private menuActive = 0;
+  private menuDismissed = false;
+
+  protected override topics(): Topic[] {
+    return ['meta', 'structure', 'panels', 'project'];
+  }
+
   private get text(): string {
     this.draft ??= this.ctx?.host.state.draft ?? '';
     return this.draft;
@@ -62,16 +71,71 @@ export class SxComposer extends LightElement {
 
   private onInput(event: Event): void {
     const area = event.target as HTMLTextAreaElement;
-    this.draft = area.value;
-    this.ctx?.host.saveState({ draft: this.draft });
-    const wasOpen = this.completions !== undefined;
+    this.setDraft(area.value);
     this.updateCompletions(area);
-    if (wasOpen || this.completions) this.requestUpdate();
+    this.recall.reset();
+    this.menuDismissed = false;
+    this.menuActive = 0;
+    // The `/` menu lists the project's commands as they are now: asked for when the slash is typed.
+    if (this.draft === '/') this.ctx?.host.post({ type: 'projectContext' });
+    this.requestUpdate();
+  }
+
+  private setDraft(text: string): void {
+    this.draft = text;
+    this.ctx?.host.saveState({ draft: text });
+  }
+
+  /** The `/` menu's entries while a command name is being typed; empty when it is closed. */
+  private menuItems(): MenuCommand[] {
+    const typed = typedCommandName(this.text);
+    if (typed === undefined || this.menuDismissed) return [];
+    return menuCommands(this.ctx?.store.project, typed);
+  }
+
+  private pick(c: MenuCommand): void {
+    this.setDraft(`/${c.name} `);
+    this.menuDismissed = true;
+    this.requestUpdate();
+    void this.updateComplete.then(() => {
+      const area = this.querySelector('textarea');
+      area?.setSelectionRange(area.value.length, area.value.length);
+    });
+  }
+
+  /** Up/Down in the `/` menu, or through earlier prompts; true when the key was used. */
+  private navigate(event: KeyboardEvent): boolean {
+    const items = this.menuItems();
+    if (items.length) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        const step = event.key === 'ArrowDown' ? 1 : items.length - 1;
+        this.menuActive = (this.menuActive + step) % items.length;
+      } else if (event.key === 'Enter' || event.key === 'Tab') {
+        const chosen = items[Math.min(this.menuActive, items.length - 1)];
+        // A name typed in full runs on Enter (`/compact`, `/clear`); Tab always completes.
+        if (event.key === 'Enter' && items.some((c) => `/${c.name}` === this.text)) return false;
+        if (chosen) this.pick(chosen);
+      } else if (event.key === 'Escape') this.menuDismissed = true;
+      else return false;
+      this.requestUpdate();
+      return true;
+    }
+    if (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') return false;
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return false;
+    const area = event.target as HTMLTextAreaElement;
+    if (!caretAllows(event.key, area.value, area.selectionStart, area.selectionEnd)) return false;
+    const prompts = this.ctx?.store.prompts ?? [];
+    const next = event.key === 'ArrowUp' ? this.recall.up(prompts, area.value) : this.recall.down(prompts);
+    if (next === undefined) return false;
+    this.setDraft(next);
+    this.requestUpdate();
+    return true;
   }
 
   private onKeyDown(event: KeyboardEvent): void {
     const c = this.completions;
     if (c && ['ArrowDown', 'ArrowUp', 'Tab', 'Enter', 'Escape'].includes(event.key) && !event.shiftKey) {
+      // The MCP reference picker is open: its keys first.
       event.preventDefault();
       event.stopPropagation();
       if (event.key === 'Escape') this.completions = undefined;
@@ -79,6 +143,11 @@ export class SxComposer extends LightElement {
       else if (event.key === 'ArrowUp') c.active = (c.active + c.items.length - 1) % c.items.length;
       else this.complete(c.active);
       this.requestUpdate();
+      return;
+    }
+    if (!event.isComposing && this.navigate(event)) {
+      event.preventDefault();
+      event.stopPropagation();
       return;
     }
     if (
@@ -99,21 +168,70 @@ export class SxComposer extends LightElement {
     const text = this.text.trim();
     if (!ctx || !text) return;
     const budget = this.budget === '' ? undefined : { maxCostUsd: this.budget === 'none' ? null : Number(this.budget) };
-    // "/compact" alone is the Compact now command, not a message to the model.
-    if (text === '/compact') ctx.host.post({ type: 'compactNow' });
-    else {
+    const command = classify(text, ctx.store.project);
+    if (command.kind === 'refused') {
+      ctx.store.refuse(command.message); // the draft stays, to be corrected
+      return;
+    }
+    if (command.kind === 'builtin') {
+      if (!this.runBuiltin(command.name, command.args)) return;
+    } else {
       ctx.host.post({
         type: 'send',
         requestId: newRequestId(),
         text,
-        mode: ctx.store.meta.mode,
+        mode: command.kind === 'host' && command.mode ? command.mode : ctx.store.meta.mode,
         ...(budget ? { budget } : {}),
       });
       this.budget = '';
     }
+    this.recall.reset();
     this.draft = '';
     ctx.host.saveState({ draft: '' });
     this.requestUpdate();
+  }
+
+  /** Carries out a built-in command; false (draft kept) when it cannot be done now. */
+  private runBuiltin(name: string, args: string): boolean {
+    const ctx = this.ctx;
+    if (!ctx) return false;
+    const { host, store } = ctx;
+    switch (name) {
+      case 'clear':
+        host.post({ type: 'newChat' });
+        return true;
+      case 'compact':
+        host.post({ type: 'compactNow' });
+        return true;
+      case 'context':
+      case 'cost':
+        store.setContextOpen(true);
+        return true;
+      case 'export':
+        host.post({ type: 'runCommand', command: 'exportSession' });
+        return true;
+      case 'model':
+        host.post({ type: 'runCommand', command: 'selectModel' });
+        return true;
+      case 'mode': {
+        const mode = ModeSchema.parse(args.toLowerCase());
+        store.setMode(mode);
+        host.post({ type: 'setMode', mode });
+        return true;
+      }
+      case 'rewind': {
+        const last = [...store.chat.messages].reverse().find((m) => m.role === 'user');
+        if (!last) {
+          store.refuse('There is nothing to rewind in this chat yet.');
+          return false;
+        }
+        store.startRewind(last.id);
+        host.post({ type: 'rewindPreview', messageId: last.id });
+        return true;
+      }
+      default:
+        return false;
+    }
   }
 
   stop(): void {
@@ -142,16 +260,21 @@ export class SxComposer extends LightElement {
     if (!this.ctx) return nothing;
     const { store } = this.ctx;
     const inFlight = store.chat.inFlightRequestId !== undefined;
+    const items = this.menuItems();
+    const active = Math.min(this.menuActive, Math.max(0, items.length - 1));
     return html`<div class="composer">
+      ${items.length ? renderSlashMenu(items, active, (c) => this.pick(c)) : nothing}
       <textarea
         aria-label="Message"
+        aria-autocomplete="list"
+        aria-controls=${items.length ? 'slash-menu' : nothing}
+        aria-activedescendant=${items.length ? `slash-option-${active}` : nothing}
         rows="3"
         placeholder=${`Ask in ${MODE_LABELS[store.meta.mode]} mode — Enter to send, Shift+Enter for a new line`}
         .value=${live(this.text)}
         @input=${(e: Event) => this.onInput(e)}
         @keydown=${(e: KeyboardEvent) => this.onKeyDown(e)}
-        aria-autocomplete="list"
-        aria-expanded=${this.completions ? 'true' : 'false'}
+        aria-expanded=${items.length || this.completions ? 'true' : 'false'}
       ></textarea>
       ${
         this.completions

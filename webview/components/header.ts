@@ -15,6 +15,7 @@ import {
 } from '../../extension/protocol';
 import type { Meta, Topic } from '../store';
 import { LightElement, defineElement } from './base';
+import './context-popover';
 import { iconAdd, iconExport, iconHistory } from './icons';
 
 export const MODE_LABELS: Record<Mode, string> = { chat: 'Chat', plan: 'Plan', research: 'Research', agent: 'Agent' };
@@ -217,6 +218,7 @@ export class SxHeader extends LightElement {
               : nothing
           }
         </div>
+        <sx-context-popover .ctx=${this.ctx}></sx-context-popover>
       </div>
     </header>`;
   }

@@ -1,6 +1,7 @@
 // A Chat, Agent or Plan turn: the model with the mode's tools, the history compacted first when the
 // next prompt nears the context window, and again between the model calls of a long run.
 import { latestCompaction, type Compaction, type Mode } from '../../protocol';
+import { withNestedRules } from '../extensions/nested-rules';
 import type { ModelMessage } from '../providers/types';
 import { acceptsImages } from '../providers/registry';
 import type { ToolPorts } from '../ports';
@@ -39,8 +40,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
   const userMessage: ModelMessage = { role: 'user', content: r.text };
   await services.tools.prepareTools?.(r.mode, r.signal);
   if (r.signal.aborted) return;
-  const tools = services.tools.toolsFor(r.mode);
-  const system = services.models.systemPrompt(r.mode, s.createdAt);
+  const { tools, system } = await turnPrompt(services, r.mode, s.createdAt);
   const fixedTokens = estimatePromptTokens(system, tools?.specs() ?? [], []);
   const near = (extra: number, midTurn: boolean) =>
     compactNearWindow(chat, services, { target, fixedTokens, extraTokens: extra, signal, budget, midTurn });
@@ -86,6 +86,25 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     ...(reasoning ? { reasoning } : {}),
     compactBetweenSteps,
   });
+}
+
+/**
+ * The turn's tools and system prompt: the mode's prompt, then the project's rules files and skills list
+ * (read afresh, so an edit counts from this request on; unchanged files keep the prefix byte-identical).
+ * Tools attach a subfolder's rules to their result the first time they touch a file below it.
+ */
+export async function turnPrompt(services: ChatServices, mode: Mode, sessionStartedAt: number) {
+  const base = services.tools.toolsFor(mode);
+  const modePrompt = services.models.systemPrompt(mode, sessionStartedAt);
+  const project = services.project;
+  if (!project) return { tools: base, system: modePrompt, rules: [], skills: [] };
+  const loaded = await project.load(Boolean(base?.specs().some((t) => t.name === 'skill')));
+  return {
+    tools: base ? withNestedRules(base, project.files) : undefined,
+    system: loaded.section ? `${modePrompt}\n\n${loaded.section}` : modePrompt,
+    rules: loaded.rules,
+    skills: loaded.skills,
+  };
 }
 
 /**

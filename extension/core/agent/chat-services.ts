@@ -7,6 +7,7 @@ import type { ResearchHost } from '../research/host';
 import type { AuditEntry } from '../security/audit-log';
 import type { ToolSessionState } from '../tools/types';
 import type { BudgetLimits } from '../usage/budget';
+import type { ProjectContext } from '../extensions/project-context';
 import type { ApprovalBroker } from './approval-broker';
 import type { PermissionGate } from './permission-gate';
 import type { CheckpointStorage } from './rewind-session';
@@ -98,6 +99,8 @@ export interface ChatServices {
   history: HistoryServices;
   /** The one place approvals and questions are asked and answered; one is made when not given. */
   approvals?: ApprovalBroker;
+  /** Rules files, skills and slash commands of the workspace and the user; without it none are read. */
+  project?: ProjectContext;
   /** Web search, fetching and limits for Research mode; without it Research mode is not offered. */
   research?: ResearchHost;
 }

@@ -1,5 +1,6 @@
 // "Compact now": summarises the older turns at once, between requests. The marker is a message of its
 // own. Refused (a `protocolError`) while a request runs or when there is nothing to compact.
+import { turnPrompt } from './agent-turn';
 import type { Compaction } from '../../protocol';
 import type { ChatServices } from './chat-services';
 import { estimatePromptTokens } from './compaction';
@@ -24,8 +25,7 @@ export async function compactNow(
   const done = await runner.hold(async (): Promise<SessionCompaction> => {
     try {
       const target = await services.models.resolveModel(s.model);
-      const tools = services.tools.toolsFor(s.mode);
-      const system = services.models.systemPrompt(s.mode, s.createdAt);
+      const { tools, system } = await turnPrompt(services, s.mode, s.createdAt);
       const fixedTokens = estimatePromptTokens(system, tools?.specs() ?? [], []);
       chat.flush();
       const tokensBefore = nextPromptTokens(s, fixedTokens, 0);

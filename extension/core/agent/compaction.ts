@@ -7,6 +7,7 @@ import { planBrief, type Compaction, type Todo } from '../../protocol';
 import compactionPrompt from '../../../prompts/compaction.md';
 import type { ContentBlock, ModelMessage, Provider, ToolSpec } from '../providers/types';
 import { collectText } from '../research/loop/llm-text';
+import { CHARS_PER_TOKEN, estimateTextTokens } from '../util/tokens';
 
 /** Compact when the estimated prompt reaches this share of the context window. */
 export const COMPACT_AT = 0.8;
@@ -15,8 +16,6 @@ export const KEEP_RECENT = 0.25;
 /** Without a known context window (custom models), assume this. */
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 
-/** Characters per token for the estimate: no tokenizer dependency, and a little on the safe side. */
-const CHARS_PER_TOKEN = 3.5;
 /** An image costs roughly this many tokens on the common APIs. */
 const IMAGE_TOKENS = 1_600;
 /** Per message overhead (role markers, separators). */
@@ -35,9 +34,7 @@ export const BRIEF_HEADER =
 /** The assistant's fixed reply to the brief, so the history alternates and the prefix stays stable. */
 export const BRIEF_ACK = 'Understood. I will continue from this summary and the messages that follow.';
 
-export function estimateTextTokens(text: string): number {
-  return Math.ceil(text.length / CHARS_PER_TOKEN);
-}
+export { estimateTextTokens };
 
 function blocksTokens(content: string | ContentBlock[]): number {
   if (typeof content === 'string') return estimateTextTokens(content);

@@ -33,6 +33,8 @@ export interface SendOptions {
   researchPlan?: ResearchPlanInput;
   /** Plan mode: propose a research plan (Plan Research) instead of a change plan. */
   planResearch?: boolean;
+  /** This request only runs on this model (a slash command's `model`), not the chat's. */
+  model?: string;
   /** The composer's budget choice for this run, or Continue after a budget stop. */
   budget?: RunBudgetChoice;
 }
@@ -119,7 +121,7 @@ export class RequestRunner {
       text,
       mode,
       // The answer names the model that wrote it: the planner model for a plan.
-      model: modelRefFor(this.services.models, s.model, mode),
+      model: opts.model ?? modelRefFor(this.services.models, s.model, mode),
     });
     for (const text of this.heldNotices.splice(0)) this.chat.emit(requestId, { type: 'notice', text });
     // Where this turn starts, so "Rewind to here" can cut the model history at this message.
@@ -199,7 +201,7 @@ export class RequestRunner {
       if (tokens > 0) s.lastPrompt = { tokens, historyLength: s.modelMessages.length, replaces };
     };
     try {
-      const ref = modelRefFor(this.services.models, s.model, mode);
+      const ref = opts.model ?? modelRefFor(this.services.models, s.model, mode);
       const target: Target = { ...(await this.services.models.resolveModel(ref)), ref };
       checkpoints = TurnCheckpoints.forTurn(this.services, requestId, mode);
       const events = this.events(text, mode, requestId, signal, opts, target, checkpoints);

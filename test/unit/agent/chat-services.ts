@@ -12,6 +12,7 @@ type Flat = ChatServices['host'] &
     disposeToolSession: ChatServices['tools']['disposeSession'];
     approvals?: ChatServices['approvals'];
     research?: ChatServices['research'];
+    project?: ChatServices['project'];
   };
 
 export function chatServices(d: Flat): ChatServices {
@@ -49,6 +50,7 @@ export function chatServices(d: Flat): ChatServices {
     history: { persistence: d.persistence, ...(d.searchSessions ? { searchSessions: d.searchSessions } : {}) },
     ...(d.approvals ? { approvals: d.approvals } : {}),
     ...(d.research ? { research: d.research } : {}),
+    ...(d.project ? { project: d.project } : {}),
   };
 }
 

@@ -15,6 +15,7 @@ import type { ToolRuntime } from '../../../extension/core/agent/turn';
 import type { CheckpointStorage } from '../../../extension/core/agent/rewind-session';
 import type { SessionPersistence } from '../../../extension/core/ports';
 import type { BudgetLimits } from '../../../extension/core/usage/budget';
+import type { ProjectContext } from '../../../extension/core/extensions/project-context';
 import { chatServices } from './chat-services';
 
 export const readTool = (log: string[], delayMs = 20) =>
@@ -83,6 +84,8 @@ export function createHarness(opts: {
   plannerModel?: string;
   /** The picker's reasoning choices per model reference. */
   reasoning?: ReasoningChoices;
+  /** Rules files, skills and slash commands; none by default. */
+  project?: ProjectContext;
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -162,6 +165,7 @@ export function createHarness(opts: {
       audit: opts.audit,
       diffReview: opts.diffReview,
       research: opts.research,
+      project: opts.project,
       scheduler: {
         setTimeout: (fn, _ms) => setTimeout(fn, 1),
         clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),

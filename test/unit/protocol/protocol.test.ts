@@ -93,6 +93,7 @@ test('dispatch calls exactly the handler of the message type', async () => {
     send: record('send'),
     abort: record('abort'),
     retry: record('retry'),
+    projectContext: record('projectContext'),
     compactNow: record('compactNow'),
     setMode: record('setMode'),
     setModel: record('setModel'),

@@ -1,0 +1,32 @@
+// What a sent message becomes before it reaches the model: a custom slash command's prompt (with its
+// arguments and model), or the text as typed. An unknown `/name` is refused, not sent as prose.
+import { BUILTIN_COMMANDS, type Mode } from '../../protocol';
+import initTemplate from '../../../prompts/init.md';
+import { parseInvocation, type SlashCommandRegistry } from './slash-commands';
+
+export type ExpandedPrompt =
+  | { ok: true; text: string; model?: string; command?: string; mode?: Mode }
+  | { ok: false; message: string };
+
+export async function expandPrompt(commands: SlashCommandRegistry, text: string): Promise<ExpandedPrompt> {
+  const call = parseInvocation(text);
+  if (!call) return { ok: true, text };
+  // `/init` needs the tools to read and write, so it runs in Agent mode whatever the switch says.
+  if (call.name === 'init') return { ok: true, text: initPrompt(call.args), command: 'init', mode: 'agent' };
+  const command = await commands.find(call.name);
+  if (command) {
+    const expanded = (await command.expand(call.args)).trim();
+    if (!expanded) return { ok: false, message: `The command /${call.name} has no prompt text.` };
+    return { ok: true, text: expanded, command: call.name, ...(command.model ? { model: command.model } : {}) };
+  }
+  // A built-in the view did not carry out itself (an old view): say so rather than send it to the model.
+  if (BUILTIN_COMMANDS.some((b) => b.name === call.name))
+    return { ok: false, message: `/${call.name} is a chat command; choose it from the / menu.` };
+  return { ok: false, message: `Unknown command /${call.name}. Type / to see the commands.` };
+}
+
+/** `/init`: an Agent request that reads the repository and writes an AGENTS.md draft (prompts/init.md). */
+function initPrompt(args: string): string {
+  const extra = args ? `\n\nThe user adds: ${args}` : '';
+  return `${initTemplate.trim()}${extra}`;
+}

@@ -1,0 +1,135 @@
+// Custom slash commands: Markdown prompts in `.sextant/commands/`, `.claude/commands/` (workspace) and
+// the same folders in the user's home, in Claude Code's format — frontmatter `description`,
+// `argument-hint`, `model`, `allowed-tools`; `$ARGUMENTS` and `$1…$9` in the body; a subfolder is a
+// namespace (`frontend/review.md` → `/frontend:review`). Sources are pluggable (MCP prompts add theirs).
+import * as path from 'node:path';
+import { fieldList, fieldText, parseFrontmatter } from './frontmatter';
+import type { ProjectFiles } from './project-files';
+
+export { parseInvocation } from '../../protocol';
+
+/** Workspace folders first, then the user's: the first command of a name wins. */
+export const COMMAND_DIRS = ['.sextant/commands', '.claude/commands'] as const;
+const COMMAND_MAX_BYTES = 256_000;
+const MAX_DEPTH = 4;
+
+export interface SlashCommand {
+  /** Without the slash: `explain`, `frontend:review`, `mcp__server__prompt`. */
+  name: string;
+  description: string;
+  argumentHint?: string;
+  /** Where it comes from, shown in the menu: `.claude/commands`, `~/.sextant/commands`, `mcp: server`. */
+  source: string;
+  /** Runs this one request on that model (`provider/model` or a provider's name). */
+  model?: string;
+  /** Claude Code's `allowed-tools`: the tools this command may use (the request gets only these). */
+  allowedTools?: string[];
+  /** The prompt the command stands for, given what followed its name. */
+  expand(args: string): Promise<string>;
+}
+
+/** A source of commands: the Markdown folders here, MCP prompts later. Listed on every use (cheap). */
+export interface SlashCommandSource {
+  list(): Promise<SlashCommand[]>;
+}
+
+export class SlashCommandRegistry {
+  private readonly sources: SlashCommandSource[] = [];
+
+  add(source: SlashCommandSource): void {
+    this.sources.push(source);
+  }
+
+  /** Every command, by name, the first source's winning a clash (workspace before user before MCP). */
+  async list(): Promise<SlashCommand[]> {
+    const byName = new Map<string, SlashCommand>();
+    for (const source of this.sources)
+      for (const c of await source.list().catch(() => [])) if (!byName.has(c.name)) byName.set(c.name, c);
+    return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  async find(name: string): Promise<SlashCommand | undefined> {
+    return (await this.list()).find((c) => c.name === name);
+  }
+}
+
+/**
+ * Claude Code's templating: `$ARGUMENTS` is everything after the name, `$1…$9` the words of it (quotes
+ * group words). A body with neither placeholder gets the arguments appended, so they are never lost.
+ */
+export function expandTemplate(body: string, args: string): string {
+  const words = splitArguments(args);
+  let used = false;
+  const out = body.replace(/\$(ARGUMENTS|[1-9])/g, (_, key: string) => {
+    used = true;
+    return key === 'ARGUMENTS' ? args : (words[Number(key) - 1] ?? '');
+  });
+  return !used && args ? `${out.trimEnd()}\n\nARGUMENTS: ${args}` : out;
+}
+
+export function splitArguments(args: string): string[] {
+  const out: string[] = [];
+  for (const m of args.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
+  return out;
+}
+
+/** The Markdown commands of one folder tree (e.g. the workspace's `.claude/commands`). */
+export function markdownCommandSource(files: ProjectFiles, dirs: () => Array<{ dir: string; label: string }>) {
+  return {
+    async list(): Promise<SlashCommand[]> {
+      const out: SlashCommand[] = [];
+      for (const { dir, label } of dirs()) await collect(files, dir, label, [], out);
+      return out;
+    },
+  } satisfies SlashCommandSource;
+}
+
+/** The workspace's folders, then the user's home folders, in the order their commands win. */
+export function commandDirs(files: ProjectFiles): Array<{ dir: string; label: string }> {
+  const out: Array<{ dir: string; label: string }> = [];
+  for (const root of files.roots()) for (const d of COMMAND_DIRS) out.push({ dir: path.join(root, d), label: d });
+  const home = files.home();
+  if (home) for (const d of COMMAND_DIRS) out.push({ dir: path.join(home, d), label: `~/${d}` });
+  return out;
+}
+
+async function collect(files: ProjectFiles, dir: string, label: string, ns: string[], out: SlashCommand[]) {
+  if (ns.length > MAX_DEPTH) return;
+  const entries = (await files.list(dir)).sort((a, b) => a.name.localeCompare(b.name));
+  for (const e of entries) {
+    const abs = path.join(dir, e.name);
+    if (e.type === 'directory') await collect(files, abs, label, [...ns, e.name], out);
+    else if (e.name.endsWith('.md')) {
+      const name = [...ns, e.name.slice(0, -3)].join(':');
+      if (!/^[A-Za-z0-9_][\w.:-]*$/.test(name) || out.some((c) => c.name === name)) continue;
+      const read = await files.readText(abs, COMMAND_MAX_BYTES);
+      if (read?.text === undefined) continue;
+      out.push(markdownCommand(name, read.text, abs, label, files));
+    }
+  }
+}
+
+function markdownCommand(name: string, text: string, abs: string, label: string, files: ProjectFiles): SlashCommand {
+  const fm = parseFrontmatter(text);
+  const firstLine =
+    fm.body
+      .split(/\r?\n/)
+      .find((l) => l.trim())
+      ?.trim() ?? '';
+  const argumentHint = fieldText(fm, 'argument-hint');
+  const model = fieldText(fm, 'model');
+  const allowedTools = fieldList(fm, 'allowed-tools');
+  return {
+    name,
+    description: fieldText(fm, 'description') ?? firstLine.replace(/^#+\s*/, '').slice(0, 120),
+    source: label,
+    ...(argumentHint ? { argumentHint } : {}),
+    ...(model ? { model } : {}),
+    ...(allowedTools ? { allowedTools } : {}),
+    // Read again when used, so an edit since the menu was shown counts.
+    async expand(args) {
+      const now = await files.readText(abs, COMMAND_MAX_BYTES);
+      return expandTemplate(parseFrontmatter(now?.text ?? text).body.trim(), args);
+    },
+  };
+}

@@ -1,0 +1,115 @@
+// The "Context" button in the header and its popover: the rules files in effect (with their estimated
+// tokens, and a note when one was cut or refused), the skills listed to the model, and this chat's usage.
+// /context and /cost open it too. The host sends the list on request, read afresh each time.
+import { html, nothing, type TemplateResult } from 'lit';
+import { formatTokens, sessionUsage, usageLine, type ProjectContextInfo } from '../../extension/protocol';
+import type { Topic } from '../store';
+import { LightElement, defineElement } from './base';
+
+const SCOPE_LABELS: Record<ProjectContextInfo['rules'][number]['scope'], string> = {
+  user: 'yours',
+  workspace: 'workspace',
+  nested: 'subfolder',
+  import: 'imported',
+};
+
+const cutNote = (size: number) =>
+  `Cut: the file has ${size.toLocaleString()} characters; only the first 20,000 are sent.`;
+
+export class SxContextPopover extends LightElement {
+  protected override topics(): Topic[] {
+    return ['project', 'meta'];
+  }
+
+  private toggle(): void {
+    const store = this.ctx?.store;
+    if (!store) return;
+    store.setContextOpen(!store.contextOpen);
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    if (e.key === 'Escape' && this.ctx?.store.contextOpen) {
+      e.stopPropagation();
+      this.ctx.store.setContextOpen(false);
+      this.querySelector<HTMLButtonElement>('.context-toggle')?.focus();
+    }
+  }
+
+  /** Asked once per opening (the answer re-renders this element). */
+  private asked = false;
+
+  protected override updated(): void {
+    const store = this.ctx?.store;
+    if (!store?.contextOpen) this.asked = false;
+    else if (!store.project && !this.asked) {
+      this.asked = true;
+      this.ctx?.host.post({ type: 'projectContext' });
+    }
+  }
+
+  private renderRules(info: ProjectContextInfo): TemplateResult {
+    if (!info.rules.length)
+      return html`<p class="muted">No rules files. Sextant reads AGENTS.md, CLAUDE.md, .claude/CLAUDE.md,
+        .sextant/rules/*.md, SOUL.md and TOOLS.md in the workspace, and ~/.sextant/AGENTS.md and
+        ~/.claude/CLAUDE.md.</p>`;
+    return html`<ul class="context-list" aria-label="Rules files">
+      ${info.rules.map(
+        (r) => html`<li>
+          <span class="context-name">${r.label}</span>
+          <span class="muted">${SCOPE_LABELS[r.scope]}</span>
+          <span class="spacer"></span>
+          <span>${formatTokens(r.tokens)} tokens</span>
+          ${r.cutFrom !== undefined ? html`<div class="context-note">${cutNote(r.cutFrom)}</div>` : nothing}
+          ${r.note ? html`<div class="context-note">${r.note}</div>` : nothing}
+        </li>`,
+      )}
+    </ul>`;
+  }
+
+  private renderPanel(): TemplateResult {
+    const store = this.ctx?.store;
+    const info = store?.project;
+    const usage = sessionUsage(store?.chat.messages ?? []);
+    return html`<div class="context-popover" role="dialog" aria-label="Context">
+      ${
+        info
+          ? html`<h3>Rules files · ${formatTokens(info.rulesTokens)} tokens</h3>
+            ${this.renderRules(info)}
+            <h3>Skills · ${formatTokens(info.skillsTokens)} tokens</h3>
+            ${
+              info.skills.length
+                ? html`<ul class="context-list" aria-label="Skills">
+                  ${info.skills.map(
+                    (s) => html`<li title=${s.description}>
+                      <span class="context-name">${s.name}</span><span class="muted">${s.source}</span>
+                    </li>`,
+                  )}
+                </ul>`
+                : html`<p class="muted">
+                  No skills (SKILL.md folders in .sextant/skills, .claude/skills or the same under ~).
+                </p>`
+            }`
+          : html`<p class="muted">Reading the workspace…</p>`
+      }
+      <h3>This chat</h3>
+      <p>${usage.answers ? usageLine(usage) : 'Nothing spent yet.'}</p>
+    </div>`;
+  }
+
+  protected override render(): unknown {
+    if (!this.ctx) return nothing;
+    const open = this.ctx.store.contextOpen;
+    return html`<div class="menu-anchor" @keydown=${(e: KeyboardEvent) => this.onKey(e)}>
+      <button
+        class="link-button context-toggle"
+        aria-haspopup="dialog"
+        aria-expanded=${open ? 'true' : 'false'}
+        title="What the model is given besides the chat: rules files, skills"
+        @click=${() => this.toggle()}
+      >Context</button>
+      ${open ? this.renderPanel() : nothing}
+    </div>`;
+  }
+}
+
+defineElement('sx-context-popover', SxContextPopover);

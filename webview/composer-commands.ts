@@ -1,0 +1,51 @@
+// What the composer does with a `/name …` message: a built-in command is carried out in the view (most
+// are existing messages to the host), a project command or `/init` is sent for the host to expand, an
+// unknown name is refused with the draft kept.
+import { BUILTIN_COMMANDS, ModeSchema, parseInvocation, type ProjectContextInfo } from '../extension/protocol';
+
+export interface MenuCommand {
+  name: string;
+  description: string;
+  argumentHint?: string;
+  /** `built-in`, or where the command file is. */
+  source: string;
+}
+
+/** Built-ins first, then the project's and the user's, filtered by what follows the slash. */
+export function menuCommands(info: ProjectContextInfo | undefined, typed: string): MenuCommand[] {
+  const all: MenuCommand[] = [
+    ...BUILTIN_COMMANDS.map((c) => ({ ...c, source: 'built-in' })),
+    ...(info?.commands ?? []).filter((c) => !BUILTIN_COMMANDS.some((b) => b.name === c.name)),
+  ];
+  const q = typed.toLowerCase();
+  const starts = all.filter((c) => c.name.toLowerCase().startsWith(q));
+  const contains = all.filter((c) => !starts.includes(c) && c.name.toLowerCase().includes(q));
+  return [...starts, ...contains];
+}
+
+/** The text being typed is a command name (the menu is open for it): what follows the slash. */
+export function typedCommandName(text: string): string | undefined {
+  return /^\/([\w.:-]*)$/.exec(text)?.[1];
+}
+
+export type ComposerCommand =
+  | { kind: 'text' }
+  | { kind: 'builtin'; name: string; args: string }
+  | { kind: 'host'; mode?: 'agent' }
+  | { kind: 'refused'; message: string };
+
+export function classify(text: string, info: ProjectContextInfo | undefined): ComposerCommand {
+  const call = parseInvocation(text);
+  if (!call) return { kind: 'text' };
+  if (call.name === 'init') return { kind: 'host', mode: 'agent' };
+  // An MCP server's prompt (`/mcp__<server>__<prompt>`): the host resolves it (mcp-host.ts).
+  if (call.name.startsWith('mcp__')) return { kind: 'host' };
+  if (BUILTIN_COMMANDS.some((b) => b.name === call.name)) {
+    if (call.name === 'mode' && !ModeSchema.safeParse(call.args.toLowerCase()).success)
+      return { kind: 'refused', message: 'Usage: /mode chat | plan | research | agent' };
+    return { kind: 'builtin', name: call.name, args: call.args };
+  }
+  // Before the list has arrived the host decides (and refuses an unknown name itself).
+  if (!info || info.commands.some((c) => c.name === call.name)) return { kind: 'host' };
+  return { kind: 'refused', message: `Unknown command /${call.name}. Type / to see the commands.` };
+}
