@@ -267,18 +267,17 @@ export class SxComposer extends LightElement {
       <textarea
         aria-label="Message"
         aria-autocomplete="list"
-        aria-controls=${items.length ? 'slash-menu' : nothing}
+        aria-controls=${items.length ? 'slash-menu' : this.completions ? 'mcp-completions' : nothing}
         aria-activedescendant=${items.length ? `slash-option-${active}` : nothing}
         rows="3"
         placeholder=${`Ask in ${MODE_LABELS[store.meta.mode]} mode — Enter to send, Shift+Enter for a new line`}
         .value=${live(this.text)}
         @input=${(e: Event) => this.onInput(e)}
         @keydown=${(e: KeyboardEvent) => this.onKeyDown(e)}
-        aria-expanded=${items.length || this.completions ? 'true' : 'false'}
       ></textarea>
       ${
         this.completions
-          ? html`<ul class="mcp-completions" role="listbox" aria-label="MCP references">
+          ? html`<ul id="mcp-completions" class="mcp-completions" role="listbox" aria-label="MCP references">
               ${this.completions.items.map(
                 (item, i) =>
                   html`<li
