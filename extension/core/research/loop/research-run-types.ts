@@ -1,0 +1,72 @@
+// What a research run is given and what it gives back: the services it reaches the web through, its
+// limits (with the defaults), the optional planner model, the run's options, the events it emits and
+// how it ends. Kept apart from the loop so the host, the limits reader and the agent's research
+// request can name these without reading the loop itself; research-run.ts re-exports them all.
+import type { RequestEvent, ResearchPlanInput } from '../../../protocol';
+import type { RunBudget } from '../../usage/budget';
+import type { ModelMessage, ProviderConfig } from '../../providers/types';
+import type { FetchedPage, SearchProviderId, SearchQuery, SearchResult } from '../../web/types';
+import type { ClaimJudge } from '../verify';
+import type { LlmTarget } from './llm-text';
+import type { ResearchStop } from './research-stop';
+
+/** What the loop reaches the web through (the search client with failover, the guarded fetcher). */
+export interface ResearchServices {
+  search(query: SearchQuery & { provider?: SearchProviderId }, signal: AbortSignal): Promise<SearchResult[]>;
+  fetchPage(url: string, signal: AbortSignal): Promise<FetchedPage>;
+}
+
+export interface ResearchLimits {
+  minSearches: number;
+  maxSearches: number;
+  /** Time for gathering (planning, searching, reading); writing and verifying come after it. */
+  timeBudgetMs: number;
+  /** Pages fetched at once. */
+  fetchConcurrency: number;
+  /** New pages read per search (its top results not read yet). */
+  pagesPerSearch: number;
+}
+
+export const DEFAULT_LIMITS: ResearchLimits = {
+  minSearches: 2,
+  maxSearches: 7,
+  timeBudgetMs: 180_000,
+  fetchConcurrency: 4,
+  pagesPerSearch: 3,
+};
+
+/** A second model for the planning call and the gap checks (sextant.plannerModel), with its own price. */
+export interface PlannerTarget {
+  llm: LlmTarget;
+  price?: ProviderConfig['price'];
+  /** Its model reference, named in the report's notes. */
+  ref: string;
+}
+
+export interface ResearchRunOptions {
+  question: string;
+  /** An approved research plan: its queries run first and the planning call is skipped. */
+  plan?: ResearchPlanInput;
+  services: ResearchServices;
+  llm: LlmTarget;
+  price?: ProviderConfig['price'];
+  /** Plans and checks for gaps on this model instead of `llm` (which still writes the report). */
+  planner?: PlannerTarget;
+  /** The fast-model claim check; without it claims are checked lexically only. */
+  judge?: ClaimJudge;
+  limits: ResearchLimits;
+  /** Spending caps (sextant.budget.*): reaching one ends the gathering, like the time budget. */
+  budget?: RunBudget;
+  /** The user's first Stop, which ends the gathering and keeps what was found (a partial report). */
+  stop?: ResearchStop;
+  /** Aborts the run outright (a second Stop, a new request). */
+  signal: AbortSignal;
+  now(): number;
+  newId(): string;
+}
+
+export type ResearchEvent =
+  | Exclude<RequestEvent, { type: 'started' | 'complete' | 'aborted' | 'error' }>
+  | { type: 'history'; messages: ModelMessage[] };
+
+export type ResearchOutcome = { kind: 'reported'; reportId: string } | { kind: 'nothing_found' } | { kind: 'aborted' };
