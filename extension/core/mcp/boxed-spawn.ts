@@ -33,6 +33,7 @@ export function boxedSpawner(o: BoxedSpawnerOptions): Spawner {
       sessionId: 'mcp',
       callId: `mcp:${r.command}`,
       separateStderr: true,
+      longLived: true,
     });
     try {
       const child = spawn(launch.file, launch.args, { cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'] });

@@ -97,6 +97,12 @@ export interface LaunchRequest {
    * JSON-RPC on stdout, so its stderr must not be mixed in.
    */
   separateStderr?: boolean;
+  /**
+   * A process that outlives a command (a stdio MCP server): protected paths that do not exist yet get
+   * no stand-in (an empty read-only folder that would sit in the workspace while it runs); the ones
+   * that exist stay read-only.
+   */
+  longLived?: boolean;
 }
 
 export interface SandboxPort {

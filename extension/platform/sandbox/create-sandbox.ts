@@ -79,7 +79,7 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
     const boxDir = join(stateRoot, `b-${process.pid}-${++seq}`);
     mkdirSync(join(boxDir, 'empty-dir'), { recursive: true, mode: 0o700 });
     writeFileSync(join(boxDir, 'empty-file'), '', { mode: 0o400 });
-    const plan = planBox({
+    const planned = planBox({
       workspaceFolders: o.workspaceFolders().length ? o.workspaceFolders() : [req.cwd],
       extraWriteRoots: settings.extraWriteRoots,
       home: o.home,
@@ -87,6 +87,9 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
       allowedHosts: settings.allowedHosts,
       kindOf,
     });
+    // A long-lived process (an MCP server) would keep its stand-ins — empty folders named AGENTS.md,
+    // .npmrc, … — in the workspace for as long as it runs: it gets the protected paths that exist.
+    const plan = req.longLived ? { ...planned, readOnly: planned.readOnly.filter((r) => r.exists) } : planned;
     const connections: BoxConnection[] = [];
     const record = (c: BoxConnection) => {
       connections.push(c);

@@ -167,10 +167,20 @@ export class Workbench {
     // From the editor (`fromEditor`): the focus stays there, so commands shown only for its state
     // (`editorHasSelection`, …) are listed.
     if (!opts.fromEditor) await this.focusWorkbench();
-    await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
-    await waitUntil('the command palette to open', () => input.waitFor({ state: 'visible', timeout: 10_000 }));
-    await input.fill(`>${title}`);
+    // A view that takes the focus back just after F1 (a webview re-rendering its composer) closes the
+    // palette under us: the input goes inert, then hidden. Open it again — up to three times.
+    for (let attempt = 1; ; attempt++) {
+      await this.page.keyboard.press('F1');
+      await waitUntil('the command palette to open', () => input.waitFor({ state: 'visible', timeout: 10_000 }));
+      try {
+        await input.fill(`>${title}`, { timeout: 5_000 });
+        break;
+      } catch (err) {
+        if (attempt >= 3) throw err;
+        if (!opts.fromEditor) await this.focusWorkbench();
+      }
+    }
     const row = this.page
       .locator(`.quick-input-list .monaco-list-row[aria-label^="${title.replace(/"/g, '\\"')}"]`)
       .first();

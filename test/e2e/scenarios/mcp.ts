@@ -13,7 +13,9 @@ export function mcpScenarios(e2e: E2E): void {
   e2e.scenario(
     'MCP: a workspace server starts only once approved, its tool runs from Agent mode, the status view lists it',
     async ({ wb, fake, page, workspace }) => {
-      const outside = join(workspace, '..', 'mcp-e2e');
+      // In the workspace: the server runs in the sandbox (bubblewrap on this machine), which may write
+      // only there — and whose /tmp is its own, so a server file under the host's /tmp would not be seen.
+      const outside = join(workspace, '.mcp-e2e');
       mkdirSync(outside, { recursive: true });
       const serverFile = join(outside, 'server.cjs');
       await buildStdioServer(ROOT, serverFile);
@@ -79,6 +81,7 @@ export function mcpScenarios(e2e: E2E): void {
 
       // Removing the file stops the server; later scenarios see no MCP tools.
       rmSync(join(workspace, '.mcp.json'));
+      rmSync(outside, { recursive: true, force: true });
     },
     { timeoutMs: 180_000 },
   );

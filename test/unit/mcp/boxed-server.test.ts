@@ -69,6 +69,9 @@ test('a stdio MCP server runs boxed: its tools answer, a write outside the works
     assert.ok(!existsSync(path.join(real.outside, 'escape.txt')), 'the boxed server wrote outside the workspace');
     // The server did start (its marker is in the workspace, which the box may write).
     assert.match(readFileSync(path.join(real.ws, 'started'), 'utf8'), /"pid"/);
+    // A long-lived box leaves no stand-ins (empty folders named AGENTS.md, .npmrc, …) in the workspace.
+    for (const name of ['AGENTS.md', 'CLAUDE.md', '.npmrc', '.envrc', '.vscode'])
+      assert.ok(!existsSync(path.join(real.ws, name)), `${name} appeared in the workspace while the server runs`);
   } finally {
     await t.manager.dispose();
     sandbox.dispose();
