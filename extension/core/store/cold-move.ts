@@ -19,7 +19,7 @@ import type { ColdFiles } from './cold-files';
 import { blobToVec, vecToBlob } from './embeddings';
 import { removeSessionChunks } from './memory-index';
 import { queryTerms } from './memory-query';
-import { messageText, readMessages } from './projection';
+import { messageText, readMessages } from './message-rows';
 import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
 

@@ -3,11 +3,11 @@
 // the changed messages are written to their tables in one transaction by materialize(), which
 // runs before every read and every snapshot. That keeps append() O(event) however long the chat.
 import type { JournalRecord, Logger, TurnCheckpoint } from '../ports';
-import { applyEnvelope, emptyChatState, type ChatMessage, type ChatState, type MessagePart } from '../../protocol';
+import { applyEnvelope, emptyChatState, type ChatState } from '../../protocol';
 import type { BlobStore } from './blobs';
-import { isJsonPart, jsonPartFromRow, partText } from './json-parts';
 import type { ColdFiles } from './cold-files';
-import { indexMessageText, removeMessageChunks, removeSessionChunks } from './memory-index';
+import { readMessages, readTodos, writeMessage, writeTodos } from './message-rows';
+import { removeMessageChunks, removeSessionChunks } from './memory-index';
 import { queueDelete } from './pending-deletes';
 import { restoreColdSearchText } from './cold-move';
 import type { Database } from './sqljs';
@@ -22,12 +22,8 @@ interface ProjectingSession {
 
 type ReducerState = Pick<ChatState, 'requests' | 'approvals' | 'questions' | 'inFlightRequestId'>;
 
-export function messageText(m: ChatMessage): string {
-  return m.parts
-    .filter((p): p is Extract<MessagePart, { type: 'text' }> => p.type === 'text')
-    .map((p) => p.text)
-    .join('\n\n');
-}
+// The row codec moved to message-rows.ts; these stay importable from here.
+export { messageText, readMessages, readTodos } from './message-rows';
 
 export class Projection {
   private live = new Map<string, ProjectingSession>();
@@ -66,7 +62,7 @@ export class Projection {
     try {
       restoreColdSearchText(db, sessionId, doc.messages);
       removeSessionChunks(db, sessionId);
-      for (const [ord, m] of doc.messages.entries()) this.writeMessage(sessionId, ord, m);
+      for (const [ord, m] of doc.messages.entries()) writeMessage(this.db, this.blobs, sessionId, ord, m);
       doc.modelMessages.forEach((m, idx) => {
         const { inline, ref } = this.blobs.split(JSON.stringify(m));
         db.run('INSERT OR REPLACE INTO model_messages (session_id, idx, role, body, body_ref) VALUES (?, ?, ?, ?, ?)', [
@@ -157,7 +153,7 @@ export class Projection {
         if (live) {
           live.state.todos = rec.todos;
           live.todosDirty = true;
-        } else this.writeTodos(rec.sessionId, rec.todos);
+        } else writeTodos(this.db, rec.sessionId, rec.todos);
         this.touch(rec.sessionId, rec.at);
         break;
       }
@@ -264,7 +260,7 @@ export class Projection {
     db.run('DELETE FROM messages WHERE session_id = ?', [id]);
     db.run('DELETE FROM model_messages WHERE session_id = ?', [id]);
     db.run('DELETE FROM turn_checkpoints WHERE session_id = ?', [id]);
-    for (const [ord, m] of rec.messages.entries()) this.writeMessage(id, ord, m);
+    for (const [ord, m] of rec.messages.entries()) writeMessage(this.db, this.blobs, id, ord, m);
     rec.modelMessages.forEach((m, idx) => {
       const { inline, ref } = this.blobs.split(JSON.stringify(m));
       db.run('INSERT INTO model_messages (session_id, idx, role, body, body_ref) VALUES (?, ?, ?, ?, ?)', [
@@ -301,10 +297,10 @@ export class Projection {
         const { state } = live;
         for (const msgId of live.dirty) {
           const ord = state.messages.findIndex((m) => m.id === msgId);
-          if (ord >= 0) this.writeMessage(id, ord, state.messages[ord]);
+          if (ord >= 0) writeMessage(this.db, this.blobs, id, ord, state.messages[ord]);
         }
         live.dirty.clear();
-        if (live.todosDirty) this.writeTodos(id, state.todos);
+        if (live.todosDirty) writeTodos(this.db, id, state.todos);
         live.todosDirty = false;
         const reducer: ReducerState = {
           requests: Object.fromEntries(Object.entries(state.requests).filter(([, r]) => !r.done)),
@@ -326,84 +322,6 @@ export class Projection {
     }
   }
 
-  private writeTodos(sessionId: string, todos: ChatState['todos']): void {
-    this.db.run('DELETE FROM todos WHERE session_id = ?', [sessionId]);
-    for (const [i, t] of todos.entries()) {
-      this.db.run('INSERT INTO todos (session_id, idx, id, content, status) VALUES (?, ?, ?, ?, ?)', [
-        sessionId,
-        i,
-        t.id,
-        t.content,
-        t.status,
-      ]);
-    }
-  }
-
-  private writeMessage(sessionId: string, ord: number, m: ChatMessage): void {
-    const db = this.db;
-    db.run(
-      `INSERT OR REPLACE INTO messages
-         (id, session_id, ord, role, mode, status, model, created_at, error_json, usage_json)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        m.id,
-        sessionId,
-        ord,
-        m.role,
-        m.mode,
-        m.status,
-        m.model ?? null,
-        m.createdAt,
-        m.error ? JSON.stringify(m.error) : null,
-        m.usage ? JSON.stringify(m.usage) : null,
-      ],
-    );
-    db.run('DELETE FROM message_parts WHERE message_id = ?', [m.id]);
-    db.run('DELETE FROM tool_traces WHERE message_id = ?', [m.id]);
-    m.parts.forEach((p, idx) => {
-      if (p.type !== 'tool') {
-        // A card (plan, report, compaction marker, notice) is kept whole, as JSON, in the text column.
-        db.run('INSERT INTO message_parts (message_id, idx, type, text) VALUES (?, ?, ?, ?)', [
-          m.id,
-          idx,
-          p.type,
-          partText(p),
-        ]);
-        return;
-      }
-      const c = p.call;
-      db.run('INSERT INTO message_parts (message_id, idx, type, call_id) VALUES (?, ?, ?, ?)', [
-        m.id,
-        idx,
-        'tool',
-        c.callId,
-      ]);
-      const detail = this.blobs.split(c.detail);
-      db.run(
-        `INSERT OR REPLACE INTO tool_traces (message_id, call_id, session_id, name, kind, subject, status,
-           started_at, duration_ms, preview, detail, detail_ref, live_output, summary)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          m.id,
-          c.callId,
-          sessionId,
-          c.name,
-          c.kind,
-          c.subject,
-          c.status,
-          c.startedAt ?? null,
-          c.durationMs ?? null,
-          c.preview ?? null,
-          detail.inline,
-          detail.ref,
-          c.liveOutput ?? null,
-          c.summary ?? null,
-        ],
-      );
-    });
-    if (m.status !== 'streaming') indexMessageText(db, sessionId, m.id, messageText(m));
-  }
-
   private getLive(sessionId: string): ProjectingSession {
     let live = this.live.get(sessionId);
     if (!live) {
@@ -417,71 +335,4 @@ export class Projection {
     }
     return live;
   }
-}
-
-export function readTodos(db: Database, sessionId: string): ChatState['todos'] {
-  return queryAll(db, 'SELECT id, content, status FROM todos WHERE session_id = ? ORDER BY idx', [sessionId]).map(
-    (r) => ({
-      id: String(r.id),
-      content: String(r.content),
-      status: r.status as ChatState['todos'][number]['status'],
-    }),
-  );
-}
-
-export function readMessages(db: Database, blobs: BlobStore, sessionId: string): ChatMessage[] {
-  const parts = new Map<string, MessagePart[]>();
-  const traces = new Map<string, Record<string, unknown>>();
-  for (const t of queryAll(db, 'SELECT * FROM tool_traces WHERE session_id = ?', [sessionId]))
-    traces.set(`${String(t.message_id)}\u0000${String(t.call_id)}`, t);
-  const partRows = queryAll(
-    db,
-    `SELECT p.message_id, p.type, p.text, p.call_id FROM message_parts p JOIN messages m ON m.id = p.message_id
-      WHERE m.session_id = ? ORDER BY p.message_id, p.idx`,
-    [sessionId],
-  );
-  for (const p of partRows) {
-    const mid = String(p.message_id);
-    let list = parts.get(mid);
-    if (!list) {
-      list = [];
-      parts.set(mid, list);
-    }
-    if (p.type === 'tool') {
-      const t = traces.get(`${mid}\u0000${String(p.call_id)}`);
-      if (!t) continue;
-      const call: Extract<MessagePart, { type: 'tool' }>['call'] = {
-        callId: String(t.call_id),
-        name: String(t.name),
-        kind: t.kind as 'read',
-        subject: String(t.subject),
-        status: t.status as 'ok',
-      };
-      if (t.started_at !== null) call.startedAt = Number(t.started_at);
-      if (t.duration_ms !== null) call.durationMs = Number(t.duration_ms);
-      if (t.preview !== null) call.preview = String(t.preview);
-      const detail = blobs.join(t.detail, t.detail_ref);
-      if (detail !== undefined) call.detail = detail;
-      if (t.live_output !== null) call.liveOutput = String(t.live_output);
-      if (t.summary !== null && t.summary !== undefined) call.summary = String(t.summary);
-      list.push({ type: 'tool', call });
-    } else if (isJsonPart(String(p.type))) {
-      const card = jsonPartFromRow(String(p.type), p.text);
-      if (card) list.push(card);
-    } else list.push({ type: p.type as 'text', text: String(p.text ?? '') });
-  }
-  return queryAll(db, 'SELECT * FROM messages WHERE session_id = ? ORDER BY ord', [sessionId]).map((r) => {
-    const m: ChatMessage = {
-      id: String(r.id),
-      role: r.role as ChatMessage['role'],
-      mode: r.mode as ChatMessage['mode'],
-      parts: parts.get(String(r.id)) ?? [],
-      status: r.status as ChatMessage['status'],
-      createdAt: Number(r.created_at),
-    };
-    if (r.model !== null) m.model = String(r.model);
-    if (r.error_json !== null) m.error = JSON.parse(String(r.error_json)) as ChatMessage['error'];
-    if (r.usage_json !== null) m.usage = JSON.parse(String(r.usage_json)) as ChatMessage['usage'];
-    return m;
-  });
 }

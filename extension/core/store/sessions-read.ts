@@ -8,7 +8,7 @@ import type { BlobStore } from './blobs';
 import type { ColdFiles } from './cold-files';
 import { readModelMessages } from './cold-move';
 import { ftsQuery } from './memory-query';
-import { readMessages, readTodos } from './projection';
+import { readMessages, readTodos } from './message-rows';
 import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
 import { generateTitle } from '../session-title';
