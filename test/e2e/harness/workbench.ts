@@ -168,24 +168,25 @@ export class Workbench {
     // (`editorHasSelection`, …) are listed.
     if (!opts.fromEditor) await this.focusWorkbench();
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
-    // A view that takes the focus back just after F1 (a webview re-rendering its composer) closes the
-    // palette under us: the input goes inert, then hidden. Open it again — up to three times.
+    const row = this.page
+      .locator(`.quick-input-list .monaco-list-row[aria-label^="${title.replace(/"/g, '\\"')}"]`)
+      .first();
+    // A view that takes the focus back while the palette is open (a webview re-rendering its composer,
+    // the walkthrough ticking a step off) closes it under us: the input goes inert or the row away
+    // before the click. Nothing ran then, so open it again and pick the command — up to three times.
     for (let attempt = 1; ; attempt++) {
       await this.page.keyboard.press('F1');
       await waitUntil('the command palette to open', () => input.waitFor({ state: 'visible', timeout: 10_000 }));
       try {
         await input.fill(`>${title}`, { timeout: 5_000 });
+        await row.waitFor({ state: 'visible', timeout: 10_000 });
+        await row.click({ timeout: 5_000 });
         break;
       } catch (err) {
-        if (attempt >= 3) throw err;
+        if (attempt >= 3) throw new Error(`the command "${title}" in the palette: ${(err as Error).message}`);
         if (!opts.fromEditor) await this.focusWorkbench();
       }
     }
-    const row = this.page
-      .locator(`.quick-input-list .monaco-list-row[aria-label^="${title.replace(/"/g, '\\"')}"]`)
-      .first();
-    await waitUntil(`the command "${title}" in the palette`, () => row.waitFor({ state: 'visible', timeout: 10_000 }));
-    await row.click();
     if (opts.opensInput) return;
     await waitUntil('the command palette to close', () => input.waitFor({ state: 'hidden', timeout: 10_000 }));
   }
