@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { dispatchInbound, parseInbound, type Inbound, type Mode, type Outbound } from '../protocol';
+import { dispatchInbound, parseInbound, type Inbound, type Outbound } from '../protocol';
 import { ApprovalBroker } from '../core/agent/approval-broker';
 import type { ReasoningChoices } from '../core/agent/chat-services';
 import { ChatController } from '../core/agent/controller';
@@ -33,9 +33,7 @@ import { createInboundHandlers } from './handlers';
 import { KeyCommands } from './key-commands';
 import { createPermissionHost } from './permission-host';
 import { createSandboxHost } from './sandbox-host';
-import { boxedSpawner } from '../core/mcp/boxed-spawn';
-import { spawnServer } from '../core/mcp/spawn';
-import { McpHost } from './mcp-host';
+import { createRuntimeMcp } from './mcp-runtime';
 import { addMcpServer, showMcpServers } from './mcp-commands';
 import { PlanDocuments } from './plan-documents';
 import { ProvidersHost } from './providers-host';
@@ -213,32 +211,19 @@ export async function createRuntime(
   );
   tools.ports.sandbox = sandbox;
   // MCP servers: approvals in the chat view, tools through the same registry and policy as the built-ins.
-  const mcpChannel = own(vscode.window.createOutputChannel('Sextant MCP', { log: true }));
-  redactLogSecrets(mcpChannel, knownSecrets);
-  const mcp = own(
-    new McpHost({
-      context,
-      log,
-      post: (message) => post(message),
-      // The keys' guards every process passes: commands and MCP stdio servers alike.
-      scrubbedEnv: () => tools.ports.childEnv?.() ?? {},
-      // stdio servers start in the same box as commands (where a backend works and the box is on).
-      spawn: boxedSpawner({
-        sandbox: () => tools.ports.sandbox,
-        unboxed: spawnServer,
-        cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
-      }),
-      channel: mcpChannel,
-      secrets,
-    }),
-  );
-  tools.useExternalTools(mcp.manager);
-  // First use: the servers that may run start (and list their tools) before the turn takes its tools.
-  const prepareTools = async (mode: Mode, signal: AbortSignal) => {
-    if (mode === 'research' || !trusted()) return;
-    const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-    await Promise.race([mcp.manager.prepare(), aborted]);
-  };
+  const {
+    host: mcp,
+    channel: mcpChannel,
+    prepareTools,
+  } = createRuntimeMcp({
+    context,
+    log,
+    post: (message) => post(message),
+    tools,
+    secrets,
+    knownSecrets,
+    trusted,
+  });
 
   // The one place approvals are answered: the card, the diff view and Approve/Deny Change all reach it.
   const approvals = new ApprovalBroker(log);
