@@ -9,7 +9,7 @@ import {
   APIError,
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
-import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
 import {
   closeAnsweredToolLoops,
   thinkingAllowed,
@@ -17,7 +17,7 @@ import {
   toAnthropicSystem,
   toAnthropicTools,
 } from './anthropic-messages';
-import { abortedError, toProviderError, truncatedError, type ErrorContext, type SdkErrorClasses } from './errors';
+import { abortedError, toProviderError, truncatedError, type SdkErrorClasses } from './errors';
 import { boundedRetryFetch, SDK_MAX_RETRIES } from './retry';
 import type { Provider, ProviderConfig, ProviderEvent, ProviderRequest, ReasoningEffort, StopReason } from './types';
 import { onRequestSignal } from './request-signal';

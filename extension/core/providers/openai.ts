@@ -4,7 +4,7 @@
 // extension/ may value-import this file.
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAI } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { abortedError, toProviderError, truncatedError, type ErrorContext, type SdkErrorClasses } from './errors';
+import { abortedError, toProviderError, truncatedError, type SdkErrorClasses } from './errors';
 import { toOpenAiMessages, toOpenAiTools } from './openai-messages';
 import { ThinkTagSplitter } from './think-tags';
 import { boundedRetryFetch, SDK_MAX_RETRIES } from './retry';

@@ -7,7 +7,6 @@ import * as openai from '../../../extension/core/providers/openai';
 import * as anthropic from '../../../extension/core/providers/anthropic';
 import type { Envelope, Outbound } from '../../../extension/protocol';
 import { startFakeLlm } from '../../fixtures/fake-llm';
-import { MemoryPersistence } from '../../fixtures/memory-persistence';
 import { assertEnvelopeInvariants, textOf } from './harness';
 import { sdkChatServices } from './chat-services';
 
@@ -28,7 +27,6 @@ async function setup(kind: 'openai' | 'anthropic', opts: { env?: Record<string, 
     loadKind: async (k) => (k === 'openai' ? openai : anthropic),
   });
   const posts: Outbound[] = [];
-  const n = 0;
   const controller = new ChatController(
     sdkChatServices({
       resolveModel: (ref) => registry.resolve(ref),

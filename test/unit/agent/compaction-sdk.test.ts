@@ -58,7 +58,6 @@ for (const kind of ['openai', 'anthropic'] as const) {
       env: { FAKE_KEY: 'sk-test-123' },
       loadKind: async (k) => (k === 'openai' ? openai : anthropic),
     });
-    const n = 0;
     const persistence = new MemoryPersistence();
     const controller = new ChatController(
       sdkChatServices({

@@ -12,7 +12,6 @@ import { ProviderGuards } from '../../../extension/core/providers/guarded-provid
 import { mergeProviderConfigs, ProviderRegistry } from '../../../extension/core/providers/registry';
 import type { Envelope, Outbound, RequestEvent } from '../../../extension/protocol';
 import { startFakeLlm, type FakeLlm } from '../../fixtures/fake-llm';
-import { MemoryPersistence } from '../../fixtures/memory-persistence';
 import { VirtualClock } from '../../fixtures/virtual-clock';
 import { assertEnvelopeInvariants, readTool, textOf } from './harness';
 import { sdkChatServices } from './chat-services';
@@ -60,7 +59,6 @@ function setup(fallbackModel: string | undefined = 'backup/backup-model', contex
     guards: new ProviderGuards({ clock: new VirtualClock() }),
   });
   const posts: Outbound[] = [];
-  const n = 0;
   const toolLog: string[] = [];
   const controller = new ChatController(
     sdkChatServices({

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import type { HtmlConverter, ReadableHtml } from '../../../extension/core/web/fetch/html-converter';
+import type { ReadableHtml } from '../../../extension/core/web/fetch/html-converter';
 import { HtmlWorkerConverter } from '../../../extension/core/web/fetch/html-worker-client';
 import { repoFile } from '../../fixtures/node-ports';
 

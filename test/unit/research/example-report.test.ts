@@ -8,7 +8,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as html from '../../../extension/core/web/fetch/html-to-markdown';
 import { createPageFetcher } from '../../../extension/core/web/fetch/page-fetcher';
-import type { Resolver } from '../../../extension/core/web/fetch/target-guard';
 import { DEFAULT_LIMITS, runResearch } from '../../../extension/core/research/loop/research-run';
 import { collectText } from '../../../extension/core/research/loop/llm-text';
 import { claimJudgeFrom } from '../../../extension/core/research/verify';

@@ -1,15 +1,7 @@
 // From parsed shell to what the policy judges: the pieces a command runs (through wrappers such as
 // `timeout`, `xargs`, `sudo`, and into `bash -c '…'`, `eval`, `find -exec`), the files it writes
 // (redirections, tee, cp/mv/rm …), and findings — things no rule can vouch for, so the call asks.
-import {
-  escapeRegExp,
-  expandHome,
-  isAbsolutePath,
-  mayNameSecret,
-  normalizePath,
-  PROTECTED_NAMES,
-  SECRET_WORD,
-} from '../paths';
+import { expandHome, isAbsolutePath, mayNameSecret, normalizePath, SECRET_WORD } from '../paths';
 import { parseShell, type ShellCommand, type ShellWord } from './parse';
 import {
   ASSIGN_WORD,
