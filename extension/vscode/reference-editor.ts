@@ -67,7 +67,8 @@ export class EditorReferences implements EditorReferencePort, vscode.Disposable 
     const lines: string[] = [];
     for (const [uri, diags] of entries)
       for (const d of diags) {
-        const where = `${vscode.workspace.asRelativePath(uri)}:${d.range.start.line + 1}:${d.range.start.character + 1}`;
+        const { line, character } = d.range.start;
+        const where = `${vscode.workspace.asRelativePath(uri)}:${line + 1}:${character + 1}`;
         const source = d.source ? ` [${d.source}]` : '';
         lines.push(`${where} ${vscode.DiagnosticSeverity[d.severity].toLowerCase()}${source}: ${d.message}`);
       }

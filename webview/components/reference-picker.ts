@@ -19,7 +19,12 @@ export function renderReferencePicker(
   active: number,
   choose: (index: number) => void,
 ): TemplateResult {
-  return html`<ul id="reference-picker" class="mcp-completions reference-picker" role="listbox" aria-label="References to attach">
+  return html`<ul
+    id="reference-picker"
+    class="mcp-completions reference-picker"
+    role="listbox"
+    aria-label="References to attach"
+  >
     ${items.map((item, i) => {
       const name = item.kind === 'ref' ? item.ref.label : item.insert;
       const detail = item.kind === 'ref' ? (item.ref.detail ?? KIND_LABELS[item.ref.kind]) : item.detail;

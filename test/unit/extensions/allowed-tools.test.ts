@@ -123,7 +123,7 @@ function grantHost(trusted = true): GrantHost & { asks: string[]; store: Record<
   } as GrantHost & { asks: string[]; store: Record<string, string>; next: boolean };
 }
 
-test('a workspace command grants only after the user approved that version of its file; the user’s own apply', async () => {
+test('a workspace command grants only once its file’s version is approved; the user’s own apply', async () => {
   const p = await projectOnDisk(
     {
       '.claude/commands/commit.md':

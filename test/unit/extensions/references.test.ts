@@ -171,7 +171,7 @@ test('a missing file refuses the message with a clear message; a binary one too'
   assert.ok(!binary.ok && /img\.bin is a binary file/.test(binary.message));
 });
 
-test('read rules: outside the workspace asks (declined → refused, accepted → attached); secrets refused unasked', async () => {
+test('read rules: outside the workspace asks (declined → refused, yes → attached); secrets refused unasked', async () => {
   const outside = await makeTempWorkspace({ 'notes.txt': 'outside text' });
   const { services, asked } = await setup({ 'a.txt': 'in' });
   const outsideRef = file(path.join(outside, 'notes.txt'));
@@ -265,7 +265,7 @@ test('folders list their files (.gitignore honoured); the editor references come
   assert.ok(!none.ok && /no terminal output was captured/.test(none.message));
 });
 
-test('URLs go through the page fetcher; a web_fetch deny rule refuses them; a fetch error refuses the message', async () => {
+test('URLs go through the page fetcher; a web_fetch deny rule or a fetch error refuses the message', async () => {
   const fetched: string[] = [];
   const { services, root } = await setup(
     {},

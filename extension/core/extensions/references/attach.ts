@@ -11,6 +11,8 @@ export interface Attachment extends AttachmentMeta {
   content: string;
 }
 
+const n = (x: number) => x.toLocaleString('en-US');
+
 /** Caps each content and the total; what was cut says so in the content and in `cutFrom`. */
 export function capAttachments(items: Array<{ kind: ReferenceKind; label: string; content: string }>): Attachment[] {
   let left = MAX_ATTACHED_CHARS;
@@ -21,8 +23,8 @@ export function capAttachments(items: Array<{ kind: ReferenceKind; label: string
     left -= content.length;
     const cut = full > room;
     const note = cut
-      ? `\n[cut: ${(full - room).toLocaleString('en-US')} more characters not attached (caps: ` +
-        `${MAX_REFERENCE_CHARS.toLocaleString('en-US')} per reference, ${MAX_ATTACHED_CHARS.toLocaleString('en-US')} in all)]`
+      ? `\n[cut: ${n(full - room)} more characters not attached (caps: ` +
+        `${n(MAX_REFERENCE_CHARS)} per reference, ${n(MAX_ATTACHED_CHARS)} in all)]`
       : '';
     return {
       kind: it.kind,

@@ -125,7 +125,8 @@ async function readPath(ref: Reference, s: ReferenceServices, signal?: AbortSign
     });
     const rel = files.map((f) => path.relative(abs, f).split(path.sep).join('/')).sort();
     const more = rel.length > MAX_FOLDER_ENTRIES ? `\n[${rel.length - MAX_FOLDER_ENTRIES} more files not listed]` : '';
-    return `Files in ${displayPath(s.workspace, abs)}/ (${rel.length}):\n${rel.slice(0, MAX_FOLDER_ENTRIES).join('\n')}${more}`;
+    const listed = rel.slice(0, MAX_FOLDER_ENTRIES).join('\n');
+    return `Files in ${displayPath(s.workspace, abs)}/ (${rel.length}):\n${listed}${more}`;
   }
   await judgeRead(s, abs, ref.label, 'file');
   const dirty = await s.workspace.dirtyText(abs);
