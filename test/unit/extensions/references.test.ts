@@ -171,7 +171,7 @@ test('a missing file refuses the message with a clear message; a binary one too'
   assert.ok(!binary.ok && /img\.bin is a binary file/.test(binary.message));
 });
 
-test('read rules: outside the workspace asks (declined → refused, yes → attached); secrets refused unasked', async () => {
+test('read rules: outside the workspace asks (declined: refused, yes: attached), secrets refused', async () => {
   const outside = await makeTempWorkspace({ 'notes.txt': 'outside text' });
   const { services, asked } = await setup({ 'a.txt': 'in' });
   const outsideRef = file(path.join(outside, 'notes.txt'));
