@@ -38,6 +38,12 @@ export class SxContextPopover extends LightElement {
     store.setContextOpen(!store.contextOpen);
   }
 
+  /** The meter is not focusable (the Context button is the keyboard's way): a click moves focus there. */
+  private toggleFromMeter(): void {
+    this.toggle();
+    this.querySelector<HTMLButtonElement>('.context-toggle')?.focus();
+  }
+
   private onKey(e: KeyboardEvent): void {
     if (e.key === 'Escape' && this.ctx?.store.contextOpen) {
       e.stopPropagation();
@@ -94,7 +100,7 @@ export class SxContextPopover extends LightElement {
     const share = contextShare(b);
     const text = `${share} % of the context window: ${formatTokens(b.total)} of ${formatTokens(b.window)} tokens`;
     const title = `${text}. Compaction at ${formatTokens(b.compactAt)}.`;
-    return html`<span class="context-meter" title=${title} @click=${() => this.toggle()}>
+    return html`<span class="context-meter" title=${title} @click=${() => this.toggleFromMeter()}>
       <meter
         aria-label="Context"
         aria-valuetext=${text}

@@ -16,6 +16,9 @@ export function renderDraftChips(refs: readonly Reference[], remove: (index: num
   </ul>`;
 }
 
+const cutNote = (a: AttachmentMeta) =>
+  `cut at the cap: ${a.chars.toLocaleString('en-US')} of ${(a.cutFrom ?? 0).toLocaleString('en-US')} characters attached`;
+
 /** A sent message's chips: what reached the model, by name and size. */
 export function renderSentChips(attachments: readonly AttachmentMeta[]): TemplateResult | typeof nothing {
   if (!attachments.length) return nothing;
@@ -23,12 +26,7 @@ export function renderSentChips(attachments: readonly AttachmentMeta[]): Templat
     ${attachments.map(
       (a) => html`<li class="reference-chip${a.cutFrom !== undefined ? ' cut' : ''}">
         <span class="reference-label">${attachmentLine(a)}</span>
-        ${
-          a.cutFrom !== undefined
-            ? html`<span class="chip-note">cut at the cap: ${a.chars.toLocaleString('en-US')} of
-              ${a.cutFrom.toLocaleString('en-US')} characters attached</span>`
-            : nothing
-        }
+        ${a.cutFrom !== undefined ? html`<span class="chip-note">${cutNote(a)}</span>` : nothing}
       </li>`,
     )}
   </ul>`;
