@@ -16,8 +16,8 @@ export function renderDraftChips(refs: readonly Reference[], remove: (index: num
   </ul>`;
 }
 
-const cutNote = (a: AttachmentMeta) =>
-  `cut at the cap: ${a.chars.toLocaleString('en-US')} of ${(a.cutFrom ?? 0).toLocaleString('en-US')} characters attached`;
+const n = (x: number) => x.toLocaleString('en-US');
+const cutNote = (a: AttachmentMeta) => `cut at the cap: ${n(a.chars)} of ${n(a.cutFrom ?? 0)} characters attached`;
 
 /** A sent message's chips: what reached the model, by name and size. */
 export function renderSentChips(attachments: readonly AttachmentMeta[]): TemplateResult | typeof nothing {
