@@ -138,7 +138,7 @@ async function measure(kind: 'openai' | 'anthropic') {
 async function main() {
   const sonnet = PRESETS.find((p) => p.name === 'anthropic')?.modelInfo?.['claude-sonnet-4-5']?.price;
   console.log(
-    `\n## Prompt prefix stability (${STEPS}-step Agent session, real prompt and tools, AGENTS.md + a skill + an @ file)`,
+    `\n## Prompt prefix stability (${STEPS}-step Agent session, real prompt and tools, AGENTS.md, a skill, an @ file)`,
   );
   console.log(
     'kind        requests   prefix share   worst step   last prompt   overhead/step   Sonnet cost cached / uncached',
