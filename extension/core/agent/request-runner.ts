@@ -57,6 +57,8 @@ export class RequestRunner {
   private inFlight: InFlight | undefined;
   /** Notices waiting for the next request (notice()). */
   private readonly heldNotices: string[] = [];
+  /** The last user message's `@` attachments (their content is nowhere in the chat), so Retry sends them again. */
+  private lastAttachments: { userMessageId: string; attachments: Attachment[] } | undefined;
   /** Work a new request must wait for (a "Compact now" under way), so it gets the brief. */
   private holding: Promise<void> | undefined;
 
@@ -120,6 +122,7 @@ export class RequestRunner {
     const done = new Promise<void>((r) => (finish = r));
     this.inFlight = { requestId, abort, done };
     const userMessageId = host.newId();
+    this.lastAttachments = opts.attachments?.length ? { userMessageId, attachments: opts.attachments } : undefined;
     this.chat.emit(requestId, {
       type: 'started',
       userMessageId,
@@ -175,7 +178,8 @@ export class RequestRunner {
     const lastUser = [...s.chat.messages].reverse().find((m) => m.role === 'user');
     const text = lastUser?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
     if (!text) return;
-    await this.send(requestId, text, lastUser?.mode ?? s.mode);
+    const kept = this.lastAttachments?.userMessageId === lastUser?.id ? this.lastAttachments?.attachments : undefined;
+    await this.send(requestId, text, lastUser?.mode ?? s.mode, kept ? { attachments: kept } : {});
   }
 
   private async run(

@@ -15,6 +15,8 @@ import { capAttachments } from '../../../extension/core/extensions/references/at
 import { lastUserText, startFakeLlm } from '../../fixtures/fake-llm';
 import { createNodePorts } from '../../fixtures/node-ports';
 import { createHarness } from './harness';
+import { ScriptedProvider } from '../../fixtures/scripted-provider';
+import { ProviderError, type ProviderEvent } from '../../../extension/core/providers/types';
 import { projectOnDisk } from '../extensions/helpers';
 
 const fakePromise = startFakeLlm();
@@ -107,4 +109,22 @@ test('the controller’s breakdown of a chat with rules, skills, an MCP tool and
     type: 'attachments',
     attachments: [{ kind: 'file', label: '@src/a.ts', chars: 34 }],
   });
+});
+
+test('Retry after an error sends the message’s @ attachments again (their content is nowhere in the chat)', async () => {
+  const provider = new ScriptedProvider([
+    new ProviderError('server', 'The server failed (500).', 500),
+    [{ type: 'text', text: 'ok now' }, { type: 'done', stopReason: 'end' } satisfies ProviderEvent],
+  ]);
+  const h = createHarness({ provider });
+  const attachments = capAttachments([{ kind: 'file', label: '@a.ts', content: 'RETRY-MARKER' }]);
+  await h.controller.send('r1', 'hi', 'chat', { attachments });
+  assert.equal(h.envelopes('r1').at(-1)?.event.type, 'error');
+  await h.controller.retry('r2');
+  const sent = provider.requests[1]?.messages.at(-1);
+  assert.ok(sent?.role === 'user' && typeof sent.content === 'string' && sent.content.includes('RETRY-MARKER'));
+  const started = h.envelopes('r2')[0]?.event;
+  assert.deepEqual(started?.type === 'started' ? started.attachments : undefined, [
+    { kind: 'file', label: '@a.ts', chars: 12 },
+  ]);
 });
