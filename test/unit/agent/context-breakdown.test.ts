@@ -111,7 +111,7 @@ test('the controller’s breakdown of a chat with rules, skills, an MCP tool and
   });
 });
 
-test('Retry after an error sends the message’s @ attachments again (their content is nowhere in the chat)', async () => {
+test('Retry after an error sends the @ attachments again (their content is nowhere in the chat)', async () => {
   const provider = new ScriptedProvider([
     new ProviderError('server', 'The server failed (500).', 500),
     [{ type: 'text', text: 'ok now' }, { type: 'done', stopReason: 'end' } satisfies ProviderEvent],
