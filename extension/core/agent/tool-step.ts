@@ -161,8 +161,13 @@ function toolContext(opts: TurnOptions, view: ToolCallView, queue: AsyncQueue<Tu
     supportsImages: opts.supportsImages,
     // A file another file's result points at (a definition in a library) is shown only where read_file could read it.
     mayRead: async (abs) =>
-      (await judgeCall(opts.permissions, { tool: 'read_file', kind: 'read', input: { file_path: abs } }, opts.ports.workspace))
-        .decision === 'allow',
+      (
+        await judgeCall(
+          opts.permissions,
+          { tool: 'read_file', kind: 'read', input: { file_path: abs } },
+          opts.ports.workspace,
+        )
+      ).decision === 'allow',
     ...(opts.beforeWrite ? { beforeWrite: opts.beforeWrite } : {}),
     ...(opts.beforeCommand ? { beforeCommand: opts.beforeCommand } : {}),
     progress: (output) => queue.push({ type: 'tool_progress', callId: view.callId, output }),

@@ -27,7 +27,11 @@ export async function withDiagnostics(
 }
 
 /** The same for a tool that knows its files itself (rename). */
-export async function runWatched(ctx: ToolContext, paths: string[], run: () => Promise<ToolResult>): Promise<ToolResult> {
+export async function runWatched(
+  ctx: ToolContext,
+  paths: string[],
+  run: () => Promise<ToolResult>,
+): Promise<ToolResult> {
   const port = ctx.ports.language;
   if (!port || !paths.length) return run();
   const limits = port.settleLimits();

@@ -99,6 +99,8 @@ export function awaitSettled(
 export interface DiagnosticsBaseline {
   paths: string[];
   before: FileDiagnostic[];
+  /** Files the editor could not open before the write (a file it creates): looked at again after it. */
+  later: string[];
 }
 
 /**
@@ -115,11 +117,12 @@ export async function beforeEdit(
   if (limits.maxMs <= 0 || !paths.length) return undefined;
   const tracked = await Promise.all(paths.map(async (p) => ({ p, s: await port.track(p).catch(() => undefined) })));
   const withSource = tracked.filter((t) => t.s?.diagnostics);
-  if (!withSource.length) return undefined;
+  const later = tracked.filter((t) => !t.s).map((t) => t.p);
+  if (!withSource.length && !later.length) return undefined;
   const opened = withSource.filter((t) => t.s?.opened).map((t) => t.p);
   if (opened.length) await awaitSettled(port, opened, limits, signal);
   const watched = withSource.map((t) => t.p);
-  return { paths: watched, before: port.diagnostics(watched) };
+  return { paths: watched, before: port.diagnostics(watched), later };
 }
 
 /**
@@ -134,14 +137,40 @@ export async function afterEdit(
   show: (absPath: string) => string,
 ): Promise<string | undefined> {
   if (!baseline) return undefined;
-  const how = await awaitSettled(port, baseline.paths, limits, signal);
-  if (how === 'aborted') return undefined;
-  const fresh = newDiagnostics(baseline.before, port.diagnostics(baseline.paths));
+  // The listener goes on before the created files are opened, so their first report is not missed.
+  const stop = new AbortController();
+  const quit = () => stop.abort();
+  signal.addEventListener('abort', quit, { once: true });
+  try {
+    const settled = awaitSettled(port, [...baseline.paths, ...baseline.later], limits, stop.signal);
+    const created = await Promise.all(
+      baseline.later.map(async (p) => ({ p, s: await port.track(p).catch(() => undefined) })),
+    );
+    const paths = [...baseline.paths, ...created.filter((c) => c.s?.diagnostics).map((c) => c.p)];
+    if (!paths.length) return undefined;
+    const how = await settled;
+    if (how === 'aborted') return undefined;
+    return describeNew(newDiagnostics(baseline.before, port.diagnostics(paths)), paths.length, how, limits, show);
+  } finally {
+    stop.abort();
+    signal.removeEventListener('abort', quit);
+  }
+}
+
+function describeNew(
+  fresh: FileDiagnostic[],
+  files: number,
+  how: 'settled' | 'timeout',
+  limits: SettleLimits,
+  show: (absPath: string) => string,
+): string {
   const late = how === 'timeout' ? ` (the language server had not answered within ${limits.maxMs} ms)` : '';
-  if (!fresh.length) return `No new errors or warnings in the edited file${baseline.paths.length > 1 ? 's' : ''}${late}.`;
+  if (!fresh.length) return `No new errors or warnings in the edited file${files > 1 ? 's' : ''}${late}.`;
   const errors = fresh.filter((d) => d.severity === 'error').length;
   const warnings = fresh.length - errors;
-  const counts = [errors && plural(errors, 'error'), warnings && plural(warnings, 'warning')].filter(Boolean).join(', ');
+  const counts = [errors && plural(errors, 'error'), warnings && plural(warnings, 'warning')]
+    .filter(Boolean)
+    .join(', ');
   const more = fresh.length > MAX_LISTED ? ' (the problems tool lists them all)' : '';
   return `New problems after this edit (${counts})${late}${more}:\n${formatDiagnostics(fresh, show)}`;
 }

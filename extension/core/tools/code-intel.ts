@@ -5,7 +5,13 @@
 import * as z from 'zod';
 import type { CodeSymbol, LanguagePort } from '../language/types';
 import { defineTool, errorResult, type ToolContext, type ToolResult } from './types';
-import { formatLocations, mayShow, type ResolvedPosition, resolvePosition, uniqueLocations } from './util/code-position';
+import {
+  formatLocations,
+  mayShow,
+  type ResolvedPosition,
+  resolvePosition,
+  uniqueLocations,
+} from './util/code-position';
 import { displayPath, resolvePath, ToolInputError } from './util/paths';
 import { errorText } from '../util/error-text';
 
@@ -14,7 +20,7 @@ export const MAX_REFERENCES = 100;
 export const MAX_SYMBOLS = 200;
 export const HOVER_CHARS = 4_000;
 
-const NO_PORT = 'Code intelligence is not available here (it needs the editor\'s language features). Use grep instead.';
+const NO_PORT = "Code intelligence is not available here (it needs the editor's language features). Use grep instead.";
 
 export const positionInput = z.object({
   path: z.string().describe('The file: absolute, or relative to the workspace root.'),
@@ -32,7 +38,10 @@ async function nothingFound(port: LanguagePort, pos: ResolvedPosition, what: str
   const support = await port.track(pos.abs).catch(() => undefined);
   const where = `${pos.shown}:${pos.at.line + 1}:${pos.at.character + 1}`;
   if (!support || support.languageId === 'plaintext')
-    return `No ${what} at ${where}: VS Code has no language support for ${pos.shown} (language "${support?.languageId ?? 'unknown'}"). Use grep instead.`;
+    return (
+      `No ${what} at ${where}: VS Code has no language support for ${pos.shown} ` +
+      `(language "${support?.languageId ?? 'unknown'}"). Use grep instead.`
+    );
   return `No ${what} found at ${where} (language "${support.languageId}").`;
 }
 
@@ -69,8 +78,8 @@ export const definitionTool = defineTool({
   ...positionFacts,
   name: 'definition',
   description:
-    'Finds where a symbol is defined, through the editor\'s language server (go to definition). Give the file, the ' +
-    'line and the symbol name on that line. Returns path:line:col with the line\'s text.',
+    "Finds where a symbol is defined, through the editor's language server (go to definition). Give the file, the " +
+    "line and the symbol name on that line. Returns path:line:col with the line's text.",
   async execute(i, ctx) {
     return atPosition(ctx, i, async (port, pos) => {
       const found = uniqueLocations(await port.definition(pos.abs, pos.at));
@@ -85,7 +94,7 @@ export const referencesTool = defineTool({
   name: 'references',
   description:
     'Finds every reference to a symbol (its call sites, uses and declaration) across the workspace, through the ' +
-    'editor\'s language server — exact where grep guesses. Give the file, the line and the symbol name on that line.',
+    "editor's language server — exact where grep guesses. Give the file, the line and the symbol name on that line.",
   async execute(i, ctx) {
     return atPosition(ctx, i, async (port, pos) => {
       const found = uniqueLocations(await port.references(pos.abs, pos.at));
@@ -101,7 +110,7 @@ export const hoverTool = defineTool({
   ...positionFacts,
   name: 'hover',
   description:
-    'Shows what the editor shows on hover: a symbol\'s type, signature and documentation, through the language ' +
+    "Shows what the editor shows on hover: a symbol's type, signature and documentation, through the language " +
     'server. Give the file, the line and the symbol name on that line.',
   async execute(i, ctx) {
     return atPosition(ctx, i, async (port, pos) => {
@@ -135,8 +144,8 @@ export const symbolsTool = defineTool({
   input: symbolsInput,
   subject: (i) => i.path ?? `workspace: ${i.query ?? ''}`,
   description:
-    'Lists symbols through the editor\'s language server: with `path`, the outline of that file (classes, ' +
-    'functions, methods with their lines); with `query` instead, the workspace\'s symbols whose names match it.',
+    "Lists symbols through the editor's language server: with `path`, the outline of that file (classes, " +
+    "functions, methods with their lines); with `query` instead, the workspace's symbols whose names match it.",
   async execute(i, ctx) {
     const port = ctx.ports.language;
     if (!port) return errorResult(NO_PORT);
@@ -153,14 +162,26 @@ export const symbolsTool = defineTool({
               ? `No symbols: VS Code has no language support for ${shown} (language "plaintext").`
               : `No symbols in ${shown} (language "${support.languageId}").`,
           );
-        return ok(capped(list.map((s) => symbolLine(ctx, s, false)), MAX_SYMBOLS, `${shown}:`));
+        return ok(
+          capped(
+            list.map((s) => symbolLine(ctx, s, false)),
+            MAX_SYMBOLS,
+            `${shown}:`,
+          ),
+        );
       }
       const query = i.query?.trim();
-      if (!query) return errorResult('Give a path (a file\'s outline) or a query (symbols across the workspace).');
+      if (!query) return errorResult("Give a path (a file's outline) or a query (symbols across the workspace).");
       const shown: CodeSymbol[] = [];
       for (const s of await port.workspaceSymbols(query)) if (await mayShow(ctx, s.location.path)) shown.push(s);
       if (!shown.length) return ok(`No workspace symbols match "${query}".`);
-      return ok(capped(shown.map((s) => symbolLine(ctx, s, true)), MAX_SYMBOLS, `Symbols matching "${query}":`));
+      return ok(
+        capped(
+          shown.map((s) => symbolLine(ctx, s, true)),
+          MAX_SYMBOLS,
+          `Symbols matching "${query}":`,
+        ),
+      );
     } catch (e) {
       return errorResult(e instanceof ToolInputError ? e.message : `Error: ${errorText(e)}`);
     }

@@ -44,7 +44,10 @@ function wordAt(text: string, symbol: string): number[] {
   return found;
 }
 
-/** The 0-based position a tool call points at: the symbol on (or near) its line, else the column, else the line's first word. */
+/**
+ * The 0-based position a tool call points at: the symbol on (or near) its line, else the column, else
+ * the line's first word.
+ */
 export async function resolvePosition(ctx: ToolContext, input: PositionInput): Promise<ResolvedPosition> {
   const abs = await resolvePath(ctx.ports.workspace, input.path);
   const shown = displayPath(ctx.ports.workspace, abs);
@@ -71,7 +74,12 @@ export async function resolvePosition(ctx: ToolContext, input: PositionInput): P
       for (const l of [line - d, line + d]) {
         const hit = l >= 0 && l < lines.length ? wordAt(lines[l], symbol)[0] : undefined;
         if (hit !== undefined)
-          return { abs, shown, at: { line: l, character: hit }, note: `(\`${symbol}\` is on line ${l + 1}, not ${input.line}.)` };
+          return {
+            abs,
+            shown,
+            at: { line: l, character: hit },
+            note: `(\`${symbol}\` is on line ${l + 1}, not ${input.line}.)`,
+          };
       }
     }
     throw new ToolInputError(
@@ -84,7 +92,12 @@ export async function resolvePosition(ctx: ToolContext, input: PositionInput): P
     return { abs, shown, at: { line, character } };
   }
   const first = lines[line].search(/[\p{L}\p{N}_$]/u);
-  return { abs, shown, at: { line, character: Math.max(first, 0) }, note: '(No symbol given: used the first word of the line.)' };
+  return {
+    abs,
+    shown,
+    at: { line, character: Math.max(first, 0) },
+    note: '(No symbol given: used the first word of the line.)',
+  };
 }
 
 /** Whether a location's file text may be shown: read_file's read rules, else the workspace folders only. */
@@ -102,10 +115,14 @@ export async function formatLocations(ctx: ToolContext, locations: CodeLocation[
   const texts = new Map<string, string[] | undefined>();
   for (const loc of shownLocations) {
     if (texts.has(loc.path)) continue;
-    texts.set(loc.path, (await mayShow(ctx, loc.path)) ? await fileLines(ctx, loc.path).catch(() => undefined) : undefined);
+    texts.set(
+      loc.path,
+      (await mayShow(ctx, loc.path)) ? await fileLines(ctx, loc.path).catch(() => undefined) : undefined,
+    );
   }
   const out = shownLocations.map((loc) => {
-    const where = `${displayPath(ctx.ports.workspace, loc.path)}:${loc.range.start.line + 1}:${loc.range.start.character + 1}`;
+    const { line, character } = loc.range.start;
+    const where = `${displayPath(ctx.ports.workspace, loc.path)}:${line + 1}:${character + 1}`;
     let text = texts.get(loc.path)?.[loc.range.start.line]?.trim();
     if (text && text.length > PREVIEW_CHARS) text = `${text.slice(0, PREVIEW_CHARS)}…`;
     return text ? `${where}  ${text}` : where;
@@ -125,6 +142,9 @@ export function uniqueLocations(locations: CodeLocation[]): CodeLocation[] {
     out.push(l);
   }
   return out.sort(
-    (a, b) => a.path.localeCompare(b.path) || a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+    (a, b) =>
+      a.path.localeCompare(b.path) ||
+      a.range.start.line - b.range.start.line ||
+      a.range.start.character - b.range.start.character,
   );
 }
