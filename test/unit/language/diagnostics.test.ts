@@ -138,7 +138,7 @@ test('an approved change the user edited in the diff review is checked like any 
   assert.match(textOf(r), /a\.ts:1:1 error \[toy T1\] ERROR is not allowed/);
 });
 
-test('no diagnostics source: no waiting at all; a silent server ends at the cap with a note; Stop ends the wait', async () => {
+test('no diagnostics source: no waiting; a silent server ends at the cap with a note; Stop ends the wait', async () => {
   const plain = new FakeLanguage({
     server: toyServer,
     support: () => ({ languageId: 'plaintext', diagnostics: false }),
