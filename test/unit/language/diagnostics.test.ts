@@ -46,7 +46,7 @@ test('newDiagnostics: a moved problem is not new, a repeated one counts, info an
   );
 });
 
-test('formatDiagnostics: 1-based path:line:col, severity, source and code, long messages cut, capped with a count', () => {
+test('formatDiagnostics: 1-based path:line:col, severity, source and code, long messages cut, capped', () => {
   const one = formatDiagnostics(
     [d({ line: 4, character: 2, source: 'ts', code: '2322', message: `Type\n  'x' is bad ${'z'.repeat(400)}` })],
     (p) => path.basename(p),
@@ -59,7 +59,7 @@ test('formatDiagnostics: 1-based path:line:col, severity, source and code, long 
   assert.match(text, /… and 7 more\.$/);
 });
 
-test('awaitSettled: settles after a quiet period, times out at the cap, ignores other files, stops on abort', async () => {
+test('awaitSettled: settles after quiet, times out at the cap, ignores other files, stops on abort', async () => {
   const lang = new FakeLanguage();
   const never = new AbortController().signal;
   const settled = awaitSettled(lang, ['/w/a.ts'], { quietMs: 10, maxMs: 60_000 }, never);
@@ -100,7 +100,7 @@ async function setup(files: Record<string, string>, lang: FakeLanguage) {
   return { root, ctx, run };
 }
 
-test('an edit that introduces an error gets it back in the same result; the file’s old problems are not repeated', async () => {
+test('an edit that introduces an error gets it back in its result; the file’s old problems are not repeated', async () => {
   const lang = new FakeLanguage({ server: toyServer });
   const { run } = await setup({ 'src/a.ts': 'const a = 1; // ERROR old\nconst b = 2;\n' }, lang);
   const r = await run('edit_file', {
