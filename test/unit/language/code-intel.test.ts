@@ -56,7 +56,7 @@ test('a symbol name is found on its line (nearest to a given column), or on a ne
   assert.deepEqual(col.at, { line: 2, character: 7 });
 });
 
-test('references: sorted, deduplicated, workspace-relative with the line; unreadable files named without text', async () => {
+test('references: sorted, deduplicated, relative, with the line; unreadable files named without text', async () => {
   const { ctx, lang, at } = await setup();
   lang.referenceList = [
     at('src/main.ts', 3, 22),

@@ -100,7 +100,7 @@ async function setup(files: Record<string, string>, lang: FakeLanguage) {
   return { root, ctx, run };
 }
 
-test('an edit that introduces an error gets it back in its result; the file’s old problems are not repeated', async () => {
+test('an edit that adds an error gets it back in its result; the file’s old problems are not repeated', async () => {
   const lang = new FakeLanguage({ server: toyServer });
   const { run } = await setup({ 'src/a.ts': 'const a = 1; // ERROR old\nconst b = 2;\n' }, lang);
   const r = await run('edit_file', {
