@@ -63,22 +63,36 @@ export function formatDiagnostics(
 }
 
 /**
+ * How long a file that had no diagnostics at all is given to report one after an edit. Servers do not
+ * re-publish "still nothing" (the TypeScript extension skips an empty → empty update), so silence is
+ * the only answer a clean edit gets: waiting for the whole cap would cost every clean edit 3 s.
+ */
+export const CLEAN_SILENCE_MS = 1_500;
+
+export type SettleOutcome = 'settled' | 'timeout' | 'silent' | 'aborted';
+
+/**
  * Resolves once the diagnostics of `paths` have changed and then stayed quiet for `quietMs`, or
  * `maxMs` after the start, or when `signal` aborts — whichever comes first. `'settled'` when they
- * changed and went quiet, `'timeout'` when the cap ended the wait, `'aborted'` on abort.
+ * changed and went quiet, `'timeout'` when the cap ended the wait, `'aborted'` on abort; with
+ * `silentMs`, `'silent'` when nothing at all changed in that time.
  */
 export function awaitSettled(
   port: Pick<LanguagePort, 'onDidChangeDiagnostics'>,
   paths: readonly string[],
   limits: SettleLimits,
   signal: AbortSignal,
-): Promise<'settled' | 'timeout' | 'aborted'> {
+  silentMs?: number,
+): Promise<SettleOutcome> {
   if (signal.aborted) return Promise.resolve('aborted');
   const watched = new Set(paths);
   return new Promise((resolve) => {
     let quiet: ReturnType<typeof setTimeout> | undefined;
-    const finish = (how: 'settled' | 'timeout' | 'aborted') => {
+    const silence =
+      silentMs !== undefined && silentMs < limits.maxMs ? setTimeout(() => finish('silent'), silentMs) : undefined;
+    const finish = (how: SettleOutcome) => {
       clearTimeout(cap);
+      clearTimeout(silence);
       clearTimeout(quiet);
       unsubscribe();
       signal.removeEventListener('abort', onAbort);
@@ -88,6 +102,7 @@ export function awaitSettled(
     const cap = setTimeout(() => finish('timeout'), limits.maxMs);
     const unsubscribe = port.onDidChangeDiagnostics((changed) => {
       if (!changed.some((p) => watched.has(p))) return;
+      clearTimeout(silence);
       clearTimeout(quiet);
       quiet = setTimeout(() => finish('settled'), limits.quietMs);
     });
@@ -142,7 +157,10 @@ export async function afterEdit(
   const quit = () => stop.abort();
   signal.addEventListener('abort', quit, { once: true });
   try {
-    const settled = awaitSettled(port, [...baseline.paths, ...baseline.later], limits, stop.signal);
+    // A file that had nothing and still has nothing gets no update: silence then means clean. A file
+    // the write created has no earlier report to compare with, so it is given the whole cap.
+    const silentMs = baseline.before.length === 0 && !baseline.later.length ? CLEAN_SILENCE_MS : undefined;
+    const settled = awaitSettled(port, [...baseline.paths, ...baseline.later], limits, stop.signal, silentMs);
     const created = await Promise.all(
       baseline.later.map(async (p) => ({ p, s: await port.track(p).catch(() => undefined) })),
     );
@@ -160,7 +178,7 @@ export async function afterEdit(
 function describeNew(
   fresh: FileDiagnostic[],
   files: number,
-  how: 'settled' | 'timeout',
+  how: Exclude<SettleOutcome, 'aborted'>,
   limits: SettleLimits,
   show: (absPath: string) => string,
 ): string {

@@ -120,8 +120,10 @@ test('an edit that adds an error gets it back in its result; the file’s old pr
 test('a clean edit says so; write_file and multi_edit are watched too', async () => {
   const lang = new FakeLanguage({ server: toyServer });
   const { run } = await setup({ 'a.ts': 'x\n' }, lang);
+  // Clean before and after: the server publishes nothing; the short silence ends the wait, not the cap.
+  lang.limits = { quietMs: 20, maxMs: 60_000 };
   const clean = await run('edit_file', { file_path: 'a.ts', old_string: 'x', new_string: 'y' });
-  assert.match(textOf(clean), /No new errors or warnings in the edited file\./);
+  assert.match(textOf(clean), /No new errors or warnings in the edited file\.$/);
   const multi = await run('multi_edit', { file_path: 'a.ts', edits: [{ old_string: 'y', new_string: 'ERROR' }] });
   assert.match(textOf(multi), /a\.ts:1:1 error \[toy T1\] ERROR is not allowed/);
   const written = await run('write_file', { file_path: 'b.ts', content: 'WARN\n' });
@@ -148,9 +150,10 @@ test('no diagnostics source: no waiting; a silent server ends at the cap with a 
   assert.equal(textOf(r).includes('problems'), false);
   assert.equal(plain.subscriptions, 0, 'never listened for diagnostics');
 
+  // A file the write creates has nothing to compare with: a server that never answers costs the whole cap.
   const silent = new FakeLanguage({ limits: { quietMs: 5, maxMs: 40 } });
   const b = await setup({ 'a.ts': 'x\n' }, silent);
-  const late = await b.run('edit_file', { file_path: 'a.ts', old_string: 'x', new_string: 'y' });
+  const late = await b.run('write_file', { file_path: 'new.ts', content: 'y\n' });
   assert.match(textOf(late), /had not answered within 40 ms/);
 
   const off = new FakeLanguage({ server: toyServer, limits: { quietMs: 5, maxMs: 0 } });
