@@ -51,10 +51,12 @@ export function languageScenarios(e2e: E2E): void {
         const told = (i: number) => JSON.stringify(fake.requests[before + i]?.body ?? {});
         // The references result: both call sites (1-based line:col) and the declaration, with their lines.
         const refs = told(1);
-        assert.match(refs, /3 references in 2 files/, refs.slice(-1500));
+        // Call sites, the import and the declaration: TypeScript counts all four.
+        assert.match(refs, /4 references in 2 files/, refs.slice(-1500));
+        assert.match(refs, /src\/lsp\/use\.ts:1:10  import \{ area \} from/);
         assert.match(refs, /src\/lsp\/shapes\.ts:1:17  export function area/);
-        assert.match(refs, /src\/lsp\/use\.ts:3:21  export const small = area\(1, 2\);/);
-        assert.match(refs, /src\/lsp\/use\.ts:4:19  export const big = area\(10, 20\);/);
+        assert.match(refs, /src\/lsp\/use\.ts:3:22  export const small = area\(1, 2\);/);
+        assert.match(refs, /src\/lsp\/use\.ts:4:20  export const big = area\(10, 20\);/);
         // The edit's result, in the very next request, carries the compiler's new error.
         const edited = told(3);
         assert.match(edited, /New problems after this edit \(1 error\)/, edited.slice(-1500));
