@@ -53,10 +53,10 @@ export function languageScenarios(e2e: E2E): void {
         const refs = told(1);
         // Call sites, the import and the declaration.
         assert.match(refs, /\d references in 2 files/, refs.slice(-1500));
-        assert.match(refs, /src\/lsp\/use\.ts:1:10  import \{ area \} from/);
-        assert.match(refs, /src\/lsp\/shapes\.ts:1:17  export function area/);
-        assert.match(refs, /src\/lsp\/use\.ts:3:22  export const small = area\(1, 2\);/);
-        assert.match(refs, /src\/lsp\/use\.ts:4:20  export const big = area\(10, 20\);/);
+        assert.match(refs, /src\/lsp\/use\.ts:1:10 {2}import \{ area \} from/);
+        assert.match(refs, /src\/lsp\/shapes\.ts:1:17 {2}export function area/);
+        assert.match(refs, /src\/lsp\/use\.ts:3:22 {2}export const small = area\(1, 2\);/);
+        assert.match(refs, /src\/lsp\/use\.ts:4:20 {2}export const big = area\(10, 20\);/);
         // The edit's result, in the very next request, carries the compiler's new error.
         const edited = told(3);
         assert.match(edited, /New problems after this edit \(1 error\)/, edited.slice(-1500));
