@@ -17,6 +17,9 @@ export function languageScenarios(e2e: E2E): void {
     async ({ wb, fake, workspace }) => {
       wb.writeWorkspaceFile('src/lsp/shapes.ts', SHAPES);
       wb.writeWorkspaceFile('src/lsp/use.ts', USE);
+      // A project, as real TypeScript code has: without one, each file opened alone is its own
+      // inferred project and shapes.ts's references would not include use.ts (seen in code-server).
+      wb.writeWorkspaceFile('src/lsp/tsconfig.json', '{ "compilerOptions": { "strict": true, "noEmit": true } }\n');
       try {
         await wb.openSextantView();
         await wb.runPaletteCommand('Sextant: New Chat');
