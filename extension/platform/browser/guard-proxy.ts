@@ -76,7 +76,7 @@ async function tunnel(
   }
   const verdict = await o.guard({ ...target, scheme: target.port === 80 ? 'http' : 'https' });
   if (!verdict.ok) {
-    o.onRefused({ target: req.url ?? '', reason: verdict.reason });
+    if (!verdict.quiet) o.onRefused({ target: req.url ?? '', reason: verdict.reason });
     client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n\r\nSextant: ${verdict.reason}\n`);
     return;
   }
@@ -106,7 +106,7 @@ async function forward(req: IncomingMessage, res: ServerResponse, o: Parameters<
   const port = Number(url.port) || 80;
   const verdict = await o.guard({ host, port, scheme: 'http' });
   if (!verdict.ok) {
-    o.onRefused({ target: `${url.origin}${url.pathname}`, reason: verdict.reason });
+    if (!verdict.quiet) o.onRefused({ target: `${url.origin}${url.pathname}`, reason: verdict.reason });
     res.writeHead(403, { 'content-type': 'text/plain' }).end(`Sextant: ${verdict.reason}\n`);
     return;
   }

@@ -14,10 +14,27 @@ export interface BrowserGuardOptions {
 
 const WHO = 'the browser';
 
+/**
+ * Hosts Chrome, Chromium and Edge call on their own (component and extension updates, account and
+ * autofill services, Safe Browsing, telemetry) even with --disable-background-networking. A fresh
+ * profile needs none of them, and the page did not ask for them: refused quietly.
+ */
+const BROWSER_SERVICE_HOSTS = [
+  /^update\.googleapis\.com$/,
+  /^clients\d*\.google\.com$/,
+  /^accounts\.google\.com$/,
+  /^(content-autofill|clientservices|safebrowsing|optimizationguide-pa|redirector\.gvt1|android)\.googleapis\.com$/,
+  /(^|\.)gvt1\.com$/,
+  /^edge\.microsoft\.com$/,
+  /^(config|self)\.edge\.skype\.com$/,
+];
+
 export function browserConnectionGuard(o: BrowserGuardOptions): ConnectionGuard {
   const resolve = o.resolve ?? systemResolver;
   return async ({ host, port, scheme }) => {
     if (!Number.isInteger(port) || port <= 0 || port > 65535) return { ok: false, reason: `port ${port} is not valid` };
+    if (BROWSER_SERVICE_HOSTS.some((h) => h.test(host.toLowerCase())))
+      return { ok: false, reason: `${host} is one of the browser's own background services`, quiet: true };
     let url: URL;
     try {
       url = new URL(`${scheme}://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}/`);

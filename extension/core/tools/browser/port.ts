@@ -3,7 +3,10 @@
 // browser lives; the backend only launches, drives and closes it. Loaded on the first browser call.
 
 /** Where one connection the page wants to open may go: the address to connect to, or why not. */
-export type ConnectionVerdict = { ok: true; address: string } | { ok: false; reason: string };
+export type ConnectionVerdict =
+  | { ok: true; address: string }
+  /** `quiet`: the browser's own background traffic, refused without telling the model about it. */
+  | { ok: false; reason: string; quiet?: boolean };
 
 /**
  * Judges every connection the browser opens (pages, subresources, redirects, fetch/XHR, WebSockets):
