@@ -69,7 +69,9 @@ export function findBrowser(o: FindBrowserOptions = {}): { path: string } | { pr
   if (o.configured) {
     if (exists(o.configured)) return { path: o.configured };
     return {
-      problem: `sextant.browser.executablePath is "${o.configured}", which is not an executable file. Fix the path or clear it to let Sextant look for Chrome, Edge or Chromium.`,
+      problem:
+        `sextant.browser.executablePath is "${o.configured}", which is not an executable file. Fix the path ` +
+        'or clear it to let Sextant look for Chrome, Edge or Chromium.',
     };
   }
   for (const p of usualPlaces(platform, env)) if (exists(p)) return { path: p };

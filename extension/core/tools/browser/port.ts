@@ -20,7 +20,7 @@ export type ConnectionGuard = (target: {
 }) => Promise<ConnectionVerdict>;
 
 export interface BrowserLaunchOptions {
-  /** The browser's executable (`sextant.browser.executablePath`); absent: the backend looks for Chrome, Edge or Chromium. */
+  /** `sextant.browser.executablePath`; absent: the backend looks for Chrome, Edge or Chromium. */
   executablePath?: string;
   headless: boolean;
   guard: ConnectionGuard;
