@@ -7,6 +7,7 @@ import { createToolSessionState, disposeToolSession } from '../../extension/core
 import type { AnyTool } from '../../extension/core/tools/types';
 import { join } from 'node:path';
 import type { BrowserBackend } from '../../extension/core/tools/browser/port';
+import { profileProcesses } from '../../extension/platform/browser/processes';
 import { findBrowser } from '../../extension/platform/browser/find-browser';
 import { makeContext } from '../../test/fixtures/node-ports';
 import { startTestSite, testResolve } from '../../test/fixtures/browser/site';
@@ -68,15 +69,15 @@ async function main() {
       shot.push(await timed('screenshot', {}, s));
     }
     await new Promise((r) => setTimeout(r, 2000));
-    const rss = await sessions.peek(s)?.page?.memoryBytes();
+    const pss = await sessions.peek(s)?.page?.memoryBytes();
+    const pids = profileProcesses(sessions.peek(s)?.page?.info.profileDir ?? '/none');
     console.log(`bundle require (dist/browser-driver, once per window): ${bundleLoad.toFixed(0)} ms`);
     console.log(`cold: launch + navigate + first snapshot: ${stats(cold)}`);
     console.log(`warm: navigate + snapshot:                ${stats(warm)}  (goal ≤ 300 ms)`);
     console.log(`warm: snapshot alone:                     ${stats(snap)}`);
     console.log(`warm: screenshot (JPEG 1280×800):          ${stats(shot)}`);
-    console.log(
-      `browser RSS idle (all its processes, Linux /proc): ${rss ? `${(rss / 1024 / 1024).toFixed(0)} MB` : 'n/a'}`,
-    );
+    const mb = pss ? `${(pss / 1024 / 1024).toFixed(0)} MB` : 'n/a';
+    console.log(`browser memory idle (PSS of its ${pids.length} processes, Linux /proc): ${mb}`);
     disposeToolSession(s);
   } finally {
     await sessions.closeAll();

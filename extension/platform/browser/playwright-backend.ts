@@ -2,7 +2,7 @@
 // (find-browser.ts; never a download). Its own bundle (dist/browser-driver/lib/browser.js), loaded on
 // the first browser call. One persistent context on a fresh temporary profile (no user cookies,
 // removed on close), one page, all traffic through the guard proxy (guard-proxy.ts).
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -16,6 +16,7 @@ import type {
 } from '../../core/tools/browser/port';
 import { findBrowser } from './find-browser';
 import { startGuardProxy } from './guard-proxy';
+import { profileProcesses, profileProcessesMemory } from './processes';
 
 /** The flags the browser runs with: no first-run UI, no background traffic of its own, no UDP around the proxy. */
 export const BROWSER_ARGS = [
@@ -172,7 +173,7 @@ class PlaywrightPage implements BrowserPage {
   }
 
   async memoryBytes(): Promise<number | undefined> {
-    return profileProcessesRss(this.info.profileDir);
+    return profileProcessesMemory(this.info.profileDir);
   }
 
   close(): Promise<void> {
@@ -182,36 +183,6 @@ class PlaywrightPage implements BrowserPage {
       .then(() => this.cleanup());
     return this.closing;
   }
-}
-
-/** The processes whose command line names this profile (Linux /proc): the browser and its children. */
-export function profileProcesses(profileDir: string): number[] {
-  if (process.platform !== 'linux') return [];
-  const pids: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'latin1').includes(profileDir)) pids.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
-}
-
-function profileProcessesRss(profileDir: string): number | undefined {
-  const pids = profileProcesses(profileDir);
-  if (pids.length === 0) return undefined;
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'latin1'));
-      if (m) total += Number(m[1]) * 1024;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
 }
 
 export function createBrowserBackend(): BrowserBackend {
@@ -267,3 +238,4 @@ export function createBrowserBackend(): BrowserBackend {
 }
 
 export { findBrowser } from './find-browser';
+export { profileProcesses } from './processes';

@@ -63,7 +63,7 @@ export interface BrowserPage {
   close(): Promise<void>;
   /** Resolves when the browser went away (closed, crashed, killed). */
   readonly closed: Promise<void>;
-  /** The resident memory of the browser's processes in bytes, where the OS tells (Linux). */
+  /** The memory of the browser's processes in bytes (PSS: shared pages once), where the OS tells (Linux). */
   memoryBytes(): Promise<number | undefined>;
 }
 
