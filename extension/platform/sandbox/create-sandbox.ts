@@ -139,7 +139,9 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
     let releaseBox = () => {};
     if (d.backend === 'bubblewrap') {
       const cover = coverable(stateRoot, plan);
-      const pool = holders(d.bwrap);
+      // A long-lived process (an MCP server) keeps a network of its own, as before: servers do not share
+      // a loopback with each other or with the chat's commands, and its one start cost does not matter.
+      const pool = req.longLived ? undefined : holders(d.bwrap);
       let lease: HolderLease | undefined;
       if (pool) {
         try {
