@@ -96,7 +96,7 @@ test('bubblewrap: read-only root, own /dev /proc /tmp, writable binds, read-only
   assert.deepEqual(args.slice(-3), ['/bin/bash', '-c', 'true']);
 });
 
-test('in a chat holder: the command makes no network or IPC namespace, keeps its own PID one; the state is covered', () => {
+test('in a chat holder: a command makes no network or IPC namespace, keeps its PID one; state covered', () => {
   const args = bwrapArgs(plan, { emptyFile: '/b/ef', emptyDir: '/b/ed', sharedNet: true, cover: ['/state'] }, 'true');
   const s = args.join(' ');
   assert.ok(!args.includes('--unshare-net') && !args.includes('--unshare-ipc'));
@@ -106,7 +106,7 @@ test('in a chat holder: the command makes no network or IPC namespace, keeps its
   assert.ok(s.indexOf('--tmpfs /state') < s.indexOf('--ro-bind /ws/.git/hooks'));
 });
 
-test('the holder: own user (unprivileged), network, IPC and PID namespaces; no /dev; nothing writable but its folder', () => {
+test('the holder: own user (unprivileged), network, IPC, PID namespaces; no /dev; only its folder writable', () => {
   const user = holderArgs('/h', { node: '/usr/bin/node' }, false);
   for (const flag of ['--unshare-user', '--unshare-net', '--unshare-ipc', '--unshare-pid', '--die-with-parent'])
     assert.ok(user.includes(flag), flag);

@@ -164,7 +164,9 @@ test('chats are apart: not each other’s servers, /tmp or the state folder; a c
     const b = t.chat('b');
     const server = await bashTool.execute(
       {
-        command: `node -e "require('http').createServer((q,s)=>s.end('from chat a')).listen(${port},'127.0.0.1',()=>console.log('listening'))"`,
+        command:
+          `node -e "require('http').createServer((q,s)=>s.end('from chat a'))` +
+          `.listen(${port},'127.0.0.1',()=>console.log('listening'))"`,
         run_in_background: true,
       },
       a,
