@@ -12,6 +12,7 @@ import {
   type ErrorInfo,
   type Envelope,
   type Mode,
+  type HooksView,
   type McpServerView,
   type ModelChoice,
   type ReasoningChoice,
@@ -80,6 +81,8 @@ export class ChatStore {
   protocolError: ErrorInfo | undefined;
   /** MCP servers (those with `approval` wait for the user) and problems with their configuration. */
   mcp: { servers: McpServerView[]; problems: string[] } = { servers: [], problems: [] };
+  /** Hooks: the workspace's waiting for approval (or decided), and configuration problems. */
+  hooks: HooksView = { problems: [] };
   /** Rules files, skills and slash commands in effect (asked for on `/` and by the context popover). */
   project: ProjectContextInfo | undefined;
   /** The user's earlier prompts in this workspace, oldest first (Up/Down in the composer). */
@@ -189,6 +192,10 @@ export class ChatStore {
     },
     mcpServers: (m) => {
       this.mcp = { servers: m.servers, problems: m.problems };
+      this.mark('panels');
+    },
+    hooks: (m) => {
+      this.hooks = m.view;
       this.mark('panels');
     },
     rewound: (m) => {

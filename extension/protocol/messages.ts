@@ -13,6 +13,7 @@ import {
 import { ProjectContextInfoSchema, PromptHistorySchema } from './project-context';
 import { RewindPreviewSchema, RewindScopeSchema } from './rewind';
 import { McpServerViewSchema } from './mcp';
+import { HooksViewSchema } from './hooks';
 
 /** Webview → host. */
 export const InboundSchema = z.discriminatedUnion('type', [
@@ -100,6 +101,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
   }),
   /** The user's answer to an MCP server waiting for approval (new, changed config, changed tools). */
   z.object({ type: z.literal('mcpDecision'), server: z.string().min(1), decision: z.enum(['approve', 'deny']) }),
+  /** The user's answer to the workspace hooks' approval card, bound to the hash it showed. */
+  z.object({ type: z.literal('hookDecision'), hash: z.string().min(1), decision: z.enum(['approve', 'deny']) }),
 ]);
 export type Inbound = z.infer<typeof InboundSchema>;
 export type InboundType = Inbound['type'];
@@ -132,5 +135,6 @@ export const OutboundSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rewound'), summary: z.string(), draft: z.string().optional() }),
   /** Every MCP server's state; those with `approval` wait for the user. `problems`: configuration errors. */
   z.object({ type: z.literal('mcpServers'), servers: z.array(McpServerViewSchema), problems: z.array(z.string()) }),
+  z.object({ type: z.literal('hooks'), view: HooksViewSchema }),
 ]);
 export type Outbound = z.infer<typeof OutboundSchema>;

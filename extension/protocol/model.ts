@@ -34,6 +34,8 @@ export const ToolCallViewSchema = z.object({
   detail: z.string().optional(),
   /** One plain line saying why a call failed, shown above the preview (a failed edit's closest match). */
   summary: z.string().optional(),
+  /** What the hooks around this call said (PreToolUse / PostToolUse), one line each. */
+  hooks: z.array(z.string()).optional(),
 });
 export type ToolCallView = z.infer<typeof ToolCallViewSchema>;
 

@@ -20,6 +20,8 @@ export interface HandlerHost {
   diffReviews: Pick<DiffReviews, 'reveal'>;
   /** The user's answer to an MCP server waiting for approval (mcp-host.ts). */
   mcpDecide(server: string, decision: 'approve' | 'deny'): Promise<void>;
+  /** The user's answer to the workspace hooks' approval card (hooks-host.ts). */
+  hookDecide(hash: string, decision: 'approve' | 'deny'): Promise<void>;
   /** `/mcp__<server>__<prompt>` and `@<server>:<uri>` in a message, resolved (the text as typed if none). */
   expandMessage(text: string): Promise<string>;
   /** Rules, skills and slash commands (the `/` menu and the context popover). */
@@ -91,6 +93,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     },
     answer: (m) => c.answer(m.callId, m.answers),
     mcpDecision: (m) => host.mcpDecide(m.server, m.decision),
+    hookDecision: (m) => host.hookDecide(m.hash, m.decision),
     history: (m) => c.postHistory(m.query, { offset: m.offset, limit: m.limit }),
     resume: async (m) => {
       if (!(await c.resume(m.sessionId)))

@@ -34,6 +34,7 @@ import { KeyCommands } from './key-commands';
 import { createPermissionHost } from './permission-host';
 import { createSandboxHost } from './sandbox-host';
 import { createRuntimeMcp } from './mcp-runtime';
+import { createRuntimeHooks } from './hooks-host';
 import { addMcpServer, showMcpServers } from './mcp-commands';
 import { PlanDocuments } from './plan-documents';
 import { ProvidersHost } from './providers-host';
@@ -225,6 +226,9 @@ export async function createRuntime(
     trusted,
   });
 
+  // Hooks (Claude Code's format): the user's, and the workspace's once approved on their card; in the box.
+  const hooks = createRuntimeHooks({ context, log, post, tools, audit: (entry) => permissions.audit(entry) });
+
   // The one place approvals are answered: the card, the diff view and Approve/Deny Change all reach it.
   const approvals = new ApprovalBroker(log);
   const diffReviews = own(new DiffReviews({ decide: approvals.approve, log }));
@@ -234,6 +238,7 @@ export async function createRuntime(
   const controller: ChatController = new ChatController({
     approvals,
     project,
+    hooks: hooks.engine,
     host: {
       // Every message passes the research notifier on its way: it shows a run's progress with Cancel.
       post: (message) => {
@@ -316,6 +321,7 @@ export async function createRuntime(
           says: 'web search: settings changed; the next search uses them',
           react: () => {},
         },
+        { sections: ['sextant.hooks'], says: 'hooks: settings changed', react: () => hooks.reloadUser() },
         {
           sections: ['sextant.permissions', 'sextant.sandbox'],
           says: 'permissions: settings changed; the policy is rebuilt for the next tool call',
@@ -370,7 +376,10 @@ export async function createRuntime(
       // Messages that read history wait until it is open; a send, an approval or a Stop never does.
       if (READS_HISTORY.has(parsed.message.type)) await store.ready;
       await dispatchInbound(handlers, parsed.message);
-      if (parsed.message.type === 'ready') mcp.post();
+      if (parsed.message.type === 'ready') {
+        mcp.post();
+        hooks.post();
+      }
     },
     pickMode: () => pickMode(controller),
     pickModel: () => pickModel(controller),
@@ -414,6 +423,7 @@ export async function createRuntime(
     planDocuments: new PlanDocuments(),
     diffReviews,
     mcpDecide: (server, decision) => mcp.manager.decide(server, decision),
+    hookDecide: (hash, decision) => hooks.decide(hash, decision),
     expandMessage: (text) => mcp.expandMessage(text),
     project,
     prompts: new PromptHistory({

@@ -182,7 +182,7 @@ export class RequestRunner {
     const { host } = this.services;
     const s = this.chat.session;
     let checkpoints: TurnCheckpoints | undefined;
-    const userMessage: ModelMessage = { role: 'user', content: text };
+    let userMessage: ModelMessage = { role: 'user', content: text };
     let userRecorded = false;
     const recordHistory = (messages: ModelMessage[]) => {
       const add = userRecorded ? messages : [userMessage, ...messages];
@@ -210,6 +210,7 @@ export class RequestRunner {
         if (next.done) break;
         const ev = next.value;
         if (ev.type === 'history') recordHistory(ev.messages);
+        else if (ev.type === 'prompt') userMessage = ev.message;
         else {
           if (ev.type === 'usage') promptSeen(ev.usage.inputTokens);
           if (ev.type === 'todos')

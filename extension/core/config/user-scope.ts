@@ -32,6 +32,7 @@ export const USER_ONLY_SETTINGS = [
   'research.endpoints',
   'plannerModel',
   'mcp.servers',
+  'hooks',
 ] as const;
 
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];

@@ -119,6 +119,7 @@ test('dispatch calls exactly the handler of the message type', async () => {
     redoRewind: record('redoRewind'),
     editResend: record('editResend'),
     mcpDecision: record('mcpDecision'),
+    hookDecision: record('hookDecision'),
   };
   await dispatchInbound(handlers, { type: 'setMode', mode: 'plan' });
   await dispatchInbound(handlers, { type: 'ready' });
