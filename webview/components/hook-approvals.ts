@@ -27,12 +27,13 @@ export class SxHookApprovals extends LightElement {
   private renderCard(w: WorkspaceHooks): unknown {
     const done = this.decided.has(w.hash);
     const files = [...new Set(w.hooks.map((h) => h.source))].join(', ');
+    const count = w.hooks.length === 1 ? 'a hook' : `${w.hooks.length} hooks`;
     return html`<section class="approval card hook-approval" role="group" aria-label="Workspace hooks">
       <div class="approval-head">
         ${
           w.changed
             ? `The workspace's hooks changed since you approved them (${files}).`
-            : `This workspace's ${files} wants to run ${w.hooks.length === 1 ? 'a hook' : `${w.hooks.length} hooks`} on the agent's events.`
+            : `This workspace's ${files} wants to run ${count} on the agent's events.`
         }
       </div>
       <p class="approval-reason">

@@ -135,7 +135,7 @@ async function until(pred: () => boolean): Promise<void> {
   assert.ok(pred(), 'timed out');
 }
 
-test('a PreToolUse hook that denies: the tool does not run, the model gets the reason, card and audit say so', async () => {
+test('a PreToolUse hook that denies: the tool does not run, the model is told why; card and audit say so', async () => {
   ran.length = 0;
   const dir = mkdtempSync(join(tmpdir(), 'hook-scripts-'));
   const seen = join(dir, 'input.json');
@@ -255,7 +255,8 @@ test('PostToolUse feedback reaches the model; a Stop hook that blocks sends the 
   const stop = script(
     dir,
     'stop.sh',
-    `if grep -q '"stop_hook_active":true'; then exit 0; fi\necho '{"decision": "block", "reason": "run the tests first"}'`,
+    `if grep -q '"stop_hook_active":true'; then exit 0; fi\n` +
+      `echo '{"decision": "block", "reason": "run the tests first"}'`,
   );
   const s = setup({
     user: { ...hooksFor('PostToolUse', post, { matcher: 'Bash' }), ...hooksFor('Stop', stop) },
@@ -301,7 +302,7 @@ test("a hook's allow cannot beat a deny rule or a protected path", async () => {
   assert.match(lastToolResult(provider.requests[1]), /Blocked, not run: .*bash\(curl \*\)/);
 });
 
-test('a workspace hook does not run before approval (marker file), runs after, and asks again when changed', async () => {
+test('a workspace hook does not run before approval (a marker file), runs after, asks again when changed', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'hook-scripts-'));
   const marker = join(dir, 'ran');
   const hookCmd = script(dir, 'mark.sh', `echo run >> '${marker}'`);
