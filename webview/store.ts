@@ -13,6 +13,7 @@ import {
   type Envelope,
   type Mode,
   type HooksView,
+  type QueuedMessage,
   type McpServerView,
   type ModelChoice,
   type ReasoningChoice,
@@ -83,6 +84,8 @@ export class ChatStore {
   mcp: { servers: McpServerView[]; problems: string[] } = { servers: [], problems: [] };
   /** Hooks: the workspace's waiting for approval (or decided), and configuration problems. */
   hooks: HooksView = { problems: [] };
+  /** Messages queued while a turn runs (the host keeps them; sent one by one when a turn completes). */
+  queued: QueuedMessage[] = [];
   /** Rules files, skills and slash commands in effect (asked for on `/` and by the context popover). */
   project: ProjectContextInfo | undefined;
   /** The user's earlier prompts in this workspace, oldest first (Up/Down in the composer). */
@@ -196,6 +199,10 @@ export class ChatStore {
     },
     hooks: (m) => {
       this.hooks = m.view;
+      this.mark('panels');
+    },
+    queued: (m) => {
+      this.queued = m.items;
       this.mark('panels');
     },
     rewound: (m) => {

@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { EnvelopeSchema } from './events';
 import {
   ModeSchema,
+  QueuedMessageSchema,
   ReasoningChoiceSchema,
   RunBudgetChoiceSchema,
   SessionSummarySchema,
@@ -101,6 +102,15 @@ export const InboundSchema = z.discriminatedUnion('type', [
   }),
   /** The user's answer to an MCP server waiting for approval (new, changed config, changed tools). */
   z.object({ type: z.literal('mcpDecision'), server: z.string().min(1), decision: z.enum(['approve', 'deny']) }),
+  /** Typed while a turn runs: queued, sent when the turn completes (sent at once when nothing runs). */
+  z.object({ type: z.literal('queue'), text: z.string().min(1), mode: ModeSchema }),
+  z.object({ type: z.literal('queueEdit'), id: z.string().min(1), text: z.string() }),
+  z.object({ type: z.literal('queueRemove'), id: z.string().min(1) }),
+  /**
+   * Steer the running turn: `text` (or the queued message `id`) is delivered at its next step boundary
+   * as the user's message; sent as a new message when nothing runs.
+   */
+  z.object({ type: z.literal('steer'), text: z.string().optional(), id: z.string().optional(), mode: ModeSchema }),
   /** The user's answer to the workspace hooks' approval card, bound to the hash it showed. */
   z.object({ type: z.literal('hookDecision'), hash: z.string().min(1), decision: z.enum(['approve', 'deny']) }),
 ]);
@@ -136,5 +146,7 @@ export const OutboundSchema = z.discriminatedUnion('type', [
   /** Every MCP server's state; those with `approval` wait for the user. `problems`: configuration errors. */
   z.object({ type: z.literal('mcpServers'), servers: z.array(McpServerViewSchema), problems: z.array(z.string()) }),
   z.object({ type: z.literal('hooks'), view: HooksViewSchema }),
+  /** The messages queued while a turn runs, in the order they will be sent (kept by the host). */
+  z.object({ type: z.literal('queued'), items: z.array(QueuedMessageSchema) }),
 ]);
 export type Outbound = z.infer<typeof OutboundSchema>;

@@ -92,7 +92,11 @@ export type BudgetStop = z.infer<typeof BudgetStopSchema>;
  * compaction that could not be made, the step limit reached (both of the last two ending kinds offer
  * Continue), or anything else worth a line in the answer.
  */
-export const NoticeKindSchema = z.enum(['info', 'budget', 'fallback', 'compaction', 'step_limit']);
+/** A message the user queued while a turn ran. */
+export const QueuedMessageSchema = z.object({ id: z.string(), text: z.string(), mode: ModeSchema });
+export type QueuedMessage = z.infer<typeof QueuedMessageSchema>;
+
+export const NoticeKindSchema = z.enum(['info', 'budget', 'fallback', 'compaction', 'step_limit', 'steer']);
 export type NoticeKind = z.infer<typeof NoticeKindSchema>;
 
 /** A notice in an answer: stored and replayed like any other part, so its Continue survives a reload. */

@@ -1,11 +1,12 @@
 // The handler table for webview messages. Its type is a mapped type over the inbound union, so a
 // new message type without a handler here is a compile error.
 import * as vscode from 'vscode';
-import type { InboundHandlers, Outbound } from '../protocol';
+import type { InboundHandlers, Mode, Outbound, RunBudgetChoice } from '../protocol';
 import type { ChatController } from '../core/agent/controller';
 import { expandPrompt } from '../core/extensions/prompt-expansion';
 import type { ProjectContext } from '../core/extensions/project-context';
 import type { PromptHistory } from '../core/extensions/prompt-history';
+import type { MessageQueue } from '../core/agent/message-queue';
 import type { PlanDocuments } from './plan-documents';
 import type { DiffReviews } from './diff-review';
 
@@ -27,6 +28,10 @@ export interface HandlerHost {
   /** Rules, skills and slash commands (the `/` menu and the context popover). */
   project: ProjectContext;
   prompts: PromptHistory;
+  /** Messages queued while a turn runs (kept in the host's state). */
+  queue: MessageQueue;
+  /** A request id for a message the host sends itself (a queued one). */
+  newRequestId(): string;
   post(message: Outbound): void;
 }
 
@@ -34,28 +39,61 @@ const EXTERNAL_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 
 export function createInboundHandlers(host: HandlerHost): InboundHandlers {
   const c = host.controller;
+  const postQueue = () => host.post({ type: 'queued', items: host.queue.items() });
+  /**
+   * What the user typed, as a request: MCP references first (`/mcp__<server>__<prompt>`,
+   * `@<server>:<uri>`), then a custom slash command becomes its prompt (a few small reads); a refused one
+   * keeps the draft in the view, which checks the name against the same list before sending. Once the
+   * request completes, the next queued message goes (after Stop or an error they stay queued).
+   */
+  const sendText = async (requestId: string, text: string, mode: Mode, budget?: RunBudgetChoice) => {
+    // What the user typed (not a command's expansion) is what Up brings back.
+    host.post({ type: 'promptHistory', prompts: host.prompts.add(text) });
+    const prompt = await expandPrompt(host.project.commands, await host.expandMessage(text));
+    if (!prompt.ok) {
+      host.post({
+        type: 'protocolError',
+        error: { code: 'bad_request', message: prompt.message, recoverable: true },
+      });
+      return;
+    }
+    const opts = { ...(budget ? { budget } : {}), ...(prompt.model ? { model: prompt.model } : {}) };
+    await c.send(requestId, prompt.text, prompt.mode ?? mode, opts);
+    if (c.lastEnd() !== 'complete' || c.isRunning()) return;
+    const next = host.queue.shift();
+    if (!next) return;
+    postQueue();
+    await sendText(host.newRequestId(), next.text, next.mode);
+  };
   return {
     ready: () => {
       host.post({ type: 'promptHistory', prompts: host.prompts.list() });
+      postQueue();
       return c.postSnapshot();
     },
     // Not awaited: a send runs for the whole turn, and the next message (Stop) must get through.
-    // MCP references first (`/mcp__<server>__<prompt>`, `@<server>:<uri>`), then a custom slash command
-    // becomes its prompt (a few small reads); a refused one keeps the draft in the view, which checks the
-    // name against the same list before sending.
-    send: async (m) => {
-      // What the user typed (not a command's expansion) is what Up brings back.
-      host.post({ type: 'promptHistory', prompts: host.prompts.add(m.text) });
-      const prompt = await expandPrompt(host.project.commands, await host.expandMessage(m.text));
-      if (!prompt.ok) {
-        host.post({
-          type: 'protocolError',
-          error: { code: 'bad_request', message: prompt.message, recoverable: true },
-        });
-        return;
-      }
-      const opts = { ...(m.budget ? { budget: m.budget } : {}), ...(prompt.model ? { model: prompt.model } : {}) };
-      void c.send(m.requestId, prompt.text, prompt.mode ?? m.mode, opts);
+    send: (m) => void sendText(m.requestId, m.text, m.mode, m.budget),
+    queue: (m) => {
+      // The turn may have ended meanwhile: then the message goes now.
+      if (!c.isRunning()) return void sendText(host.newRequestId(), m.text, m.mode);
+      host.queue.add(m.text, m.mode);
+      postQueue();
+    },
+    queueEdit: (m) => {
+      host.queue.edit(m.id, m.text);
+      postQueue();
+    },
+    queueRemove: (m) => {
+      host.queue.remove(m.id);
+      postQueue();
+    },
+    steer: (m) => {
+      const queued = m.id ? host.queue.take(m.id) : undefined;
+      if (queued) postQueue();
+      const text = queued?.text ?? m.text?.trim();
+      if (!text) return;
+      host.post({ type: 'promptHistory', prompts: host.prompts.add(text) });
+      if (!c.steer(text)) void sendText(host.newRequestId(), text, queued?.mode ?? m.mode);
     },
     projectContext: async () => host.post({ type: 'projectContext', info: await host.project.info() }),
     abort: (m) => c.stop(m.requestId),

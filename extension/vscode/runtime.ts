@@ -35,6 +35,7 @@ import { createPermissionHost } from './permission-host';
 import { createSandboxHost } from './sandbox-host';
 import { createRuntimeMcp } from './mcp-runtime';
 import { createRuntimeHooks } from './hooks-host';
+import { MessageQueue } from '../core/agent/message-queue';
 import { addMcpServer, showMcpServers } from './mcp-commands';
 import { PlanDocuments } from './plan-documents';
 import { ProvidersHost } from './providers-host';
@@ -109,6 +110,8 @@ const READS_HISTORY: ReadonlySet<Inbound['type']> = new Set<Inbound['type']>([
 
 /** Where the workspace's prompt history is kept (workspace state: per workspace, across windows). */
 const PROMPT_HISTORY_KEY = 'sextant.promptHistory';
+/** Messages queued while a turn runs (workspace state: a reloaded window still shows and sends them). */
+const QUEUE_KEY = 'sextant.queuedMessages';
 
 export async function createRuntime(
   context: vscode.ExtensionContext,
@@ -426,6 +429,14 @@ export async function createRuntime(
     hookDecide: (hash, decision) => hooks.decide(hash, decision),
     expandMessage: (text) => mcp.expandMessage(text),
     project,
+    queue: new MessageQueue(
+      {
+        read: () => context.workspaceState.get(QUEUE_KEY),
+        write: (items) => void context.workspaceState.update(QUEUE_KEY, items),
+      },
+      randomUUID,
+    ),
+    newRequestId: randomUUID,
     prompts: new PromptHistory({
       read: () => context.workspaceState.get(PROMPT_HISTORY_KEY),
       write: (prompts) => void context.workspaceState.update(PROMPT_HISTORY_KEY, prompts),

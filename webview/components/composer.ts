@@ -12,6 +12,7 @@ import { classify, menuCommands, typedCommandName, type MenuCommand } from '../c
 import { caretAllows, PromptRecall } from '../prompt-recall';
 import { ModeSchema } from '../../extension/protocol';
 import { renderSlashMenu } from './slash-menu';
+import { renderQueued } from './queued-list';
 
 /** The quick budget picker: the dollar cap of the next run ('' = sextant.budget.maxCostUsd, 'none' = no cap). */
 const BUDGET_CHOICES = [
@@ -150,6 +151,12 @@ export class SxComposer extends LightElement {
       event.stopPropagation();
       return;
     }
+    // Ctrl/Cmd+Enter steers the running turn (sends at once when nothing runs).
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !event.isComposing && !event.shiftKey) {
+      event.preventDefault();
+      this.steer();
+      return;
+    }
     if (
       event.key === 'Enter' &&
       !event.shiftKey &&
@@ -175,6 +182,10 @@ export class SxComposer extends LightElement {
     }
     if (command.kind === 'builtin') {
       if (!this.runBuiltin(command.name, command.args)) return;
+    } else if (ctx.store.chat.inFlightRequestId !== undefined) {
+      // A turn runs: the message waits in "Queued" and goes when the turn completes.
+      const mode = command.kind === 'host' && command.mode ? command.mode : ctx.store.meta.mode;
+      ctx.host.post({ type: 'queue', text, mode });
     } else {
       ctx.host.post({
         type: 'send',
@@ -234,6 +245,22 @@ export class SxComposer extends LightElement {
     }
   }
 
+  /** Delivers the draft into the running turn at its next step boundary (a new message when none runs). */
+  steer(): void {
+    const ctx = this.ctx;
+    const text = this.text.trim();
+    if (!ctx || !text) return;
+    if (ctx.store.chat.inFlightRequestId === undefined) {
+      this.send();
+      return;
+    }
+    ctx.host.post({ type: 'steer', text, mode: ctx.store.meta.mode });
+    this.recall.reset();
+    this.draft = '';
+    ctx.host.saveState({ draft: '' });
+    this.requestUpdate();
+  }
+
   stop(): void {
     const ctx = this.ctx;
     if (!ctx) return;
@@ -263,6 +290,7 @@ export class SxComposer extends LightElement {
     const items = this.menuItems();
     const active = Math.min(this.menuActive, Math.max(0, items.length - 1));
     return html`<div class="composer">
+      ${renderQueued(store.queued, this.ctx.host, inFlight)}
       ${items.length ? renderSlashMenu(items, active, (c) => this.pick(c)) : nothing}
       <textarea
         aria-label="Message"
@@ -270,7 +298,11 @@ export class SxComposer extends LightElement {
         aria-controls=${items.length ? 'slash-menu' : this.completions ? 'mcp-completions' : nothing}
         aria-activedescendant=${items.length ? `slash-option-${active}` : nothing}
         rows="3"
-        placeholder=${`Ask in ${MODE_LABELS[store.meta.mode]} mode — Enter to send, Shift+Enter for a new line`}
+        placeholder=${
+          inFlight
+            ? 'Enter to queue for after this turn, Ctrl/Cmd+Enter to steer it now'
+            : `Ask in ${MODE_LABELS[store.meta.mode]} mode — Enter to send, Shift+Enter for a new line`
+        }
         .value=${live(this.text)}
         @input=${(e: Event) => this.onInput(e)}
         @keydown=${(e: KeyboardEvent) => this.onKeyDown(e)}
@@ -319,7 +351,17 @@ export class SxComposer extends LightElement {
             ([value, label]) => html`<option value=${value} .selected=${live(this.budget === value)}>${label}</option>`,
           )}
         </select>
-        ${inFlight ? html`<vscode-button secondary @click=${() => this.stop()}>Stop</vscode-button>` : nothing}
+        ${
+          inFlight
+            ? html`<vscode-button
+                  secondary
+                  title="Deliver this message to the running turn at its next step (Ctrl/Cmd+Enter)"
+                  @click=${() => this.steer()}
+                  >Steer</vscode-button
+                >
+                <vscode-button secondary @click=${() => this.stop()}>Stop</vscode-button>`
+            : nothing
+        }
         <vscode-button @click=${() => this.send()}>Send</vscode-button>
       </div>
     </div>`;

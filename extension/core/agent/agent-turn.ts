@@ -20,6 +20,7 @@ import type { CurrentChat } from './current-chat';
 import { reasoningFor, type Target, withFallback } from './run-target';
 import { compactSession, nextPromptTokens } from './session-compaction';
 import { runTurn, type TurnEvent } from './turn';
+import type { SteerSource } from './steering';
 
 export interface AgentTurnRequest {
   text: string;
@@ -34,6 +35,8 @@ export interface AgentTurnRequest {
   /** Before each command the turn runs; the result once it ended (the checkpoint's command coverage). */
   beforeCommand?: () => Promise<() => Promise<void>>;
   budget?: RunBudget;
+  /** Messages the user steers the turn with (delivered at step boundaries). */
+  steers?: SteerSource;
 }
 
 export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: AgentTurnRequest) {
@@ -101,6 +104,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     ...(reasoning ? { reasoning } : {}),
     compactBetweenSteps,
     ...(hooks ? { hooks } : {}),
+    ...(r.steers ? { steers: r.steers } : {}),
   });
 }
 

@@ -24,6 +24,7 @@ import { researchPlanRequest, researchRequest } from './research-request';
 import type { SessionRewinder } from './rewind-session';
 import { llmOf, modelRefFor, plannerTarget, runBudget, type Target } from './run-target';
 import { TurnCheckpoints } from './turn-checkpoints';
+import { SteerInbox, type SteerSource } from './steering';
 
 /** How a request runs beyond its text and mode. */
 export interface SendOptions {
@@ -45,6 +46,8 @@ interface InFlight {
   done: Promise<void>;
   /** A research run's first Stop: true when the run takes it and ends itself with a partial report. */
   softStop?: () => boolean;
+  /** Messages steering this request, delivered at its next step boundary. */
+  steers: SteerInbox;
 }
 
 export class RequestRunner {
@@ -53,6 +56,7 @@ export class RequestRunner {
   private readonly heldNotices: string[] = [];
   /** Work a new request must wait for (a "Compact now" under way), so it gets the brief. */
   private holding: Promise<void> | undefined;
+  private ended: 'complete' | 'aborted' | 'error' | undefined;
 
   constructor(
     private readonly chat: CurrentChat,
@@ -112,7 +116,8 @@ export class RequestRunner {
     const abort = new AbortController();
     let finish!: () => void;
     const done = new Promise<void>((r) => (finish = r));
-    this.inFlight = { requestId, abort, done };
+    const steers = new SteerInbox();
+    this.inFlight = { requestId, abort, done, steers };
     const userMessageId = host.newId();
     this.chat.emit(requestId, {
       type: 'started',
@@ -152,6 +157,22 @@ export class RequestRunner {
     if (!f || (requestId && f.requestId !== requestId)) return;
     if (f.softStop?.()) return;
     await this.abort(requestId);
+  }
+
+  /**
+   * Steers the running request with `text`: delivered at its next step boundary (an agent turn's next
+   * model call, a research run's next search). False when nothing runs (the caller sends it instead).
+   */
+  steer(text: string): boolean {
+    const f = this.inFlight;
+    if (!f || f.abort.signal.aborted) return false;
+    f.steers.add(text);
+    return true;
+  }
+
+  /** How the last request ended: `complete` lets queued messages go next; after Stop or an error they wait. */
+  get lastEnd(): 'complete' | 'aborted' | 'error' | undefined {
+    return this.ended;
   }
 
   /** Stops the in-flight request (if any, and if it matches) and waits until it has ended. */
@@ -222,6 +243,7 @@ export class RequestRunner {
       await checkpoints?.save(this.chat, s.id, turn);
       if (signal.aborted) this.endAborted(requestId);
       else {
+        this.ended = 'complete';
         this.chat.emit(requestId, { type: 'complete' });
         this.retitleAfterFirstExchange(text);
       }
@@ -230,6 +252,7 @@ export class RequestRunner {
       if (signal.aborted) return this.endAborted(requestId);
       const error = toErrorInfo(err);
       host.log.warn(`request ${requestId} failed: ${error.code}: ${error.message}`);
+      this.ended = 'error';
       this.chat.emit(requestId, { type: 'error', error });
     }
   }
@@ -267,7 +290,7 @@ export class RequestRunner {
       // The user's first Stop keeps what the run found (a partial report); a second one aborts.
       const stop = new ResearchStop();
       if (this.inFlight?.requestId === requestId) this.inFlight.softStop = () => stop.request();
-      yield* researchRequest({ ...o, plan: opts.researchPlan, stop });
+      yield* researchRequest({ ...o, plan: opts.researchPlan, stop, steers: this.steersOf(requestId) });
       return;
     }
     const emit = (event: Parameters<CurrentChat['emit']>[1]) => this.chat.emit(requestId, event);
@@ -278,9 +301,15 @@ export class RequestRunner {
       target,
       asking: this.approvals.portsFor(emit, this.services.tools.diffReview),
       maxSteps: this.services.limits.maxSteps(),
+      steers: this.steersOf(requestId),
       ...(checkpoints ? { beforeWrite: checkpoints.beforeWrite, beforeCommand: checkpoints.beforeCommand } : {}),
       ...(budget ? { budget } : {}),
     });
+  }
+
+  private steersOf(requestId: string): SteerSource {
+    const f = this.inFlight;
+    return f?.requestId === requestId ? f.steers : { take: () => [], pending: () => false };
   }
 
   /** A report is also an artifact of the session, with its citations (the store's artifacts table). */
@@ -313,6 +342,7 @@ export class RequestRunner {
   }
 
   private endAborted(requestId: string): void {
+    this.ended = 'aborted';
     // Deltas received before Stop are still delivered; then only the terminal event.
     this.chat.flush();
     this.chat.stop(requestId);

@@ -21,6 +21,7 @@ import { addUsage, budgetReached, budgetStopText, type RunBudget, unpricedCapNot
 import type { SessionHooks } from '../extensions/hooks/session-hooks';
 import { spokenNotes } from '../extensions/hooks/hook-output';
 import type { PermissionGate } from './permission-gate';
+import { type SteerSource, steerNotice } from './steering';
 import { runToolCalls } from './tool-step';
 
 /** What the loop needs from the tool registry. */
@@ -79,6 +80,8 @@ export interface TurnOptions {
   compactBetweenSteps?: () => Promise<{ messages?: ModelMessage[]; events: TurnEvent[] } | undefined>;
   /** The session's hooks (PreToolUse, PostToolUse, Stop, Notification); without them none run. */
   hooks?: SessionHooks;
+  /** Messages the user steers the running turn with, delivered before the next model call. */
+  steers?: SteerSource;
 }
 
 /** How often a Stop hook may send a turn on ("decision": "block") before the turn ends anyway. */
@@ -108,6 +111,14 @@ export async function* runTurn(
       if (opts.signal.aborted) return { kind: 'aborted' };
       if (compacted?.messages) messages.splice(0, messages.length, ...compacted.messages);
       for (const ev of compacted?.events ?? []) yield ev;
+    }
+    // Steering: what the user sent meanwhile goes in now, at the step boundary, as their own message.
+    const steered = opts.steers?.take() ?? [];
+    if (steered.length) {
+      const said: ModelMessage[] = steered.map((text) => ({ role: 'user', content: text }));
+      messages.push(...said);
+      yield { type: 'history', messages: said };
+      for (const text of steered) yield { type: 'notice', kind: 'steer', text: steerNotice(text) };
     }
     const stop = budgetReached(opts.budget, total, lastStep);
     if (stop) {
@@ -186,6 +197,8 @@ export async function* runTurn(
     }
     if (opts.signal.aborted) return { kind: 'aborted' };
     if (!toolCalls.length || !opts.tools) {
+      // A steer that came while the model answered: the turn goes on to deliver it.
+      if (opts.steers?.pending()) continue;
       // Stop hooks may send the turn on with their reason as the next message (Claude Code's Stop block).
       const stopHook = await opts.hooks?.stop(stopContinues > 0, opts.signal);
       if (opts.signal.aborted) return { kind: 'aborted' };

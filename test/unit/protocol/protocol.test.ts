@@ -120,6 +120,10 @@ test('dispatch calls exactly the handler of the message type', async () => {
     editResend: record('editResend'),
     mcpDecision: record('mcpDecision'),
     hookDecision: record('hookDecision'),
+    queue: record('queue'),
+    queueEdit: record('queueEdit'),
+    queueRemove: record('queueRemove'),
+    steer: record('steer'),
   };
   await dispatchInbound(handlers, { type: 'setMode', mode: 'plan' });
   await dispatchInbound(handlers, { type: 'ready' });
