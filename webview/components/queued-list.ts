@@ -12,15 +12,16 @@ export function renderQueued(items: readonly QueuedMessage[], host: HostChannel,
       (m, i) => html`<li class="queued-item">
         <input
           class="queued-text"
-          aria-label=${`Queued message ${i + 1}`}
+          aria-label=${`Queued item ${i + 1}`}
           .value=${m.text}
-          @change=${(e: Event) => host.post({ type: 'queueEdit', id: m.id, text: (e.target as HTMLInputElement).value })}
+          @change=${(e: Event) =>
+            host.post({ type: 'queueEdit', id: m.id, text: (e.target as HTMLInputElement).value })}
         />
         ${
           running
             ? html`<button
                 class="link-button"
-                aria-label=${`Steer with queued message ${i + 1}`}
+                aria-label=${`Steer with queued item ${i + 1}`}
                 title="Send it into the running turn now (at its next step)"
                 @click=${() => host.post({ type: 'steer', id: m.id, mode: m.mode })}
               >Steer</button>`
@@ -28,7 +29,7 @@ export function renderQueued(items: readonly QueuedMessage[], host: HostChannel,
         }
         <button
           class="link-button"
-          aria-label=${`Remove queued message ${i + 1}`}
+          aria-label=${`Remove queued item ${i + 1}`}
           @click=${() => host.post({ type: 'queueRemove', id: m.id })}
         >Remove</button>
       </li>`,
