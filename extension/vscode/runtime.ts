@@ -36,6 +36,8 @@ import { KeyCommands } from './key-commands';
 import { createPermissionHost } from './permission-host';
 import { createSandboxHost } from './sandbox-host';
 import { createRuntimeMcp } from './mcp-runtime';
+import { createRuntimeHooks } from './hooks-host';
+import { MessageQueue } from '../core/agent/message-queue';
 import { addMcpServer, showMcpServers } from './mcp-commands';
 import { PlanDocuments } from './plan-documents';
 import { ProvidersHost } from './providers-host';
@@ -110,6 +112,8 @@ const READS_HISTORY: ReadonlySet<Inbound['type']> = new Set<Inbound['type']>([
 
 /** Where the workspace's prompt history is kept (workspace state: per workspace, across windows). */
 const PROMPT_HISTORY_KEY = 'sextant.promptHistory';
+/** Messages queued while a turn runs (workspace state: a reloaded window still shows and sends them). */
+const QUEUE_KEY = 'sextant.queuedMessages';
 
 export async function createRuntime(
   context: vscode.ExtensionContext,
@@ -227,6 +231,9 @@ export async function createRuntime(
     trusted,
   });
 
+  // Hooks (Claude Code's format): the user's, and the workspace's once approved on their card; in the box.
+  const hooks = createRuntimeHooks({ context, log, post, tools, audit: (entry) => permissions.audit(entry) });
+
   // The one place approvals are answered: the card, the diff view and Approve/Deny Change all reach it.
   const approvals = new ApprovalBroker(log);
   const diffReviews = own(new DiffReviews({ decide: approvals.approve, log }));
@@ -236,6 +243,7 @@ export async function createRuntime(
   const controller: ChatController = new ChatController({
     approvals,
     project,
+    hooks: hooks.engine,
     host: {
       // Every message passes the research notifier on its way: it shows a run's progress with Cancel.
       post: (message) => {
@@ -318,6 +326,7 @@ export async function createRuntime(
           says: 'web search: settings changed; the next search uses them',
           react: () => {},
         },
+        { sections: ['sextant.hooks'], says: 'hooks: settings changed', react: () => hooks.reloadUser() },
         {
           sections: ['sextant.permissions', 'sextant.sandbox'],
           says: 'permissions: settings changed; the policy is rebuilt for the next tool call',
@@ -372,7 +381,10 @@ export async function createRuntime(
       // Messages that read history wait until it is open; a send, an approval or a Stop never does.
       if (READS_HISTORY.has(parsed.message.type)) await store.ready;
       await dispatchInbound(handlers, parsed.message);
-      if (parsed.message.type === 'ready') mcp.post();
+      if (parsed.message.type === 'ready') {
+        mcp.post();
+        hooks.post();
+      }
     },
     pickMode: () => pickMode(controller),
     pickModel: () => pickModel(controller),
@@ -416,6 +428,7 @@ export async function createRuntime(
     planDocuments: new PlanDocuments(),
     diffReviews,
     mcpDecide: (server, decision) => mcp.manager.decide(server, decision),
+    hookDecide: (hash, decision) => hooks.decide(hash, decision),
     expandMessage: (text) => mcp.expandMessage(text),
     project,
     references: referencesFor({
@@ -431,6 +444,14 @@ export async function createRuntime(
       confirmRead: confirmReferenceRead,
     }),
     grants: commandGrantHost(context.workspaceState),
+    queue: new MessageQueue(
+      {
+        read: () => context.workspaceState.get(QUEUE_KEY),
+        write: (items) => void context.workspaceState.update(QUEUE_KEY, items),
+      },
+      randomUUID,
+    ),
+    newRequestId: randomUUID,
     prompts: new PromptHistory({
       read: () => context.workspaceState.get(PROMPT_HISTORY_KEY),
       write: (prompts) => void context.workspaceState.update(PROMPT_HISTORY_KEY, prompts),
