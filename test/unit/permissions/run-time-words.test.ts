@@ -112,7 +112,7 @@ test('a deny rule the command may meet still asks in sandbox mode auto (the box 
   assert.equal(boxed.decision, 'allow');
 });
 
-test('an exact rule for a literal `*` does not cover a glob, nor a wildcard rule one that may become an option', async () => {
+test('exact rules for a literal `*` miss globs; wildcard rules miss a glob that may become an option', async () => {
   const root = await makeTempWorkspace();
   const policy = policyFor(root, ['bash(npm \\* -v)', 'bash(git log*)']);
   assert.equal((await judge(root, policy, "npm '*' -v")).decision, 'allow');
