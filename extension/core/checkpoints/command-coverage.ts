@@ -327,19 +327,19 @@ export class CommandCoverage {
         if (now ? !sameStat(now, was) : !partial) changed.push(rel);
       } else if (now && !partial) created.push(rel);
     }
-    if (folder.repo && created.length) {
-      // New files git ignores (a log, a build output) are left out like the rest of the ignored paths.
-      const repoPaths = created.map((r) => (folder.prefix ? `${folder.prefix}/${r}` : r));
-      const ignored = await checkIgnored(folder.repo, repoPaths);
-      created = created.filter((_, i) => !ignored.has(repoPaths[i]));
-    }
     const sourceOf = (rel: string) => (watch.oldSources.has(rel) ? watch.oldSources.get(rel) : folder.sources.get(rel));
     const fromGit = changed.flatMap((rel) => {
       const s = sourceOf(rel);
       return s && 'oid' in s && !rel.includes('\n') ? [{ oid: s.oid, path: s.repoPath, rel }] : [];
     });
-    const gitBytes =
-      folder.repo && fromGit.length ? await readBlobs(folder.repo, fromGit).catch(() => undefined) : undefined;
+    // The two git processes (old bytes of clean tracked files; which new files git ignores) run side by side.
+    const repoPaths = created.map((r) => (folder.prefix ? `${folder.prefix}/${r}` : r));
+    const [gitBytes, ignored] = await Promise.all([
+      folder.repo && fromGit.length ? readBlobs(folder.repo, fromGit).catch(() => undefined) : undefined,
+      folder.repo && created.length ? checkIgnored(folder.repo, repoPaths) : new Set<string>(),
+    ]);
+    // New files git ignores (a log, a build output) are left out like the rest of the ignored paths.
+    created = created.filter((_, i) => !ignored.has(repoPaths[i]));
     const missing: string[] = [];
     for (const rel of changed) {
       const st = watch.old.get(rel) as StatEntry;
@@ -431,6 +431,7 @@ export const IGNORED_NOTE =
 export function checkpointStorage(
   files: CheckpointFiles,
   blobs: CheckpointBlobs,
+  options: CommandCoverageOptions = {},
 ): { files: CheckpointFiles; blobs: CheckpointBlobs; coverage: CommandCoverage } {
-  return { files, blobs, coverage: new CommandCoverage(files, blobs) };
+  return { files, blobs, coverage: new CommandCoverage(files, blobs, options) };
 }

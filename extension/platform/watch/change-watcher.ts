@@ -43,6 +43,8 @@ export interface WatcherOptions {
   maxWatches?: number;
   /** How long a take waits for its sentinel before answering "untrusted". */
   lateMs?: number;
+  /** Word 0: a `hold` message stops the thread reading events while it is 1 (`WorkerChangeFeed.hold`). */
+  hold?: SharedArrayBuffer;
 }
 
 interface Root {
@@ -272,9 +274,15 @@ function queueLimit(): number {
 
 if (!isMainThread && parentPort) {
   const port = parentPort;
-  const watcher = new ChangeWatcher((r) => port.postMessage(r), (workerData ?? {}) as WatcherOptions);
-  port.on('message', (req: WatcherRequest | { op: 'close' }) => {
-    if (req.op === 'close') {
+  const options = (workerData ?? {}) as WatcherOptions;
+  const watcher = new ChangeWatcher((r) => port.postMessage(r), options);
+  port.on('message', (req: WatcherRequest | { op: 'close' } | { op: 'hold' }) => {
+    if (req.op === 'hold') {
+      if (!options.hold) return;
+      const flags = new Int32Array(options.hold);
+      port.postMessage({ held: true });
+      Atomics.wait(flags, 0, 1);
+    } else if (req.op === 'close') {
       watcher.close();
       port.close();
     } else watcher.handle(req);

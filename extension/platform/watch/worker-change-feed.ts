@@ -17,6 +17,8 @@ export class WorkerChangeFeed implements ChangeFeed {
   private readonly pending = new Map<number, (c: FolderChanges) => void>();
   private ids = 0;
   private disposed = false;
+  private flags: Int32Array | undefined;
+  private onHeld: (() => void) | undefined;
 
   constructor(private readonly options: WorkerChangeFeedOptions) {}
 
@@ -38,6 +40,27 @@ export class WorkerChangeFeed implements ChangeFeed {
     });
   }
 
+  /**
+   * Stops the worker reading events, as a thread busy elsewhere would, until the returned function is
+   * called; resolves once it has stopped. Tests use it to make a burst of events arrive at once.
+   */
+  async hold(): Promise<() => void> {
+    const worker = this.ensure();
+    const flags = this.flags;
+    if (!worker || !flags) return () => undefined;
+    Atomics.store(flags, 0, 1);
+    worker.ref();
+    await new Promise<void>((resolve) => {
+      this.onHeld = resolve;
+      worker.postMessage({ op: 'hold' });
+    });
+    if (this.pending.size === 0) worker.unref();
+    return () => {
+      Atomics.store(flags, 0, 0);
+      Atomics.notify(flags, 0);
+    };
+  }
+
   dispose(): void {
     this.disposed = true;
     const w = this.worker;
@@ -53,14 +76,17 @@ export class WorkerChangeFeed implements ChangeFeed {
     if (this.disposed) return undefined;
     if (this.worker) return this.worker;
     const { file, ...options } = this.options;
+    const hold = new SharedArrayBuffer(4);
     let worker: Worker;
     try {
-      worker = new Worker(file, { workerData: options });
+      worker = new Worker(file, { workerData: { ...options, hold } });
+      this.flags = new Int32Array(hold);
     } catch {
       return undefined;
     }
     worker.unref();
-    worker.on('message', (r: WatcherReply) => {
+    worker.on('message', (r: WatcherReply | { held: true }) => {
+      if ('held' in r) return this.onHeld?.();
       const done = this.pending.get(r.id);
       this.pending.delete(r.id);
       if (this.pending.size === 0) worker.unref();
