@@ -52,7 +52,8 @@ async function run(mode: string) {
   const ws = makeGitWorkspace(FILES);
   console.log(`\n## Command coverage (${mode === 'events' ? 'file events' : 'full stat scans, no events'}):`);
   console.log(
-    `${FILES} tracked files, ${STEPS} commands (Node ${process.version}); repository made in ${ms(performance.now() - t)}`,
+    `${FILES} tracked files, ${STEPS} commands (Node ${process.version}); ` +
+      `repository made in ${ms(performance.now() - t)}`,
   );
   const files = withLocalFileOps({ roots: () => [ws.root], ...localFiles });
   const blobDir = join(realpathSync(mkdtempSync(join(tmpdir(), 'sextant-bench-cov-'))), 'checkpoints');

@@ -57,7 +57,7 @@ function setup(root: string, feedOptions: Partial<WorkerChangeFeedOptions> = {})
 const rels = (root: string, cp: { files: Array<{ path: string }> }) =>
   cp.files.map((f) => f.path.slice(root.length + 1)).sort();
 
-test('events: edit 3, create 1, delete 1 in a 10,000-file repo — only those paths looked at; rewind byte-exact', async () => {
+test('events: edit 3, create 1, delete 1 in 10,000 files — only those paths looked at; rewind byte-exact', async () => {
   const ws = makeGitWorkspace(10_000);
   const { files, blobs, feed, command } = setup(ws.root);
   try {
