@@ -24,6 +24,7 @@ import { localFiles } from '../../../extension/core/local-files';
 import { detectBackend } from '../../../extension/platform/sandbox/detect';
 import { WorkerChangeFeed, type WorkerChangeFeedOptions } from '../../../extension/platform/watch/worker-change-feed';
 import { makeGitWorkspace } from '../../fixtures/checkpoints/git-workspace';
+import { repoFile } from '../../fixtures/node-ports';
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-feed-test-')));
 let watcherFile = '';
@@ -219,5 +220,20 @@ test('events: past the watch limit, or with the watcher gone, every command scan
     limited.feed.dispose();
     gone.feed.dispose();
     rmSync(ws.root, { recursive: true, force: true, maxRetries: 5 });
+  }
+});
+
+test('the built dist/change-watcher.js (as the runtime starts it) reports a change in a worker thread', async () => {
+  const built = repoFile('dist/change-watcher.js');
+  assert.ok(existsSync(built), 'dist/change-watcher.js is missing: build first (node esbuild.mjs)');
+  const root = realpathSync(mkdtempSync(join(scratch, 'built-')));
+  const feed = new WorkerChangeFeed({ file: built });
+  try {
+    feed.watch(root, { defaultDirs: [] });
+    assert.equal((await feed.take(root)).trusted, false, 'the first take: the watch has just started');
+    writeFileSync(join(root, 'a.txt'), 'a');
+    assert.deepEqual(await feed.take(root), { trusted: true, paths: ['a.txt'] });
+  } finally {
+    feed.dispose();
   }
 });
