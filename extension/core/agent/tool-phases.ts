@@ -64,11 +64,15 @@ export async function writeTarget(prepared: PreparedCall, ports: ToolPorts): Pro
  * what the box changes about it (sandbox mode auto, no backend, a request to run outside the box).
  */
 export async function judge(opts: TurnOptions, tool: AnyTool, input: unknown): Promise<Judgement> {
-  return boxJudgement(
+  const judged = boxJudgement(
     await judgeCall(opts.permissions, { tool: tool.name, kind: tool.kind, input }, opts.ports.workspace),
     { tool: tool.name, input },
     opts.ports.sandbox?.status(),
   );
+  // Approved once in this session (a browser origin): only the default's "ask" yields, never a rule's.
+  if (judged.decision !== 'ask' || judged.source !== 'default' || !tool.approvedEarlier) return judged;
+  const earlier = tool.approvedEarlier(input, opts.toolSession);
+  return earlier ? { decision: 'allow', source: 'default', reason: earlier } : judged;
 }
 
 /** Who decided, for the audit log ("parse" failures fall back to the default). */

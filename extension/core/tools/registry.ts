@@ -23,6 +23,7 @@ import { webFetchDeclaration } from './web-fetch';
 import { memorySearchDeclaration } from './memory-search';
 import { problemsTool } from './problems';
 import { definitionTool, hoverTool, referencesTool, symbolsTool } from './code-intel';
+import { browserToolFacts } from './browser/tools';
 import { factsProblem, type ToolFacts } from '../permissions/tool-facts';
 import { ToolInputError } from './util/paths';
 import { redactingStream, redactResult, toolRedactor } from './util/redaction';
@@ -65,7 +66,7 @@ export function builtinTools(): AnyTool[] {
  * memory_search) included: what the permission policy is created with.
  */
 export function declaredToolFacts(): ToolFacts[] {
-  return [...builtinTools(), submitPlanTool, webFetchDeclaration, memorySearchDeclaration];
+  return [...builtinTools(), submitPlanTool, webFetchDeclaration, memorySearchDeclaration, ...browserToolFacts()];
 }
 
 /**

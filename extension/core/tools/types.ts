@@ -98,6 +98,12 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   modes: readonly Mode[];
   /** The subject shown on the card: a path, command, pattern. */
   subject(input: z.infer<S>): string;
+  /**
+   * Why this call needs no new approval although the policy would ask by default: the user already
+   * approved what it touches in this session (the browser: an origin navigated to). Never consulted
+   * when a rule asks or denies, so the user's own rules keep deciding.
+   */
+  approvedEarlier?(input: z.infer<S>, session: ToolSessionState): string | undefined;
   /** Optional detail for an approval card (a command and cwd, a diff). */
   describeForApproval?(input: z.infer<S>, ctx: ToolContext): Promise<string>;
   /**
