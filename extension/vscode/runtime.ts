@@ -12,6 +12,7 @@ import type { ReasoningChoices } from '../core/agent/chat-services';
 import { ChatController } from '../core/agent/controller';
 import { systemPromptFor } from '../core/agent/prompts';
 import { checkpointStorage, FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
+import { WorkerChangeFeed } from '../platform/watch/worker-change-feed';
 import type { Logger } from '../core/ports';
 import { REASONING_STATE_KEY, reasoningChoicesIn } from '../core/providers/reasoning-choices';
 import { ProjectContext } from '../core/extensions/project-context';
@@ -236,6 +237,7 @@ export async function createRuntime(
 
   // The one place approvals are answered: the card, the diff view and Approve/Deny Change all reach it.
   const approvals = new ApprovalBroker(log);
+  const changeFeed = own(new WorkerChangeFeed({ file: path.join(__dirname, 'change-watcher.js') }));
   const diffReviews = own(new DiffReviews({ decide: approvals.approve, log }));
   const researchNotifier = own(new ResearchNotifier((requestId) => void controller.stop(requestId)));
   // Per workspace (storageUri); without a folder open there is nothing to reopen.
@@ -291,6 +293,11 @@ export async function createRuntime(
       checkpoints: checkpointStorage(
         withLocalFileOps(tools.ports.workspace),
         new FileCheckpointBlobs(path.join(context.globalStorageUri.fsPath, 'checkpoints')),
+        // File events so a command's coverage looks only at what changed (a worker, started on first use).
+        {
+          feed: changeFeed,
+          onScan: (r) => r.mode === 'full' && log.info(`command coverage: scanned ${r.root} (${r.reason})`),
+        },
       ),
     },
     history: { persistence: store, searchSessions: (query) => searchSessions(store, query) },
