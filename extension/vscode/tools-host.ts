@@ -22,6 +22,7 @@ import { createPageFetcher, type PageFetcher } from '../core/web/fetch/page-fetc
 import { createPageAnswerer, type PageAnswerDeps } from '../core/web/page-answer';
 import { SEARCH_KEY_ENV_NAMES } from '../core/web/search/catalog';
 import { SearchClient } from '../core/web/search/client';
+import { createLanguagePort } from './adapters/language';
 import { createSearchPort } from './adapters/search';
 import { createTerminalPort } from './adapters/terminal';
 import { toolSecurityPorts } from './adapters/tool-security';
@@ -74,6 +75,8 @@ export class ToolsHost implements vscode.Disposable {
     },
   });
   private searchProblems = '';
+  /** Diagnostics and the language providers (definition, references, …) for the tools. */
+  private readonly language = createLanguagePort();
 
   constructor(private readonly deps: ToolsHostDeps) {
     this.pageFetcher = createPageFetcher({
@@ -104,6 +107,7 @@ export class ToolsHost implements vscode.Disposable {
       terminal: createTerminalPort(),
       log: deps.log,
       webSearch: this.searchClient,
+      language: this.language,
       // Commands get no keys; every tool result is redacted (key shapes and these exact values).
       ...toolSecurityPorts({
         configs: deps.configs,
@@ -164,6 +168,7 @@ export class ToolsHost implements vscode.Disposable {
   /** Ends the page converter's worker thread (started on the first HTML page) and every chat's browser. */
   dispose(): void {
     void this.htmlConverter.dispose();
+    this.language.dispose();
     void this.browsers.closeAll();
   }
 }

@@ -20,6 +20,7 @@ import { realPathOf, resolvePath } from '../tools/util/paths';
 import { redactResult, toolRedactor } from '../tools/util/redaction';
 import { applyEditedProposal, changeSummary, isEdited, recheckReviewed } from '../tools/util/reviewed-change';
 import { errorText } from '../util/error-text';
+import { withDiagnostics } from '../language/after-write';
 import { boxJudgement } from '../sandbox/command-gate';
 import { type Judgement, judgeCall } from './permission-gate';
 import type { ToolRuntime, TurnEvent, TurnOptions } from './turn';
@@ -222,11 +223,13 @@ export async function execute(
   ctx: ToolContext,
 ): Promise<ToolResult> {
   try {
-    if (!reviewed) return await tools.execute(prepared, ctx);
+    if (!reviewed) return await withDiagnostics(prepared.tool, prepared.input, ctx, () => tools.execute(prepared, ctx));
     const check = await recheckReviewed(ctx, reviewed);
     if (!check.ok) return check.result;
-    if (editedText === undefined) return await tools.execute(prepared, ctx);
-    return redactResult(await applyEditedProposal(ctx, check.file, reviewed, editedText), toolRedactor(ctx.ports));
+    if (editedText === undefined)
+      return await withDiagnostics(prepared.tool, prepared.input, ctx, () => tools.execute(prepared, ctx));
+    const edited = () => applyEditedProposal(ctx, check.file, reviewed, editedText);
+    return redactResult(await withDiagnostics(prepared.tool, prepared.input, ctx, edited), toolRedactor(ctx.ports));
   } catch (err) {
     return errorResult(`The tool failed: ${errorText(err)}`);
   }

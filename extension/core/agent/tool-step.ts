@@ -11,6 +11,7 @@ import type { AuditDecidedBy } from '../security/audit-log';
 import { errorResult, type PreparedCall, type ToolContext, type ToolResult } from '../tools/types';
 import type { AsyncQueue } from '../util/async-queue';
 import { StepOrder } from './step-order';
+import { judgeCall } from './permission-gate';
 import {
   approve,
   auditCall,
@@ -158,6 +159,15 @@ function toolContext(opts: TurnOptions, view: ToolCallView, queue: AsyncQueue<Tu
     session: opts.toolSession,
     callId: view.callId,
     supportsImages: opts.supportsImages,
+    // A file another file's result points at (a definition in a library) is shown only where read_file could read it.
+    mayRead: async (abs) =>
+      (
+        await judgeCall(
+          opts.permissions,
+          { tool: 'read_file', kind: 'read', input: { file_path: abs } },
+          opts.ports.workspace,
+        )
+      ).decision === 'allow',
     ...(opts.beforeWrite ? { beforeWrite: opts.beforeWrite } : {}),
     ...(opts.beforeCommand ? { beforeCommand: opts.beforeCommand } : {}),
     progress: (output) => queue.push({ type: 'tool_progress', callId: view.callId, output }),

@@ -21,6 +21,8 @@ import { submitPlanTool } from './submit-plan';
 import { webSearchTool } from './web-search';
 import { webFetchDeclaration } from './web-fetch';
 import { memorySearchDeclaration } from './memory-search';
+import { problemsTool } from './problems';
+import { definitionTool, hoverTool, referencesTool, symbolsTool } from './code-intel';
 import { browserToolFacts } from './browser/tools';
 import { factsProblem, type ToolFacts } from '../permissions/tool-facts';
 import { ToolInputError } from './util/paths';
@@ -51,6 +53,11 @@ export function builtinTools(): AnyTool[] {
     askUserTool,
     notebookEditTool,
     webSearchTool,
+    problemsTool,
+    definitionTool,
+    referencesTool,
+    hoverTool,
+    symbolsTool,
   ];
 }
 

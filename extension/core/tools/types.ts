@@ -35,6 +35,12 @@ export interface ToolContext {
   /** Whether the model accepts images in tool results. */
   supportsImages: boolean;
   /**
+   * Whether read_file could read this absolute path without asking (the permission policy's read
+   * rules); tools that show other files' text (a definition's line) show only those. Absent: only
+   * files inside the workspace folders are shown.
+   */
+  mayRead?(absPath: string): Promise<boolean>;
+  /**
    * Every writer calls this with the absolute path before it creates, changes or deletes a file, so
    * the turn's checkpoint keeps what the file was (core/checkpoints). Never throws.
    */
