@@ -37,6 +37,8 @@ export const hostEntries = {
   'provider-anthropic': 'extension/core/providers/anthropic.ts',
   // Also the worker thread's script: the runtime converts pages in a worker running this file.
   'research-html': 'extension/core/web/fetch/html-worker.ts',
+  // The worker thread that watches workspace folders for command coverage (started on the first command).
+  'change-watcher': 'extension/platform/watch/change-watcher.ts',
   // The MCP SDK (@modelcontextprotocol/client), loaded on the first MCP server start.
   'mcp-client': 'extension/core/mcp/sdk-session.ts',
   // playwright-core and our backend, loaded on the first browser tool call. It sits in a folder laid out

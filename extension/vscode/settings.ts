@@ -112,6 +112,11 @@ export function readMcpServersSetting(): unknown {
   return userValue<unknown>('mcp.servers');
 }
 
+/** `sextant.hooks` (user scope only): Claude Code's "hooks" object, checked by core/extensions/hooks/config.ts. */
+export function readHooksSetting(): unknown {
+  return userValue<unknown>('hooks');
+}
+
 export function readPermissionSettings(): PermissionSettingsRead {
   return {
     allow: list('permissions.allow'),

@@ -146,6 +146,8 @@ export async function approve(a: {
   push(event: TurnEvent): void;
   turn: Promise<unknown>;
   shown(): void;
+  /** What a PreToolUse hook said, applied again when the call is judged again. */
+  adjust?: (j: Judgement) => Judgement;
 }): Promise<Approval> {
   const { opts, tool, input, judged, change } = a;
   const detail = await approvalDetail(a.prepared, a.ctx, a.view.subject);
@@ -159,7 +161,8 @@ export async function approve(a: {
   let allowedBy: Judgement | undefined;
   const unsubscribe = a.rules.onSaved(() => {
     void judge(opts, tool, input).then(
-      (again) => {
+      (judgedAgain) => {
+        const again = a.adjust ? a.adjust(judgedAgain) : judgedAgain;
         if (again.decision !== 'allow' || withdraw.signal.aborted) return;
         allowedBy = again;
         withdraw.abort();
@@ -185,6 +188,7 @@ export async function approve(a: {
       withdraw.signal,
     );
     a.shown();
+    opts.hooks?.notify(`Sextant needs your permission to use ${tool.name}`, 'permission_prompt', opts.signal);
     decision = await asking;
   } catch {
     if (!allowedBy || opts.signal.aborted) return { kind: 'aborted' };

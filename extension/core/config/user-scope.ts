@@ -34,6 +34,7 @@ export const USER_ONLY_SETTINGS = [
   'mcp.servers',
   'browser.executablePath',
   'browser.headless',
+  'hooks',
 ] as const;
 
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];
