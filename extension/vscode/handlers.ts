@@ -8,6 +8,7 @@ import type { ProjectContext } from '../core/extensions/project-context';
 import type { PromptHistory } from '../core/extensions/prompt-history';
 import type { PlanDocuments } from './plan-documents';
 import type { DiffReviews } from './diff-review';
+import { openWorkspaceSource } from './open-source';
 
 export interface HandlerHost {
   controller: ChatController;
@@ -60,6 +61,8 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     retry: (m) => void c.retry(m.requestId),
     compactNow: async () => void (await c.compactNow()),
     setMode: (m) => c.setMode(m.mode),
+    setResearchScope: (m) => c.setResearchScope(m.scope),
+    openSource: (m) => openWorkspaceSource(m.path, { start: m.start, end: m.end }, host.log),
     setModel: (m) => c.setModel(m.model),
     setReasoning: (m) => c.setReasoning(m.model, m.reasoning),
     newChat: () => c.newChat(),

@@ -3,7 +3,7 @@
 // (request-runner.ts), approvals and questions (approval-broker.ts), plans (plan-flow.ts), rewinds
 // (rewind-flow.ts), the History list (history-list.ts) and "Compact now" (compact-now.ts).
 // It knows nothing of VS Code: everything it needs comes in as ChatServices.
-import type { Compaction, Mode, PlanArtifact, ReasoningChoice, Report, Snapshot } from '../../protocol';
+import type { Compaction, Mode, PlanArtifact, ReasoningChoice, Report, ResearchScope, Snapshot } from '../../protocol';
 import type { ApprovalDecision, AskAnswer, StoredSession } from '../ports';
 import { sandboxView } from '../sandbox/view';
 import { ApprovalBroker } from './approval-broker';
@@ -161,12 +161,19 @@ export class ChatController {
       approvals: s.chat.approvals,
       questions: s.chat.questions,
       workspaceTrusted: this.services.host.trusted(),
+      ...(this.services.research?.scope ? { researchScope: this.services.research.scope() } : {}),
       ...(s.redo ? { redo: { messageId: s.redo.userMessageId, summary: s.redo.summary } } : {}),
       ...(reasoning ? { reasoning: reasoning.all() } : {}),
       ...(this.services.tools.ports.sandbox
         ? { sandbox: sandboxView(this.services.tools.ports.sandbox.status()) }
         : {}),
     };
+  }
+
+  /** The "Research scope" picker: where the next research run (and an approved research plan) looks. */
+  async setResearchScope(scope: ResearchScope): Promise<void> {
+    this.services.research?.setScope?.(scope);
+    await this.postSnapshot();
   }
 
   async postSnapshot(): Promise<void> {

@@ -51,6 +51,8 @@ export const braveApi: SearchApi = {
       q: braveQuery(q),
       count: String(filtering ? this.maxResults : q.maxResults),
       result_filter: 'web',
+      // Brave takes an exact window as freshness=YYYY-MM-DDtoYYYY-MM-DD.
+      ...(q.since ? { freshness: `${q.since}to${new Date().toISOString().slice(0, 10)}` } : {}),
     });
     return {
       method: 'GET',

@@ -38,6 +38,9 @@ export const tavilyApi: SearchApi = {
         include_raw_content: false,
         ...(q.allowedDomains.length ? { include_domains: q.allowedDomains } : {}),
         ...(q.blockedDomains.length ? { exclude_domains: q.blockedDomains } : {}),
+        // Tavily's window is coarse (day, week, month, year): the smallest that covers ours; the client
+        // then drops dated results older than the exact day.
+        ...(q.since ? { time_range: tavilyRange(q.since) } : {}),
       }),
     };
   },
@@ -63,3 +66,12 @@ export const tavilyApi: SearchApi = {
     };
   },
 };
+
+/** The smallest Tavily time_range that covers the window starting on `since`. */
+export function tavilyRange(since: string): 'day' | 'week' | 'month' | 'year' | undefined {
+  const days = (Date.now() - Date.parse(`${since}T00:00:00Z`)) / 86_400_000;
+  if (days <= 1) return 'day';
+  if (days <= 7) return 'week';
+  if (days <= 31) return 'month';
+  return days <= 366 ? 'year' : undefined;
+}
