@@ -279,7 +279,7 @@ export function normalizeQuery(request: WebSearchRequest, now = Date.now()): Nor
     allowedDomains: allowed.domains,
     blockedDomains: blocked.domains,
     maxResults,
-    ...(since ? { since } : {}),
+    ...(since ? { since, recencyDays: Math.round(request.recencyDays ?? 0) } : {}),
   };
 }
 

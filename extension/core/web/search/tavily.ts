@@ -40,7 +40,7 @@ export const tavilyApi: SearchApi = {
         ...(q.blockedDomains.length ? { exclude_domains: q.blockedDomains } : {}),
         // Tavily's window is coarse (day, week, month, year): the smallest that covers ours; the client
         // then drops dated results older than the exact day.
-        ...(q.since ? { time_range: tavilyRange(q.since) } : {}),
+        ...(q.recencyDays && tavilyRange(q.recencyDays) ? { time_range: tavilyRange(q.recencyDays) } : {}),
       }),
     };
   },
@@ -67,9 +67,8 @@ export const tavilyApi: SearchApi = {
   },
 };
 
-/** The smallest Tavily time_range that covers the window starting on `since`. */
-export function tavilyRange(since: string): 'day' | 'week' | 'month' | 'year' | undefined {
-  const days = (Date.now() - Date.parse(`${since}T00:00:00Z`)) / 86_400_000;
+/** The smallest Tavily time_range that covers a window of `days` (none past a year: the client filters). */
+export function tavilyRange(days: number): 'day' | 'week' | 'month' | 'year' | undefined {
   if (days <= 1) return 'day';
   if (days <= 7) return 'week';
   if (days <= 31) return 'month';
