@@ -107,7 +107,11 @@ for (const id of ['exa', 'tavily', 'brave', 'firecrawl'] as SearchProviderId[]) 
       // 2024-11-02 is older). Tavily's and Firecrawl's results carry no date: only their own window applies.
       assert.ok(out.results.length > 0);
       const dated = id === 'exa' || id === 'brave';
-      assert.equal(out.results.some((r) => r.url.includes('blog.example.com')), !dated, JSON.stringify(out.results));
+      assert.equal(
+        out.results.some((r) => r.url.includes('blog.example.com')),
+        !dated,
+        JSON.stringify(out.results),
+      );
     });
 
     test('both lists at once: the API accepts the request and blocked hosts are dropped', async () => {

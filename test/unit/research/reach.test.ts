@@ -105,7 +105,11 @@ function services(
       if (o.gate) await o.gate;
       await new Promise<void>((resolve, reject) => {
         const t = setTimeout(resolve, o.fetchDelayMs ?? 2);
-        signal.addEventListener('abort', () => (clearTimeout(t), reject(new Error('aborted'))), { once: true });
+        const onAbort = () => {
+          clearTimeout(t);
+          reject(new Error('aborted'));
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
       });
       const text = PAGES[url] ?? `Page at ${url}.`;
       return {
