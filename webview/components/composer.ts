@@ -12,6 +12,7 @@ import { classify, menuCommands, typedCommandName, type MenuCommand } from '../c
 import { caretAllows, PromptRecall } from '../prompt-recall';
 import { ModeSchema } from '../../extension/protocol';
 import { renderSlashMenu } from './slash-menu';
+import { renderScopePicker } from './scope-picker';
 
 /** The quick budget picker: the dollar cap of the next run ('' = sextant.budget.maxCostUsd, 'none' = no cap). */
 const BUDGET_CHOICES = [
@@ -293,6 +294,11 @@ export class SxComposer extends LightElement {
                   </li>`,
               )}
             </ul>`
+          : nothing
+      }
+      ${
+        store.meta.mode === 'research' && store.meta.researchScope
+          ? renderScopePicker(store.meta.researchScope, this.ctx.host, 'sx-scope-composer')
           : nothing
       }
       <div class="composer-actions">

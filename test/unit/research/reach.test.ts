@@ -196,7 +196,7 @@ test('clarify: the questions go through the ask form with "Just go"; the answers
   assert.ok(report?.notes.some((n) => /clarified before searching/.test(n)));
 });
 
-test('clarify: "Just go" skips the answers; a clear question asks nothing; an approved plan is not clarified', async () => {
+test('clarify: "Just go" skips the answers; a clear question asks nothing', async () => {
   let asked = await script({
     clarify: CLARIFY,
     planner: plan({ queries: ['retry backoff'] }),
@@ -366,7 +366,7 @@ test('a domain filter drops a host the search returns anyway; the report shows t
 
 // ---- parallel sub-researchers ------------------------------------------------------------------
 
-test('sub-researchers run the sub-questions in parallel, share the page cache and hand findings to the writer', async () => {
+test('sub-researchers run in parallel, share the page cache and hand findings to the writer', async () => {
   const asked = await script({
     planner: plan({ subQuestions: ['Backoff?', 'Jitter?', 'Budget?'], queries: ['backoff', 'jitter', 'budget'] }),
     findings: (r) => ({ text: `- finding for ${/Your sub-question: (\w+)/.exec(bodyText(r))?.[1]} [1]` }),
@@ -475,7 +475,11 @@ test('a follow-up reuses the sources already read (no second fetch) and keeps th
     planner: plan({ queries: ['retry backoff'] }),
     gaps: { text: '{"enough": true, "queries": []}' },
     writer: {
-      text: '# R\n\n- Exponential backoff doubles the wait after each failed attempt, up to a cap [1].\n- A retry budget limits retries to ten percent of requests [2].',
+      text: [
+        '# R',
+        '- Exponential backoff doubles the wait after each failed attempt, up to a cap [1].',
+        '- A retry budget limits retries to ten percent of requests [2].',
+      ].join('\n'),
     },
   });
   let prior: PriorResearch | undefined;

@@ -274,7 +274,9 @@ export function sourcesSection(sources: readonly Source[]): string {
     if (s.path && s.lines) {
       // A workspace file: its relative path and lines, linked so an export opens it beside the report.
       const where = `${s.path} (lines ${s.lines.start}–${s.lines.end})`;
-      return `${s.n}. [${where.replace(/[[\]]/g, '')}](${encodeURI(s.path)}#L${s.lines.start}-L${s.lines.end}) — workspace file, read ${new Date(s.accessedAt).toISOString().slice(0, 10)}`;
+      const link = `${encodeURI(s.path)}#L${s.lines.start}-L${s.lines.end}`;
+      const read = new Date(s.accessedAt).toISOString().slice(0, 10);
+      return `${s.n}. [${where.replace(/[[\]]/g, '')}](${link}) — workspace file, read ${read}`;
     }
     const title = s.title.replace(/[[\]]/g, '').trim() || s.url;
     return `${s.n}. [${title}](${s.url}) — accessed ${new Date(s.accessedAt).toISOString().slice(0, 10)}`;
