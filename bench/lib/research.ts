@@ -154,8 +154,7 @@ async function main(): Promise<void> {
     // With sub-researchers each branch runs its one search and its fetch round at once: the critical
     // path is one search and one fetch round (plus the model calls, each branch's summary included).
     const summary = Math.max(0, ...summarised.map((t, i) => t - summarising[i]));
-    const critical =
-      subResearchers > 1 ? planning + 2 * LATENCY + summary + (wall - writing) : sequentialCritical;
+    const critical = subResearchers > 1 ? planning + 2 * LATENCY + summary + (wall - writing) : sequentialCritical;
     return { wall, critical, report };
   };
 

@@ -4,6 +4,7 @@
 // another; each search's pages are fetched in the background through a bounded pool while the next
 // search goes out, so reading overlaps searching. Gathering stops at the search limit or the time
 // budget; whatever was read is then written up, verified against the pages and delivered as a report.
+import { setMaxListeners } from 'node:events';
 import type { PartialReason, ResearchPlanInput } from '../../../protocol';
 import { AsyncQueue } from '../../util/async-queue';
 import type { SearchProviderId } from '../../web/types';
@@ -76,6 +77,8 @@ class ResearchRun {
     const gather = new AbortController();
     // Pages being read: a Stop ends them too (what was read stays); the time budget lets them finish.
     const reading = new AbortController();
+    // Every search, read and sub-researcher's model call listens on these: more than Node's default 10.
+    setMaxListeners(200, gather.signal, reading.signal);
     const onAbort = () => {
       gather.abort();
       reading.abort();
