@@ -44,6 +44,11 @@ const benches = [
   ['prefix', 'bench/prefix.mjs', 'prompt prefix stability over a 30-step Agent session, overhead with caching on'],
   ['compaction', 'bench/compaction.mjs', 'compaction time at 50k/160k/800k-token sessions (real SDK, fake LLM)'],
   ['mcp', 'bench/mcp.mjs', 'MCP: added time per tool call over the SDK client alone; time to first tool list (stdio)'],
+  [
+    'browser',
+    'bench/browser.mjs',
+    'browser tools on a local page: first snapshot cold and warm, snapshot, screenshot, browser RSS idle',
+  ],
 ];
 
 function run(cmd, args) {

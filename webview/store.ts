@@ -9,9 +9,14 @@ import {
   compactRequests,
   emptyChatState,
   type ChatState,
+  type ContextBreakdown,
+  type Reference,
+  type ReferenceCandidate,
   type ErrorInfo,
   type Envelope,
   type Mode,
+  type HooksView,
+  type QueuedMessage,
   type McpServerView,
   type ModelChoice,
   type ReasoningChoice,
@@ -83,6 +88,10 @@ export class ChatStore {
   protocolError: ErrorInfo | undefined;
   /** MCP servers (those with `approval` wait for the user) and problems with their configuration. */
   mcp: { servers: McpServerView[]; problems: string[] } = { servers: [], problems: [] };
+  /** Hooks: the workspace's waiting for approval (or decided), and configuration problems. */
+  hooks: HooksView = { problems: [] };
+  /** Messages queued while a turn runs (the host keeps them; sent one by one when a turn completes). */
+  queued: QueuedMessage[] = [];
   /** Rules files, skills and slash commands in effect (asked for on `/` and by the context popover). */
   project: ProjectContextInfo | undefined;
   /** The user's earlier prompts in this workspace, oldest first (Up/Down in the composer). */
@@ -99,8 +108,12 @@ export class ChatStore {
   redo: RedoOffer | undefined;
   /** What the last rewind (or redo) did, until dismissed. */
   rewindNotice: string | undefined;
-  /** Text the composer should take (a rewound message); `n` changes on every request. */
-  draftRequest: { text: string; n: number } | undefined;
+  /** Text the composer should take (a rewound or refused message, with its chips); `n` changes on every request. */
+  draftRequest: { text: string; n: number; references?: Reference[] } | undefined;
+  /** The host's files and folders for the `@` listbox, for the query they answer. */
+  referenceFiles: { query: string; items: ReferenceCandidate[] } | undefined;
+  /** The context meter's breakdown of the next request (asked for by the meter). */
+  context: ContextBreakdown | undefined;
 
   /**
    * What the view's live region tells a screen reader: an answer finished, an approval or a question
@@ -192,6 +205,28 @@ export class ChatStore {
     },
     mcpServers: (m) => {
       this.mcp = { servers: m.servers, problems: m.problems };
+      this.mark('panels');
+    },
+    referenceCandidates: (m) => {
+      this.referenceFiles = { query: m.query, items: m.items };
+      this.mark('project');
+    },
+    sendRefused: (m) => {
+      // Nothing was sent: the message and its chips go back into the composer, with why.
+      this.protocolError = { code: 'bad_request', message: m.message, recoverable: true };
+      this.draftRequest = { text: m.text, references: m.references, n: (this.draftRequest?.n ?? 0) + 1 };
+      this.mark('notice', 'panels', 'meta');
+    },
+    contextUsage: (m) => {
+      this.context = m.breakdown;
+      this.mark('meta', 'project');
+    },
+    hooks: (m) => {
+      this.hooks = m.view;
+      this.mark('panels');
+    },
+    queued: (m) => {
+      this.queued = m.items;
       this.mark('panels');
     },
     rewound: (m) => {

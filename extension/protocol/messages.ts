@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { EnvelopeSchema } from './events';
 import {
   ModeSchema,
+  QueuedMessageSchema,
   ReasoningChoiceSchema,
   RunBudgetChoiceSchema,
   SessionSummarySchema,
@@ -13,6 +14,9 @@ import {
 import { ProjectContextInfoSchema, PromptHistorySchema } from './project-context';
 import { RewindPreviewSchema, RewindScopeSchema } from './rewind';
 import { McpServerViewSchema } from './mcp';
+import { MAX_REFERENCES, ReferenceCandidateSchema, ReferenceSchema } from './references';
+import { ContextBreakdownSchema } from './context-usage';
+import { HooksViewSchema } from './hooks';
 
 /** Webview → host. */
 export const InboundSchema = z.discriminatedUnion('type', [
@@ -23,6 +27,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
     text: z.string().min(1).max(1_000_000),
     mode: ModeSchema,
     budget: RunBudgetChoiceSchema.optional(),
+    /** The composer's `@` chips: the host reads each and attaches its content to the message. */
+    references: z.array(ReferenceSchema).max(MAX_REFERENCES).optional(),
   }),
   z.object({ type: z.literal('abort'), requestId: z.string().optional() }),
   /** Re-run the last user message of the session (after an error or a stop). */
@@ -109,6 +115,32 @@ export const InboundSchema = z.discriminatedUnion('type', [
   }),
   /** The user's answer to an MCP server waiting for approval (new, changed config, changed tools). */
   z.object({ type: z.literal('mcpDecision'), server: z.string().min(1), decision: z.enum(['approve', 'deny']) }),
+  /** The `@` listbox asks for files and folders matching what follows the `@`. */
+  z.object({ type: z.literal('referenceCandidates'), query: z.string().max(1_000) }),
+  /** The context meter asks for the breakdown of the next request. */
+  z.object({ type: z.literal('contextUsage') }),
+  /** Typed while a turn runs: queued, sent when the turn completes (sent at once when nothing runs). */
+  z.object({
+    type: z.literal('queue'),
+    text: z.string().min(1),
+    mode: ModeSchema,
+    references: z.array(ReferenceSchema).max(MAX_REFERENCES).optional(),
+  }),
+  z.object({ type: z.literal('queueEdit'), id: z.string().min(1), text: z.string() }),
+  z.object({ type: z.literal('queueRemove'), id: z.string().min(1) }),
+  /**
+   * Steer the running turn: `text` (or the queued message `id`) is delivered at its next step boundary
+   * as the user's message; sent as a new message when nothing runs.
+   */
+  z.object({
+    type: z.literal('steer'),
+    text: z.string().optional(),
+    id: z.string().optional(),
+    mode: ModeSchema,
+    references: z.array(ReferenceSchema).max(MAX_REFERENCES).optional(),
+  }),
+  /** The user's answer to the workspace hooks' approval card, bound to the hash it showed. */
+  z.object({ type: z.literal('hookDecision'), hash: z.string().min(1), decision: z.enum(['approve', 'deny']) }),
 ]);
 export type Inbound = z.infer<typeof InboundSchema>;
 export type InboundType = Inbound['type'];
@@ -141,5 +173,25 @@ export const OutboundSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rewound'), summary: z.string(), draft: z.string().optional() }),
   /** Every MCP server's state; those with `approval` wait for the user. `problems`: configuration errors. */
   z.object({ type: z.literal('mcpServers'), servers: z.array(McpServerViewSchema), problems: z.array(z.string()) }),
+  /** Files and folders for the `@` listbox, for the query they answer. */
+  z.object({
+    type: z.literal('referenceCandidates'),
+    query: z.string(),
+    items: z.array(ReferenceCandidateSchema).max(200),
+  }),
+  /**
+   * A message was not sent because a reference could not be attached (a missing file, a refused read):
+   * `message` says why, and the text and chips go back into the composer.
+   */
+  z.object({
+    type: z.literal('sendRefused'),
+    message: z.string(),
+    text: z.string(),
+    references: z.array(ReferenceSchema),
+  }),
+  z.object({ type: z.literal('contextUsage'), breakdown: ContextBreakdownSchema }),
+  z.object({ type: z.literal('hooks'), view: HooksViewSchema }),
+  /** The messages queued while a turn runs, in the order they will be sent (kept by the host). */
+  z.object({ type: z.literal('queued'), items: z.array(QueuedMessageSchema) }),
 ]);
 export type Outbound = z.infer<typeof OutboundSchema>;

@@ -2,6 +2,7 @@
 // Both sides validate it with these schemas; the host is the only source of truth.
 // A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
 import * as z from 'zod';
+import { AttachmentMetaSchema, MAX_REFERENCES, ReferenceSchema } from './references';
 import { PlanArtifactSchema } from './plan';
 import { ReportSchema, ResearchProgressSchema } from './research';
 import { RedoOfferSchema } from './rewind';
@@ -34,6 +35,8 @@ export const ToolCallViewSchema = z.object({
   detail: z.string().optional(),
   /** One plain line saying why a call failed, shown above the preview (a failed edit's closest match). */
   summary: z.string().optional(),
+  /** What the hooks around this call said (PreToolUse / PostToolUse), one line each. */
+  hooks: z.array(z.string()).optional(),
 });
 export type ToolCallView = z.infer<typeof ToolCallViewSchema>;
 
@@ -90,7 +93,17 @@ export type BudgetStop = z.infer<typeof BudgetStopSchema>;
  * compaction that could not be made, the step limit reached (both of the last two ending kinds offer
  * Continue), or anything else worth a line in the answer.
  */
-export const NoticeKindSchema = z.enum(['info', 'budget', 'fallback', 'compaction', 'step_limit']);
+/** A message the user queued while a turn ran. */
+export const QueuedMessageSchema = z.object({
+  id: z.string(),
+  text: z.string(),
+  mode: ModeSchema,
+  /** The `@` chips the message was written with: read when it is sent, not when it was queued. */
+  references: z.array(ReferenceSchema).max(MAX_REFERENCES).optional(),
+});
+export type QueuedMessage = z.infer<typeof QueuedMessageSchema>;
+
+export const NoticeKindSchema = z.enum(['info', 'budget', 'fallback', 'compaction', 'step_limit', 'steer']);
 export type NoticeKind = z.infer<typeof NoticeKindSchema>;
 
 /** A notice in an answer: stored and replayed like any other part, so its Continue survives a reload. */
@@ -114,6 +127,8 @@ export const MessagePartSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('compaction'), compaction: CompactionSchema }),
   /** A notice (budget stop, fallback, failed compaction, step limit, …) where it happened in the answer. */
   z.object({ type: z.literal('notice'), notice: NoticeSchema }),
+  /** A user message's `@` references: what was attached (names and sizes; the content went to the model). */
+  z.object({ type: z.literal('attachments'), attachments: z.array(AttachmentMetaSchema) }),
 ]);
 export type MessagePart = z.infer<typeof MessagePartSchema>;
 

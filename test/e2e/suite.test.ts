@@ -25,6 +25,7 @@ import { modelScenarios } from './scenarios/models';
 import { walkthroughFirstScenarios, walkthroughLastScenarios } from './scenarios/walkthrough';
 import { mcpScenarios } from './scenarios/mcp';
 import { projectContextScenarios } from './scenarios/project-context';
+import { languageScenarios } from './scenarios/language';
 
 const e2e = new E2E();
 // First: the walkthrough opens on the first start, which only the first scenario sees.
@@ -41,6 +42,7 @@ trustPermissionScenarios(e2e);
 sandboxScenarios(e2e);
 researchFetchScenarios(e2e);
 diffReviewScenarios(e2e);
+languageScenarios(e2e);
 researchSearchScenarios(e2e);
 researchScenarios(e2e);
 rewindScenarios(e2e);

@@ -3,12 +3,22 @@
 // (request-runner.ts), approvals and questions (approval-broker.ts), plans (plan-flow.ts), rewinds
 // (rewind-flow.ts), the History list (history-list.ts) and "Compact now" (compact-now.ts).
 // It knows nothing of VS Code: everything it needs comes in as ChatServices.
-import type { Compaction, Mode, PlanArtifact, ReasoningChoice, Report, ResearchScope, Snapshot } from '../../protocol';
+import type {
+  Compaction,
+  ContextBreakdown,
+  Mode,
+  PlanArtifact,
+  ReasoningChoice,
+  Report,
+  ResearchScope,
+  Snapshot,
+} from '../../protocol';
 import type { ApprovalDecision, AskAnswer, StoredSession } from '../ports';
 import { sandboxView } from '../sandbox/view';
 import { ApprovalBroker } from './approval-broker';
 import type { ChatServices } from './chat-services';
 import { compactNow } from './compact-now';
+import { contextBreakdown } from './context-breakdown';
 import { CurrentChat } from './current-chat';
 import { HistoryList } from './history-list';
 import { liveSessionFromStored, newLiveSession, type LiveSession } from './live-session';
@@ -56,6 +66,21 @@ export class ChatController {
     return this.runner.send(requestId, text, mode, opts);
   }
 
+  /** Steers the running request (its next step boundary); false when nothing runs. */
+  steer(text: string): boolean {
+    return this.runner.steer(text);
+  }
+
+  /** Whether a request runs now (a message typed now is queued or steers it). */
+  isRunning(): boolean {
+    return this.runner.running !== undefined;
+  }
+
+  /** How the last request ended; queued messages go on only after `complete`. */
+  lastEnd(): 'complete' | 'aborted' | 'error' | undefined {
+    return this.runner.lastEnd;
+  }
+
   /** Stops the in-flight request (if any, and if it matches) and waits until it has ended. */
   /** A notice from outside the agent (the history store cannot write), in the running or the next request. */
   notice(text: string): void {
@@ -81,6 +106,11 @@ export class ChatController {
 
   answer(callId: string, answers: AskAnswer[]): void {
     this.approvals.answer(callId, answers);
+  }
+
+  /** What fills the context window of the next request (the header's meter and /context). */
+  contextBreakdown(): Promise<ContextBreakdown> {
+    return contextBreakdown(this.chat.session, this.services, this.chat.session.mode);
   }
 
   compactNow(): Promise<Compaction | undefined> {

@@ -25,6 +25,9 @@ import { researchPlanRequest, researchRequest } from './research-request';
 import type { SessionRewinder } from './rewind-session';
 import { llmOf, modelRefFor, plannerTarget, runBudget, type Target } from './run-target';
 import { TurnCheckpoints } from './turn-checkpoints';
+import { type Attachment, attachmentMeta, messageWithAttachments } from '../extensions/references/attach';
+import type { PreApproval } from '../extensions/allowed-tools';
+import { SteerInbox, type SteerSource } from './steering';
 
 /** How a request runs beyond its text and mode. */
 export interface SendOptions {
@@ -38,6 +41,10 @@ export interface SendOptions {
   model?: string;
   /** The composer's budget choice for this run, or Continue after a budget stop. */
   budget?: RunBudgetChoice;
+  /** The message's `@` references, read: their content goes below the text to the model, only names to the chat. */
+  attachments?: Attachment[];
+  /** Rules a slash command's `allowed-tools` pre-approves for this turn (see core/extensions/allowed-tools.ts). */
+  preApproved?: PreApproval;
 }
 
 interface InFlight {
@@ -46,16 +53,21 @@ interface InFlight {
   done: Promise<void>;
   /** A research run's first Stop: true when the run takes it and ends itself with a partial report. */
   softStop?: () => boolean;
+  /** Messages steering this request, delivered at its next step boundary. */
+  steers: SteerInbox;
 }
 
 export class RequestRunner {
   private inFlight: InFlight | undefined;
   /** Notices waiting for the next request (notice()). */
   private readonly heldNotices: string[] = [];
+  /** The last user message's `@` attachments (their content is nowhere in the chat), so Retry sends them again. */
+  private lastAttachments: { userMessageId: string; attachments: Attachment[] } | undefined;
   /** Work a new request must wait for (a "Compact now" under way), so it gets the brief. */
   private holding: Promise<void> | undefined;
   /** Per session, the last research report's sources: what a follow-up question continues from (memory only). */
   private readonly followUps = new Map<string, PriorResearch>();
+  private ended: 'complete' | 'aborted' | 'error' | undefined;
 
   constructor(
     private readonly chat: CurrentChat,
@@ -115,8 +127,10 @@ export class RequestRunner {
     const abort = new AbortController();
     let finish!: () => void;
     const done = new Promise<void>((r) => (finish = r));
-    this.inFlight = { requestId, abort, done };
+    const steers = new SteerInbox();
+    this.inFlight = { requestId, abort, done, steers };
     const userMessageId = host.newId();
+    this.lastAttachments = opts.attachments?.length ? { userMessageId, attachments: opts.attachments } : undefined;
     this.chat.emit(requestId, {
       type: 'started',
       userMessageId,
@@ -125,6 +139,7 @@ export class RequestRunner {
       mode,
       // The answer names the model that wrote it: the planner model for a plan.
       model: opts.model ?? modelRefFor(this.services.models, s.model, mode),
+      ...(opts.attachments?.length ? { attachments: opts.attachments.map(attachmentMeta) } : {}),
     });
     for (const text of this.heldNotices.splice(0)) this.chat.emit(requestId, { type: 'notice', text });
     // Where this turn starts, so "Rewind to here" can cut the model history at this message.
@@ -157,6 +172,22 @@ export class RequestRunner {
     await this.abort(requestId);
   }
 
+  /**
+   * Steers the running request with `text`: delivered at its next step boundary (an agent turn's next
+   * model call, a research run's next search). False when nothing runs (the caller sends it instead).
+   */
+  steer(text: string): boolean {
+    const f = this.inFlight;
+    if (!f || f.abort.signal.aborted) return false;
+    f.steers.add(text);
+    return true;
+  }
+
+  /** How the last request ended: `complete` lets queued messages go next; after Stop or an error they wait. */
+  get lastEnd(): 'complete' | 'aborted' | 'error' | undefined {
+    return this.ended;
+  }
+
   /** Stops the in-flight request (if any, and if it matches) and waits until it has ended. */
   async abort(requestId?: string): Promise<void> {
     const f = this.inFlight;
@@ -171,7 +202,8 @@ export class RequestRunner {
     const lastUser = [...s.chat.messages].reverse().find((m) => m.role === 'user');
     const text = lastUser?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
     if (!text) return;
-    await this.send(requestId, text, lastUser?.mode ?? s.mode);
+    const kept = this.lastAttachments?.userMessageId === lastUser?.id ? this.lastAttachments?.attachments : undefined;
+    await this.send(requestId, text, lastUser?.mode ?? s.mode, kept ? { attachments: kept } : {});
   }
 
   private async run(
@@ -185,7 +217,10 @@ export class RequestRunner {
     const { host } = this.services;
     const s = this.chat.session;
     let checkpoints: TurnCheckpoints | undefined;
-    const userMessage: ModelMessage = { role: 'user', content: text };
+    // The references' content goes with the user's message (the cached prefix before it is untouched).
+    const modelText = messageWithAttachments(text, opts.attachments ?? []);
+    // A UserPromptSubmit hook may add context to it (the `prompt` event below).
+    let userMessage: ModelMessage = { role: 'user', content: modelText };
     let userRecorded = false;
     const recordHistory = (messages: ModelMessage[]) => {
       const add = userRecorded ? messages : [userMessage, ...messages];
@@ -207,12 +242,13 @@ export class RequestRunner {
       const ref = opts.model ?? modelRefFor(this.services.models, s.model, mode);
       const target: Target = { ...(await this.services.models.resolveModel(ref)), ref };
       checkpoints = TurnCheckpoints.forTurn(this.services, requestId, mode);
-      const events = this.events(text, mode, requestId, signal, opts, target, checkpoints);
+      const events = this.events(modelText, mode, requestId, signal, opts, target, checkpoints);
       for (;;) {
         const next = await events.next();
         if (next.done) break;
         const ev = next.value;
         if (ev.type === 'history') recordHistory(ev.messages);
+        else if (ev.type === 'prompt') userMessage = ev.message;
         else {
           if (ev.type === 'usage') promptSeen(ev.usage.inputTokens);
           if (ev.type === 'todos')
@@ -224,6 +260,7 @@ export class RequestRunner {
       await checkpoints?.save(this.chat, s.id, turn);
       if (signal.aborted) this.endAborted(requestId);
       else {
+        this.ended = 'complete';
         this.chat.emit(requestId, { type: 'complete' });
         this.retitleAfterFirstExchange(text);
       }
@@ -232,6 +269,7 @@ export class RequestRunner {
       if (signal.aborted) return this.endAborted(requestId);
       const error = toErrorInfo(err);
       host.log.warn(`request ${requestId} failed: ${error.code}: ${error.message}`);
+      this.ended = 'error';
       this.chat.emit(requestId, { type: 'error', error });
     }
   }
@@ -279,6 +317,7 @@ export class RequestRunner {
         ...o,
         plan: opts.researchPlan,
         stop,
+        steers: this.steersOf(requestId),
         clarify: {
           ask: (questions, sig) => ask.ask({ callId: `${requestId}-clarify-${++asked}`, sessionId, questions }, sig),
         },
@@ -295,9 +334,16 @@ export class RequestRunner {
       target,
       asking: this.approvals.portsFor(emit, this.services.tools.diffReview),
       maxSteps: this.services.limits.maxSteps(),
+      ...(opts.preApproved ? { preApproved: opts.preApproved } : {}),
+      steers: this.steersOf(requestId),
       ...(checkpoints ? { beforeWrite: checkpoints.beforeWrite, beforeCommand: checkpoints.beforeCommand } : {}),
       ...(budget ? { budget } : {}),
     });
+  }
+
+  private steersOf(requestId: string): SteerSource {
+    const f = this.inFlight;
+    return f?.requestId === requestId ? f.steers : { take: () => [], pending: () => false };
   }
 
   /** A report is also an artifact of the session, with its citations (the store's artifacts table). */
@@ -330,6 +376,7 @@ export class RequestRunner {
   }
 
   private endAborted(requestId: string): void {
+    this.ended = 'aborted';
     // Deltas received before Stop are still delivered; then only the terminal event.
     this.chat.flush();
     this.chat.stop(requestId);

@@ -32,6 +32,8 @@ export interface ResearchRequestOptions {
   prior?: PriorResearch;
   /** Keeps what a follow-up on this run's report would start from. */
   remember?(prior: PriorResearch): void;
+  /** Messages the user steers the run with: each is added to the brief. */
+  steers?: { take(): string[] };
   signal: AbortSignal;
   now(): number;
   newId(): string;
@@ -70,6 +72,7 @@ export async function* researchRequest(opts: ResearchRequestOptions): AsyncGener
     ...(opts.clarify && defaults?.clarify !== 'never' ? { clarify: opts.clarify } : {}),
     ...(opts.prior ? { prior: opts.prior } : {}),
     ...(opts.remember ? { remember: opts.remember } : {}),
+    ...(opts.steers ? { steers: opts.steers } : {}),
     signal: opts.signal,
     now: opts.now,
     newId: opts.newId,

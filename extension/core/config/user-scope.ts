@@ -32,6 +32,9 @@ export const USER_ONLY_SETTINGS = [
   'research.endpoints',
   'plannerModel',
   'mcp.servers',
+  'browser.executablePath',
+  'browser.headless',
+  'hooks',
 ] as const;
 
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];

@@ -21,6 +21,9 @@ import { submitPlanTool } from './submit-plan';
 import { webSearchTool } from './web-search';
 import { webFetchDeclaration } from './web-fetch';
 import { memorySearchDeclaration } from './memory-search';
+import { problemsTool } from './problems';
+import { definitionTool, hoverTool, referencesTool, symbolsTool } from './code-intel';
+import { browserToolFacts } from './browser/tools';
 import { factsProblem, type ToolFacts } from '../permissions/tool-facts';
 import { ToolInputError } from './util/paths';
 import { redactingStream, redactResult, toolRedactor } from './util/redaction';
@@ -50,6 +53,11 @@ export function builtinTools(): AnyTool[] {
     askUserTool,
     notebookEditTool,
     webSearchTool,
+    problemsTool,
+    definitionTool,
+    referencesTool,
+    hoverTool,
+    symbolsTool,
   ];
 }
 
@@ -58,7 +66,7 @@ export function builtinTools(): AnyTool[] {
  * memory_search) included: what the permission policy is created with.
  */
 export function declaredToolFacts(): ToolFacts[] {
-  return [...builtinTools(), submitPlanTool, webFetchDeclaration, memorySearchDeclaration];
+  return [...builtinTools(), submitPlanTool, webFetchDeclaration, memorySearchDeclaration, ...browserToolFacts()];
 }
 
 /**

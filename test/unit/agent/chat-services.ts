@@ -13,6 +13,7 @@ type Flat = ChatServices['host'] &
     approvals?: ChatServices['approvals'];
     research?: ChatServices['research'];
     project?: ChatServices['project'];
+    hooks?: ChatServices['hooks'];
   };
 
 export function chatServices(d: Flat): ChatServices {
@@ -51,6 +52,7 @@ export function chatServices(d: Flat): ChatServices {
     ...(d.approvals ? { approvals: d.approvals } : {}),
     ...(d.research ? { research: d.research } : {}),
     ...(d.project ? { project: d.project } : {}),
+    ...(d.hooks ? { hooks: d.hooks } : {}),
   };
 }
 

@@ -16,6 +16,7 @@ import type { CheckpointStorage } from '../../../extension/core/agent/rewind-ses
 import type { SessionPersistence } from '../../../extension/core/ports';
 import type { BudgetLimits } from '../../../extension/core/usage/budget';
 import type { ProjectContext } from '../../../extension/core/extensions/project-context';
+import type { HookEngine } from '../../../extension/core/extensions/hooks/hook-engine';
 import { chatServices } from './chat-services';
 
 export const readTool = (log: string[], delayMs = 20) =>
@@ -86,6 +87,8 @@ export function createHarness(opts: {
   reasoning?: ReasoningChoices;
   /** Rules files, skills and slash commands; none by default. */
   project?: ProjectContext;
+  /** Hooks (Claude Code's format); none by default. */
+  hooks?: HookEngine;
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -166,6 +169,7 @@ export function createHarness(opts: {
       diffReview: opts.diffReview,
       research: opts.research,
       project: opts.project,
+      hooks: opts.hooks,
       scheduler: {
         setTimeout: (fn, _ms) => setTimeout(fn, 1),
         clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
