@@ -26,6 +26,7 @@ import {
   type RewindPreview,
   type SessionSummary,
   type SandboxView,
+  type ResearchScope,
   type Snapshot,
 } from '../extension/protocol';
 
@@ -51,6 +52,8 @@ export interface Meta {
   reasoning: Record<string, ReasoningChoice>;
   /** Where commands run (absent: the host has no sandbox). */
   sandbox?: SandboxView;
+  /** Research mode's "Research scope" (absent: the host has no research). */
+  researchScope?: ResearchScope;
 }
 
 /** Fired on window after each flush: lets tests and the benchmark time renders from inside the page. */
@@ -347,6 +350,7 @@ export class ChatStore {
       workspaceTrusted: snapshot.workspaceTrusted,
       reasoning: snapshot.reasoning ?? {},
       ...(snapshot.sandbox ? { sandbox: snapshot.sandbox } : {}),
+      ...(snapshot.researchScope ? { researchScope: snapshot.researchScope } : {}),
     };
     this.redo = snapshot.redo;
     this.versions.clear();

@@ -34,6 +34,15 @@ export const InboundSchema = z.discriminatedUnion('type', [
   /** Re-run the last user message of the session (after an error or a stop). */
   z.object({ type: z.literal('retry'), requestId: z.string().min(1) }),
   z.object({ type: z.literal('setMode'), mode: ModeSchema }),
+  /** The "Research scope" picker (composer, Plan Research's card): where research runs look. */
+  z.object({ type: z.literal('setResearchScope'), scope: z.enum(['web', 'workspace', 'both']) }),
+  /** A report's citation of a workspace file: open it at the cited lines (a path inside the workspace). */
+  z.object({
+    type: z.literal('openSource'),
+    path: z.string().min(1).max(4096),
+    start: z.number().int().positive().optional(),
+    end: z.number().int().positive().optional(),
+  }),
   z.object({ type: z.literal('setModel'), model: z.string().min(1) }),
   /** The model picker's reasoning option for one model (kept per model reference). */
   z.object({ type: z.literal('setReasoning'), model: z.string().min(1), reasoning: ReasoningChoiceSchema }),

@@ -191,7 +191,8 @@ export const QuestionSchema = z.object({
   header: z.string().optional(),
   options: z
     .array(z.object({ label: z.string(), description: z.string().optional() }))
-    .min(2)
+    // One choice beside "Other" is a free-text question (research's clarifying questions: "Just go").
+    .min(1)
     .max(4),
   multiSelect: z.boolean().default(false),
 });
@@ -320,5 +321,7 @@ export const SnapshotSchema = z.object({
   reasoning: z.record(z.string(), ReasoningChoiceSchema).optional(),
   /** The sandbox's state, where the host has one. */
   sandbox: SandboxViewSchema.optional(),
+  /** Research mode's "Research scope" picker: where the next run looks. */
+  researchScope: z.enum(['web', 'workspace', 'both']).optional(),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;

@@ -6,6 +6,19 @@ import * as z from 'zod';
 
 export const SearchProviderIdSchema = z.enum(['exa', 'tavily', 'brave', 'firecrawl']);
 
+/** Where a run looks: the web, the workspace's own files, or both. */
+export const ResearchScopeSchema = z.enum(['web', 'workspace', 'both']);
+export type ResearchScope = z.infer<typeof ResearchScopeSchema>;
+
+/** A run's source filters: hosts to keep to or leave out, and how recent a page must be. */
+export const SourceFiltersSchema = z.object({
+  includeDomains: z.array(z.string().min(1).max(253)).max(50).optional(),
+  excludeDomains: z.array(z.string().min(1).max(253)).max(50).optional(),
+  /** Only pages published in the last N days. */
+  recencyDays: z.number().int().positive().max(36500).optional(),
+});
+export type SourceFilters = z.infer<typeof SourceFiltersSchema>;
+
 /** The fields a research plan has: what the research planner produces and "Approve plan" runs. */
 export const ResearchPlanInputSchema = z.object({
   question: z.string().min(1).max(2000).describe('The question the research answers, restated precisely.'),
@@ -21,6 +34,13 @@ export const ResearchPlanInputSchema = z.object({
     .max(12)
     .describe('The searches to run first, one query each, 1 to 12.'),
   expectedOutput: z.string().min(1).max(1000).describe('What the report will contain, in a sentence or two.'),
+  files: z
+    .array(z.string().min(1).max(500))
+    .max(20)
+    .optional()
+    .describe('Workspace files (relative paths) to read as sources, when the workspace is in scope.'),
+  scope: ResearchScopeSchema.optional().describe('Where the run looks (set by the user, not the planner).'),
+  filters: SourceFiltersSchema.optional().describe('Source filters (set by the user, not the planner).'),
 });
 export type ResearchPlanInput = z.infer<typeof ResearchPlanInputSchema>;
 
@@ -43,6 +63,18 @@ export const ResearchProgressSchema = z.object({
   sourcesRead: z.number().int().nonnegative(),
   /** What is happening now, in a few words ("Searching: rust 2024 edition"). */
   detail: z.string().max(500).optional(),
+  /** Parallel sub-researchers, one per sub-question: where each is. */
+  branches: z
+    .array(
+      z.object({
+        question: z.string().max(500),
+        status: z.enum(['waiting', 'searching', 'reading', 'summarising', 'done', 'stopped']),
+        searches: z.number().int().nonnegative(),
+        sources: z.number().int().nonnegative(),
+      }),
+    )
+    .max(10)
+    .optional(),
 });
 export type ResearchProgress = z.infer<typeof ResearchProgressSchema>;
 
@@ -51,6 +83,9 @@ export const ReportSourceSchema = z.object({
   url: z.string(),
   title: z.string(),
   accessedAt: z.number(),
+  /** A workspace file cited as a source: its path relative to the workspace folder, and the lines cited. */
+  path: z.string().optional(),
+  lines: z.object({ start: z.number().int().positive(), end: z.number().int().positive() }).optional(),
 });
 export type ReportSource = z.infer<typeof ReportSourceSchema>;
 
@@ -87,6 +122,11 @@ export const ReportSchema = z.object({
     unfetchedUrlsRemoved: z.number().int().nonnegative(),
   }),
   createdAt: z.number(),
+  /** Where the run looked and the source filters it applied (shown on the report). */
+  scope: ResearchScopeSchema.optional(),
+  filters: SourceFiltersSchema.optional(),
+  /** A follow-up: the report it continued from (its sources were reused, not fetched again). */
+  followsReport: z.string().optional(),
   /** Written from the pages read when the run was stopped (by Stop, the time budget or a spending cap). */
   partial: z
     .object({
@@ -117,8 +157,49 @@ export function researchPlanToMarkdown(plan: ResearchPlanInput): string {
   for (const [i, q] of plan.subQuestions.entries()) out.push(`${i + 1}. ${line(q)}`);
   out.push('', '## Queries', '');
   for (const q of plan.queries) out.push(`- ${line(q.query)}${q.provider ? ` (${q.provider})` : ''}`);
+  if (plan.files?.length) {
+    out.push('', '## Files', '');
+    for (const f of plan.files) out.push(`- ${line(f)}`);
+  }
   out.push('', '## Expected output', '', plan.expectedOutput.trim());
+  if (plan.scope) out.push('', '## Scope', '', SCOPE_LABEL[plan.scope]);
+  const filters = filterLines(plan.filters);
+  if (filters.length) out.push('', '## Source filters', '', ...filters.map((f) => `- ${f}`));
   return `${out.join('\n')}\n`;
+}
+
+export const SCOPE_LABEL: Record<ResearchScope, string> = { web: 'Web', workspace: 'Workspace', both: 'Both' };
+
+/** The filters in words, one line each ("Include domains: a.org, b.org"); empty when there are none. */
+export function filterLines(f: SourceFilters | undefined): string[] {
+  const out: string[] = [];
+  if (f?.includeDomains?.length) out.push(`Include domains: ${f.includeDomains.join(', ')}`);
+  if (f?.excludeDomains?.length) out.push(`Exclude domains: ${f.excludeDomains.join(', ')}`);
+  if (f?.recencyDays) out.push(`Published within: ${f.recencyDays} days`);
+  return out;
+}
+
+/** The filter lines of a plan document back into filters (unknown lines are ignored). */
+function filtersFrom(lines: string[]): SourceFilters | undefined {
+  const f: SourceFilters = {};
+  const list = (v: string) =>
+    v
+      .split(/[,\s]+/)
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .slice(0, 50);
+  for (const l of lines) {
+    const m = /^(include domains|exclude domains|published within)\s*:\s*(.*)$/i.exec(l);
+    if (!m) continue;
+    const key = m[1].toLowerCase();
+    if (key === 'include domains') f.includeDomains = list(m[2]);
+    else if (key === 'exclude domains') f.excludeDomains = list(m[2]);
+    else {
+      const days = Number.parseInt(m[2], 10);
+      if (days > 0) f.recencyDays = Math.min(36500, days);
+    }
+  }
+  return f.includeDomains?.length || f.excludeDomains?.length || f.recencyDays ? f : undefined;
 }
 
 /** Reads a (possibly user-edited) research plan document back; undefined when it has no queries. */
@@ -143,11 +224,18 @@ export function researchPlanFromMarkdown(markdown: string): ResearchPlanInput | 
     const m = /^(.*?)\s*\((exa|tavily|brave|firecrawl)\)$/.exec(q);
     return m ? { query: m[1], provider: m[2] as z.infer<typeof SearchProviderIdSchema> } : { query: q };
   });
+  const scopeText = text('scope').toLowerCase();
+  const scope = (Object.keys(SCOPE_LABEL) as ResearchScope[]).find((k) => k === scopeText);
+  const files = items('files');
+  const filters = filtersFrom(items('source filters'));
   const parsed = ResearchPlanInputSchema.safeParse({
     question: text('question'),
     subQuestions: items('sub-questions'),
     queries,
     expectedOutput: text('expected output') || 'A cited report answering the question.',
+    ...(files.length ? { files } : {}),
+    ...(scope ? { scope } : {}),
+    ...(filters ? { filters } : {}),
   });
   return parsed.success ? parsed.data : undefined;
 }

@@ -6,6 +6,7 @@ import { EXPORT_EXTENSIONS, exportFileName, type ExportFormat } from '../core/st
 import { exportReport } from '../core/store/export-report';
 import type { Report } from '../protocol';
 import { markWalkthroughStep } from './walkthrough';
+import { findChromium, printHtmlToPdf } from '../platform/chromium-pdf';
 
 const FORMATS: Array<{ label: string; format: ExportFormat }> = [
   { label: 'Markdown', format: 'markdown' },
@@ -59,10 +60,55 @@ export async function exportReportToWorkspace(
     return;
   }
   const chosen = report;
+  if (!format) {
+    // PDF beside the three text formats when a browser can print it; otherwise the picker says why not.
+    const browser = findChromium(
+      vscode.workspace.getConfiguration('sextant.browser').get<string>('executablePath') || undefined,
+    );
+    const items = [
+      ...FORMATS,
+      ...('path' in browser ? [{ label: 'PDF (printed by Chromium)', format: 'pdf' as const }] : []),
+    ];
+    const pick = await vscode.window.showQuickPick(items, {
+      title: 'Sextant: Export Report — format',
+      ...('reason' in browser ? { placeHolder: `PDF export is not available: ${browser.reason}.` } : {}),
+    });
+    if (!pick) return;
+    if (pick.format === 'pdf' && 'path' in browser) return exportReportPdf(chosen, browser.path, secrets, log);
+    format = pick.format as ExportFormat;
+  }
   await saveExportToWorkspace(
     { what: 'report', title: chosen.title, format, render: (f) => exportReport(chosen, f, { secrets }) },
     log,
   );
+}
+
+/** The report's HTML export printed to a PDF file the user picks. */
+async function exportReportPdf(report: Report, browser: string, secrets: Iterable<string>, log: Logger): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const target = await vscode.window.showSaveDialog({
+    title: 'Export Sextant report',
+    defaultUri: folder
+      ? vscode.Uri.joinPath(
+          folder,
+          '.sextant',
+          'exports',
+          exportFileName(report.title, 'html').replace(/\.html$/, '.pdf'),
+        )
+      : undefined,
+    filters: { PDF: ['pdf'] },
+  });
+  if (!target) return;
+  const html = exportReport(report, 'html', { secrets });
+  await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(target, '..'));
+  try {
+    await printHtmlToPdf(browser, html, target.fsPath);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`Sextant: ${(e as Error).message}`);
+    return;
+  }
+  log.info(`exported report "${report.title}" as PDF to ${target.fsPath}`);
+  void vscode.window.showInformationMessage(`Sextant: exported to ${vscode.workspace.asRelativePath(target)}.`);
 }
 
 /**

@@ -12,6 +12,7 @@ import type { PromptHistory } from '../core/extensions/prompt-history';
 import type { MessageQueue } from '../core/agent/message-queue';
 import type { PlanDocuments } from './plan-documents';
 import type { DiffReviews } from './diff-review';
+import { openWorkspaceSource } from './open-source';
 
 export interface HandlerHost {
   controller: ChatController;
@@ -153,6 +154,8 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     retry: (m) => void c.retry(m.requestId),
     compactNow: async () => void (await c.compactNow()),
     setMode: (m) => c.setMode(m.mode),
+    setResearchScope: (m) => c.setResearchScope(m.scope),
+    openSource: (m) => openWorkspaceSource(m.path, { start: m.start, end: m.end }, host.log),
     setModel: (m) => c.setModel(m.model),
     setReasoning: (m) => c.setReasoning(m.model, m.reasoning),
     newChat: () => c.newChat(),

@@ -9,17 +9,60 @@ import type { PageFetcher } from '../core/web/fetch/page-fetcher';
 import type { SearchClient } from '../core/web/search/client';
 import { claimJudgeFrom } from '../core/research/verify';
 import type { Provider, ProviderConfig } from '../core/providers/types';
+import { researchDefaults } from '../core/research/defaults';
+import type { ResearchServices } from '../core/research/loop/research-run';
+import { createWorkspaceSources, type WorkspaceSourceDeps } from '../core/research/workspace/workspace-sources';
+import { ResearchScopeSchema, type ResearchScope } from '../protocol';
 
 export interface ResearchHostDeps {
   searchClient: SearchClient;
   pageFetcher: PageFetcher;
+  /** What workspace sources are read through: the tools' ports, ripgrep, and the permission policy. */
+  workspace?: () => Omit<WorkspaceSourceDeps, 'approve'>;
+  /** Where the "Research scope" picker's choice is kept (the workspace's state). */
+  memento?: vscode.Memento;
+  log?: Pick<vscode.LogOutputChannel, 'warn'>;
   resolveModel(ref: string): Promise<{ provider: Provider; model: string; config?: ProviderConfig }>;
   /** The fast model's reference now (the setting, else the chat's current model). */
   fastModelRef(): string;
 }
 
+const SCOPE_KEY = 'sextant.researchScope';
+
 export function createResearchHost(deps: ResearchHostDeps): ResearchHost {
+  let scope: ResearchScope = ResearchScopeSchema.catch('web').parse(deps.memento?.get(SCOPE_KEY));
+  const workspaceServices = deps.workspace
+    ? async (): Promise<ResearchServices> => {
+        const wsDeps = (deps.workspace as () => Omit<WorkspaceSourceDeps, 'approve'>)();
+        const refuse = async (): Promise<never> => {
+          throw new Error('A workspace-only research run reads no web page.');
+        };
+        return {
+          search: refuse,
+          fetchPage: refuse,
+          // One per run: a run reads each file once.
+          workspace: createWorkspaceSources(wsDeps),
+        };
+      }
+    : undefined;
   return {
+    ...(workspaceServices ? { workspaceServices } : {}),
+    scope: () => scope,
+    setScope(next) {
+      scope = next;
+      void deps.memento?.update(SCOPE_KEY, next);
+    },
+    defaults() {
+      const c = vscode.workspace.getConfiguration('sextant.research');
+      const d = researchDefaults({
+        clarify: c.get('clarify'),
+        includeDomains: c.get('includeDomains'),
+        excludeDomains: c.get('excludeDomains'),
+        recencyDays: c.get('recencyDays'),
+      });
+      for (const p of d.problems) deps.log?.warn(p);
+      return d;
+    },
     async services() {
       const problem = await deps.searchClient.setupProblem();
       if (problem) throw Object.assign(new Error(problem), { code: 'no_key' });
@@ -43,6 +86,7 @@ export function createResearchHost(deps: ResearchHostDeps): ResearchHost {
         minSearches: c.get('minSearches'),
         maxSearches: c.get('maxSearches'),
         timeBudgetSeconds: c.get('timeBudgetSeconds'),
+        subResearchers: c.get('subResearchers'),
       });
     },
     async judge() {

@@ -306,6 +306,13 @@ export async function createRuntime(
       pageFetcher: tools.pageFetcher,
       resolveModel: (ref) => providers.resolve(ref),
       fastModelRef: (): string => readSettings().fastModel ?? controller.currentModel(),
+      workspace: () => ({
+        ws: tools.ports.workspace,
+        rgPath: tools.ports.search.ripgrepPath(),
+        policy: () => permissions.gate.policy(),
+      }),
+      memento: context.workspaceState,
+      log,
     }),
   });
 

@@ -125,3 +125,83 @@ describe('research', () => {
     assert.equal((await view.waitForPost('approvePlan')).planId, 'plan-r');
   });
 });
+
+describe('research reach', () => {
+  it('offers a "Research scope" radio group in Research mode and posts the choice', async () => {
+    await deliver(view, snapshotMessage({ ...snapshot({ mode: 'research' }), researchScope: 'web' }));
+    const group = view.page.getByRole('radiogroup', { name: 'Research scope' });
+    await group.waitFor();
+    assert.equal(await group.getByRole('radio', { name: 'Web' }).isChecked(), true);
+    await group.getByRole('radio', { name: 'Workspace' }).check();
+    assert.deepEqual(await view.waitForPost('setResearchScope'), { type: 'setResearchScope', scope: 'workspace' });
+    // The host keeps the choice and says so in its next snapshot.
+    await deliver(view, snapshotMessage({ ...snapshot({ mode: 'research' }), researchScope: 'workspace' }));
+    assert.equal(await group.getByRole('radio', { name: 'Workspace' }).isChecked(), true);
+    // Not offered outside Research mode.
+    await deliver(view, snapshotMessage({ ...snapshot({ mode: 'agent' }), researchScope: 'workspace' }));
+    assert.equal(await view.page.getByRole('radiogroup', { name: 'Research scope' }).count(), 0);
+  });
+
+  it('a workspace citation opens its file at the cited lines, from the text and from the Sources list', async () => {
+    const ws: typeof report = {
+      ...report,
+      id: 'report-ws',
+      markdown: '# Retries\n\nOur client retries three times [1]. Backoff doubles [2].\n\n## Sources\n\n1. x\n2. y',
+      sources: [
+        {
+          n: 1,
+          url: 'docs/retries.md#L3-L8',
+          title: 'docs/retries.md',
+          accessedAt: 0,
+          path: 'docs/retries.md',
+          lines: { start: 3, end: 8 },
+        },
+        { n: 2, url: 'https://a.example/backoff', title: 'Backoff', accessedAt: 0 },
+      ],
+      scope: 'both',
+      filters: { excludeDomains: ['b.example'] },
+    };
+    await deliver(view, r.events({ type: 'report', report: ws }, { type: 'complete' }));
+    const card = view.page.getByRole('region', { name: 'Report' });
+    await card.getByText('Scope: Both · Exclude domains: b.example').waitFor();
+    await card.getByRole('link', { name: '[1]' }).click();
+    assert.deepEqual(await view.waitForPost('openSource'), {
+      type: 'openSource',
+      path: 'docs/retries.md',
+      start: 3,
+      end: 8,
+    });
+    await card.getByRole('list', { name: 'Sources' }).getByRole('link', { name: 'docs/retries.md:3–8' }).click();
+    assert.deepEqual(await view.waitForPost('openSource'), {
+      type: 'openSource',
+      path: 'docs/retries.md',
+      start: 3,
+      end: 8,
+    });
+    // A web page's marker stays text.
+    assert.equal(await card.getByRole('link', { name: '[2]' }).count(), 0);
+  });
+
+  it('the progress view shows each sub-researcher', async () => {
+    await deliver(
+      view,
+      r.events({
+        type: 'research_progress',
+        progress: {
+          phase: 'searching',
+          searchesDone: 2,
+          searchesPlanned: 4,
+          sourcesRead: 3,
+          branches: [
+            { question: 'Backoff?', status: 'reading', searches: 1, sources: 2 },
+            { question: 'Jitter?', status: 'searching', searches: 1, sources: 1 },
+          ],
+        },
+      }),
+    );
+    const list = view.page.getByRole('list', { name: 'Sub-researchers' });
+    await list.waitFor();
+    assert.equal(await list.getByRole('listitem').count(), 2);
+    assert.match((await list.getByRole('listitem').first().textContent()) ?? '', /reading\s*Backoff\?/);
+  });
+});

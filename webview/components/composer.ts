@@ -14,6 +14,7 @@ import { classify, menuCommands, typedCommandName, type MenuCommand } from '../c
 import { caretAllows, PromptRecall } from '../prompt-recall';
 import { ModeSchema, type Reference } from '../../extension/protocol';
 import { renderSlashMenu } from './slash-menu';
+import { renderScopePicker } from './scope-picker';
 import { renderQueued } from './queued-list';
 
 /** The quick budget picker: the dollar cap of the next run ('' = sextant.budget.maxCostUsd, 'none' = no cap). */
@@ -365,6 +366,11 @@ export class SxComposer extends LightElement {
         }}
       ></textarea>
       ${options.length ? renderReferencePicker(options, picked, (i) => this.complete(i)) : nothing}
+      ${
+        store.meta.mode === 'research' && store.meta.researchScope
+          ? renderScopePicker(store.meta.researchScope, this.ctx.host, 'sx-scope-composer')
+          : nothing
+      }
       <div class="composer-actions">
         <span class="composer-hint">Shift+Tab: mode · Esc Esc: stop</span>
         <span class="spacer"></span>

@@ -55,7 +55,7 @@ export class SxMessage extends LightElement {
       case 'tool':
         return renderToolCard(part.call);
       case 'plan':
-        return this.ctx ? renderPlanCard(part.plan, this.ctx.host) : nothing;
+        return this.ctx ? renderPlanCard(part.plan, this.ctx.host, this.ctx.store.meta.researchScope) : nothing;
       case 'report':
         return this.ctx ? renderReportCard(part.report, this.ctx) : nothing;
       case 'compaction':

@@ -2,7 +2,14 @@
 // Approve (the Agent carries it out), Edit (opens it as a Markdown document; Approve then runs the
 // edited text) and Reject. The buttons show only while the plan awaits review.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ChangePlanArtifact, PlanArtifact, ResearchPlanArtifact } from '../../extension/protocol';
+import {
+  filterLines,
+  type ChangePlanArtifact,
+  type PlanArtifact,
+  type ResearchPlanArtifact,
+  type ResearchScope,
+} from '../../extension/protocol';
+import { renderScopePicker } from './scope-picker';
 import { type HostChannel, newRequestId } from '../host';
 import { looksLikeDiff, renderDiff } from '../diff-lines';
 
@@ -61,10 +68,26 @@ function researchBody(plan: ResearchPlanArtifact): TemplateResult {
       'Searches',
       plan.queries.map((q) => html`<li><code>${q.query}</code>${q.provider ? html` · ${q.provider}` : nothing}</li>`),
     )}
-    <div class="plan-section"><h2>Expected output</h2><p>${plan.expectedOutput}</p></div>`;
+    ${
+      plan.files?.length
+        ? list(
+            'Workspace files',
+            plan.files.map((f) => html`<li><code>${f}</code></li>`),
+          )
+        : nothing
+    }
+    <div class="plan-section"><h2>Expected output</h2><p>${plan.expectedOutput}</p></div>
+    ${
+      filterLines(plan.filters).length
+        ? list(
+            'Source filters (Edit plan to change them)',
+            filterLines(plan.filters).map((f) => html`<li>${f}</li>`),
+          )
+        : nothing
+    }`;
 }
 
-export function renderPlanCard(plan: PlanArtifact, host: HostChannel): TemplateResult {
+export function renderPlanCard(plan: PlanArtifact, host: HostChannel, scope?: ResearchScope): TemplateResult {
   const post = host.post.bind(host);
   return html`<section class="plan-card card status-${plan.status}" role="region" aria-label="Plan">
     <div class="plan-head">
@@ -72,6 +95,12 @@ export function renderPlanCard(plan: PlanArtifact, host: HostChannel): TemplateR
       <span class="badge plan-status" role="status">${STATUS_LABELS[plan.status]}</span>
     </div>
     ${plan.kind === 'research' ? researchBody(plan) : changeBody(plan)}
+    ${
+      // The scope the approved plan will run with (the plan document's own "Scope" wins when edited).
+      plan.kind === 'research' && plan.status === 'proposed' && scope
+        ? renderScopePicker(plan.scope ?? scope, host, `sx-scope-${plan.id}`)
+        : nothing
+    }
     ${
       plan.status === 'proposed'
         ? html`<div class="actions plan-actions">

@@ -3,7 +3,13 @@
 // verification found, and Export. Links never navigate the view: they go to the host as openLink.
 import { html, nothing, type TemplateResult } from 'lit';
 import { ref } from 'lit/directives/ref.js';
-import { researchPercent, type Report, type ResearchProgress } from '../../extension/protocol';
+import {
+  filterLines,
+  researchPercent,
+  SCOPE_LABEL,
+  type Report,
+  type ResearchProgress,
+} from '../../extension/protocol';
 import type { HostChannel } from '../host';
 import type { ViewContext } from './base';
 import './markdown-view';
@@ -42,8 +48,40 @@ const FLOOR_LABELS = { kept: 'kept', judge: 'sent to the model', rejected: 'reje
 const floorLabel = (f: NonNullable<Report['verdicts'][number]['floor']>) =>
   `${FLOOR_LABELS[f.decision]}, score ${f.score.toFixed(2)}`;
 
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+};
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** A workspace source's citation marker, as an in-page link the card turns into "open the file at these lines". */
+const SOURCE_ANCHOR = '#sx-source-';
+
+/** `[n]` of a workspace source as a link (`[[n]](#sx-source-n)`), outside code; other markers stay text. */
+export function linkWorkspaceCitations(markdown: string, sources: Report['sources']): string {
+  const files = new Set(sources.filter((s) => s.path).map((s) => s.n));
+  if (files.size === 0) return markdown;
+  let fenced = false;
+  return markdown
+    .split('\n')
+    .map((line) => {
+      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+      if (fenced) return line;
+      return line
+        .split(/(`[^`]*`)/)
+        .map((part, i) =>
+          i % 2
+            ? part
+            : part.replace(/\[(\d+)\](?!\()/g, (m, n) => (files.has(Number(n)) ? `[${m}](${SOURCE_ANCHOR}${n})` : m)),
+        )
+        .join('');
+    })
+    .join('\n');
+}
 
 export function renderReportCard(report: Report, ctx: ViewContext): TemplateResult {
   const host: HostChannel = ctx.host;
@@ -51,6 +89,20 @@ export function renderReportCard(report: Report, ctx: ViewContext): TemplateResu
     e.preventDefault();
     host.post({ type: 'openLink', url });
   };
+  const openFile = (e: Event | undefined, src: Report['sources'][number]) => {
+    e?.preventDefault();
+    if (src.path) host.post({ type: 'openSource', path: src.path, start: src.lines?.start, end: src.lines?.end });
+  };
+  // The Markdown view keeps in-page links from navigating; a workspace citation opens its file.
+  const onBodyClick = (e: Event) => {
+    const href = (e.target as Element | null)?.closest?.('a')?.getAttribute('href') ?? '';
+    if (!href.startsWith(SOURCE_ANCHOR)) return;
+    const src = report.sources.find((s) => s.n === Number(href.slice(SOURCE_ANCHOR.length)));
+    if (src) openFile(e, src);
+  };
+  const where = [report.scope ? `Scope: ${SCOPE_LABEL[report.scope]}` : '', ...filterLines(report.filters)].filter(
+    Boolean,
+  );
   const s = report.stats;
   const flagged = report.verdicts.filter((v) => v.verdict !== 'supported');
   const counts = `${plural(s.searches, 'search', 'searches')}, ${plural(s.sourcesRead, 'page')} read`;
@@ -64,14 +116,31 @@ export function renderReportCard(report: Report, ctx: ViewContext): TemplateResu
       >
     </div>
     ${partial ? html`<p class="report-partial-note" role="note">Partial report. ${partial.detail}</p>` : nothing}
-    <sx-markdown .ctx=${ctx} .text=${reportBody(report.markdown, report.title)} .streaming=${false}></sx-markdown>
+    ${where.length ? html`<p class="report-filters" aria-label="Source filters">${where.join(' · ')}</p>` : nothing}
+    <div class="report-body" @click=${onBodyClick}>
+      <sx-markdown
+        .ctx=${ctx}
+        .text=${linkWorkspaceCitations(reportBody(report.markdown, report.title), report.sources)}
+        .streaming=${false}
+      ></sx-markdown>
+    </div>
     <h3 class="report-sources-title" id=${`sources-${report.id}`}>Sources</h3>
     <ol class="report-sources" aria-label="Sources">
-      ${report.sources.map(
-        (src) => html`<li value=${src.n}>
-          <a href=${src.url} title=${src.url} @click=${(e: Event) => open(e, src.url)}>${src.title || src.url}</a>
-          <span class="report-source-meta">· ${new URL(src.url).host} · accessed ${day(src.accessedAt)}</span>
-        </li>`,
+      ${report.sources.map((src) =>
+        src.path
+          ? html`<li value=${src.n}>
+                <a
+                  href=${`${SOURCE_ANCHOR}${src.n}`}
+                  title=${`Open ${src.path} at these lines`}
+                  @click=${(e: Event) => openFile(e, src)}
+                  >${src.path}${src.lines ? `:${src.lines.start}–${src.lines.end}` : ''}</a
+                >
+                <span class="report-source-meta">· workspace file · read ${day(src.accessedAt)}</span>
+              </li>`
+          : html`<li value=${src.n}>
+                <a href=${src.url} title=${src.url} @click=${(e: Event) => open(e, src.url)}>${src.title || src.url}</a>
+                <span class="report-source-meta">· ${hostOf(src.url)} · accessed ${day(src.accessedAt)}</span>
+              </li>`,
       )}
     </ol>
     <details class="report-notes">
@@ -139,5 +208,20 @@ export function renderResearchProgress(p: ResearchProgress): TemplateResult {
     <div class="research-status" aria-live="polite">
       <span class="research-phase">${PHASE_LABELS[p.phase]}</span> · ${counts}${detail}
     </div>
+    ${
+      p.branches?.length
+        ? html`<ul class="research-branches" aria-label="Sub-researchers">
+            ${p.branches.map(
+              (b) =>
+                html`<li class=${`branch-${b.status}`}>
+                  <span class="badge">${b.status}</span> ${b.question}
+                  <span class="report-source-meta"
+                    >· ${plural(b.searches, 'search', 'searches')}, ${plural(b.sources, 'source')}</span
+                  >
+                </li>`,
+            )}
+          </ul>`
+        : nothing
+    }
   </div>`;
 }

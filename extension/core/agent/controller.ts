@@ -10,6 +10,7 @@ import type {
   PlanArtifact,
   ReasoningChoice,
   Report,
+  ResearchScope,
   Snapshot,
 } from '../../protocol';
 import type { ApprovalDecision, AskAnswer, StoredSession } from '../ports';
@@ -190,12 +191,19 @@ export class ChatController {
       approvals: s.chat.approvals,
       questions: s.chat.questions,
       workspaceTrusted: this.services.host.trusted(),
+      ...(this.services.research?.scope ? { researchScope: this.services.research.scope() } : {}),
       ...(s.redo ? { redo: { messageId: s.redo.userMessageId, summary: s.redo.summary } } : {}),
       ...(reasoning ? { reasoning: reasoning.all() } : {}),
       ...(this.services.tools.ports.sandbox
         ? { sandbox: sandboxView(this.services.tools.ports.sandbox.status()) }
         : {}),
     };
+  }
+
+  /** The "Research scope" picker: where the next research run (and an approved research plan) looks. */
+  async setResearchScope(scope: ResearchScope): Promise<void> {
+    this.services.research?.setScope?.(scope);
+    await this.postSnapshot();
   }
 
   async postSnapshot(): Promise<void> {

@@ -20,6 +20,7 @@ import type { CurrentChat } from './current-chat';
 import { toErrorInfo } from './errors';
 import { effectiveMode } from './modes';
 import { ResearchStop } from '../research/loop/research-stop';
+import type { PriorResearch } from '../research/loop/research-run-types';
 import { researchPlanRequest, researchRequest } from './research-request';
 import type { SessionRewinder } from './rewind-session';
 import { llmOf, modelRefFor, plannerTarget, runBudget, type Target } from './run-target';
@@ -64,6 +65,8 @@ export class RequestRunner {
   private lastAttachments: { userMessageId: string; attachments: Attachment[] } | undefined;
   /** Work a new request must wait for (a "Compact now" under way), so it gets the brief. */
   private holding: Promise<void> | undefined;
+  /** Per session, the last research report's sources: what a follow-up question continues from (memory only). */
+  private readonly followUps = new Map<string, PriorResearch>();
   private ended: 'complete' | 'aborted' | 'error' | undefined;
 
   constructor(
@@ -304,7 +307,23 @@ export class RequestRunner {
       // The user's first Stop keeps what the run found (a partial report); a second one aborts.
       const stop = new ResearchStop();
       if (this.inFlight?.requestId === requestId) this.inFlight.softStop = () => stop.request();
-      yield* researchRequest({ ...o, plan: opts.researchPlan, stop, steers: this.steersOf(requestId) });
+      const sessionId = this.chat.session.id;
+      const emit = (event: Parameters<CurrentChat['emit']>[1]) => this.chat.emit(requestId, event);
+      const ask = this.approvals.portsFor(emit).ask;
+      let asked = 0;
+      // A question after a report continues from it (its sources are reused); not a fresh plan's run.
+      const prior = opts.researchPlan ? undefined : this.followUps.get(sessionId);
+      yield* researchRequest({
+        ...o,
+        plan: opts.researchPlan,
+        stop,
+        steers: this.steersOf(requestId),
+        clarify: {
+          ask: (questions, sig) => ask.ask({ callId: `${requestId}-clarify-${++asked}`, sessionId, questions }, sig),
+        },
+        ...(prior ? { prior } : {}),
+        remember: (p) => this.followUps.set(sessionId, p),
+      });
       return;
     }
     const emit = (event: Parameters<CurrentChat['emit']>[1]) => this.chat.emit(requestId, event);

@@ -1,7 +1,8 @@
 // A request in Research mode, or a "Plan Research" request in Plan mode, as a stream of the same
 // events a turn yields, so the controller journals and forwards them the same way. Research runs
 // isolated from the chat: the question (or an approved research plan) is all it takes from it.
-import { researchPlanToMarkdown, type ResearchPlanInput } from '../../protocol';
+import { filterLines, researchPlanToMarkdown, type ResearchPlanInput } from '../../protocol';
+import type { ClarifyPort, PriorResearch } from '../research/loop/research-run-types';
 import { costOf } from '../usage/cost';
 import type { RunBudget } from '../usage/budget';
 import { ProviderError, type ProviderConfig } from '../providers/types';
@@ -25,6 +26,12 @@ export interface ResearchRequestOptions {
   plan?: ResearchPlanInput;
   /** The user's first Stop: ends the gathering, the report is written from what was read (partial). */
   stop?: ResearchStop;
+  /** The ask-user form, for clarifying questions (sextant.research.clarify `auto`). */
+  clarify?: ClarifyPort;
+  /** The earlier report this request follows up (its sources are reused). */
+  prior?: PriorResearch;
+  /** Keeps what a follow-up on this run's report would start from. */
+  remember?(prior: PriorResearch): void;
   /** Messages the user steers the run with: each is added to the brief. */
   steers?: { take(): string[] };
   signal: AbortSignal;
@@ -34,9 +41,15 @@ export interface ResearchRequestOptions {
 
 /** Runs the researcher and delivers a verified report. */
 export async function* researchRequest(opts: ResearchRequestOptions): AsyncGenerator<ResearchEvent, void> {
+  const host = opts.research;
+  const scope = opts.plan?.scope ?? host.scope?.() ?? 'web';
+  const defaults = host.defaults?.();
   let services: Awaited<ReturnType<ResearchHost['services']>>;
   try {
-    services = await opts.research.services();
+    // A workspace-only run searches nothing on the web: it needs no search key.
+    services = scope === 'workspace' && host.workspaceServices ? await host.workspaceServices() : await host.services();
+    if (scope === 'both' && host.workspaceServices && !services.workspace)
+      services = { ...services, workspace: (await host.workspaceServices()).workspace };
   } catch (e) {
     // No search key: the chat shows what to configure, with the same Retry as a missing model key.
     const code = (e as { code?: unknown }).code;
@@ -54,6 +67,11 @@ export async function* researchRequest(opts: ResearchRequestOptions): AsyncGener
     limits: opts.research.limits(),
     ...(opts.budget ? { budget: opts.budget } : {}),
     ...(opts.stop ? { stop: opts.stop } : {}),
+    scope,
+    ...(defaults ? { filters: defaults.filters } : {}),
+    ...(opts.clarify && defaults?.clarify !== 'never' ? { clarify: opts.clarify } : {}),
+    ...(opts.prior ? { prior: opts.prior } : {}),
+    ...(opts.remember ? { remember: opts.remember } : {}),
     ...(opts.steers ? { steers: opts.steers } : {}),
     signal: opts.signal,
     now: opts.now,
@@ -65,7 +83,19 @@ export async function* researchRequest(opts: ResearchRequestOptions): AsyncGener
 export async function* researchPlanRequest(
   opts: Omit<ResearchRequestOptions, 'plan'>,
 ): AsyncGenerator<ResearchEvent, void> {
-  const { plan, usage, note } = await planResearch(opts.question, opts.llm, opts.research.limits(), opts.signal);
+  const host = opts.research;
+  const scope = host.scope?.() ?? 'web';
+  const ws = scope === 'web' ? undefined : await host.workspaceServices?.().catch(() => undefined);
+  const files = await ws?.workspace?.list(opts.signal).catch(() => undefined);
+  const planned = await planResearch(opts.question, opts.llm, host.limits(), opts.signal, {
+    scope,
+    ...(files ? { files } : {}),
+  });
+  const { usage, note } = planned;
+  // The defaults' filters go on the card, where Edit plan changes them for this run; the scope is the
+  // card's picker (the host's), read when the plan is approved.
+  const filters = host.defaults?.().filters;
+  const plan = filterLines(filters).length ? { ...planned.plan, filters } : planned.plan;
   if (opts.signal.aborted) return;
   if (usage) yield { type: 'usage', usage: { ...usage, costUsd: costOf(usage, opts.price) } };
   if (note) yield { type: 'notice', text: note };

@@ -3,6 +3,7 @@
 // controller offers Research mode only when one is given.
 import type { ClaimJudge } from './verify';
 import type { ResearchLimits, ResearchServices } from './loop/research-run';
+import type { ResearchScope, SourceFilters } from '../../protocol';
 
 export interface ResearchHost {
   /**
@@ -13,4 +14,14 @@ export interface ResearchHost {
   limits(): ResearchLimits;
   /** The fast-model claim check; undefined: claims are checked lexically only. */
   judge?(): Promise<ClaimJudge | undefined>;
+  /**
+   * The services for a run that reads only the workspace: no search key is needed. Absent: the
+   * workspace cannot be read (then `services()` is used and the web searched).
+   */
+  workspaceServices?(): Promise<ResearchServices>;
+  /** sextant.research.clarify, .includeDomains, .excludeDomains, .recencyDays. */
+  defaults?(): { clarify: 'auto' | 'never'; filters: SourceFilters };
+  /** The scope picked in the composer ("Research scope"), kept by the host; default the web. */
+  scope?(): ResearchScope;
+  setScope?(scope: ResearchScope): void;
 }

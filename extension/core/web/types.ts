@@ -25,6 +25,8 @@ export interface SearchQuery {
   blockedDomains?: string[];
   /** At most this many results (providers cap it further). */
   maxResults?: number;
+  /** Only pages published in the last N days (providers that take a date get it; the rest are filtered after). */
+  recencyDays?: number;
 }
 
 /** A page the fetch pipeline read: readable Markdown plus what the citation checker needs. */
@@ -52,4 +54,7 @@ export interface Source {
   title: string;
   /** Epoch ms (the "accessed" date in the source list). */
   accessedAt: number;
+  /** A workspace file cited as a source: its relative path and the lines cited. */
+  path?: string;
+  lines?: { start: number; end: number };
 }

@@ -96,6 +96,8 @@ test('dispatch calls exactly the handler of the message type', async () => {
     projectContext: record('projectContext'),
     compactNow: record('compactNow'),
     setMode: record('setMode'),
+    setResearchScope: record('setResearchScope'),
+    openSource: record('openSource'),
     setModel: record('setModel'),
     setReasoning: record('setReasoning'),
     newChat: record('newChat'),

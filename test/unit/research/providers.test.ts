@@ -91,6 +91,29 @@ for (const id of ['exa', 'tavily', 'brave', 'firecrawl'] as SearchProviderId[]) 
       if (id === 'brave') assert.match(sent.query.q, /-site:example\.com/);
     });
 
+    test('a recency window goes to the API in its own form; older dated results are dropped', async () => {
+      const t = client();
+      t.clock.t = Date.UTC(2025, 5, 1);
+      const out = await search(t, { recencyDays: 120 });
+      const sent = lastRequest(fake);
+      assert.equal(sent.status, 200);
+      // Exa and Brave take the exact day, Firecrawl Google's custom range, Tavily the covering range.
+      if (id === 'exa')
+        assert.equal((sent.body as { startPublishedDate: string }).startPublishedDate, '2025-02-01T00:00:00.000Z');
+      if (id === 'brave') assert.equal(sent.query.freshness, '2025-02-01to2025-06-01');
+      if (id === 'firecrawl') assert.equal((sent.body as { tbs: string }).tbs, 'cdr:1,cd_min:2/1/2025');
+      if (id === 'tavily') assert.equal((sent.body as { time_range: string }).time_range, 'year');
+      // The fakes ignore the window, as a proxy might: the client holds it for dated results (the blog's
+      // 2024-11-02 is older). Tavily's and Firecrawl's results carry no date: only their own window applies.
+      assert.ok(out.results.length > 0);
+      const dated = id === 'exa' || id === 'brave';
+      assert.equal(
+        out.results.some((r) => r.url.includes('blog.example.com')),
+        !dated,
+        JSON.stringify(out.results),
+      );
+    });
+
     test('both lists at once: the API accepts the request and blocked hosts are dropped', async () => {
       const t = client();
       const out = await search(t, { allowedDomains: ['example.com'], blockedDomains: ['blog.example.com'] });

@@ -5,15 +5,22 @@
 import type { ResearchPlanInput } from '../../../protocol';
 import gapsPrompt from '../../../../prompts/research-gaps.md';
 import type { SearchProviderId, SearchResult } from '../../web/types';
+import { sinceDay, withinWindow } from '../../web/search/client';
+import { urlPassesDomains } from '../../web/search/domains';
+import type { FetchedSource } from '../verify';
 import { normaliseUrl } from '../verify/citations';
 import { collectText, jsonObjectIn } from './llm-text';
-import { planResearch } from './research-planner';
+import { planResearch, type PlanContext } from './research-planner';
 import type { ResearchRecord } from './research-record';
 import type { TaskPool } from './task-pool';
 
-export async function planQueries(rec: ResearchRecord): Promise<ResearchPlanInput> {
+export async function planQueries(
+  rec: ResearchRecord,
+  question: string,
+  context: PlanContext,
+): Promise<ResearchPlanInput> {
   const planner = rec.o.planner;
-  const r = await planResearch(rec.o.question, planner?.llm ?? rec.o.llm, rec.o.limits, rec.o.signal);
+  const r = await planResearch(question, planner?.llm ?? rec.o.llm, rec.o.limits, rec.o.signal, context);
   if (r.usage) rec.addUsage(r.usage, planner ? planner.price : rec.o.price);
   if (r.note) rec.notes.push(r.note);
   if (planner) rec.notes.push(`Planned (and checked for gaps) with ${planner.ref}.`);
@@ -30,7 +37,24 @@ export async function searchWeb(
   rec.progress('searching', `Searching: ${q.query}`);
   const started = rec.o.now();
   try {
-    const results = await rec.o.services.search({ query: q.query, maxResults: 10, provider: q.provider }, signal);
+    const f = rec.filters;
+    const answered = await rec.o.services.search(
+      {
+        query: q.query,
+        maxResults: 10,
+        provider: q.provider,
+        ...(f.includeDomains?.length ? { allowedDomains: f.includeDomains } : {}),
+        ...(f.excludeDomains?.length ? { blockedDomains: f.excludeDomains } : {}),
+        ...(f.recencyDays ? { recencyDays: f.recencyDays } : {}),
+      },
+      signal,
+    );
+    // The filters hold whatever the provider did with them (some take no date, a proxy may ignore them).
+    const since = sinceDay(f.recencyDays, rec.o.now());
+    const results = answered.filter(
+      (r) => urlPassesDomains(r.url, f.includeDomains ?? [], f.excludeDomains ?? []) && withinWindow(r, since),
+    );
+    if (results.length < answered.length) rec.filteredOut += answered.length - results.length;
     const lines = results.map((r, i) => `${i + 1}. ${r.title} — ${r.url}`);
     rec.cardDone(callId, 'web_search', q.query, started, {
       status: 'ok',
@@ -59,25 +83,59 @@ export async function searchWeb(
   }
 }
 
-export async function readPage(rec: ResearchRecord, result: SearchResult, signal: AbortSignal): Promise<void> {
+/**
+ * A result's page, read once per run whoever asks (the sub-researchers share this cache): the source,
+ * or undefined when it could not be read.
+ */
+export function readOnce(
+  rec: ResearchRecord,
+  result: SearchResult,
+  pool: TaskPool,
+  signal: AbortSignal,
+): Promise<FetchedSource | undefined> {
+  const key = normaliseUrl(result.url);
+  let read = rec.reads.get(key);
+  if (!read) {
+    rec.seenUrls.add(key);
+    rec.fetchesStarted.add(result.url);
+    read = pool.run(() => readPage(rec, result, signal));
+    rec.reads.set(key, read);
+  }
+  return read;
+}
+
+export async function readPage(
+  rec: ResearchRecord,
+  result: SearchResult,
+  signal: AbortSignal,
+): Promise<FetchedSource | undefined> {
   const callId = rec.card('web_fetch', result.url);
   const started = rec.o.now();
   try {
     const page = await rec.o.services.fetchPage(result.url, signal);
-    const n = rec.sources.length + 1;
-    rec.sources.push({
-      n,
+    // A follow-up's stale source read again keeps its number; its text is the newest.
+    const same = (s: FetchedSource) =>
+      [page.url, page.finalUrl].some((u) =>
+        [s.url, s.finalUrl ?? s.url].some((v) => normaliseUrl(v) === normaliseUrl(u)),
+      );
+    const known = rec.sources.find((s) => !s.path && same(s));
+    const source: FetchedSource = {
+      n: known?.n ?? rec.nextN(),
       url: page.url,
       finalUrl: page.finalUrl,
       title: page.title || result.title,
       text: page.text,
       accessedAt: page.fetchedAt,
-    });
+    };
+    if (known) rec.sources.splice(rec.sources.indexOf(known), 1, source);
+    else rec.sources.push(source);
+    const n = source.n;
     rec.seenUrls.add(normaliseUrl(page.finalUrl));
     rec.cardDone(callId, 'web_fetch', result.url, started, {
       status: 'ok',
       preview: `[${n}] ${page.title || result.title} · ${page.text.length.toLocaleString('en')} characters`,
     });
+    return source;
   } catch (e) {
     const message = (e as Error).message;
     rec.cardDone(callId, 'web_fetch', result.url, started, {
@@ -85,6 +143,7 @@ export async function readPage(rec: ResearchRecord, result: SearchResult, signal
       preview: message,
       summary: signal.aborted ? undefined : `not read: ${message}`,
     });
+    return undefined;
   } finally {
     rec.fetchesStarted.delete(result.url);
     rec.progress(rec.phase === 'evaluating' ? 'evaluating' : 'reading');

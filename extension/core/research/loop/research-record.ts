@@ -2,7 +2,7 @@
 // the report, together with the events that show them (progress, the search and fetch cards, usage).
 // The gathering, the writer and the partial report all add to the same record, so it lives apart from
 // each of them; the spending caps are checked against it too.
-import type { ResearchPhase, Usage } from '../../../protocol';
+import type { ResearchPhase, ResearchProgress, SourceFilters, Usage } from '../../../protocol';
 import type { AsyncQueue } from '../../util/async-queue';
 import { costOf } from '../../usage/cost';
 import { addUsage, budgetReached } from '../../usage/budget';
@@ -21,7 +21,15 @@ export class ResearchRecord {
   budgetNote: string | undefined;
   readonly notes: string[] = [];
   searchesPlanned = 0;
+  /** Search results the source filters removed after the provider answered. */
+  filteredOut = 0;
+  /** The run's source filters (the approved plan's, else the request's). */
+  filters: SourceFilters = {};
   phase: ResearchPhase = 'planning';
+  /** One read per page (by normalised URL), shared by every sub-researcher: a page is fetched once. */
+  readonly reads = new Map<string, Promise<FetchedSource | undefined>>();
+  /** The parallel sub-researchers' states, shown in the progress view. */
+  branches: NonNullable<ResearchProgress['branches']> | undefined;
   private cards = 0;
 
   constructor(
@@ -43,22 +51,28 @@ export class ResearchRecord {
         searchesPlanned: Math.max(this.searchesPlanned, this.searchesRun.length),
         sourcesRead: this.sources.length,
         ...(detail ? { detail: detail.slice(0, 500) } : {}),
+        ...(this.branches ? { branches: this.branches.map((b) => ({ ...b })) } : {}),
       },
     });
   }
 
-  card(name: 'web_search' | 'web_fetch', subject: string): string {
+  /** The number the next source gets: after every source so far (a follow-up's earlier ones included). */
+  nextN(): number {
+    return this.sources.reduce((m, s) => Math.max(m, s.n), 0) + 1;
+  }
+
+  card(name: CardName, subject: string): string {
     const callId = `research-${++this.cards}`;
     this.out.push({
       type: 'tool_started',
-      call: { callId, name, kind: 'network', subject, status: 'running', startedAt: this.o.now() },
+      call: { callId, name, kind: kindOf(name), subject, status: 'running', startedAt: this.o.now() },
     });
     return callId;
   }
 
   cardDone(
     callId: string,
-    name: 'web_search' | 'web_fetch',
+    name: CardName,
     subject: string,
     startedAt: number,
     r: { status: 'ok' | 'error' | 'aborted'; preview?: string; detail?: string; summary?: string },
@@ -68,7 +82,7 @@ export class ResearchRecord {
       call: {
         callId,
         name,
-        kind: 'network',
+        kind: kindOf(name),
         subject,
         status: r.status,
         startedAt,
@@ -112,3 +126,7 @@ export class ResearchRecord {
     return true;
   }
 }
+
+type CardName = 'web_search' | 'web_fetch' | 'read_file';
+
+const kindOf = (name: CardName) => (name === 'read_file' ? ('read' as const) : ('network' as const));

@@ -1,7 +1,8 @@
 // The writing half of a research run: the writer's call on the pages read, the check of every citation
 // against its page, and the delivered report (or, when no page could be read, the message saying so).
 // The partial report after a Stop, the time budget or a cap shares the page material and the delivery.
-import type { Report, ResearchPlanInput } from '../../../protocol';
+import { filterLines, type Report, type ResearchPlanInput } from '../../../protocol';
+import type { Findings } from './sub-researchers';
 import writerPrompt from '../../../../prompts/researcher.md';
 import { verifyReport, type ClaimJudge, type VerifiedReport } from '../verify';
 import { collectText } from './llm-text';
@@ -11,14 +12,34 @@ import type { ResearchOutcome } from './research-run-types';
 /** Page text handed to the writer per source, and in all. */
 const WRITER_CHARS_PER_SOURCE = 6_000;
 const WRITER_CHARS_TOTAL = 60_000;
+const FINDINGS_CHARS_PER_SOURCE = 2_500;
 
-export async function writeAndVerify(rec: ResearchRecord, plan: ResearchPlanInput): Promise<ResearchOutcome> {
+export async function writeAndVerify(
+  rec: ResearchRecord,
+  plan: ResearchPlanInput,
+  findings?: Findings[],
+): Promise<ResearchOutcome> {
   const { o } = rec;
   rec.progress('writing', 'Writing the report');
+  // With sub-researchers the writer works from their findings; the pages follow, shorter, to quote from.
+  const perSource = findings?.length ? FINDINGS_CHARS_PER_SOURCE : WRITER_CHARS_PER_SOURCE;
   const user = [
     `Question: ${plan.question}`,
     `Expected output: ${plan.expectedOutput}`,
-    `Sources (${rec.sources.length}):\n\n${sourceMaterial(rec, WRITER_CHARS_PER_SOURCE, WRITER_CHARS_TOTAL)}`,
+    ...(o.prior
+      ? [
+          `This follows up an earlier report ("${o.prior.question}"). Its sources keep their numbers; cite ` +
+            'them and the new ones alike.',
+        ]
+      : []),
+    ...(findings?.length
+      ? [
+          `Findings of the sub-researchers (each cites the sources below):\n\n${findings
+            .map((f) => `### ${f.question}\n${f.text || '(no summary)'}`)
+            .join('\n\n')}`,
+        ]
+      : []),
+    `Sources (${rec.sources.length}):\n\n${sourceMaterial(rec, perSource, WRITER_CHARS_TOTAL)}`,
   ].join('\n\n');
   const { text: draft, usage } = await collectText(o.llm, { system: writerPrompt.trim(), user }, o.signal, (t) =>
     rec.out.push({ type: 'text_delta', text: t }),
@@ -35,7 +56,7 @@ export async function writeAndVerify(rec: ResearchRecord, plan: ResearchPlanInpu
         return verdict;
       }
     : undefined;
-  const verified = await verifyReport(draft, rec.sources, { judge, signal: o.signal });
+  const verified = await verifyReport(draft, rec.sources, { judge, signal: o.signal, keepNumbers: Boolean(o.prior) });
   if (o.signal.aborted) return { kind: 'aborted' };
   return deliverReport(rec, plan, verified, []);
 }
@@ -47,7 +68,8 @@ export function sourceMaterial(rec: ResearchRecord, perSource: number, total: nu
     .map((s) => {
       const take = Math.max(0, Math.min(perSource, left));
       left -= take;
-      return `Source [${s.n}]: ${s.title}\nURL: ${s.finalUrl ?? s.url}\n\n${s.text.slice(0, take)}`;
+      const where = s.path ? `File: ${s.path}, lines ${s.lines?.start}–${s.lines?.end}` : `URL: ${s.finalUrl ?? s.url}`;
+      return `Source [${s.n}]: ${s.title}\n${where}\n\n${s.text.slice(0, take)}`;
     })
     .join('\n\n---\n\n');
 }
@@ -62,6 +84,18 @@ export function deliverReport(
   const { o } = rec;
   const id = `report-${o.newId()}`;
   const v = verified.stats;
+  const scope = plan.scope ?? o.scope;
+  const filters = rec.filters;
+  const filterNote = filterLines(filters);
+  if (filterNote.length)
+    notes.push(
+      `Source filters: ${filterNote.join('; ')}` +
+        (rec.filteredOut ? ` (${rec.filteredOut} search result(s) outside them removed).` : '.'),
+    );
+  if (o.prior) {
+    const reused = rec.sources.filter((s) => o.prior?.sources.some((p) => p.n === s.n && p.text === s.text)).length;
+    notes.push(`Follow-up on an earlier report: ${reused} of its sources reused without fetching them again.`);
+  }
   rec.out.push({
     type: 'report',
     report: {
@@ -83,8 +117,23 @@ export function deliverReport(
         unfetchedUrlsRemoved: v.unfetchedUrlsRemoved,
       },
       createdAt: o.now(),
+      ...(scope ? { scope } : {}),
+      ...(filterNote.length ? { filters } : {}),
+      ...(o.prior ? { followsReport: o.prior.reportId } : {}),
       ...(partial ? { partial } : {}),
     },
+  });
+  // A follow-up continues from every source read, numbered as this report numbers the cited ones.
+  const renumber = new Map<number, number>();
+  for (const s of verified.sources) {
+    const src = rec.sources.find((x) => (x.finalUrl ?? x.url) === s.url);
+    if (src) renumber.set(src.n, s.n);
+  }
+  let next = Math.max(0, ...verified.sources.map((s) => s.n)) + 1;
+  o.remember?.({
+    reportId: id,
+    question: plan.question,
+    sources: rec.sources.map((s) => ({ ...s, n: renumber.get(s.n) ?? next++ })),
   });
   rec.progress('done');
   rec.out.push({

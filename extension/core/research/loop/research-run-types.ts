@@ -2,7 +2,9 @@
 // limits (with the defaults), the optional planner model, the run's options, the events it emits and
 // how it ends. Kept apart from the loop so the host, the limits reader and the agent's research
 // request can name these without reading the loop itself; research-run.ts re-exports them all.
-import type { RequestEvent, ResearchPlanInput } from '../../../protocol';
+import type { Question, RequestEvent, ResearchPlanInput, ResearchScope, SourceFilters } from '../../../protocol';
+import type { WorkspaceSources } from '../workspace/workspace-sources';
+import type { FetchedSource } from '../verify';
 import type { RunBudget } from '../../usage/budget';
 import type { ModelMessage, ProviderConfig } from '../../providers/types';
 import type { FetchedPage, SearchProviderId, SearchQuery, SearchResult } from '../../web/types';
@@ -14,6 +16,8 @@ import type { ResearchStop } from './research-stop';
 export interface ResearchServices {
   search(query: SearchQuery & { provider?: SearchProviderId }, signal: AbortSignal): Promise<SearchResult[]>;
   fetchPage(url: string, signal: AbortSignal): Promise<FetchedPage>;
+  /** The workspace's files as sources (scope "workspace" or "both"); absent: web only. */
+  workspace?: WorkspaceSources;
 }
 
 export interface ResearchLimits {
@@ -25,6 +29,8 @@ export interface ResearchLimits {
   fetchConcurrency: number;
   /** New pages read per search (its top results not read yet). */
   pagesPerSearch: number;
+  /** Sub-questions researched at once by parallel sub-researchers; 1: one search after another. */
+  subResearchers: number;
 }
 
 export const DEFAULT_LIMITS: ResearchLimits = {
@@ -33,7 +39,21 @@ export const DEFAULT_LIMITS: ResearchLimits = {
   timeBudgetMs: 180_000,
   fetchConcurrency: 4,
   pagesPerSearch: 3,
+  // The loop on its own searches one query after another; the setting (default 3) turns branches on.
+  subResearchers: 1,
 };
+
+/** What a follow-up continues from: the earlier report's sources, with their texts and report numbers. */
+export interface PriorResearch {
+  reportId: string;
+  question: string;
+  sources: FetchedSource[];
+}
+
+/** Asking the user before searching: the ask-user form's questions and their answers. */
+export interface ClarifyPort {
+  ask(questions: Question[], signal: AbortSignal): Promise<Array<{ selected: string[]; other?: string }>>;
+}
 
 /** A second model for the planning call and the gap checks (sextant.plannerModel), with its own price. */
 export interface PlannerTarget {
@@ -61,6 +81,18 @@ export interface ResearchRunOptions {
   budget?: RunBudget;
   /** The user's first Stop, which ends the gathering and keeps what was found (a partial report). */
   stop?: ResearchStop;
+  /** Where the run looks (default: the web); an approved plan's own scope wins. */
+  scope?: ResearchScope;
+  /** Source filters for every search (an approved plan's own filters win). */
+  filters?: SourceFilters;
+  /** sextant.research.clarify `auto`: an ambiguous question is first clarified through this form. */
+  clarify?: ClarifyPort;
+  /** A follow-up on this report: its sources are reused (not fetched again unless stale) and keep their numbers. */
+  prior?: PriorResearch;
+  /** A source read longer ago than this is fetched again in a follow-up (default 15 minutes). */
+  staleAfterMs?: number;
+  /** Called with what a follow-up on this run's report would continue from. */
+  remember?(prior: PriorResearch): void;
   /** Aborts the run outright (a second Stop, a new request). */
   signal: AbortSignal;
   now(): number;

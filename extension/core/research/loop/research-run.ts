@@ -4,11 +4,15 @@
 // another; each search's pages are fetched in the background through a bounded pool while the next
 // search goes out, so reading overlaps searching. Gathering stops at the search limit or the time
 // budget; whatever was read is then written up, verified against the pages and delivered as a report.
-import type { PartialReason } from '../../../protocol';
+import { setMaxListeners } from 'node:events';
+import type { PartialReason, ResearchPlanInput } from '../../../protocol';
 import { AsyncQueue } from '../../util/async-queue';
 import type { SearchProviderId } from '../../web/types';
 import { normaliseUrl } from '../verify/citations';
-import { findGaps, pendingFor, planQueries, readPage, searchWeb, settleReads } from './research-gathering';
+import { findGaps, pendingFor, planQueries, readOnce, searchWeb, settleReads } from './research-gathering';
+import { clarifyQuestion } from './clarify';
+import { runSubResearchers, type Findings } from './sub-researchers';
+import { gatherWorkspace } from './workspace-gathering';
 import { seconds, writePartial } from './partial-report';
 import { ResearchRecord } from './research-record';
 import { reportNothingFound, writeAndVerify } from './research-report';
@@ -56,6 +60,8 @@ class ResearchRun {
   private readonly rec: ResearchRecord;
   /** Planning, searching and reading: a Stop now ends the gathering and the report is written from what was read. */
   private gathering = true;
+  /** The sub-researchers' findings, when the sub-questions were researched in parallel. */
+  private findings: Findings[] | undefined;
 
   constructor(
     private readonly o: ResearchRunOptions,
@@ -71,6 +77,8 @@ class ResearchRun {
     const gather = new AbortController();
     // Pages being read: a Stop ends them too (what was read stays); the time budget lets them finish.
     const reading = new AbortController();
+    // Every search, read and sub-researcher's model call listens on these: more than Node's default 10.
+    setMaxListeners(200, gather.signal, reading.signal);
     const onAbort = () => {
       gather.abort();
       reading.abort();
@@ -86,51 +94,40 @@ class ResearchRun {
     }, o.limits.timeBudgetMs);
     const pool = new TaskPool(Math.max(1, o.limits.fetchConcurrency));
     try {
-      rec.progress('planning', 'Working out what to search');
-      const plan = o.plan ?? (await planQueries(rec));
-      if (o.signal.aborted) return { kind: 'aborted' };
-      const queue = plan.queries.slice(0, o.limits.maxSearches);
-      rec.searchesPlanned = Math.max(queue.length, Math.min(o.limits.minSearches, o.limits.maxSearches));
-      let gapsChecked = 0;
-      while (rec.searchesRun.length < o.limits.maxSearches && !gather.signal.aborted && !rec.overBudget()) {
-        // A steer is an addition to the brief: the gap checks and the report read it, and it is searched.
-        for (const added of o.steers?.take() ?? []) {
-          plan.question = `${plan.question}\n\nAdded by the user during the run: ${added}`;
-          queue.unshift({ query: added.slice(0, 400) });
-          rec.progress('searching', `Steered: ${added.slice(0, 120)}`);
-        }
-        if (queue.length === 0) {
-          // Out of queries: read what the pages say so far and ask what is missing.
-          await settleReads(rec, pool, gather.signal);
-          if (gather.signal.aborted || gapsChecked >= o.limits.maxSearches || rec.overBudget()) break;
-          gapsChecked++;
-          const searched = (q: string) => rec.searchesRun.some((r) => r.toLowerCase() === q.trim().toLowerCase());
-          let fresh = (await findGaps(rec, plan, gather.signal)).filter((q) => !searched(q));
-          // Below the minimum with nothing new from the model: the sub-questions not searched yet go out.
-          const short = o.limits.minSearches - rec.searchesRun.length;
-          if (fresh.length === 0 && short > 0)
-            fresh = plan.subQuestions
-              .filter((q) => !searched(q))
-              .slice(0, short)
-              .map((q) => q.slice(0, 400));
-          if (fresh.length === 0) break;
-          queue.push(...fresh.map((query) => ({ query })));
-          rec.searchesPlanned = Math.min(o.limits.maxSearches, rec.searchesRun.length + queue.length);
-          continue;
-        }
-        const next = queue.shift() as { query: string; provider?: SearchProviderId };
-        const results = await searchWeb(rec, next, gather.signal);
-        for (const r of results.slice(0, 10)) {
-          if (rec.sources.length + rec.fetchesStarted.size >= MAX_PAGES) break;
-          const key = normaliseUrl(r.url);
-          if (rec.seenUrls.has(key)) continue;
-          if (pendingFor(rec, results, r) >= o.limits.pagesPerSearch) break;
-          rec.seenUrls.add(key);
-          rec.fetchesStarted.add(r.url);
-          // Pages already being read finish even when the budget ends the search (their own timeouts bound them).
-          void pool.run(() => readPage(rec, r, reading.signal));
+      // A follow-up starts from the earlier report's sources: fresh ones are not fetched again.
+      const staleBefore = o.now() - (o.staleAfterMs ?? 15 * 60_000);
+      for (const src of o.prior?.sources ?? []) {
+        rec.sources.push({ ...src });
+        if (src.path || src.accessedAt < staleBefore) continue;
+        for (const u of [src.url, src.finalUrl ?? src.url]) {
+          rec.seenUrls.add(normaliseUrl(u));
+          rec.reads.set(normaliseUrl(u), Promise.resolve(src));
         }
       }
+      const question = o.plan || o.prior ? o.question : await clarifyQuestion(rec, o.question);
+      if (o.signal.aborted) return { kind: 'aborted' };
+      const scope = o.plan?.scope ?? o.scope ?? 'web';
+      rec.filters = o.plan?.filters ?? o.filters ?? {};
+      const workspace = scope === 'web' ? undefined : o.services.workspace;
+      if (scope !== 'web' && !workspace) rec.notes.push('The workspace could not be read here; the web was searched.');
+      rec.progress('planning', 'Working out what to search');
+      const files = workspace ? await workspace.list(gather.signal).catch(() => []) : undefined;
+      const plan =
+        o.plan ??
+        (await planQueries(rec, question, {
+          scope,
+          ...(files ? { files } : {}),
+          ...(o.prior
+            ? { prior: { question: o.prior.question, sources: o.prior.sources.map((x) => `[${x.n}] ${x.title}`) } }
+            : {}),
+        }));
+      if (o.signal.aborted) return { kind: 'aborted' };
+      if (workspace) await gatherWorkspace(rec, workspace, plan, gather.signal);
+      const web = scope !== 'workspace' || !workspace;
+      const parallel = web && o.limits.subResearchers > 1 && plan.subQuestions.length > 1;
+      if (parallel)
+        this.findings = await runSubResearchers(rec, plan, pool, { gather: gather.signal, reading: reading.signal });
+      else if (web) await this.searchOneByOne(plan, pool, gather.signal, reading.signal);
       await settleReads(rec, pool, gather.signal);
       this.gathering = false;
       if (o.signal.aborted) return { kind: 'aborted' };
@@ -151,7 +148,7 @@ class ResearchRun {
         if (why) rec.notes.push(why.detail);
         return reportNothingFound(rec);
       }
-      return why ? await writePartial(rec, plan, why) : await writeAndVerify(rec, plan);
+      return why ? await writePartial(rec, plan, why) : await writeAndVerify(rec, plan, this.findings);
     } finally {
       clearTimeout(timer);
       o.signal.removeEventListener('abort', onAbort);
@@ -160,6 +157,56 @@ class ResearchRun {
       reading.abort();
       gather.abort();
       await pool.idle();
+    }
+  }
+
+  /** Today's loop: one search at a time, each search's pages read in the background, then the gap check. */
+  private async searchOneByOne(
+    plan: ResearchPlanInput,
+    pool: TaskPool,
+    gather: AbortSignal,
+    reading: AbortSignal,
+  ): Promise<void> {
+    const { o, rec } = this;
+    const queue = plan.queries.slice(0, o.limits.maxSearches);
+    rec.searchesPlanned = Math.max(queue.length, Math.min(o.limits.minSearches, o.limits.maxSearches));
+    let gapsChecked = 0;
+    while (rec.searchesRun.length < o.limits.maxSearches && !gather.aborted && !rec.overBudget()) {
+      // A steer is an addition to the brief: the gap checks and the report read it, and it is searched.
+      for (const added of o.steers?.take() ?? []) {
+        plan.question = `${plan.question}\n\nAdded by the user during the run: ${added}`;
+        queue.unshift({ query: added.slice(0, 400) });
+        rec.progress('searching', `Steered: ${added.slice(0, 120)}`);
+      }
+      if (queue.length === 0) {
+        // Out of queries: read what the pages say so far and ask what is missing.
+        await settleReads(rec, pool, gather);
+        if (gather.aborted || gapsChecked >= o.limits.maxSearches || rec.overBudget()) break;
+        gapsChecked++;
+        const searched = (q: string) => rec.searchesRun.some((r) => r.toLowerCase() === q.trim().toLowerCase());
+        let fresh = (await findGaps(rec, plan, gather)).filter((q) => !searched(q));
+        // Below the minimum with nothing new from the model: the sub-questions not searched yet go out.
+        const short = o.limits.minSearches - rec.searchesRun.length;
+        if (fresh.length === 0 && short > 0)
+          fresh = plan.subQuestions
+            .filter((q) => !searched(q))
+            .slice(0, short)
+            .map((q) => q.slice(0, 400));
+        if (fresh.length === 0) break;
+        queue.push(...fresh.map((query) => ({ query })));
+        rec.searchesPlanned = Math.min(o.limits.maxSearches, rec.searchesRun.length + queue.length);
+        continue;
+      }
+      const next = queue.shift() as { query: string; provider?: SearchProviderId };
+      const results = await searchWeb(rec, next, gather);
+      for (const r of results.slice(0, 10)) {
+        if (rec.sources.length + rec.fetchesStarted.size >= MAX_PAGES) break;
+        const key = normaliseUrl(r.url);
+        if (rec.seenUrls.has(key)) continue;
+        if (pendingFor(rec, results, r) >= o.limits.pagesPerSearch) break;
+        // Pages already being read finish even when the budget ends the search (their own timeouts bound them).
+        void readOnce(rec, r, pool, reading);
+      }
     }
   }
 }

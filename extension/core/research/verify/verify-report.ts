@@ -25,6 +25,9 @@ export interface FetchedSource {
   /** Plain text of the readable content. */
   text: string;
   accessedAt: number;
+  /** A workspace section: its path (relative to the workspace folder) and the lines `text` holds. */
+  path?: string;
+  lines?: { start: number; end: number };
 }
 
 export interface JudgeInput {
@@ -88,6 +91,8 @@ export interface VerifyOptions {
   signal?: AbortSignal;
   /** Judge calls in flight at once. */
   concurrency?: number;
+  /** Keep the sources' own numbers instead of renumbering by first use (a follow-up cites as its report did). */
+  keepNumbers?: boolean;
 }
 
 export async function verifyReport(
@@ -122,19 +127,26 @@ export async function verifyReport(
   });
   for (const n of [...invented].sort((a, b) => a - b))
     notes.push(`Removed citation [${n}]: no source with that number was fetched in this run.`);
-  const order = citedNumbers(resolved);
-  const renumber = new Map(order.map((n, i) => [n, i + 1]));
+  const order = opts.keepNumbers ? [...new Set(citedNumbers(resolved))].sort((a, b) => a - b) : citedNumbers(resolved);
+  const renumber = new Map(order.map((n, i) => [n, opts.keepNumbers ? n : i + 1]));
   let markdown = rewriteMarkers(resolved, (ns) => [...new Set(ns.map((n) => renumber.get(n) ?? n))]).replace(
     /[ \t]*\[-1\]/g,
     ` ${INVENTED_MARK}`,
   );
-  const sources: Source[] = order.map((n, i) => {
+  const sources: Source[] = order.map((n) => {
     const s = byN.get(n) as FetchedSource;
-    return { n: i + 1, url: s.finalUrl ?? s.url, title: s.title, accessedAt: s.accessedAt };
+    return {
+      n: renumber.get(n) as number,
+      url: s.finalUrl ?? s.url,
+      title: s.title,
+      accessedAt: s.accessedAt,
+      ...(s.path ? { path: s.path } : {}),
+      ...(s.lines ? { lines: s.lines } : {}),
+    };
   });
   const pageOf = new Map<number, { src: FetchedSource; index: PageIndex }>(
-    order.map((n, i) => [
-      i + 1,
+    order.map((n) => [
+      renumber.get(n) as number,
       { src: byN.get(n) as FetchedSource, index: indexPage((byN.get(n) as FetchedSource).text) },
     ]),
   );
@@ -259,6 +271,13 @@ function floorNote(f: Record<FloorDecision, number>, judged: boolean): string {
 export function sourcesSection(sources: readonly Source[]): string {
   if (sources.length === 0) return '## Sources\n\nNo sources were cited.';
   const items = sources.map((s) => {
+    if (s.path && s.lines) {
+      // A workspace file: its relative path and lines, linked so an export opens it beside the report.
+      const where = `${s.path} (lines ${s.lines.start}–${s.lines.end})`;
+      const link = `${encodeURI(s.path)}#L${s.lines.start}-L${s.lines.end}`;
+      const read = new Date(s.accessedAt).toISOString().slice(0, 10);
+      return `${s.n}. [${where.replace(/[[\]]/g, '')}](${link}) — workspace file, read ${read}`;
+    }
     const title = s.title.replace(/[[\]]/g, '').trim() || s.url;
     return `${s.n}. [${title}](${s.url}) — accessed ${new Date(s.accessedAt).toISOString().slice(0, 10)}`;
   });

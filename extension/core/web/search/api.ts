@@ -11,6 +11,10 @@ export interface NormalizedQuery {
   allowedDomains: string[];
   blockedDomains: string[];
   maxResults: number;
+  /** Only pages published on or after this day (YYYY-MM-DD), from `recencyDays` and the client's clock. */
+  since?: string;
+  /** The window's length in days, with `since`. */
+  recencyDays?: number;
 }
 
 export interface HttpRequest {

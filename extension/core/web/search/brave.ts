@@ -51,6 +51,8 @@ export const braveApi: SearchApi = {
       q: braveQuery(q),
       count: String(filtering ? this.maxResults : q.maxResults),
       result_filter: 'web',
+      // Brave takes an exact window as freshness=YYYY-MM-DDtoYYYY-MM-DD.
+      ...(q.since ? { freshness: `${q.since}to${dayAfter(q.since, q.recencyDays ?? 0)}` } : {}),
     });
     return {
       method: 'GET',
@@ -88,3 +90,8 @@ export const braveApi: SearchApi = {
     return wait;
   },
 };
+
+/** The day `days` after `day` (YYYY-MM-DD): the end of the window, today. */
+function dayAfter(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}

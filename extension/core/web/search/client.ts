@@ -86,7 +86,7 @@ export class SearchClient implements WebSearchPort {
    * `all_failed` with every provider's reason, `aborted` when `signal` aborts.
    */
   async search(request: WebSearchRequest, signal: AbortSignal): Promise<WebSearchOutcome> {
-    const query = normalizeQuery(request);
+    const query = normalizeQuery(request, this.clock.now());
     const { providers, endpoints } = this.o.settings();
     if (providers.length === 0) throw new SearchError('disabled', noProvidersEnabledMessage());
     const order = [...providers];
@@ -261,7 +261,7 @@ function aborted(): SearchError {
 }
 
 /** Validates the request; a bad domain is the caller's to fix, so it fails before any provider is asked. */
-export function normalizeQuery(request: WebSearchRequest): NormalizedQuery {
+export function normalizeQuery(request: WebSearchRequest, now = Date.now()): NormalizedQuery {
   const query = request.query.trim().replace(/\s+/g, ' ');
   if (!query) throw new SearchError('bad_request', 'The search query is empty.');
   const allowed = normalizeDomains(request.allowedDomains);
@@ -273,15 +273,36 @@ export function normalizeQuery(request: WebSearchRequest): NormalizedQuery {
     throw new SearchError('bad_request', `${both.join(', ')} is both allowed and blocked; list it in one of them.`);
   const wanted = Math.floor(request.maxResults ?? DEFAULT_MAX_RESULTS);
   const maxResults = Math.min(MAX_RESULTS_LIMIT, Math.max(1, Number.isFinite(wanted) ? wanted : DEFAULT_MAX_RESULTS));
-  return { query, allowedDomains: allowed.domains, blockedDomains: blocked.domains, maxResults };
+  const since = sinceDay(request.recencyDays, now);
+  return {
+    query,
+    allowedDomains: allowed.domains,
+    blockedDomains: blocked.domains,
+    maxResults,
+    ...(since ? { since, recencyDays: Math.round(request.recencyDays ?? 0) } : {}),
+  };
 }
 
-/** Domain filters applied whatever the provider did, duplicates dropped, capped. */
+/** The first day of a recency window (YYYY-MM-DD, UTC), or undefined when there is none. */
+export function sinceDay(recencyDays: number | undefined, now: number): string | undefined {
+  if (recencyDays === undefined || !Number.isFinite(recencyDays) || recencyDays <= 0) return undefined;
+  return new Date(now - Math.round(recencyDays) * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Whether a result is inside the window: a dated one published on or after `since`; an undated one is kept. */
+export function withinWindow(r: SearchResult, since: string | undefined): boolean {
+  if (!since || !r.publishedAt) return true;
+  const t = Date.parse(r.publishedAt);
+  return Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) >= since;
+}
+
+/** Domain filters and the recency window applied whatever the provider did, duplicates dropped, capped. */
 function finish(results: SearchResult[], q: NormalizedQuery): SearchResult[] {
   const seen = new Set<string>();
   const out: SearchResult[] = [];
   for (const r of results) {
     if (!urlPassesDomains(r.url, q.allowedDomains, q.blockedDomains) || seen.has(r.url)) continue;
+    if (!withinWindow(r, q.since)) continue;
     seen.add(r.url);
     out.push(r);
     if (out.length >= q.maxResults) break;

@@ -1,5 +1,5 @@
 // Exa (https://exa.ai/docs/reference/search): POST {base}/search with the key in `x-api-key`.
-// Request: {query, type, numResults, includeDomains?, excludeDomains?, contents: {highlights}};
+// Request: {query, type, numResults, includeDomains?, excludeDomains?, startPublishedDate?, contents: {highlights}};
 // answer: {requestId, results: [{url, title, publishedDate, author, highlights[], summary?, text?}]}.
 // Errors: {requestId, error, tag} with tags such as NO_MORE_CREDITS (402) or INVALID_REQUEST (400).
 import * as z from 'zod';
@@ -38,6 +38,7 @@ export const exaApi: SearchApi = {
         numResults: q.maxResults,
         ...(q.allowedDomains.length ? { includeDomains: q.allowedDomains } : {}),
         ...(q.blockedDomains.length ? { excludeDomains: q.blockedDomains } : {}),
+        ...(q.since ? { startPublishedDate: `${q.since}T00:00:00.000Z` } : {}),
         // Highlights are the query-relevant sentences: the snippet, without paying for full text.
         contents: { highlights: true },
       }),

@@ -37,7 +37,14 @@ export const firecrawlApi: SearchApi = {
       method: 'POST',
       url: joinUrl(baseUrl, '/v2/search'),
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ query: q.query, limit: q.maxResults, sources: ['web'], ...domains }),
+      body: JSON.stringify({
+        query: q.query,
+        limit: q.maxResults,
+        sources: ['web'],
+        ...domains,
+        // Google's custom date range through Firecrawl's tbs: cdr:1,cd_min:M/D/YYYY.
+        ...(q.since ? { tbs: `cdr:1,cd_min:${usDate(q.since)}` } : {}),
+      }),
     };
   },
   parseResults(body) {
@@ -57,3 +64,9 @@ export const firecrawlApi: SearchApi = {
     };
   },
 };
+
+/** YYYY-MM-DD as M/D/YYYY (the form Google's cd_min takes). */
+function usDate(day: string): string {
+  const [y, m, d] = day.split('-').map(Number);
+  return `${m}/${d}/${y}`;
+}

@@ -38,6 +38,9 @@ export const tavilyApi: SearchApi = {
         include_raw_content: false,
         ...(q.allowedDomains.length ? { include_domains: q.allowedDomains } : {}),
         ...(q.blockedDomains.length ? { exclude_domains: q.blockedDomains } : {}),
+        // Tavily's window is coarse (day, week, month, year): the smallest that covers ours; the client
+        // then drops dated results older than the exact day.
+        ...(q.recencyDays && tavilyRange(q.recencyDays) ? { time_range: tavilyRange(q.recencyDays) } : {}),
       }),
     };
   },
@@ -63,3 +66,11 @@ export const tavilyApi: SearchApi = {
     };
   },
 };
+
+/** The smallest Tavily time_range that covers a window of `days` (none past a year: the client filters). */
+export function tavilyRange(days: number): 'day' | 'week' | 'month' | 'year' | undefined {
+  if (days <= 1) return 'day';
+  if (days <= 7) return 'week';
+  if (days <= 31) return 'month';
+  return days <= 366 ? 'year' : undefined;
+}
