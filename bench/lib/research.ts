@@ -176,7 +176,8 @@ async function main(): Promise<void> {
   const branched = await runOnce(4 * SEARCHES, SEARCHES);
   const sequential = await runOnce(4, 1);
   console.log(
-    `same plan, ${SEARCHES} sub-questions: sequential loop ${f(sequential.wall)} (${times(sequential)}× its critical path); ` +
+    `same plan, ${SEARCHES} sub-questions: sequential loop ${f(sequential.wall)} ` +
+      `(${times(sequential)}× its critical path); ` +
       `${SEARCHES} sub-researchers ${f(branched.wall)} — wall ÷ critical path (one search + one fetch round + ` +
       `model calls) = ${times(branched)} (goal ≤ 1.1); ${(sequential.wall / branched.wall).toFixed(2)}× faster`,
   );

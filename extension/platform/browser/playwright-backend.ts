@@ -16,7 +16,7 @@ import type {
 } from '../../core/tools/browser/port';
 import { findBrowser } from './find-browser';
 import { startGuardProxy } from './guard-proxy';
-import { profileProcesses, profileProcessesMemory } from './processes';
+import { profileProcessesMemory } from './processes';
 
 /** The flags the browser runs with: no first-run UI, no background traffic of its own, no UDP around the proxy. */
 export const BROWSER_ARGS = [

@@ -29,7 +29,8 @@ test('a report prints to a PDF whose text holds the report and its workspace cit
     title: 'Retry policy',
     question: 'How do we retry?',
     markdown:
-      '# Retry policy\n\nOur client retries three times [1].\n\n## Sources\n\n1. [docs/retries.md (lines 3–8)](docs/retries.md#L3-L8)',
+      '# Retry policy\n\nOur client retries three times [1].\n\n## Sources\n\n' +
+        '1. [docs/retries.md (lines 3–8)](docs/retries.md#L3-L8)',
     sources: [
       {
         n: 1,
