@@ -26,6 +26,7 @@ import { walkthroughFirstScenarios, walkthroughLastScenarios } from './scenarios
 import { mcpScenarios } from './scenarios/mcp';
 import { projectContextScenarios } from './scenarios/project-context';
 import { languageScenarios } from './scenarios/language';
+import { queueSteerScenarios } from './scenarios/queue-steer';
 
 const e2e = new E2E();
 // First: the walkthrough opens on the first start, which only the first scenario sees.
@@ -52,6 +53,7 @@ failoverScenarios(e2e);
 modelScenarios(e2e);
 mcpScenarios(e2e);
 projectContextScenarios(e2e);
+queueSteerScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
 planScenarios(e2e);
 walkthroughLastScenarios(e2e);
