@@ -57,8 +57,8 @@ export function queueSteerScenarios(e2e: E2E): void {
         await wb.inWebview('textbox', 'Message').press('ControlOrMeta+Enter');
         // Queue: Enter while the turn runs puts the message in "Queued".
         await wb.typeMessage(QUEUED);
-        const queued = wb.inWebview('list', 'Queued');
-        await poll('the queued message in "Queued"', async () => (await queued.innerText()).includes(QUEUED));
+        const queuedItem = wb.inWebview('textbox', 'Queued item 1');
+        await poll('the queued message in "Queued"', async () => (await queuedItem.inputValue()) === QUEUED);
         assert.equal(fake.requests.length, before + 1, 'nothing was sent to the model while the command ran');
 
         // Release the command: the turn's next request carries the steer, after the command's result.
@@ -84,10 +84,7 @@ export function queueSteerScenarios(e2e: E2E): void {
         );
         const last = userTexts(fake.requests[before + 2]?.body);
         assert.ok(last.at(-1)?.includes(QUEUED), `the queued message was sent last: ${last.at(-1)}`);
-        await poll(
-          '"Queued" to empty',
-          async () => (await queued.count()) === 0 || !(await queued.innerText()).includes(QUEUED),
-        );
+        await poll('"Queued" to empty', async () => (await queuedItem.count()) === 0);
       } finally {
         rmSync(release, { force: true });
       }
