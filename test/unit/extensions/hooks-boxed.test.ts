@@ -53,6 +53,8 @@ test('a hook runs boxed: stdin and stdout work, the workspace is writable, outsi
     assert.ok(existsSync(path.join(real.ws, 'inside')), 'the workspace is writable');
     assert.ok(!existsSync(path.join(real.outside, 'escaped')), 'outside the workspace is not');
   } finally {
+    // The chat's network holder (a long-lived box) ends with the sandbox.
+    sandbox.dispose();
     rmSync(base, { recursive: true, force: true });
   }
 });
