@@ -21,6 +21,7 @@ import { submitPlanTool } from './submit-plan';
 import { webSearchTool } from './web-search';
 import { webFetchDeclaration } from './web-fetch';
 import { memorySearchDeclaration } from './memory-search';
+import { taskDeclaration } from './task';
 import { factsProblem, type ToolFacts } from '../permissions/tool-facts';
 import { ToolInputError } from './util/paths';
 import { redactingStream, redactResult, toolRedactor } from './util/redaction';
@@ -58,7 +59,7 @@ export function builtinTools(): AnyTool[] {
  * memory_search) included: what the permission policy is created with.
  */
 export function declaredToolFacts(): ToolFacts[] {
-  return [...builtinTools(), submitPlanTool, webFetchDeclaration, memorySearchDeclaration];
+  return [...builtinTools(), submitPlanTool, webFetchDeclaration, memorySearchDeclaration, taskDeclaration];
 }
 
 /**
