@@ -135,7 +135,8 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     }
     yield ev;
     if (ev.type === 'usage' || ev.type === 'subagent_updated') {
-      const cost = parentUsage.costUsd === undefined ? undefined : parentUsage.costUsd + (delegation?.liveCostUsd() ?? 0);
+      const cost =
+        parentUsage.costUsd === undefined ? undefined : parentUsage.costUsd + (delegation?.liveCostUsd() ?? 0);
       const warning = rate.check(cost, services.host.now());
       if (warning) yield { type: 'notice', kind: 'budget', text: warning } as TurnEvent;
     }

@@ -11,7 +11,7 @@ import type { AuditEntry } from '../security/audit-log';
 import type { ToolResult, ToolSessionState } from '../tools/types';
 import { type BudgetLimits, type RunBudget, tokensOf } from '../usage/budget';
 import type { PermissionGate } from './permission-gate';
-import { FileLocks, restrictTools, type ConcurrencyGate } from './subagent-tools';
+import { type FileLocks, restrictTools, type ConcurrencyGate } from './subagent-tools';
 import type { Target } from './run-target';
 import { runTurn, type ToolRuntime, type TurnOptions } from './turn';
 
@@ -144,7 +144,12 @@ async function run(
     rule: `sub-agent start: ${def.name} (${def.source})`,
     status: 'ok',
     durationMs: 0,
-    args: { subagent: def.name, description: task.description, model: target.ref, tools: tools?.specs().map((s) => s.name) },
+    args: {
+      subagent: def.name,
+      description: task.description,
+      model: target.ref,
+      tools: tools?.specs().map((s) => s.name),
+    },
     subagent: def.name,
   });
   view.status = 'running';
@@ -179,7 +184,10 @@ async function run(
   } finally {
     scope.disposeSession(toolSession);
   }
-  view.filesRead = [...toolSession.readFiles.keys()].filter((f) => !changed.has(f)).map(rel).slice(0, 100);
+  view.filesRead = [...toolSession.readFiles.keys()]
+    .filter((f) => !changed.has(f))
+    .map(rel)
+    .slice(0, 100);
   view.filesChanged = [...changed].map(rel).slice(0, 100);
   view.status = outcome;
   emit(true);
@@ -275,7 +283,10 @@ export function subagentSystem(def: AgentDefinition, rules: string, roots: reado
 
 /** The parent's approval port, each card naming the sub-agent that asks. */
 function withSubagentApprovals(ports: ToolPorts, name: string): ToolPorts {
-  return { ...ports, approval: { request: (req, signal) => ports.approval.request({ ...req, subagent: name }, signal) } };
+  return {
+    ...ports,
+    approval: { request: (req, signal) => ports.approval.request({ ...req, subagent: name }, signal) },
+  };
 }
 
 /**

@@ -43,8 +43,7 @@ export function restrictTools(
   const specs: ToolSpec[] = base.specs().filter((s) => offered(s.name));
   if (!specs.length) return undefined;
   const names = new Set(specs.map((s) => s.name));
-  const refusal = (name: string) =>
-    `There is no tool named "${name}" here. Available tools: ${[...names].join(', ')}.`;
+  const refusal = (name: string) => `There is no tool named "${name}" here. Available tools: ${[...names].join(', ')}.`;
   return {
     specs: () => specs,
     prepare(call: ToolCall): PreparedCall {

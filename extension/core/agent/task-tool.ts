@@ -52,10 +52,7 @@ export type DelegationScope = Omit<
  * The request's tools with `task` added, and the problems found in definition files (each naming its
  * file). Undefined tools: the mode has none, so nothing can be delegated either.
  */
-export async function withDelegation(
-  files: ProjectFiles | undefined,
-  scope: DelegationScope,
-): Promise<Delegation> {
+export async function withDelegation(files: ProjectFiles | undefined, scope: DelegationScope): Promise<Delegation> {
   const found = files ? await discoverAgents(files) : { agents: [...BUILTIN_AGENTS], problems: [] };
   const definitions = found.agents;
   const { services, ...rest } = scope;

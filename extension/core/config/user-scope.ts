@@ -32,6 +32,10 @@ export const USER_ONLY_SETTINGS = [
   'research.endpoints',
   'plannerModel',
   'mcp.servers',
+  'agents.maxConcurrent',
+  'agents.maxSteps',
+  'agents.maxCostUsd',
+  'budget.maxCostUsdPerMinute',
 ] as const;
 
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];
