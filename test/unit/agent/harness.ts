@@ -16,6 +16,7 @@ import type { CheckpointStorage } from '../../../extension/core/agent/rewind-ses
 import type { SessionPersistence } from '../../../extension/core/ports';
 import type { BudgetLimits } from '../../../extension/core/usage/budget';
 import type { ProjectContext } from '../../../extension/core/extensions/project-context';
+import type { SubagentServices } from '../../../extension/core/agent/task-tool';
 import { chatServices } from './chat-services';
 
 export const readTool = (log: string[], delayMs = 20) =>
@@ -86,6 +87,10 @@ export function createHarness(opts: {
   reasoning?: ReasoningChoices;
   /** Rules files, skills and slash commands; none by default. */
   project?: ProjectContext;
+  /** Sub-agents (the task tool): caps and Stop; none by default. */
+  subagents?: SubagentServices;
+  /** sextant.budget.maxCostUsdPerMinute. */
+  maxCostUsdPerMinute?: number;
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -166,6 +171,8 @@ export function createHarness(opts: {
       diffReview: opts.diffReview,
       research: opts.research,
       project: opts.project,
+      subagents: opts.subagents,
+      ...(opts.maxCostUsdPerMinute ? { maxCostUsdPerMinute: () => opts.maxCostUsdPerMinute } : {}),
       scheduler: {
         setTimeout: (fn, _ms) => setTimeout(fn, 1),
         clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
