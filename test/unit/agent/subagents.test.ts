@@ -365,7 +365,8 @@ test('an approval inside a sub-agent names it; the audit log records its start',
     audit: (e) => audit.push(e),
     files: {
       '.claude/agents/scribe.md':
-        '---\nname: scribe\ndescription: Writes notes\ntools: Write, Read\nmodel: inherit\n---\nYou are `scribe`. Write what you are told.\n',
+        '---\nname: scribe\ndescription: Writes notes\ntools: Write, Read\nmodel: inherit\n---\n' +
+        'You are `scribe`. Write what you are told.\n',
     },
     route: (req) => {
       if (sender(req) === 'parent')
