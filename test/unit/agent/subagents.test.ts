@@ -16,6 +16,8 @@ import type { AuditEntry } from '../../../extension/core/security/audit-log';
 import { ProjectContext } from '../../../extension/core/extensions/project-context';
 import { projectFilesOver } from '../../../extension/core/extensions/project-files';
 import { createNodePorts, makeTempWorkspace } from '../../fixtures/node-ports';
+import type { SessionPersistence } from '../../../extension/core/ports';
+import { open, tempDir } from '../store/helpers';
 import { assertEnvelopeInvariants, createHarness } from './harness';
 
 type Route = (req: ProviderRequest, signal: AbortSignal) => Promise<ProviderEvent[]> | ProviderEvent[];
@@ -77,6 +79,7 @@ async function setup(opts: {
   audit?: (e: AuditEntry) => void;
   maxCostUsdPerMinute?: number;
   files?: Record<string, string>;
+  store?: SessionPersistence;
 }) {
   const root = await makeTempWorkspace({
     'src/alpha.ts': 'export const alpha = 1;\n',
@@ -102,6 +105,7 @@ async function setup(opts: {
       stops,
     },
     ...(opts.budget ? { budget: opts.budget } : {}),
+    ...(opts.store ? { store: opts.store } : {}),
     ...(opts.audit ? { audit: opts.audit } : {}),
     ...(opts.maxCostUsdPerMinute ? { maxCostUsdPerMinute: opts.maxCostUsdPerMinute } : {}),
   });
@@ -421,6 +425,53 @@ test('the spend-rate warning comes once when a run spends faster than sextant.bu
     .envelopes('r1')
     .filter((e) => e.event.type === 'notice' && /maxCostUsdPerMinute/.test(e.event.text));
   assert.equal(warnings.length, 1);
+});
+
+test('sub-agent transcripts are stored with the session, come back after a reopen, and are exported', async () => {
+  const { dir, cleanup } = tempDir('subagents');
+  try {
+    let store = await open(dir);
+    const { h } = await setup({
+      store,
+      route: (req) => {
+        if (sender(req) === 'parent')
+          return hasToolResult(req)
+            ? answer('alpha found')
+            : [
+                call('t1', 'task', { description: 'find alpha', prompt: 'Where is alpha?', subagent_type: 'explore' }),
+                { type: 'done', stopReason: 'tool_calls' },
+              ];
+        return hasToolResult(req)
+          ? answer('alpha is in src/alpha.ts:1')
+          : [call('g', 'grep', { pattern: 'alpha' }), usage(50, 5), { type: 'done', stopReason: 'tool_calls' }];
+      },
+    });
+    await h.controller.send('r1', 'find alpha', 'agent');
+    const sessionId = store.listSessions()[0]?.id;
+    assert.ok(sessionId);
+    await store.close();
+    store = await open(dir);
+    const stored = store.getSession(sessionId);
+    const part = stored?.messages[1]?.parts.find((p) => p.type === 'tool' && p.call.name === 'task');
+    assert.ok(part?.type === 'tool');
+    const v = part.call.subagent;
+    assert.equal(v?.name, 'explore');
+    assert.equal(v?.status, 'done');
+    assert.equal(v?.prompt, 'Where is alpha?');
+    assert.ok(v?.steps.some((s) => s.kind === 'tool' && s.name === 'grep'));
+    assert.ok(v?.steps.some((s) => s.kind === 'text' && s.text.includes('alpha is in src/alpha.ts:1')));
+    const md = store.exportSession(sessionId, 'markdown') ?? '';
+    assert.match(md, /\*\*Sub-agent: explore — done · 2 model calls/);
+    assert.match(md, /→ grep alpha \(ok\)/);
+    const htmlOut = store.exportSession(sessionId, 'html') ?? '';
+    assert.match(htmlOut, /Sub-agent: explore — done/);
+    assert.match(htmlOut, /alpha is in src\/alpha\.ts:1/);
+    const json = store.exportSession(sessionId, 'json') ?? '';
+    assert.match(json, /"subagent": \{\s*"name": "explore"/);
+    await store.close();
+  } finally {
+    cleanup();
+  }
 });
 
 async function waitUntil(cond: () => boolean): Promise<void> {
