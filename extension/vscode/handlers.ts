@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { InboundHandlers, Outbound } from '../protocol';
 import type { ChatController } from '../core/agent/controller';
 import { expandPrompt } from '../core/extensions/prompt-expansion';
+import { gitReviewDiff } from '../core/extensions/review';
 import type { ProjectContext } from '../core/extensions/project-context';
 import type { PromptHistory } from '../core/extensions/prompt-history';
 import type { PlanDocuments } from './plan-documents';
@@ -45,7 +46,9 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     send: async (m) => {
       // What the user typed (not a command's expansion) is what Up brings back.
       host.post({ type: 'promptHistory', prompts: host.prompts.add(m.text) });
-      const prompt = await expandPrompt(host.project.commands, await host.expandMessage(m.text));
+      const prompt = await expandPrompt(host.project.commands, await host.expandMessage(m.text), {
+        reviewDiff: gitReviewDiff(() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath),
+      });
       if (!prompt.ok) {
         host.post({
           type: 'protocolError',
