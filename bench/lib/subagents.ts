@@ -165,19 +165,14 @@ async function main() {
   console.log(
     `each sub-agent: 3 model calls (grep, read_file, answer); real OpenAI SDK; sextant.agents.maxConcurrent ${N}`,
   );
-  console.log(
-    `single sub-agents alone: ${singles.map((s) => `${s.toFixed(0)} ms`).join(', ')} (slowest ${slowest.toFixed(0)} ms)`,
-  );
-  console.log(
-    `${N} in parallel: wall ${wall.toFixed(0)} ms  →  wall ÷ slowest single = ${(wall / slowest).toFixed(3)} (goal ≤ 1.2)`,
-  );
+  const ms = (x: number) => `${x.toFixed(0)} ms`;
+  const num = (x: number) => x.toLocaleString('en-US');
+  console.log(`single sub-agents alone: ${singles.map(ms).join(', ')} (slowest ${ms(slowest)})`);
+  const ratio = (wall / slowest).toFixed(3);
+  console.log(`${N} in parallel: wall ${ms(wall)}  →  wall ÷ slowest single = ${ratio} (goal ≤ 1.2)`);
   console.log('\n## Parent context for the same task (its last prompt: messages sent)');
-  console.log(
-    `without delegation: ${direct.contextChars.toLocaleString('en-US')} chars (~${direct.contextTokens.toLocaleString('en-US')} tokens)`,
-  );
-  console.log(
-    `with delegation:    ${parallel.contextChars.toLocaleString('en-US')} chars (~${parallel.contextTokens.toLocaleString('en-US')} tokens)`,
-  );
+  console.log(`without delegation: ${num(direct.contextChars)} chars (~${num(direct.contextTokens)} tokens)`);
+  console.log(`with delegation:    ${num(parallel.contextChars)} chars (~${num(parallel.contextTokens)} tokens)`);
   console.log(
     `ratio: ${(direct.contextChars / Math.max(1, parallel.contextChars)).toFixed(1)}× smaller with delegation`,
   );

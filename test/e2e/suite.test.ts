@@ -25,6 +25,7 @@ import { modelScenarios } from './scenarios/models';
 import { walkthroughFirstScenarios, walkthroughLastScenarios } from './scenarios/walkthrough';
 import { mcpScenarios } from './scenarios/mcp';
 import { projectContextScenarios } from './scenarios/project-context';
+import { subagentScenarios } from './scenarios/subagents';
 
 const e2e = new E2E();
 // First: the walkthrough opens on the first start, which only the first scenario sees.
@@ -33,6 +34,7 @@ chatScenarios(e2e);
 renderingScenarios(e2e);
 lifecycleScenarios(e2e);
 agentScenarios(e2e);
+subagentScenarios(e2e);
 trustToolScenarios(e2e);
 historyScenarios(e2e);
 keyScenarios(e2e);
