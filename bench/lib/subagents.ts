@@ -117,6 +117,7 @@ async function main() {
 
   // One sub-agent alone, each topic in turn: the slowest is the floor for running them side by side.
   const singles: number[] = [];
+  await parentRunSingle('alpha'); // warm-up (first connection, JIT), not counted
   for (const t of TOPICS.slice(0, N)) {
     const start = performance.now();
     await parentRunSingle(t);
