@@ -4,7 +4,6 @@
 import { runTurn, type TurnOptions } from '../../extension/core/agent/turn';
 import { SubagentStops, withDelegation } from '../../extension/core/agent/task-tool';
 import * as openai from '../../extension/core/providers/openai';
-import type { ProviderRequest } from '../../extension/core/providers/types';
 import { builtinTools, createToolRegistry, createToolSessionState } from '../../extension/core/tools/registry';
 import { estimateTextTokens } from '../../extension/core/util/tokens';
 import { type FakeReply, type RecordedRequest, startFakeLlm } from '../../test/fixtures/fake-llm';
