@@ -1,9 +1,11 @@
 // The webview's side of the host channel: typed posts out, validated messages in, view state.
-import { OutboundSchema, type Inbound, type Outbound } from '../extension/protocol';
+import { OutboundSchema, parseReferences, type Inbound, type Outbound, type Reference } from '../extension/protocol';
 
 /** What the webview keeps across re-creation: view state only (the host owns the chat). */
 export interface ViewState {
   draft: string;
+  /** The composer's `@` chips. */
+  references?: Reference[];
 }
 
 interface VsCodeApi {
@@ -28,7 +30,8 @@ export class HostChannel {
       raw && typeof raw === 'object' && typeof (raw as { draft?: unknown }).draft === 'string'
         ? (raw as { draft: string }).draft
         : '';
-    this.viewState = { draft };
+    const refs = parseReferences((raw as { references?: unknown } | undefined)?.references);
+    this.viewState = { draft, ...(refs.length ? { references: refs } : {}) };
   }
 
   post(message: Inbound): void {

@@ -9,6 +9,9 @@ import {
   compactRequests,
   emptyChatState,
   type ChatState,
+  type ContextBreakdown,
+  type Reference,
+  type ReferenceCandidate,
   type ErrorInfo,
   type Envelope,
   type Mode,
@@ -96,8 +99,12 @@ export class ChatStore {
   redo: RedoOffer | undefined;
   /** What the last rewind (or redo) did, until dismissed. */
   rewindNotice: string | undefined;
-  /** Text the composer should take (a rewound message); `n` changes on every request. */
-  draftRequest: { text: string; n: number } | undefined;
+  /** Text the composer should take (a rewound or refused message, with its chips); `n` changes on every request. */
+  draftRequest: { text: string; n: number; references?: Reference[] } | undefined;
+  /** The host's files and folders for the `@` listbox, for the query they answer. */
+  referenceFiles: { query: string; items: ReferenceCandidate[] } | undefined;
+  /** The context meter's breakdown of the next request (asked for by the meter). */
+  context: ContextBreakdown | undefined;
 
   /**
    * What the view's live region tells a screen reader: an answer finished, an approval or a question
@@ -190,6 +197,20 @@ export class ChatStore {
     mcpServers: (m) => {
       this.mcp = { servers: m.servers, problems: m.problems };
       this.mark('panels');
+    },
+    referenceCandidates: (m) => {
+      this.referenceFiles = { query: m.query, items: m.items };
+      this.mark('project');
+    },
+    sendRefused: (m) => {
+      // Nothing was sent: the message and its chips go back into the composer, with why.
+      this.protocolError = { code: 'bad_request', message: m.message, recoverable: true };
+      this.draftRequest = { text: m.text, references: m.references, n: (this.draftRequest?.n ?? 0) + 1 };
+      this.mark('notice', 'panels', 'meta');
+    },
+    contextUsage: (m) => {
+      this.context = m.breakdown;
+      this.mark('meta', 'project');
     },
     rewound: (m) => {
       this.rewind = undefined;

@@ -17,6 +17,8 @@ import { ProjectContext } from '../../extension/core/extensions/project-context'
 import { projectFilesOver } from '../../extension/core/extensions/project-files';
 import { createSkillTool } from '../../extension/core/extensions/skill-tool';
 import { withNestedRules } from '../../extension/core/extensions/nested-rules';
+import { resolveReferences } from '../../extension/core/extensions/references/resolve';
+import { messageWithAttachments } from '../../extension/core/extensions/references/attach';
 
 const STEPS = 30;
 const STARTED = new Date();
@@ -86,7 +88,21 @@ async function measure(kind: 'openai' | 'anthropic') {
   );
   const toolMs: number[] = [];
   let usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
-  const turn = runTurn([{ role: 'user', content: 'Check every module for unused exports.' }], {
+  // An `@` attachment, as the composer sends it: the file's content below the user's text.
+  const attached = await resolveReferences([{ kind: 'file', value: 'src/module-1.ts', label: '@src/module-1.ts' }], {
+    workspace: ports.workspace,
+    ripgrepPath: () => undefined,
+    editor: {
+      selection: async () => undefined,
+      problems: async () => '',
+      terminalOutput: async () => undefined,
+      gitDiff: async () => '',
+    },
+    confirmRead: async () => false,
+  });
+  if (!attached.ok) throw new Error(attached.message);
+  const userText = messageWithAttachments('Check every module for unused exports.', attached.attachments);
+  const turn = runTurn([{ role: 'user', content: userText }], {
     sessionId: 's',
     provider,
     model: 'm',
@@ -122,7 +138,7 @@ async function measure(kind: 'openai' | 'anthropic') {
 async function main() {
   const sonnet = PRESETS.find((p) => p.name === 'anthropic')?.modelInfo?.['claude-sonnet-4-5']?.price;
   console.log(
-    `\n## Prompt prefix stability (${STEPS}-step Agent session, real agent prompt and tools, AGENTS.md + a skill)`,
+    `\n## Prompt prefix stability (${STEPS}-step Agent session, real prompt and tools, AGENTS.md, a skill, an @ file)`,
   );
   console.log(
     'kind        requests   prefix share   worst step   last prompt   overhead/step   Sonnet cost cached / uncached',

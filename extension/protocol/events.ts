@@ -2,6 +2,7 @@
 // Exactly one terminal event (complete | aborted | error) ends a request; nothing follows it.
 // A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
 import * as z from 'zod';
+import { AttachmentMetaSchema } from './references';
 import {
   CompactionSchema,
   ErrorInfoSchema,
@@ -27,6 +28,8 @@ export const RequestEventSchema = z.discriminatedUnion('type', [
     text: z.string(),
     mode: ModeSchema,
     model: z.string(),
+    /** The message's `@` references, attached to what the model was sent (names and sizes only here). */
+    attachments: z.array(AttachmentMetaSchema).optional(),
   }),
   z.object({ type: z.literal('text_delta'), text: z.string() }),
   z.object({ type: z.literal('thinking_delta'), text: z.string() }),

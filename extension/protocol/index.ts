@@ -11,3 +11,5 @@ export * from './handlers';
 export * from './reducer';
 export * from './usage';
 export * from './project-context';
+export * from './references';
+export * from './context-usage';

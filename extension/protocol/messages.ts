@@ -13,6 +13,8 @@ import {
 import { ProjectContextInfoSchema, PromptHistorySchema } from './project-context';
 import { RewindPreviewSchema, RewindScopeSchema } from './rewind';
 import { McpServerViewSchema } from './mcp';
+import { MAX_REFERENCES, ReferenceCandidateSchema, ReferenceSchema } from './references';
+import { ContextBreakdownSchema } from './context-usage';
 
 /** Webview → host. */
 export const InboundSchema = z.discriminatedUnion('type', [
@@ -23,6 +25,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
     text: z.string().min(1).max(1_000_000),
     mode: ModeSchema,
     budget: RunBudgetChoiceSchema.optional(),
+    /** The composer's `@` chips: the host reads each and attaches its content to the message. */
+    references: z.array(ReferenceSchema).max(MAX_REFERENCES).optional(),
   }),
   z.object({ type: z.literal('abort'), requestId: z.string().optional() }),
   /** Stop on a sub-agent's card: that sub-agent alone ends; the run goes on with what it returned. */
@@ -108,6 +112,10 @@ export const InboundSchema = z.discriminatedUnion('type', [
   }),
   /** The user's answer to an MCP server waiting for approval (new, changed config, changed tools). */
   z.object({ type: z.literal('mcpDecision'), server: z.string().min(1), decision: z.enum(['approve', 'deny']) }),
+  /** The `@` listbox asks for files and folders matching what follows the `@`. */
+  z.object({ type: z.literal('referenceCandidates'), query: z.string().max(1_000) }),
+  /** The context meter asks for the breakdown of the next request. */
+  z.object({ type: z.literal('contextUsage') }),
 ]);
 export type Inbound = z.infer<typeof InboundSchema>;
 export type InboundType = Inbound['type'];
@@ -140,5 +148,22 @@ export const OutboundSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rewound'), summary: z.string(), draft: z.string().optional() }),
   /** Every MCP server's state; those with `approval` wait for the user. `problems`: configuration errors. */
   z.object({ type: z.literal('mcpServers'), servers: z.array(McpServerViewSchema), problems: z.array(z.string()) }),
+  /** Files and folders for the `@` listbox, for the query they answer. */
+  z.object({
+    type: z.literal('referenceCandidates'),
+    query: z.string(),
+    items: z.array(ReferenceCandidateSchema).max(200),
+  }),
+  /**
+   * A message was not sent because a reference could not be attached (a missing file, a refused read):
+   * `message` says why, and the text and chips go back into the composer.
+   */
+  z.object({
+    type: z.literal('sendRefused'),
+    message: z.string(),
+    text: z.string(),
+    references: z.array(ReferenceSchema),
+  }),
+  z.object({ type: z.literal('contextUsage'), breakdown: ContextBreakdownSchema }),
 ]);
 export type Outbound = z.infer<typeof OutboundSchema>;

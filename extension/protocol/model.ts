@@ -2,6 +2,7 @@
 // Both sides validate it with these schemas; the host is the only source of truth.
 // A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
 import * as z from 'zod';
+import { AttachmentMetaSchema } from './references';
 import { PlanArtifactSchema } from './plan';
 import { ReportSchema, ResearchProgressSchema } from './research';
 import { RedoOfferSchema } from './rewind';
@@ -143,6 +144,8 @@ export const MessagePartSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('compaction'), compaction: CompactionSchema }),
   /** A notice (budget stop, fallback, failed compaction, step limit, …) where it happened in the answer. */
   z.object({ type: z.literal('notice'), notice: NoticeSchema }),
+  /** A user message's `@` references: what was attached (names and sizes; the content went to the model). */
+  z.object({ type: z.literal('attachments'), attachments: z.array(AttachmentMetaSchema) }),
 ]);
 export type MessagePart = z.infer<typeof MessagePartSchema>;
 

@@ -72,7 +72,10 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
       id: event.userMessageId,
       role: 'user',
       mode: event.mode,
-      parts: [{ type: 'text', text: event.text }],
+      parts: [
+        { type: 'text', text: event.text },
+        ...(event.attachments?.length ? [{ type: 'attachments' as const, attachments: event.attachments }] : []),
+      ],
       status: 'done',
       createdAt: now,
     });

@@ -2,7 +2,10 @@
 // new message type without a handler here is a compile error.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { InboundHandlers, Outbound } from '../protocol';
+import type { InboundHandlers, Outbound, Reference, ReferenceCandidate } from '../protocol';
+import { type GrantHost, preApprovalFor } from '../core/extensions/command-grants';
+import type { Attachment } from '../core/extensions/references/attach';
+import type { ResolvedReferences } from '../core/extensions/references/resolve';
 import type { ChatController } from '../core/agent/controller';
 import { expandPrompt } from '../core/extensions/prompt-expansion';
 import { gitReviewDiff } from '../core/extensions/review';
@@ -27,6 +30,13 @@ export interface HandlerHost {
   /** Rules, skills and slash commands (the `/` menu and the context popover). */
   project: ProjectContext;
   prompts: PromptHistory;
+  /** `@` references: reading them before a send, and the files and folders the `@` listbox offers. */
+  references?: {
+    resolve(refs: readonly Reference[]): Promise<ResolvedReferences>;
+    candidates(query: string): Promise<ReferenceCandidate[]>;
+  };
+  /** Whether a slash command's allowed-tools pre-approve anything (a workspace file asks once per version). */
+  grants?: GrantHost;
   post(message: Outbound): void;
 }
 
@@ -46,6 +56,18 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     send: async (m) => {
       // What the user typed (not a command's expansion) is what Up brings back.
       host.post({ type: 'promptHistory', prompts: host.prompts.add(m.text) });
+      // `@` chips first: one that cannot be attached refuses the message, which goes back to the composer.
+      let attachments: Attachment[] | undefined;
+      if (m.references?.length) {
+        const read = host.references
+          ? await host.references.resolve(m.references)
+          : { ok: false as const, message: 'Not sent: references cannot be read here.' };
+        if (!read.ok) {
+          host.post({ type: 'sendRefused', message: read.message, text: m.text, references: m.references });
+          return;
+        }
+        attachments = read.attachments;
+      }
       const prompt = await expandPrompt(host.project.commands, await host.expandMessage(m.text), {
         reviewDiff: gitReviewDiff(() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath),
       });
@@ -56,10 +78,27 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
         });
         return;
       }
-      const opts = { ...(m.budget ? { budget: m.budget } : {}), ...(prompt.model ? { model: prompt.model } : {}) };
+      const preApproved = prompt.grant && host.grants ? await preApprovalFor(prompt.grant, host.grants) : undefined;
+      const opts = {
+        ...(m.budget ? { budget: m.budget } : {}),
+        ...(prompt.model ? { model: prompt.model } : {}),
+        ...(attachments ? { attachments } : {}),
+        ...(preApproved ? { preApproved } : {}),
+      };
       void c.send(m.requestId, prompt.text, prompt.mode ?? m.mode, opts);
     },
     projectContext: async () => host.post({ type: 'projectContext', info: await host.project.info() }),
+    referenceCandidates: async (m) => {
+      const items = (await host.references?.candidates(m.query).catch(() => [])) ?? [];
+      host.post({ type: 'referenceCandidates', query: m.query, items });
+    },
+    contextUsage: async () => {
+      try {
+        host.post({ type: 'contextUsage', breakdown: await c.contextBreakdown() });
+      } catch (err) {
+        host.log.warn(`context meter: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    },
     abort: (m) => c.stop(m.requestId),
     stopSubagent: (m) => {
       if (!c.stopSubagent(m.callId)) host.log.warn(`no sub-agent runs for ${m.callId}`);

@@ -12,7 +12,7 @@ import { serverBaseEnvironment } from '../core/mcp/base-env';
 import type { McpClientModule, Spawner } from '../core/mcp/session-port';
 import { McpTrustStore } from '../core/mcp/trust-store';
 import { McpOAuthProvider } from '../core/mcp/oauth';
-import { expandMcpReferences } from '../core/mcp/message-references';
+import { expandMcpReferences, contentText } from '../core/mcp/message-references';
 import { spawnServer } from '../core/mcp/spawn';
 import type { Logger, SecretsPort } from '../core/ports';
 import { readMcpServersSetting } from './settings';
@@ -151,6 +151,14 @@ export class McpHost implements vscode.Disposable {
     });
     if (r.problems.length) void vscode.window.showWarningMessage(`Sextant: ${r.problems.join('; ')}`);
     return r.text;
+  }
+
+  /** An MCP resource's text, for an `@server:uri` chip (the server started first if it may). */
+  async readResourceText(server: string, uri: string): Promise<string> {
+    const m = this.manager;
+    if (!m.names().includes(server)) throw new Error(`there is no MCP server "${server}"`);
+    await m.prepare();
+    return (await m.readResource(server, uri)).map(contentText).join('\n');
   }
 
   /** The browser's redirect back from a sign-in: given to the provider whose state it carries. */

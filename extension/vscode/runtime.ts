@@ -30,6 +30,8 @@ import { DiffReviews } from './diff-review';
 import { configureEmbeddings } from './embeddings-host';
 import { exportReportToWorkspace, exportSessionToWorkspace } from './export-command';
 import { createInboundHandlers } from './handlers';
+import { commandGrantHost, confirmReferenceRead, EditorReferences } from './reference-editor';
+import { referencesFor } from '../core/extensions/references/service';
 import { KeyCommands } from './key-commands';
 import { createPermissionHost } from './permission-host';
 import { createSandboxHost } from './sandbox-host';
@@ -429,6 +431,19 @@ export async function createRuntime(
     mcpDecide: (server, decision) => mcp.manager.decide(server, decision),
     expandMessage: (text) => mcp.expandMessage(text),
     project,
+    references: referencesFor({
+      workspace: tools.ports.workspace,
+      ripgrepPath: () => tools.ports.search.ripgrepPath(),
+      permissions: permissions.gate,
+      editor: own(new EditorReferences()),
+      fetchPage: async (url, signal) => {
+        const { page } = await tools.pageFetcher.fetch(url, signal ? { signal } : {});
+        return { url: page.finalUrl, title: page.title, markdown: page.markdown };
+      },
+      readMcpResource: (server, uri) => mcp.readResourceText(server, uri),
+      confirmRead: confirmReferenceRead,
+    }),
+    grants: commandGrantHost(context.workspaceState),
     prompts: new PromptHistory({
       read: () => context.workspaceState.get(PROMPT_HISTORY_KEY),
       write: (prompts) => void context.workspaceState.update(PROMPT_HISTORY_KEY, prompts),

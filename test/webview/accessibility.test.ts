@@ -96,6 +96,38 @@ describe('accessibility (axe-core)', () => {
   }
 });
 
+describe('accessibility of @ references and the context meter (axe-core)', () => {
+  it('the @ listbox open over chips, with the meter in the header: no serious or critical violations', async (t) => {
+    await deliver(view, snapshotMessage(snapshot()));
+    await deliver(view, {
+      type: 'contextUsage',
+      breakdown: {
+        model: 'fake/model',
+        window: 128_000,
+        compactAt: 102_400,
+        total: 20_000,
+        parts: [{ name: 'conversation', tokens: 20_000 }],
+      },
+    });
+    const box = view.page.getByRole('textbox', { name: 'Message' });
+    await box.fill('@');
+    await view.page.getByRole('option', { name: /@selection/ }).waitFor();
+    await box.press('Enter');
+    await box.fill('Explain @sr');
+    await deliver(view, {
+      type: 'referenceCandidates',
+      query: 'sr',
+      items: [{ kind: 'folder', value: 'src', label: '@src/', detail: 'folder' }],
+    });
+    await view.page.getByRole('option', { name: /@src\// }).waitFor();
+    await view.page.getByRole('meter', { name: 'Context' }).waitFor();
+    const result = await axe(view.page);
+    report(t, 'references', result);
+    const blocking = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(blocking, []);
+  });
+});
+
 /** Marks, from now on, every element that takes the focus, with whether its focus was visible. */
 async function watchFocus(page: Page): Promise<void> {
   await page.evaluate(() => {

@@ -7,10 +7,12 @@ import { newRequestId } from '../host';
 import type { Topic } from '../store';
 import { LightElement, defineElement } from './base';
 import { MODE_LABELS } from './header';
-import { mcpCompletions, type CompletionQuery } from '../mcp-completions';
+import { hostQuery, pickerItems, pickerQuery, type PickerItem, type PickerQuery } from '../reference-completions';
+import { renderDraftChips } from './reference-chips';
+import { renderReferencePicker } from './reference-picker';
 import { classify, menuCommands, typedCommandName, type MenuCommand } from '../composer-commands';
 import { caretAllows, PromptRecall } from '../prompt-recall';
-import { ModeSchema } from '../../extension/protocol';
+import { ModeSchema, type Reference } from '../../extension/protocol';
 import { renderSlashMenu } from './slash-menu';
 
 /** The quick budget picker: the dollar cap of the next run ('' = sextant.budget.maxCostUsd, 'none' = no cap). */
@@ -29,29 +31,65 @@ export class SxComposer extends LightElement {
   private budget = '';
   /** The last draft request taken from the store (a rewound message's text). */
   private takenDraft = 0;
-  /** The MCP reference picker under the textbox (`@server:uri`, `/mcp__server__prompt`), when open. */
-  private completions: (CompletionQuery & { active: number }) | undefined;
+  /** The `@` listbox under the textbox while an `@word` (or `/mcp__word`) is typed; its items follow the store. */
+  private picker: (PickerQuery & { active: number }) | undefined;
+  /** The last query the host was asked for files and folders. */
+  private askedQuery: string | undefined;
+  /** The `@` chips of the draft. */
+  private refs: Reference[] | undefined;
 
-  private updateCompletions(area: HTMLTextAreaElement): void {
-    const q = mcpCompletions(area.value, area.selectionStart ?? area.value.length, this.ctx?.store.mcp.servers ?? []);
-    this.completions = q ? { ...q, active: 0 } : undefined;
+  private get references(): Reference[] {
+    this.refs ??= this.ctx?.host.state.references ?? [];
+    return this.refs;
+  }
+
+  private setReferences(refs: Reference[]): void {
+    this.refs = refs;
+    this.ctx?.host.saveState({ references: refs });
+  }
+
+  private updatePicker(area: HTMLTextAreaElement): void {
+    const q = pickerQuery(area.value, area.selectionStart ?? area.value.length);
+    this.picker = q ? { ...q, active: 0 } : undefined;
+    const hq = q ? hostQuery(q.word) : undefined;
+    if (hq !== undefined && hq !== this.askedQuery) {
+      this.askedQuery = hq;
+      this.ctx?.host.post({ type: 'referenceCandidates', query: hq });
+    }
+  }
+
+  private pickerOptions(): PickerItem[] {
+    const p = this.picker;
+    if (!p || !this.ctx) return [];
+    return pickerItems(p, this.text, this.ctx.store.referenceFiles, this.ctx.store.mcp.servers);
   }
 
   private complete(index: number): void {
-    const c = this.completions;
-    const item = c?.items[index];
+    const p = this.picker;
+    const item = this.pickerOptions()[index];
     const area = this.querySelector('textarea');
-    if (!c || !item || !area) return;
+    if (!p || !item || !area) return;
     const caret = area.selectionStart ?? area.value.length;
-    const text = `${area.value.slice(0, c.start)}${item.insert} ${area.value.slice(caret)}`;
-    this.setDraft(text);
-    this.completions = undefined;
+    const insert = item.kind === 'insert' ? `${item.insert} ` : '';
+    if (item.kind === 'ref') {
+      const { detail: _shown, ...ref } = item.ref;
+      const others = this.references.filter((r) => !(r.kind === ref.kind && r.value === ref.value));
+      this.setReferences([...others, ref]);
+    }
+    this.setDraft(`${area.value.slice(0, p.start)}${insert}${area.value.slice(caret)}`);
+    this.picker = undefined;
     this.requestUpdate();
     void this.updateComplete.then(() => {
-      const at = c.start + item.insert.length + 1;
+      const at = p.start + insert.length;
       area.focus();
       area.setSelectionRange(at, at);
     });
+  }
+
+  private removeReference(index: number): void {
+    this.setReferences(this.references.filter((_, i) => i !== index));
+    this.requestUpdate();
+    this.focus();
   }
 
   /** Up/Down through the workspace's earlier prompts. */
@@ -72,7 +110,7 @@ export class SxComposer extends LightElement {
   private onInput(event: Event): void {
     const area = event.target as HTMLTextAreaElement;
     this.setDraft(area.value);
-    this.updateCompletions(area);
+    this.updatePicker(area);
     this.recall.reset();
     this.menuDismissed = false;
     this.menuActive = 0;
@@ -133,15 +171,16 @@ export class SxComposer extends LightElement {
   }
 
   private onKeyDown(event: KeyboardEvent): void {
-    const c = this.completions;
-    if (c && ['ArrowDown', 'ArrowUp', 'Tab', 'Enter', 'Escape'].includes(event.key) && !event.shiftKey) {
-      // The MCP reference picker is open: its keys first.
+    const c = this.picker;
+    const n = c ? this.pickerOptions().length : 0;
+    if (c && n && ['ArrowDown', 'ArrowUp', 'Tab', 'Enter', 'Escape'].includes(event.key) && !event.shiftKey) {
+      // The `@` listbox is open: its keys first.
       event.preventDefault();
       event.stopPropagation();
-      if (event.key === 'Escape') this.completions = undefined;
-      else if (event.key === 'ArrowDown') c.active = (c.active + 1) % c.items.length;
-      else if (event.key === 'ArrowUp') c.active = (c.active + c.items.length - 1) % c.items.length;
-      else this.complete(c.active);
+      if (event.key === 'Escape') this.picker = undefined;
+      else if (event.key === 'ArrowDown') c.active = (Math.min(c.active, n - 1) + 1) % n;
+      else if (event.key === 'ArrowUp') c.active = (Math.min(c.active, n - 1) + n - 1) % n;
+      else this.complete(Math.min(c.active, n - 1));
       this.requestUpdate();
       return;
     }
@@ -176,15 +215,19 @@ export class SxComposer extends LightElement {
     if (command.kind === 'builtin') {
       if (!this.runBuiltin(command.name, command.args)) return;
     } else {
+      const references = this.references;
       ctx.host.post({
         type: 'send',
         requestId: newRequestId(),
         text,
         mode: command.kind === 'host' && command.mode ? command.mode : ctx.store.meta.mode,
         ...(budget ? { budget } : {}),
+        ...(references.length ? { references } : {}),
       });
       this.budget = '';
+      this.setReferences([]);
     }
+    this.picker = undefined;
     this.recall.reset();
     this.draft = '';
     ctx.host.saveState({ draft: '' });
@@ -253,6 +296,7 @@ export class SxComposer extends LightElement {
       this.takenDraft = request.n;
       this.draft = request.text;
       this.ctx?.host.saveState({ draft: request.text });
+      if (request.references) this.setReferences(request.references);
     }
   }
 
@@ -262,39 +306,29 @@ export class SxComposer extends LightElement {
     const inFlight = store.chat.inFlightRequestId !== undefined;
     const items = this.menuItems();
     const active = Math.min(this.menuActive, Math.max(0, items.length - 1));
+    const options = items.length ? [] : this.pickerOptions();
+    const picked = Math.min(this.picker?.active ?? 0, Math.max(0, options.length - 1));
     return html`<div class="composer">
       ${items.length ? renderSlashMenu(items, active, (c) => this.pick(c)) : nothing}
+      ${renderDraftChips(this.references, (i) => this.removeReference(i))}
       <textarea
         aria-label="Message"
         aria-autocomplete="list"
-        aria-controls=${items.length ? 'slash-menu' : this.completions ? 'mcp-completions' : nothing}
-        aria-activedescendant=${items.length ? `slash-option-${active}` : nothing}
+        aria-controls=${items.length ? 'slash-menu' : options.length ? 'reference-picker' : nothing}
+        aria-activedescendant=${
+          items.length ? `slash-option-${active}` : options.length ? `reference-option-${picked}` : nothing
+        }
         rows="3"
-        placeholder=${`Ask in ${MODE_LABELS[store.meta.mode]} mode — Enter to send, Shift+Enter for a new line`}
+        placeholder=${`Ask in ${MODE_LABELS[store.meta.mode]} mode — @ attaches, Enter sends, Shift+Enter: new line`}
         .value=${live(this.text)}
         @input=${(e: Event) => this.onInput(e)}
         @keydown=${(e: KeyboardEvent) => this.onKeyDown(e)}
+        @blur=${() => {
+          this.picker = undefined;
+          this.requestUpdate();
+        }}
       ></textarea>
-      ${
-        this.completions
-          ? html`<ul id="mcp-completions" class="mcp-completions" role="listbox" aria-label="MCP references">
-              ${this.completions.items.map(
-                (item, i) =>
-                  html`<li
-                    role="option"
-                    aria-selected=${i === this.completions?.active ? 'true' : 'false'}
-                    @mousedown=${(e: Event) => {
-                      e.preventDefault();
-                      this.complete(i);
-                    }}
-                  >
-                    <span class="mcp-insert">${item.insert}</span>
-                    ${item.detail ? html`<span class="mcp-detail">${item.detail}</span>` : nothing}
-                  </li>`,
-              )}
-            </ul>`
-          : nothing
-      }
+      ${options.length ? renderReferencePicker(options, picked, (i) => this.complete(i)) : nothing}
       <div class="composer-actions">
         <span class="composer-hint">Shift+Tab: mode · Esc Esc: stop</span>
         <span class="spacer"></span>

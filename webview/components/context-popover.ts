@@ -2,7 +2,15 @@
 // tokens, and a note when one was cut or refused), the skills listed to the model, and this chat's usage.
 // /context and /cost open it too. The host sends the list on request, read afresh each time.
 import { html, nothing, type TemplateResult } from 'lit';
-import { formatTokens, sessionUsage, usageLine, type ProjectContextInfo } from '../../extension/protocol';
+import {
+  CONTEXT_PART_LABELS,
+  contextShare,
+  formatTokens,
+  sessionUsage,
+  usageLine,
+  type ContextBreakdown,
+  type ProjectContextInfo,
+} from '../../extension/protocol';
 import type { Topic } from '../store';
 import { LightElement, defineElement } from './base';
 
@@ -18,13 +26,22 @@ const cutNote = (size: number) =>
 
 export class SxContextPopover extends LightElement {
   protected override topics(): Topic[] {
-    return ['project', 'meta'];
+    return ['project', 'meta', 'structure'];
   }
+
+  /** What the meter's figures were last asked for: the chat, its length, the model and mode. */
+  private meterKey = '';
 
   private toggle(): void {
     const store = this.ctx?.store;
     if (!store) return;
     store.setContextOpen(!store.contextOpen);
+  }
+
+  /** The meter is not focusable (the Context button is the keyboard's way): a click moves focus there. */
+  private toggleFromMeter(): void {
+    this.toggle();
+    this.querySelector<HTMLButtonElement>('.context-toggle')?.focus();
   }
 
   private onKey(e: KeyboardEvent): void {
@@ -40,10 +57,21 @@ export class SxContextPopover extends LightElement {
 
   protected override updated(): void {
     const store = this.ctx?.store;
+    if (store?.loaded) {
+      // The next request changes with the chat, the model and the mode: ask again after each (not while streaming).
+      const inFlight = store.chat.inFlightRequestId !== undefined;
+      const { sessionId, model, mode } = store.meta;
+      const key = `${sessionId}|${store.chat.messages.length}|${inFlight}|${model}|${mode}`;
+      if (key !== this.meterKey && !inFlight) {
+        this.meterKey = key;
+        this.ctx?.host.post({ type: 'contextUsage' });
+      }
+    }
     if (!store?.contextOpen) this.asked = false;
     else if (!store.project && !this.asked) {
       this.asked = true;
       this.ctx?.host.post({ type: 'projectContext' });
+      this.ctx?.host.post({ type: 'contextUsage' });
     }
   }
 
@@ -66,11 +94,61 @@ export class SxContextPopover extends LightElement {
     </ul>`;
   }
 
+  /** The header's meter: the next request's estimated size against the model's window. */
+  private renderMeter(b: ContextBreakdown | undefined): TemplateResult | typeof nothing {
+    if (!b) return nothing;
+    const share = contextShare(b);
+    const text = `${share} % of the context window: ${formatTokens(b.total)} of ${formatTokens(b.window)} tokens`;
+    const title = `${text}. Compaction at ${formatTokens(b.compactAt)}.`;
+    return html`<span class="context-meter" title=${title} @click=${() => this.toggleFromMeter()}>
+      <meter
+        aria-label="Context"
+        aria-valuetext=${text}
+        min="0"
+        max=${b.window}
+        .value=${b.total}
+        high=${b.compactAt}
+        optimum="0"
+      ></meter>
+      <span class="context-share" aria-hidden="true">${share} %</span>
+    </span>`;
+  }
+
+  /** The popover's breakdown: each part's tokens, their total, the window and the compaction threshold. */
+  private renderBreakdown(b: ContextBreakdown | undefined): TemplateResult {
+    if (!b) return html`<p class="muted">Measuring…</p>`;
+    const pct = (n: number) => `${((n / b.window) * 100).toFixed(1)} %`;
+    const head = `${formatTokens(b.total)} of ${formatTokens(b.window)} tokens (${contextShare(b)} %)`;
+    return html`<h3>Context window · ${head}</h3>
+      <ul class="context-list context-breakdown" aria-label="Context breakdown">
+        ${b.parts.map(
+          (p) => html`<li>
+            <span class="context-name">${CONTEXT_PART_LABELS[p.name]}</span>
+            <span class="spacer"></span>
+            <span>${formatTokens(p.tokens)} tokens</span><span class="muted">${pct(p.tokens)}</span>
+          </li>`,
+        )}
+        <li class="context-threshold">
+          <span class="context-name">Compaction threshold</span>
+          <span class="spacer"></span>
+          <span>${formatTokens(b.compactAt)} tokens</span><span class="muted">${pct(b.compactAt)}</span>
+        </li>
+      </ul>
+      <p class="muted">
+        ${b.model}. Estimated like compaction estimates (3.5 characters a token)${
+          b.lastReported !== undefined
+            ? html`; the provider counted ${formatTokens(b.lastReported)} for the last request`
+            : ''
+        }.
+      </p>`;
+  }
+
   private renderPanel(): TemplateResult {
     const store = this.ctx?.store;
     const info = store?.project;
     const usage = sessionUsage(store?.chat.messages ?? []);
     return html`<div class="context-popover" role="dialog" aria-label="Context">
+      ${this.renderBreakdown(store?.context)}
       ${
         info
           ? html`<h3>Rules files · ${formatTokens(info.rulesTokens)} tokens</h3>
@@ -100,6 +178,7 @@ export class SxContextPopover extends LightElement {
     if (!this.ctx) return nothing;
     const open = this.ctx.store.contextOpen;
     return html`<div class="menu-anchor" @keydown=${(e: KeyboardEvent) => this.onKey(e)}>
+      ${this.renderMeter(this.ctx.store.context)}
       <button
         class="link-button context-toggle"
         aria-haspopup="dialog"

@@ -10,6 +10,7 @@ import { renderToolCard } from './tool-card';
 import { renderPlanCard } from './plan-card';
 import { renderReportCard, renderResearchProgress } from './report-card';
 import { renderCompactionMarker } from './compaction-marker';
+import { renderSentChips } from './reference-chips';
 import './markdown-view';
 
 export class SxMessage extends LightElement {
@@ -61,6 +62,8 @@ export class SxMessage extends LightElement {
         return renderCompactionMarker(part.compaction, this.ctx);
       case 'notice':
         return html`<div class="notice notice-${part.notice.kind}" role="note">${part.notice.text}</div>`;
+      case 'attachments':
+        return renderSentChips(part.attachments);
     }
   }
 
@@ -199,7 +202,13 @@ export class SxMessage extends LightElement {
       <div class="message-body">
         ${
           user
-            ? m.parts.map((p) => (p.type === 'text' ? html`<div class="user-text">${p.text}</div>` : nothing))
+            ? m.parts.map((p) =>
+                p.type === 'text'
+                  ? html`<div class="user-text">${p.text}</div>`
+                  : p.type === 'attachments'
+                    ? renderSentChips(p.attachments)
+                    : nothing,
+              )
             : repeat(
                 m.parts,
                 (p, i) =>

@@ -21,6 +21,8 @@ import { reasoningFor, type Target, withFallback } from './run-target';
 import { compactSession, nextPromptTokens } from './session-compaction';
 import { withDelegation } from './task-tool';
 import { runTurn, type TurnEvent } from './turn';
+import { gateWithPreApproval } from './permission-gate';
+import type { PreApproval } from '../extensions/allowed-tools';
 
 export interface AgentTurnRequest {
   text: string;
@@ -35,6 +37,8 @@ export interface AgentTurnRequest {
   /** Before each command the turn runs; the result once it ended (the checkpoint's command coverage). */
   beforeCommand?: () => Promise<() => Promise<void>>;
   budget?: RunBudget;
+  /** A slash command's `allowed-tools`, pre-approved for this turn only. */
+  preApproved?: PreApproval;
 }
 
 export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: AgentTurnRequest) {
@@ -116,7 +120,10 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     supportsImages: acceptsImages(target.config),
     signal,
     now: services.host.now,
-    permissions: services.tools.permissions,
+    permissions:
+      r.preApproved && services.tools.permissions
+        ? gateWithPreApproval(services.tools.permissions, r.preApproved)
+        : services.tools.permissions,
     audit: services.tools.audit,
     newId: services.host.newId,
     ...(r.beforeWrite ? { beforeWrite: r.beforeWrite } : {}),

@@ -3,12 +3,21 @@
 // (request-runner.ts), approvals and questions (approval-broker.ts), plans (plan-flow.ts), rewinds
 // (rewind-flow.ts), the History list (history-list.ts) and "Compact now" (compact-now.ts).
 // It knows nothing of VS Code: everything it needs comes in as ChatServices.
-import type { Compaction, Mode, PlanArtifact, ReasoningChoice, Report, Snapshot } from '../../protocol';
+import type {
+  Compaction,
+  ContextBreakdown,
+  Mode,
+  PlanArtifact,
+  ReasoningChoice,
+  Report,
+  Snapshot,
+} from '../../protocol';
 import type { ApprovalDecision, AskAnswer, StoredSession } from '../ports';
 import { sandboxView } from '../sandbox/view';
 import { ApprovalBroker } from './approval-broker';
 import type { ChatServices } from './chat-services';
 import { compactNow } from './compact-now';
+import { contextBreakdown } from './context-breakdown';
 import { CurrentChat } from './current-chat';
 import { HistoryList } from './history-list';
 import { liveSessionFromStored, newLiveSession, type LiveSession } from './live-session';
@@ -86,6 +95,11 @@ export class ChatController {
 
   answer(callId: string, answers: AskAnswer[]): void {
     this.approvals.answer(callId, answers);
+  }
+
+  /** What fills the context window of the next request (the header's meter and /context). */
+  contextBreakdown(): Promise<ContextBreakdown> {
+    return contextBreakdown(this.chat.session, this.services, this.chat.session.mode);
   }
 
   compactNow(): Promise<Compaction | undefined> {

@@ -8,6 +8,7 @@ import type { Decision } from '../permissions/types';
 import type { ToolFacts } from '../permissions/tool-facts';
 import type { ToolKind } from '../../protocol';
 import { realPathOf, resolvePath } from '../tools/util/paths';
+import { compilePreApproval, type PreApproval, withPreApproval } from '../extensions/allowed-tools';
 
 /** What the loop needs from its host to judge calls. */
 export interface PermissionGate {
@@ -15,6 +16,26 @@ export interface PermissionGate {
   policy(): Policy;
   /** "Always allow": adds the rule to the user's settings, where the user can see and remove it. */
   rememberRule(rule: string): Promise<void>;
+  /** A slash command's `allowed-tools` for this turn: may turn a default ask into allow (allowed-tools.ts). */
+  preApproved?: { policy(): Policy; source: string };
+}
+
+/** The gate of one turn that a command's `allowed-tools` pre-approves rules for. */
+export function gateWithPreApproval(gate: PermissionGate, pre: PreApproval): PermissionGate {
+  let compiled: { base: Policy; pre: Policy } | undefined;
+  return {
+    policy: () => gate.policy(),
+    rememberRule: (rule) => gate.rememberRule(rule),
+    preApproved: {
+      source: pre.source,
+      // Compiled against the policy in force, again whenever that is rebuilt (settings, folders).
+      policy: () => {
+        const base = gate.policy();
+        if (compiled?.base !== base) compiled = { base, pre: compilePreApproval(base, pre) };
+        return compiled.pre;
+      },
+    },
+  };
 }
 
 export interface Judgement extends Decision {
@@ -32,7 +53,10 @@ export async function judgeCall(
   const policy = gate.policy();
   const realPaths = await targetRealPaths(policy.tools[call.tool], input, workspace);
   const request = { tool: call.tool, kind: call.kind, input, ...(realPaths ? { realPaths } : {}) };
-  const decision = decide(request, policy);
+  const judged = decide(request, policy);
+  const decision = gate.preApproved
+    ? withPreApproval(judged, request, gate.preApproved.policy(), gate.preApproved.source)
+    : judged;
   if (decision.decision !== 'ask') return decision;
   const alwaysRule = decision.source === 'protected' ? undefined : suggestRule(request, policy);
   return alwaysRule ? { ...decision, alwaysRule } : decision;

@@ -24,6 +24,8 @@ import { researchPlanRequest, researchRequest } from './research-request';
 import type { SessionRewinder } from './rewind-session';
 import { llmOf, modelRefFor, plannerTarget, runBudget, type Target } from './run-target';
 import { TurnCheckpoints } from './turn-checkpoints';
+import { type Attachment, attachmentMeta, messageWithAttachments } from '../extensions/references/attach';
+import type { PreApproval } from '../extensions/allowed-tools';
 
 /** How a request runs beyond its text and mode. */
 export interface SendOptions {
@@ -37,6 +39,10 @@ export interface SendOptions {
   model?: string;
   /** The composer's budget choice for this run, or Continue after a budget stop. */
   budget?: RunBudgetChoice;
+  /** The message's `@` references, read: their content goes below the text to the model, only names to the chat. */
+  attachments?: Attachment[];
+  /** Rules a slash command's `allowed-tools` pre-approves for this turn (see core/extensions/allowed-tools.ts). */
+  preApproved?: PreApproval;
 }
 
 interface InFlight {
@@ -51,6 +57,8 @@ export class RequestRunner {
   private inFlight: InFlight | undefined;
   /** Notices waiting for the next request (notice()). */
   private readonly heldNotices: string[] = [];
+  /** The last user message's `@` attachments (their content is nowhere in the chat), so Retry sends them again. */
+  private lastAttachments: { userMessageId: string; attachments: Attachment[] } | undefined;
   /** Work a new request must wait for (a "Compact now" under way), so it gets the brief. */
   private holding: Promise<void> | undefined;
 
@@ -114,6 +122,7 @@ export class RequestRunner {
     const done = new Promise<void>((r) => (finish = r));
     this.inFlight = { requestId, abort, done };
     const userMessageId = host.newId();
+    this.lastAttachments = opts.attachments?.length ? { userMessageId, attachments: opts.attachments } : undefined;
     this.chat.emit(requestId, {
       type: 'started',
       userMessageId,
@@ -122,6 +131,7 @@ export class RequestRunner {
       mode,
       // The answer names the model that wrote it: the planner model for a plan.
       model: opts.model ?? modelRefFor(this.services.models, s.model, mode),
+      ...(opts.attachments?.length ? { attachments: opts.attachments.map(attachmentMeta) } : {}),
     });
     for (const text of this.heldNotices.splice(0)) this.chat.emit(requestId, { type: 'notice', text });
     // Where this turn starts, so "Rewind to here" can cut the model history at this message.
@@ -168,7 +178,8 @@ export class RequestRunner {
     const lastUser = [...s.chat.messages].reverse().find((m) => m.role === 'user');
     const text = lastUser?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
     if (!text) return;
-    await this.send(requestId, text, lastUser?.mode ?? s.mode);
+    const kept = this.lastAttachments?.userMessageId === lastUser?.id ? this.lastAttachments?.attachments : undefined;
+    await this.send(requestId, text, lastUser?.mode ?? s.mode, kept ? { attachments: kept } : {});
   }
 
   private async run(
@@ -182,7 +193,9 @@ export class RequestRunner {
     const { host } = this.services;
     const s = this.chat.session;
     let checkpoints: TurnCheckpoints | undefined;
-    const userMessage: ModelMessage = { role: 'user', content: text };
+    // The references' content goes with the user's message (the cached prefix before it is untouched).
+    const modelText = messageWithAttachments(text, opts.attachments ?? []);
+    const userMessage: ModelMessage = { role: 'user', content: modelText };
     let userRecorded = false;
     const recordHistory = (messages: ModelMessage[]) => {
       const add = userRecorded ? messages : [userMessage, ...messages];
@@ -204,7 +217,7 @@ export class RequestRunner {
       const ref = opts.model ?? modelRefFor(this.services.models, s.model, mode);
       const target: Target = { ...(await this.services.models.resolveModel(ref)), ref };
       checkpoints = TurnCheckpoints.forTurn(this.services, requestId, mode);
-      const events = this.events(text, mode, requestId, signal, opts, target, checkpoints);
+      const events = this.events(modelText, mode, requestId, signal, opts, target, checkpoints);
       for (;;) {
         const next = await events.next();
         if (next.done) break;
@@ -277,6 +290,7 @@ export class RequestRunner {
       target,
       asking: this.approvals.portsFor(emit, this.services.tools.diffReview),
       maxSteps: this.services.limits.maxSteps(),
+      ...(opts.preApproved ? { preApproved: opts.preApproved } : {}),
       ...(checkpoints ? { beforeWrite: checkpoints.beforeWrite, beforeCommand: checkpoints.beforeCommand } : {}),
       ...(budget ? { budget } : {}),
     });

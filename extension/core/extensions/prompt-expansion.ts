@@ -3,10 +3,16 @@
 import { BUILTIN_COMMANDS, type Mode } from '../../protocol';
 import initTemplate from '../../../prompts/init.md';
 import { type ReviewDiff, reviewPrompt } from './review';
-import { parseInvocation, type SlashCommandRegistry } from './slash-commands';
+import { type LoadedCommand, parseInvocation, type SlashCommandRegistry } from './slash-commands';
+
+/** A command's `allowed-tools` as read with its prompt: for the host to grant (or not) for the turn. */
+export interface CommandGrant extends Omit<LoadedCommand, 'text'> {
+  command: string;
+  allowedTools: string[];
+}
 
 export type ExpandedPrompt =
-  | { ok: true; text: string; model?: string; command?: string; mode?: Mode }
+  | { ok: true; text: string; model?: string; command?: string; mode?: Mode; grant?: CommandGrant }
   | { ok: false; message: string };
 
 export async function expandPrompt(
@@ -28,9 +34,19 @@ export async function expandPrompt(
   }
   const command = await commands.find(call.name);
   if (command) {
-    const expanded = (await command.expand(call.args)).trim();
+    const loaded = command.load ? await command.load(call.args) : undefined;
+    const expanded = (loaded ? loaded.text : await command.expand(call.args)).trim();
     if (!expanded) return { ok: false, message: `The command /${call.name} has no prompt text.` };
-    return { ok: true, text: expanded, command: call.name, ...(command.model ? { model: command.model } : {}) };
+    const grant = loaded?.allowedTools
+      ? { command: call.name, ...loaded, allowedTools: loaded.allowedTools }
+      : undefined;
+    return {
+      ok: true,
+      text: expanded,
+      command: call.name,
+      ...(command.model ? { model: command.model } : {}),
+      ...(grant ? { grant } : {}),
+    };
   }
   // A built-in the view did not carry out itself (an old view): say so rather than send it to the model.
   if (BUILTIN_COMMANDS.some((b) => b.name === call.name))

@@ -5,6 +5,7 @@
 import * as path from 'node:path';
 import { fieldList, fieldText, parseFrontmatter } from './frontmatter';
 import type { ProjectFiles } from './project-files';
+import { commandFileHash } from './allowed-tools';
 
 export { parseInvocation } from '../../protocol';
 
@@ -26,6 +27,19 @@ export interface SlashCommand {
   allowedTools?: string[];
   /** The prompt the command stands for, given what followed its name. */
   expand(args: string): Promise<string>;
+  /**
+   * A Markdown command: the prompt and its `allowed-tools` from one read of the file, with the file's
+   * hash (a workspace file's pre-approval is bound to it) and whose file it is.
+   */
+  load?(args: string): Promise<LoadedCommand>;
+}
+
+export interface LoadedCommand {
+  text: string;
+  allowedTools?: string[];
+  file: string;
+  scope: 'workspace' | 'user';
+  hash: string;
 }
 
 /** A source of commands: the Markdown folders here, MCP prompts later. Listed on every use (cheap). */
@@ -128,8 +142,19 @@ function markdownCommand(name: string, text: string, abs: string, label: string,
     ...(allowedTools ? { allowedTools } : {}),
     // Read again when used, so an edit since the menu was shown counts.
     async expand(args) {
-      const now = await files.readText(abs, COMMAND_MAX_BYTES);
-      return expandTemplate(parseFrontmatter(now?.text ?? text).body.trim(), args);
+      return (await this.load?.(args))?.text ?? '';
+    },
+    async load(args) {
+      const now = (await files.readText(abs, COMMAND_MAX_BYTES))?.text ?? text;
+      const fmNow = parseFrontmatter(now);
+      const tools = fieldList(fmNow, 'allowed-tools');
+      return {
+        text: expandTemplate(fmNow.body.trim(), args),
+        ...(tools?.length ? { allowedTools: tools } : {}),
+        file: abs,
+        scope: label.startsWith('~/') ? 'user' : 'workspace',
+        hash: commandFileHash(now),
+      };
     },
   };
 }

@@ -21,7 +21,7 @@ export interface ExpandedMessage {
   problems: string[];
 }
 
-function contentText(c: McpContent): string {
+export function contentText(c: McpContent): string {
   if (c.type === 'text') return String((c as { text: unknown }).text ?? '');
   if (c.type === 'resource') {
     const r = (c as { resource: { uri: string; text?: string; mimeType?: string } }).resource;

@@ -3,7 +3,14 @@
 // remote loads) — and a Content-Security-Policy that forbids every script and remote request
 // as a second line of defence. Tool cards and thinking fold with <details> (no JS needed).
 import { Marked, type Tokens } from 'marked';
-import { planArtifactToMarkdown, sessionUsage, usageLine, type ChatMessage, type MessagePart } from '../../protocol';
+import {
+  attachmentLine,
+  planArtifactToMarkdown,
+  sessionUsage,
+  usageLine,
+  type ChatMessage,
+  type MessagePart,
+} from '../../protocol';
 import type { ExportInput } from './export';
 import { subagentHead, subagentTranscript } from './export-subagent';
 
@@ -102,6 +109,10 @@ function part(p: MessagePart, md: Marked): string {
     return `<details class="compaction"><summary>${head}</summary>${brief}</details>`;
   }
   if (p.type === 'notice') return `<p class="notice" role="note">${escapeHtml(p.notice.text)}</p>`;
+  if (p.type === 'attachments')
+    return `<p class="attachments">Attached: ${p.attachments
+      .map((a) => `<code>${escapeHtml(attachmentLine(a))}</code>`)
+      .join(', ')}</p>`;
   const c = p.call;
   const body = c.detail ?? c.preview ?? c.liveOutput;
   const duration = c.durationMs !== undefined ? ` · ${c.durationMs} ms` : '';

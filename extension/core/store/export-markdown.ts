@@ -1,6 +1,7 @@
 // Markdown export: readable as plain text, renders on GitHub. Tool cards become a bold line with
 // the output in a fenced block; thinking becomes a <details> block (GitHub renders it folded).
 import {
+  attachmentLine,
   planArtifactToMarkdown,
   sessionUsage,
   usageLine,
@@ -30,6 +31,7 @@ function part(p: MessagePart): string {
     return `<details><summary>${head}</summary>\n\n${p.compaction.brief.trim()}\n\n</details>`;
   }
   if (p.type === 'notice') return `> ${p.notice.text}`;
+  if (p.type === 'attachments') return `Attached: ${p.attachments.map((a) => `\`${attachmentLine(a)}\``).join(', ')}`;
   const c = p.call;
   const duration = c.durationMs !== undefined ? ` (${c.durationMs} ms)` : '';
   const why = c.summary ? `: ${c.summary}` : '';

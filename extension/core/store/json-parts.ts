@@ -1,7 +1,15 @@
 // Message parts kept whole, as JSON, in `message_parts.text`: plan and report cards, compaction markers
 // and notices. One table of their schemas, so a new kind of card is one line here; a row that no longer
 // matches its schema is left out on reading, never thrown.
-import { CompactionSchema, type MessagePart, NoticeSchema, PlanArtifactSchema, ReportSchema } from '../../protocol';
+import {
+  AttachmentMetaSchema,
+  CompactionSchema,
+  type MessagePart,
+  NoticeSchema,
+  PlanArtifactSchema,
+  ReportSchema,
+} from '../../protocol';
+import * as z from 'zod';
 
 /** Each part's payload sits under a key named like its type: `{type: 'plan', plan}`, … */
 const JSON_PARTS = {
@@ -9,6 +17,8 @@ const JSON_PARTS = {
   report: ReportSchema,
   compaction: CompactionSchema,
   notice: NoticeSchema,
+  /** A user message's `@` references: names and sizes (the content went to the model only). */
+  attachments: z.array(AttachmentMetaSchema),
 } as const;
 
 type JsonPartType = keyof typeof JSON_PARTS;

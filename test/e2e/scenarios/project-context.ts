@@ -19,7 +19,7 @@ const systemOf = (body: unknown): string => {
 
 export function projectContextScenarios(e2e: E2E): void {
   e2e.scenario(
-    'Project files: AGENTS.md reaches the model, /explain src expands, the skill is listed, Up recalls the prompt',
+    'Project files: AGENTS.md reaches the model, /explain src expands, skill listed, Up recalls, @ attaches a file',
     async ({ wb, fake, workspace }) => {
       wb.writeWorkspaceFile('AGENTS.md', '# Conventions\nRULES-MARKER: name the file you talk about.\n');
       wb.writeWorkspaceFile(
@@ -31,6 +31,7 @@ export function projectContextScenarios(e2e: E2E): void {
         '.claude/skills/tidy-imports/SKILL.md',
         '---\nname: tidy-imports\ndescription: Sort and group import statements\n---\nSort imports.\n',
       );
+      wb.writeWorkspaceFile('src/ref-marker.ts', 'export const marker = "REF-MARKER-CONTENT-4711";\n');
       try {
         await wb.openSextantView();
         await wb.runPaletteCommand('Sextant: New Chat');
@@ -63,8 +64,36 @@ export function projectContextScenarios(e2e: E2E): void {
         await poll('the last prompt back in the composer', async () => (await box.inputValue()) === '/explain src');
         await box.press('ArrowDown');
         assert.equal(await box.inputValue(), '');
+
+        // `@` autocomplete: the file offered by the host's search becomes a chip, and its content reaches the
+        // model with the user's message (not the system prompt). The context meter is in the header.
+        await wb.typeMessage('What is in @ref-mark', { send: false });
+        const option = wb.inWebview('option', /@src\/ref-marker\.ts/);
+        await poll('the file offered in the @ listbox', async () => (await option.count()) === 1, 30_000);
+        await box.press('Enter');
+        await poll('the file chip', async () =>
+          (await wb.inWebview('list', 'References').innerText()).includes('@src/ref-marker.ts'),
+        );
+        await box.pressSequentially('this file?', { delay: 5 });
+        const beforeRef = fake.requests.length;
+        fake.enqueue({ text: 'It exports the reference marker.' });
+        await box.press('Enter');
+        await poll('the answer about the file', async () =>
+          (await wb.articles('Sextant').last().innerText()).includes('reference marker'),
+        );
+        const refReq = fake.requests.slice(beforeRef).find((r) => r.api === 'openai' || r.api === 'anthropic');
+        assert.ok(refReq, 'a model request was made');
+        const userText = lastUserText(refReq.body);
+        assert.match(userText, /^What is in this file\?\n\nAttached by the user with @/);
+        assert.match(userText, /REF-MARKER-CONTENT-4711/);
+        assert.ok(!systemOf(refReq.body).includes('REF-MARKER-CONTENT-4711'), 'not in the system prompt');
+        await poll('the sent message shows its chip', async () =>
+          (await wb.articles('You').last().innerText()).includes('@src/ref-marker.ts'),
+        );
+        await poll('the context meter', async () => (await wb.inWebview('meter', 'Context').count()) === 1, 30_000);
       } finally {
-        for (const rel of ['AGENTS.md', '.claude']) rmSync(join(workspace, rel), { recursive: true, force: true });
+        for (const rel of ['AGENTS.md', '.claude', 'src/ref-marker.ts'])
+          rmSync(join(workspace, rel), { recursive: true, force: true });
       }
     },
   );

@@ -121,6 +121,8 @@ test('dispatch calls exactly the handler of the message type', async () => {
     redoRewind: record('redoRewind'),
     editResend: record('editResend'),
     mcpDecision: record('mcpDecision'),
+    referenceCandidates: record('referenceCandidates'),
+    contextUsage: record('contextUsage'),
   };
   await dispatchInbound(handlers, { type: 'setMode', mode: 'plan' });
   await dispatchInbound(handlers, { type: 'ready' });

@@ -185,6 +185,25 @@ function decideCommand(call: PermissionCall, facts: ToolFacts, policy: Policy, r
     const deny = rules.deny.find((r) => matchesAny(r, piece.denyTexts));
     if (deny) return ruleDecision('deny', deny, quote(piece.text));
   }
+  // A word bash only knows at run time (`git $x`, `git {push,}`, `git pus?`) may turn the piece into
+  // one a deny or ask rule names: that cannot be allowed unasked, by a rule, a mode or the box.
+  const mightMeet = (list: CompiledRule[]) => {
+    for (const piece of a.pieces) {
+      const r = piece.denyShapes && list.find((x) => piece.denyShapes?.some((s) => x.mayMatch?.(s)));
+      if (r) return { piece, r };
+    }
+    return undefined;
+  };
+  const mayDeny = mightMeet(rules.deny) ?? mightMeet(rules.ask);
+  if (mayDeny)
+    return {
+      decision: 'ask',
+      source: 'rule',
+      rule: mayDeny.r.text,
+      reason:
+        `${quote(mayDeny.piece.shown)} holds words only known when bash runs it, so it may be what ` +
+        `${mayDeny.r.text} in ${where(mayDeny.r)} ${mayDeny.r.list === 'deny' ? 'denies' : 'asks for'}`,
+    };
   if (policy.commandShell === 'cmd')
     return result(
       'ask',
@@ -223,6 +242,8 @@ function decideCommand(call: PermissionCall, facts: ToolFacts, policy: Policy, r
     for (const r of rules.allow) {
       if (!matchesAny(r, piece.allowTexts)) continue;
       if (piece.openArgs && !r.wildcard) continue;
+      // An exact rule names literal text; an unquoted `*` or `{a,b}` is expanded by bash into other words.
+      if (piece.globbed && !r.wildcard) continue;
       if (piece.exactOnly && r.wildcard) {
         needsExact ??= { piece, rule: r };
         continue;

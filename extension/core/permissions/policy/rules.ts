@@ -3,6 +3,7 @@
 import { absoluteGlob, escapeRegExp, expandHome, isAbsolutePath, normalizePath } from '../paths';
 import { globSource } from '../../paths/globs';
 import type { ToolFacts } from '../tool-facts';
+import { mayMatch, ruleTokens } from './may-match';
 import type { RuleList, RuleProblem, RuleSource } from '../types';
 
 /** Names that stand for several tools: every path tool that writes (`edit`) or reads (`read`). */
@@ -27,6 +28,8 @@ export interface CompiledRule {
   wildcard: boolean;
   /** Matches the subject (a real absolute path, a command piece, a normalized URL, or text). */
   test(subject: string): boolean;
+  /** Command rules: could it match some command of this shape (text with run-time words as open slots)? */
+  mayMatch?(shape: string): boolean;
 }
 
 export interface RuleEnv {
@@ -40,7 +43,11 @@ export interface RuleEnv {
  * `bash(npm test*)`: `*` is any text (spaces and slashes too); `\*` is a literal star and `\\` a
  * backslash; the rest is literal, runs of spaces as one.
  */
-function commandMatcher(pattern: string): { test: (s: string) => boolean; wildcard: boolean } {
+function commandMatcher(pattern: string): {
+  test: (s: string) => boolean;
+  wildcard: boolean;
+  mayMatch: (shape: string) => boolean;
+} {
   const p = pattern.replace(/\s+/g, ' ').trim();
   let src = '';
   let wildcard = false;
@@ -53,7 +60,8 @@ function commandMatcher(pattern: string): { test: (s: string) => boolean; wildca
     } else src += escapeRegExp(c);
   }
   const re = new RegExp(`^${src}$`, 's');
-  return { test: (s) => re.test(s), wildcard };
+  const tokens = ruleTokens(pattern);
+  return { test: (s) => re.test(s), wildcard, mayMatch: (shape) => mayMatch(tokens, shape) };
 }
 
 /** Text patterns for other tools: `*` is any text. */
@@ -171,7 +179,7 @@ export function compileRule(
   if (pattern === '')
     return problem(`"${text}" has an empty pattern: write ${m[1]} for every call, or put a pattern inside`);
   const subject = Object.hasOwn(env.groups, name) ? 'path' : env.tools[name].permission.subject;
-  const matcher =
+  const matcher: { test: (s: string) => boolean; wildcard: boolean; mayMatch?: (shape: string) => boolean } | string =
     subject === 'path'
       ? pathMatcher(pattern, env, list)
       : subject === 'command'
@@ -180,7 +188,17 @@ export function compileRule(
           ? urlMatcher(pattern)
           : textMatcher(pattern);
   if (typeof matcher === 'string') return problem(`"${text}": ${matcher}`);
-  return { text, list, source, tools, blanket: false, wildcard: matcher.wildcard, test: matcher.test };
+  const rule: CompiledRule = {
+    text,
+    list,
+    source,
+    tools,
+    blanket: false,
+    wildcard: matcher.wildcard,
+    test: matcher.test,
+  };
+  if (matcher.mayMatch) rule.mayMatch = matcher.mayMatch;
+  return rule;
 }
 
 export function isProblem(r: CompiledRule | RuleProblem): r is RuleProblem {

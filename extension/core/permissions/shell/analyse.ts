@@ -31,6 +31,7 @@ import {
   watchStart,
 } from './words';
 import { optionProblem } from './options';
+import { mayBecomeOption, runTimeWord, SLOT, shapeOf } from './run-time-words';
 
 export interface CommandPiece {
   /** Program and arguments as the shell passes them (quotes removed, escapes decoded). */
@@ -53,6 +54,13 @@ export interface CommandPiece {
   inert?: boolean;
   /** Judged by deny and ask rules only: a wrapper whose inner commands are judged in their own right. */
   transparent?: boolean;
+  /**
+   * With words bash only knows at run time: the deny texts with each such word as an open slot
+   * (run-time-words.ts), so a deny or ask rule that the command *might* meet is not missed.
+   */
+  denyShapes?: string[];
+  /** An unquoted pathname or brace pattern among its words: an exact rule (for literal text) does not cover it. */
+  globbed?: boolean;
 }
 
 export interface CommandWrite {
@@ -93,6 +101,20 @@ interface State {
 }
 
 const basename = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+
+/** A piece's deny texts as shapes, when it holds a run-time word or gets arguments at run time (xargs). */
+function shapesOf(ws: ShellWord[], name: string, wrap: Wrap): string[] | undefined {
+  if (!wrap.openArgs && !ws.some(runTimeWord)) return undefined;
+  const rest = shapeOf(ws.slice(1));
+  const tail = (prog: string) => (rest ? `${prog} ${rest}` : prog) + (wrap.openArgs ? ` ${SLOT}` : '');
+  const progs = new Set([ws[0].value, name, name.toLowerCase()]);
+  const out: string[] = [];
+  for (const prog of progs) {
+    out.push(tail(prog));
+    if (wrap.chain.length) out.push(`${wrap.chain.join(' ')} ${tail(prog)}`);
+  }
+  return out;
+}
 
 /** Non-option arguments (after `--` everything counts), skipping the values of `values` options. */
 function operands(ws: ShellWord[], values: string[]): { operands: ShellWord[]; options: string[] } {
@@ -177,6 +199,7 @@ class Analyzer {
         denyTexts: [text, spaced, chained],
         allowTexts: [],
         transparent: true,
+        denyShapes: [SLOT],
       });
       return;
     }
@@ -187,6 +210,7 @@ class Analyzer {
     if (name !== name.toLowerCase()) denyTexts.push([name.toLowerCase(), ...argv.slice(1)].join(' '));
     // xargs adds arguments at run time: `bash(rm *)` must catch `xargs rm`.
     if (wrap.openArgs) denyTexts.push(...denyTexts.map((t) => `${t} …`));
+    const denyShapes = shapesOf(ws, name, wrap);
 
     const wrapper = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
     let lookupOnly = false;
@@ -216,6 +240,8 @@ class Analyzer {
         denyTexts,
         allowTexts: [],
         transparent: true,
+        // Text only known at run time can be any command at all.
+        denyShapes: src === undefined ? [SLOT] : denyShapes,
       });
       if (src === undefined) this.finding('parse', `${origin} runs text that is only known when the command runs`);
       else
@@ -268,7 +294,7 @@ class Analyzer {
     if (name === 'git') exactOnly = gitRunsCode(argv.slice(1));
     const runs = Object.hasOwn(RUNS_CODE, name) ? RUNS_CODE[name] : undefined;
     if (runs && argv.slice(1).some((a) => runs[0].test(a))) exactOnly = runs[1];
-    exactOnly ??= optionProblem(name, argv.slice(1));
+    exactOnly ??= optionProblem(name, argv.slice(1), (i) => mayBecomeOption(ws[i + 1]));
     if (name === 'sed' || name === 'gsed') exactOnly ??= sedScriptOf(ws);
     if (!prog.value.includes('/')) {
       const builtin = builtinProblem(argv);
@@ -289,6 +315,8 @@ class Analyzer {
       denyTexts: [...new Set(denyTexts)],
       allowTexts: wrap.elevated ? [chained] : [...new Set([text, chained])],
       exactOnly,
+      denyShapes,
+      globbed: ws.some((w) => w.pattern) || undefined,
       openArgs: wrap.openArgs || undefined,
       inert:
         (INERT.has(name) && !prog.value.includes('/')) ||

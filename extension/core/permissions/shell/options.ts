@@ -7,6 +7,8 @@
 // it asks (an exact rule written for that very command still covers it). Programs not listed here
 // keep the rule's plain prefix meaning.
 
+import { show } from './words';
+
 /** Space-separated option names; a `=value` suffix is always allowed on a listed long option. */
 const list = (s: string): ReadonlySet<string> => new Set(s.split(/\s+/).filter(Boolean));
 
@@ -305,7 +307,11 @@ const VALUE_FREE_SHORT = /^-\d+$/; // git log -5, head -20
  * Why a wildcard rule must not cover this call (an option off the program's allow-list), or
  * undefined. `name` is the program's base name, `args` its arguments after quote removal.
  */
-export function optionProblem(name: string, args: readonly string[]): string | undefined {
+export function optionProblem(
+  name: string,
+  args: readonly string[],
+  expands?: (i: number) => boolean,
+): string | undefined {
   const base = /^python\d[\d.]*$/.test(name) ? 'python' : name;
   const spec = Object.hasOwn(PROGRAMS, base) ? PROGRAMS[base] : undefined;
   if (!spec) return undefined;
@@ -324,6 +330,8 @@ export function optionProblem(name: string, args: readonly string[]): string | u
     if (spec.noAssignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a))
       return `${name} ${a.split('=')[0]}=… can change the commands ${name} runs`;
     if (!a.startsWith('-') || a === '-') {
+      // `*`, `{a,b}`, `$x` where an option could stand: bash may turn it into one (run-time-words.ts).
+      if (expands?.(i)) return `\`${show(a)}\` is expanded by bash when it runs and could become an option of ${name}`;
       if (spec.sub && sub === undefined) {
         sub = a;
         allowed = Object.hasOwn(spec.sub, a) ? spec.sub[a] : spec.sub['*'];
