@@ -7,6 +7,7 @@
 //   dist/provider-anthropic.js the `@anthropic-ai/sdk` and our adapter
 //   dist/research-html.js      linkedom + Readability + turndown: HTML → Markdown for web_fetch and
 //                              research, run in a worker thread (html-worker.ts / html-worker-client.ts)
+//   dist/browser-driver/lib/browser.js  playwright-core + the browser backend (first browser tool call)
 // The webview is one browser bundle, dist/webview.js + dist/webview.css, plus chunks it imports on
 // first use (dist/webview-chunks/: the syntax highlighter).
 import * as esbuild from 'esbuild';
@@ -36,8 +37,14 @@ export const hostEntries = {
   'provider-anthropic': 'extension/core/providers/anthropic.ts',
   // Also the worker thread's script: the runtime converts pages in a worker running this file.
   'research-html': 'extension/core/web/fetch/html-worker.ts',
+  // The worker thread that watches workspace folders for command coverage (started on the first command).
+  'change-watcher': 'extension/platform/watch/change-watcher.ts',
   // The MCP SDK (@modelcontextprotocol/client), loaded on the first MCP server start.
   'mcp-client': 'extension/core/mcp/sdk-session.ts',
+  // playwright-core and our backend, loaded on the first browser tool call. It sits in a folder laid out
+  // like the package (lib/ + package.json + browsers.json beside it, copied by copyRuntimeAssets),
+  // because playwright-core finds those two files relative to its own code.
+  'browser-driver/lib/browser': 'extension/platform/browser/playwright-backend.ts',
 };
 
 export const hostOptions = {
@@ -77,6 +84,12 @@ function copyRuntimeAssets() {
   mkdirSync(join(root, 'dist'), { recursive: true });
   const wasm = join(root, 'node_modules/sql.js/dist/sql-wasm.wasm');
   if (existsSync(wasm)) copyFileSync(wasm, join(root, 'dist/sql-wasm.wasm'));
+  const playwright = join(root, 'node_modules/playwright-core');
+  if (existsSync(playwright)) {
+    mkdirSync(join(root, 'dist/browser-driver'), { recursive: true });
+    for (const f of ['package.json', 'browsers.json'])
+      copyFileSync(join(playwright, f), join(root, 'dist/browser-driver', f));
+  }
 }
 
 async function main() {

@@ -49,6 +49,11 @@ const benches = [
     '4 parallel read-only sub-agents at 300 ms per model call: wall ÷ slowest single; parent context with/without',
   ],
   ['mcp', 'bench/mcp.mjs', 'MCP: added time per tool call over the SDK client alone; time to first tool list (stdio)'],
+  [
+    'browser',
+    'bench/browser.mjs',
+    'browser tools on a local page: first snapshot cold and warm, snapshot, screenshot, browser RSS idle',
+  ],
 ];
 
 function run(cmd, args) {

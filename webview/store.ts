@@ -15,6 +15,8 @@ import {
   type ErrorInfo,
   type Envelope,
   type Mode,
+  type HooksView,
+  type QueuedMessage,
   type McpServerView,
   type ModelChoice,
   type ReasoningChoice,
@@ -83,6 +85,10 @@ export class ChatStore {
   protocolError: ErrorInfo | undefined;
   /** MCP servers (those with `approval` wait for the user) and problems with their configuration. */
   mcp: { servers: McpServerView[]; problems: string[] } = { servers: [], problems: [] };
+  /** Hooks: the workspace's waiting for approval (or decided), and configuration problems. */
+  hooks: HooksView = { problems: [] };
+  /** Messages queued while a turn runs (the host keeps them; sent one by one when a turn completes). */
+  queued: QueuedMessage[] = [];
   /** Rules files, skills and slash commands in effect (asked for on `/` and by the context popover). */
   project: ProjectContextInfo | undefined;
   /** The user's earlier prompts in this workspace, oldest first (Up/Down in the composer). */
@@ -211,6 +217,14 @@ export class ChatStore {
     contextUsage: (m) => {
       this.context = m.breakdown;
       this.mark('meta', 'project');
+    },
+    hooks: (m) => {
+      this.hooks = m.view;
+      this.mark('panels');
+    },
+    queued: (m) => {
+      this.queued = m.items;
+      this.mark('panels');
     },
     rewound: (m) => {
       this.rewind = undefined;

@@ -25,10 +25,12 @@ import {
   withLocalFileOps,
 } from '../../extension/core/checkpoints';
 import { localFiles } from '../../extension/core/local-files';
+import { WorkerChangeFeed } from '../../extension/platform/watch/worker-change-feed';
 import { makeGitWorkspace } from '../../test/fixtures/checkpoints/git-workspace';
 
 const FILES = Number(process.env.COVERAGE_FILES ?? 10_000);
 const STEPS = Number(process.env.COVERAGE_STEPS ?? 100);
+const MODES = (process.env.COVERAGE_MODES ?? 'events,scans').split(',');
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
@@ -45,15 +47,27 @@ function du(dir: string): { files: number; bytes: number } {
   return { files, bytes };
 }
 
-async function main() {
+async function run(mode: string) {
   let t = performance.now();
   const ws = makeGitWorkspace(FILES);
-  console.log(`\n## Command coverage: ${FILES} tracked files, ${STEPS} commands (Node ${process.version})`);
-  console.log(`repository made in ${ms(performance.now() - t)}`);
+  console.log(`\n## Command coverage (${mode === 'events' ? 'file events' : 'full stat scans, no events'}):`);
+  console.log(
+    `${FILES} tracked files, ${STEPS} commands (Node ${process.version}); ` +
+      `repository made in ${ms(performance.now() - t)}`,
+  );
   const files = withLocalFileOps({ roots: () => [ws.root], ...localFiles });
   const blobDir = join(realpathSync(mkdtempSync(join(tmpdir(), 'sextant-bench-cov-'))), 'checkpoints');
   const blobs = new FileCheckpointBlobs(blobDir);
-  const coverage = new CommandCoverage(files, blobs);
+  const feed =
+    mode === 'events' ? new WorkerChangeFeed({ file: process.env.SEXTANT_CHANGE_WATCHER as string }) : undefined;
+  const scans = new Map<string, number>();
+  const coverage = new CommandCoverage(files, blobs, {
+    ...(feed ? { feed } : {}),
+    onScan: (r) => {
+      const k = r.mode === 'full' ? `full scan (${r.reason})` : 'changed paths only';
+      scans.set(k, (scans.get(k) ?? 0) + 1);
+    },
+  });
   const before: number[] = [];
   const after: number[] = [];
   const finish: number[] = [];
@@ -93,6 +107,7 @@ async function main() {
     console.log(
       `  before / after / finish: ${[before, after, finish].map((xs) => ms(pct(xs.slice(1), 0.5))).join(' / ')}`,
     );
+    console.log(`  index refreshes: ${[...scans].map(([k, n]) => `${n} × ${k}`).join(', ')}`);
     const disk = du(blobDir);
     console.log(`checkpoint folder after ${STEPS} commands: ${disk.files} files, ${(disk.bytes / 1024).toFixed(0)} KB`);
     if (last) {
@@ -106,9 +121,14 @@ async function main() {
       console.log(`rewind of the last command: 5 files restored byte-exact in ${ms(rewindMs)}`);
     }
   } finally {
+    feed?.dispose();
     rmSync(ws.root, { recursive: true, force: true });
     rmSync(blobDir, { recursive: true, force: true });
   }
+}
+
+async function main() {
+  for (const mode of MODES) await run(mode);
 }
 
 main().catch((err) => {

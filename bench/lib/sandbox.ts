@@ -1,7 +1,11 @@
 // The box's cost: median wall time per command (`true`, `node -e 0`, `git status`) run as bash does
-// — unboxed, boxed without network, boxed with the proxy bridge (forwarder started and waited for) —
-// the launch preparation included; and the proxy's throughput end to end (curl in the box → in-box
-// forwarder → unix socket → host proxy → a local HTTP server). Prints figures; asserts nothing.
+// — unboxed, then boxed as the product does it (each command a bwrap box of its own, started by
+// nsenter in its chat's network holder: net-holder.ts), without network and with the proxy bridge,
+// then the same through the fallback (a network namespace and, with the bridge, a Node forwarder
+// started and waited for per command: what every command paid before the holders) — the launch
+// preparation and release included; where the time goes (launch, the holder's one-time start); and
+// the proxy's throughput end to end (curl in the box → in-box forwarder → unix socket → host proxy →
+// a local HTTP server). Prints figures; asserts nothing.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -63,16 +67,42 @@ async function main(): Promise<void> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
-  const box = (allowedHosts: string[]) =>
+  const box = (allowedHosts: string[], nsenter?: false) =>
     createSandbox({
       settings: () => ({ mode: 'box', allowedHosts, extraWriteRoots: [] }),
       workspaceFolders: () => [ws],
       home: process.env.HOME ?? '/root',
       stateRoot: join(tmpdir(), `sextant-box-bench-${process.pid}`),
+      ...(nsenter === false ? { nsenter } : {}),
     });
   const closed = box([]);
   const proxied = box(['localhost']);
+  const closedFallback = box([], false);
+  const proxiedFallback = box(['localhost'], false);
   let n = 0;
+  // The holder's one-time start (a chat's first command), then what one command's launch and release cost.
+  {
+    const fresh = box(['localhost']);
+    const t0 = performance.now();
+    const first = await fresh.launch({ command: 'true', cwd: ws, env, sessionId: 'first', callId: 'f' });
+    const startMs = performance.now() - t0;
+    first.release();
+    const prep: number[] = [];
+    const rel: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const t1 = performance.now();
+      const l = await fresh.launch({ command: 'true', cwd: ws, env, sessionId: 'first', callId: `p${i}` });
+      prep.push(performance.now() - t1);
+      const t2 = performance.now();
+      l.release();
+      rel.push(performance.now() - t2);
+    }
+    fresh.dispose();
+    console.log(
+      `a chat's first command: holder started (with the forwarder) in ${startMs.toFixed(1)} ms, once; then per ` +
+        `command: launch ${median(prep).toFixed(2)} ms (plan, stand-in claims), release ${median(rel).toFixed(2)} ms`,
+    );
+  }
   const boxed = async (sandbox: ReturnType<typeof box>, command: string) => {
     const launch = await sandbox.launch({ command, cwd: ws, env, sessionId: 'bench', callId: `c${++n}` });
     try {
@@ -86,21 +116,28 @@ async function main(): Promise<void> {
     await f();
     return performance.now() - t;
   };
-  console.log('command        unboxed   boxed (no network)   boxed (+proxy bridge)   [median ms; added vs unboxed]');
+  console.log('[median ms; (added vs unboxed)]   holder: a chat network kept; per command: the fallback');
+  console.log(
+    'command      unboxed   holder, no network   holder + proxy bridge' +
+      '   per command, no network   per command + bridge',
+  );
+  const cell = (m: number, base: number, width: number) =>
+    `${m.toFixed(1)} (${m - base >= 0 ? '+' : ''}${(m - base).toFixed(1)})`.padStart(width);
   for (const command of ['true', 'node -e 0', 'git status']) {
-    const a: number[] = [];
-    const b: number[] = [];
-    const c: number[] = [];
-    await time(() => boxed(closed, command)); // warm caches once
+    const series: number[][] = [[], [], [], [], []];
+    for (const s of [closed, proxied, closedFallback, proxiedFallback]) await time(() => boxed(s, command)); // warm up
     for (let i = 0; i < ROUNDS; i++) {
-      a.push(await time(() => runOnce('/bin/bash', ['-c', `exec 2>&1; ${command}`], ws, env)));
-      b.push(await time(() => boxed(closed, command)));
-      c.push(await time(() => boxed(proxied, command)));
+      // Interleaved, so a load spike on this shared machine touches every column alike.
+      series[0].push(await time(() => runOnce('/bin/bash', ['-c', `exec 2>&1; ${command}`], ws, env)));
+      series[1].push(await time(() => boxed(closed, command)));
+      series[2].push(await time(() => boxed(proxied, command)));
+      series[3].push(await time(() => boxed(closedFallback, command)));
+      series[4].push(await time(() => boxed(proxiedFallback, command)));
     }
-    const [ma, mb, mc] = [median(a), median(b), median(c)];
+    const [ma, ...mb] = series.map(median);
     console.log(
-      `${command.padEnd(13)} ${ma.toFixed(1).padStart(7)}   ${mb.toFixed(1).padStart(7)} (+${(mb - ma).toFixed(1)})` +
-        `        ${mc.toFixed(1).padStart(7)} (+${(mc - ma).toFixed(1)})`,
+      `${command.padEnd(11)} ${ma.toFixed(1).padStart(7)} ${cell(mb[0], ma, 20)} ${cell(mb[1], ma, 23)}` +
+        ` ${cell(mb[2], ma, 25)} ${cell(mb[3], ma, 22)}`,
     );
   }
   if (existsSync('/usr/bin/curl')) {
@@ -133,8 +170,7 @@ async function main(): Promise<void> {
     );
   } else console.log('proxy throughput: skipped (no curl)');
   server.close();
-  closed.dispose();
-  proxied.dispose();
+  for (const s of [closed, proxied, closedFallback, proxiedFallback]) s.dispose();
   rmSync(base, { recursive: true, force: true });
 }
 

@@ -6,6 +6,7 @@ import type { ProposedChange } from './tools/types';
 import type { SearchProviderId, SearchQuery, SearchResult } from './web/types';
 import type { Checkpoint } from './checkpoints/types';
 import type { SandboxPort } from './sandbox/types';
+import type { LanguagePort } from './language/types';
 
 export interface FileStat {
   type: 'file' | 'directory' | 'symlink' | 'other';
@@ -185,6 +186,8 @@ export interface ToolPorts {
   webSearch?: WebSearchPort;
   /** The box commands run in (core/sandbox/types.ts); absent: commands run as the user, unboxed. */
   sandbox?: SandboxPort;
+  /** The editor's language features (diagnostics, definitions, …); absent: those tools say so. */
+  language?: LanguagePort;
 }
 
 // ---- Session persistence: what the session controller needs from the store. The store

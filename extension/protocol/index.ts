@@ -5,6 +5,7 @@ export * from './plan';
 export * from './research';
 export * from './rewind';
 export * from './mcp';
+export * from './hooks';
 export * from './events';
 export * from './messages';
 export * from './handlers';

@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { EnvelopeSchema } from './events';
 import {
   ModeSchema,
+  QueuedMessageSchema,
   ReasoningChoiceSchema,
   RunBudgetChoiceSchema,
   SessionSummarySchema,
@@ -15,6 +16,7 @@ import { RewindPreviewSchema, RewindScopeSchema } from './rewind';
 import { McpServerViewSchema } from './mcp';
 import { MAX_REFERENCES, ReferenceCandidateSchema, ReferenceSchema } from './references';
 import { ContextBreakdownSchema } from './context-usage';
+import { HooksViewSchema } from './hooks';
 
 /** Webview → host. */
 export const InboundSchema = z.discriminatedUnion('type', [
@@ -116,6 +118,28 @@ export const InboundSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('referenceCandidates'), query: z.string().max(1_000) }),
   /** The context meter asks for the breakdown of the next request. */
   z.object({ type: z.literal('contextUsage') }),
+  /** Typed while a turn runs: queued, sent when the turn completes (sent at once when nothing runs). */
+  z.object({
+    type: z.literal('queue'),
+    text: z.string().min(1),
+    mode: ModeSchema,
+    references: z.array(ReferenceSchema).max(MAX_REFERENCES).optional(),
+  }),
+  z.object({ type: z.literal('queueEdit'), id: z.string().min(1), text: z.string() }),
+  z.object({ type: z.literal('queueRemove'), id: z.string().min(1) }),
+  /**
+   * Steer the running turn: `text` (or the queued message `id`) is delivered at its next step boundary
+   * as the user's message; sent as a new message when nothing runs.
+   */
+  z.object({
+    type: z.literal('steer'),
+    text: z.string().optional(),
+    id: z.string().optional(),
+    mode: ModeSchema,
+    references: z.array(ReferenceSchema).max(MAX_REFERENCES).optional(),
+  }),
+  /** The user's answer to the workspace hooks' approval card, bound to the hash it showed. */
+  z.object({ type: z.literal('hookDecision'), hash: z.string().min(1), decision: z.enum(['approve', 'deny']) }),
 ]);
 export type Inbound = z.infer<typeof InboundSchema>;
 export type InboundType = Inbound['type'];
@@ -165,5 +189,8 @@ export const OutboundSchema = z.discriminatedUnion('type', [
     references: z.array(ReferenceSchema),
   }),
   z.object({ type: z.literal('contextUsage'), breakdown: ContextBreakdownSchema }),
+  z.object({ type: z.literal('hooks'), view: HooksViewSchema }),
+  /** The messages queued while a turn runs, in the order they will be sent (kept by the host). */
+  z.object({ type: z.literal('queued'), items: z.array(QueuedMessageSchema) }),
 ]);
 export type Outbound = z.infer<typeof OutboundSchema>;

@@ -2,7 +2,7 @@
 // Both sides validate it with these schemas; the host is the only source of truth.
 // A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
 import * as z from 'zod';
-import { AttachmentMetaSchema } from './references';
+import { AttachmentMetaSchema, MAX_REFERENCES, ReferenceSchema } from './references';
 import { PlanArtifactSchema } from './plan';
 import { ReportSchema, ResearchProgressSchema } from './research';
 import { RedoOfferSchema } from './rewind';
@@ -64,6 +64,8 @@ export const ToolCallViewSchema = z.object({
   summary: z.string().optional(),
   /** The sub-agent a `task` call started. */
   subagent: SubagentViewSchema.optional(),
+  /** What the hooks around this call said (PreToolUse / PostToolUse), one line each. */
+  hooks: z.array(z.string()).optional(),
 });
 export type ToolCallView = z.infer<typeof ToolCallViewSchema>;
 
@@ -120,7 +122,17 @@ export type BudgetStop = z.infer<typeof BudgetStopSchema>;
  * compaction that could not be made, the step limit reached (both of the last two ending kinds offer
  * Continue), or anything else worth a line in the answer.
  */
-export const NoticeKindSchema = z.enum(['info', 'budget', 'fallback', 'compaction', 'step_limit']);
+/** A message the user queued while a turn ran. */
+export const QueuedMessageSchema = z.object({
+  id: z.string(),
+  text: z.string(),
+  mode: ModeSchema,
+  /** The `@` chips the message was written with: read when it is sent, not when it was queued. */
+  references: z.array(ReferenceSchema).max(MAX_REFERENCES).optional(),
+});
+export type QueuedMessage = z.infer<typeof QueuedMessageSchema>;
+
+export const NoticeKindSchema = z.enum(['info', 'budget', 'fallback', 'compaction', 'step_limit', 'steer']);
 export type NoticeKind = z.infer<typeof NoticeKindSchema>;
 
 /** A notice in an answer: stored and replayed like any other part, so its Continue survives a reload. */

@@ -2,15 +2,16 @@
 // new message type without a handler here is a compile error.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { InboundHandlers, Outbound, Reference, ReferenceCandidate } from '../protocol';
 import { type GrantHost, preApprovalFor } from '../core/extensions/command-grants';
-import type { Attachment } from '../core/extensions/references/attach';
+import { type Attachment, messageWithAttachments } from '../core/extensions/references/attach';
 import type { ResolvedReferences } from '../core/extensions/references/resolve';
+import type { InboundHandlers, Mode, Outbound, Reference, ReferenceCandidate, RunBudgetChoice } from '../protocol';
 import type { ChatController } from '../core/agent/controller';
 import { expandPrompt } from '../core/extensions/prompt-expansion';
 import { gitReviewDiff } from '../core/extensions/review';
 import type { ProjectContext } from '../core/extensions/project-context';
 import type { PromptHistory } from '../core/extensions/prompt-history';
+import type { MessageQueue } from '../core/agent/message-queue';
 import type { PlanDocuments } from './plan-documents';
 import type { DiffReviews } from './diff-review';
 
@@ -25,6 +26,8 @@ export interface HandlerHost {
   diffReviews: Pick<DiffReviews, 'reveal'>;
   /** The user's answer to an MCP server waiting for approval (mcp-host.ts). */
   mcpDecide(server: string, decision: 'approve' | 'deny'): Promise<void>;
+  /** The user's answer to the workspace hooks' approval card (hooks-host.ts). */
+  hookDecide(hash: string, decision: 'approve' | 'deny'): Promise<void>;
   /** `/mcp__<server>__<prompt>` and `@<server>:<uri>` in a message, resolved (the text as typed if none). */
   expandMessage(text: string): Promise<string>;
   /** Rules, skills and slash commands (the `/` menu and the context popover). */
@@ -37,6 +40,10 @@ export interface HandlerHost {
   };
   /** Whether a slash command's allowed-tools pre-approve anything (a workspace file asks once per version). */
   grants?: GrantHost;
+  /** Messages queued while a turn runs (kept in the host's state). */
+  queue: MessageQueue;
+  /** A request id for a message the host sends itself (a queued one). */
+  newRequestId(): string;
   post(message: Outbound): void;
 }
 
@@ -44,48 +51,95 @@ const EXTERNAL_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 
 export function createInboundHandlers(host: HandlerHost): InboundHandlers {
   const c = host.controller;
+  const postQueue = () => host.post({ type: 'queued', items: host.queue.items() });
+  /**
+   * What the user typed, as a request: MCP references first (`/mcp__<server>__<prompt>`,
+   * `@<server>:<uri>`), then a custom slash command becomes its prompt (a few small reads); a refused one
+   * keeps the draft in the view, which checks the name against the same list before sending. Once the
+   * request completes, the next queued message goes (after Stop or an error they stay queued).
+   */
+  /** The `@` chips' content, or undefined after telling the view why they could not be read (nothing sent). */
+  const attach = async (text: string, references: readonly Reference[] | undefined) => {
+    if (!references?.length) return [] as Attachment[];
+    const read = host.references
+      ? await host.references.resolve(references)
+      : { ok: false as const, message: 'Not sent: references cannot be read here.' };
+    if (read.ok) return read.attachments;
+    host.post({ type: 'sendRefused', message: read.message, text, references: [...references] });
+    return undefined;
+  };
+  const sendText = async (
+    requestId: string,
+    text: string,
+    mode: Mode,
+    budget?: RunBudgetChoice,
+    references?: readonly Reference[],
+  ) => {
+    // What the user typed (not a command's expansion) is what Up brings back.
+    host.post({ type: 'promptHistory', prompts: host.prompts.add(text) });
+    // `@` chips first: one that cannot be attached refuses the message, which goes back to the composer.
+    const attachments = await attach(text, references);
+    if (!attachments) return;
+    const prompt = await expandPrompt(host.project.commands, await host.expandMessage(text), {
+      reviewDiff: gitReviewDiff(() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath),
+    });
+    if (!prompt.ok) {
+      host.post({
+        type: 'protocolError',
+        error: { code: 'bad_request', message: prompt.message, recoverable: true },
+      });
+      return;
+    }
+    const preApproved = prompt.grant && host.grants ? await preApprovalFor(prompt.grant, host.grants) : undefined;
+    const opts = {
+      ...(budget ? { budget } : {}),
+      ...(prompt.model ? { model: prompt.model } : {}),
+      ...(attachments.length ? { attachments } : {}),
+      ...(preApproved ? { preApproved } : {}),
+    };
+    await c.send(requestId, prompt.text, prompt.mode ?? mode, opts);
+    if (c.lastEnd() !== 'complete' || c.isRunning()) return;
+    const next = host.queue.shift();
+    if (!next) return;
+    postQueue();
+    await sendText(host.newRequestId(), next.text, next.mode, undefined, next.references);
+  };
   return {
     ready: () => {
       host.post({ type: 'promptHistory', prompts: host.prompts.list() });
+      postQueue();
       return c.postSnapshot();
     },
     // Not awaited: a send runs for the whole turn, and the next message (Stop) must get through.
-    // MCP references first (`/mcp__<server>__<prompt>`, `@<server>:<uri>`), then a custom slash command
-    // becomes its prompt (a few small reads); a refused one keeps the draft in the view, which checks the
-    // name against the same list before sending.
-    send: async (m) => {
-      // What the user typed (not a command's expansion) is what Up brings back.
-      host.post({ type: 'promptHistory', prompts: host.prompts.add(m.text) });
-      // `@` chips first: one that cannot be attached refuses the message, which goes back to the composer.
-      let attachments: Attachment[] | undefined;
-      if (m.references?.length) {
-        const read = host.references
-          ? await host.references.resolve(m.references)
-          : { ok: false as const, message: 'Not sent: references cannot be read here.' };
-        if (!read.ok) {
-          host.post({ type: 'sendRefused', message: read.message, text: m.text, references: m.references });
-          return;
-        }
-        attachments = read.attachments;
-      }
-      const prompt = await expandPrompt(host.project.commands, await host.expandMessage(m.text), {
-        reviewDiff: gitReviewDiff(() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath),
-      });
-      if (!prompt.ok) {
-        host.post({
-          type: 'protocolError',
-          error: { code: 'bad_request', message: prompt.message, recoverable: true },
-        });
-        return;
-      }
-      const preApproved = prompt.grant && host.grants ? await preApprovalFor(prompt.grant, host.grants) : undefined;
-      const opts = {
-        ...(m.budget ? { budget: m.budget } : {}),
-        ...(prompt.model ? { model: prompt.model } : {}),
-        ...(attachments ? { attachments } : {}),
-        ...(preApproved ? { preApproved } : {}),
-      };
-      void c.send(m.requestId, prompt.text, prompt.mode ?? m.mode, opts);
+    send: (m) => void sendText(m.requestId, m.text, m.mode, m.budget, m.references),
+    queue: (m) => {
+      // The turn may have ended meanwhile: then the message goes now.
+      if (!c.isRunning()) return void sendText(host.newRequestId(), m.text, m.mode, undefined, m.references);
+      host.queue.add(m.text, m.mode, m.references);
+      postQueue();
+    },
+    queueEdit: (m) => {
+      host.queue.edit(m.id, m.text);
+      postQueue();
+    },
+    queueRemove: (m) => {
+      host.queue.remove(m.id);
+      postQueue();
+    },
+    steer: async (m) => {
+      const queued = m.id ? host.queue.take(m.id) : undefined;
+      if (queued) postQueue();
+      const text = queued?.text ?? m.text?.trim();
+      if (!text) return;
+      const references = queued ? queued.references : m.references;
+      if (!c.isRunning())
+        return void sendText(host.newRequestId(), text, queued?.mode ?? m.mode, undefined, references);
+      host.post({ type: 'promptHistory', prompts: host.prompts.add(text) });
+      // A steer's `@` chips go with it, read now, as a sent message's would be.
+      const attachments = await attach(text, references);
+      if (!attachments) return;
+      const steered = attachments.length ? messageWithAttachments(text, attachments) : text;
+      if (!c.steer(steered)) void sendText(host.newRequestId(), text, queued?.mode ?? m.mode, undefined, references);
     },
     projectContext: async () => host.post({ type: 'projectContext', info: await host.project.info() }),
     referenceCandidates: async (m) => {
@@ -138,6 +192,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     },
     answer: (m) => c.answer(m.callId, m.answers),
     mcpDecision: (m) => host.mcpDecide(m.server, m.decision),
+    hookDecision: (m) => host.hookDecide(m.hash, m.decision),
     history: (m) => c.postHistory(m.query, { offset: m.offset, limit: m.limit }),
     resume: async (m) => {
       if (!(await c.resume(m.sessionId)))

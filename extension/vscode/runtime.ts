@@ -12,6 +12,7 @@ import type { ReasoningChoices } from '../core/agent/chat-services';
 import { ChatController } from '../core/agent/controller';
 import { systemPromptFor } from '../core/agent/prompts';
 import { checkpointStorage, FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
+import { WorkerChangeFeed } from '../platform/watch/worker-change-feed';
 import type { Logger } from '../core/ports';
 import { REASONING_STATE_KEY, reasoningChoicesIn } from '../core/providers/reasoning-choices';
 import { ProjectContext } from '../core/extensions/project-context';
@@ -36,6 +37,8 @@ import { KeyCommands } from './key-commands';
 import { createPermissionHost } from './permission-host';
 import { createSandboxHost } from './sandbox-host';
 import { createRuntimeMcp } from './mcp-runtime';
+import { createRuntimeHooks } from './hooks-host';
+import { MessageQueue } from '../core/agent/message-queue';
 import { addMcpServer, showMcpServers } from './mcp-commands';
 import { PlanDocuments } from './plan-documents';
 import { ProvidersHost } from './providers-host';
@@ -111,6 +114,8 @@ const READS_HISTORY: ReadonlySet<Inbound['type']> = new Set<Inbound['type']>([
 
 /** Where the workspace's prompt history is kept (workspace state: per workspace, across windows). */
 const PROMPT_HISTORY_KEY = 'sextant.promptHistory';
+/** Messages queued while a turn runs (workspace state: a reloaded window still shows and sends them). */
+const QUEUE_KEY = 'sextant.queuedMessages';
 
 export async function createRuntime(
   context: vscode.ExtensionContext,
@@ -228,8 +233,12 @@ export async function createRuntime(
     trusted,
   });
 
+  // Hooks (Claude Code's format): the user's, and the workspace's once approved on their card; in the box.
+  const hooks = createRuntimeHooks({ context, log, post, tools, audit: (entry) => permissions.audit(entry) });
+
   // The one place approvals are answered: the card, the diff view and Approve/Deny Change all reach it.
   const approvals = new ApprovalBroker(log);
+  const changeFeed = own(new WorkerChangeFeed({ file: path.join(__dirname, 'change-watcher.js') }));
   const diffReviews = own(new DiffReviews({ decide: approvals.approve, log }));
   const researchNotifier = own(new ResearchNotifier((requestId) => void controller.stop(requestId)));
   // Per workspace (storageUri); without a folder open there is nothing to reopen.
@@ -237,6 +246,7 @@ export async function createRuntime(
   const controller: ChatController = new ChatController({
     approvals,
     project,
+    hooks: hooks.engine,
     host: {
       // Every message passes the research notifier on its way: it shows a run's progress with Cancel.
       post: (message) => {
@@ -296,6 +306,11 @@ export async function createRuntime(
       checkpoints: checkpointStorage(
         withLocalFileOps(tools.ports.workspace),
         new FileCheckpointBlobs(path.join(context.globalStorageUri.fsPath, 'checkpoints')),
+        // File events so a command's coverage looks only at what changed (a worker, started on first use).
+        {
+          feed: changeFeed,
+          onScan: (r) => r.mode === 'full' && log.info(`command coverage: scanned ${r.root} (${r.reason})`),
+        },
       ),
     },
     history: { persistence: store, searchSessions: (query) => searchSessions(store, query) },
@@ -331,6 +346,7 @@ export async function createRuntime(
           says: 'web search: settings changed; the next search uses them',
           react: () => {},
         },
+        { sections: ['sextant.hooks'], says: 'hooks: settings changed', react: () => hooks.reloadUser() },
         {
           sections: ['sextant.permissions', 'sextant.sandbox'],
           says: 'permissions: settings changed; the policy is rebuilt for the next tool call',
@@ -385,7 +401,10 @@ export async function createRuntime(
       // Messages that read history wait until it is open; a send, an approval or a Stop never does.
       if (READS_HISTORY.has(parsed.message.type)) await store.ready;
       await dispatchInbound(handlers, parsed.message);
-      if (parsed.message.type === 'ready') mcp.post();
+      if (parsed.message.type === 'ready') {
+        mcp.post();
+        hooks.post();
+      }
     },
     pickMode: () => pickMode(controller),
     pickModel: () => pickModel(controller),
@@ -429,6 +448,7 @@ export async function createRuntime(
     planDocuments: new PlanDocuments(),
     diffReviews,
     mcpDecide: (server, decision) => mcp.manager.decide(server, decision),
+    hookDecide: (hash, decision) => hooks.decide(hash, decision),
     expandMessage: (text) => mcp.expandMessage(text),
     project,
     references: referencesFor({
@@ -444,6 +464,14 @@ export async function createRuntime(
       confirmRead: confirmReferenceRead,
     }),
     grants: commandGrantHost(context.workspaceState),
+    queue: new MessageQueue(
+      {
+        read: () => context.workspaceState.get(QUEUE_KEY),
+        write: (items) => void context.workspaceState.update(QUEUE_KEY, items),
+      },
+      randomUUID,
+    ),
+    newRequestId: randomUUID,
     prompts: new PromptHistory({
       read: () => context.workspaceState.get(PROMPT_HISTORY_KEY),
       write: (prompts) => void context.workspaceState.update(PROMPT_HISTORY_KEY, prompts),

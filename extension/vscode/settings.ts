@@ -107,9 +107,23 @@ function nonEmpty(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() ? v.trim() : undefined;
 }
 
+/**
+ * sextant.browser.executablePath and .headless (user settings only: a workspace must not pick the
+ * program the browser tools start).
+ */
+export function readBrowserSettings(): { executablePath?: string; headless: boolean } {
+  const path = nonEmpty(userValue<unknown>('browser.executablePath'));
+  return { ...(path ? { executablePath: path } : {}), headless: userValue<unknown>('browser.headless') !== false };
+}
+
 /** sextant.mcp.servers (user settings only: a server there starts without asking). */
 export function readMcpServersSetting(): unknown {
   return userValue<unknown>('mcp.servers');
+}
+
+/** `sextant.hooks` (user scope only): Claude Code's "hooks" object, checked by core/extensions/hooks/config.ts. */
+export function readHooksSetting(): unknown {
+  return userValue<unknown>('hooks');
 }
 
 export function readPermissionSettings(): PermissionSettingsRead {

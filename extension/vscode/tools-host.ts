@@ -14,17 +14,21 @@ import { createMemorySearchTool } from '../core/tools/memory-search';
 import { createToolRegistry } from '../core/tools/registry';
 import type { AnyTool } from '../core/tools/types';
 import { createWebFetchTool } from '../core/tools/web-fetch';
+import { createBrowserTools } from '../core/tools/browser/tools';
+import { BrowserSessions } from '../core/tools/browser/session';
+import type { BrowserBackend } from '../core/tools/browser/port';
 import { HtmlWorkerConverter } from '../core/web/fetch/html-worker-client';
 import { createPageFetcher, type PageFetcher } from '../core/web/fetch/page-fetcher';
 import { createPageAnswerer, type PageAnswerDeps } from '../core/web/page-answer';
 import { SEARCH_KEY_ENV_NAMES } from '../core/web/search/catalog';
 import { SearchClient } from '../core/web/search/client';
+import { createLanguagePort } from './adapters/language';
 import { createSearchPort } from './adapters/search';
 import { createTerminalPort } from './adapters/terminal';
 import { toolSecurityPorts } from './adapters/tool-security';
 import { createWorkspacePort } from './adapters/workspace';
 import { confirmKeyDestination } from './key-commands';
-import { readSearchSettings, readSettings } from './settings';
+import { readBrowserSettings, readSearchSettings, readSettings } from './settings';
 
 /** A source of tools beside the built-ins (the MCP manager): its tools per mode, and a key that changes with them. */
 export interface ExternalTools {
@@ -59,8 +63,20 @@ export class ToolsHost implements vscode.Disposable {
   /** Per mode and version of the external tools (`mode|toolsKey`). */
   private readonly registries = new Map<string, ReturnType<typeof createToolRegistry> | undefined>();
   private external: ExternalTools | undefined;
-  private readonly webTools: ReturnType<typeof createWebFetchTool>[];
+  private readonly webTools: AnyTool[];
+  /** One browser per chat session, launched on its first browser call (dist/browser-driver, playwright-core). */
+  readonly browsers = new BrowserSessions({
+    allowPrivateHosts: () => readSettings().allowPrivateHosts,
+    settings: readBrowserSettings,
+    // A computed path the bundler cannot follow: playwright-core stays out of runtime.js.
+    loadBackend: async () => {
+      const file = path.join(__dirname, 'browser-driver', 'lib', 'browser.js');
+      return (require(file) as { createBrowserBackend(): BrowserBackend }).createBrowserBackend();
+    },
+  });
   private searchProblems = '';
+  /** Diagnostics and the language providers (definition, references, …) for the tools. */
+  private readonly language = createLanguagePort();
 
   constructor(private readonly deps: ToolsHostDeps) {
     this.pageFetcher = createPageFetcher({
@@ -76,6 +92,7 @@ export class ToolsHost implements vscode.Disposable {
           modelRef: () => readSettings().fastModel ?? deps.currentModel(),
         }),
       }),
+      ...createBrowserTools({ sessions: this.browsers }),
     ];
     this.searchClient = new SearchClient({
       settings: () => this.searchSettings(),
@@ -90,6 +107,7 @@ export class ToolsHost implements vscode.Disposable {
       terminal: createTerminalPort(),
       log: deps.log,
       webSearch: this.searchClient,
+      language: this.language,
       // Commands get no keys; every tool result is redacted (key shapes and these exact values).
       ...toolSecurityPorts({
         configs: deps.configs,
@@ -147,9 +165,11 @@ export class ToolsHost implements vscode.Disposable {
     this.deps.log.info(`sextant.web.allowPrivateHosts: ${what}`);
   }
 
-  /** Ends the page converter's worker thread (started on the first HTML page). */
+  /** Ends the page converter's worker thread (started on the first HTML page) and every chat's browser. */
   dispose(): void {
     void this.htmlConverter.dispose();
+    this.language.dispose();
+    void this.browsers.closeAll();
   }
 }
 

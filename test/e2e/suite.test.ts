@@ -26,6 +26,7 @@ import { walkthroughFirstScenarios, walkthroughLastScenarios } from './scenarios
 import { mcpScenarios } from './scenarios/mcp';
 import { projectContextScenarios } from './scenarios/project-context';
 import { subagentScenarios } from './scenarios/subagents';
+import { languageScenarios } from './scenarios/language';
 
 const e2e = new E2E();
 // First: the walkthrough opens on the first start, which only the first scenario sees.
@@ -43,6 +44,7 @@ trustPermissionScenarios(e2e);
 sandboxScenarios(e2e);
 researchFetchScenarios(e2e);
 diffReviewScenarios(e2e);
+languageScenarios(e2e);
 researchSearchScenarios(e2e);
 researchScenarios(e2e);
 rewindScenarios(e2e);

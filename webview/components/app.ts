@@ -11,6 +11,7 @@ import './history-view';
 import './message-list';
 import './panels';
 import './mcp-approvals';
+import './hook-approvals';
 
 export class SxApp extends LightElement {
   private readonly escape = new DoublePress(1000);
@@ -100,6 +101,7 @@ export class SxApp extends LightElement {
           <sx-message-list .ctx=${this.ctx}></sx-message-list>
         </div>
         <sx-mcp-approvals .ctx=${this.ctx}></sx-mcp-approvals>
+        <sx-hook-approvals .ctx=${this.ctx}></sx-hook-approvals>
         <sx-panels .ctx=${this.ctx}></sx-panels>
         <sx-composer .ctx=${this.ctx}></sx-composer>
       </div>

@@ -14,6 +14,7 @@ import { classify, menuCommands, typedCommandName, type MenuCommand } from '../c
 import { caretAllows, PromptRecall } from '../prompt-recall';
 import { ModeSchema, type Reference } from '../../extension/protocol';
 import { renderSlashMenu } from './slash-menu';
+import { renderQueued } from './queued-list';
 
 /** The quick budget picker: the dollar cap of the next run ('' = sextant.budget.maxCostUsd, 'none' = no cap). */
 const BUDGET_CHOICES = [
@@ -189,6 +190,12 @@ export class SxComposer extends LightElement {
       event.stopPropagation();
       return;
     }
+    // Ctrl/Cmd+Enter steers the running turn (sends at once when nothing runs).
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey) && !event.isComposing && !event.shiftKey) {
+      event.preventDefault();
+      this.steer();
+      return;
+    }
     if (
       event.key === 'Enter' &&
       !event.shiftKey &&
@@ -214,6 +221,12 @@ export class SxComposer extends LightElement {
     }
     if (command.kind === 'builtin') {
       if (!this.runBuiltin(command.name, command.args)) return;
+    } else if (ctx.store.chat.inFlightRequestId !== undefined) {
+      // A turn runs: the message waits in "Queued" and goes when the turn completes.
+      const mode = command.kind === 'host' && command.mode ? command.mode : ctx.store.meta.mode;
+      const references = this.references;
+      ctx.host.post({ type: 'queue', text, mode, ...(references.length ? { references } : {}) });
+      this.setReferences([]);
     } else {
       const references = this.references;
       ctx.host.post({
@@ -277,6 +290,24 @@ export class SxComposer extends LightElement {
     }
   }
 
+  /** Delivers the draft into the running turn at its next step boundary (a new message when none runs). */
+  steer(): void {
+    const ctx = this.ctx;
+    const text = this.text.trim();
+    if (!ctx || !text) return;
+    if (ctx.store.chat.inFlightRequestId === undefined) {
+      this.send();
+      return;
+    }
+    const references = this.references;
+    ctx.host.post({ type: 'steer', text, mode: ctx.store.meta.mode, ...(references.length ? { references } : {}) });
+    this.setReferences([]);
+    this.recall.reset();
+    this.draft = '';
+    ctx.host.saveState({ draft: '' });
+    this.requestUpdate();
+  }
+
   stop(): void {
     const ctx = this.ctx;
     if (!ctx) return;
@@ -309,6 +340,7 @@ export class SxComposer extends LightElement {
     const options = items.length ? [] : this.pickerOptions();
     const picked = Math.min(this.picker?.active ?? 0, Math.max(0, options.length - 1));
     return html`<div class="composer">
+      ${renderQueued(store.queued, this.ctx.host, inFlight)}
       ${items.length ? renderSlashMenu(items, active, (c) => this.pick(c)) : nothing}
       ${renderDraftChips(this.references, (i) => this.removeReference(i))}
       <textarea
@@ -319,7 +351,11 @@ export class SxComposer extends LightElement {
           items.length ? `slash-option-${active}` : options.length ? `reference-option-${picked}` : nothing
         }
         rows="3"
-        placeholder=${`Ask in ${MODE_LABELS[store.meta.mode]} mode — @ attaches, Enter sends, Shift+Enter: new line`}
+        placeholder=${
+          inFlight
+            ? 'Enter to queue for after this turn, Ctrl/Cmd+Enter to steer it now'
+            : `Ask in ${MODE_LABELS[store.meta.mode]} mode — @ attaches, Enter sends, Shift+Enter: new line`
+        }
         .value=${live(this.text)}
         @input=${(e: Event) => this.onInput(e)}
         @keydown=${(e: KeyboardEvent) => this.onKeyDown(e)}
@@ -353,7 +389,17 @@ export class SxComposer extends LightElement {
             ([value, label]) => html`<option value=${value} .selected=${live(this.budget === value)}>${label}</option>`,
           )}
         </select>
-        ${inFlight ? html`<vscode-button secondary @click=${() => this.stop()}>Stop</vscode-button>` : nothing}
+        ${
+          inFlight
+            ? html`<vscode-button
+                  secondary
+                  title="Deliver this message to the running turn at its next step (Ctrl/Cmd+Enter)"
+                  @click=${() => this.steer()}
+                  >Steer</vscode-button
+                >
+                <vscode-button secondary @click=${() => this.stop()}>Stop</vscode-button>`
+            : nothing
+        }
         <vscode-button @click=${() => this.send()}>Send</vscode-button>
       </div>
     </div>`;

@@ -55,6 +55,13 @@ export function renderToolCard(call: ToolCallView, host?: HostChannel): Template
         : nothing
     }
     ${call.summary ? html`<p class="tool-summary">${call.summary}</p>` : nothing}
+    ${
+      call.hooks?.length
+        ? html`<ul class="tool-hooks" aria-label="Hooks">
+            ${call.hooks.map((h) => html`<li>${h}</li>`)}
+          </ul>`
+        : nothing
+    }
     ${call.preview ? renderTextOrDiff(call.preview, 'tool-preview') : nothing}
     ${
       call.detail

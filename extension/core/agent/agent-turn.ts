@@ -4,6 +4,8 @@ import { latestCompaction, type Compaction, type Mode, type Usage } from '../../
 import { rulesSection } from '../extensions/project-prompt';
 import { SpendRateWatch } from '../usage/spend-rate';
 import { withNestedRules } from '../extensions/nested-rules';
+import { SessionHooks } from '../extensions/hooks/session-hooks';
+import { spokenNotes } from '../extensions/hooks/hook-output';
 import type { ModelMessage } from '../providers/types';
 import { acceptsImages } from '../providers/registry';
 import type { ToolPorts } from '../ports';
@@ -23,6 +25,7 @@ import { withDelegation } from './task-tool';
 import { runTurn, type TurnEvent } from './turn';
 import { gateWithPreApproval } from './permission-gate';
 import type { PreApproval } from '../extensions/allowed-tools';
+import type { SteerSource } from './steering';
 
 export interface AgentTurnRequest {
   text: string;
@@ -39,19 +42,34 @@ export interface AgentTurnRequest {
   budget?: RunBudget;
   /** A slash command's `allowed-tools`, pre-approved for this turn only. */
   preApproved?: PreApproval;
+  /** Messages the user steers the turn with (delivered at step boundaries). */
+  steers?: SteerSource;
 }
 
 export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: AgentTurnRequest) {
   const s = chat.session;
   const { target, signal, budget } = r;
-  const userMessage: ModelMessage = { role: 'user', content: r.text };
+  const hooks = services.hooks && new SessionHooks(services.hooks, s.id);
+  // SessionStart (the session's first turn) and UserPromptSubmit hooks: context for the model, or a block.
+  const opening = hooks ? await promptHooks(hooks, r.text, s.modelMessages.length === 0, signal) : undefined;
+  if (signal.aborted) return;
+  for (const note of opening?.notes ?? []) yield { type: 'notice', text: note } as TurnEvent;
+  if (opening?.blocked !== undefined) {
+    yield { type: 'notice', text: `A UserPromptSubmit hook blocked this prompt: ${opening.blocked}` } as TurnEvent;
+    return;
+  }
+  const userMessage: ModelMessage = {
+    role: 'user',
+    content: opening?.context ? `${r.text}\n\n${HOOK_CONTEXT_LABEL}\n${opening.context}` : r.text,
+  };
+  if (opening?.context) yield { type: 'prompt', message: userMessage } as TurnEvent;
   await services.tools.prepareTools?.(r.mode, r.signal);
   if (r.signal.aborted) return;
   const prompt = await turnPrompt(services, r.mode, s.createdAt);
   const { tools, system } = prompt;
   const fixedTokens = estimatePromptTokens(system, tools?.specs() ?? [], []);
   const near = (extra: number, midTurn: boolean) =>
-    compactNearWindow(chat, services, { target, fixedTokens, extraTokens: extra, signal, budget, midTurn });
+    compactNearWindow(chat, services, { target, fixedTokens, extraTokens: extra, signal, budget, midTurn, hooks });
   const first = await near(estimateTextTokens(r.text), false);
   if (signal.aborted) return;
   for (const ev of first?.events ?? []) yield ev;
@@ -131,6 +149,8 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     ...(budget ? { budget } : {}),
     ...(reasoning ? { reasoning } : {}),
     compactBetweenSteps,
+    ...(hooks ? { hooks } : {}),
+    ...(r.steers ? { steers: r.steers } : {}),
   });
   for (;;) {
     const next = await turn.next();
@@ -151,6 +171,17 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
 }
 
 const SHOWN_PROBLEMS = 'subagent-definition-problems';
+/** Where hooks' context starts in the user's message (the model sees it; the chat shows the text typed). */
+export const HOOK_CONTEXT_LABEL = "[Context added by the user's hooks]";
+
+async function promptHooks(hooks: SessionHooks, text: string, first: boolean, signal: AbortSignal) {
+  const start = first ? await hooks.sessionStart('startup', signal) : undefined;
+  const submit = await hooks.userPromptSubmit(text, signal);
+  const notes = [...(start ? spokenNotes(start) : []), ...spokenNotes(submit)];
+  const context = [start?.additionalContext, submit.additionalContext].filter(Boolean).join('\n\n');
+  const blocked = submit.block || submit.halt ? (submit.reason ?? submit.stopReason ?? 'no reason given') : undefined;
+  return { notes, context, ...(blocked !== undefined ? { blocked } : {}) };
+}
 
 /**
  * The turn's tools and system prompt: the mode's prompt, then the project's rules files and skills list
@@ -187,6 +218,7 @@ async function compactNearWindow(
     signal: AbortSignal;
     budget: RunBudget | undefined;
     midTurn: boolean;
+    hooks: SessionHooks | undefined;
   },
 ): Promise<{ events: TurnEvent[]; compaction?: Compaction } | undefined> {
   const s = chat.session;
@@ -194,6 +226,8 @@ async function compactNearWindow(
   chat.flush(); // the chat (and its latest compaction) up to date
   const tokensBefore = nextPromptTokens(s, o.fixedTokens, o.extraTokens);
   if (tokensBefore < COMPACT_AT * window) return undefined;
+  const pre = await o.hooks?.preCompact('auto', o.signal);
+  const hookNotes: TurnEvent[] = (pre ? spokenNotes(pre) : []).map((text) => ({ type: 'notice', text }));
   const how = {
     trigger: 'auto' as const,
     tokensBefore,
@@ -205,6 +239,7 @@ async function compactNearWindow(
   if (!done.ok) {
     return {
       events: [
+        ...hookNotes,
         {
           type: 'notice',
           kind: 'compaction',
@@ -218,5 +253,5 @@ async function compactNearWindow(
     o.budget.sessionSpent.tokens += tokensOf(compaction.usage);
     o.budget.sessionSpent.costUsd += compaction.usage.costUsd ?? 0;
   }
-  return { compaction, events: [{ type: 'compacted', compaction, messageId: services.host.newId() }] };
+  return { compaction, events: [...hookNotes, { type: 'compacted', compaction, messageId: services.host.newId() }] };
 }

@@ -8,6 +8,7 @@ import type { AuditEntry } from '../security/audit-log';
 import type { ToolSessionState } from '../tools/types';
 import type { BudgetLimits } from '../usage/budget';
 import type { ProjectContext } from '../extensions/project-context';
+import type { HookEngine } from '../extensions/hooks/hook-engine';
 import type { ApprovalBroker } from './approval-broker';
 import type { PermissionGate } from './permission-gate';
 import type { CheckpointStorage } from './rewind-session';
@@ -108,4 +109,6 @@ export interface ChatServices {
   subagents?: SubagentServices;
   /** Web search, fetching and limits for Research mode; without it Research mode is not offered. */
   research?: ResearchHost;
+  /** The user's and the approved workspace hooks (Claude Code's format); without it none run. */
+  hooks?: HookEngine;
 }

@@ -65,6 +65,21 @@ export class ChatController {
     return this.runner.send(requestId, text, mode, opts);
   }
 
+  /** Steers the running request (its next step boundary); false when nothing runs. */
+  steer(text: string): boolean {
+    return this.runner.steer(text);
+  }
+
+  /** Whether a request runs now (a message typed now is queued or steers it). */
+  isRunning(): boolean {
+    return this.runner.running !== undefined;
+  }
+
+  /** How the last request ended; queued messages go on only after `complete`. */
+  lastEnd(): 'complete' | 'aborted' | 'error' | undefined {
+    return this.runner.lastEnd;
+  }
+
   /** Stops the in-flight request (if any, and if it matches) and waits until it has ended. */
   /** A notice from outside the agent (the history store cannot write), in the running or the next request. */
   notice(text: string): void {

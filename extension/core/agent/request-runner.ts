@@ -26,6 +26,7 @@ import { llmOf, modelRefFor, plannerTarget, runBudget, type Target } from './run
 import { TurnCheckpoints } from './turn-checkpoints';
 import { type Attachment, attachmentMeta, messageWithAttachments } from '../extensions/references/attach';
 import type { PreApproval } from '../extensions/allowed-tools';
+import { SteerInbox, type SteerSource } from './steering';
 
 /** How a request runs beyond its text and mode. */
 export interface SendOptions {
@@ -51,6 +52,8 @@ interface InFlight {
   done: Promise<void>;
   /** A research run's first Stop: true when the run takes it and ends itself with a partial report. */
   softStop?: () => boolean;
+  /** Messages steering this request, delivered at its next step boundary. */
+  steers: SteerInbox;
 }
 
 export class RequestRunner {
@@ -61,6 +64,7 @@ export class RequestRunner {
   private lastAttachments: { userMessageId: string; attachments: Attachment[] } | undefined;
   /** Work a new request must wait for (a "Compact now" under way), so it gets the brief. */
   private holding: Promise<void> | undefined;
+  private ended: 'complete' | 'aborted' | 'error' | undefined;
 
   constructor(
     private readonly chat: CurrentChat,
@@ -120,7 +124,8 @@ export class RequestRunner {
     const abort = new AbortController();
     let finish!: () => void;
     const done = new Promise<void>((r) => (finish = r));
-    this.inFlight = { requestId, abort, done };
+    const steers = new SteerInbox();
+    this.inFlight = { requestId, abort, done, steers };
     const userMessageId = host.newId();
     this.lastAttachments = opts.attachments?.length ? { userMessageId, attachments: opts.attachments } : undefined;
     this.chat.emit(requestId, {
@@ -164,6 +169,22 @@ export class RequestRunner {
     await this.abort(requestId);
   }
 
+  /**
+   * Steers the running request with `text`: delivered at its next step boundary (an agent turn's next
+   * model call, a research run's next search). False when nothing runs (the caller sends it instead).
+   */
+  steer(text: string): boolean {
+    const f = this.inFlight;
+    if (!f || f.abort.signal.aborted) return false;
+    f.steers.add(text);
+    return true;
+  }
+
+  /** How the last request ended: `complete` lets queued messages go next; after Stop or an error they wait. */
+  get lastEnd(): 'complete' | 'aborted' | 'error' | undefined {
+    return this.ended;
+  }
+
   /** Stops the in-flight request (if any, and if it matches) and waits until it has ended. */
   async abort(requestId?: string): Promise<void> {
     const f = this.inFlight;
@@ -195,7 +216,8 @@ export class RequestRunner {
     let checkpoints: TurnCheckpoints | undefined;
     // The references' content goes with the user's message (the cached prefix before it is untouched).
     const modelText = messageWithAttachments(text, opts.attachments ?? []);
-    const userMessage: ModelMessage = { role: 'user', content: modelText };
+    // A UserPromptSubmit hook may add context to it (the `prompt` event below).
+    let userMessage: ModelMessage = { role: 'user', content: modelText };
     let userRecorded = false;
     const recordHistory = (messages: ModelMessage[]) => {
       const add = userRecorded ? messages : [userMessage, ...messages];
@@ -223,6 +245,7 @@ export class RequestRunner {
         if (next.done) break;
         const ev = next.value;
         if (ev.type === 'history') recordHistory(ev.messages);
+        else if (ev.type === 'prompt') userMessage = ev.message;
         else {
           if (ev.type === 'usage') promptSeen(ev.usage.inputTokens);
           if (ev.type === 'todos')
@@ -234,6 +257,7 @@ export class RequestRunner {
       await checkpoints?.save(this.chat, s.id, turn);
       if (signal.aborted) this.endAborted(requestId);
       else {
+        this.ended = 'complete';
         this.chat.emit(requestId, { type: 'complete' });
         this.retitleAfterFirstExchange(text);
       }
@@ -242,6 +266,7 @@ export class RequestRunner {
       if (signal.aborted) return this.endAborted(requestId);
       const error = toErrorInfo(err);
       host.log.warn(`request ${requestId} failed: ${error.code}: ${error.message}`);
+      this.ended = 'error';
       this.chat.emit(requestId, { type: 'error', error });
     }
   }
@@ -279,7 +304,7 @@ export class RequestRunner {
       // The user's first Stop keeps what the run found (a partial report); a second one aborts.
       const stop = new ResearchStop();
       if (this.inFlight?.requestId === requestId) this.inFlight.softStop = () => stop.request();
-      yield* researchRequest({ ...o, plan: opts.researchPlan, stop });
+      yield* researchRequest({ ...o, plan: opts.researchPlan, stop, steers: this.steersOf(requestId) });
       return;
     }
     const emit = (event: Parameters<CurrentChat['emit']>[1]) => this.chat.emit(requestId, event);
@@ -291,9 +316,15 @@ export class RequestRunner {
       asking: this.approvals.portsFor(emit, this.services.tools.diffReview),
       maxSteps: this.services.limits.maxSteps(),
       ...(opts.preApproved ? { preApproved: opts.preApproved } : {}),
+      steers: this.steersOf(requestId),
       ...(checkpoints ? { beforeWrite: checkpoints.beforeWrite, beforeCommand: checkpoints.beforeCommand } : {}),
       ...(budget ? { budget } : {}),
     });
+  }
+
+  private steersOf(requestId: string): SteerSource {
+    const f = this.inFlight;
+    return f?.requestId === requestId ? f.steers : { take: () => [], pending: () => false };
   }
 
   /** A report is also an artifact of the session, with its citations (the store's artifacts table). */
@@ -326,6 +357,7 @@ export class RequestRunner {
   }
 
   private endAborted(requestId: string): void {
+    this.ended = 'aborted';
     // Deltas received before Stop are still delivered; then only the terminal event.
     this.chat.flush();
     this.chat.stop(requestId);

@@ -25,6 +25,8 @@ export interface ResearchRequestOptions {
   plan?: ResearchPlanInput;
   /** The user's first Stop: ends the gathering, the report is written from what was read (partial). */
   stop?: ResearchStop;
+  /** Messages the user steers the run with: each is added to the brief. */
+  steers?: { take(): string[] };
   signal: AbortSignal;
   now(): number;
   newId(): string;
@@ -52,6 +54,7 @@ export async function* researchRequest(opts: ResearchRequestOptions): AsyncGener
     limits: opts.research.limits(),
     ...(opts.budget ? { budget: opts.budget } : {}),
     ...(opts.stop ? { stop: opts.stop } : {}),
+    ...(opts.steers ? { steers: opts.steers } : {}),
     signal: opts.signal,
     now: opts.now,
     newId: opts.newId,

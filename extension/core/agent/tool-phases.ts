@@ -20,6 +20,7 @@ import { realPathOf, resolvePath } from '../tools/util/paths';
 import { redactResult, toolRedactor } from '../tools/util/redaction';
 import { applyEditedProposal, changeSummary, isEdited, recheckReviewed } from '../tools/util/reviewed-change';
 import { errorText } from '../util/error-text';
+import { withDiagnostics } from '../language/after-write';
 import { boxJudgement } from '../sandbox/command-gate';
 import { type Judgement, judgeCall } from './permission-gate';
 import type { ToolRuntime, TurnEvent, TurnOptions } from './turn';
@@ -63,11 +64,15 @@ export async function writeTarget(prepared: PreparedCall, ports: ToolPorts): Pro
  * what the box changes about it (sandbox mode auto, no backend, a request to run outside the box).
  */
 export async function judge(opts: TurnOptions, tool: AnyTool, input: unknown): Promise<Judgement> {
-  return boxJudgement(
+  const judged = boxJudgement(
     await judgeCall(opts.permissions, { tool: tool.name, kind: tool.kind, input }, opts.ports.workspace),
     { tool: tool.name, input },
     opts.ports.sandbox?.status(),
   );
+  // Approved once in this session (a browser origin): only the default's "ask" yields, never a rule's.
+  if (judged.decision !== 'ask' || judged.source !== 'default' || !tool.approvedEarlier) return judged;
+  const earlier = tool.approvedEarlier(input, opts.toolSession);
+  return earlier ? { decision: 'allow', source: 'default', reason: earlier } : judged;
 }
 
 /** Who decided, for the audit log ("parse" failures fall back to the default). */
@@ -141,6 +146,8 @@ export async function approve(a: {
   push(event: TurnEvent): void;
   turn: Promise<unknown>;
   shown(): void;
+  /** What a PreToolUse hook said, applied again when the call is judged again. */
+  adjust?: (j: Judgement) => Judgement;
 }): Promise<Approval> {
   const { opts, tool, input, judged, change } = a;
   const detail = await approvalDetail(a.prepared, a.ctx, a.view.subject);
@@ -154,7 +161,8 @@ export async function approve(a: {
   let allowedBy: Judgement | undefined;
   const unsubscribe = a.rules.onSaved(() => {
     void judge(opts, tool, input).then(
-      (again) => {
+      (judgedAgain) => {
+        const again = a.adjust ? a.adjust(judgedAgain) : judgedAgain;
         if (again.decision !== 'allow' || withdraw.signal.aborted) return;
         allowedBy = again;
         withdraw.abort();
@@ -180,6 +188,7 @@ export async function approve(a: {
       withdraw.signal,
     );
     a.shown();
+    opts.hooks?.notify(`Sextant needs your permission to use ${tool.name}`, 'permission_prompt', opts.signal);
     decision = await asking;
   } catch {
     if (!allowedBy || opts.signal.aborted) return { kind: 'aborted' };
@@ -218,11 +227,13 @@ export async function execute(
   ctx: ToolContext,
 ): Promise<ToolResult> {
   try {
-    if (!reviewed) return await tools.execute(prepared, ctx);
+    if (!reviewed) return await withDiagnostics(prepared.tool, prepared.input, ctx, () => tools.execute(prepared, ctx));
     const check = await recheckReviewed(ctx, reviewed);
     if (!check.ok) return check.result;
-    if (editedText === undefined) return await tools.execute(prepared, ctx);
-    return redactResult(await applyEditedProposal(ctx, check.file, reviewed, editedText), toolRedactor(ctx.ports));
+    if (editedText === undefined)
+      return await withDiagnostics(prepared.tool, prepared.input, ctx, () => tools.execute(prepared, ctx));
+    const edited = () => applyEditedProposal(ctx, check.file, reviewed, editedText);
+    return redactResult(await withDiagnostics(prepared.tool, prepared.input, ctx, edited), toolRedactor(ctx.ports));
   } catch (err) {
     return errorResult(`The tool failed: ${errorText(err)}`);
   }

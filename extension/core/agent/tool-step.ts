@@ -10,7 +10,11 @@ import type { ModelMessage, ToolCall } from '../providers/types';
 import type { AuditDecidedBy } from '../security/audit-log';
 import { errorResult, type PreparedCall, type ToolContext, type ToolResult } from '../tools/types';
 import type { AsyncQueue } from '../util/async-queue';
+import { withHookDecision } from '../extensions/hooks/hook-permission';
+import { hookBlockedResult, resultText, withPostToolFeedback } from '../extensions/hooks/tool-feedback';
+import type { Judgement } from './permission-gate';
 import { StepOrder } from './step-order';
+import { judgeCall } from './permission-gate';
 import {
   approve,
   auditCall,
@@ -45,6 +49,8 @@ interface Step {
   rules: SavedRules;
   /** Where a model call the tool made is counted. */
   onSpent: (spent: NonNullable<ToolResult['spent']>) => void;
+  /** A hook said `continue: false`: the turn ends after this step. */
+  halt: (reason: string) => void;
 }
 
 export async function runToolCalls(
@@ -54,6 +60,7 @@ export async function runToolCalls(
   opts: TurnOptions,
   queue: AsyncQueue<TurnEvent>,
   onSpent: (spent: NonNullable<ToolResult['spent']>) => void,
+  halt: (reason: string) => void = () => undefined,
 ): Promise<ModelMessage[]> {
   const stepCalls: StepCall[] = calls.map((call, index) => {
     const prepared = validate(call, index, tools);
@@ -65,7 +72,15 @@ export async function runToolCalls(
   for (const { view } of stepCalls) queue.push({ type: 'tool_started', call: view });
   const targets = await Promise.all(stepCalls.map(({ prepared }) => writeTarget(prepared, opts.ports)));
   const isRead = stepCalls.map(({ prepared }) => !prepared.tool || prepared.tool.kind === 'read');
-  const step: Step = { tools, opts, queue, order: new StepOrder(isRead, targets), rules: new SavedRules(), onSpent };
+  const step: Step = {
+    tools,
+    opts,
+    queue,
+    order: new StepOrder(isRead, targets),
+    rules: new SavedRules(),
+    onSpent,
+    halt,
+  };
   return Promise.all(
     stepCalls.map((c) =>
       runCall(c, step).finally(() => {
@@ -80,8 +95,10 @@ async function runCall(c: StepCall, step: Step): Promise<ModelMessage> {
   const { opts, queue, order } = step;
   const { call, prepared, view, index } = c;
   const startedAt = opts.now();
+  // The card as shown: hooks' notes are added to it once they ran.
+  let shown = view;
   const done = (status: ToolCallView['status'], result: ToolResult, from = startedAt) => {
-    const { card, message } = report(call, view, status, result, { startedAt: from, now: opts.now() });
+    const { card, message } = report(call, shown, status, result, { startedAt: from, now: opts.now() });
     queue.push(card);
     return message;
   };
@@ -95,12 +112,25 @@ async function runCall(c: StepCall, step: Step): Promise<ModelMessage> {
   }
   if (opts.signal.aborted) return done('aborted', errorResult(STOPPED));
   const ctx = toolContext(opts, view, queue);
-  const judged = await judge(opts, tool, input);
-  const audit = auditCall(opts, view, tool, input, judged);
+  const policyJudged = await judge(opts, tool, input);
+  // PreToolUse hooks: a deny is final, an ask asks, an allow skips only a default ask (hook-permission.ts).
+  const pre =
+    opts.hooks && policyJudged.decision !== 'deny'
+      ? await opts.hooks.preToolUse(tool.name, input, view.callId, opts.signal)
+      : undefined;
+  const adjust = (j: Judgement) => (pre ? withHookDecision(j, pre) : j);
+  const judged = adjust(policyJudged);
+  if (pre?.notes.length) {
+    shown = { ...view, hooks: [...pre.notes] };
+    queue.push({ type: 'tool_updated', call: shown });
+  }
+  if (pre?.halt) step.halt(pre.stopReason ?? 'a PreToolUse hook stopped the agent');
+  const audit = auditCall(opts, shown, tool, input, judged);
   let decidedBy: AuditDecidedBy = decidedByOf(judged);
+  if (opts.signal.aborted) return done('aborted', errorResult(STOPPED));
   if (judged.decision === 'deny') {
     audit('denied', decidedBy, 0);
-    return done('denied', blockedResult(judged));
+    return done('denied', judged.source === 'hook' ? hookBlockedResult(judged) : blockedResult(judged));
   }
   let change: Awaited<ReturnType<typeof propose>> | undefined;
   let editedText: string | undefined;
@@ -116,8 +146,9 @@ async function runCall(c: StepCall, step: Step): Promise<ModelMessage> {
       input,
       prepared,
       ctx,
-      view,
+      view: shown,
       judged,
+      adjust,
       change: change.change,
       rules: step.rules,
       push: (e) => queue.push(e),
@@ -142,11 +173,17 @@ async function runCall(c: StepCall, step: Step): Promise<ModelMessage> {
     return done('aborted', errorResult(STOPPED));
   }
   const runStartedAt = opts.now();
-  queue.push({ type: 'tool_updated', call: { ...view, status: 'running', startedAt: runStartedAt } });
+  queue.push({ type: 'tool_updated', call: { ...shown, status: 'running', startedAt: runStartedAt } });
   const reviewed = change?.ok ? change.change : undefined;
-  const result = await execute(prepared, reviewed, editedText, step.tools, ctx);
+  let result = await execute(prepared, reviewed, editedText, step.tools, ctx);
   if (result.spent) step.onSpent(result.spent);
   const status = opts.signal.aborted ? 'aborted' : result.isError ? 'error' : 'ok';
+  if (status === 'ok' && opts.hooks) {
+    const post = await opts.hooks.postToolUse(tool.name, input, resultText(result), view.callId, opts.signal);
+    if (post.notes.length) shown = { ...shown, hooks: [...(shown.hooks ?? []), ...post.notes] };
+    result = withPostToolFeedback(result, post);
+    if (post.halt) step.halt(post.stopReason ?? 'a PostToolUse hook stopped the agent');
+  }
   audit(status, decidedBy, opts.now() - runStartedAt);
   return done(status, result, runStartedAt);
 }
@@ -158,6 +195,15 @@ function toolContext(opts: TurnOptions, view: ToolCallView, queue: AsyncQueue<Tu
     session: opts.toolSession,
     callId: view.callId,
     supportsImages: opts.supportsImages,
+    // A file another file's result points at (a definition in a library) is shown only where read_file could read it.
+    mayRead: async (abs) =>
+      (
+        await judgeCall(
+          opts.permissions,
+          { tool: 'read_file', kind: 'read', input: { file_path: abs } },
+          opts.ports.workspace,
+        )
+      ).decision === 'allow',
     ...(opts.beforeWrite ? { beforeWrite: opts.beforeWrite } : {}),
     ...(opts.beforeCommand ? { beforeCommand: opts.beforeCommand } : {}),
     progress: (output) => queue.push({ type: 'tool_progress', callId: view.callId, output }),

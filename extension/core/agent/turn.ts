@@ -18,7 +18,10 @@ import type { AuditEntry } from '../security/audit-log';
 import { AsyncQueue } from '../util/async-queue';
 import { RunningCost } from '../usage/running-cost';
 import { addUsage, budgetReached, budgetStopText, type RunBudget, unpricedCapNotice } from '../usage/budget';
+import type { SessionHooks } from '../extensions/hooks/session-hooks';
+import { spokenNotes } from '../extensions/hooks/hook-output';
 import type { PermissionGate } from './permission-gate';
+import { type SteerSource, steerNotice } from './steering';
 import { runToolCalls } from './tool-step';
 
 /** What the loop needs from the tool registry. */
@@ -33,7 +36,9 @@ export interface ToolRuntime {
 export type TurnEvent =
   | Exclude<RequestEvent, { type: 'started' | 'complete' | 'aborted' | 'error' }>
   /** Messages to append to the model-facing history, in order. */
-  | { type: 'history'; messages: ModelMessage[] };
+  | { type: 'history'; messages: ModelMessage[] }
+  /** The user's message as this turn sends it (hooks' context added): what the history records for it. */
+  | { type: 'prompt'; message: ModelMessage };
 
 export type TurnOutcome =
   | { kind: 'done' }
@@ -73,7 +78,14 @@ export interface TurnOptions {
    * agent run grows it step by step). Returns the history the next call gets and the events to show.
    */
   compactBetweenSteps?: () => Promise<{ messages?: ModelMessage[]; events: TurnEvent[] } | undefined>;
+  /** The session's hooks (PreToolUse, PostToolUse, Stop, Notification); without them none run. */
+  hooks?: SessionHooks;
+  /** Messages the user steers the running turn with, delivered before the next model call. */
+  steers?: SteerSource;
 }
+
+/** How often a Stop hook may send a turn on ("decision": "block") before the turn ends anyway. */
+export const MAX_STOP_HOOK_CONTINUES = 3;
 
 export { MAX_CALLS_PER_STEP } from './tool-step';
 
@@ -89,6 +101,8 @@ export async function* runTurn(
   const unpriced = opts.budget && unpricedCapNotice(opts.budget.limits, Boolean(opts.price), opts.model);
   if (unpriced) yield { type: 'notice', kind: 'budget', text: unpriced };
   let lastStep: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0 };
+  let stopContinues = 0;
+  let halted: string | undefined;
   for (let step = 1; ; step++) {
     // Before each model call: a cap reached (or passed by one more call like the last) ends the run here,
     // with everything done so far kept. Before the first call only the session's spending can stop it.
@@ -97,6 +111,14 @@ export async function* runTurn(
       if (opts.signal.aborted) return { kind: 'aborted' };
       if (compacted?.messages) messages.splice(0, messages.length, ...compacted.messages);
       for (const ev of compacted?.events ?? []) yield ev;
+    }
+    // Steering: what the user sent meanwhile goes in now, at the step boundary, as their own message.
+    const steered = opts.steers?.take() ?? [];
+    if (steered.length) {
+      const said: ModelMessage[] = steered.map((text) => ({ role: 'user', content: text }));
+      messages.push(...said);
+      yield { type: 'history', messages: said };
+      for (const text of steered) yield { type: 'notice', kind: 'steer', text: steerNotice(text) };
     }
     const stop = budgetReached(opts.budget, total, lastStep);
     if (stop) {
@@ -174,13 +196,39 @@ export async function* runTurn(
       yield { type: 'history', messages: [assistant] };
     }
     if (opts.signal.aborted) return { kind: 'aborted' };
-    if (!toolCalls.length || !opts.tools) return { kind: 'done' };
+    if (!toolCalls.length || !opts.tools) {
+      // A steer that came while the model answered: the turn goes on to deliver it.
+      if (opts.steers?.pending()) continue;
+      // Stop hooks may send the turn on with their reason as the next message (Claude Code's Stop block).
+      const stopHook = await opts.hooks?.stop(stopContinues > 0, opts.signal);
+      if (opts.signal.aborted) return { kind: 'aborted' };
+      for (const note of stopHook ? spokenNotes(stopHook) : []) yield { type: 'notice', text: note };
+      if (!stopHook?.block || stopHook.halt || stopContinues >= MAX_STOP_HOOK_CONTINUES) return { kind: 'done' };
+      stopContinues++;
+      const feedback: ModelMessage = {
+        role: 'user',
+        content: `Stop hook feedback: ${stopHook.reason ?? 'a Stop hook asks you to go on'}`,
+      };
+      messages.push(feedback);
+      yield { type: 'history', messages: [feedback] };
+      continue;
+    }
 
     const queue = new AsyncQueue<TurnEvent>();
     let settled = false;
     // Model calls the tools made (web_fetch's page answers), each already priced at its own model.
     const spentByTools: Array<NonNullable<ToolResult['spent']>> = [];
-    const work = runToolCalls(toolCalls, step, opts.tools, opts, queue, (s) => spentByTools.push(s)).finally(() => {
+    const work = runToolCalls(
+      toolCalls,
+      step,
+      opts.tools,
+      opts,
+      queue,
+      (s) => spentByTools.push(s),
+      (reason) => {
+        halted ??= reason;
+      },
+    ).finally(() => {
       settled = true;
     });
     let planned = false;
@@ -206,6 +254,10 @@ export async function* runTurn(
     if (opts.signal.aborted) return { kind: 'aborted' };
     // A submitted plan ends the turn: the next move is the user's (Approve, Edit or Reject).
     if (planned) return { kind: 'done' };
+    if (halted) {
+      yield { type: 'notice', text: `A hook stopped the agent: ${halted}` };
+      return { kind: 'done' };
+    }
     lastStep = { ...stepUsage, costUsd: cost.ofStep(stepUsage) };
     if (step >= opts.maxSteps) {
       // A long run must never just end: the answer offers Continue, which grants another batch of steps.

@@ -11,16 +11,22 @@
 //   stat is unchanged), staged without fsync; only copies a checkpoint names are made durable;
 // - ignored paths (.gitignore, .git/info/exclude; without git: node_modules and common build folders)
 //   are never scanned or covered, and the checkpoint says so, as the rewind preview does.
+// - with a change feed (file-change events, `change-feed.ts`), the stat index is kept between commands
+//   and only the paths the events name are looked at again (`folder-index.ts`); whenever the feed cannot
+//   vouch for its events (not ready yet, a limit, a possible overflow) the whole folder is scanned, and
+//   `onScan` says why;
 // Limits, each with a note in the checkpoint rather than a stall: MAX_SCAN_ENTRIES files per folder,
 // MAX_COPY_BYTES / MAX_COPY_FILES of new copies per command, files over the checkpoint size limit.
 import { realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import type { CheckpointBlobs } from './blobs';
+import type { ChangeFeed } from './change-feed';
+import { FolderIndex, type IndexWatch } from './folder-index';
 import { checkIgnored, findRepo, type GitRepo, ignoredPaths, readBlobs } from './git-repo';
 import { type GitIndex, readGitIndex } from './git-index';
 import type { CheckpointFiles, FileState } from './types';
 import { DEFAULT_MAX_FILE_BYTES } from './types';
-import { sameStat, type Scan, type StatEntry, scanFolder } from './workspace-scan';
+import { sameStat, type ScanOptions, type StatEntry } from './workspace-scan';
 
 /** Files scanned per folder: about 0.1–0.3 s per scan on a loaded 2-core machine at this size. */
 export const MAX_SCAN_ENTRIES = 50_000;
@@ -47,6 +53,31 @@ interface Folder {
   index: { key: string; index: GitIndex | undefined } | undefined;
   /** Copies of untracked or modified files: root-relative path → the stat they were copied at, and hash. */
   copies: Map<string, { stat: StatEntry; hash: string; at: number }>;
+  /** The stat index, kept between commands. */
+  stats: FolderIndex;
+  /** Whether `stats` holds every change up to the feed's last take (so the next take's paths suffice). */
+  synced: boolean;
+  /** Where each indexed file's bytes would come from if it changed; kept up to date with `stats`. */
+  sources: Map<string, Source>;
+  /** The git index (`index.key`) `sources` were worked out against. */
+  sourcesKey: string | undefined;
+  /** Paths whose source could not be saved last time (tried again at the next command). */
+  retry: Set<string>;
+  /** One refresh at a time (a background command's `after` and the next command's `before` may meet). */
+  queue: Promise<unknown>;
+  /** The commands running now: each keeps the sources replaced since it started. */
+  watches: Set<FolderBefore['watch']>;
+}
+
+/** How a folder's stat index was brought up to date for a command. */
+export interface ScanReport {
+  root: string;
+  /** "changes": only the paths file events named; "full": every file was looked at. */
+  mode: 'changes' | 'full';
+  /** Why the whole folder was scanned (the events could not be trusted, the first time, …). */
+  reason?: string;
+  /** Paths looked at again ("changes" mode). */
+  paths?: number;
 }
 
 export interface CommandChanges {
@@ -65,6 +96,10 @@ export interface CommandCoverageOptions {
   maxScanEntries?: number;
   maxCopyBytes?: number;
   maxCopyFiles?: number;
+  /** File-change events: with them, a command's cost follows what changed (else: two full scans). */
+  feed?: ChangeFeed;
+  /** Told how each folder's index was refreshed (the full-scan fallbacks and their reasons go to the log). */
+  onScan?: (report: ScanReport) => void;
 }
 
 /** One per window: keeps each folder's ignore list, git index and copies between commands. */
@@ -91,7 +126,7 @@ export class CommandCoverage {
         const real = realpathSync(root);
         const repo = await findRepo(real);
         const prefix = repo ? path.relative(repo.top, real).split(path.sep).join('/') : '';
-        return {
+        const folder: Folder = {
           root: real,
           repo,
           prefix,
@@ -99,34 +134,122 @@ export class CommandCoverage {
           ignoreFiles: '\0',
           index: undefined,
           copies: new Map(),
+          stats: new FolderIndex(real, { ignored: () => false, maxEntries: this.maxScan() }),
+          synced: false,
+          sources: new Map(),
+          sourcesKey: undefined,
+          retry: new Set(),
+          queue: Promise.resolve(),
+          watches: new Set(),
         };
+        // The first time, ask git what it ignores before scanning, so node_modules is never walked.
+        if (repo) folder.ignored = await this.readIgnored(folder);
+        this.setIgnored(folder);
+        return folder;
       })();
       this.folders.set(root, f);
     }
     return f;
   }
 
+  /** Makes the scans and the feed leave out what `folder.ignored` (or, without git, the defaults) says. */
+  private setIgnored(folder: Folder): void {
+    folder.stats.options = this.scanOptions(folder);
+    folder.synced = false;
+    this.options.feed?.watch(folder.root, {
+      ...(folder.repo ? { paths: [...folder.ignored] } : {}),
+      defaultDirs: [...DEFAULT_IGNORED_DIRS],
+    });
+  }
+
+  /** Runs `fn` after the folder's earlier refreshes (a background command's `after` may meet a `before`). */
+  private serial<T>(folder: Folder, fn: () => Promise<T>): Promise<T> {
+    const run = folder.queue.then(fn);
+    folder.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Brings the folder's stat index up to date: from the feed's changes when it vouches for them, else a scan. */
+  private async refresh(folder: Folder): Promise<void> {
+    const feed = this.options.feed;
+    const changes = feed ? await feed.take(folder.root) : undefined;
+    let reason = changes ? changes.reason : 'no file events';
+    if (changes?.trusted && !folder.synced) reason = 'the first command';
+    if (changes?.trusted && folder.synced) {
+      if (folder.stats.apply(changes.paths)) {
+        this.options.onScan?.({ root: folder.root, mode: 'changes', paths: changes.paths.length });
+        return;
+      }
+      reason = `more than ${this.maxScan()} files`;
+    }
+    folder.stats.scanAll();
+    // The scan came after the take: the next take's paths cover everything since (unless cut short).
+    folder.synced = !!feed && !folder.stats.truncated;
+    this.options.onScan?.({ root: folder.root, mode: 'full', ...(reason ? { reason } : {}) });
+  }
+
   private async folderBefore(root: string): Promise<FolderBefore> {
     const folder = await this.folderOf(root);
-    // The first time, ask git what it ignores before scanning, so node_modules is never walked.
-    if (folder.repo && folder.ignoreFiles === '\0') folder.ignored = await this.readIgnored(folder);
-    let scan = this.scan(folder);
-    const ignoreKey = ignoreFilesKey(scan);
-    if (folder.ignoreFiles === '\0') folder.ignoreFiles = ignoreKey;
-    if (folder.repo && ignoreKey !== folder.ignoreFiles) {
-      // First command, or a .gitignore changed: ask git what it ignores, then scan without it.
-      folder.ignored = await this.readIgnored(folder);
-      folder.ignoreFiles = ignoreKey;
-      scan = this.scan(folder);
-    }
+    return this.serial(folder, async () => {
+      await this.refresh(folder);
+      let touched = folder.stats.drainTouched();
+      const ignoreKey =
+        touched === 'all' || [...touched].some((r) => r === '.gitignore' || r.endsWith('/.gitignore'))
+          ? ignoreFilesKey(folder.stats.files)
+          : folder.ignoreFiles;
+      if (folder.ignoreFiles === '\0') folder.ignoreFiles = ignoreKey;
+      if (folder.repo && ignoreKey !== folder.ignoreFiles) {
+        // A .gitignore changed: ask git what it ignores, then scan without it.
+        folder.ignored = await this.readIgnored(folder);
+        folder.ignoreFiles = ignoreKey;
+        this.setIgnored(folder);
+        await this.refresh(folder);
+        touched = folder.stats.drainTouched();
+      }
+      const notCopied = await this.updateSources(folder, touched);
+      const watch = Object.assign(folder.stats.open(), { oldSources: new Map<string, Source | undefined>() });
+      folder.watches.add(watch);
+      return { folder, watch, notCopied };
+    });
+  }
+
+  /**
+   * Works out where the bytes of each file changed since the last command would come from (git's objects
+   * for a clean tracked file, else a copy saved now). Commands still running keep the sources it replaces,
+   * so each knows the ones from its own start.
+   */
+  private async updateSources(folder: Folder, touched: Set<string> | 'all'): Promise<number> {
     const index = this.gitIndex(folder);
-    const sources = new Map<string, Source>();
+    const key = folder.index?.key;
+    const all = touched === 'all' || key !== folder.sourcesKey;
+    folder.sourcesKey = key;
+    const files = folder.stats.files;
+    const todo = new Set<string>(all ? files.keys() : touched);
+    for (const rel of folder.retry) todo.add(rel);
+    folder.retry.clear();
+    const now = Date.now();
+    for (const [rel, copy] of folder.copies) if (now - copy.at >= COPY_REUSE_MS) todo.add(rel);
     let copyBytes = 0;
     let copyFiles = 0;
     let notCopied = 0;
     const maxFile = this.options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-    for (const [rel, st] of scan.files) {
-      if (st.link) continue; // a link's target is recorded where it lives, if inside the workspace
+    const setSource = (rel: string, source: Source | undefined) => {
+      for (const w of folder.watches) if (!w.oldSources.has(rel)) w.oldSources.set(rel, folder.sources.get(rel));
+      if (source) folder.sources.set(rel, source);
+      else folder.sources.delete(rel);
+      if (source && 'missing' in source) folder.retry.add(rel);
+    };
+    for (const rel of todo) {
+      const st = files.get(rel);
+      if (!st) {
+        folder.copies.delete(rel);
+        setSource(rel, undefined);
+        continue;
+      }
+      if (st.link) {
+        setSource(rel, undefined); // a link's target is recorded where it lives, if inside the workspace
+        continue;
+      }
       const repoPath = folder.prefix ? `${folder.prefix}/${rel}` : rel;
       const entry = index?.entries.get(repoPath);
       if (
@@ -136,85 +259,96 @@ export class CommandCoverage {
         entry.ino === st.ino % 2 ** 32 &&
         st.mtimeMs < (index as GitIndex).mtimeMs
       ) {
-        sources.set(rel, { oid: entry.oid, repoPath });
+        setSource(rel, { oid: entry.oid, repoPath });
         continue;
       }
       const copy = folder.copies.get(rel);
-      if (copy && sameStat(copy.stat, st) && Date.now() - copy.at < COPY_REUSE_MS) {
-        sources.set(rel, { hash: copy.hash });
+      if (copy && sameStat(copy.stat, st) && now - copy.at < COPY_REUSE_MS) {
+        setSource(rel, { hash: copy.hash });
         continue;
       }
       if (st.size > maxFile) {
-        sources.set(rel, { missing: 'too large to keep a copy' });
+        setSource(rel, { missing: 'too large to keep a copy' });
         continue;
       }
       if (
         copyBytes + st.size > (this.options.maxCopyBytes ?? MAX_COPY_BYTES) ||
         copyFiles >= (this.options.maxCopyFiles ?? MAX_COPY_FILES)
       ) {
-        sources.set(rel, { missing: 'over the copy limit for one command' });
+        setSource(rel, { missing: 'over the copy limit for one command' });
         notCopied++;
         continue;
       }
       const abs = path.join(folder.root, rel);
-      const now = this.files.readNow?.(abs, maxFile);
+      const read = this.files.readNow?.(abs, maxFile);
       let bytes: Uint8Array | undefined;
-      if (now?.kind === 'file') bytes = now.bytes;
-      else if (!now) bytes = await this.files.readFile(abs, { maxBytes: maxFile }).catch(() => undefined);
+      if (read?.kind === 'file') bytes = read.bytes;
+      else if (!read) bytes = await this.files.readFile(abs, { maxBytes: maxFile }).catch(() => undefined);
       if (!bytes) {
-        sources.set(rel, { missing: 'could not be read' });
+        setSource(rel, { missing: 'could not be read' });
         continue;
       }
       const hash = await this.blobs.put(bytes);
       copyBytes += bytes.byteLength;
       copyFiles++;
       folder.copies.set(rel, { stat: st, hash, at: Date.now() });
-      sources.set(rel, { hash });
+      setSource(rel, { hash });
     }
-    for (const rel of folder.copies.keys()) if (!scan.files.has(rel)) folder.copies.delete(rel);
-    return { folder, scan, sources, notCopied };
+    if (all) {
+      for (const rel of folder.sources.keys()) if (!files.has(rel)) setSource(rel, undefined);
+      for (const rel of folder.copies.keys()) if (!files.has(rel)) folder.copies.delete(rel);
+    }
+    return notCopied;
   }
 
   private async afterAll(befores: FolderBefore[]): Promise<CommandChanges> {
     const out: CommandChanges = { states: [], notes: [] };
-    for (const b of befores) await this.folderAfter(b, out);
+    for (const b of befores) {
+      await this.serial(b.folder, () => this.folderAfter(b, out)).finally(() => {
+        b.folder.stats.close(b.watch);
+        b.folder.watches.delete(b.watch);
+      });
+    }
     return out;
   }
 
   private async folderAfter(b: FolderBefore, out: CommandChanges): Promise<void> {
-    const { folder } = b;
-    const scan = this.scan(folder);
+    const { folder, watch } = b;
+    await this.refresh(folder);
+    const files = folder.stats.files;
     const changed: string[] = [];
     let created: string[] = [];
     // A scan cut at the limit may stop at another file the second time (a new file shifts the order):
     // then only files both scans saw count, so nothing is taken for created or deleted by mistake.
-    const partial = b.scan.truncated || scan.truncated;
-    for (const [rel, st] of b.scan.files) {
-      const now = scan.files.get(rel);
-      if (now ? !sameStat(now, st) : !partial) changed.push(rel);
+    const partial = watch.partial || folder.stats.truncated;
+    for (const [rel, was] of watch.old) {
+      const now = files.get(rel);
+      if (was) {
+        if (now ? !sameStat(now, was) : !partial) changed.push(rel);
+      } else if (now && !partial) created.push(rel);
     }
-    if (!partial) for (const rel of scan.files.keys()) if (!b.scan.files.has(rel)) created.push(rel);
-    if (folder.repo && created.length) {
-      // New files git ignores (a log, a build output) are left out like the rest of the ignored paths.
-      const repoPaths = created.map((r) => (folder.prefix ? `${folder.prefix}/${r}` : r));
-      const ignored = await checkIgnored(folder.repo, repoPaths);
-      created = created.filter((_, i) => !ignored.has(repoPaths[i]));
-    }
+    const sourceOf = (rel: string) => (watch.oldSources.has(rel) ? watch.oldSources.get(rel) : folder.sources.get(rel));
     const fromGit = changed.flatMap((rel) => {
-      const s = b.sources.get(rel);
+      const s = sourceOf(rel);
       return s && 'oid' in s && !rel.includes('\n') ? [{ oid: s.oid, path: s.repoPath, rel }] : [];
     });
-    const gitBytes =
-      folder.repo && fromGit.length ? await readBlobs(folder.repo, fromGit).catch(() => undefined) : undefined;
+    // The two git processes (old bytes of clean tracked files; which new files git ignores) run side by side.
+    const repoPaths = created.map((r) => (folder.prefix ? `${folder.prefix}/${r}` : r));
+    const [gitBytes, ignored] = await Promise.all([
+      folder.repo && fromGit.length ? readBlobs(folder.repo, fromGit).catch(() => undefined) : undefined,
+      folder.repo && created.length ? checkIgnored(folder.repo, repoPaths) : new Set<string>(),
+    ]);
+    // New files git ignores (a log, a build output) are left out like the rest of the ignored paths.
+    created = created.filter((_, i) => !ignored.has(repoPaths[i]));
     const missing: string[] = [];
     for (const rel of changed) {
-      const st = b.scan.files.get(rel) as StatEntry;
+      const st = watch.old.get(rel) as StatEntry;
       const abs = path.join(folder.root, rel);
       if (st.link) {
         missing.push(`${rel} (a symbolic link)`);
         continue;
       }
-      const s = b.sources.get(rel);
+      const s = sourceOf(rel);
       let hash: string | undefined;
       if (s && 'hash' in s) hash = s.hash;
       else if (s && 'oid' in s) {
@@ -232,7 +366,7 @@ export class CommandCoverage {
       const more = missing.length > 3 ? ` and ${missing.length - 3} more` : '';
       out.notes.push(`A command changed files that cannot be put back: ${missing.slice(0, 3).join(', ')}${more}`);
     }
-    if (b.scan.truncated || scan.truncated)
+    if (partial)
       out.notes.push(
         `${folder.root} has more than ${this.maxScan()} files: only changes to the first ${this.maxScan()} were ` +
           'recorded (files that commands created or deleted there are not)',
@@ -240,11 +374,11 @@ export class CommandCoverage {
     if (b.notCopied) out.notes.push(`${b.notCopied} files were over the copy limit for one command`);
   }
 
-  private scan(folder: Folder): Scan {
+  private scanOptions(folder: Folder): ScanOptions {
     const ignored = folder.repo
       ? (rel: string, isDir: boolean) => folder.ignored.has(isDir ? `${rel}/` : rel)
       : (rel: string, isDir: boolean) => isDir && DEFAULT_IGNORED_DIRS.has(path.posix.basename(rel));
-    return scanFolder(folder.root, { ignored, maxEntries: this.maxScan() });
+    return { ignored, maxEntries: this.maxScan() };
   }
 
   private maxScan(): number {
@@ -276,15 +410,14 @@ export class CommandCoverage {
 
 interface FolderBefore {
   folder: Folder;
-  scan: Scan;
-  sources: Map<string, Source>;
+  watch: IndexWatch & { oldSources: Map<string, Source | undefined> };
   notCopied: number;
 }
 
-/** The stat of every .gitignore in a scan: when it changes, what git ignores may have changed. */
-function ignoreFilesKey(scan: Scan): string {
+/** The stat of every .gitignore in the index: when it changes, what git ignores may have changed. */
+function ignoreFilesKey(files: Map<string, StatEntry>): string {
   const parts: string[] = [];
-  for (const [rel, st] of scan.files)
+  for (const [rel, st] of files)
     if (rel === '.gitignore' || rel.endsWith('/.gitignore')) parts.push(`${rel}:${st.size}:${st.mtimeMs}:${st.ino}`);
   return parts.join('|');
 }
@@ -298,6 +431,7 @@ export const IGNORED_NOTE =
 export function checkpointStorage(
   files: CheckpointFiles,
   blobs: CheckpointBlobs,
+  options: CommandCoverageOptions = {},
 ): { files: CheckpointFiles; blobs: CheckpointBlobs; coverage: CommandCoverage } {
-  return { files, blobs, coverage: new CommandCoverage(files, blobs) };
+  return { files, blobs, coverage: new CommandCoverage(files, blobs, options) };
 }

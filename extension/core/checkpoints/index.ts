@@ -8,5 +8,6 @@ export type { ApplyRewindOptions, RewindCounts, RewindFile, RewindPlan, RewindRe
 export { applyRewind, planRewind } from './rewind';
 export type { Checkpoint, CheckpointFiles, CheckpointOptions, FileState, FileVersion, SkippedFile } from './types';
 export { CheckpointSchema, DEFAULT_MAX_FILE_BYTES, RewindRedoSchema, TurnCheckpointSchema } from './types';
-export type { CommandChanges, CommandCoverageOptions, CommandWatch } from './command-coverage';
+export type { CommandChanges, CommandCoverageOptions, CommandWatch, ScanReport } from './command-coverage';
+export type { ChangeFeed, FeedIgnore, FolderChanges } from './change-feed';
 export { checkpointStorage, CommandCoverage, IGNORED_NOTE } from './command-coverage';

@@ -2,7 +2,7 @@
 // synchronous readdir/lstat calls (microseconds each, no thread-pool round trips), skipping `.git` and
 // the folders the caller says are ignored. Comparing two scans tells what a command created, changed
 // or deleted without reading a single file.
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 
 export interface StatEntry {
@@ -25,11 +25,15 @@ export interface ScanOptions {
 export interface Scan {
   /** Root-relative path (forward slashes) → stat. */
   files: Map<string, StatEntry>;
+  /** Root-relative folders walked (not the root itself). */
+  dirs: Set<string>;
   truncated: boolean;
 }
 
-export function scanFolder(root: string, options: ScanOptions): Scan {
+/** Scans `root`, or only the folder `under` it (root-relative) when given. */
+export function scanFolder(root: string, options: ScanOptions, under = ''): Scan {
   const files = new Map<string, StatEntry>();
+  const dirs = new Set<string>();
   let truncated = false;
   const walk = (dir: string, rel: string) => {
     let names: import('node:fs').Dirent[];
@@ -43,6 +47,7 @@ export function scanFolder(root: string, options: ScanOptions): Scan {
       const r = rel ? `${rel}/${d.name}` : d.name;
       if (d.isDirectory()) {
         if (d.name === '.git' || options.ignored(r, true)) continue;
+        dirs.add(r);
         walk(`${dir}${path.sep}${d.name}`, r); // (plain joins: path.join's normalising is most of a scan)
         continue;
       }
@@ -53,23 +58,32 @@ export function scanFolder(root: string, options: ScanOptions): Scan {
         return;
       }
       try {
-        const s = lstatSync(`${dir}${path.sep}${d.name}`);
-        const e: StatEntry = {
-          size: s.size,
-          mtimeMs: s.mtimeMs,
-          ctimeMs: s.ctimeMs,
-          ino: s.ino,
-          mode: s.mode & 0o7777,
-        };
-        if (s.isSymbolicLink()) e.link = true;
-        files.set(r, e);
+        files.set(r, toEntry(lstatSync(`${dir}${path.sep}${d.name}`)));
       } catch {
         // removed between readdir and lstat: not there
       }
     }
   };
-  walk(root, '');
-  return { files, truncated };
+  walk(under ? `${root}${path.sep}${under.split('/').join(path.sep)}` : root, under);
+  return { files, dirs, truncated };
+}
+
+function toEntry(s: Stats): StatEntry {
+  const e: StatEntry = { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, mode: s.mode & 0o7777 };
+  if (s.isSymbolicLink()) e.link = true;
+  return e;
+}
+
+/** One path's stat: a file or link's entry, "dir" for a folder, undefined when gone (or something else). */
+export function statPath(abs: string): StatEntry | 'dir' | undefined {
+  let s: Stats;
+  try {
+    s = lstatSync(abs);
+  } catch {
+    return undefined;
+  }
+  if (s.isDirectory()) return 'dir';
+  return s.isFile() || s.isSymbolicLink() ? toEntry(s) : undefined;
 }
 
 /** Whether a file's stat is unchanged between two scans. */

@@ -36,6 +36,9 @@ export const USER_ONLY_SETTINGS = [
   'agents.maxSteps',
   'agents.maxCostUsd',
   'budget.maxCostUsdPerMinute',
+  'browser.executablePath',
+  'browser.headless',
+  'hooks',
 ] as const;
 
 export type UserOnlySetting = (typeof USER_ONLY_SETTINGS)[number];

@@ -25,7 +25,8 @@ const PermissionsSchema = z.object({
 
 const FileSchema = z.object({ permissions: PermissionsSchema.optional() });
 
-const KNOWN_TOP = new Set(['permissions', '$schema']);
+// `hooks` is read by core/extensions/hooks/config.ts (and runs only once the user approved it).
+const KNOWN_TOP = new Set(['permissions', '$schema', 'hooks']);
 const KNOWN_PERMISSIONS = new Set(['ask', 'deny', 'allow', 'defaultMode']);
 
 export interface WorkspacePermissions {

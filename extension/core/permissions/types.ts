@@ -11,7 +11,7 @@ export type PermissionDecision = 'allow' | 'ask' | 'deny';
  * `confinement` (outside the workspace, or a secret location); `parse` (the call cannot be judged
  * with confidence — an unreadable command, a program only known at run time, …).
  */
-export type DecisionSource = 'rule' | 'default' | 'protected' | 'confinement' | 'parse';
+export type DecisionSource = 'rule' | 'default' | 'protected' | 'confinement' | 'parse' | 'hook';
 
 export interface Decision {
   decision: PermissionDecision;

@@ -7,8 +7,8 @@ import { dirname } from 'node:path';
 import type { Redactor } from './redact';
 
 export type AuditDecision = 'allow' | 'ask' | 'deny';
-/** Who made the decision: a permission rule, the user at an approval card, a default, a built-in. */
-export type AuditDecidedBy = 'rule' | 'user' | 'default' | 'protected' | 'confinement' | 'mode';
+/** Who made the decision: a permission rule, the user at an approval card, a default, a built-in, a hook. */
+export type AuditDecidedBy = 'rule' | 'user' | 'default' | 'protected' | 'confinement' | 'mode' | 'hook';
 export type AuditStatus = 'ok' | 'error' | 'denied' | 'aborted';
 
 export interface AuditEntry {

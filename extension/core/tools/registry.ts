@@ -22,6 +22,9 @@ import { webSearchTool } from './web-search';
 import { webFetchDeclaration } from './web-fetch';
 import { memorySearchDeclaration } from './memory-search';
 import { taskDeclaration } from './task';
+import { problemsTool } from './problems';
+import { definitionTool, hoverTool, referencesTool, symbolsTool } from './code-intel';
+import { browserToolFacts } from './browser/tools';
 import { factsProblem, type ToolFacts } from '../permissions/tool-facts';
 import { ToolInputError } from './util/paths';
 import { redactingStream, redactResult, toolRedactor } from './util/redaction';
@@ -51,6 +54,11 @@ export function builtinTools(): AnyTool[] {
     askUserTool,
     notebookEditTool,
     webSearchTool,
+    problemsTool,
+    definitionTool,
+    referencesTool,
+    hoverTool,
+    symbolsTool,
   ];
 }
 
@@ -59,7 +67,14 @@ export function builtinTools(): AnyTool[] {
  * memory_search) included: what the permission policy is created with.
  */
 export function declaredToolFacts(): ToolFacts[] {
-  return [...builtinTools(), submitPlanTool, webFetchDeclaration, memorySearchDeclaration, taskDeclaration];
+  return [
+    ...builtinTools(),
+    submitPlanTool,
+    webFetchDeclaration,
+    memorySearchDeclaration,
+    taskDeclaration,
+    ...browserToolFacts(),
+  ];
 }
 
 /**

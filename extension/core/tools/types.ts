@@ -37,6 +37,12 @@ export interface ToolContext {
   /** Whether the model accepts images in tool results. */
   supportsImages: boolean;
   /**
+   * Whether read_file could read this absolute path without asking (the permission policy's read
+   * rules); tools that show other files' text (a definition's line) show only those. Absent: only
+   * files inside the workspace folders are shown.
+   */
+  mayRead?(absPath: string): Promise<boolean>;
+  /**
    * Every writer calls this with the absolute path before it creates, changes or deletes a file, so
    * the turn's checkpoint keeps what the file was (core/checkpoints). Never throws.
    */
@@ -94,6 +100,12 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   modes: readonly Mode[];
   /** The subject shown on the card: a path, command, pattern. */
   subject(input: z.infer<S>): string;
+  /**
+   * Why this call needs no new approval although the policy would ask by default: the user already
+   * approved what it touches in this session (the browser: an origin navigated to). Never consulted
+   * when a rule asks or denies, so the user's own rules keep deciding.
+   */
+  approvedEarlier?(input: z.infer<S>, session: ToolSessionState): string | undefined;
   /** Optional detail for an approval card (a command and cwd, a diff). */
   describeForApproval?(input: z.infer<S>, ctx: ToolContext): Promise<string>;
   /**

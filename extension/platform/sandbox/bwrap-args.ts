@@ -17,8 +17,18 @@ export interface BwrapLayout {
   /** An empty file and an empty folder on the host, used as read-only stand-ins. */
   emptyFile: string;
   emptyDir: string;
-  /** This box's folder on the host (proxy socket, forwarder), bound at BOX_DIR_INSIDE. */
-  boxDir: string;
+  /** This box's folder on the host (proxy socket, forwarder), bound at BOX_DIR_INSIDE; none with a holder. */
+  boxDir?: string;
+  /**
+   * The command joins a chat's network holder (net-holder.ts): its network and IPC namespaces are
+   * the holder's, entered by nsenter before bwrap, so bwrap makes neither.
+   */
+  sharedNet?: boolean;
+  /**
+   * Host folders to cover with an empty read-only tmpfs: where the boxes keep every chat's /tmp and
+   * sockets, when that is not under /tmp already (which the box replaces with its own).
+   */
+  cover?: readonly string[];
 }
 
 /** The namespaces and the read-only root every box starts from (detect.ts tries exactly these). */
@@ -37,9 +47,16 @@ export const BOX_BASE_ARGS: readonly string[] = [
   '/proc',
 ];
 
+/** BOX_BASE_ARGS for a command that joins a holder's network and IPC namespaces. */
+export const BOX_BASE_ARGS_SHARED_NET: readonly string[] = BOX_BASE_ARGS.filter(
+  (a) => a !== '--unshare-net' && a !== '--unshare-ipc',
+);
+
 export function bwrapArgs(plan: BoxPlan, layout: BwrapLayout, script: string): string[] {
-  const args = [...BOX_BASE_ARGS, '--bind', plan.sessionTemp, '/tmp'];
+  const base = layout.sharedNet ? BOX_BASE_ARGS_SHARED_NET : BOX_BASE_ARGS;
+  const args = [...base, '--bind', plan.sessionTemp, '/tmp'];
   for (const w of plan.writable) args.push('--bind', w.path, w.path);
+  for (const c of layout.cover ?? []) args.push('--tmpfs', c, '--remount-ro', c);
   for (const r of plan.readOnly) {
     if (r.exists) args.push('--ro-bind', r.path, r.path);
     // A stand-in is always an empty folder: git ignores it (an empty file would show as untracked).
@@ -49,7 +66,8 @@ export function bwrapArgs(plan: BoxPlan, layout: BwrapLayout, script: string): s
     if (h.kind === 'dir') args.push('--tmpfs', h.path, '--remount-ro', h.path);
     else args.push('--ro-bind', layout.emptyFile, h.path);
   }
-  args.push('--bind', layout.boxDir, BOX_DIR_INSIDE, '--chdir', plan.cwd, '/bin/bash', '-c', script);
+  if (layout.boxDir) args.push('--bind', layout.boxDir, BOX_DIR_INSIDE);
+  args.push('--chdir', plan.cwd, '/bin/bash', '-c', script);
   return args;
 }
 

@@ -5,11 +5,12 @@
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { normalizePath } from '../../core/permissions/paths';
+import { dirname, join } from 'node:path';
+import { isUnder, normalizePath } from '../../core/permissions/paths';
 import { planBox } from '../../core/sandbox/box-plan';
 import type {
   BoxConnection,
+  BoxPlan,
   BoxedLaunch,
   BoxRefusal,
   LaunchRequest,
@@ -17,9 +18,11 @@ import type {
   SandboxPort,
   SandboxStatus,
 } from '../../core/sandbox/types';
-import { boxScript, bwrapArgs, proxyEnv } from './bwrap-args';
+import { BOX_BASE_ARGS_SHARED_NET, boxScript, bwrapArgs, proxyEnv } from './bwrap-args';
 import { detectBackend, type Detected } from './detect';
 import { FORWARDER_SOURCE } from './forwarder';
+import { type HolderLease, HolderPool } from './holder-pool';
+import { findNsenter, holderWorks } from './net-holder';
 import { startBoxProxy } from './proxy';
 import { seatbeltProfile } from './seatbelt-profile';
 import { StandIns } from './stand-ins';
@@ -40,6 +43,11 @@ export interface SandboxHostOptions {
   stateRoot?: string;
   /** The Node binary that runs the in-box forwarder (default: this process's). */
   node?: string;
+  /**
+   * nsenter, which starts each command in its chat's network holder (default: found on the system);
+   * `false`: no holders, a network namespace (and a forwarder) per command — the fallback path.
+   */
+  nsenter?: string | false;
   detect?: () => Detected;
   /** Every connection a boxed command asked for, allowed or refused (the audit log). */
   onConnection?(c: BoxConnection, who: { sessionId: string; callId: string }): void;
@@ -68,6 +76,41 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
     return { mode, backend: d.backend, active: mode !== 'off' };
   };
 
+  /** Empty stand-ins shared by every box of this window (bound read-only, so they stay empty). */
+  let shared: { emptyFile: string; emptyDir: string } | undefined;
+  const standInsSource = () => {
+    if (shared) return shared;
+    const dir = join(stateRoot, `e-${process.pid}`);
+    mkdirSync(join(dir, 'empty-dir'), { recursive: true, mode: 0o700 });
+    writeFileSync(join(dir, 'empty-file'), '', { mode: 0o400 });
+    shared = { emptyFile: join(dir, 'empty-file'), emptyDir: join(dir, 'empty-dir') };
+    return shared;
+  };
+  /** Chats' network holders (holder-pool.ts), made on first use. */
+  let pool: HolderPool | undefined;
+  /** Set when holders proved not to work here (no nsenter, nested namespaces refused): a box per command. */
+  let holdersOff = o.nsenter === false;
+  /** Whether a command runs through a holder here: tried once, on the first holder. */
+  let holderChecked = false;
+  const holders = (bwrap: string): HolderPool | undefined => {
+    if (holdersOff) return undefined;
+    if (pool) return pool;
+    const nsenter = typeof o.nsenter === 'string' ? o.nsenter : findNsenter();
+    if (!nsenter) {
+      holdersOff = true;
+      return undefined;
+    }
+    pool = new HolderPool({
+      bwrap,
+      nsenter,
+      stateRoot,
+      node: o.node ?? process.execPath,
+      allowedHosts: () => o.settings().allowedHosts,
+      onConnection: (c, who) => o.onConnection?.(c, who),
+    });
+    return pool;
+  };
+
   const launch = async (req: LaunchRequest): Promise<BoxedLaunch> => {
     const d = backend();
     if (!d.ok) throw new Error(`No sandbox: ${d.reason}. ${d.fix}.`);
@@ -76,9 +119,6 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
     const sessionTemp = join(stateRoot, `s-${safeName(req.sessionId)}`);
     mkdirSync(sessionTemp, { recursive: true, mode: 0o700 });
     sessionTemps.add(sessionTemp);
-    const boxDir = join(stateRoot, `b-${process.pid}-${++seq}`);
-    mkdirSync(join(boxDir, 'empty-dir'), { recursive: true, mode: 0o700 });
-    writeFileSync(join(boxDir, 'empty-file'), '', { mode: 0o400 });
     const planned = planBox({
       workspaceFolders: o.workspaceFolders().length ? o.workspaceFolders() : [req.cwd],
       extraWriteRoots: settings.extraWriteRoots,
@@ -91,55 +131,90 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
     // .npmrc, … — in the workspace for as long as it runs: it gets the protected paths that exist.
     const plan = req.longLived ? { ...planned, readOnly: planned.readOnly.filter((r) => r.exists) } : planned;
     const connections: BoxConnection[] = [];
-    const record = (c: BoxConnection) => {
-      connections.push(c);
-      o.onConnection?.(c, { sessionId: req.sessionId, callId: req.callId });
-    };
-    let proxy: Server | undefined;
     const useProxy = plan.allowedHosts.length > 0;
+    const joinStderr = !req.separateStderr;
     let file: string;
     let args: string[];
     let env = { ...req.env };
+    let releaseBox = () => {};
     if (d.backend === 'bubblewrap') {
-      if (useProxy) {
-        writeFileSync(join(boxDir, 'forwarder.cjs'), FORWARDER_SOURCE, { mode: 0o400 });
-        proxy = await startBoxProxy({
-          listen: join(boxDir, 'proxy.sock'),
-          allowedHosts: () => plan.allowedHosts,
-          onConnection: record,
-        });
-        env = { ...env, ...proxyEnv() };
+      const cover = coverable(stateRoot, plan);
+      // A long-lived process (an MCP server) keeps a network of its own, as before: servers do not share
+      // a loopback with each other or with the chat's commands, and its one start cost does not matter.
+      const pool = req.longLived ? undefined : holders(d.bwrap);
+      let lease: HolderLease | undefined;
+      if (pool) {
+        try {
+          lease = await pool.lease(req.sessionId, useProxy, { callId: req.callId, record: (c) => connections.push(c) });
+          if (!holderChecked) {
+            if (!(await holderWorks(lease.enter, d.bwrap, BOX_BASE_ARGS_SHARED_NET)))
+              throw new Error('nsenter refused');
+            holderChecked = true;
+          }
+        } catch {
+          // No holder here (nsenter refused, nested namespaces not allowed …): a box per command from now on.
+          // Holders already serving commands stay until those end (dispose stops them).
+          lease?.release();
+          lease = undefined;
+          if (!holderChecked) holdersOff = true;
+        }
       }
-      const script = boxScript(
-        req.command,
-        useProxy ? { node: o.node ?? process.execPath } : undefined,
-        !req.separateStderr,
-      );
-      file = d.bwrap;
-      args = bwrapArgs(
-        plan,
-        { emptyFile: join(boxDir, 'empty-file'), emptyDir: join(boxDir, 'empty-dir'), boxDir },
-        script,
-      );
+      const empties = standInsSource();
+      if (lease) {
+        const held = lease;
+        [file, ...args] = [
+          ...held.enter,
+          d.bwrap,
+          ...bwrapArgs(plan, { ...empties, sharedNet: true, cover }, boxScript(req.command, undefined, joinStderr)),
+        ];
+        if (useProxy) env = { ...env, ...proxyEnv() };
+        releaseBox = () => held.release();
+      } else {
+        const boxDir = join(stateRoot, `b-${process.pid}-${++seq}`);
+        mkdirSync(boxDir, { recursive: true, mode: 0o700 });
+        let proxy: Server | undefined;
+        if (useProxy) {
+          writeFileSync(join(boxDir, 'forwarder.cjs'), FORWARDER_SOURCE, { mode: 0o400 });
+          proxy = await startBoxProxy({
+            listen: join(boxDir, 'proxy.sock'),
+            allowedHosts: () => plan.allowedHosts,
+            onConnection: (c) => {
+              connections.push(c);
+              o.onConnection?.(c, { sessionId: req.sessionId, callId: req.callId });
+            },
+          });
+          env = { ...env, ...proxyEnv() };
+        }
+        const script = boxScript(req.command, useProxy ? { node: o.node ?? process.execPath } : undefined, joinStderr);
+        file = d.bwrap;
+        args = bwrapArgs(plan, { ...empties, boxDir, cover }, script);
+        releaseBox = () => {
+          proxy?.close();
+          rmSync(boxDir, { recursive: true, force: true });
+        };
+      }
       env.TMPDIR = '/tmp';
     } else {
       // macOS: no network namespace; the profile lets the box reach only the proxy's loopback port.
       let port: number | undefined;
+      let proxy: Server | undefined;
       if (useProxy) {
-        proxy = await startBoxProxy({ listen: 0, allowedHosts: () => plan.allowedHosts, onConnection: record });
+        proxy = await startBoxProxy({
+          listen: 0,
+          allowedHosts: () => plan.allowedHosts,
+          onConnection: (c) => {
+            connections.push(c);
+            o.onConnection?.(c, { sessionId: req.sessionId, callId: req.callId });
+          },
+        });
         const address = proxy.address();
         port = typeof address === 'object' && address ? address.port : undefined;
         if (port !== undefined) env = { ...env, ...proxyEnv(port) };
       }
       file = '/usr/bin/sandbox-exec';
-      args = [
-        '-p',
-        seatbeltProfile(plan, port),
-        '/bin/bash',
-        '-c',
-        boxScript(req.command, undefined, !req.separateStderr),
-      ];
+      args = ['-p', seatbeltProfile(plan, port), '/bin/bash', '-c', boxScript(req.command, undefined, joinStderr)];
       env.TMPDIR = sessionTemp;
+      releaseBox = () => proxy?.close();
     }
     const releaseStandIns = standIns.claim(plan.readOnly);
     let released = false;
@@ -148,13 +223,11 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
       released = true;
       live.delete(release);
       releaseStandIns();
-      proxy?.close();
-      rmSync(boxDir, { recursive: true, force: true });
+      releaseBox();
     };
     live.add(release);
     return { file, args, env, plan, connections: () => [...connections], release };
   };
-
   return {
     status,
     launch,
@@ -164,6 +237,10 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
     },
     dispose: () => {
       for (const release of [...live]) release();
+      pool?.dispose();
+      pool = undefined;
+      if (shared) rmSync(dirname(shared.emptyFile), { recursive: true, force: true });
+      shared = undefined;
       for (const dir of sessionTemps) rmSync(dir, { recursive: true, force: true });
       sessionTemps.clear();
     },
@@ -177,6 +254,17 @@ function kindOf(path: string): 'file' | 'dir' | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The state folder holds every chat's /tmp: the box covers it, unless it is under /tmp (the box's
+ * /tmp is its own) or holds a folder the box needs (a writable root, the command's folder).
+ */
+function coverable(stateRoot: string, plan: BoxPlan): string[] {
+  const root = normalizePath(stateRoot);
+  if (isUnder(root, '/tmp')) return [];
+  if (plan.writable.some((w) => isUnder(w.path, root) || isUnder(root, w.path)) || isUnder(plan.cwd, root)) return [];
+  return [root];
 }
 
 function safeName(s: string): string {

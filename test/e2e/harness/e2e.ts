@@ -135,6 +135,9 @@ export class E2E {
         { name: 'fake', kind: 'openai', baseUrl: `${fake.baseUrl}/v1`, models: ['fake-model'], apiKeyEnv: E2E_KEY_ENV },
       ],
       'sextant.defaultModel': 'fake/fake-model',
+      // A loaded 2-core machine may take the TypeScript server seconds to answer: the quiet period
+      // (not this cap) ends the wait after an edit, so a long cap costs nothing when it answers.
+      'sextant.diagnostics.waitMs': 20_000,
     });
 
     t = Date.now();

@@ -14,6 +14,7 @@ type Flat = ChatServices['host'] &
     research?: ChatServices['research'];
     project?: ChatServices['project'];
     subagents?: ChatServices['subagents'];
+    hooks?: ChatServices['hooks'];
   };
 
 export function chatServices(d: Flat): ChatServices {
@@ -57,6 +58,7 @@ export function chatServices(d: Flat): ChatServices {
     ...(d.research ? { research: d.research } : {}),
     ...(d.project ? { project: d.project } : {}),
     ...(d.subagents ? { subagents: d.subagents } : {}),
+    ...(d.hooks ? { hooks: d.hooks } : {}),
   };
 }
 

@@ -17,6 +17,7 @@ import type { SessionPersistence } from '../../../extension/core/ports';
 import type { BudgetLimits } from '../../../extension/core/usage/budget';
 import type { ProjectContext } from '../../../extension/core/extensions/project-context';
 import type { SubagentServices } from '../../../extension/core/agent/task-tool';
+import type { HookEngine } from '../../../extension/core/extensions/hooks/hook-engine';
 import { chatServices } from './chat-services';
 
 export const readTool = (log: string[], delayMs = 20) =>
@@ -91,6 +92,8 @@ export function createHarness(opts: {
   subagents?: SubagentServices;
   /** sextant.budget.maxCostUsdPerMinute. */
   maxCostUsdPerMinute?: number;
+  /** Hooks (Claude Code's format); none by default. */
+  hooks?: HookEngine;
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -173,6 +176,7 @@ export function createHarness(opts: {
       project: opts.project,
       subagents: opts.subagents,
       ...(opts.maxCostUsdPerMinute ? { maxCostUsdPerMinute: () => opts.maxCostUsdPerMinute } : {}),
+      hooks: opts.hooks,
       scheduler: {
         setTimeout: (fn, _ms) => setTimeout(fn, 1),
         clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),

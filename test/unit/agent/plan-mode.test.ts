@@ -39,7 +39,18 @@ test('Plan mode: the request carries only read-only tools and submit_plan, and t
   const provider = new ScriptedProvider([[submit(), done]]);
   await proposed(provider);
   const names = (provider.requests[0].tools ?? []).map((t) => t.name).sort();
-  assert.deepEqual(names, ['glob', 'grep', 'ls', 'read_file', 'submit_plan']);
+  assert.deepEqual(names, [
+    'definition',
+    'glob',
+    'grep',
+    'hover',
+    'ls',
+    'problems',
+    'read_file',
+    'references',
+    'submit_plan',
+    'symbols',
+  ]);
   for (const forbidden of ['write_file', 'edit_file', 'multi_edit', 'bash', 'notebook_edit', 'todo_write'])
     assert.ok(!names.includes(forbidden), `${forbidden} offered in Plan mode`);
   assert.equal(provider.requests[0].system, 'system for plan');

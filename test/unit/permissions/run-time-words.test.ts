@@ -93,7 +93,7 @@ test('deny and ask rules catch what a run-time word may become; literal commands
   assert.match(why.reason, /only known when bash runs it.*bash\(git push\*\)/);
 });
 
-test('a deny rule the command may meet still asks in sandbox mode auto (the box does not lift deny rules)', async () => {
+test('a deny rule the command may meet still asks in sandbox mode auto (the box lifts no deny rule)', async () => {
   const root = await makeTempWorkspace();
   const policy = policyFor(root, [], ['bash(git push*)']);
   for (const command of ['git {push,}', '$cmd push', 'eval "$x"']) {
@@ -112,7 +112,7 @@ test('a deny rule the command may meet still asks in sandbox mode auto (the box 
   assert.equal(boxed.decision, 'allow');
 });
 
-test('an exact rule for a literal `*` does not cover a glob; a wildcard rule does not cover a glob that may become an option', async () => {
+test('exact rules for a literal `*` miss globs; wildcard rules miss a glob that may become an option', async () => {
   const root = await makeTempWorkspace();
   const policy = policyFor(root, ['bash(npm \\* -v)', 'bash(git log*)']);
   assert.equal((await judge(root, policy, "npm '*' -v")).decision, 'allow');

@@ -123,6 +123,11 @@ test('dispatch calls exactly the handler of the message type', async () => {
     mcpDecision: record('mcpDecision'),
     referenceCandidates: record('referenceCandidates'),
     contextUsage: record('contextUsage'),
+    hookDecision: record('hookDecision'),
+    queue: record('queue'),
+    queueEdit: record('queueEdit'),
+    queueRemove: record('queueRemove'),
+    steer: record('steer'),
   };
   await dispatchInbound(handlers, { type: 'setMode', mode: 'plan' });
   await dispatchInbound(handlers, { type: 'ready' });

@@ -11,6 +11,7 @@ import { matchAllowedHost } from '../../../extension/core/sandbox/allowed-hosts'
 import { planBox } from '../../../extension/core/sandbox/box-plan';
 import { explainRefusal } from '../../../extension/core/sandbox/refusal';
 import { bwrapArgs, boxScript } from '../../../extension/platform/sandbox/bwrap-args';
+import { holderArgs } from '../../../extension/platform/sandbox/net-holder';
 import { seatbeltProfile } from '../../../extension/platform/sandbox/seatbelt-profile';
 
 const existing: Record<string, 'file' | 'dir'> = {
@@ -93,6 +94,31 @@ test('bubblewrap: read-only root, own /dev /proc /tmp, writable binds, read-only
   assert.ok(at('--ro-bind /b/ef /home/u/.netrc') > 0);
   assert.deepEqual(args.slice(-5, -3), ['--chdir', '/ws']);
   assert.deepEqual(args.slice(-3), ['/bin/bash', '-c', 'true']);
+});
+
+test('in a chat holder: a command makes no network or IPC namespace, keeps its PID one; state covered', () => {
+  const args = bwrapArgs(plan, { emptyFile: '/b/ef', emptyDir: '/b/ed', sharedNet: true, cover: ['/state'] }, 'true');
+  const s = args.join(' ');
+  assert.ok(!args.includes('--unshare-net') && !args.includes('--unshare-ipc'));
+  for (const flag of ['--die-with-parent', '--new-session', '--unshare-pid']) assert.ok(args.includes(flag), flag);
+  assert.ok(!s.includes('.sextant-box'), 'no forwarder folder in a command of a holder');
+  assert.ok(s.indexOf('--tmpfs /state --remount-ro /state') > s.indexOf('--bind /ws /ws'));
+  assert.ok(s.indexOf('--tmpfs /state') < s.indexOf('--ro-bind /ws/.git/hooks'));
+});
+
+test('the holder: own user (unprivileged), network, IPC, PID namespaces; no /dev; only its folder writable', () => {
+  const user = holderArgs('/h', { node: '/usr/bin/node' }, false);
+  for (const flag of ['--unshare-user', '--unshare-net', '--unshare-ipc', '--unshare-pid', '--die-with-parent'])
+    assert.ok(user.includes(flag), flag);
+  assert.ok(!user.includes('--dev'), 'a /dev would nest a second user namespace that owns nothing nsenter can join');
+  assert.deepEqual(
+    user.flatMap((a, i) => (a === '--bind' ? [`${user[i + 1]}:${user[i + 2]}`] : [])),
+    ['/h:/tmp/.sextant-box'],
+  );
+  assert.match(user.at(-1) ?? '', /forwarder\.cjs \/tmp\/\.sextant-box\/proxy\.sock 3128$/);
+  const root = holderArgs('/h', undefined, true);
+  assert.ok(!root.includes('--unshare-user'), 'as root bwrap makes no user namespace');
+  assert.equal(root.at(-1), 'echo ready; exec cat');
 });
 
 test('the in-box script waits for the forwarder only when hosts are allowed', () => {

@@ -114,7 +114,8 @@ test('the gate resolves every path the declaration names to its real path', asyn
 test('each tool names the modes that offer it', () => {
   const names = (mode: 'agent' | 'plan' | 'chat' | 'research') =>
     toolsForMode(mode, { trusted: true }).map((t) => t.name);
-  assert.ok(names('plan').every((n) => ['read_file', 'glob', 'grep', 'ls', 'submit_plan'].includes(n)));
+  const planReads = ['read_file', 'glob', 'grep', 'ls', 'submit_plan', 'problems', 'definition', 'references', 'hover'];
+  assert.ok(names('plan').every((n) => [...planReads, 'symbols'].includes(n)));
   assert.deepEqual(names('chat'), []);
   for (const t of declaredToolFacts()) assert.ok('permission' in t && t.permission.subject, t.name);
 });

@@ -22,7 +22,7 @@ function runCall(reg: ToolRegistry, call: ToolCallInput, ctx: ToolContext) {
 test('specs are JSON Schema objects both providers accept', () => {
   const reg = createToolRegistry(builtinTools());
   const specs = reg.specs();
-  assert.equal(specs.length, 14);
+  assert.equal(specs.length, 19);
   for (const s of specs) {
     assert.equal(s.inputSchema.type, 'object', s.name);
     assert.equal('$schema' in s.inputSchema, false);
@@ -37,9 +37,20 @@ test('specs are JSON Schema objects both providers accept', () => {
 
 test('tools per mode: chat none, plan read-only + submit_plan, research none, agent all, untrusted none', () => {
   assert.deepEqual(toolsForMode('chat', { trusted: true }), []);
-  assert.deepEqual(names(toolsForMode('plan', { trusted: true })), ['glob', 'grep', 'ls', 'read_file', 'submit_plan']);
+  assert.deepEqual(names(toolsForMode('plan', { trusted: true })), [
+    'definition',
+    'glob',
+    'grep',
+    'hover',
+    'ls',
+    'problems',
+    'read_file',
+    'references',
+    'submit_plan',
+    'symbols',
+  ]);
   assert.deepEqual(toolsForMode('research', { trusted: true }), []);
-  assert.equal(toolsForMode('agent', { trusted: true }).length, 14);
+  assert.equal(toolsForMode('agent', { trusted: true }).length, 19);
   assert.ok(names(toolsForMode('agent', { trusted: true })).includes('web_search'));
   assert.ok(!names(toolsForMode('agent', { trusted: true })).includes('submit_plan'));
   assert.deepEqual(toolsForMode('agent', { trusted: false }), []);

@@ -45,6 +45,8 @@ export interface PlannerTarget {
 
 export interface ResearchRunOptions {
   question: string;
+  /** Messages the user steers the run with while it gathers: each is added to the brief. */
+  steers?: { take(): string[] };
   /** An approved research plan: its queries run first and the planning call is skipped. */
   plan?: ResearchPlanInput;
   services: ResearchServices;

@@ -93,6 +93,12 @@ class ResearchRun {
       rec.searchesPlanned = Math.max(queue.length, Math.min(o.limits.minSearches, o.limits.maxSearches));
       let gapsChecked = 0;
       while (rec.searchesRun.length < o.limits.maxSearches && !gather.signal.aborted && !rec.overBudget()) {
+        // A steer is an addition to the brief: the gap checks and the report read it, and it is searched.
+        for (const added of o.steers?.take() ?? []) {
+          plan.question = `${plan.question}\n\nAdded by the user during the run: ${added}`;
+          queue.unshift({ query: added.slice(0, 400) });
+          rec.progress('searching', `Steered: ${added.slice(0, 120)}`);
+        }
         if (queue.length === 0) {
           // Out of queries: read what the pages say so far and ask what is missing.
           await settleReads(rec, pool, gather.signal);

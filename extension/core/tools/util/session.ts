@@ -17,8 +17,18 @@ export function jobsOf(session: ToolSessionState): JobManager {
   return jobs as JobManager;
 }
 
-/** Ends the session's tool state: kills its background jobs. Safe to call twice. */
+/** Something a tool keeps in the session's extras that must end with the session (the browser). */
+export interface SessionResource {
+  disposeWithSession(): void;
+}
+
+function isSessionResource(v: unknown): v is SessionResource {
+  return typeof v === 'object' && v !== null && typeof (v as SessionResource).disposeWithSession === 'function';
+}
+
+/** Ends the session's tool state: kills its background jobs, closes its browser. Safe to call twice. */
 export function disposeToolSession(session: ToolSessionState): void {
   const jobs = session.extras.get(JOBS_KEY);
   if (jobs instanceof JobManager) jobs.disposeAll();
+  for (const v of session.extras.values()) if (isSessionResource(v)) v.disposeWithSession();
 }

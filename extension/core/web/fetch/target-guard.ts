@@ -74,6 +74,8 @@ export function isAllowedPrivateHost(host: string, allowList: readonly string[])
 export interface GuardOptions {
   resolve: Resolver;
   allowPrivateHosts: readonly string[];
+  /** Who is refused, for the message ("web_fetch" by default; the browser tools name themselves). */
+  who?: string;
 }
 
 /** Checks `url` and picks the address to connect to; throws FetchError when it may not be fetched. */
@@ -87,8 +89,11 @@ export async function vetTarget(url: URL, opts: GuardOptions): Promise<VettedTar
   const refuse = (what: string, hint = !allowed) =>
     new FetchError(
       'blocked',
-      `${what}; web_fetch does not reach private, local or internal addresses.` +
-        (hint ? ' (To fetch from a local server, add its host name to sextant.web.allowPrivateHosts.)' : ''),
+      `${what}; ${opts.who ?? 'web_fetch'} does not reach private, local or internal addresses.` +
+        (hint
+          ? ` (To let it reach a local server such as a dev server, add "${host}" to sextant.web.allowPrivateHosts` +
+            ' in your user settings.)'
+          : ''),
     );
   if (METADATA_NAMES.has(host)) throw refuse(`${url.host} is a cloud metadata service`, false);
   const literal = isIP(host);

@@ -1,0 +1,73 @@
+// The editor's language intelligence as the agent uses it, in TypeScript files (VS Code's built-in
+// TypeScript support): references finds the call sites, and an edit that breaks the types gets the
+// compiler's error back in the same step's result — seen in what the model is sent next.
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { E2E } from '../harness/e2e';
+import { poll, waitUntil } from '../harness/workbench';
+
+const SHAPES = 'export function area(w: number, h: number): number {\n  return w * h;\n}\n';
+const USE = "import { area } from './shapes';\n\nexport const small = area(1, 2);\nexport const big = area(10, 20);\n";
+
+export function languageScenarios(e2e: E2E): void {
+  e2e.scenario(
+    'Language features: references returns the call sites; an edit that breaks the types gets the TypeScript error ' +
+      'back in its result',
+    async ({ wb, fake, workspace }) => {
+      wb.writeWorkspaceFile('src/lsp/shapes.ts', SHAPES);
+      wb.writeWorkspaceFile('src/lsp/use.ts', USE);
+      // A project, as real TypeScript code has: without one, each file opened alone is its own
+      // inferred project and shapes.ts's references would not include use.ts (seen in code-server).
+      wb.writeWorkspaceFile('src/lsp/tsconfig.json', '{ "compilerOptions": { "strict": true, "noEmit": true } }\n');
+      try {
+        await wb.openSextantView();
+        await wb.runPaletteCommand('Sextant: New Chat');
+        const agent = wb.inWebview('radio', 'Agent');
+        await waitUntil('the Agent mode radio', () => agent.check({ timeout: 15_000 }));
+        const before = fake.requests.length;
+        fake.enqueue(
+          { toolCalls: [{ name: 'references', arguments: { path: 'src/lsp/shapes.ts', line: 1, symbol: 'area' } }] },
+          { toolCalls: [{ name: 'read_file', arguments: { file_path: 'src/lsp/use.ts' } }] },
+          {
+            toolCalls: [
+              {
+                name: 'edit_file',
+                arguments: { file_path: 'src/lsp/use.ts', old_string: 'area(10, 20)', new_string: "area('10', 20)" },
+              },
+            ],
+          },
+          { text: 'Checked the call sites.' },
+        );
+        await wb.typeMessage('Where is area used? Then pass a string to the second call');
+        await poll(
+          'the approval card for edit_file',
+          async () => (await wb.inWebview('group', 'Approval: edit_file').count()) === 1,
+          90_000,
+        );
+        await wb.clickInWebview('button', 'Approve');
+        await poll(
+          'the final answer',
+          async () => (await wb.articles('Sextant').last().innerText()).includes('Checked the call sites'),
+          90_000,
+        );
+        const told = (i: number) => JSON.stringify(fake.requests[before + i]?.body ?? {});
+        // The references result: both call sites (1-based line:col) and the declaration, with their lines.
+        const refs = told(1);
+        // Call sites, the import and the declaration.
+        assert.match(refs, /\d references in 2 files/, refs.slice(-1500));
+        assert.match(refs, /src\/lsp\/use\.ts:1:10 {2}import \{ area \} from/);
+        assert.match(refs, /src\/lsp\/shapes\.ts:1:17 {2}export function area/);
+        assert.match(refs, /src\/lsp\/use\.ts:3:22 {2}export const small = area\(1, 2\);/);
+        assert.match(refs, /src\/lsp\/use\.ts:4:20 {2}export const big = area\(10, 20\);/);
+        // The edit's result, in the very next request, carries the compiler's new error.
+        const edited = told(3);
+        assert.match(edited, /New problems after this edit \(1 error\)/, edited.slice(-1500));
+        assert.match(edited, /src\/lsp\/use\.ts:4:\d+ error \[ts 2345\] Argument of type/);
+      } finally {
+        rmSync(join(workspace, 'src/lsp'), { recursive: true, force: true });
+      }
+    },
+    { timeoutMs: 240_000 },
+  );
+}

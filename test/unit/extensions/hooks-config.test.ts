@@ -1,0 +1,174 @@
+// Hooks' configuration and decisions without processes: Claude Code's settings shape (a bad file is
+// refused whole, with its name and line), matchers over Claude Code's tool names and ours, how several
+// hooks' verdicts merge, what a hook's decision may do to the permission policy's, and the approval
+// bound to a hash of the workspace's hooks.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { hooksFromValue, parseHooksFile } from '../../../extension/core/extensions/hooks/config';
+import { claudeToolName, matcherMatches } from '../../../extension/core/extensions/hooks/tool-names';
+import { mergeVerdicts, readVerdict } from '../../../extension/core/extensions/hooks/hook-output';
+import { withHookDecision } from '../../../extension/core/extensions/hooks/hook-permission';
+import { HookSettings } from '../../../extension/core/extensions/hooks/hook-settings';
+import { HookTrust } from '../../../extension/core/extensions/hooks/hook-trust';
+import type { Decision } from '../../../extension/core/permissions/types';
+
+const file = (hooks: unknown) => JSON.stringify({ permissions: { deny: [] }, hooks }, null, 2);
+
+test("Claude Code's settings shape is read as is: events, matchers, commands, timeouts (default 60 s)", () => {
+  const parsed = parseHooksFile(
+    file({
+      PreToolUse: [{ matcher: 'Bash|Write', hooks: [{ type: 'command', command: 'check.sh', timeout: 5 }] }],
+      UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'ctx.sh' }] }],
+      SubagentStop: [{ hooks: [{ type: 'command', command: 'later.sh' }] }],
+    }),
+    '.claude/settings.json',
+  );
+  assert.deepEqual(parsed.problems, []);
+  assert.deepEqual(
+    parsed.hooks.map((h) => `${h.event} ${h.matcher} ${h.command} ${h.timeoutS} ${h.scope}`),
+    ['PreToolUse Bash|Write check.sh 5 workspace', 'UserPromptSubmit  ctx.sh 60 workspace'],
+  );
+});
+
+test('a bad hooks entry refuses the whole file with a message naming the file and the line', () => {
+  const text = file({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' }] }] });
+  const parsed = parseHooksFile(text, '.claude/settings.json');
+  assert.equal(parsed.hooks.length, 0);
+  assert.equal(parsed.problems.length, 1);
+  assert.match(parsed.problems[0], /^\.claude\/settings\.json:\d+:\d+: .*command/);
+  assert.match(parsed.problems[0], /no hook of \.claude\/settings\.json was used/);
+  const unknownEvent = parseHooksFile(file({ BeforeEverything: [] }), '.sextant/settings.json');
+  assert.match(unknownEvent.problems[0] ?? '', /\.sextant\/settings\.json.*BeforeEverything/);
+  const broken = parseHooksFile('{"hooks": {', '.claude/settings.local.json');
+  assert.match(broken.problems[0] ?? '', /^\.claude\/settings\.local\.json:1:\d+: not valid JSON/);
+  const user = hooksFromValue({ Stop: 'nope' }, 'user settings (sextant.hooks)', 'user');
+  assert.match(user.problems[0] ?? '', /user settings \(sextant\.hooks\)/);
+});
+
+test("matchers match Claude Code's tool names and ours, whole names only; mcp tools by pattern", () => {
+  assert.equal(claudeToolName('bash'), 'Bash');
+  assert.equal(claudeToolName('edit_file'), 'Edit');
+  assert.ok(matcherMatches('Bash', 'bash'));
+  assert.ok(matcherMatches('Edit|Write', 'write_file'));
+  assert.ok(matcherMatches('Edit|Write', 'edit_file'));
+  assert.ok(!matcherMatches('Edit', 'multi_edit'), 'a plain name matches the whole name only');
+  assert.ok(matcherMatches('MultiEdit', 'multi_edit'));
+  assert.ok(matcherMatches('Notebook.*', 'notebook_edit'));
+  assert.ok(matcherMatches('mcp__github__.*', 'mcp__github__create_issue'));
+  assert.ok(!matcherMatches('mcp__github__.*', 'mcp__gitlab__create_issue'));
+  assert.ok(matcherMatches('', 'read_file'));
+  assert.ok(matcherMatches('*', 'read_file'));
+  assert.ok(matcherMatches('bash', 'bash'), 'our own names work too');
+  assert.ok(matcherMatches('(', '('), 'an invalid expression matches as text');
+});
+
+const hook = (event: 'PreToolUse' | 'UserPromptSubmit' = 'PreToolUse') => ({
+  event,
+  matcher: '',
+  command: 'h',
+  timeoutS: 60,
+  source: 'x',
+  scope: 'user' as const,
+});
+const ran = (exitCode: number | null, stdout = '', stderr = '', more = {}) => ({
+  exitCode,
+  stdout,
+  stderr,
+  timedOut: false,
+  aborted: false,
+  ...more,
+});
+
+test('verdicts: exit 2 blocks with stderr, other codes and timeouts are non-blocking, JSON decides', () => {
+  assert.equal(readVerdict(hook(), ran(2, '', 'no rm here')).permission, 'deny');
+  assert.equal(readVerdict(hook(), ran(2, '', 'no rm here')).reason, 'no rm here');
+  const failed = readVerdict(hook(), ran(1, '', 'oops'));
+  assert.equal(failed.outcome, 'error');
+  assert.equal(failed.permission, undefined);
+  const timedOut = readVerdict(hook(), ran(null, '', '', { timedOut: true }));
+  assert.equal(timedOut.outcome, 'timeout');
+  assert.match(timedOut.note, /timed out after 60 s/);
+  const json = (o: unknown) => readVerdict(hook(), ran(0, JSON.stringify(o)));
+  const denied = json({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'policy' } });
+  assert.equal(denied.permission, 'deny');
+  assert.equal(denied.reason, 'policy');
+  assert.equal(json({ decision: 'approve' }).permission, 'allow', "Claude Code's older word");
+  assert.equal(json({ continue: false, stopReason: 'enough' }).halt, true);
+  const context = readVerdict(hook('UserPromptSubmit'), ran(0, 'the sprint ends Friday\n'));
+  assert.equal(context.additionalContext, 'the sprint ends Friday');
+  const merged = mergeVerdicts([
+    json({ hookSpecificOutput: { permissionDecision: 'allow' } }),
+    json({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'no' } }),
+    json({ hookSpecificOutput: { permissionDecision: 'ask' } }),
+  ]);
+  assert.equal(merged.permission, 'deny', 'deny > ask > allow');
+  assert.equal(merged.reason, 'no');
+});
+
+const judged = (decision: Decision['decision'], source: Decision['source']) => ({
+  decision,
+  source,
+  reason: 'policy says',
+  alwaysRule: 'bash(x*)',
+});
+const said = (permission: 'allow' | 'deny' | 'ask') => mergeVerdicts([{ ...readVerdict(hook(), ran(0)), permission }]);
+
+test("a hook's deny is final; its allow skips only a default ask, never a rule, a protected path or the box", () => {
+  for (const source of ['rule', 'default', 'protected', 'confinement'] as const) {
+    const d = withHookDecision(judged('allow', source), said('deny'));
+    assert.equal(d.decision, 'deny');
+    assert.equal(d.source, 'hook');
+    assert.equal(d.alwaysRule, undefined);
+  }
+  assert.equal(withHookDecision(judged('ask', 'default'), said('allow')).decision, 'allow');
+  for (const source of ['rule', 'protected', 'confinement', 'parse'] as const)
+    assert.equal(withHookDecision(judged('ask', source), said('allow')).decision, 'ask', `${source} ask stays`);
+  assert.equal(withHookDecision(judged('deny', 'rule'), said('allow')).decision, 'deny', 'a deny rule stays');
+  assert.equal(withHookDecision(judged('deny', 'rule'), said('ask')).decision, 'deny');
+  const asked = withHookDecision(judged('allow', 'rule'), said('ask'));
+  assert.equal(asked.decision, 'ask');
+  assert.equal(asked.alwaysRule, undefined, 'no Always allow for what a hook asks');
+});
+
+class MemoryState {
+  private readonly values = new Map<string, unknown>();
+  get(key: string): unknown {
+    return this.values.get(key);
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    this.values.set(key, value);
+  }
+}
+
+test('workspace hooks run only once approved in a trusted workspace; any change asks again', async () => {
+  let trusted = false;
+  const s = new HookSettings(new HookTrust(new MemoryState()), () => trusted);
+  s.setUser({ Stop: [{ hooks: [{ type: 'command', command: 'user.sh' }] }] });
+  const ws = (command: string) => [
+    { file: '.claude/settings.json', text: file({ Stop: [{ hooks: [{ type: 'command', command }] }] }) },
+  ];
+  s.setWorkspaceFiles(ws('repo.sh'));
+  assert.deepEqual(
+    s.inForce().map((h) => h.command),
+    ['user.sh'],
+  );
+  assert.equal(s.view().workspace?.state, 'untrusted');
+  const hash = s.view().workspace?.hash ?? '';
+  assert.equal(await s.decide(hash, true), false, 'nothing is approved in an untrusted workspace');
+  trusted = true;
+  assert.equal(s.view().workspace?.state, 'pending');
+  assert.equal(await s.decide('stale', true), false, 'an answer about another configuration is ignored');
+  assert.equal(await s.decide(hash, true), true);
+  assert.deepEqual(
+    s.inForce().map((h) => h.command),
+    ['user.sh', 'repo.sh'],
+  );
+  s.setWorkspaceFiles(ws('repo.sh --more'));
+  assert.equal(s.view().workspace?.state, 'pending');
+  assert.equal(s.view().workspace?.changed, true);
+  assert.deepEqual(
+    s.inForce().map((h) => h.command),
+    ['user.sh'],
+  );
+  assert.notEqual(s.view().workspace?.hash, hash);
+});
