@@ -43,6 +43,11 @@ const benches = [
   ['search', 'bench/search.mjs', 'web search client per search: direct, failover, breaker open (fake APIs)'],
   ['prefix', 'bench/prefix.mjs', 'prompt prefix stability over a 30-step Agent session, overhead with caching on'],
   ['compaction', 'bench/compaction.mjs', 'compaction time at 50k/160k/800k-token sessions (real SDK, fake LLM)'],
+  [
+    'subagents',
+    'bench/subagents.mjs',
+    '4 parallel read-only sub-agents at 300 ms per model call: wall ÷ slowest single; parent context with/without',
+  ],
   ['mcp', 'bench/mcp.mjs', 'MCP: added time per tool call over the SDK client alone; time to first tool list (stdio)'],
   [
     'browser',

@@ -38,6 +38,7 @@ export function classify(text: string, info: ProjectContextInfo | undefined): Co
   const call = parseInvocation(text);
   if (!call) return { kind: 'text' };
   if (call.name === 'init') return { kind: 'host', mode: 'agent' };
+  if (call.name === 'review') return { kind: 'host' };
   // An MCP server's prompt (`/mcp__<server>__<prompt>`): the host resolves it (mcp-host.ts).
   if (call.name.startsWith('mcp__')) return { kind: 'host' };
   if (BUILTIN_COMMANDS.some((b) => b.name === call.name)) {

@@ -20,6 +20,8 @@ export function escapeHtml(text: string): string {
 
 const SAFE_DATA_IMAGE = /^data:image\/(?:png|gif|jpe?g|webp);base64,[a-z0-9+/=\s]*$/i;
 const SAFE_LINK = /^(?:https?:|mailto:)/i;
+/** A workspace file, optionally at a line: `src/a.ts`, `src/a.ts#L42` (/review's findings). No scheme, no colon. */
+export const FILE_LINK = /^([\w@+-][\w@+./-]*)(?:#L(\d+))?$/;
 
 /** An image the view may show inline: only data: rasters (no network, no script). */
 export function isInlineImage(src: string): boolean {
@@ -117,7 +119,8 @@ export class MarkdownRenderer {
       }
       if (node.nodeName === 'A') {
         const href = node.getAttribute('href');
-        if (href !== null && !SAFE_LINK.test(href) && !href.startsWith('#')) node.removeAttribute('href');
+        if (href !== null && !SAFE_LINK.test(href) && !FILE_LINK.test(href) && !href.startsWith('#'))
+          node.removeAttribute('href');
         if (href) node.setAttribute('title', node.getAttribute('title') || href);
         node.setAttribute('rel', 'noopener noreferrer');
       }

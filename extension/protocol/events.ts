@@ -9,6 +9,7 @@ import {
   PendingApprovalSchema,
   PendingQuestionSchema,
   TodoSchema,
+  SubagentViewSchema,
   ToolCallViewSchema,
   UsageSchema,
   ModeSchema,
@@ -36,6 +37,8 @@ export const RequestEventSchema = z.discriminatedUnion('type', [
   /** New output of a running tool, appended to what the card shows. */
   z.object({ type: z.literal('tool_progress'), callId: z.string(), output: z.string() }),
   z.object({ type: z.literal('tool_updated'), call: ToolCallViewSchema }),
+  /** A `task` call's sub-agent moved on: its card (steps, tokens, cost, status) replaces the one shown. */
+  z.object({ type: z.literal('subagent_updated'), callId: z.string(), subagent: SubagentViewSchema }),
   z.object({ type: z.literal('approval_needed'), approval: PendingApprovalSchema }),
   z.object({ type: z.literal('approval_resolved'), callId: z.string() }),
   z.object({ type: z.literal('question'), question: PendingQuestionSchema }),

@@ -31,6 +31,14 @@ export const InboundSchema = z.discriminatedUnion('type', [
     references: z.array(ReferenceSchema).max(MAX_REFERENCES).optional(),
   }),
   z.object({ type: z.literal('abort'), requestId: z.string().optional() }),
+  /** Stop on a sub-agent's card: that sub-agent alone ends; the run goes on with what it returned. */
+  z.object({ type: z.literal('stopSubagent'), callId: z.string().min(1) }),
+  /** A `path:line` link in an answer (/review's findings): opens the workspace file at that line. */
+  z.object({
+    type: z.literal('openFile'),
+    path: z.string().min(1).max(4_096),
+    line: z.number().int().min(1).optional(),
+  }),
   /** Re-run the last user message of the session (after an error or a stop). */
   z.object({ type: z.literal('retry'), requestId: z.string().min(1) }),
   z.object({ type: z.literal('setMode'), mode: ModeSchema }),

@@ -17,6 +17,33 @@ export type ToolKind = z.infer<typeof ToolKindSchema>;
 export const ToolStatusSchema = z.enum(['pending', 'awaiting_approval', 'running', 'ok', 'error', 'denied', 'aborted']);
 export type ToolStatus = z.infer<typeof ToolStatusSchema>;
 
+/** One step of a sub-agent as its card lists it: a tool call, or the text it wrote. */
+export const SubagentStepSchema = z.union([
+  z.object({ kind: z.literal('tool'), callId: z.string(), name: z.string(), subject: z.string(), status: z.string() }),
+  z.object({ kind: z.literal('text'), text: z.string() }),
+]);
+export type SubagentStep = z.infer<typeof SubagentStepSchema>;
+
+/**
+ * A sub-agent started by the `task` tool, shown inside that tool's card (a `group` "Sub-agent: <name>")
+ * and stored with it: its task, live steps (its transcript, capped), tokens and cost, and how it ended.
+ */
+export const SubagentViewSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  prompt: z.string(),
+  status: z.enum(['waiting', 'running', 'done', 'error', 'stopped', 'budget', 'max_steps']),
+  steps: z.array(SubagentStepSchema),
+  usage: z.lazy(() => UsageSchema).optional(),
+  /** Model calls made. */
+  modelCalls: z.number().int().nonnegative(),
+  filesRead: z.array(z.string()).optional(),
+  filesChanged: z.array(z.string()).optional(),
+  /** The model it ran on (`provider/model`). */
+  model: z.string().optional(),
+});
+export type SubagentView = z.infer<typeof SubagentViewSchema>;
+
 /** One tool call as the chat shows it: a compact card. */
 export const ToolCallViewSchema = z.object({
   callId: z.string(),
@@ -35,6 +62,8 @@ export const ToolCallViewSchema = z.object({
   detail: z.string().optional(),
   /** One plain line saying why a call failed, shown above the preview (a failed edit's closest match). */
   summary: z.string().optional(),
+  /** The sub-agent a `task` call started. */
+  subagent: SubagentViewSchema.optional(),
   /** What the hooks around this call said (PreToolUse / PostToolUse), one line each. */
   hooks: z.array(z.string()).optional(),
 });
@@ -209,6 +238,8 @@ export const PendingApprovalSchema = z.object({
   reason: z.string().optional(),
   /** The rule that made it ask, as written in settings, if one did. */
   rule: z.string().optional(),
+  /** The sub-agent whose tool call asks (its name), when not the chat's own agent. */
+  subagent: z.string().optional(),
   /** The narrow rule "Always allow" would add to the user's settings; absent when it may not be offered. */
   alwaysRule: z.string().optional(),
   /** A file writer's change, also shown in the editor's diff view: the card shows its path, counts and diff. */

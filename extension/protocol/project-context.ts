@@ -36,6 +36,7 @@ export const BUILTIN_COMMANDS = [
   { name: 'init', description: 'Read the repository and write an AGENTS.md draft' },
   { name: 'mode', description: 'Switch mode', argumentHint: 'chat | plan | research | agent' },
   { name: 'model', description: 'Pick the model' },
+  { name: 'review', description: 'Review the changes with the reviewer sub-agent', argumentHint: '[branch or range]' },
   { name: 'rewind', description: 'Rewind to an earlier message of this chat' },
 ] as const;
 

@@ -141,6 +141,11 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
       }
       break;
     }
+    case 'subagent_updated': {
+      const tool = findTool(msg, event.callId);
+      if (tool) tool.call = { ...tool.call, subagent: event.subagent };
+      break;
+    }
     case 'approval_needed': {
       // An update (the proposal edited, the file changed) replaces the card where it stands.
       const at = state.approvals.findIndex((a) => a.callId === event.approval.callId);

@@ -1,5 +1,6 @@
 // The handler table for webview messages. Its type is a mapped type over the inbound union, so a
 // new message type without a handler here is a compile error.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { type GrantHost, preApprovalFor } from '../core/extensions/command-grants';
 import { type Attachment, messageWithAttachments } from '../core/extensions/references/attach';
@@ -7,6 +8,7 @@ import type { ResolvedReferences } from '../core/extensions/references/resolve';
 import type { InboundHandlers, Mode, Outbound, Reference, ReferenceCandidate, RunBudgetChoice } from '../protocol';
 import type { ChatController } from '../core/agent/controller';
 import { expandPrompt } from '../core/extensions/prompt-expansion';
+import { gitReviewDiff } from '../core/extensions/review';
 import type { ProjectContext } from '../core/extensions/project-context';
 import type { PromptHistory } from '../core/extensions/prompt-history';
 import type { MessageQueue } from '../core/agent/message-queue';
@@ -79,7 +81,9 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     // `@` chips first: one that cannot be attached refuses the message, which goes back to the composer.
     const attachments = await attach(text, references);
     if (!attachments) return;
-    const prompt = await expandPrompt(host.project.commands, await host.expandMessage(text));
+    const prompt = await expandPrompt(host.project.commands, await host.expandMessage(text), {
+      reviewDiff: gitReviewDiff(() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath),
+    });
     if (!prompt.ok) {
       host.post({
         type: 'protocolError',
@@ -151,6 +155,10 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       }
     },
     abort: (m) => c.stop(m.requestId),
+    stopSubagent: (m) => {
+      if (!c.stopSubagent(m.callId)) host.log.warn(`no sub-agent runs for ${m.callId}`);
+    },
+    openFile: (m) => openWorkspaceFile(m.path, m.line, host.log),
     retry: (m) => void c.retry(m.requestId),
     compactNow: async () => void (await c.compactNow()),
     setMode: (m) => c.setMode(m.mode),
@@ -233,4 +241,24 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
         overwrite: m.overwrite,
       }),
   };
+}
+
+/** Opens a workspace file at a line; a path outside the workspace folders (or missing) is refused. */
+async function openWorkspaceFile(rel: string, line: number | undefined, log: vscode.LogOutputChannel): Promise<void> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  for (const folder of folders) {
+    const root = folder.uri.fsPath;
+    const abs = path.resolve(root, rel);
+    const inside = path.relative(root, abs);
+    if (inside.startsWith('..') || path.isAbsolute(inside)) continue;
+    try {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs));
+      const at = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+      await vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, at), preview: true });
+      return;
+    } catch {
+      // not in this folder: try the next
+    }
+  }
+  log.warn('refused to open a file link outside the workspace (or missing)');
 }

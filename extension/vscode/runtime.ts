@@ -51,6 +51,7 @@ import { watchSettings } from './setting-reactions';
 import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
 import { showStorage } from './storage-command';
 import { onTrustGranted, ToolsHost } from './tools-host';
+import { SubagentStops } from '../core/agent/task-tool';
 import { WorkspaceSettingsFile } from './workspace-settings';
 
 export interface Runtime {
@@ -279,7 +280,19 @@ export async function createRuntime(
           date: new Date(sessionStartedAt),
         }),
     },
-    limits: { maxSteps: () => readSettings().maxSteps, budget: () => readSettings().budget },
+    limits: {
+      maxSteps: () => readSettings().maxSteps,
+      budget: () => readSettings().budget,
+      maxCostUsdPerMinute: () => readSettings().subagents.maxCostUsdPerMinute,
+    },
+    subagents: {
+      limits: {
+        maxConcurrent: () => readSettings().subagents.maxConcurrent,
+        maxSteps: () => readSettings().subagents.maxSteps,
+        maxCostUsd: () => readSettings().subagents.maxCostUsd,
+      },
+      stops: new SubagentStops(),
+    },
     tools: {
       toolsFor: tools.toolsFor,
       prepareTools,

@@ -19,6 +19,7 @@ import type { MemoryScope } from '../core/store/memory-query';
 import { purgeDeletedAfterDays } from '../core/store/storage-summary';
 import { parseSearchSettings, type ParsedSearchSettings } from '../core/web/search/settings';
 import { parseSandboxSettings, type SandboxSettingsRead } from '../core/sandbox/settings';
+import { parseSubagentSettings, type SubagentSettings } from '../core/config/subagent-settings';
 
 export interface EmbeddingsSetting {
   /** A configured provider whose base URL and key are used (e.g. "openai"). */
@@ -47,6 +48,8 @@ export interface SextantSettings {
   budget: BudgetLimits;
   /** sextant.history.purgeDeletedAfterDays (0 = keep deleted chats). */
   purgeDeletedAfterDays: number;
+  /** sextant.agents.* and sextant.budget.maxCostUsdPerMinute (user settings only). */
+  subagents: SubagentSettings;
 }
 
 /** sextant.permissions.* and sextant.sandbox.extraWriteRoots, from user settings only. */
@@ -91,6 +94,12 @@ export function readSettings(): SextantSettings {
       sessionMaxTokens: capValue(userValue<unknown>('budget.sessionMaxTokens')),
     },
     purgeDeletedAfterDays: purgeDeletedAfterDays(userValue<unknown>('history.purgeDeletedAfterDays')),
+    subagents: parseSubagentSettings({
+      maxConcurrent: userValue<unknown>('agents.maxConcurrent'),
+      maxSteps: userValue<unknown>('agents.maxSteps'),
+      maxCostUsd: userValue<unknown>('agents.maxCostUsd'),
+      maxCostUsdPerMinute: userValue<unknown>('budget.maxCostUsdPerMinute'),
+    }),
   };
 }
 

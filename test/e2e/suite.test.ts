@@ -25,6 +25,7 @@ import { modelScenarios } from './scenarios/models';
 import { walkthroughFirstScenarios, walkthroughLastScenarios } from './scenarios/walkthrough';
 import { mcpScenarios } from './scenarios/mcp';
 import { projectContextScenarios } from './scenarios/project-context';
+import { subagentScenarios } from './scenarios/subagents';
 import { languageScenarios } from './scenarios/language';
 import { queueSteerScenarios } from './scenarios/queue-steer';
 
@@ -35,6 +36,7 @@ chatScenarios(e2e);
 renderingScenarios(e2e);
 lifecycleScenarios(e2e);
 agentScenarios(e2e);
+subagentScenarios(e2e);
 trustToolScenarios(e2e);
 historyScenarios(e2e);
 keyScenarios(e2e);

@@ -4,6 +4,7 @@
 import { html, nothing } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { stablePrefixLength } from '../markdown-chunks';
+import { FILE_LINK } from '../markdown';
 import { highlightCodeIn } from '../highlight-loader';
 import { LightElement, defineElement } from './base';
 
@@ -101,6 +102,11 @@ export class SxMarkdown extends LightElement {
     event.preventDefault();
     const href = link.getAttribute('href') ?? '';
     if (/^(?:https?:|mailto:)/i.test(href)) this.ctx?.host.post({ type: 'openLink', url: href });
+    const file = FILE_LINK.exec(href);
+    if (file?.[1]) {
+      const line = file[2] ? Number(file[2]) : undefined;
+      this.ctx?.host.post({ type: 'openFile', path: file[1], ...(line ? { line } : {}) });
+    }
   }
 }
 

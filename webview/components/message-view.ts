@@ -53,7 +53,7 @@ export class SxMessage extends LightElement {
           class="thinking-text"
         >${part.text}</div></details>`;
       case 'tool':
-        return renderToolCard(part.call);
+        return renderToolCard(part.call, this.ctx?.host);
       case 'plan':
         return this.ctx ? renderPlanCard(part.plan, this.ctx.host, this.ctx.store.meta.researchScope) : nothing;
       case 'report':

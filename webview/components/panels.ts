@@ -44,7 +44,9 @@ export class SxPanels extends LightElement {
     const detail = shownDetail && shownDetail !== a.subject ? revealInvisible(shownDetail) : undefined;
     const hidden = subject.count + (detail?.count ?? 0);
     return html`<section class="approval card" role="group" aria-label=${`Approval: ${a.tool}`}>
-      <div class="approval-head"><strong>${a.tool}</strong> wants to ${verb}:</div>
+      <div class="approval-head">${
+        a.subagent ? html`<span class="approval-subagent">Sub-agent <strong>${a.subagent}</strong>: </span>` : nothing
+      }<strong>${a.tool}</strong> wants to ${verb}:</div>
       <pre class="approval-subject">${subject.text}</pre>
       ${
         hidden

@@ -3,6 +3,8 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ToolCallView, ToolStatus } from '../../extension/protocol';
 import { renderTextOrDiff } from '../diff-lines';
+import type { HostChannel } from '../host';
+import { renderSubagentCard } from './subagent-card';
 
 const STATUS_LABELS: Record<ToolStatus, string> = {
   pending: 'Pending',
@@ -21,7 +23,7 @@ export function formatDuration(ms: number): string {
   return `${m} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-export function renderToolCard(call: ToolCallView): TemplateResult {
+export function renderToolCard(call: ToolCallView, host?: HostChannel): TemplateResult {
   const running = call.status === 'running' || call.status === 'pending';
   return html`<section class="tool-card status-${call.status}" role="group" aria-label=${`Tool: ${call.name}`}>
     <div class="tool-head">
@@ -46,6 +48,7 @@ export function renderToolCard(call: ToolCallView): TemplateResult {
         }
       </span>
     </div>
+    ${call.subagent ? renderSubagentCard(call.callId, call.subagent, host) : nothing}
     ${
       call.liveOutput && running
         ? html`<pre class="tool-live" aria-label="Live output">${call.liveOutput}</pre>`

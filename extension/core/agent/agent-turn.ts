@@ -1,6 +1,8 @@
 // A Chat, Agent or Plan turn: the model with the mode's tools, the history compacted first when the
 // next prompt nears the context window, and again between the model calls of a long run.
-import { latestCompaction, type Compaction, type Mode } from '../../protocol';
+import { latestCompaction, type Compaction, type Mode, type Usage } from '../../protocol';
+import { rulesSection } from '../extensions/project-prompt';
+import { SpendRateWatch } from '../usage/spend-rate';
 import { withNestedRules } from '../extensions/nested-rules';
 import { SessionHooks } from '../extensions/hooks/session-hooks';
 import { spokenNotes } from '../extensions/hooks/hook-output';
@@ -19,6 +21,7 @@ import {
 import type { CurrentChat } from './current-chat';
 import { reasoningFor, type Target, withFallback } from './run-target';
 import { compactSession, nextPromptTokens } from './session-compaction';
+import { withDelegation } from './task-tool';
 import { runTurn, type TurnEvent } from './turn';
 import { gateWithPreApproval } from './permission-gate';
 import type { PreApproval } from '../extensions/allowed-tools';
@@ -62,7 +65,8 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
   if (opening?.context) yield { type: 'prompt', message: userMessage } as TurnEvent;
   await services.tools.prepareTools?.(r.mode, r.signal);
   if (r.signal.aborted) return;
-  const { tools, system } = await turnPrompt(services, r.mode, s.createdAt);
+  const prompt = await turnPrompt(services, r.mode, s.createdAt);
+  const { tools, system } = prompt;
   const fixedTokens = estimatePromptTokens(system, tools?.specs() ?? [], []);
   const near = (extra: number, midTurn: boolean) =>
     compactNearWindow(chat, services, { target, fixedTokens, extraTokens: extra, signal, budget, midTurn, hooks });
@@ -85,16 +89,51 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     return { events: done.events, ...(messages ? { messages } : {}) };
   };
   const reasoning = reasoningFor(services.models, target.ref);
-  yield* runTurn([...modelFacingHistory(s.modelMessages, compaction), userMessage], {
+  const ports = { ...services.tools.ports, ...r.asking };
+  // The parent's own spending so far, read by its sub-agents' caps.
+  let parentUsage: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0 };
+  const delegation =
+    services.subagents && tools && (r.mode === 'agent' || r.mode === 'plan')
+      ? await withDelegation(services.project?.files, {
+          services: services.subagents,
+          parentTools: tools,
+          parentTarget: target,
+          resolveModel: async (ref) => ({ ...(await services.models.resolveModel(ref)), ref }),
+          rulesSection: rulesSection(prompt.rules),
+          sessionId: s.id,
+          ports,
+          ...(services.tools.permissions ? { permissions: services.tools.permissions } : {}),
+          ...(services.tools.audit ? { audit: services.tools.audit } : {}),
+          now: services.host.now,
+          newId: services.host.newId,
+          ...(r.beforeWrite ? { beforeWrite: r.beforeWrite } : {}),
+          ...(r.beforeCommand ? { beforeCommand: r.beforeCommand } : {}),
+          createSession: (id) => services.tools.createSession(id),
+          disposeSession: (state) => services.tools.disposeSession(state),
+          limits: services.subagents.limits,
+          ...(budget ? { budget } : {}),
+          parentSpent: () => parentUsage,
+        })
+      : undefined;
+  for (const problem of delegation?.problems ?? []) {
+    // Once per chat and file: the other definitions load; this one is named until it is fixed.
+    const shown = (s.tools.extras.get(SHOWN_PROBLEMS) as Set<string> | undefined) ?? new Set<string>();
+    s.tools.extras.set(SHOWN_PROBLEMS, shown);
+    if (shown.has(problem)) continue;
+    shown.add(problem);
+    yield { type: 'notice', kind: 'info', text: `Sub-agent definition not loaded: ${problem}` } as TurnEvent;
+  }
+  const rate = new SpendRateWatch(services.limits.maxCostUsdPerMinute?.(), services.host.now());
+  const turn = runTurn([...modelFacingHistory(s.modelMessages, compaction), userMessage], {
     sessionId: s.id,
     // The turn may fail over (and says so); the compaction above never does: its summary uses the chat's model.
     provider: withFallback(services.models, s.model, target).provider,
     model: target.model,
     system,
     price: target.config.price,
-    tools,
+    tools: delegation?.tools ?? tools,
     toolSession: s.tools,
-    ports: { ...services.tools.ports, ...r.asking },
+    ports,
     maxSteps: r.maxSteps,
     supportsImages: acceptsImages(target.config),
     signal,
@@ -113,8 +152,25 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     ...(hooks ? { hooks } : {}),
     ...(r.steers ? { steers: r.steers } : {}),
   });
+  for (;;) {
+    const next = await turn.next();
+    if (next.done) return next.value;
+    const ev = next.value;
+    if (ev.type === 'usage') {
+      parentUsage = ev.usage;
+      delegation?.parentReported();
+    }
+    yield ev;
+    if (ev.type === 'usage' || ev.type === 'subagent_updated') {
+      const cost =
+        parentUsage.costUsd === undefined ? undefined : parentUsage.costUsd + (delegation?.liveCostUsd() ?? 0);
+      const warning = rate.check(cost, services.host.now());
+      if (warning) yield { type: 'notice', kind: 'budget', text: warning } as TurnEvent;
+    }
+  }
 }
 
+const SHOWN_PROBLEMS = 'subagent-definition-problems';
 /** Where hooks' context starts in the user's message (the model sees it; the chat shows the text typed). */
 export const HOOK_CONTEXT_LABEL = "[Context added by the user's hooks]";
 

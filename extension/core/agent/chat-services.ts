@@ -13,6 +13,7 @@ import type { ApprovalBroker } from './approval-broker';
 import type { PermissionGate } from './permission-gate';
 import type { CheckpointStorage } from './rewind-session';
 import type { Scheduler } from './outbox';
+import type { SubagentServices } from './task-tool';
 import type { ToolRuntime } from './turn';
 
 /** The editor around the chat: where messages go, the log, time, ids and the workspace's state. */
@@ -61,6 +62,8 @@ export interface RunLimits {
   maxSteps(): number;
   /** Without it runs are bounded by steps only. */
   budget?(): BudgetLimits;
+  /** sextant.budget.maxCostUsdPerMinute: a run spending faster gets a warning notice (undefined: none). */
+  maxCostUsdPerMinute?(): number | undefined;
 }
 
 /** The tools a turn is built with, what they reach, and what guards them. */
@@ -102,6 +105,8 @@ export interface ChatServices {
   approvals?: ApprovalBroker;
   /** Rules files, skills and slash commands of the workspace and the user; without it none are read. */
   project?: ProjectContext;
+  /** Sub-agents (the `task` tool): their caps and Stop; without it nothing is delegated. */
+  subagents?: SubagentServices;
   /** Web search, fetching and limits for Research mode; without it Research mode is not offered. */
   research?: ResearchHost;
   /** The user's and the approved workspace hooks (Claude Code's format); without it none run. */

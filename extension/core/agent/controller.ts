@@ -96,6 +96,11 @@ export class ChatController {
     return this.runner.stop(requestId);
   }
 
+  /** Stop on a sub-agent's card; false when no sub-agent runs under that call. */
+  stopSubagent(callId: string): boolean {
+    return this.services.subagents?.stops.stop(callId) ?? false;
+  }
+
   retry(requestId: string): Promise<void> {
     return this.runner.retry(requestId);
   }

@@ -208,6 +208,7 @@ function toolContext(opts: TurnOptions, view: ToolCallView, queue: AsyncQueue<Tu
     ...(opts.beforeCommand ? { beforeCommand: opts.beforeCommand } : {}),
     progress: (output) => queue.push({ type: 'tool_progress', callId: view.callId, output }),
     todosChanged: (todos) => queue.push({ type: 'todos', todos }),
+    subagentUpdated: (subagent) => queue.push({ type: 'subagent_updated', callId: view.callId, subagent }),
     planSubmitted: (plan) =>
       queue.push({
         type: 'plan_proposed',

@@ -2,6 +2,7 @@
 // arguments and model), or the text as typed. An unknown `/name` is refused, not sent as prose.
 import { BUILTIN_COMMANDS, type Mode } from '../../protocol';
 import initTemplate from '../../../prompts/init.md';
+import { type ReviewDiff, reviewPrompt } from './review';
 import { type LoadedCommand, parseInvocation, type SlashCommandRegistry } from './slash-commands';
 
 /** A command's `allowed-tools` as read with its prompt: for the host to grant (or not) for the turn. */
@@ -14,11 +15,23 @@ export type ExpandedPrompt =
   | { ok: true; text: string; model?: string; command?: string; mode?: Mode; grant?: CommandGrant }
   | { ok: false; message: string };
 
-export async function expandPrompt(commands: SlashCommandRegistry, text: string): Promise<ExpandedPrompt> {
+export async function expandPrompt(
+  commands: SlashCommandRegistry,
+  text: string,
+  extras: { reviewDiff?: ReviewDiff } = {},
+): Promise<ExpandedPrompt> {
   const call = parseInvocation(text);
   if (!call) return { ok: true, text };
   // `/init` needs the tools to read and write, so it runs in Agent mode whatever the switch says.
   if (call.name === 'init') return { ok: true, text: initPrompt(call.args), command: 'init', mode: 'agent' };
+  // `/review` only reads: it runs in Plan mode (read-only tools and sub-agents) whatever the switch says.
+  if (call.name === 'review' && extras.reviewDiff) {
+    const range = call.args || undefined;
+    const diff = await extras.reviewDiff(range);
+    if (!diff.ok) return diff;
+    const prompt = reviewPrompt(diff.diff, range);
+    return prompt.ok ? { ok: true, text: prompt.text, command: 'review', mode: 'plan' } : prompt;
+  }
   const command = await commands.find(call.name);
   if (command) {
     const loaded = command.load ? await command.load(call.args) : undefined;

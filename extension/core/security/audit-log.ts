@@ -22,6 +22,8 @@ export interface AuditEntry {
   status: AuditStatus;
   durationMs: number;
   args: unknown;
+  /** The sub-agent that made the call (or was started), when not the chat's own agent. */
+  subagent?: string;
 }
 
 export interface AuditLogOptions {

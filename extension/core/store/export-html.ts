@@ -12,6 +12,7 @@ import {
   type MessagePart,
 } from '../../protocol';
 import type { ExportInput } from './export';
+import { subagentHead, subagentTranscript } from './export-subagent';
 
 export function escapeHtml(s: string): string {
   return s.replace(
@@ -118,7 +119,12 @@ function part(p: MessagePart, md: Marked): string {
   const why = c.summary ? `: ${escapeHtml(c.summary)}` : '';
   const status = `<span class="status">${escapeHtml(c.status)}${duration}${why}</span>`;
   const summary = `Tool: ${escapeHtml(c.name)} — <code>${escapeHtml(c.subject)}</code> ${status}`;
-  return `<details class="tool"><summary>${summary}</summary>${body ? `<pre>${escapeHtml(body)}</pre>` : ''}</details>`;
+  const sub = c.subagent
+    ? `<details class="subagent" open><summary>${escapeHtml(subagentHead(c.subagent))}</summary>` +
+      `<pre>${escapeHtml(subagentTranscript(c.subagent))}</pre></details>`
+    : '';
+  const shown = body ? `<pre>${escapeHtml(body)}</pre>` : '';
+  return `<details class="tool"><summary>${summary}</summary>${shown}${sub}</details>`;
 }
 
 function message(m: ChatMessage, md: Marked): string {

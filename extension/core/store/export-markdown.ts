@@ -11,6 +11,7 @@ import {
   type Report,
 } from '../../protocol';
 import type { ExportInput } from './export';
+import { subagentHead, subagentTranscript } from './export-subagent';
 
 export function fence(text: string, lang = ''): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
@@ -36,7 +37,8 @@ function part(p: MessagePart): string {
   const why = c.summary ? `: ${c.summary}` : '';
   const head = `**Tool: ${c.name}** — \`${c.subject.replace(/`/g, "'")}\` — ${c.status}${duration}${why}`;
   const body = c.detail ?? c.preview ?? c.liveOutput;
-  return body ? `${head}\n\n${fence(body)}` : head;
+  const sub = c.subagent ? `\n\n**${subagentHead(c.subagent)}**\n\n${fence(subagentTranscript(c.subagent))}` : '';
+  return body ? `${head}\n\n${fence(body)}${sub}` : `${head}${sub}`;
 }
 
 const PLAN_STATUS: Record<PlanArtifact['status'], string> = {

@@ -2,7 +2,13 @@
 // blobs), and a session's todo list. Written by the projection as records are folded in, read back by
 // the projection (a session going live again), the history reads and the move to cold files; kept here
 // so the row layout is defined in one place, apart from the record handling in projection.ts.
-import type { ChatMessage, ChatState, MessagePart } from '../../protocol';
+import {
+  type ChatMessage,
+  type ChatState,
+  type MessagePart,
+  type SubagentView,
+  SubagentViewSchema,
+} from '../../protocol';
 import type { BlobStore } from './blobs';
 import { isJsonPart, jsonPartFromRow, partText } from './json-parts';
 import { indexMessageText } from './memory-index';
@@ -63,10 +69,12 @@ export function writeMessage(db: Database, blobs: BlobStore, sessionId: string, 
       return;
     }
     const c = p.call;
-    db.run('INSERT INTO message_parts (message_id, idx, type, call_id) VALUES (?, ?, ?, ?)', [
+    // A task call's sub-agent (its card and transcript) rides as JSON in the part's otherwise empty text.
+    db.run('INSERT INTO message_parts (message_id, idx, type, text, call_id) VALUES (?, ?, ?, ?, ?)', [
       m.id,
       idx,
       'tool',
+      c.subagent ? JSON.stringify(c.subagent) : null,
       c.callId,
     ]);
     const detail = blobs.split(c.detail);
@@ -140,6 +148,8 @@ export function readMessages(db: Database, blobs: BlobStore, sessionId: string):
       if (detail !== undefined) call.detail = detail;
       if (t.live_output !== null) call.liveOutput = String(t.live_output);
       if (t.summary !== null && t.summary !== undefined) call.summary = String(t.summary);
+      const subagent = subagentFromRow(p.text);
+      if (subagent) call.subagent = subagent;
       list.push({ type: 'tool', call });
     } else if (isJsonPart(String(p.type))) {
       const card = jsonPartFromRow(String(p.type), p.text);
@@ -160,4 +170,15 @@ export function readMessages(db: Database, blobs: BlobStore, sessionId: string):
     if (r.usage_json !== null) m.usage = JSON.parse(String(r.usage_json)) as ChatMessage['usage'];
     return m;
   });
+}
+
+/** A stored sub-agent card; an unreadable one is left out (the call's own card still shows). */
+function subagentFromRow(text: unknown): SubagentView | undefined {
+  if (typeof text !== 'string' || !text) return undefined;
+  try {
+    const parsed = SubagentViewSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -21,6 +21,7 @@ import { submitPlanTool } from './submit-plan';
 import { webSearchTool } from './web-search';
 import { webFetchDeclaration } from './web-fetch';
 import { memorySearchDeclaration } from './memory-search';
+import { taskDeclaration } from './task';
 import { problemsTool } from './problems';
 import { definitionTool, hoverTool, referencesTool, symbolsTool } from './code-intel';
 import { browserToolFacts } from './browser/tools';
@@ -66,7 +67,14 @@ export function builtinTools(): AnyTool[] {
  * memory_search) included: what the permission policy is created with.
  */
 export function declaredToolFacts(): ToolFacts[] {
-  return [...builtinTools(), submitPlanTool, webFetchDeclaration, memorySearchDeclaration, ...browserToolFacts()];
+  return [
+    ...builtinTools(),
+    submitPlanTool,
+    webFetchDeclaration,
+    memorySearchDeclaration,
+    taskDeclaration,
+    ...browserToolFacts(),
+  ];
 }
 
 /**

@@ -1,6 +1,6 @@
 // The Tool contract: one file per tool, each built with defineTool, and the result helpers.
 import type { z } from 'zod';
-import type { ChangePlanInput, Mode, ToolKind, Todo } from '../../protocol';
+import type { ChangePlanInput, Mode, SubagentView, ToolKind, Todo } from '../../protocol';
 import { factsProblem, type ToolPermission } from '../permissions/tool-facts';
 import type { ContentBlock } from '../providers/types';
 import type { ToolPorts } from '../ports';
@@ -30,6 +30,8 @@ export interface ToolContext {
   progress(output: string): void;
   /** Tells the UI the session's todos changed. */
   todosChanged?(todos: Todo[]): void;
+  /** The `task` tool's sub-agent moved on: its card (steps, tokens, cost) is shown inside this call's card. */
+  subagentUpdated?(view: SubagentView): void;
   /** Tells the loop a plan was submitted (Plan mode's submit_plan): it is shown and the turn ends. */
   planSubmitted?(plan: ChangePlanInput): void;
   /** Whether the model accepts images in tool results. */

@@ -13,6 +13,7 @@ type Flat = ChatServices['host'] &
     approvals?: ChatServices['approvals'];
     research?: ChatServices['research'];
     project?: ChatServices['project'];
+    subagents?: ChatServices['subagents'];
     hooks?: ChatServices['hooks'];
   };
 
@@ -37,7 +38,11 @@ export function chatServices(d: Flat): ChatServices {
       ...(d.plannerModel ? { plannerModel: d.plannerModel } : {}),
       ...(d.reasoning ? { reasoning: d.reasoning } : {}),
     },
-    limits: { maxSteps: d.maxSteps, ...(d.budget ? { budget: d.budget } : {}) },
+    limits: {
+      maxSteps: d.maxSteps,
+      ...(d.budget ? { budget: d.budget } : {}),
+      ...(d.maxCostUsdPerMinute ? { maxCostUsdPerMinute: d.maxCostUsdPerMinute } : {}),
+    },
     tools: {
       toolsFor: d.toolsFor,
       ports: d.toolPorts,
@@ -52,6 +57,7 @@ export function chatServices(d: Flat): ChatServices {
     ...(d.approvals ? { approvals: d.approvals } : {}),
     ...(d.research ? { research: d.research } : {}),
     ...(d.project ? { project: d.project } : {}),
+    ...(d.subagents ? { subagents: d.subagents } : {}),
     ...(d.hooks ? { hooks: d.hooks } : {}),
   };
 }

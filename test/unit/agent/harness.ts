@@ -16,6 +16,7 @@ import type { CheckpointStorage } from '../../../extension/core/agent/rewind-ses
 import type { SessionPersistence } from '../../../extension/core/ports';
 import type { BudgetLimits } from '../../../extension/core/usage/budget';
 import type { ProjectContext } from '../../../extension/core/extensions/project-context';
+import type { SubagentServices } from '../../../extension/core/agent/task-tool';
 import type { HookEngine } from '../../../extension/core/extensions/hooks/hook-engine';
 import { chatServices } from './chat-services';
 
@@ -87,6 +88,10 @@ export function createHarness(opts: {
   reasoning?: ReasoningChoices;
   /** Rules files, skills and slash commands; none by default. */
   project?: ProjectContext;
+  /** Sub-agents (the task tool): caps and Stop; none by default. */
+  subagents?: SubagentServices;
+  /** sextant.budget.maxCostUsdPerMinute. */
+  maxCostUsdPerMinute?: number;
   /** Hooks (Claude Code's format); none by default. */
   hooks?: HookEngine;
 }) {
@@ -169,6 +174,8 @@ export function createHarness(opts: {
       diffReview: opts.diffReview,
       research: opts.research,
       project: opts.project,
+      subagents: opts.subagents,
+      ...(opts.maxCostUsdPerMinute ? { maxCostUsdPerMinute: () => opts.maxCostUsdPerMinute } : {}),
       hooks: opts.hooks,
       scheduler: {
         setTimeout: (fn, _ms) => setTimeout(fn, 1),

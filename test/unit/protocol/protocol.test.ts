@@ -92,6 +92,8 @@ test('dispatch calls exactly the handler of the message type', async () => {
     ready: record('ready'),
     send: record('send'),
     abort: record('abort'),
+    stopSubagent: record('stopSubagent'),
+    openFile: record('openFile'),
     retry: record('retry'),
     projectContext: record('projectContext'),
     compactNow: record('compactNow'),
