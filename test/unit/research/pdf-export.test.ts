@@ -30,7 +30,7 @@ test('a report prints to a PDF whose text holds the report and its workspace cit
     question: 'How do we retry?',
     markdown:
       '# Retry policy\n\nOur client retries three times [1].\n\n## Sources\n\n' +
-        '1. [docs/retries.md (lines 3–8)](docs/retries.md#L3-L8)',
+      '1. [docs/retries.md (lines 3–8)](docs/retries.md#L3-L8)',
     sources: [
       {
         n: 1,
