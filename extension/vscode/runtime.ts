@@ -268,6 +268,10 @@ export async function createRuntime(
     },
     models: {
       resolveModel: (ref) => providers.resolve(ref),
+      modelConfig: (ref) => {
+        const name = ref.includes('/') ? ref.slice(0, ref.indexOf('/')) : ref;
+        return providers.configs().find((c) => c.name === name);
+      },
       modelChoices: () => providers.modelChoices(),
       defaultModel: () => readSettings().defaultModel,
       plannerModel: () => readSettings().plannerModel,

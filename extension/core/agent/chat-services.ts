@@ -39,6 +39,11 @@ export interface ReasoningChoices {
 /** Which models exist and which one a request runs on. */
 export interface ModelServices {
   resolveModel(ref: string): Promise<{ provider: Provider; model: string; config: ProviderConfig }>;
+  /**
+   * A model's provider settings without making a client: no key is looked up or bound, so nothing asks
+   * the user (the context meter reads the window size from it). Absent: resolveModel's config is used.
+   */
+  modelConfig?(ref: string): ProviderConfig | undefined;
   modelChoices(): Promise<ModelChoice[]>;
   defaultModel(): string;
   /** sextant.fallbackModel (user settings): the model a chat or agent turn fails over to; none without it. */

@@ -65,8 +65,12 @@ export function splitPrompt(p: PromptParts): Pick<ContextBreakdown, 'total' | 'p
 /** The breakdown of the chat's next request in `mode` (its own model for Plan when a planner is set). */
 export async function contextBreakdown(s: LiveSession, services: ChatServices, mode: Mode): Promise<ContextBreakdown> {
   const ref = modelRefFor(services.models, s.model, mode);
-  const { config } = await services.models.resolveModel(ref);
-  const window = config.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+  // Never through resolveModel where the host can say without it: making a client checks where the key
+  // may go, which can ask the user in a modal — the meter must not (seen: a key bound to another host).
+  const config = services.models.modelConfig
+    ? services.models.modelConfig(ref)
+    : (await services.models.resolveModel(ref)).config;
+  const window = config?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
   const prompt = await turnPrompt(services, mode, s.createdAt || services.host.now());
   const history = modelFacingHistory(s.modelMessages, latestCompaction(s.chat));
   const split = splitPrompt({
