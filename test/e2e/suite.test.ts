@@ -45,7 +45,6 @@ trustPermissionScenarios(e2e);
 sandboxScenarios(e2e);
 researchFetchScenarios(e2e);
 diffReviewScenarios(e2e);
-languageScenarios(e2e);
 researchSearchScenarios(e2e);
 researchScenarios(e2e);
 rewindScenarios(e2e);
@@ -56,6 +55,8 @@ modelScenarios(e2e);
 mcpScenarios(e2e);
 projectContextScenarios(e2e);
 queueSteerScenarios(e2e);
+// Late: TypeScript's language service and its editors are the heaviest state a scenario leaves behind.
+languageScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
 planScenarios(e2e);
 walkthroughLastScenarios(e2e);
