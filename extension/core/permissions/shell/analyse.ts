@@ -22,6 +22,7 @@ import {
 import { builtinProblem, inlineCode, PROTECTED_IN_CODE } from './builtins';
 import {
   gitConfigTarget,
+  operands,
   interpreterProblems,
   outputTargets,
   sedScriptOf,
@@ -31,7 +32,7 @@ import {
   watchStart,
 } from './words';
 import { optionProblem } from './options';
-import { mayBecomeOption, runTimeWord, SLOT, shapeOf } from './run-time-words';
+import { mayBecomeOption, SLOT, shapesOf } from './run-time-words';
 
 export interface CommandPiece {
   /** Program and arguments as the shell passes them (quotes removed, escapes decoded). */
@@ -101,36 +102,6 @@ interface State {
 }
 
 const basename = (p: string) => p.slice(p.lastIndexOf('/') + 1);
-
-/** A piece's deny texts as shapes, when it holds a run-time word or gets arguments at run time (xargs). */
-function shapesOf(ws: ShellWord[], name: string, wrap: Wrap): string[] | undefined {
-  if (!wrap.openArgs && !ws.some(runTimeWord)) return undefined;
-  const rest = shapeOf(ws.slice(1));
-  const tail = (prog: string) => (rest ? `${prog} ${rest}` : prog) + (wrap.openArgs ? ` ${SLOT}` : '');
-  const progs = new Set([ws[0].value, name, name.toLowerCase()]);
-  const out: string[] = [];
-  for (const prog of progs) {
-    out.push(tail(prog));
-    if (wrap.chain.length) out.push(`${wrap.chain.join(' ')} ${tail(prog)}`);
-  }
-  return out;
-}
-
-/** Non-option arguments (after `--` everything counts), skipping the values of `values` options. */
-function operands(ws: ShellWord[], values: string[]): { operands: ShellWord[]; options: string[] } {
-  const out: ShellWord[] = [];
-  const options: string[] = [];
-  let ended = false;
-  for (let i = 1; i < ws.length; i++) {
-    const v = ws[i].value;
-    if (!ended && v === '--') ended = true;
-    else if (!ended && v.startsWith('-') && v.length > 1) {
-      options.push(v);
-      if (values.includes(v)) i++;
-    } else out.push(ws[i]);
-  }
-  return { operands: out, options };
-}
 
 class Analyzer {
   readonly pieces: CommandPiece[] = [];
@@ -210,7 +181,7 @@ class Analyzer {
     if (name !== name.toLowerCase()) denyTexts.push([name.toLowerCase(), ...argv.slice(1)].join(' '));
     // xargs adds arguments at run time: `bash(rm *)` must catch `xargs rm`.
     if (wrap.openArgs) denyTexts.push(...denyTexts.map((t) => `${t} …`));
-    const denyShapes = shapesOf(ws, name, wrap);
+    const denyShapes = shapesOf(ws, name, wrap.chain, wrap.openArgs);
 
     const wrapper = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined;
     let lookupOnly = false;

@@ -28,3 +28,24 @@ export function mayBecomeOption(w: ShellWord): boolean {
 export function shapeOf(ws: readonly ShellWord[]): string {
   return ws.map((w) => (runTimeWord(w) ? SLOT : w.value)).join(' ');
 }
+
+/**
+ * A piece's deny texts as shapes (the program as written, its base name, lower-cased; with and without
+ * its wrappers), when it holds a run-time word or gets more arguments at run time (xargs: `openArgs`).
+ */
+export function shapesOf(
+  ws: readonly ShellWord[],
+  name: string,
+  chain: readonly string[],
+  openArgs: boolean,
+): string[] | undefined {
+  if (!openArgs && !ws.some(runTimeWord)) return undefined;
+  const rest = shapeOf(ws.slice(1));
+  const tail = (prog: string) => (rest ? `${prog} ${rest}` : prog) + (openArgs ? ` ${SLOT}` : '');
+  const out: string[] = [];
+  for (const prog of new Set([ws[0].value, name, name.toLowerCase()])) {
+    out.push(tail(prog));
+    if (chain.length) out.push(`${chain.join(' ')} ${tail(prog)}`);
+  }
+  return out;
+}

@@ -131,3 +131,19 @@ export function interpreterProblems(name: string, ws: readonly ShellWord[], cmd:
   else if (fromFile) out.push(`${name} runs ${show(fromFile.target.value)} as a script`);
   return out;
 }
+
+/** Non-option arguments (after `--` everything counts), skipping the values of `values` options. */
+export function operands(ws: ShellWord[], values: string[]): { operands: ShellWord[]; options: string[] } {
+  const out: ShellWord[] = [];
+  const options: string[] = [];
+  let ended = false;
+  for (let i = 1; i < ws.length; i++) {
+    const v = ws[i].value;
+    if (!ended && v === '--') ended = true;
+    else if (!ended && v.startsWith('-') && v.length > 1) {
+      options.push(v);
+      if (values.includes(v)) i++;
+    } else out.push(ws[i]);
+  }
+  return { operands: out, options };
+}
