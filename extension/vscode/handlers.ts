@@ -63,11 +63,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
    * request completes, the next queued message goes (after Stop or an error they stay queued).
    */
   /** The `@` chips' content, or undefined after telling the view why they could not be read (nothing sent). */
-  const attach = async (
-    text: string,
-    references: readonly Reference[] | undefined,
-    images?: readonly ChatImage[],
-  ) => {
+  const attach = async (text: string, references: readonly Reference[] | undefined, images?: readonly ChatImage[]) => {
     if (!references?.length) return [] as Attachment[];
     const read = host.references
       ? await host.references.resolve(references)
@@ -155,8 +151,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     send: (m) => void sendText(m.requestId, m.text, m.mode, m.budget, m.references, m.images),
     queue: (m) => {
       // The turn may have ended meanwhile: then the message goes now.
-      if (!c.isRunning())
-        return void sendText(host.newRequestId(), m.text, m.mode, undefined, m.references, m.images);
+      if (!c.isRunning()) return void sendText(host.newRequestId(), m.text, m.mode, undefined, m.references, m.images);
       host.queue.add(m.text, m.mode, m.references, m.images);
       postQueue();
     },
