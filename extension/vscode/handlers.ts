@@ -15,7 +15,7 @@ import type { MessageQueue } from '../core/agent/message-queue';
 import type { PlanDocuments } from './plan-documents';
 import type { DiffReviews } from './diff-review';
 import { openWorkspaceSource } from './open-source';
-import { checkChatImages, imagesRefusal } from '../core/extensions/images/chat-images';
+import { admitImages } from '../core/extensions/images/chat-images';
 import type { CheckedImageSet } from '../core/agent/request-runner';
 import type { ChatImage } from '../protocol';
 
@@ -88,17 +88,10 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     references: readonly Reference[] | undefined,
     images: readonly ChatImage[] | undefined,
   ): Promise<CheckedImageSet | undefined | false> => {
-    if (!images?.length) return undefined;
-    const checked = checkChatImages(images);
-    const model = checked.ok ? await c.imagesAccepted(mode) : undefined;
-    const why = checked.ok
-      ? imagesRefusal(images.length, model?.accepts ?? false, mode, model?.model ?? 'this model')
-      : checked.message;
-    if (why || !checked.ok) {
-      refuse(why ?? 'Not sent.', text, references, images);
-      return false;
-    }
-    return { blocks: checked.blocks, metas: checked.metas };
+    const admitted = await admitImages(images, mode, (m) => c.imagesAccepted(m));
+    if (admitted.ok) return admitted.set;
+    refuse(admitted.message, text, references, images);
+    return false;
   };
   const sendText = async (
     requestId: string,

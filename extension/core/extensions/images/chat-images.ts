@@ -8,6 +8,8 @@ import {
   imageLabel,
   MAX_CHAT_IMAGE_BYTES,
   MAX_CHAT_IMAGES,
+  type Mode,
+  ModeSchema,
 } from '../../../protocol';
 import type { ContentBlock } from '../../providers/types';
 import { sniffImage } from '../../tools/util/images';
@@ -67,4 +69,23 @@ export function imagesRefusal(count: number, acceptsImages: boolean, mode: strin
       'or set "images": true for this model in sextant.providers if it does accept them.'
     );
   return undefined;
+}
+
+/**
+ * A message's images, admitted or refused before anything is sent: checked (bytes, caps), then the
+ * model the request would run on is asked whether it takes images. `undefined` set: there were none.
+ */
+export async function admitImages(
+  raw: readonly unknown[] | undefined,
+  mode: string,
+  accepted: (mode: Mode) => Promise<{ accepts: boolean; model: string }>,
+): Promise<{ ok: true; set?: { blocks: ImageBlock[]; metas: AttachmentMeta[] } } | { ok: false; message: string }> {
+  if (!raw?.length) return { ok: true };
+  const checked = checkChatImages(raw);
+  if (!checked.ok) return checked;
+  const parsedMode = ModeSchema.safeParse(mode);
+  if (!parsedMode.success) return { ok: false, message: 'Not sent: unknown mode.' };
+  const model = await accepted(parsedMode.data);
+  const why = imagesRefusal(checked.blocks.length, model.accepts, mode, model.model);
+  return why ? { ok: false, message: why } : { ok: true, set: { blocks: checked.blocks, metas: checked.metas } };
 }
