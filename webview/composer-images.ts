@@ -114,7 +114,9 @@ export function renderDraftImages(
     ${images.map(
       (im, i) => html`<li class="image-attachment">
         <img src=${`data:${im.mediaType};base64,${im.dataBase64}`} alt=${im.name} />
-        <button class="icon-button" aria-label=${`Remove ${im.name}`} title="Remove" @click=${() => remove(i)}>×</button>
+        <button class="icon-button" aria-label=${`Remove ${im.name}`} title="Remove" @click=${() => remove(i)}>
+          ×
+        </button>
       </li>`,
     )}
   </ul>`;
