@@ -2,6 +2,7 @@
 // never at activation (see runtime-host.ts). It composes hosts — providers (providers-host.ts), tools
 // and the web part (tools-host.ts), research (research-host.ts), permissions, the quick picks — and
 // one table of settings → what reloads (setting-reactions.ts).
+import { warmHttpClient } from '../platform/net/warm-http-client';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -493,14 +494,7 @@ export async function createRuntime(
   // read its key and the key's bound host (each a round trip to the workbench) — so the first Send goes
   // straight to the wire. Best effort: the request meets (and reports) any problem itself.
   setTimeout(() => void providers.warm(controller.currentModel()).catch(() => undefined), 0);
-  // Node loads its fetch implementation (undici) on the first call: do that now too, with a data: URL
-  // (nothing leaves the machine), instead of on the first request.
-  setTimeout(
-    () =>
-      void fetch('data:,')
-        .then((r) => r.arrayBuffer())
-        .catch(() => undefined),
-    0,
-  );
+  // Node's HTTP client (undici) loads on the first request: warm it against a local throwaway server.
+  setTimeout(() => void warmHttpClient().catch(() => undefined), 0);
   return runtime;
 }
