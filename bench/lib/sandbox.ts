@@ -172,7 +172,7 @@ async function main(): Promise<void> {
     for (const [k, [label]] of steps.entries()) {
       const m = median(series[k]);
       console.log(
-        `  ${m.toFixed(1).padStart(6)}  ${k ? `(+${(m - before).toFixed(1)})`.padStart(8) : ''.padStart(8)}  ${label}`,
+        `  ${m.toFixed(1).padStart(6)}  ${k ? `(${m - before >= 0 ? '+' : ''}${(m - before).toFixed(1)})`.padStart(8) : ''.padStart(8)}  ${label}`,
       );
       before = m;
     }
