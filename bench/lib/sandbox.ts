@@ -171,9 +171,8 @@ async function main(): Promise<void> {
     let before = 0;
     for (const [k, [label]] of steps.entries()) {
       const m = median(series[k]);
-      console.log(
-        `  ${m.toFixed(1).padStart(6)}  ${k ? `(${m - before >= 0 ? '+' : ''}${(m - before).toFixed(1)})`.padStart(8) : ''.padStart(8)}  ${label}`,
-      );
+      const step = k ? `(${m >= before ? '+' : ''}${(m - before).toFixed(1)})` : '';
+      console.log(`  ${m.toFixed(1).padStart(6)}  ${step.padStart(8)}  ${label}`);
       before = m;
     }
   }
