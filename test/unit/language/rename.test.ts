@@ -7,28 +7,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { promises as fs, rmSync } from 'node:fs';
 import * as path from 'node:path';
-import type { FileTextEdits } from '../../../extension/core/language/types';
 import { renameTool } from '../../../extension/core/tools/rename';
 import type { ChangeSet } from '../../../extension/core/tools/types';
 import { applyChangeSet, applyTextEdits, MAX_CHANGE_FILES } from '../../../extension/core/tools/util/change-set';
 import { createNodePorts, makeContext, makeTempWorkspace } from '../../fixtures/node-ports';
-import { FakeLanguage } from '../../fixtures/fake-language';
+import { FakeLanguage, renameEditsOf } from '../../fixtures/fake-language';
 
 const SHAPES = 'export function area(w: number, h: number) {\n  return w * h;\n}\n';
 const USE = "import { area } from './shapes';\r\nexport const a = area(1, 2);\r\nexport const b = area(3, 4);\r\n";
-
-/** The edits a rename provider gives: every whole-word occurrence of `word` in the file's text. */
-export function renameEditsOf(abs: string, text: string, word: string, to: string): FileTextEdits {
-  const edits: FileTextEdits['edits'] = [];
-  text.split(/\r?\n/).forEach((line, n) => {
-    for (const m of line.matchAll(new RegExp(`\\b${word}\\b`, 'g')))
-      edits.push({
-        range: { start: { line: n, character: m.index }, end: { line: n, character: m.index + word.length } },
-        newText: to,
-      });
-  });
-  return { path: abs, edits };
-}
 
 async function setup(t: { after(fn: () => void): void }, files: Record<string, string> = {}) {
   const root = await makeTempWorkspace({ 'src/shapes.ts': SHAPES, 'src/use.ts': USE, ...files });
