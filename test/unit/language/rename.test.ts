@@ -45,62 +45,69 @@ test('text edits apply by line and column: several per line, CRLF kept, out of o
   assert.throws(() => applyTextEdits(text, [at(9, 0, 1, 'Q')], 'x.ts'), /line 10, which the file does not have/);
 });
 
-test('the provider’s edit becomes every file’s new content, workspace-relative and sorted; the policy is given every file', async (t) => {
-  const { ctx, lang, abs } = await setup(t);
-  const set = (await renameTool.proposeChanges?.(ARGS, ctx)) as ChangeSet;
-  assert.deepEqual(
-    set.files.map((f) => [f.displayPath, f.isNew]),
-    [
-      ['src/shapes.ts', false],
-      ['src/use.ts', false],
-    ],
-  );
-  assert.equal(set.files[0].after, SHAPES.replace('area', 'surface'));
-  assert.equal(set.files[1].after, USE.replace(/area/g, 'surface'), 'CRLF and every call site');
-  assert.equal(set.files[1].before, USE);
-  // The position asked: `area` on line 1 of shapes.ts, 0-based.
-  assert.deepEqual(lang.asked.at(-1), {
-    what: 'rename:surface',
-    path: abs('src/shapes.ts'),
-    at: { line: 0, character: 16 },
-  });
-  // What the policy judges names every file the change writes (permission.paths).
-  assert.deepEqual(renameTool.permission.paths?.(set.judgedInput as never), [
-    'src/shapes.ts',
-    abs('src/shapes.ts'),
-    abs('src/use.ts'),
-  ]);
-});
+test(
+  'the provider’s edit becomes every file’s new content, workspace-relative ' +
+    'and sorted; the policy is given every file',
+  async (t) => {
+    const { ctx, lang, abs } = await setup(t);
+    const set = (await renameTool.proposeChanges?.(ARGS, ctx)) as ChangeSet;
+    assert.deepEqual(
+      set.files.map((f) => [f.displayPath, f.isNew]),
+      [
+        ['src/shapes.ts', false],
+        ['src/use.ts', false],
+      ],
+    );
+    assert.equal(set.files[0].after, SHAPES.replace('area', 'surface'));
+    assert.equal(set.files[1].after, USE.replace(/area/g, 'surface'), 'CRLF and every call site');
+    assert.equal(set.files[1].before, USE);
+    // The position asked: `area` on line 1 of shapes.ts, 0-based.
+    assert.deepEqual(lang.asked.at(-1), {
+      what: 'rename:surface',
+      path: abs('src/shapes.ts'),
+      at: { line: 0, character: 16 },
+    });
+    // What the policy judges names every file the change writes (permission.paths).
+    assert.deepEqual(renameTool.permission.paths?.(set.judgedInput as never), [
+      'src/shapes.ts',
+      abs('src/shapes.ts'),
+      abs('src/use.ts'),
+    ]);
+  },
+);
 
-test('refused whole, nothing proposed: a file outside the workspace, a binary file, file operations, too many files', async (t) => {
-  const { ctx, lang, abs, root } = await setup(t, { 'src/blob.ts': '\u0000\u0001binary' });
-  const outsideDir = await makeTempWorkspace({ 'lib.ts': 'export const area = 1;\n' });
-  t.after(() => rmSync(outsideDir, { recursive: true, force: true }));
-  const outside = path.join(outsideDir, 'lib.ts');
-  const propose = () => renameTool.proposeChanges?.(ARGS, ctx) as Promise<ChangeSet>;
-  lang.renameEdits.push(renameEditsOf(outside, 'export const area = 1;\n', 'area', 'surface'));
-  // The writers' own rule (loadForWrite → assertWritable), word for word.
-  await assert.rejects(propose(), /Refused: .*lib\.ts is outside the workspace folders .*Writers may only change/);
-  lang.renameEdits.pop();
-  lang.renameEdits.push({ path: abs('src/blob.ts'), edits: [] });
-  await assert.rejects(propose(), /Refused to rename src\/blob\.ts: it is a binary file/);
-  lang.renameEdits.pop();
-  lang.renameUnsupported = [`it renames the file ${abs('src/shapes.ts')} to ${abs('src/surface.ts')}`];
-  await assert.rejects(propose(), /does more than change text — it renames the file .*shapes\.ts to .*surface\.ts/);
-  lang.renameUnsupported = [];
-  const many = Array.from({ length: MAX_CHANGE_FILES + 1 }, (_, k) => ({
-    path: path.join(root, `f${k}.ts`),
-    edits: [],
-  }));
-  const saved = lang.renameEdits;
-  lang.renameEdits = many;
-  await assert.rejects(
-    propose(),
-    new RegExp(`would change ${MAX_CHANGE_FILES + 1} files; at most ${MAX_CHANGE_FILES}`),
-  );
-  lang.renameEdits = saved;
-  assert.ok(await propose(), 'the same rename without them is proposed');
-});
+test(
+  'refused whole, nothing proposed: a file outside the workspace, ' + 'a binary file, file operations, too many files',
+  async (t) => {
+    const { ctx, lang, abs, root } = await setup(t, { 'src/blob.ts': '\u0000\u0001binary' });
+    const outsideDir = await makeTempWorkspace({ 'lib.ts': 'export const area = 1;\n' });
+    t.after(() => rmSync(outsideDir, { recursive: true, force: true }));
+    const outside = path.join(outsideDir, 'lib.ts');
+    const propose = () => renameTool.proposeChanges?.(ARGS, ctx) as Promise<ChangeSet>;
+    lang.renameEdits.push(renameEditsOf(outside, 'export const area = 1;\n', 'area', 'surface'));
+    // The writers' own rule (loadForWrite → assertWritable), word for word.
+    await assert.rejects(propose(), /Refused: .*lib\.ts is outside the workspace folders .*Writers may only change/);
+    lang.renameEdits.pop();
+    lang.renameEdits.push({ path: abs('src/blob.ts'), edits: [] });
+    await assert.rejects(propose(), /Refused to rename src\/blob\.ts: it is a binary file/);
+    lang.renameEdits.pop();
+    lang.renameUnsupported = [`it renames the file ${abs('src/shapes.ts')} to ${abs('src/surface.ts')}`];
+    await assert.rejects(propose(), /does more than change text — it renames the file .*shapes\.ts to .*surface\.ts/);
+    lang.renameUnsupported = [];
+    const many = Array.from({ length: MAX_CHANGE_FILES + 1 }, (_, k) => ({
+      path: path.join(root, `f${k}.ts`),
+      edits: [],
+    }));
+    const saved = lang.renameEdits;
+    lang.renameEdits = many;
+    await assert.rejects(
+      propose(),
+      new RegExp(`would change ${MAX_CHANGE_FILES + 1} files; at most ${MAX_CHANGE_FILES}`),
+    );
+    lang.renameEdits = saved;
+    assert.ok(await propose(), 'the same rename without them is proposed');
+  },
+);
 
 test('a position where rename is not possible, and a language without a rename provider, say so', async (t) => {
   const { ctx, lang } = await setup(t, { 'notes.txt': 'area of the plot\n' });
@@ -124,45 +131,52 @@ test('a position where rename is not possible, and a language without a rename p
   assert.match((await renameTool.execute(ARGS, ctx)).forUi, /needs the editor's language features/);
 });
 
-test('applied all or nothing: a file changed since the proposal refuses every file; a failed write puts back the others', async (t) => {
-  const { ctx, ports, abs, read } = await setup(t);
-  const checkpointed: string[] = [];
-  ctx.beforeWrite = async (p) => void checkpointed.push(p);
-  const set = (await renameTool.proposeChanges?.(ARGS, ctx)) as ChangeSet;
+test(
+  'applied all or nothing: a file changed since the proposal ' +
+    'refuses every file; a failed write puts back the others',
+  async (t) => {
+    const { ctx, ports, abs, read } = await setup(t);
+    const checkpointed: string[] = [];
+    ctx.beforeWrite = async (p) => void checkpointed.push(p);
+    const set = (await renameTool.proposeChanges?.(ARGS, ctx)) as ChangeSet;
 
-  // Changed under review: nothing is written.
-  await fs.writeFile(abs('src/use.ts'), `${USE}// touched\n`);
-  const stale = await applyChangeSet(ctx, set);
-  assert.equal(stale.isError, true);
-  assert.match(stale.forUi, /Not applied: src\/use\.ts changed while the user was reviewing/);
-  assert.equal(await read('src/shapes.ts'), SHAPES);
-  assert.deepEqual(checkpointed, []);
-  await fs.writeFile(abs('src/use.ts'), USE);
+    // Changed under review: nothing is written.
+    await fs.writeFile(abs('src/use.ts'), `${USE}// touched\n`);
+    const stale = await applyChangeSet(ctx, set);
+    assert.equal(stale.isError, true);
+    assert.match(stale.forUi, /Not applied: src\/use\.ts changed while the user was reviewing/);
+    assert.equal(await read('src/shapes.ts'), SHAPES);
+    assert.deepEqual(checkpointed, []);
+    await fs.writeFile(abs('src/use.ts'), USE);
 
-  // The second write fails: the first file is put back.
-  const apply = ports.workspace.applyTextEdit.bind(ports.workspace);
-  ports.workspace.applyTextEdit = async (p, text, bytes) => {
-    if (p === abs('src/use.ts')) throw new Error('disk full');
-    return apply(p, text, bytes);
-  };
-  const failed = await applyChangeSet(ctx, set);
-  assert.equal(failed.isError, true);
-  assert.match(failed.forUi, /the 1 file already written were put back\. src\/use\.ts could not be written: disk full/);
-  assert.equal(await read('src/shapes.ts'), SHAPES);
-  assert.equal(await read('src/use.ts'), USE);
+    // The second write fails: the first file is put back.
+    const apply = ports.workspace.applyTextEdit.bind(ports.workspace);
+    ports.workspace.applyTextEdit = async (p, text, bytes) => {
+      if (p === abs('src/use.ts')) throw new Error('disk full');
+      return apply(p, text, bytes);
+    };
+    const failed = await applyChangeSet(ctx, set);
+    assert.equal(failed.isError, true);
+    assert.match(
+      failed.forUi,
+      /the 1 file already written were put back\. src\/use\.ts could not be written: disk full/,
+    );
+    assert.equal(await read('src/shapes.ts'), SHAPES);
+    assert.equal(await read('src/use.ts'), USE);
 
-  // Every file is checkpointed before it changes; with the user's edit of one file, theirs is written.
-  ports.workspace.applyTextEdit = apply;
-  checkpointed.length = 0;
-  const mine = USE.replace(/area/g, 'surface').replace(/\r\n/g, '\n').replace('(3, 4)', '(30, 40)');
-  const done = await applyChangeSet(ctx, set, { [abs('src/use.ts')]: mine }, 'Renamed in');
-  assert.equal(done.isError, false, done.forUi);
-  assert.deepEqual(checkpointed, [abs('src/shapes.ts'), abs('src/use.ts')]);
-  assert.equal(await read('src/shapes.ts'), SHAPES.replace('area', 'surface'));
-  assert.equal(await read('src/use.ts'), mine.replace(/\n/g, '\r\n'), 'the user’s text, in the file’s line endings');
-  assert.match(
-    String(done.forModel),
-    /^Renamed in 2 files: src\/shapes\.ts \(\+1 −1\), src\/use\.ts \(\+3 −3\), with the user’s edits\./,
-  );
-  assert.match(String(done.forModel), /The user edited your proposal[\s\S]*\+export const b = surface\(30, 40\);/);
-});
+    // Every file is checkpointed before it changes; with the user's edit of one file, theirs is written.
+    ports.workspace.applyTextEdit = apply;
+    checkpointed.length = 0;
+    const mine = USE.replace(/area/g, 'surface').replace(/\r\n/g, '\n').replace('(3, 4)', '(30, 40)');
+    const done = await applyChangeSet(ctx, set, { [abs('src/use.ts')]: mine }, 'Renamed in');
+    assert.equal(done.isError, false, done.forUi);
+    assert.deepEqual(checkpointed, [abs('src/shapes.ts'), abs('src/use.ts')]);
+    assert.equal(await read('src/shapes.ts'), SHAPES.replace('area', 'surface'));
+    assert.equal(await read('src/use.ts'), mine.replace(/\n/g, '\r\n'), 'the user’s text, in the file’s line endings');
+    assert.match(
+      String(done.forModel),
+      /^Renamed in 2 files: src\/shapes\.ts \(\+1 −1\), src\/use\.ts \(\+3 −3\), with the user’s edits\./,
+    );
+    assert.match(String(done.forModel), /The user edited your proposal[\s\S]*\+export const b = surface\(30, 40\);/);
+  },
+);
