@@ -16,6 +16,8 @@ import { registerFunctions } from './bm25';
 import { BlobStore } from './blobs';
 import { fillColdExcerpt } from './cold-excerpt';
 import { ColdFiles } from './cold-files';
+import { rebuildSegment } from './cold-index-upkeep';
+import { ColdSearch } from './cold-search';
 import { DEFAULT_HOT_POLICY } from './cold-move';
 import type { Embedder } from './embeddings';
 import { exportSession, type ExportFormat } from './export';
@@ -74,6 +76,7 @@ class Store implements SessionStore {
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private readonly cold: ColdFiles;
+  private readonly coldSearch: ColdSearch;
   private readonly upkeep: StoreUpkeep;
   private readonly unsaved: UnsavedRecords;
   private freedBytes = 0;
@@ -92,6 +95,7 @@ class Store implements SessionStore {
     this.state = loaded;
     this.hwm = new Map(loaded.hwm);
     this.cold = new ColdFiles(opts.dir);
+    this.coldSearch = new ColdSearch(opts.dir, this.log, (segment) => this.rebuildSegment(segment));
     this.projection = new Projection(loaded.db, this.blobs, this.log, this.cold);
     const replayed = replayJournals(this.dir, this.hwm, undefined, this.projection, this.log);
     this.journal = opts.journal ?? new JournalWriter(opts.dir, this.writerId, opts.fsync ?? 'batch');
@@ -168,6 +172,17 @@ class Store implements SessionStore {
     this.embedder = embedder;
   }
 
+  /** A damaged search segment: index its sessions again from their cold files (saved by the next snapshot). */
+  private rebuildSegment(segment: string): void {
+    try {
+      rebuildSegment(this.db, this.dir, this.cold, this.log, segment);
+    } catch (err) {
+      this.log.error(`store: could not rebuild the search index file ${segment}: ${(err as Error).message}`);
+    }
+    if (this.pending++ === 0) this.firstPendingAt = this.now();
+    this.schedule();
+  }
+
   // ---- reads --------------------------------------------------------------------------------
 
   private get db() {
@@ -196,7 +211,7 @@ class Store implements SessionStore {
     // A later page reads what the first page's refresh picked up: paging stays consistent.
     if (!opts?.offset) this.refresh();
     this.projection.materialize();
-    return listSessions(this.db, opts);
+    return listSessions(this.db, opts, this.coldSearch);
   }
 
   countSessions(): number {
@@ -216,6 +231,7 @@ class Store implements SessionStore {
       workspace,
       embedder: this.embedder,
       log: this.log,
+      cold: this.coldSearch,
     });
     // A hit on a cold session's word list: the excerpt and message come from its file (best message).
     for (const hit of hits) {
@@ -299,7 +315,7 @@ class Store implements SessionStore {
       const db = this.db;
       this.projection.materialize();
       if (this.upkeep.retentionDue()) this.upkeep.retentionPass(false);
-      const moreToMove = this.upkeep.moveCold(false);
+      const moreToMove = this.upkeep.moveCold(false) || this.upkeep.migrateColdSearch();
       const generation = this.state.generation + 1;
       const prevHwm = this.state.currentGood ? this.state.hwm : this.state.prevHwm;
       db.exec('BEGIN');
