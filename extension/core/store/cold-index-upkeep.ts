@@ -15,8 +15,10 @@ import { queueDelete } from './pending-deletes';
 import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
 
-/** Sessions migrated per snapshot at most (each is read back from its cold file and tokenized). */
+/** Sessions migrated per snapshot at most (each is read back from its cold file and tokenized)… */
 export const MIGRATE_BATCH = 100;
+/** …and for about this long (the snapshot holds the lock meanwhile): ~25 ms per 100 KB session. */
+export const MIGRATE_BUDGET_MS = 1000;
 /** More live segments than this and the smallest MERGE_WIDTH are merged into one. */
 const MAX_SEGMENTS = 12;
 const MERGE_WIDTH = 8;
@@ -40,17 +42,21 @@ function indexFromColdFiles(
   cold: ColdFiles,
   log: Logger,
   rows: ReadonlyArray<{ id: string; file: string }>,
+  deadline = Number.POSITIVE_INFINITY,
 ): Array<{ id: string; indexed?: IndexedSession }> {
-  return withTokenizer(db, (tokenize) =>
-    rows.map(({ id, file }) => {
+  return withTokenizer(db, (tokenize) => {
+    const out: Array<{ id: string; indexed?: IndexedSession }> = [];
+    for (const { id, file } of rows) {
+      if (out.length > 0 && performance.now() > deadline) break;
       try {
-        return { id, indexed: indexSession(id, file, cold.read(file).messages, tokenize) };
+        out.push({ id, indexed: indexSession(id, file, cold.read(file).messages, tokenize) });
       } catch (err) {
         log.warn(`store: session ${id} is left out of the search index: ${(err as Error).message}`);
-        return { id };
+        out.push({ id });
       }
-    }),
-  );
+    }
+    return out;
+  });
 }
 
 function nameSegment(db: Database, indexed: IndexedSession, segment: string): void {
@@ -73,6 +79,7 @@ export function migrateLegacyColdDocs(
   cold: ColdFiles,
   log: Logger,
   max = MIGRATE_BATCH,
+  budgetMs = MIGRATE_BUDGET_MS,
 ): { migrated: number; more: boolean } {
   const rows = queryAll(
     db,
@@ -81,13 +88,17 @@ export function migrateLegacyColdDocs(
     [max + 1],
   );
   if (rows.length === 0) return { migrated: 0, more: false };
-  const batch = rows.slice(0, max).map((r) => ({ id: String(r.session_id), file: String(r.cold_file ?? '') }));
+  const candidates = rows.slice(0, max).map((r) => ({ id: String(r.session_id), file: String(r.cold_file ?? '') }));
   const indexed = indexFromColdFiles(
     db,
     cold,
     log,
-    batch.filter((b) => b.file),
+    candidates.filter((b) => b.file),
+    performance.now() + budgetMs,
   );
+  // Within the time budget: the sessions indexed, and those with no file (nothing to index).
+  const done = new Set(indexed.map((x) => x.id));
+  const batch = candidates.filter((b) => done.has(b.id) || !b.file);
   const found = indexed.flatMap((x) => (x.indexed?.chunks.length ? [x.indexed] : []));
   const segment = found.length > 0 ? writeSegment(dir, segmentData(found)).name : undefined;
   const byId = new Map(indexed.map((x) => [x.id, x.indexed]));
@@ -113,7 +124,7 @@ export function migrateLegacyColdDocs(
     db.exec('ROLLBACK');
     throw err;
   }
-  return { migrated: batch.length, more: rows.length > max };
+  return { migrated: batch.length, more: rows.length > batch.length };
 }
 
 /** Merges the smallest live segments into one when there are more than MAX_SEGMENTS. */

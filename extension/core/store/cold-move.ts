@@ -28,7 +28,10 @@ import { queryAll, queryOne } from './sqljs';
 export interface HotPolicy {
   /** A session not written to for this many days goes cold. */
   hotDays: number;
-  /** Body text kept hot at most (newest sessions first); older sessions beyond it go cold. */
+  /**
+   * Body text kept hot at most (newest sessions first); older sessions beyond it go cold. Small, so what
+   * the window holds does not grow with history (`bench/memory.mjs`): a cold session opens in a few ms.
+   */
   hotBytes: number;
   /** At most this much body is moved per snapshot, so one snapshot never pauses long; the rest follow. */
   maxMoveBytes: number;
@@ -40,7 +43,7 @@ export interface HotPolicy {
 
 export const DEFAULT_HOT_POLICY: HotPolicy = {
   hotDays: 14,
-  hotBytes: 16 * 1024 * 1024,
+  hotBytes: 2 * 1024 * 1024,
   maxMoveBytes: 8 * 1024 * 1024,
   recentMs: 60 * 60 * 1000,
   checkEveryMs: 10 * 60 * 1000,
