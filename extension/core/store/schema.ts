@@ -132,7 +132,9 @@ CREATE TABLE cold_search (
   session_id TEXT PRIMARY KEY, segment TEXT NOT NULL, chunks INTEGER NOT NULL, tokens INTEGER NOT NULL
 );
 CREATE INDEX cold_search_segment ON cold_search(segment);
-CREATE TABLE cold_vectors (session_id TEXT NOT NULL, model TEXT NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (session_id, model));
+CREATE TABLE cold_vectors (
+  session_id TEXT NOT NULL, model TEXT NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (session_id, model)
+);
 INSERT OR REPLACE INTO cold_vectors (session_id, model, vec)
   SELECT c.session_id, v.model, v.vec FROM chunk_vectors v JOIN memory_chunks c ON c.id = v.chunk_id WHERE c.idx = -1;
 DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM memory_chunks WHERE idx = -1);
