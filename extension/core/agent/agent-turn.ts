@@ -113,6 +113,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
           limits: services.subagents.limits,
           ...(budget ? { budget } : {}),
           parentSpent: () => parentUsage,
+          ...(services.research ? { research: services.research } : {}),
         })
       : undefined;
   for (const problem of delegation?.problems ?? []) {
