@@ -2,8 +2,10 @@
 // `reviewer` sub-agent in Plan mode (read-only), with a security pass, findings reported as
 // `path:line` links with a severity (prompts/review.md). git runs with external diff drivers and
 // textconv filters off, so a repository's config cannot make the diff run a program of its choosing.
+// The working tree's review adds untracked, non-ignored files as new-file diffs (untracked-files.ts).
 import reviewTemplate from '../../../prompts/review.md';
 import { runGit } from '../checkpoints/git-repo';
+import { type MayRead, untrackedDiff } from './untracked-files';
 
 /** Most of the diff put in the prompt; the rest is named as left out (the reviewer can read files). */
 export const REVIEW_DIFF_MAX = 200_000;
@@ -14,8 +16,11 @@ export type ReviewDiff = (
   range: string | undefined,
 ) => Promise<{ ok: true; diff: string } | { ok: false; message: string }>;
 
-/** `git diff` in the first workspace folder. */
-export function gitReviewDiff(root: () => string | undefined): ReviewDiff {
+/**
+ * `git diff` in the first workspace folder; for the working tree, with its untracked files as new
+ * files, each read only when `mayRead` (read_file's judgement: allowed without asking) says so.
+ */
+export function gitReviewDiff(root: () => string | undefined, mayRead?: MayRead): ReviewDiff {
   return async (range) => {
     const cwd = root();
     if (!cwd) return { ok: false, message: '/review needs an open folder (a git repository).' };
@@ -23,8 +28,10 @@ export function gitReviewDiff(root: () => string | undefined): ReviewDiff {
       return { ok: false, message: `"${range}" is not a branch, commit or range (like main..HEAD).` };
     const args = ['-c', 'core.fsmonitor=false', 'diff', '--no-ext-diff', '--no-textconv', '--no-color'];
     try {
-      const out = await runGit(cwd, [...args, range ?? 'HEAD', '--']);
-      return { ok: true, diff: out.toString('utf8') };
+      const out = (await runGit(cwd, [...args, range ?? 'HEAD', '--'])).toString('utf8');
+      if (range !== undefined) return { ok: true, diff: out };
+      const added = await untrackedDiff(cwd, mayRead);
+      return { ok: true, diff: [out, added].filter((x) => x.trim()).join('\n') };
     } catch (err) {
       return { ok: false, message: `/review could not read the diff: ${String((err as Error).message ?? err)}` };
     }
