@@ -114,6 +114,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
           ...(budget ? { budget } : {}),
           parentSpent: () => parentUsage,
           ...(services.research ? { research: services.research } : {}),
+          ...(hooks ? { hooks } : {}),
         })
       : undefined;
   for (const problem of delegation?.problems ?? []) {

@@ -11,6 +11,7 @@ import type { AuditEntry } from '../security/audit-log';
 import type { ToolResult, ToolSessionState } from '../tools/types';
 import { type BudgetLimits, type RunBudget, tokensOf } from '../usage/budget';
 import type { ResearchHost } from '../research/host';
+import type { SessionHooks } from '../extensions/hooks/session-hooks';
 import type { PermissionGate } from './permission-gate';
 import { runResearchSubagent } from './subagent-research';
 import { type FileLocks, restrictTools, type ConcurrencyGate } from './subagent-tools';
@@ -67,6 +68,11 @@ export interface SubagentScope {
   register(callId: string, stop: () => void): () => void;
   /** Research mode's host: the built-in `researcher` runs the research loop through it (without it, web tools). */
   research?: ResearchHost;
+  /**
+   * The session's hooks: a sub-agent's tool calls fire PreToolUse, PermissionRequest and PostToolUse
+   * (with its `agent_type`), and its end fires SubagentStop.
+   */
+  hooks?: SessionHooks;
 }
 
 export interface SubagentTask {
@@ -198,6 +204,8 @@ async function run(
     },
     ...(scope.beforeCommand ? { beforeCommand: scope.beforeCommand } : {}),
     budget: subagentBudget(scope, task.callId),
+    // Its Stop hooks are SubagentStop's: a block sends it on (at most 3 times, like Stop).
+    ...(scope.hooks ? { hooks: scope.hooks.forSubagent(def.name) } : {}),
   };
   let answer = '';
   let outcome: Awaited<ReturnType<typeof runTurnToEnd>>;
