@@ -3,7 +3,7 @@
 //   `stopReason`, `systemMessage`, `hookSpecificOutput.permissionDecision` allow | deny | ask with
 //   `permissionDecisionReason`, `hookSpecificOutput.updatedInput` (PreToolUse: the tool's input
 //   rewritten), `hookSpecificOutput.additionalContext`, and PermissionRequest's
-//   `hookSpecificOutput.decision` {behavior allow | deny, message, interrupt}); other stdout is context
+//   `hookSpecificOutput.decision` {behavior allow | deny, message}; its `interrupt` is not read); other stdout is context
 //   for UserPromptSubmit and SessionStart, and a note on the card elsewhere.
 // - exit 2: blocks, with stderr as the reason (what "blocks" means depends on the event).
 // - any other exit, a timeout, a hook that cannot start: a non-blocking error, shown; the turn goes on.
@@ -110,8 +110,6 @@ export function readVerdict(hook: HookCommand, r: HookProcessResult): HookVerdic
   if (permission && (hook.event === 'PreToolUse' || hook.event === 'PermissionRequest')) v.permission = permission;
   if (hook.event === 'PreToolUse' && specific?.updatedInput) v.updatedInput = specific.updatedInput;
   if (json.decision === 'block') v.block = true;
-  // A PermissionRequest deny with `interrupt: true` stops the agent too.
-  if (hook.event === 'PermissionRequest' && asked?.behavior === 'deny' && asked.interrupt) json.continue = false;
   const reason = asked?.message ?? specific?.permissionDecisionReason ?? json.reason;
   if (reason) v.reason = reason;
   if (specific?.additionalContext) v.additionalContext = specific.additionalContext;
