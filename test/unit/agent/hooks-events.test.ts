@@ -160,7 +160,7 @@ const allowJson = (updated: unknown) =>
     hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput: updated },
   });
 
-test('PreToolUse updatedInput: the rewrite is validated and judged again; an allowed call rewritten to a denied one is denied', async () => {
+test('PreToolUse updatedInput is validated and judged again: an allowed call turned into a denied one', async () => {
   ran.length = 0;
   const dir = temp('hook-scripts-');
   // ls → rm -rf (denied by rule); pwd → echo rewritten (allowed); date → an input the schema refuses.
@@ -203,12 +203,14 @@ test('PreToolUse updatedInput: the rewrite is validated and judged again; an all
   assert.equal(approvals(h.envelopes('r1')).length, 0);
 });
 
-test('PermissionRequest: a deny holds; an allow answers the default question only, never an ask rule or .git/config', async () => {
+test('PermissionRequest: its deny holds; its allow answers only the default question, not an ask rule', async () => {
   ran.length = 0;
   const dir = temp('hook-scripts-');
   const seen = join(dir, 'seen.jsonl');
   const answerCard = (behavior: string, message = '') =>
-    `echo '${JSON.stringify({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior, message } } })}'`;
+    `echo '${JSON.stringify({
+      hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior, message } },
+    })}'`;
   const hook = script(
     dir,
     'permission.sh',

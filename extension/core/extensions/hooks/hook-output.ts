@@ -3,8 +3,8 @@
 //   `stopReason`, `systemMessage`, `hookSpecificOutput.permissionDecision` allow | deny | ask with
 //   `permissionDecisionReason`, `hookSpecificOutput.updatedInput` (PreToolUse: the tool's input
 //   rewritten), `hookSpecificOutput.additionalContext`, and PermissionRequest's
-//   `hookSpecificOutput.decision` {behavior allow | deny, message}; its `interrupt` is not read); other stdout is context
-//   for UserPromptSubmit and SessionStart, and a note on the card elsewhere.
+//   `hookSpecificOutput.decision` {behavior allow | deny, message}; its `interrupt` is not read); other
+//   stdout is context for UserPromptSubmit and SessionStart, and a note on the card elsewhere.
 // - exit 2: blocks, with stderr as the reason (what "blocks" means depends on the event).
 // - any other exit, a timeout, a hook that cannot start: a non-blocking error, shown; the turn goes on.
 import * as z from 'zod';
