@@ -5,7 +5,8 @@
 // The working tree's review adds untracked, non-ignored files as new-file diffs (untracked-files.ts).
 import reviewTemplate from '../../../prompts/review.md';
 import { runGit } from '../checkpoints/git-repo';
-import { type MayRead, untrackedDiff } from './untracked-files';
+import { readableDiff, withheldNote } from './readable-diff';
+import { defaultMayRead, type MayRead, untrackedDiff } from './untracked-files';
 
 /** Most of the diff put in the prompt; the rest is named as left out (the reviewer can read files). */
 export const REVIEW_DIFF_MAX = 200_000;
@@ -28,10 +29,14 @@ export function gitReviewDiff(root: () => string | undefined, mayRead?: MayRead)
       return { ok: false, message: `"${range}" is not a branch, commit or range (like main..HEAD).` };
     const args = ['-c', 'core.fsmonitor=false', 'diff', '--no-ext-diff', '--no-textconv', '--no-color'];
     try {
-      const out = (await runGit(cwd, [...args, range ?? 'HEAD', '--'])).toString('utf8');
-      if (range !== undefined) return { ok: true, diff: out };
-      const added = await untrackedDiff(cwd, mayRead);
-      return { ok: true, diff: [out, added].filter((x) => x.trim()).join('\n') };
+      // A bad range fails here, with git's reason; the diff itself leaves out what the read rules refuse
+      // (a tracked .env, a file behind a deny rule), named in a note (readable-diff.ts).
+      await runGit(cwd, [...args, '--name-only', '-z', range ?? 'HEAD', '--']);
+      const judge = mayRead ?? defaultMayRead(cwd);
+      const tracked = await readableDiff(cwd, range ?? 'HEAD', judge);
+      const note = withheldNote(tracked.withheld);
+      const added = range === undefined ? await untrackedDiff(cwd, judge) : '';
+      return { ok: true, diff: [tracked.diff, added, note].filter((x) => x.trim()).join('\n') };
     } catch (err) {
       return { ok: false, message: `/review could not read the diff: ${String((err as Error).message ?? err)}` };
     }

@@ -24,7 +24,7 @@ export const UNTRACKED_TOTAL_BYTES = 100_000;
 const NAMES_MAX = 200;
 
 /** Without a policy: refused reads (keys, credentials, /proc) stay refused, and only files inside `root`. */
-function defaultMayRead(root: string): MayRead {
+export function defaultMayRead(root: string): MayRead {
   const denied = deniedReads(homedir());
   return async (abs) => {
     const p = normalizePath(abs);

@@ -82,8 +82,12 @@ test('/review adds untracked files: capped, binaries named, links not followed, 
   made.push(outside);
   writeFileSync(path.join(outside, 'secret.txt'), 'OUTSIDE-SECRET-CONTENT\n');
   writeFileSync(path.join(root, '.gitignore'), 'ignored.log\n');
-  git(root, 'add', '.gitignore');
+  mkdirSync(path.join(root, 'conf'));
+  writeFileSync(path.join(root, 'conf/.env'), 'TOKEN=old\n');
+  git(root, 'add', '.gitignore', 'conf/.env');
   git(root, 'commit', '-qm', 'ignore');
+  // A tracked secret's change stays out of the diff too, named.
+  writeFileSync(path.join(root, 'conf/.env'), 'TOKEN=TRACKED-SECRET\n');
   writeFileSync(path.join(root, 'src/new.ts'), 'export const fresh = exec(userInput);\n');
   writeFileSync(path.join(root, 'ignored.log'), 'IGNORED-CONTENT\n');
   writeFileSync(path.join(root, 'blob.bin'), Buffer.from([0x89, 0x50, 0x00, 0x01, 0x02, 0x00, 0xff]));
@@ -118,7 +122,8 @@ test('/review adds untracked files: capped, binaries named, links not followed, 
   assert.doesNotMatch(d, /IGNORED-CONTENT|ignored\.log/, 'ignored files are not listed');
   assert.match(d, /b\/blob\.bin\nnew file \(untracked\): a binary file of 7 bytes \(not shown\)/);
   assert.match(d, /b\/\.env\nnew file \(untracked\): not read: /);
-  assert.doesNotMatch(d, /DOTENV-SECRET/);
+  assert.doesNotMatch(d, /DOTENV-SECRET|TRACKED-SECRET/);
+  assert.match(d, /Changes not included, by the read rules: conf\/\.env/);
   assert.match(d, /b\/link-file\nnew file \(untracked\): a symbolic link to .* \(not followed\)/);
   assert.match(d, /b\/link-dir\nnew file \(untracked\): a symbolic link to .* \(not followed\)/);
   assert.doesNotMatch(d, /OUTSIDE-SECRET-CONTENT/);
