@@ -6,7 +6,7 @@ import type { ClarifyPort, PriorResearch } from '../research/loop/research-run-t
 import { costOf } from '../usage/cost';
 import type { RunBudget } from '../usage/budget';
 import { ProviderError, type ProviderConfig } from '../providers/types';
-import type { ResearchHost } from '../research/host';
+import type { ReadApproval, ResearchHost } from '../research/host';
 import { runResearch, type ResearchEvent } from '../research/loop/research-run';
 import { planResearch } from '../research/loop/research-planner';
 import type { LlmTarget } from '../research/loop/llm-text';
@@ -32,6 +32,8 @@ export interface ResearchRequestOptions {
   prior?: PriorResearch;
   /** Keeps what a follow-up on this run's report would start from. */
   remember?(prior: PriorResearch): void;
+  /** Asks the user about a workspace source the read rules ask for (a file outside the workspace). */
+  approveRead?: ReadApproval;
   /** Messages the user steers the run with: each is added to the brief. */
   steers?: { take(): string[] };
   /** Where to look, over the composer's picker (the `researcher` sub-agent: the web). */
@@ -49,9 +51,12 @@ export async function* researchRequest(opts: ResearchRequestOptions): AsyncGener
   let services: Awaited<ReturnType<ResearchHost['services']>>;
   try {
     // A workspace-only run searches nothing on the web: it needs no search key.
-    services = scope === 'workspace' && host.workspaceServices ? await host.workspaceServices() : await host.services();
+    services =
+      scope === 'workspace' && host.workspaceServices
+        ? await host.workspaceServices(opts.approveRead)
+        : await host.services();
     if (scope === 'both' && host.workspaceServices && !services.workspace)
-      services = { ...services, workspace: (await host.workspaceServices()).workspace };
+      services = { ...services, workspace: (await host.workspaceServices(opts.approveRead)).workspace };
   } catch (e) {
     // No search key: the chat shows what to configure, with the same Retry as a missing model key.
     const code = (e as { code?: unknown }).code;

@@ -9,21 +9,27 @@ import type { AuditDecidedBy, AuditStatus } from '../security/audit-log';
 import { approvalDetail, displaySubject } from '../tools/registry';
 import {
   type AnyTool,
+  type ChangeSet,
   errorResult,
+  isChangeSet,
   type PreparedCall,
+  type Proposal,
   type ProposedChange,
   type ToolContext,
   type ToolResult,
 } from '../tools/types';
+import { failedChange } from '../tools/util/change';
 import { failedEdit } from '../tools/util/edit-failures';
 import { realPathOf, resolvePath } from '../tools/util/paths';
 import { redactResult, toolRedactor } from '../tools/util/redaction';
 import { applyEditedProposal, changeSummary, isEdited, recheckReviewed } from '../tools/util/reviewed-change';
 import { errorText } from '../util/error-text';
-import { withDiagnostics } from '../language/after-write';
+import { applyChangeSet, changeSetSummary } from '../tools/util/change-set';
+import { runWatched, withDiagnostics } from '../language/after-write';
 import { boxJudgement } from '../sandbox/command-gate';
 import { type Judgement, judgeCall } from './permission-gate';
 import { askPermissionRequestHooks } from './permission-request-hook';
+import { ANY_FILE } from './step-order';
 import type { ToolRuntime, TurnEvent, TurnOptions } from './turn';
 
 /** Tool calls taken from one model response; the rest get an error asking to repeat them. */
@@ -50,6 +56,7 @@ export function initialCard(call: ToolCall, uiId: string, prepared: PreparedCall
 
 /** The real path a file writer with a diff review will change, to keep its proposals in order; else undefined. */
 export async function writeTarget(prepared: PreparedCall, ports: ToolPorts): Promise<string | undefined> {
+  if (prepared.ok && prepared.tool.proposeChanges) return ANY_FILE;
   if (!prepared.ok || !prepared.tool.proposeChange) return undefined;
   try {
     return await realPathOf(ports.workspace, await resolvePath(ports.workspace, prepared.tool.subject(prepared.input)));
@@ -108,6 +115,23 @@ export async function propose(
   }
 }
 
+/**
+ * A writer of several files (rename) proposes before it is judged: only its change names the files.
+ * A change that cannot be made goes back to the model at once, like a single writer's.
+ */
+export async function proposeSet(
+  tool: AnyTool,
+  input: unknown,
+  ctx: ToolContext,
+): Promise<{ ok: true; change: ChangeSet } | { ok: false; result: ToolResult }> {
+  if (!tool.proposeChanges) return { ok: false, result: errorResult(`${tool.name} proposes no change.`) };
+  try {
+    return { ok: true, change: await tool.proposeChanges(input, ctx) };
+  } catch (error) {
+    return { ok: false, result: failedChange(error) };
+  }
+}
+
 // ---- approve ----------------------------------------------------------------------------------
 
 /** "Always allow" saved on one card: the other cards of the step still pending are judged again. */
@@ -125,7 +149,13 @@ export class SavedRules {
 }
 
 export type Approval =
-  | { kind: 'approved'; decidedBy: AuditDecidedBy; editedText?: string; hookNotes?: string[] }
+  | {
+      kind: 'approved';
+      decidedBy: AuditDecidedBy;
+      editedText?: string;
+      editedTexts?: Record<string, string>;
+      hookNotes?: string[];
+    }
   | { kind: 'denied'; result: ToolResult; hookNotes?: string[] }
   | { kind: 'aborted' };
 
@@ -142,7 +172,7 @@ export async function approve(a: {
   ctx: ToolContext;
   view: ToolCallView;
   judged: Judgement;
-  change: ProposedChange | undefined;
+  change: Proposal | undefined;
   rules: SavedRules;
   push(event: TurnEvent): void;
   turn: Promise<unknown>;
@@ -160,7 +190,8 @@ export async function approve(a: {
   const view = hooked.notes.length ? { ...a.view, hooks: [...(a.view.hooks ?? []), ...hooked.notes] } : a.view;
   const detail = await approvalDetail(a.prepared, a.ctx, a.view.subject);
   const redact = toolRedactor(a.ctx.ports);
-  const summary = change && changeSummary(change);
+  const summary = change && !isChangeSet(change) ? changeSummary(change) : undefined;
+  const setSummary = change && isChangeSet(change) ? changeSetSummary(change) : undefined;
   a.push({ type: 'tool_updated', call: { ...view, status: 'awaiting_approval' } });
   await a.turn;
   const withdraw = new AbortController();
@@ -192,6 +223,12 @@ export async function approve(a: {
         ...(judged.rule ? { rule: judged.rule } : {}),
         ...(judged.alwaysRule ? { alwaysRule: judged.alwaysRule } : {}),
         ...(change && summary ? { proposal: change, change: { ...summary, diff: redact(summary.diff) } } : {}),
+        ...(change && setSummary
+          ? {
+              proposal: change,
+              changeSet: { ...setSummary, files: setSummary.files.map((f) => ({ ...f, diff: redact(f.diff) })) },
+            }
+          : {}),
       },
       withdraw.signal,
     );
@@ -217,6 +254,16 @@ export async function approve(a: {
     const result = errorResult(`${text} Do not retry it unchanged; ask or take another approach.`);
     return { kind: 'denied', result, ...hookNotes };
   }
+  if (change && isChangeSet(change)) {
+    const editedTexts = Object.fromEntries(
+      change.files.flatMap((f) => {
+        const text = decision.editedTexts?.[f.path];
+        return isEdited(f, text) ? [[f.path, text]] : [];
+      }),
+    );
+    const edits = Object.keys(editedTexts).length ? { editedTexts } : {};
+    return { kind: 'approved', decidedBy: 'user', ...edits, ...hookNotes };
+  }
   const editedText = change && isEdited(change, decision.editedText) ? decision.editedText : undefined;
   return { kind: 'approved', decidedBy: 'user', ...(editedText !== undefined ? { editedText } : {}), ...hookNotes };
 }
@@ -230,12 +277,19 @@ export async function approve(a: {
  */
 export async function execute(
   prepared: Extract<PreparedCall, { ok: true }>,
-  reviewed: ProposedChange | undefined,
+  reviewed: Proposal | undefined,
   editedText: string | undefined,
   tools: ToolRuntime,
   ctx: ToolContext,
+  editedTexts?: Record<string, string>,
 ): Promise<ToolResult> {
   try {
+    // A change of several files is applied as judged and reviewed, never proposed again.
+    if (reviewed && isChangeSet(reviewed)) {
+      const paths = reviewed.files.map((f) => f.path);
+      const apply = () => applyChangeSet(ctx, reviewed, editedTexts);
+      return redactResult(await runWatched(ctx, paths, apply), toolRedactor(ctx.ports));
+    }
     if (!reviewed) return await withDiagnostics(prepared.tool, prepared.input, ctx, () => tools.execute(prepared, ctx));
     const check = await recheckReviewed(ctx, reviewed);
     if (!check.ok) return check.result;

@@ -17,7 +17,11 @@ const found = findChromium(undefined);
 test('a configured path that is not a browser: PDF export is not offered, and the reason says why', () => {
   const r = findChromium('/nonexistent/chrome');
   assert.ok('reason' in r);
-  assert.match(r.reason, /sextant\.browser\.executablePath \(\/nonexistent\/chrome\) is not an executable file/);
+  // The browser tool's finder says it: one finder, one message.
+  assert.match(
+    r.reason,
+    /sextant\.browser\.executablePath is "\/nonexistent\/chrome", which is not an executable file/,
+  );
 });
 
 test('a report prints to a PDF whose text holds the report and its workspace citation', {
