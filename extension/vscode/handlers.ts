@@ -9,6 +9,7 @@ import type { InboundHandlers, Mode, Outbound, Reference, ReferenceCandidate, Ru
 import type { ChatController } from '../core/agent/controller';
 import { expandPrompt } from '../core/extensions/prompt-expansion';
 import { gitReviewDiff } from '../core/extensions/review';
+import type { MayRead } from '../core/extensions/untracked-files';
 import type { ProjectContext } from '../core/extensions/project-context';
 import type { PromptHistory } from '../core/extensions/prompt-history';
 import type { MessageQueue } from '../core/agent/message-queue';
@@ -41,6 +42,8 @@ export interface HandlerHost {
   references?: {
     resolve(refs: readonly Reference[]): Promise<ResolvedReferences>;
     candidates(query: string): Promise<ReferenceCandidate[]>;
+    /** read_file's judgement without asking: /review reads an untracked file only when it allows. */
+    mayRead?: MayRead;
   };
   /** Whether a slash command's allowed-tools pre-approve anything (a workspace file asks once per version). */
   grants?: GrantHost;
@@ -110,7 +113,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     const attachments = await attach(text, references, images);
     if (!attachments) return;
     const prompt = await expandPrompt(host.project.commands, await host.expandMessage(text), {
-      reviewDiff: gitReviewDiff(() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath),
+      reviewDiff: gitReviewDiff(() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, host.references?.mayRead),
     });
     if (!prompt.ok) {
       host.post({

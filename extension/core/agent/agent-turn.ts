@@ -117,6 +117,8 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
           limits: services.subagents.limits,
           ...(budget ? { budget } : {}),
           parentSpent: () => parentUsage,
+          ...(services.research ? { research: services.research } : {}),
+          ...(hooks ? { hooks } : {}),
         })
       : undefined;
   for (const problem of delegation?.problems ?? []) {

@@ -26,6 +26,7 @@ import { effectiveMode, modeAvailability } from './modes';
 import { PlanFlow } from './plan-flow';
 import { RequestRunner, type SendOptions } from './request-runner';
 import { RewindFlow } from './rewind-flow';
+import { SessionHooks } from '../extensions/hooks/session-hooks';
 import { SessionRewinder } from './rewind-session';
 
 export type { ChatServices, ReasoningChoices } from './chat-services';
@@ -236,6 +237,7 @@ export class ChatController {
   async newChat(): Promise<void> {
     await this.runner.abort();
     const old = this.chat.session;
+    this.sessionEnded(old, 'clear');
     this.chat.session = this.freshSession();
     this.chat.session.mode = old.mode;
     this.chat.session.model = old.model;
@@ -248,6 +250,7 @@ export class ChatController {
     const stored = this.services.history.persistence.getSession(sessionId);
     if (!stored) return false;
     await this.runner.abort();
+    if (this.chat.session.id !== stored.id) this.sessionEnded(this.chat.session, 'other');
     this.services.tools.disposeSession(this.chat.session.tools);
     this.chat.session = this.fromStored(stored);
     this.services.host.onCurrentSessionChanged?.(stored.id);
@@ -268,8 +271,15 @@ export class ChatController {
 
   async dispose(): Promise<void> {
     await this.runner.abort();
+    this.sessionEnded(this.chat.session, 'other');
     this.chat.dispose();
     this.services.tools.disposeSession(this.chat.session.tools);
+  }
+
+  /** SessionEnd hooks for a chat that had a turn: fire and forget (bounded by SESSION_END_TIMEOUT_MS). */
+  private sessionEnded(session: LiveSession, reason: 'clear' | 'other'): void {
+    if (!this.services.hooks || !session.persisted) return;
+    void new SessionHooks(this.services.hooks, session.id).sessionEnd(reason);
   }
 
   private freshSession(): LiveSession {

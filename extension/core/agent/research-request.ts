@@ -1,7 +1,7 @@
 // A request in Research mode, or a "Plan Research" request in Plan mode, as a stream of the same
 // events a turn yields, so the controller journals and forwards them the same way. Research runs
 // isolated from the chat: the question (or an approved research plan) is all it takes from it.
-import { filterLines, researchPlanToMarkdown, type ResearchPlanInput } from '../../protocol';
+import { filterLines, researchPlanToMarkdown, type ResearchPlanInput, type ResearchScope } from '../../protocol';
 import type { ClarifyPort, PriorResearch } from '../research/loop/research-run-types';
 import { costOf } from '../usage/cost';
 import type { RunBudget } from '../usage/budget';
@@ -36,6 +36,8 @@ export interface ResearchRequestOptions {
   approveRead?: ReadApproval;
   /** Messages the user steers the run with: each is added to the brief. */
   steers?: { take(): string[] };
+  /** Where to look, over the composer's picker (the `researcher` sub-agent: the web). */
+  scope?: ResearchScope;
   signal: AbortSignal;
   now(): number;
   newId(): string;
@@ -44,7 +46,7 @@ export interface ResearchRequestOptions {
 /** Runs the researcher and delivers a verified report. */
 export async function* researchRequest(opts: ResearchRequestOptions): AsyncGenerator<ResearchEvent, void> {
   const host = opts.research;
-  const scope = opts.plan?.scope ?? host.scope?.() ?? 'web';
+  const scope = opts.plan?.scope ?? opts.scope ?? host.scope?.() ?? 'web';
   const defaults = host.defaults?.();
   let services: Awaited<ReturnType<ResearchHost['services']>>;
   try {

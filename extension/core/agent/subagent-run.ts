@@ -10,7 +10,10 @@ import type { ToolPorts } from '../ports';
 import type { AuditEntry } from '../security/audit-log';
 import type { ToolResult, ToolSessionState } from '../tools/types';
 import { type BudgetLimits, type RunBudget, tokensOf } from '../usage/budget';
+import type { ResearchHost } from '../research/host';
+import type { SessionHooks } from '../extensions/hooks/session-hooks';
 import type { PermissionGate } from './permission-gate';
+import { runResearchSubagent } from './subagent-research';
 import { type FileLocks, restrictTools, type ConcurrencyGate } from './subagent-tools';
 import type { Target } from './run-target';
 import { runTurn, type ToolRuntime, type TurnOptions } from './turn';
@@ -63,6 +66,13 @@ export interface SubagentScope {
   settled: Set<string>;
   /** Registers a sub-agent's own stop (the card's Stop); returns the unregister. */
   register(callId: string, stop: () => void): () => void;
+  /** Research mode's host: the built-in `researcher` runs the research loop through it (without it, web tools). */
+  research?: ResearchHost;
+  /**
+   * The session's hooks: a sub-agent's tool calls fire PreToolUse, PermissionRequest and PostToolUse
+   * (with its `agent_type`), and its end fires SubagentStop.
+   */
+  hooks?: SessionHooks;
 }
 
 export interface SubagentTask {
@@ -80,7 +90,11 @@ export async function runSubagent(scope: SubagentScope, task: SubagentTask): Pro
   const own = new AbortController();
   const stopOwn = () => own.abort();
   task.signal.addEventListener('abort', stopOwn, { once: true });
-  const unregister = scope.register(task.callId, stopOwn);
+  // The card's Stop: a research sub-agent that has read pages ends its gathering and writes from them.
+  let softStop: (() => boolean) | undefined;
+  const unregister = scope.register(task.callId, () => {
+    if (!softStop?.()) own.abort();
+  });
   const view: SubagentView = {
     name: def.name,
     description: task.description,
@@ -98,7 +112,11 @@ export async function runSubagent(scope: SubagentScope, task: SubagentTask): Pro
   };
   emit(true);
   try {
-    return await scope.gate.run(own.signal, () => run(scope, task, view, own.signal, emit));
+    return await scope.gate.run(own.signal, () =>
+      run(scope, task, view, own.signal, emit, (take) => {
+        softStop = take;
+      }),
+    );
   } catch (err) {
     view.status = own.signal.aborted ? 'stopped' : 'error';
     emit(true);
@@ -118,10 +136,31 @@ async function run(
   view: SubagentView,
   signal: AbortSignal,
   emit: (force: boolean) => void,
+  onSoftStop: (take: () => boolean) => void,
 ): Promise<ToolResult> {
   const def = task.definition;
   const target = def.model ? await scope.resolveModel(def.model) : scope.parentTarget;
   view.model = target.ref;
+  if (def.runs === 'research' && scope.research) {
+    const research = scope.research;
+    auditStart(scope, task, target, ['research loop']);
+    view.status = 'running';
+    emit(true);
+    return runResearchSubagent({
+      research,
+      target,
+      prompt: task.prompt,
+      name: def.name,
+      view,
+      budget: subagentBudget(scope, task.callId),
+      signal,
+      onSoftStop,
+      spent: (usage) => scope.spent.set(task.callId, usage),
+      emit,
+      now: scope.now,
+      newId: scope.newId ?? (() => `${task.callId}-${scope.now()}`),
+    });
+  }
   const tools = restrictTools(
     scope.parentTools,
     { ...(def.tools ? { allowed: def.tools } : {}), readOnly: def.mode === 'plan' },
@@ -135,23 +174,12 @@ async function run(
     const r = roots[0] ? path.relative(roots[0], abs) : abs;
     return r && !r.startsWith('..') ? r : abs;
   };
-  scope.audit?.({
-    sessionId: scope.sessionId,
-    callId: task.callId,
-    tool: 'task',
-    decision: 'allow',
-    decidedBy: 'mode',
-    rule: `sub-agent start: ${def.name} (${def.source})`,
-    status: 'ok',
-    durationMs: 0,
-    args: {
-      subagent: def.name,
-      description: task.description,
-      model: target.ref,
-      tools: tools?.specs().map((s) => s.name),
-    },
-    subagent: def.name,
-  });
+  auditStart(
+    scope,
+    task,
+    target,
+    tools?.specs().map((s) => s.name),
+  );
   view.status = 'running';
   emit(true);
   const opts: TurnOptions = {
@@ -176,6 +204,8 @@ async function run(
     },
     ...(scope.beforeCommand ? { beforeCommand: scope.beforeCommand } : {}),
     budget: subagentBudget(scope, task.callId),
+    // Its Stop hooks are SubagentStop's: a block sends it on (at most 3 times, like Stop).
+    ...(scope.hooks ? { hooks: scope.hooks.forSubagent(def.name) } : {}),
   };
   let answer = '';
   let outcome: Awaited<ReturnType<typeof runTurnToEnd>>;
@@ -265,6 +295,23 @@ async function runTurnToEnd(
     push({ kind: 'text', text: `\n[failed: ${String(err)}]\n` });
     return 'error';
   }
+}
+
+/** The audit log's entry for a sub-agent's start: who, on which model, with which tools. */
+function auditStart(scope: SubagentScope, task: SubagentTask, target: Target, tools: string[] | undefined): void {
+  const def = task.definition;
+  scope.audit?.({
+    sessionId: scope.sessionId,
+    callId: task.callId,
+    tool: 'task',
+    decision: 'allow',
+    decidedBy: 'mode',
+    rule: `sub-agent start: ${def.name} (${def.source})`,
+    status: 'ok',
+    durationMs: 0,
+    args: { subagent: def.name, description: task.description, model: target.ref, tools },
+    subagent: def.name,
+  });
 }
 
 /** The definition's prompt, the workspace it works in, and the parent's rules files. */

@@ -28,6 +28,7 @@ import { applyChangeSet, changeSetSummary } from '../tools/util/change-set';
 import { runWatched, withDiagnostics } from '../language/after-write';
 import { boxJudgement } from '../sandbox/command-gate';
 import { type Judgement, judgeCall } from './permission-gate';
+import { askPermissionRequestHooks } from './permission-request-hook';
 import { ANY_FILE } from './step-order';
 import type { ToolRuntime, TurnEvent, TurnOptions } from './turn';
 
@@ -148,8 +149,14 @@ export class SavedRules {
 }
 
 export type Approval =
-  | { kind: 'approved'; decidedBy: AuditDecidedBy; editedText?: string; editedTexts?: Record<string, string> }
-  | { kind: 'denied'; result: ToolResult }
+  | {
+      kind: 'approved';
+      decidedBy: AuditDecidedBy;
+      editedText?: string;
+      editedTexts?: Record<string, string>;
+      hookNotes?: string[];
+    }
+  | { kind: 'denied'; result: ToolResult; hookNotes?: string[] }
   | { kind: 'aborted' };
 
 /**
@@ -174,11 +181,18 @@ export async function approve(a: {
   adjust?: (j: Judgement) => Judgement;
 }): Promise<Approval> {
   const { opts, tool, input, judged, change } = a;
+  // PermissionRequest hooks may answer the card before it is shown (an allow only the default question).
+  const hooked = await askPermissionRequestHooks(opts, { tool: tool.name, input, callId: a.view.callId }, judged);
+  const hookNotes = hooked.notes.length ? { hookNotes: hooked.notes } : {};
+  if (opts.signal.aborted) return { kind: 'aborted' };
+  if (hooked.kind === 'deny') return { kind: 'denied', result: hooked.result, ...hookNotes };
+  if (hooked.kind === 'allow') return { kind: 'approved', decidedBy: 'hook', ...hookNotes };
+  const view = hooked.notes.length ? { ...a.view, hooks: [...(a.view.hooks ?? []), ...hooked.notes] } : a.view;
   const detail = await approvalDetail(a.prepared, a.ctx, a.view.subject);
   const redact = toolRedactor(a.ctx.ports);
   const summary = change && !isChangeSet(change) ? changeSummary(change) : undefined;
   const setSummary = change && isChangeSet(change) ? changeSetSummary(change) : undefined;
-  a.push({ type: 'tool_updated', call: { ...a.view, status: 'awaiting_approval' } });
+  a.push({ type: 'tool_updated', call: { ...view, status: 'awaiting_approval' } });
   await a.turn;
   const withdraw = new AbortController();
   const stop = () => withdraw.abort();
@@ -227,7 +241,7 @@ export async function approve(a: {
     unsubscribe();
     opts.signal.removeEventListener('abort', stop);
   }
-  if (!decision) return { kind: 'approved', decidedBy: allowedBy ? decidedByOf(allowedBy) : 'user' };
+  if (!decision) return { kind: 'approved', decidedBy: allowedBy ? decidedByOf(allowedBy) : 'user', ...hookNotes };
   if (decision.decision === 'always' && judged.alwaysRule && opts.permissions) {
     await opts.permissions.rememberRule(judged.alwaysRule).then(
       () => a.rules.saved(),
@@ -237,7 +251,8 @@ export async function approve(a: {
   if (decision.decision === 'deny') {
     const why = decision.reason ? ` Their reason: ${decision.reason}` : '';
     const text = `The user denied this ${tool.name} call.${why}`;
-    return { kind: 'denied', result: errorResult(`${text} Do not retry it unchanged; ask or take another approach.`) };
+    const result = errorResult(`${text} Do not retry it unchanged; ask or take another approach.`);
+    return { kind: 'denied', result, ...hookNotes };
   }
   if (change && isChangeSet(change)) {
     const editedTexts = Object.fromEntries(
@@ -246,10 +261,11 @@ export async function approve(a: {
         return isEdited(f, text) ? [[f.path, text]] : [];
       }),
     );
-    return { kind: 'approved', decidedBy: 'user', ...(Object.keys(editedTexts).length ? { editedTexts } : {}) };
+    const edits = Object.keys(editedTexts).length ? { editedTexts } : {};
+    return { kind: 'approved', decidedBy: 'user', ...edits, ...hookNotes };
   }
   const editedText = change && isEdited(change, decision.editedText) ? decision.editedText : undefined;
-  return { kind: 'approved', decidedBy: 'user', ...(editedText !== undefined ? { editedText } : {}) };
+  return { kind: 'approved', decidedBy: 'user', ...(editedText !== undefined ? { editedText } : {}), ...hookNotes };
 }
 
 // ---- execute ----------------------------------------------------------------------------------

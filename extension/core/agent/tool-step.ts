@@ -9,6 +9,7 @@ import type { ToolCallView } from '../../protocol';
 import type { ModelMessage, ToolCall } from '../providers/types';
 import type { AuditDecidedBy } from '../security/audit-log';
 import { errorResult, type PreparedCall, type Proposal, type ToolContext, type ToolResult } from '../tools/types';
+import { displaySubject } from '../tools/registry';
 import type { AsyncQueue } from '../util/async-queue';
 import { withHookDecision } from '../extensions/hooks/hook-permission';
 import { hookBlockedResult, resultText, withPostToolFeedback } from '../extensions/hooks/tool-feedback';
@@ -94,7 +95,8 @@ export async function runToolCalls(
 /** One call through its phases; every way out reports the card and the message for the model. */
 async function runCall(c: StepCall, step: Step): Promise<ModelMessage> {
   const { opts, queue, order } = step;
-  const { call, prepared, view, index } = c;
+  const { call, view, index } = c;
+  let prepared = c.prepared;
   const startedAt = opts.now();
   // The card as shown: hooks' notes are added to it once they ran.
   let shown = view;
@@ -106,25 +108,36 @@ async function runCall(c: StepCall, step: Step): Promise<ModelMessage> {
   if (opts.signal.aborted) return done('aborted', errorResult(STOPPED));
   // An unknown tool or invalid arguments: nothing runs, so there is nothing to approve.
   if (!prepared.ok) return done('error', errorResult(prepared.error));
-  const { tool, input } = prepared;
+  const { tool } = prepared;
+  let input = prepared.input;
   if (order.sharesFile(index)) {
     order.cardShown(index); // its card comes once the earlier change to its file is over; the next need not wait
     await order.sameFileDone(index);
   }
   if (opts.signal.aborted) return done('aborted', errorResult(STOPPED));
   const ctx = toolContext(opts, view, queue);
-  const policyJudged = await judge(opts, tool, input);
+  let policyJudged = await judge(opts, tool, input);
   // PreToolUse hooks: a deny is final, an ask asks, an allow skips only a default ask (hook-permission.ts).
   const pre =
     opts.hooks && policyJudged.decision !== 'deny'
       ? await opts.hooks.preToolUse(tool.name, input, view.callId, opts.signal)
       : undefined;
   const adjust = (j: Judgement) => (pre ? withHookDecision(j, pre) : j);
-  let judged = adjust(policyJudged);
-  if (pre?.notes.length) {
-    shown = { ...view, hooks: [...pre.notes] };
-    queue.push({ type: 'tool_updated', call: shown });
+  if (pre?.notes.length) shown = { ...view, hooks: [...pre.notes] };
+  if (pre?.updatedInput && pre.permission !== 'deny' && !pre.block) {
+    // A hook's rewrite is the model's call made anew: validated by the tool's schema, judged again.
+    const again = rewrittenCall(call, pre.updatedInput, step.tools, tool.name);
+    if (!again.ok) {
+      queue.push({ type: 'tool_updated', call: shown });
+      return done('error', errorResult(again.error));
+    }
+    prepared = again;
+    input = again.input;
+    shown = { ...shown, subject: displaySubject(again, opts.ports) };
+    policyJudged = await judge(opts, tool, input);
   }
+  let judged = adjust(policyJudged);
+  if (pre?.notes.length || pre?.updatedInput) queue.push({ type: 'tool_updated', call: shown });
   if (pre?.halt) step.halt(pre.stopReason ?? 'a PreToolUse hook stopped the agent');
   let audit = auditCall(opts, shown, tool, input, judged);
   let decidedBy: AuditDecidedBy = decidedByOf(judged);
@@ -173,6 +186,8 @@ async function runCall(c: StepCall, step: Step): Promise<ModelMessage> {
       turn: order.cardTurn(index),
       shown: () => order.cardShown(index),
     });
+    if (answer.kind !== 'aborted' && answer.hookNotes)
+      shown = { ...shown, hooks: [...(shown.hooks ?? []), ...answer.hookNotes] };
     if (answer.kind === 'aborted') {
       audit('aborted', 'user', 0);
       return done('aborted', errorResult(STOPPED));
@@ -205,6 +220,19 @@ async function runCall(c: StepCall, step: Step): Promise<ModelMessage> {
   }
   audit(status, decidedBy, opts.now() - runStartedAt);
   return done(status, result, runStartedAt);
+}
+
+/** A PreToolUse hook's rewritten input through the tool's own validation (same tool, never another). */
+function rewrittenCall(
+  call: ToolCall,
+  updated: Record<string, unknown>,
+  tools: ToolRuntime,
+  name: string,
+): Extract<PreparedCall, { ok: true }> | { ok: false; error: string } {
+  const again = tools.prepare({ ...call, name, argumentsJson: JSON.stringify(updated) });
+  if (again.ok && again.tool.name === name) return again;
+  const why = again.ok ? 'another tool' : again.error;
+  return { ok: false, error: `Not run: a PreToolUse hook rewrote the input, and the rewrite is not valid: ${why}` };
 }
 
 function toolContext(opts: TurnOptions, view: ToolCallView, queue: AsyncQueue<TurnEvent>): ToolContext {

@@ -20,6 +20,11 @@ export interface AgentDefinition {
   model?: string;
   /** `plan`: read-only tools only, whatever `tools` says. */
   mode?: 'plan' | 'agent';
+  /**
+   * `research`: the sub-agent is Research mode's loop (verified, cited report) rather than a model with
+   * tools — the built-in `researcher` only; a file cannot ask for it.
+   */
+  runs?: 'research';
   /** The system prompt (the file's body). */
   prompt: string;
   /** Where it came from: `built-in`, `.claude/agents/x.md`, `~/.sextant/agents/y.md`. */
@@ -89,6 +94,7 @@ export const BUILTIN_AGENTS: readonly AgentDefinition[] = [
       'fact. Use it for documentation, APIs, versions and anything outside the workspace.',
     tools: toolNamesOf(['WebSearch', 'WebFetch']),
     mode: 'plan',
+    runs: 'research',
     prompt: researcherPrompt.trim(),
     source: 'built-in',
   },

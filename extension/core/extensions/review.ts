@@ -2,8 +2,11 @@
 // `reviewer` sub-agent in Plan mode (read-only), with a security pass, findings reported as
 // `path:line` links with a severity (prompts/review.md). git runs with external diff drivers and
 // textconv filters off, so a repository's config cannot make the diff run a program of its choosing.
+// The working tree's review adds untracked, non-ignored files as new-file diffs (untracked-files.ts).
 import reviewTemplate from '../../../prompts/review.md';
 import { runGit } from '../checkpoints/git-repo';
+import { readableDiff, withheldNote } from './readable-diff';
+import { defaultMayRead, type MayRead, untrackedDiff } from './untracked-files';
 
 /** Most of the diff put in the prompt; the rest is named as left out (the reviewer can read files). */
 export const REVIEW_DIFF_MAX = 200_000;
@@ -14,8 +17,11 @@ export type ReviewDiff = (
   range: string | undefined,
 ) => Promise<{ ok: true; diff: string } | { ok: false; message: string }>;
 
-/** `git diff` in the first workspace folder. */
-export function gitReviewDiff(root: () => string | undefined): ReviewDiff {
+/**
+ * `git diff` in the first workspace folder; for the working tree, with its untracked files as new
+ * files, each read only when `mayRead` (read_file's judgement: allowed without asking) says so.
+ */
+export function gitReviewDiff(root: () => string | undefined, mayRead?: MayRead): ReviewDiff {
   return async (range) => {
     const cwd = root();
     if (!cwd) return { ok: false, message: '/review needs an open folder (a git repository).' };
@@ -23,8 +29,14 @@ export function gitReviewDiff(root: () => string | undefined): ReviewDiff {
       return { ok: false, message: `"${range}" is not a branch, commit or range (like main..HEAD).` };
     const args = ['-c', 'core.fsmonitor=false', 'diff', '--no-ext-diff', '--no-textconv', '--no-color'];
     try {
-      const out = await runGit(cwd, [...args, range ?? 'HEAD', '--']);
-      return { ok: true, diff: out.toString('utf8') };
+      // A bad range fails here, with git's reason; the diff itself leaves out what the read rules refuse
+      // (a tracked .env, a file behind a deny rule), named in a note (readable-diff.ts).
+      await runGit(cwd, [...args, '--name-only', '-z', range ?? 'HEAD', '--']);
+      const judge = mayRead ?? defaultMayRead(cwd);
+      const tracked = await readableDiff(cwd, range ?? 'HEAD', judge);
+      const note = withheldNote(tracked.withheld);
+      const added = range === undefined ? await untrackedDiff(cwd, judge) : '';
+      return { ok: true, diff: [tracked.diff, added, note].filter((x) => x.trim()).join('\n') };
     } catch (err) {
       return { ok: false, message: `/review could not read the diff: ${String((err as Error).message ?? err)}` };
     }

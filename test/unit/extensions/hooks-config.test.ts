@@ -19,14 +19,20 @@ test("Claude Code's settings shape is read as is: events, matchers, commands, ti
     file({
       PreToolUse: [{ matcher: 'Bash|Write', hooks: [{ type: 'command', command: 'check.sh', timeout: 5 }] }],
       UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'ctx.sh' }] }],
-      SubagentStop: [{ hooks: [{ type: 'command', command: 'later.sh' }] }],
+      SubagentStop: [{ hooks: [{ type: 'command', command: 'sub.sh' }] }],
+      // An event Claude Code has and Sextant does not fire: accepted (the file is not refused), not run.
+      PostToolUseFailure: [{ hooks: [{ type: 'command', command: 'later.sh' }] }],
     }),
     '.claude/settings.json',
   );
   assert.deepEqual(parsed.problems, []);
   assert.deepEqual(
     parsed.hooks.map((h) => `${h.event} ${h.matcher} ${h.command} ${h.timeoutS} ${h.scope}`),
-    ['PreToolUse Bash|Write check.sh 5 workspace', 'UserPromptSubmit  ctx.sh 60 workspace'],
+    [
+      'PreToolUse Bash|Write check.sh 5 workspace',
+      'UserPromptSubmit  ctx.sh 60 workspace',
+      'SubagentStop  sub.sh 60 workspace',
+    ],
   );
 });
 

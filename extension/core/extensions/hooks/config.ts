@@ -16,6 +16,9 @@ export const HOOK_EVENTS = [
   'Stop',
   'PreCompact',
   'Notification',
+  'SubagentStop',
+  'SessionEnd',
+  'PermissionRequest',
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
@@ -38,7 +41,7 @@ const MatcherGroupSchema = z.object({
 });
 
 /** Events Claude Code has that Sextant does not fire (yet): accepted so a shared file is not refused. */
-const OTHER_EVENTS = ['SubagentStop', 'SessionEnd', 'PermissionRequest', 'PostToolUseFailure'] as const;
+const OTHER_EVENTS = ['PostToolUseFailure'] as const;
 
 export const HooksSchema = z
   .object(Object.fromEntries([...HOOK_EVENTS, ...OTHER_EVENTS].map((e) => [e, z.array(MatcherGroupSchema).optional()])))

@@ -30,7 +30,7 @@ export interface HookCall {
   matchOn?: string;
 }
 
-const TOOL_EVENTS = new Set<HookEvent>(['PreToolUse', 'PostToolUse']);
+const TOOL_EVENTS = new Set<HookEvent>(['PreToolUse', 'PostToolUse', 'PermissionRequest']);
 
 export class HookEngine {
   constructor(private readonly o: HookEngineOptions) {}

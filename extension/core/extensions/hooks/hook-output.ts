@@ -1,8 +1,10 @@
 // What one hook said, read as Claude Code reads it, and what several hooks of one event say together.
 // - exit 0: stdout that is a JSON object is the decision (`decision`, `reason`, `continue`,
 //   `stopReason`, `systemMessage`, `hookSpecificOutput.permissionDecision` allow | deny | ask with
-//   `permissionDecisionReason`, `hookSpecificOutput.additionalContext`); other stdout is context for
-//   UserPromptSubmit and SessionStart, and a note on the card elsewhere.
+//   `permissionDecisionReason`, `hookSpecificOutput.updatedInput` (PreToolUse: the tool's input
+//   rewritten), `hookSpecificOutput.additionalContext`, and PermissionRequest's
+//   `hookSpecificOutput.decision` {behavior allow | deny, message}; its `interrupt` is not read); other
+//   stdout is context for UserPromptSubmit and SessionStart, and a note on the card elsewhere.
 // - exit 2: blocks, with stderr as the reason (what "blocks" means depends on the event).
 // - any other exit, a timeout, a hook that cannot start: a non-blocking error, shown; the turn goes on.
 import * as z from 'zod';
@@ -14,8 +16,10 @@ export type HookPermission = 'allow' | 'deny' | 'ask';
 export interface HookVerdict {
   hook: HookCommand;
   outcome: 'ok' | 'blocked' | 'error' | 'timeout' | 'stopped';
-  /** PreToolUse's permission decision. */
+  /** PreToolUse's permission decision (PermissionRequest's: allow or deny). */
   permission?: HookPermission;
+  /** PreToolUse: the tool's input as the hook rewrote it (validated and judged again by the caller). */
+  updatedInput?: Record<string, unknown>;
   /** `decision: "block"` or exit code 2. */
   block?: boolean;
   reason?: string;
@@ -41,6 +45,16 @@ const OutputSchema = z
         permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
         permissionDecisionReason: z.string().optional(),
         additionalContext: z.string().optional(),
+        updatedInput: z.record(z.string(), z.unknown()).optional(),
+        /** PermissionRequest's answer to the approval card. */
+        decision: z
+          .object({
+            behavior: z.enum(['allow', 'deny']),
+            message: z.string().optional(),
+            interrupt: z.boolean().optional(),
+          })
+          .loose()
+          .optional(),
       })
       .loose()
       .optional(),
@@ -88,10 +102,15 @@ export function readVerdict(hook: HookCommand, r: HookProcessResult): HookVerdic
   }
   const specific = json.hookSpecificOutput;
   const v: HookVerdict = { hook, outcome: 'ok', note: '' };
-  const permission = specific?.permissionDecision ?? legacyPermission(json.decision);
-  if (permission && hook.event === 'PreToolUse') v.permission = permission;
+  const asked = specific?.decision;
+  const permission =
+    hook.event === 'PermissionRequest'
+      ? asked?.behavior
+      : (specific?.permissionDecision ?? legacyPermission(json.decision));
+  if (permission && (hook.event === 'PreToolUse' || hook.event === 'PermissionRequest')) v.permission = permission;
+  if (hook.event === 'PreToolUse' && specific?.updatedInput) v.updatedInput = specific.updatedInput;
   if (json.decision === 'block') v.block = true;
-  const reason = specific?.permissionDecisionReason ?? json.reason;
+  const reason = asked?.message ?? specific?.permissionDecisionReason ?? json.reason;
   if (reason) v.reason = reason;
   if (specific?.additionalContext) v.additionalContext = specific.additionalContext;
   if (json.continue === false) {
@@ -102,6 +121,7 @@ export function readVerdict(hook: HookCommand, r: HookProcessResult): HookVerdic
     v.permission ? `${v.permission}${reason ? `: ${clip(reason)}` : ''}` : '',
     v.block ? `blocked${reason ? `: ${clip(reason)}` : ''}` : '',
     v.additionalContext ? 'added context' : '',
+    v.updatedInput ? 'rewrote the input' : '',
     v.halt ? `stopped the agent${v.stopReason ? `: ${clip(v.stopReason)}` : ''}` : '',
     json.systemMessage ? clip(json.systemMessage) : '',
   ].filter(Boolean);
@@ -137,6 +157,8 @@ export interface HookResult {
   reason?: string;
   /** Every hook's additional context, in order. */
   additionalContext?: string;
+  /** PreToolUse: the last rewritten input (none when a hook denied). */
+  updatedInput?: Record<string, unknown>;
   halt: boolean;
   stopReason?: string;
   /** One line per hook that ran, for the card or the chat. */
@@ -156,12 +178,15 @@ export function mergeVerdicts(verdicts: HookVerdict[]): HookResult {
   const reasons = deciding.map((v) => v.reason).filter((r): r is string => Boolean(r));
   const contexts = verdicts.map((v) => v.additionalContext).filter((c): c is string => Boolean(c));
   const halting = verdicts.find((v) => v.halt);
+  const rewrites = verdicts.filter((v) => v.updatedInput);
+  const updatedInput = permission === 'deny' || block ? undefined : rewrites[rewrites.length - 1]?.updatedInput;
   return {
     verdicts,
     ...(permission ? { permission } : {}),
     block,
     ...(reasons.length ? { reason: reasons.join('\n') } : {}),
     ...(contexts.length ? { additionalContext: contexts.join('\n\n') } : {}),
+    ...(updatedInput ? { updatedInput } : {}),
     halt: Boolean(halting),
     ...(halting?.stopReason ? { stopReason: halting.stopReason } : {}),
     notes: verdicts.map((v) => v.note),
