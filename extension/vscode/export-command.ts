@@ -6,7 +6,8 @@ import { EXPORT_EXTENSIONS, exportFileName, type ExportFormat } from '../core/st
 import { exportReport } from '../core/store/export-report';
 import type { Report } from '../protocol';
 import { markWalkthroughStep } from './walkthrough';
-import { findChromium, printHtmlToPdf } from '../platform/chromium-pdf';
+import { printHtmlToPdf } from '../platform/chromium-pdf';
+import { findBrowser } from '../platform/browser/find-browser';
 
 const FORMATS: Array<{ label: string; format: ExportFormat }> = [
   { label: 'Markdown', format: 'markdown' },
@@ -62,16 +63,15 @@ export async function exportReportToWorkspace(
   const chosen = report;
   if (!format) {
     // PDF beside the three text formats when a browser can print it; otherwise the picker says why not.
-    const browser = findChromium(
-      vscode.workspace.getConfiguration('sextant.browser').get<string>('executablePath') || undefined,
-    );
+    const configured = vscode.workspace.getConfiguration('sextant.browser').get<string>('executablePath');
+    const browser = findBrowser(configured ? { configured } : {});
     const items = [
       ...FORMATS,
       ...('path' in browser ? [{ label: 'PDF (printed by Chromium)', format: 'pdf' as const }] : []),
     ];
     const pick = await vscode.window.showQuickPick(items, {
       title: 'Sextant: Export Report — format',
-      ...('reason' in browser ? { placeHolder: `PDF export is not available: ${browser.reason}.` } : {}),
+      ...('problem' in browser ? { placeHolder: `PDF export is not available: ${browser.problem}` } : {}),
     });
     if (!pick) return;
     if (pick.format === 'pdf' && 'path' in browser) return exportReportPdf(chosen, browser.path, secrets, log);
