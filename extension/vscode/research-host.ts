@@ -2,7 +2,7 @@
 // fetcher the runtime already built for web_search / web_fetch, the loop's limits from settings, and
 // the fast model (sextant.research.fastModel, else the chat's model) as the claim checker.
 import * as vscode from 'vscode';
-import type { ResearchHost } from '../core/research/host';
+import type { ReadApproval, ResearchHost } from '../core/research/host';
 import { researchLimits } from '../core/research/limits';
 import { collectText } from '../core/research/loop/llm-text';
 import type { PageFetcher } from '../core/web/fetch/page-fetcher';
@@ -32,7 +32,7 @@ const SCOPE_KEY = 'sextant.researchScope';
 export function createResearchHost(deps: ResearchHostDeps): ResearchHost {
   let scope: ResearchScope = ResearchScopeSchema.catch('web').parse(deps.memento?.get(SCOPE_KEY));
   const workspaceServices = deps.workspace
-    ? async (): Promise<ResearchServices> => {
+    ? async (approve?: ReadApproval): Promise<ResearchServices> => {
         const wsDeps = (deps.workspace as () => Omit<WorkspaceSourceDeps, 'approve'>)();
         const refuse = async (): Promise<never> => {
           throw new Error('A workspace-only research run reads no web page.');
@@ -41,7 +41,7 @@ export function createResearchHost(deps: ResearchHostDeps): ResearchHost {
           search: refuse,
           fetchPage: refuse,
           // One per run: a run reads each file once.
-          workspace: createWorkspaceSources(wsDeps),
+          workspace: createWorkspaceSources({ ...wsDeps, ...(approve ? { approve } : {}) }),
         };
       }
     : undefined;

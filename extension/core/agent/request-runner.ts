@@ -21,7 +21,7 @@ import { toErrorInfo } from './errors';
 import { effectiveMode } from './modes';
 import { ResearchStop } from '../research/loop/research-stop';
 import type { PriorResearch } from '../research/loop/research-run-types';
-import { researchPlanRequest, researchRequest } from './research-request';
+import { approveResearchRead, researchPlanRequest, researchRequest } from './research-request';
 import type { SessionRewinder } from './rewind-session';
 import { llmOf, modelRefFor, plannerTarget, runBudget, type Target } from './run-target';
 import { TurnCheckpoints } from './turn-checkpoints';
@@ -309,7 +309,7 @@ export class RequestRunner {
       if (this.inFlight?.requestId === requestId) this.inFlight.softStop = () => stop.request();
       const sessionId = this.chat.session.id;
       const emit = (event: Parameters<CurrentChat['emit']>[1]) => this.chat.emit(requestId, event);
-      const ask = this.approvals.portsFor(emit).ask;
+      const { ask, approval } = this.approvals.portsFor(emit);
       let asked = 0;
       // A question after a report continues from it (its sources are reused); not a fresh plan's run.
       const prior = opts.researchPlan ? undefined : this.followUps.get(sessionId);
@@ -322,6 +322,8 @@ export class RequestRunner {
           ask: (questions, sig) => ask.ask({ callId: `${requestId}-clarify-${++asked}`, sessionId, questions }, sig),
         },
         ...(prior ? { prior } : {}),
+        approveRead: (absPath, reason, sig) =>
+          approveResearchRead(approval, { callId: `${requestId}-read-${++asked}`, sessionId, absPath, reason }, sig),
         remember: (p) => this.followUps.set(sessionId, p),
       });
       return;

@@ -5,6 +5,9 @@ import type { ClaimJudge } from './verify';
 import type { ResearchLimits, ResearchServices } from './loop/research-run';
 import type { ResearchScope, SourceFilters } from '../../protocol';
 
+/** Asks the user (read_file's approval card) whether a file the policy asks about may be read; true: yes. */
+export type ReadApproval = (absPath: string, reason: string, signal: AbortSignal) => Promise<boolean>;
+
 export interface ResearchHost {
   /**
    * The search and fetch services. Rejects with an Error whose `code` is 'no_key' and whose message
@@ -18,7 +21,7 @@ export interface ResearchHost {
    * The services for a run that reads only the workspace: no search key is needed. Absent: the
    * workspace cannot be read (then `services()` is used and the web searched).
    */
-  workspaceServices?(): Promise<ResearchServices>;
+  workspaceServices?(approve?: ReadApproval): Promise<ResearchServices>;
   /** sextant.research.clarify, .includeDomains, .excludeDomains, .recencyDays. */
   defaults?(): { clarify: 'auto' | 'never'; filters: SourceFilters };
   /** The scope picked in the composer ("Research scope"), kept by the host; default the web. */

@@ -58,21 +58,24 @@ export function researchWorkspaceScenarios(e2e: E2E): void {
         if (b.includes('You check one claim')) return { text: '{"verdict":"supported","reason":"same lines"}' };
         return undefined;
       });
-      const editor = page.locator('.editor-group-container.active .monaco-editor').first();
-      const activeTab = page.locator('.editor-group-container.active .tabs-container .tab.active');
-      const selection = page.locator('.statusbar-item', { hasText: /Ln \d+, Col \d+ \(\d+ selected\)/ });
-      /** The active editor is the cited file, its selection ends on `line` and its view shows the cited text. */
-      const citedFileShown = async (line: number) => {
-        if (!(await activeTab.innerText().catch(() => '')).includes('retry-notes.md')) return false;
-        const status = (
-          await selection
-            .first()
-            .innerText()
-            .catch(() => '')
-        ).replace(/\u00a0/g, ' ');
-        if (!status.includes(`Ln ${line},`)) return false;
-        return (await editor.innerText()).replace(/\u00a0/g, ' ').includes('three times with exponential backoff');
+      const editor = page.locator('.monaco-editor .view-lines', { hasText: /Retry.backoff/ }).first();
+      const tab = page.locator('.tabs-container .tab', { hasText: 'retry-notes.md' });
+      const cursor = page.locator('.statusbar-item', { hasText: /Ln \d+, Col \d+/ }).first();
+      let seen = '';
+      /** The cited file is open, its selection ends at the end of `line` and its view shows the cited text. */
+      const citedFileShown = async (line: number, col: number) => {
+        const status = (await cursor.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+        seen = `tabs: ${await tab.count()}, status bar: "${status}", cited text shown: ${await editor.count()}`;
+        return (await tab.count()) > 0 && status.includes(`Ln ${line}, Col ${col} (`) && (await editor.count()) > 0;
       };
+      const waitForCited = (from: string) =>
+        poll(
+          `retry-notes.md open with lines 104–105 selected from ${from}`,
+          () => citedFileShown(105, 69),
+          30_000,
+        ).catch((e: Error) => {
+          throw new Error(`${e.message} (last seen: ${seen})`);
+        });
       const scope = wb.inWebview('radiogroup', 'Research scope');
       try {
         await wb.openSextantView();
@@ -109,18 +112,13 @@ export function researchWorkspaceScenarios(e2e: E2E): void {
 
         // [1] in the report's text opens the file with lines 104–105 selected.
         await report.getByRole('link', { name: '[1]' }).first().click();
-        await poll('retry-notes.md open at lines 104–105 from [1]', () => citedFileShown(105), 30_000);
-        assert.match(
-          await selection.first().innerText(),
-          /Ln 105, Col 69 \(\d+ selected\)/,
-          'the selection ends at the end of line 105',
-        );
+        await waitForCited('[1]');
 
         // The Sources entry opens it the same way, after the editor has moved away from those lines.
         await wb.runPaletteCommand('View: Close All Editors');
-        await poll('the editor closed', async () => (await activeTab.count()) === 0);
+        await poll('the editor closed', async () => (await tab.count()) === 0);
         await entry.click();
-        await poll('retry-notes.md open at lines 104–105 from the Sources list', () => citedFileShown(105), 30_000);
+        await waitForCited('the Sources list');
       } finally {
         fake.onRequest(undefined);
         await page.keyboard.press('Escape');
