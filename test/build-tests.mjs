@@ -1,9 +1,10 @@
 // Shared by the test runners: bundle TypeScript test files with esbuild (packages stay external and
 // resolve from node_modules at run time) and run them with `node --test`.
 import { bundleForNode } from '../scripts/bundle-node.mjs';
-import { readdirSync, statSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -39,11 +40,14 @@ export function runNodeTests(files, extraArgs = [], label = 'tests') {
     console.error('no test files matched');
     return Promise.resolve(1);
   }
+  // Every temporary folder the tests make (os.tmpdir() follows TMPDIR) lands in one folder per run,
+  // removed when the run ends: a test that forgets its own clean-up leaves nothing behind in /tmp.
+  const runTmp = mkdtempSync(join(tmpdir(), `sextant-${label}-`));
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...extraArgs, ...files], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, SEXTANT_TEST: '1' },
+      env: { ...process.env, SEXTANT_TEST: '1', TMPDIR: runTmp },
     });
     const counts = {};
     const skipped = new Set();
@@ -60,6 +64,7 @@ export function runNodeTests(files, extraArgs = [], label = 'tests') {
       }
     });
     child.on('exit', (code) => {
+      removeRunTmp(runTmp);
       const n = (k) => counts[k] ?? 0;
       const skips = skipped.size ? ` — skipped: ${[...skipped].join('; ')}` : '';
       console.log(
@@ -69,4 +74,18 @@ export function runNodeTests(files, extraArgs = [], label = 'tests') {
       resolve(code ?? 1);
     });
   });
+}
+
+/** Removes a run's temporary folder; a test may have left read-only files (checkpoint blobs, boxes). */
+function removeRunTmp(dir) {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    spawnSync('chmod', ['-R', 'u+rwx', dir]);
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch (err) {
+      console.error(`could not remove the run's temporary folder ${dir}: ${err.message}`);
+    }
+  }
 }

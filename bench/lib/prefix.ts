@@ -96,7 +96,6 @@ async function measure(kind: 'openai' | 'anthropic') {
       selection: async () => undefined,
       problems: async () => '',
       terminalOutput: async () => undefined,
-      gitDiff: async () => '',
     },
     confirmRead: async () => false,
   });

@@ -140,6 +140,42 @@ async function main(): Promise<void> {
         ` ${cell(mb[2], ma, 25)} ${cell(mb[3], ma, 22)}`,
     );
   }
+  // Where a boxed `true` spends its time, each step over the one before, in one interleaved run: bare
+  // bubblewrap (a mount namespace, `/` read-only), then its namespaces and /dev, /proc, then the
+  // product's mounts (writable roots, pinned folders, read-only paths and stand-ins, hidden secrets),
+  // then nsenter into the chat's holder (the product's launch as is).
+  {
+    const launch = await closed.launch({ command: 'true', cwd: ws, env, sessionId: 'bench', callId: 'steps' });
+    const at = launch.args.indexOf('--');
+    const [bwrap, ...bwrapRest] = at >= 0 ? launch.args.slice(at + 1) : [launch.file, ...launch.args];
+    const plan = launch.plan;
+    const base = bwrapRest.slice(0, bwrapRest.indexOf('--bind'));
+    const steps: Array<[string, string, string[]]> = [
+      ['unboxed: bash -c true', '/bin/bash', ['-c', 'exec 2>&1; true']],
+      ['bwrap --ro-bind / /', bwrap, ['--ro-bind', '/', '/', '/bin/bash', '-c', 'exec 2>&1; true']],
+      [`+ PID namespace, /dev, /proc (${base.join(' ')})`, bwrap, [...base, '/bin/bash', '-c', 'exec 2>&1; true']],
+      [
+        `+ the plan's mounts (${plan.writable.length + 1} writable, ${plan.pinned.length} pinned, ` +
+          `${plan.readOnly.length} read-only of which ${plan.readOnly.filter((r) => !r.exists).length} stand-ins, ` +
+          `${plan.hidden.length} hidden)`,
+        bwrap,
+        bwrapRest,
+      ],
+      ['+ nsenter into the chat holder (as launched)', launch.file, launch.args],
+    ];
+    const series: number[][] = steps.map(() => []);
+    for (let i = 0; i < ROUNDS; i++)
+      for (const [k, [, file, args]] of steps.entries()) series[k].push(await time(() => runOnce(file, args, ws, env)));
+    launch.release();
+    console.log('where a boxed `true` spends its time (median ms; each step adds to the one before):');
+    let before = 0;
+    for (const [k, [label]] of steps.entries()) {
+      const m = median(series[k]);
+      const step = k ? `(${m >= before ? '+' : ''}${(m - before).toFixed(1)})` : '';
+      console.log(`  ${m.toFixed(1).padStart(6)}  ${step.padStart(8)}  ${label}`);
+      before = m;
+    }
+  }
   if (existsSync('/usr/bin/curl')) {
     const speeds: number[] = [];
     for (let i = 0; i < 3; i++) {

@@ -1,16 +1,12 @@
 // The editor's side of `@` references (core/extensions/references): the active selection, diagnostics,
 // the last command output of a terminal (VS Code's shell integration: each command's output is read as
-// it runs and the last one per terminal kept, capped), and `git diff HEAD`. Also the modal that asks
+// it runs and the last one per terminal kept, capped). Also the modal that asks
 // before attaching a file the read rules ask about, and a slash command's allowed-tools approval.
-import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { GrantHost } from '../core/extensions/command-grants';
 import type { EditorReferencePort } from '../core/extensions/references/types';
-import { defaultChildEnv } from '../core/security/child-env';
-import { withGitSafety } from '../core/security/git-safety';
 
 const MAX_TERMINAL_CHARS = 200_000;
-const MAX_DIFF_BYTES = 4_000_000;
 const GRANTS_KEY = 'sextant.commandGrants';
 
 // Colours, cursor moves and VS Code's own shell-integration sequences (OSC 633 / 133).
@@ -82,17 +78,6 @@ export class EditorReferences implements EditorReferencePort, vscode.Disposable 
   }
 
   /** Staged and unstaged changes; no external diff programs or textconv filters a repository could name. */
-  gitDiff(root: string): Promise<string> {
-    return new Promise((resolve) => {
-      execFile(
-        'git',
-        ['--no-pager', 'diff', '--no-ext-diff', '--no-textconv', '--no-color', 'HEAD'],
-        { cwd: root, env: withGitSafety(defaultChildEnv()), maxBuffer: MAX_DIFF_BYTES },
-        (err, stdout) => resolve(err && !stdout ? '' : stdout),
-      );
-    });
-  }
-
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
   }

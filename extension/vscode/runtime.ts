@@ -2,25 +2,22 @@
 // never at activation (see runtime-host.ts). It composes hosts — providers (providers-host.ts), tools
 // and the web part (tools-host.ts), research (research-host.ts), permissions, the quick picks — and
 // one table of settings → what reloads (setting-reactions.ts).
+import { warmHttpClient } from '../platform/net/warm-http-client';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { dispatchInbound, parseInbound, type Inbound, type Outbound } from '../protocol';
 import { ApprovalBroker } from '../core/agent/approval-broker';
-import type { ReasoningChoices } from '../core/agent/chat-services';
 import { ChatController } from '../core/agent/controller';
-import { systemPromptFor } from '../core/agent/prompts';
 import { checkpointStorage, FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
 import { WorkerChangeFeed } from '../platform/watch/worker-change-feed';
 import type { Logger } from '../core/ports';
-import { REASONING_STATE_KEY, reasoningChoicesIn } from '../core/providers/reasoning-choices';
 import { ProjectContext } from '../core/extensions/project-context';
 import { projectFilesOver } from '../core/extensions/project-files';
 import { PromptHistory } from '../core/extensions/prompt-history';
 import { createSkillTool } from '../core/extensions/skill-tool';
 import type { AnyTool } from '../core/tools/types';
-import { openSessionStoreLazily, storageFullNotice, workspaceKey } from '../core/store';
 import { searchSessions } from '../core/store/session-search';
 import { createToolSessionState, disposeToolSession } from '../core/tools/registry';
 import { errorText } from '../core/util/error-text';
@@ -47,7 +44,9 @@ import { createResearchHost } from './research-host';
 import { ResearchNotifier } from './research-progress';
 import { SearchKeyCommands } from './search-key-commands';
 import { secretsPort } from './secrets';
-import { watchSettings } from './setting-reactions';
+import { runtimeReactions, watchSettings } from './setting-reactions';
+import { openHistoryStore } from './history-store-host';
+import { modelServices } from './model-services';
 import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
 import { showStorage } from './storage-command';
 import { onTrustGranted, ToolsHost } from './tools-host';
@@ -80,25 +79,6 @@ export interface Runtime {
   /** "Sextant: Approve Change" / "Deny Change": the proposal shown in `target` (a diff's URI) or the active tab. */
   decideChange(decision: 'approve' | 'deny', target?: unknown): Promise<void>;
   dispose(): Promise<void>;
-}
-
-/**
- * The model picker's reasoning choice per model, in global state: a per-user preference like the
- * picked model, shared by every workspace. Not a setting: the picker changes it often, and a
- * workspace cannot set it (spending stays bounded by the user-only sextant.budget.* caps).
- */
-function reasoningStore(state: vscode.Memento): ReasoningChoices {
-  const all = () => reasoningChoicesIn(state.get<unknown>(REASONING_STATE_KEY));
-  return {
-    all,
-    get: (ref) => all()[ref],
-    set: (ref, choice) => {
-      const next = { ...all() };
-      if (choice === 'off') delete next[ref];
-      else next[ref] = choice;
-      void state.update(REASONING_STATE_KEY, next);
-    },
-  };
 }
 
 /** Inbound messages whose handlers read the session store (all others run while it is still opening). */
@@ -140,41 +120,11 @@ export async function createRuntime(
   const knownSecrets = providers.keys.secretValues();
   redactLogSecrets(channel, knownSecrets);
 
-  // The first request never waits for history: the journal writer opens now (cheap), the database
-  // (wasm + snapshot + journal replay) in the background; appends meanwhile are journaled at once and
-  // replayed into it when it opens. Only the key lookups are awaited (the first request needs its key,
-  // and the journal's redaction needs the stored values).
+  // History never makes the first request wait (history-store-host.ts); only the key lookups are awaited
+  // (the first request needs its key, and the journal's redaction needs the stored values).
   const started = performance.now();
   const secretsReady = providers.keys.refresh().then(() => performance.now() - started);
-  const store = openSessionStoreLazily({
-    dir: context.globalStorageUri.fsPath,
-    wasmPath: path.join(__dirname, 'sql-wasm.wasm'),
-    log,
-    secrets: () => knownSecrets,
-    purgeDeletedAfterDays: readSettings().purgeDeletedAfterDays,
-    // Sessions remember their workspace, and the agent's memory search stays in it.
-    workspace: () => workspaceKey((vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath)),
-    onWriteError: (err, dir) => {
-      // Said in the chat and as a notification: nothing is lost yet, but it is only in memory.
-      const text = storageFullNotice(err, dir);
-      controller.notice(text);
-      void vscode.window.showWarningMessage(`Sextant: ${text}`, 'Show Storage').then((pick) => {
-        if (pick) void vscode.commands.executeCommand('sextant.showStorage');
-      });
-    },
-    onWriteRecovered: () => controller.notice('Chat history is being saved again; nothing was lost.'),
-    onUnavailable: (err) => {
-      // The chat must still work; the user is told plainly that this window keeps no history.
-      const why = errorText(err);
-      log.error(`history store unavailable: ${why}`);
-      void vscode.window.showErrorMessage(
-        `Sextant: chat history is unavailable — ${why} Chats in this window will not be saved.`,
-      );
-    },
-  });
-  void store.ready.then((ok) => {
-    if (ok) log.info(`history store open in ${(performance.now() - started).toFixed(0)} ms`);
-  });
+  const store = openHistoryStore({ context, log, secrets: () => knownSecrets, notice: (t) => controller.notice(t) });
   log.info(`keys looked up in ${(await secretsReady).toFixed(0)} ms`);
   const embeddings = () => configureEmbeddings(store, configs, secrets, log);
   await embeddings();
@@ -266,24 +216,7 @@ export async function createRuntime(
         }
       },
     },
-    models: {
-      resolveModel: (ref) => providers.resolve(ref),
-      modelConfig: (ref) => {
-        const name = ref.includes('/') ? ref.slice(0, ref.indexOf('/')) : ref;
-        return providers.configs().find((c) => c.name === name);
-      },
-      modelChoices: () => providers.modelChoices(),
-      defaultModel: () => readSettings().defaultModel,
-      plannerModel: () => readSettings().plannerModel,
-      fallbackModel: () => readSettings().fallbackModel,
-      reasoning: reasoningStore(context.globalState),
-      systemPrompt: (mode, sessionStartedAt) =>
-        systemPromptFor(mode, {
-          workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
-          platform: process.platform,
-          date: new Date(sessionStartedAt),
-        }),
-    },
+    models: modelServices(providers, context.globalState),
     limits: {
       maxSteps: () => readSettings().maxSteps,
       budget: () => readSettings().budget,
@@ -333,37 +266,22 @@ export async function createRuntime(
     }),
   });
 
-  // Settings → what reloads. Everything else is read on every use.
+  // Settings → what reloads (the table is in setting-reactions.ts). Everything else is read on every use.
   own(
     watchSettings(
-      [
-        { sections: ['sextant'], react: () => ignoredSettings.check() },
-        {
-          sections: ['sextant.providers'],
-          says: 'providers: settings changed; the next request uses them',
-          react: () => {
-            providers.reload();
-            void providers.keys.refresh();
-          },
+      runtimeReactions({
+        checkIgnoredSettings: () => ignoredSettings.check(),
+        reloadProviders: () => {
+          providers.reload();
+          void providers.keys.refresh();
         },
-        { sections: ['sextant.providers', 'sextant.memory.embeddings'], react: () => void embeddings() },
-        {
-          sections: ['sextant.history.purgeDeletedAfterDays'],
-          react: () => store.setRetention(readSettings().purgeDeletedAfterDays),
-        },
-        { sections: ['sextant.web.allowPrivateHosts'], react: () => tools.logPrivateHosts() },
-        {
-          sections: ['sextant.research'],
-          says: 'web search: settings changed; the next search uses them',
-          react: () => {},
-        },
-        { sections: ['sextant.hooks'], says: 'hooks: settings changed', react: () => hooks.reloadUser() },
-        {
-          sections: ['sextant.permissions', 'sextant.sandbox'],
-          says: 'permissions: settings changed; the policy is rebuilt for the next tool call',
-          react: () => permissions.invalidate(),
-        },
-      ],
+        reloadEmbeddings: () => void embeddings(),
+        setRetention: (days) => store.setRetention(days),
+        purgeDeletedAfterDays: () => readSettings().purgeDeletedAfterDays,
+        logPrivateHosts: () => tools.logPrivateHosts(),
+        reloadUserHooks: () => hooks.reloadUser(),
+        invalidatePermissions: () => permissions.invalidate(),
+      }),
       log,
     ),
   );
@@ -493,14 +411,7 @@ export async function createRuntime(
   // read its key and the key's bound host (each a round trip to the workbench) — so the first Send goes
   // straight to the wire. Best effort: the request meets (and reports) any problem itself.
   setTimeout(() => void providers.warm(controller.currentModel()).catch(() => undefined), 0);
-  // Node loads its fetch implementation (undici) on the first call: do that now too, with a data: URL
-  // (nothing leaves the machine), instead of on the first request.
-  setTimeout(
-    () =>
-      void fetch('data:,')
-        .then((r) => r.arrayBuffer())
-        .catch(() => undefined),
-    0,
-  );
+  // Node's HTTP client (undici) loads on the first request: warm it against a local throwaway server.
+  setTimeout(() => void warmHttpClient().catch(() => undefined), 0);
   return runtime;
 }

@@ -23,3 +23,47 @@ export function watchSettings(
     }
   });
 }
+
+/** What the runtime's settings reactions act on. */
+export interface RuntimeReactionTargets {
+  /** Says when a workspace sets a setting that only user settings may set. */
+  checkIgnoredSettings(): void;
+  /** Providers or their keys changed: the registry takes the new settings. */
+  reloadProviders(): void;
+  reloadEmbeddings(): void;
+  setRetention(purgeDeletedAfterDays: number | undefined): void;
+  logPrivateHosts(): void;
+  reloadUserHooks(): void;
+  /** Permissions or the box: the policy is rebuilt for the next tool call. */
+  invalidatePermissions(): void;
+  purgeDeletedAfterDays(): number | undefined;
+}
+
+/** The runtime's table: each row's sections, what it says in the output channel, what it reloads. */
+export function runtimeReactions(t: RuntimeReactionTargets): SettingReaction[] {
+  return [
+    { sections: ['sextant'], react: () => t.checkIgnoredSettings() },
+    {
+      sections: ['sextant.providers'],
+      says: 'providers: settings changed; the next request uses them',
+      react: () => t.reloadProviders(),
+    },
+    { sections: ['sextant.providers', 'sextant.memory.embeddings'], react: () => t.reloadEmbeddings() },
+    {
+      sections: ['sextant.history.purgeDeletedAfterDays'],
+      react: () => t.setRetention(t.purgeDeletedAfterDays()),
+    },
+    { sections: ['sextant.web.allowPrivateHosts'], react: () => t.logPrivateHosts() },
+    {
+      sections: ['sextant.research'],
+      says: 'web search: settings changed; the next search uses them',
+      react: () => {},
+    },
+    { sections: ['sextant.hooks'], says: 'hooks: settings changed', react: () => t.reloadUserHooks() },
+    {
+      sections: ['sextant.permissions', 'sextant.sandbox'],
+      says: 'permissions: settings changed; the policy is rebuilt for the next tool call',
+      react: () => t.invalidatePermissions(),
+    },
+  ];
+}

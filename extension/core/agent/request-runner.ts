@@ -21,7 +21,7 @@ import { toErrorInfo } from './errors';
 import { effectiveMode } from './modes';
 import { ResearchStop } from '../research/loop/research-stop';
 import type { PriorResearch } from '../research/loop/research-run-types';
-import { approveResearchRead, researchPlanRequest, researchRequest } from './research-request';
+import { researchPlanRequest, researchRequest } from './research-request';
 import type { SessionRewinder } from './rewind-session';
 import { llmOf, modelRefFor, plannerTarget, runBudget, type Target } from './run-target';
 import { TurnCheckpoints } from './turn-checkpoints';
@@ -321,9 +321,14 @@ export class RequestRunner {
         clarify: {
           ask: (questions, sig) => ask.ask({ callId: `${requestId}-clarify-${++asked}`, sessionId, questions }, sig),
         },
+        // A source the read rules ask about gets read_file's card; no "Always allow" from a research run.
+        approveRead: async (abs, reason, sig) => {
+          const callId = `${requestId}-read-${++asked}`;
+          const detail = `Research wants to read ${abs} as a source for its report.`;
+          const req = { callId, sessionId, tool: 'read_file', kind: 'read' as const, subject: abs, detail, reason };
+          return (await approval.request(req, sig)).decision !== 'deny';
+        },
         ...(prior ? { prior } : {}),
-        approveRead: (absPath, reason, sig) =>
-          approveResearchRead(approval, { callId: `${requestId}-read-${++asked}`, sessionId, absPath, reason }, sig),
         remember: (p) => this.followUps.set(sessionId, p),
       });
       return;

@@ -4,7 +4,6 @@
 import { filterLines, researchPlanToMarkdown, type ResearchPlanInput } from '../../protocol';
 import type { ClarifyPort, PriorResearch } from '../research/loop/research-run-types';
 import { costOf } from '../usage/cost';
-import type { ApprovalPort } from '../ports';
 import type { RunBudget } from '../usage/budget';
 import { ProviderError, type ProviderConfig } from '../providers/types';
 import type { ReadApproval, ResearchHost } from '../research/host';
@@ -33,7 +32,7 @@ export interface ResearchRequestOptions {
   prior?: PriorResearch;
   /** Keeps what a follow-up on this run's report would start from. */
   remember?(prior: PriorResearch): void;
-  /** A file outside the workspace named for the run: read_file's approval card asks the user. */
+  /** Asks the user about a workspace source the read rules ask for (a file outside the workspace). */
   approveRead?: ReadApproval;
   /** Messages the user steers the run with: each is added to the brief. */
   steers?: { take(): string[] };
@@ -50,11 +49,12 @@ export async function* researchRequest(opts: ResearchRequestOptions): AsyncGener
   let services: Awaited<ReturnType<ResearchHost['services']>>;
   try {
     // A workspace-only run searches nothing on the web: it needs no search key.
-    const approve = opts.approveRead;
     services =
-      scope === 'workspace' && host.workspaceServices ? await host.workspaceServices(approve) : await host.services();
+      scope === 'workspace' && host.workspaceServices
+        ? await host.workspaceServices(opts.approveRead)
+        : await host.services();
     if (scope === 'both' && host.workspaceServices && !services.workspace)
-      services = { ...services, workspace: (await host.workspaceServices(approve)).workspace };
+      services = { ...services, workspace: (await host.workspaceServices(opts.approveRead)).workspace };
   } catch (e) {
     // No search key: the chat shows what to configure, with the same Retry as a missing model key.
     const code = (e as { code?: unknown }).code;
@@ -109,33 +109,4 @@ export async function* researchPlanRequest(
     type: 'history',
     messages: [{ role: 'assistant', text: researchPlanToMarkdown(plan) }],
   };
-}
-
-/**
- * A research run's read of a file outside the workspace, asked on read_file's own approval card (the
- * same card, the same broker): approve reads it once; deny (or Stop) leaves it out of the run. No
- * "Always allow" is offered: a research source is a one-off read.
- */
-export async function approveResearchRead(
-  approval: ApprovalPort,
-  req: { callId: string; sessionId: string; absPath: string; reason: string },
-  signal: AbortSignal,
-): Promise<boolean> {
-  try {
-    const d = await approval.request(
-      {
-        callId: req.callId,
-        sessionId: req.sessionId,
-        tool: 'read_file',
-        kind: 'read',
-        subject: req.absPath,
-        detail: `Research mode would read ${req.absPath} as a source for its report.`,
-        reason: req.reason,
-      },
-      signal,
-    );
-    return d.decision !== 'deny';
-  } catch {
-    return false;
-  }
 }

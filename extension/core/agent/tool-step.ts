@@ -204,6 +204,14 @@ function toolContext(opts: TurnOptions, view: ToolCallView, queue: AsyncQueue<Tu
           opts.ports.workspace,
         )
       ).decision === 'allow',
+    readDenied: async (abs) => {
+      const d = await judgeCall(
+        opts.permissions,
+        { tool: 'read_file', kind: 'read', input: { file_path: abs } },
+        opts.ports.workspace,
+      );
+      return d.decision === 'deny' ? d.reason : undefined;
+    },
     ...(opts.beforeWrite ? { beforeWrite: opts.beforeWrite } : {}),
     ...(opts.beforeCommand ? { beforeCommand: opts.beforeCommand } : {}),
     progress: (output) => queue.push({ type: 'tool_progress', callId: view.callId, output }),

@@ -4,9 +4,10 @@
 import type { ClaimJudge } from './verify';
 import type { ResearchLimits, ResearchServices } from './loop/research-run';
 import type { ResearchScope, SourceFilters } from '../../protocol';
+import type { WorkspaceSourceDeps } from './workspace/workspace-sources';
 
-/** Asks the user (read_file's approval card) whether a file the policy asks about may be read; true: yes. */
-export type ReadApproval = (absPath: string, reason: string, signal: AbortSignal) => Promise<boolean>;
+/** Asks the user about reading a file the read rules ask for (outside the workspace): read_file's card. */
+export type ReadApproval = NonNullable<WorkspaceSourceDeps['approve']>;
 
 export interface ResearchHost {
   /**
@@ -19,7 +20,8 @@ export interface ResearchHost {
   judge?(): Promise<ClaimJudge | undefined>;
   /**
    * The services for a run that reads only the workspace: no search key is needed. Absent: the
-   * workspace cannot be read (then `services()` is used and the web searched).
+   * workspace cannot be read (then `services()` is used and the web searched). `approve` asks the user
+   * about a file the read rules ask for; without it such a file is left out, and the report says so.
    */
   workspaceServices?(approve?: ReadApproval): Promise<ResearchServices>;
   /** sextant.research.clarify, .includeDomains, .excludeDomains, .recencyDays. */

@@ -3,7 +3,7 @@
 // system is read-only except the writable roots; inside them the policy's protected names stay
 // read-only (present or not); secret locations are hidden; the network is the proxy's allow-list.
 import { isUnder, normalizePath } from '../permissions/paths';
-import { protectedNamesInBox, protectedUnderHome, secretLocationsInBox } from './protected-in-box';
+import { type ProtectedName, protectedNamesInBox, protectedUnderHome, secretLocationsInBox } from './protected-in-box';
 import type { BoxPlan, HiddenPath, ReadOnlyPath, WritableRoot } from './types';
 
 /**
@@ -57,27 +57,63 @@ export function planBox(inputs: BoxInputs): BoxPlan {
   // A missing name gets an empty read-only *folder* as its stand-in, even for a file: git ignores empty
   // folders, so `git status` / `git add -A` inside the box never see the stand-ins (see stand-ins.ts).
   const readOnly: ReadOnlyPath[] = [];
+  const pinned: string[] = [];
+  const keep = (r: ReadOnlyPath) => {
+    if (!readOnly.some((o) => o.path === r.path)) readOnly.push(r);
+  };
+  /**
+   * Protects `name` under `root`. Folders on the way (`.git` for `.git/hooks`) are pinned when they
+   * exist; a missing one gets the stand-in itself — else one command could `git init` (or `mkdir -p`)
+   * and write `.git/hooks/pre-commit` before any box knew of `.git`; a file on the way (a worktree's
+   * `.git` file, which says where the repository is) is kept read-only as it is.
+   */
+  const protect = (root: string, n: ProtectedName, homeOnly: boolean) => {
+    const parts = n.name.split('/');
+    let at = root;
+    for (let i = 0; i < parts.length - 1; i++) {
+      at = `${at}/${parts[i]}`;
+      const kind = inputs.kindOf(at);
+      const label = parts.slice(0, i + 1).join('/');
+      if (kind === 'dir') {
+        if (!pinned.includes(at)) pinned.push(at);
+        continue;
+      }
+      if (kind === undefined && homeOnly) return;
+      keep({
+        path: at,
+        kind: kind ?? 'dir',
+        exists: kind !== undefined,
+        label,
+        reason:
+          kind === undefined
+            ? `${label} stays read-only in the sandbox while it does not exist, since it would hold ${n.label} ` +
+              `(${n.reason})`
+            : `${label} stays read-only in the sandbox: it says where ${n.label} is (${n.reason})`,
+      });
+      return;
+    }
+    const path = `${root}/${n.name}`;
+    const kind = inputs.kindOf(path);
+    // Shell startup files and .gitconfig only run from home: no stand-in for them elsewhere.
+    if (!kind && homeOnly) return;
+    keep({ path, kind: kind ?? n.kind, exists: kind !== undefined, label: n.label, reason: n.reason });
+  };
   const names = protectedNamesInBox();
   for (const root of writable) {
     if (root.why !== 'workspace' && root.why !== 'extra root') continue;
-    for (const n of names) {
-      const path = `${root.path}/${n.name}`;
-      // A missing .git/… is left alone when .git itself is missing: a stand-in .git folder would break git.
-      const parent = path.slice(0, path.lastIndexOf('/'));
-      if (parent !== root.path && inputs.kindOf(parent) !== 'dir') continue;
-      const kind = inputs.kindOf(path);
-      // Shell startup files and .gitconfig only run from home: no stand-in for them elsewhere.
-      if (!kind && n.homeOnly && root.path !== home) continue;
-      readOnly.push({ path, kind: kind ?? n.kind, exists: kind !== undefined, label: n.label, reason: n.reason });
-    }
+    for (const n of names) protect(root.path, n, Boolean(n.homeOnly) && root.path !== home);
   }
 
   for (const p of protectedUnderHome(home)) {
-    if (!writable.some((w) => isUnder(p.path, w.path)) || readOnly.some((r) => r.path === p.path)) continue;
-    const parent = p.path.slice(0, p.path.lastIndexOf('/'));
-    const kind = inputs.kindOf(p.path);
-    if (!kind && inputs.kindOf(parent) !== 'dir') continue;
-    readOnly.push({ path: p.path, kind: kind ?? p.kind, exists: kind !== undefined, label: p.label, reason: p.reason });
+    const root = writable.find((w) => isUnder(p.path, w.path));
+    if (!root || readOnly.some((r) => r.path === p.path)) continue;
+    if (p.path === root.path) {
+      // The protected folder is itself a writable root (an extra root): it stays read-only as it is.
+      const kind = inputs.kindOf(p.path);
+      if (kind) keep({ path: p.path, kind, exists: true, label: p.label, reason: p.reason });
+      continue;
+    }
+    protect(root.path, { ...p, name: p.path.slice(root.path.length + 1) }, false);
   }
 
   const hidden: HiddenPath[] = [];
@@ -89,6 +125,7 @@ export function planBox(inputs: BoxInputs): BoxPlan {
   return {
     writable,
     readOnly,
+    pinned,
     hidden,
     allowedHosts: [...inputs.allowedHosts],
     cwd: normalizePath(inputs.workspaceFolders[0] ?? home),

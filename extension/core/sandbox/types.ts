@@ -44,6 +44,11 @@ export interface HiddenPath {
 export interface BoxPlan {
   writable: WritableRoot[];
   readOnly: ReadOnlyPath[];
+  /**
+   * Folders inside a writable root that hold a read-only path (`.git` for `.git/hooks`): bound onto
+   * themselves, so a command cannot rename them away and make a new one where the protection is not.
+   */
+  pinned: string[];
   hidden: HiddenPath[];
   /** Hosts reached through the host's proxy; nothing else is reachable (no route at all). */
   allowedHosts: string[];

@@ -1,7 +1,7 @@
 // grep: content search with ripgrep (VS Code's bundled binary), or a slower JS fallback that
 // gives the same results. Output is grouped by file, deterministic, and capped with paging.
 import * as z from 'zod';
-import { defineTool, errorResult } from './types';
+import { defineTool, errorResult, type ToolContext } from './types';
 import type { WorkspacePort } from '../ports';
 import { displayPath, resolvePath, rootOf } from './util/paths';
 import { cutLine, plural } from './util/cap';
@@ -125,12 +125,31 @@ export const grepTool = defineTool({
       return errorResult(`grep failed: ${msg}${hint}`);
     }
     if (ctx.signal.aborted) return errorResult('grep was aborted.');
+    // A search shows contents: never of a file read_file would refuse (a read deny rule, a secret location).
+    const refused = await refusedFiles(files, ctx);
+    if (refused.length) {
+      const hidden = new Set(refused);
+      files = files.filter((f) => !hidden.has(f.file));
+      const named = refused.slice(0, 5).map((f) => displayPath(ws, f));
+      const more = refused.length > 5 ? ` and ${refused.length - 5} more` : '';
+      notes.push(`(Matches in ${named.join(', ')}${more} are not shown: the read rules refuse those files.)`);
+    }
     if (!rg) notes = [FALLBACK_NOTE, ...notes];
     const body = await format(files, mode, i, ctx.ports.workspace);
     const text = [body, ...notes].filter(Boolean).join('\n\n');
     return { forModel: text, forUi: text, isError: false };
   },
 });
+
+/** The files among the results that read_file would be refused (judged side by side). */
+async function refusedFiles(files: GrepFileResult[], ctx: ToolContext): Promise<string[]> {
+  const denied = ctx.readDenied;
+  if (!denied) return [];
+  const verdicts = await Promise.all(
+    files.map(async (f) => ((await denied(f.file).catch(() => 'error')) ? f.file : '')),
+  );
+  return verdicts.filter(Boolean);
+}
 
 async function format(files: GrepFileResult[], mode: GrepMode, i: Input, ws: WorkspacePort): Promise<string> {
   const limit = i.head_limit ?? DEFAULT_LIMIT[mode];

@@ -43,6 +43,12 @@ export interface ToolContext {
    */
   mayRead?(absPath: string): Promise<boolean>;
   /**
+   * Why read_file would be refused this absolute path (a read deny rule, a secret location), or undefined
+   * when it would not. Tools that show several files' contents (grep) leave such files out: a search must
+   * not show what read_file refuses. Asks count as not refused (the user approved the search itself).
+   */
+  readDenied?(absPath: string): Promise<string | undefined>;
+  /**
    * Every writer calls this with the absolute path before it creates, changes or deletes a file, so
    * the turn's checkpoint keeps what the file was (core/checkpoints). Never throws.
    */

@@ -57,6 +57,8 @@ export function bwrapArgs(plan: BoxPlan, layout: BwrapLayout, script: string): s
   const args = [...base, '--bind', plan.sessionTemp, '/tmp'];
   for (const w of plan.writable) args.push('--bind', w.path, w.path);
   for (const c of layout.cover ?? []) args.push('--tmpfs', c, '--remount-ro', c);
+  // Writable as before, but a mount point now: renaming `.git` away fails (EBUSY), with its hooks in it.
+  for (const p of plan.pinned) args.push('--bind', p, p);
   for (const r of plan.readOnly) {
     if (r.exists) args.push('--ro-bind', r.path, r.path);
     // A stand-in is always an empty folder: git ignores it (an empty file would show as untracked).

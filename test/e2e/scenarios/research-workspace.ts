@@ -1,8 +1,8 @@
-// Research over the workspace, end to end: the "Research scope" picker set to Workspace → "Sextant:
-// Research…" from the palette → the run reads the workspace's files (no web search, no search key) →
-// a verified report whose citation `[1]`, and its entry in the Sources list, open the cited file in the
-// editor with the cited lines selected. The model (planner, clarify check, writer, claim checker) is
-// the fake LLM; the file is written into the e2e workspace and removed afterwards.
+// Research over the workspace's own documents, end to end: Research mode with the "Workspace" scope →
+// "Sextant: Research…" from the palette → a report citing two Markdown files of the workspace by path and
+// lines, with no web search and no search key → a citation `[n]` in the report and an entry of its Sources
+// list open the cited file with the cited lines selected. The model (planner, writer, claim checker) is
+// the fake LLM; nothing touches the internet.
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,125 +10,117 @@ import type { E2E } from '../harness/e2e';
 import { poll, waitUntil } from '../harness/workbench';
 import type { RecordedRequest } from '../../fixtures/fake-llm';
 
-const DIR = 'research-e2e';
-const FILE = `${DIR}/retry-notes.md`;
-const QUESTION = 'How do our clients retry with backoff?';
-
-/**
- * A file longer than one section (80 lines), so the run cites a window of it: filler, then the two
- * lines about retries at 104–105 (what bestWindow picks for "retry backoff"), blank lines, filler.
- */
-function notes(): string {
-  const filler = (k: number) => `Filler line ${k} about the quarterly office plants.`;
-  const lines: string[] = [];
-  for (let k = 1; k <= 100; k++) lines.push(filler(k));
-  lines.push('', '', '');
-  lines.push('## Retry backoff');
-  lines.push('Clients retry a failed request three times with exponential backoff.');
-  for (let k = 106; k <= 140; k++) lines.push('');
-  for (let k = 141; k <= 200; k++) lines.push(filler(k));
-  return `${lines.join('\n')}\n`;
-}
+const RETRIES = [
+  '# Retries',
+  '',
+  'Our HTTP client retries idempotent requests at most three times.',
+  'Each retry waits twice as long as the one before, starting at 200 milliseconds.',
+  '',
+].join('\n');
+const TIMEOUTS = ['# Timeouts', '', 'Every request has a deadline of 30 seconds, retries included.', ''].join('\n');
 
 const bodyOf = (r: RecordedRequest) => JSON.stringify(r.body);
+/** The number the run gave a workspace file among the writer's sources ("Source [2]: docs/x.md (lines …)"). */
+const sourceNumber = (body: string, file: string, fallback: number) =>
+  Number(new RegExp(`Source \\[(\\d+)\\]: ${file.replace(/[./]/g, '\\$&')}`).exec(body)?.[1] ?? fallback);
 
 export function researchWorkspaceScenarios(e2e: E2E): void {
   e2e.scenario(
-    'Research scope Workspace from the palette: a report whose citation opens the cited file at the cited lines',
+    'Research with the Workspace scope from the palette: a report citing workspace files by lines; a citation opens the file there',
     async ({ wb, page, fake, workspace }) => {
-      wb.writeWorkspaceFile(FILE, notes());
+      wb.writeWorkspaceFile('notes-rs/retries.md', RETRIES);
+      wb.writeWorkspaceFile('notes-rs/timeouts.md', TIMEOUTS);
       fake.onRequest((r) => {
         const b = bodyOf(r);
-        if (b.includes('You decide whether a research question must be clarified')) return { text: '{"clear": true}' };
         if (b.includes('You plan web research'))
           return {
             text: JSON.stringify({
-              question: QUESTION,
-              subQuestions: ['How do the clients retry with backoff?'],
-              queries: [{ query: 'retry backoff' }],
+              question: 'How does our client retry, and what deadline applies?',
+              subQuestions: ['What do our design docs say about retries and deadlines?'],
+              queries: [{ query: 'retries deadline' }],
               expectedOutput: 'A short cited answer.',
+              files: ['notes-rs/retries.md', 'notes-rs/timeouts.md'],
             }),
           };
-        if (b.includes('You write a research report'))
+        if (b.includes('You review web research in progress')) return { text: '{"enough": true, "queries": []}' };
+        if (b.includes('You write a research report')) {
+          const retries = sourceNumber(b, 'notes-rs/retries.md', 1);
+          const timeouts = sourceNumber(b, 'notes-rs/timeouts.md', 2);
           return {
             text:
-              '# Client retries\n\n## Summary\n\nClients retry a failed request three times with exponential ' +
-              'backoff [1].\n',
+              '# Retries and deadlines\n\n## Summary\n\nOur HTTP client retries idempotent requests at most three ' +
+              `times [${retries}]. Every request has a deadline of 30 seconds, retries included [${timeouts}].\n`,
           };
-        if (b.includes('You check one claim')) return { text: '{"verdict":"supported","reason":"same lines"}' };
+        }
+        if (b.includes('You check one claim')) return { text: '{"verdict":"supported","reason":"same words"}' };
+        if (b.includes('You are one of several researchers') || b.includes('must be clarified')) return { text: '{}' };
         return undefined;
       });
-      const editor = page.locator('.monaco-editor .view-lines', { hasText: /Retry.backoff/ }).first();
-      const tab = page.locator('.tabs-container .tab', { hasText: 'retry-notes.md' });
-      const cursor = page.locator('.statusbar-item', { hasText: /Ln \d+, Col \d+/ }).first();
-      let seen = '';
-      /** The cited file is open, its selection ends at the end of `line` and its view shows the cited text. */
-      const citedFileShown = async (line: number, col: number) => {
-        const status = (await cursor.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
-        seen = `tabs: ${await tab.count()}, status bar: "${status}", cited text shown: ${await editor.count()}`;
-        return (await tab.count()) > 0 && status.includes(`Ln ${line}, Col ${col} (`) && (await editor.count()) > 0;
-      };
-      const waitForCited = (from: string) =>
-        poll(
-          `retry-notes.md open with lines 104–105 selected from ${from}`,
-          () => citedFileShown(105, 69),
-          30_000,
-        ).catch((e: Error) => {
-          throw new Error(`${e.message} (last seen: ${seen})`);
-        });
-      const scope = wb.inWebview('radiogroup', 'Research scope');
       try {
         await wb.openSextantView();
+        await wb.setUserSettings({ 'sextant.research.clarify': 'never' }, 'web search: settings changed');
         await wb.runPaletteCommand('Sextant: New Chat');
-        // The scope picker shows under the composer in Research mode; its choice is the host's.
-        await wb.clickInWebview('radio', 'Research');
-        const workspaceScope = scope.getByRole('radio', { name: 'Workspace' });
-        await waitUntil('the "Research scope" picker', () => workspaceScope.check({ timeout: 10_000 }));
-        assert.equal(await workspaceScope.isChecked(), true);
+        // The scope picker is under the composer in Research mode; the palette's Research… uses the choice.
+        await wb.inWebview('radio', 'Research').click();
+        const scope = wb.webviewFrame().getByRole('radiogroup', { name: 'Research scope' });
+        await waitUntil('the "Research scope" radio group', () => scope.waitFor({ state: 'visible', timeout: 10_000 }));
+        await scope.getByRole('radio', { name: 'Workspace' }).check();
+        await poll('the Workspace scope chosen', () => scope.getByRole('radio', { name: 'Workspace' }).isChecked());
 
-        // Sextant: Research… asks for the question in an input box.
         await wb.runPaletteCommand('Sextant: Research…', { opensInput: true });
         const input = page.locator('.quick-input-widget .quick-input-box input');
-        const prompt = page.locator('.quick-input-widget', { hasText: 'What should Sextant research' });
-        await waitUntil('the question box', () => prompt.waitFor({ state: 'visible', timeout: 10_000 }));
-        await poll('the question typed', async () => {
-          if ((await input.inputValue()) !== QUESTION) await input.fill(QUESTION);
-          return (await input.inputValue()) === QUESTION;
-        });
+        await waitUntil('the question box', () => input.waitFor({ state: 'visible', timeout: 10_000 }));
+        await input.fill('What do our docs say about retries and deadlines?');
         await input.press('Enter');
 
         const report = wb.inWebview('region', 'Report');
         await poll('the report card', async () => (await report.count()) === 1, 90_000);
         const text = await report.innerText();
         assert.match(text, /Scope: Workspace/);
-        assert.match(text, /1 of 1 claims verified/);
+        assert.match(text, /2 of 2 claims verified/);
         const sources = report.getByRole('list', { name: 'Sources' });
-        const entry = sources.getByRole('link', { name: /retry-notes\.md/ });
-        assert.equal(await entry.count(), 1, 'one workspace source');
-        // The cited range is where the retry lines are, not the file's top.
-        assert.match(await entry.innerText(), /^research-e2e\/retry-notes\.md:104–105$/);
-        // No web search ran: a workspace-only run needs no search provider.
-        assert.ok(!fake.requests.some((r) => bodyOf(r).includes('You review web research in progress')));
+        const entries = sources.getByRole('link');
+        assert.equal(await entries.count(), 2);
+        const listed = await sources.innerText();
+        const range = /notes-rs\/retries\.md:(\d+)–(\d+)/.exec(listed);
+        assert.ok(range, `the Sources list names notes-rs/retries.md with its lines: ${listed}`);
+        const [start, end] = [Number(range[1]), Number(range[2])];
+        assert.ok(start >= 1 && end >= start && end <= RETRIES.split('\n').length, `${start}–${end} within the file`);
+        assert.ok(!fake.requests.some((r) => /api\.exa\.ai|tavily|brave/i.test(r.path)), 'no web search');
 
-        // [1] in the report's text opens the file with lines 104–105 selected.
-        await report.getByRole('link', { name: '[1]' }).first().click();
-        await waitForCited('[1]');
+        // The citation [n] of the first claim, in the report's text, opens the file at the cited lines.
+        const writer = fake.requests.find((r) => bodyOf(r).includes('You write a research report'));
+        const n = sourceNumber(bodyOf(writer as RecordedRequest), 'notes-rs/retries.md', 1);
+        await report
+          .locator('.report-body')
+          .getByRole('link', { name: `[${n}]`, exact: true })
+          .first()
+          .click();
+        const tab = page.locator('.tabs-container .tab.active', { hasText: 'retries.md' });
+        await waitUntil('retries.md open in the editor', () => tab.waitFor({ state: 'visible', timeout: 15_000 }));
+        // The status bar: the cursor at the end of the cited range, with the lines selected.
+        const cursor = page.locator('.statusbar-item', {
+          hasText: new RegExp(`Ln ${end}, Col \\d+ \\(\\d+ selected\\)`),
+        });
+        await poll(`the selection of lines ${start}–${end}`, async () => (await cursor.count()) > 0);
 
-        // The Sources entry opens it the same way, after the editor has moved away from those lines.
+        // The Sources entry of the other file opens it too.
         await wb.runPaletteCommand('View: Close All Editors');
-        await poll('the editor closed', async () => (await tab.count()) === 0);
-        await entry.click();
-        await waitForCited('the Sources list');
+        await sources.getByRole('link', { name: /notes-rs\/timeouts\.md/ }).click();
+        const other = page.locator('.tabs-container .tab.active', { hasText: 'timeouts.md' });
+        await waitUntil('timeouts.md open in the editor', () => other.waitFor({ state: 'visible', timeout: 15_000 }));
       } finally {
         fake.onRequest(undefined);
         await page.keyboard.press('Escape');
         await wb.runPaletteCommand('View: Close All Editors');
-        // The scope is kept per workspace: back to Web for the scenarios after this one.
-        if ((await scope.count()) > 0) await scope.getByRole('radio', { name: 'Web' }).check({ timeout: 10_000 });
-        await wb.clickInWebview('radio', 'Chat');
-        rmSync(join(workspace, DIR), { recursive: true, force: true });
+        // The scope is kept per workspace: later scenarios expect the Web scope and a Chat-mode new chat.
+        const web = wb.webviewFrame().getByRole('radio', { name: 'Web' });
+        if (await web.count()) await web.check();
+        await wb.runPaletteCommand('Sextant: New Chat');
+        await wb.setUserSettings({ 'sextant.research.clarify': undefined }, 'web search: settings changed');
+        rmSync(join(workspace, 'notes-rs'), { recursive: true, force: true });
       }
     },
-    { timeoutMs: 180_000 },
+    { timeoutMs: 240_000 },
   );
 }

@@ -19,6 +19,7 @@ import { NodeWorkspace } from '../../fixtures/node-ports';
 import { ScriptedProvider } from '../../fixtures/scripted-provider';
 import { createHarness } from './harness';
 import { declaredToolFacts } from '../../../extension/core/tools/registry';
+import { grepTool } from '../../../extension/core/tools/grep';
 
 const ran: string[] = [];
 const bash = defineTool({
@@ -297,4 +298,36 @@ test('Always allow on one card of a step lets other pending calls its rule cover
   await sending;
   assert.deepEqual(ran, ['write src/util/a.ts', 'write src/util/b.ts']);
   assert.equal(audited.find((e) => e.callId === 'b#1.1')?.decidedBy, 'rule');
+});
+
+test('grep never shows matches in a file read_file would refuse (a read deny rule) and names them', async () => {
+  const { root, ws } = workspace();
+  writeFileSync(join(root, '.env'), 'API_TOKEN=super-secret-value\n');
+  mkdirSync(join(root, 'keys'));
+  writeFileSync(join(root, 'keys', 'prod.txt'), 'API_TOKEN=another-secret\n');
+  writeFileSync(join(root, 'app.ts'), 'const t = process.env.API_TOKEN;\n');
+  const provider = new ScriptedProvider([
+    call('a', 'grep', { pattern: 'API_TOKEN', output_mode: 'content' }),
+    call('b', 'grep', { pattern: 'API_TOKEN' }),
+    answer,
+  ]);
+  const h = createHarness({
+    provider,
+    tools: [grepTool],
+    workspace: ws,
+    permissions: gate(root, { deny: ['read_file(.env)', 'read(keys/**)'] }),
+  });
+  await h.controller.send('r1', 'find the token', 'agent');
+  const results = (provider.requests.at(-1)?.messages ?? [])
+    .filter((m) => m.role === 'tool')
+    .map((m) => JSON.stringify(m));
+  assert.equal(results.length, 2);
+  for (const text of results) {
+    assert.match(text, /app\.ts/, 'the allowed file is found');
+    assert.doesNotMatch(text, /super-secret-value|another-secret/);
+    assert.match(text, /Matches in .*\.env.* are not shown: the read rules refuse those files/);
+    assert.match(text, /keys\/prod\.txt/);
+  }
+  const names = results[1] ?? '';
+  assert.match(names, /Found 1 file/, 'files_with_matches counts only what it shows');
 });

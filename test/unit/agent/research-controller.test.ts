@@ -7,8 +7,15 @@ import assert from 'node:assert/strict';
 import type { ProviderEvent } from '../../../extension/core/providers/types';
 import type { ResearchHost } from '../../../extension/core/research/host';
 import { DEFAULT_LIMITS } from '../../../extension/core/research/loop/research-run';
-import type { PlanArtifact } from '../../../extension/protocol';
+import { researchPlanToMarkdown, type PlanArtifact } from '../../../extension/protocol';
 import { ScriptedProvider } from '../../fixtures/scripted-provider';
+import { homedir } from 'node:os';
+import * as path from 'node:path';
+import type { Provider } from '../../../extension/core/providers/types';
+import { createPolicy } from '../../../extension/core/permissions';
+import { declaredToolFacts } from '../../../extension/core/tools/registry';
+import { createWorkspaceSources } from '../../../extension/core/research/workspace/workspace-sources';
+import { createNodePorts, makeTempWorkspace } from '../../fixtures/node-ports';
 import { assertEnvelopeInvariants, createHarness } from './harness';
 
 const done: ProviderEvent = { type: 'done', stopReason: 'end' };
@@ -88,3 +95,100 @@ test('Plan Research proposes a research plan; Approve runs it without planning a
   // plan_status travels on a request of its own, without started or terminal events.
   assertEnvelopeInvariants(h.envelopes().filter((e) => !e.requestId.startsWith('plan-')));
 });
+
+test("a research plan naming a file outside the workspace asks with read_file's card before reading it", async () => {
+  const root = await makeTempWorkspace({
+    'docs/retries.md': '# Retries\n\nThe client retries a request three times.\n',
+  });
+  const outside = await makeTempWorkspace({ 'rfc.md': '# RFC\n\nServers answer within thirty seconds or time out.\n' });
+  const outsideFile = path.join(outside, 'rfc.md');
+  const policy = createPolicy({ workspaceFolders: [root], home: homedir(), tools: declaredToolFacts() });
+  const ws = createNodePorts({ root }).workspace;
+  const research: ResearchHost = {
+    ...host([]),
+    defaults: () => ({ clarify: 'never', filters: {} }),
+    scope: () => 'workspace',
+    workspaceServices: async (approve) => ({
+      search: async () => [],
+      fetchPage: async () => {
+        throw new Error('no web');
+      },
+      workspace: createWorkspaceSources({
+        ws,
+        rgPath: undefined,
+        policy: () => policy,
+        ...(approve ? { approve } : {}),
+      }),
+    }),
+  };
+  // The model by role: the planner names the workspace file; the writer cites what it was given.
+  const provider: Provider = {
+    name: 'roles',
+    kind: 'openai',
+    async *stream(req) {
+      const system = req.system ?? '';
+      const user = JSON.stringify(req.messages);
+      let out = '{}';
+      if (system.includes('You plan web research'))
+        out = JSON.stringify({
+          question: 'How do retries and timeouts work?',
+          subQuestions: ['What do the documents say?'],
+          queries: [{ query: 'retries timeout' }],
+          expectedOutput: 'A cited answer.',
+          files: ['docs/retries.md'],
+        });
+      else if (system.includes('You write a research report'))
+        out = /rfc\.md/.test(user)
+          ? 'The client retries a request three times [1]. Servers answer within thirty seconds or time out [2].'
+          : 'The client retries a request three times [1].';
+      else if (system.includes('You review web research')) out = '{"enough": true, "queries": []}';
+      yield { type: 'text', text: out };
+      yield done;
+    },
+  };
+  for (const answer of ['deny', 'approve'] as const) {
+    const h = createHarness({ provider, research, workspace: ws });
+    await h.controller.send(`p-${answer}`, 'How do retries and timeouts work?', 'plan', { planResearch: true });
+    const proposed = h
+      .envelopes(`p-${answer}`)
+      .flatMap((e) => (e.event.type === 'plan_proposed' ? [e.event.plan] : []))[0] as PlanArtifact;
+    assert.ok(proposed, 'a research plan was proposed');
+    // The user adds a document from elsewhere on disk to the plan's files before approving it.
+    const edited = researchPlanToMarkdown({
+      question: 'How do retries and timeouts work?',
+      subQuestions: ['What do the documents say?'],
+      queries: [{ query: 'retries timeout' }],
+      expectedOutput: 'A cited answer.',
+      files: ['docs/retries.md', outsideFile],
+      scope: 'workspace',
+    });
+    const requestId = `r-${answer}`;
+    const running = h.controller.approvePlan(proposed.id, requestId, edited);
+    await until(() => h.envelopes(requestId).some((e) => e.event.type === 'approval_needed'));
+    const card = h
+      .envelopes(requestId)
+      .flatMap((e) => (e.event.type === 'approval_needed' ? [e.event.approval] : []))[0];
+    assert.equal(card.tool, 'read_file');
+    assert.equal(card.subject, outsideFile);
+    assert.match(card.reason ?? '', /outside the workspace/);
+    assert.equal(card.alwaysRule, undefined, 'a research run offers no "Always allow"');
+    h.controller.approve(card.callId, { decision: answer });
+    assert.equal(await running, true);
+    await until(() => h.envelopes(requestId).some((e) => e.event.type === 'report'));
+    const report = h.envelopes(requestId).flatMap((e) => (e.event.type === 'report' ? [e.event.report] : []))[0];
+    const cited = report.sources.map((s) => s.path ?? s.url);
+    if (answer === 'deny') {
+      assert.deepEqual(cited, ['docs/retries.md']);
+      assert.doesNotMatch(JSON.stringify(h.envelopes(requestId)), /thirty seconds/, 'a denied file is never read');
+    } else
+      assert.ok(
+        cited.some((p) => p.endsWith('rfc.md')),
+        `the approved file is cited: ${cited.join(', ')}`,
+      );
+  }
+});
+
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 2000 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+  assert.ok(cond(), 'the state was not reached');
+}

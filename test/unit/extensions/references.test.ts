@@ -1,6 +1,8 @@
 // `@` references: the composer's parsing (webview/reference-completions.ts), the fuzzy file offers, and
 // resolution against a real folder through the product's workspace port, judged by the real permission
 // policy (the same decide() read_file goes through).
+import { execFileSync } from 'node:child_process';
+import { writeFileSync, rmSync, renameSync } from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { homedir } from 'node:os';
@@ -24,7 +26,6 @@ const editor = (o: Partial<EditorReferencePort> = {}): EditorReferencePort => ({
   selection: async () => undefined,
   problems: async () => '',
   terminalOutput: async () => undefined,
-  gitDiff: async () => '',
   ...o,
 });
 
@@ -240,7 +241,6 @@ test('folders list their files (.gitignore honoured); the editor references come
     selection: async () => ({ path: path.join(root, 'src/a.ts'), text: 'SELECTED', startLine: 3, endLine: 4 }),
     problems: async (p) => (p ? `src/a.ts:1:1 error: bad` : 'all: 2 problems'),
     terminalOutput: async () => ({ terminal: 'bash', command: 'npm test', output: 'FAIL 1 test' }),
-    gitDiff: async () => 'diff --git a/src/a.ts b/src/a.ts',
   });
   const r = await resolveReferences(
     [
@@ -260,7 +260,7 @@ test('folders list their files (.gitignore honoured); the editor references come
   assert.equal(fileProblems, 'src/a.ts:1:1 error: bad');
   assert.equal(problems, 'all: 2 problems');
   assert.equal(terminal, '(terminal "bash", command: npm test)\nFAIL 1 test');
-  assert.equal(git, 'diff --git a/src/a.ts b/src/a.ts');
+  assert.equal(git, 'The working tree has no changes against HEAD.', 'not a repository: no diff');
   const none = await resolveReferences([{ kind: 'terminal', value: '', label: '@terminal' }], services);
   assert.ok(!none.ok && /no terminal output was captured/.test(none.message));
 });
@@ -294,4 +294,39 @@ test('URLs go through the page fetcher; a web_fetch deny rule or a fetch error r
   );
   assert.ok(!denied.ok && /refused/.test(denied.message));
   assert.deepEqual(fetched, ['https://example.com/', 'http://private.test/']);
+});
+
+test('@git: only files read_file could show; files behind read deny rules are named, not shown', async () => {
+  const { services, root } = await setup({
+    'src/a.ts': 'export const a = 1;\n',
+    '.env': 'API_TOKEN=old-value\n',
+    'config/private.json': '{"k": "old"}\n',
+    'old-name.txt': 'moved\n',
+    'gone.txt': 'bye\n',
+  });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: root, stdio: 'pipe' });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'start');
+  writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 2;\n');
+  writeFileSync(path.join(root, '.env'), 'API_TOKEN=new-secret-value\n');
+  writeFileSync(path.join(root, 'config/private.json'), '{"k": "new-private"}\n');
+  renameSync(path.join(root, 'old-name.txt'), path.join(root, 'new-name.txt'));
+  git('add', '-A'); // staged changes are in `git diff HEAD` too
+  rmSync(path.join(root, 'gone.txt'));
+  const r = await resolveReferences([{ kind: 'git', value: '', label: '@git' }], {
+    ...services,
+    // The user keeps .env and config/ from the model with deny rules; @git must not be a way round them.
+    permissions: gate(root, { deny: ['read_file(.env)', 'read_file(config/**)'] }),
+  });
+  assert.ok(r.ok, r.ok ? '' : r.message);
+  const text = r.attachments[0]?.content ?? '';
+  assert.match(text, /export const a = 2;/);
+  assert.match(text, /new-name\.txt/, 'a rename shows as its new file');
+  assert.match(text, /-bye/, 'a deletion is in the diff');
+  assert.doesNotMatch(text, /new-secret-value|old-value/, 'the tracked .env diff must not be attached');
+  assert.doesNotMatch(text, /new-private/, 'a file behind a read deny rule must not be attached');
+  assert.match(text, /Changes not included, by the read rules: .*\.env/);
+  assert.match(text, /config\/private\.json/);
 });

@@ -1,20 +1,20 @@
 // A research run's file outside the workspace is asked about, not skipped: the read is judged by the
-// same permission decision as read_file (the real policy); when it asks, read_file's approval card is
-// shown through the real approval broker; approve reads it, deny leaves it out with a reason the
-// report's notes carry. Protected and secret files are refused without a card; a missing file is not
+// same permission decision as read_file (the real policy); when it asks, the approval port (read_file's
+// card, wired in request-runner.ts and tested end to end in research-controller.test.ts) decides:
+// approve reads it, deny leaves it out with a reason the report's notes carry. Protected and secret files are refused without a card; a missing file is not
 // asked about.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
-import { ApprovalBroker } from '../../../extension/core/agent/approval-broker';
-import { approveResearchRead } from '../../../extension/core/agent/research-request';
 import { createPolicy } from '../../../extension/core/permissions';
 import { createWorkspaceSources } from '../../../extension/core/research/workspace/workspace-sources';
 import { declaredToolFacts } from '../../../extension/core/tools/registry';
-import type { RequestEvent } from '../../../extension/protocol';
 import { createNodePorts, makeTempWorkspace } from '../../fixtures/node-ports';
+import { startFakeLlm } from '../../fixtures/fake-llm';
+import * as openai from '../../../extension/core/providers/openai';
+import { planResearch } from '../../../extension/core/research/loop/research-planner';
 
 const made: string[] = [];
 after(() => Promise.all(made.map((d) => fs.rm(d, { recursive: true, force: true }))));
@@ -95,27 +95,28 @@ test('outside the workspace: a secret file is refused without a card; a missing 
   assert.deepEqual(asked, [], 'no card for a secret or a missing file');
 });
 
-test("the card is read_file's approval card, through the same broker: approve → true, deny → false", async () => {
-  const broker = new ApprovalBroker({ info() {}, warn() {}, error() {}, debug() {} } as never);
-  const events: RequestEvent[] = [];
-  const { approval } = broker.portsFor((e) => {
-    events.push(e);
-    if (e.type === 'approval_needed')
-      queueMicrotask(() =>
-        broker.approve(e.approval.callId, { decision: e.approval.callId.endsWith('1') ? 'approve' : 'deny' }),
-      );
-  });
-  const req = { sessionId: 's', absPath: '/elsewhere/rfc.md', reason: 'outside the workspace' };
-  const signal = new AbortController().signal;
-  assert.equal(await approveResearchRead(approval, { ...req, callId: 'r-read-1' }, signal), true);
-  assert.equal(await approveResearchRead(approval, { ...req, callId: 'r-read-2' }, signal), false);
-  const cards = events.filter((e) => e.type === 'approval_needed');
-  assert.equal(cards.length, 2);
-  const first = cards[0].type === 'approval_needed' ? cards[0].approval : undefined;
-  assert.equal(first?.tool, 'read_file');
-  assert.equal(first?.kind, 'read');
-  assert.equal(first?.subject, '/elsewhere/rfc.md');
-  assert.equal(first?.reason, 'outside the workspace');
-  assert.equal(first?.alwaysRule, undefined, 'no "Always allow" for a one-off research read');
-  assert.equal(events.filter((e) => e.type === 'approval_resolved').length, 2);
+test('the planner keeps a path outside the workspace only when the question names it', async (t) => {
+  const fake = await startFakeLlm();
+  t.after(() => fake.close());
+  const provider = openai.createProvider({ name: 'fake', kind: 'openai', baseUrl: `${fake.baseUrl}/v1` }, 'sk-test');
+  const plan = (files: string[]) =>
+    JSON.stringify({ question: 'q', subQuestions: ['q'], queries: [{ query: 'retries' }], expectedOutput: 'x', files });
+  const files = ['docs/inside.md', '/srv/specs/rfc.md', '../other/notes.md', '/etc/shadow', 'not/listed.md'];
+  fake.enqueue({ text: plan(files) });
+  const question = 'What do docs/inside.md, /srv/specs/rfc.md and ../other/notes.md say about retries?';
+  const { plan: got } = await planResearch(
+    question,
+    { provider, model: 'm' },
+    { minSearches: 1, maxSearches: 2 },
+    new AbortController().signal,
+    { scope: 'workspace', files: ['docs/inside.md'] },
+  );
+  // Listed files, and outside paths the user typed; not a path the question never named, nor an unlisted one.
+  assert.deepEqual(got.files, ['docs/inside.md', '/srv/specs/rfc.md', '../other/notes.md']);
+  // Web scope (no listing): no files at all.
+  fake.enqueue({ text: plan(files) });
+  const web = await planResearch(question, { provider, model: 'm' }, { minSearches: 1, maxSearches: 2 }, signalOf());
+  assert.equal(web.plan.files, undefined);
 });
+
+const signalOf = () => new AbortController().signal;

@@ -72,6 +72,42 @@ test('read-only inside writable roots: from the policy list, present or not; .gi
   assert.ok(plan.readOnly.some((r) => r.path === '/extra/.mcp.json'));
 });
 
+test('.git: pinned when it is a folder; a read-only stand-in when missing; read-only when it is a file', () => {
+  assert.deepEqual(plan.pinned, ['/ws/.git'], 'a folder holding protected paths cannot be renamed away');
+  assert.equal(
+    plan.readOnly.some((r) => r.path === '/extra/.git'),
+    true,
+    'no .git in the extra root: git init there would make hooks',
+  );
+  const without = planBox({
+    workspaceFolders: ['/w'],
+    extraWriteRoots: [],
+    home: '/home/u',
+    sessionTemp: '/state/s-1',
+    allowedHosts: [],
+    kindOf: (p) => (p === '/w' ? 'dir' : undefined),
+  });
+  const git = without.readOnly.find((r) => r.path === '/w/.git');
+  assert.equal(git?.exists, false);
+  assert.equal(git?.kind, 'dir');
+  assert.match(git?.reason ?? '', /^\.git stays read-only in the sandbox while it does not exist, since it would hold/);
+  assert.equal(without.readOnly.filter((r) => r.path.startsWith('/w/.git/')).length, 0);
+  assert.deepEqual(without.pinned, []);
+  const worktree = planBox({
+    workspaceFolders: ['/w'],
+    extraWriteRoots: [],
+    home: '/home/u',
+    sessionTemp: '/state/s-1',
+    allowedHosts: [],
+    kindOf: (p) => (p === '/w' ? 'dir' : p === '/w/.git' ? 'file' : undefined),
+  });
+  const gitFile = worktree.readOnly.find((r) => r.path === '/w/.git');
+  assert.deepEqual([gitFile?.kind, gitFile?.exists], ['file', true], "a worktree's .git file says where hooks are");
+  const args = bwrapArgs(plan, { emptyFile: '/b/ef', emptyDir: '/b/ed' }, 'true').join(' ');
+  assert.ok(args.indexOf('--bind /ws/.git /ws/.git') > args.indexOf('--bind /ws /ws'));
+  assert.ok(args.indexOf('--bind /ws/.git /ws/.git') < args.indexOf('--ro-bind /ws/.git/hooks /ws/.git/hooks'));
+});
+
 test('hidden: the secret locations that exist, from the same list', () => {
   assert.deepEqual(
     plan.hidden.map((h) => `${h.kind}:${h.path}`),

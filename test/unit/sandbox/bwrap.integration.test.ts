@@ -142,6 +142,40 @@ test('each refusal alone names its own rule', { skip }, async () => {
   }
 });
 
+test('.git: a repository made in the command gets no hook; .git cannot be renamed away to plant one', {
+  skip,
+}, async () => {
+  const t = setup();
+  try {
+    // Moving .git aside and making a new one: the new .git would have no read-only hooks folder.
+    const moved = await bashTool.execute(
+      { command: 'mv .git .git-old; mkdir -p .git/hooks; echo evil > .git/hooks/pre-commit; ls .git/hooks' },
+      t.ctx,
+    );
+    assert.match(textOf(moved), /Device or resource busy/);
+    assert.equal(existsSync(path.join(t.ws, '.git-old')), false);
+    assert.deepEqual(readdirSync(path.join(t.ws, '.git', 'hooks')), []);
+    // No .git at launch: `git init` and a hook in the same command.
+    rmSync(path.join(t.ws, '.git'), { recursive: true, force: true });
+    const made = await bashTool.execute(
+      {
+        command:
+          'echo made > out.txt; git init -q; mkdir -p .git/hooks; echo evil > .git/hooks/pre-commit; ' +
+          'mkdir -p .git-x/hooks && mv -T .git-x .git',
+      },
+      t.ctx,
+    );
+    const text = textOf(made);
+    assert.equal(readFileSync(path.join(t.ws, 'out.txt'), 'utf8'), 'made\n', 'the allowed work is done');
+    assert.equal(existsSync(path.join(t.ws, '.git', 'hooks', 'pre-commit')), false);
+    assert.equal(existsSync(path.join(t.ws, '.git')), false, 'the stand-in is removed after the command');
+    assert.match(text, /\.git stays read-only in the sandbox while it does not exist/);
+    rmSync(path.join(t.ws, '.git-x'), { recursive: true, force: true });
+  } finally {
+    t.done();
+  }
+});
+
 test('the network: a direct connection has no route, the proxy lets only allowed hosts through and logs each', {
   skip,
 }, async () => {

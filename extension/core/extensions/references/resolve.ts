@@ -10,6 +10,7 @@ import { listFiles } from '../../tools/util/list-files';
 import { displayPath, realPathOf, resolvePath, rootOf } from '../../tools/util/paths';
 import { decodeText } from '../../tools/util/text';
 import { errorText } from '../../util/error-text';
+import { type DiffReadJudge, readableDiff, withheldNote } from '../readable-diff';
 import { type Attachment, capAttachments, MAX_REFERENCE_CHARS } from './attach';
 import type { ReferenceServices } from './types';
 
@@ -72,9 +73,19 @@ async function contentOf(ref: Reference, s: ReferenceServices, signal?: AbortSig
     case 'git': {
       const roots = s.workspace.roots();
       if (!roots.length) throw new Refusal('@git: no workspace folder is open.');
-      const diffs = await Promise.all(roots.map((r) => s.editor.gitDiff(r)));
-      const text = diffs.filter(Boolean).join('\n');
-      return text || 'The working tree has no changes against HEAD.';
+      // Only the changed files read_file could show: a tracked secret's diff stays out, named.
+      const judge: DiffReadJudge = async (abs) => {
+        const d = await readDecision(s, abs, 'file');
+        return d.decision === 'allow' ? { ok: true } : { ok: false, reason: d.reason };
+      };
+      const diffs = await Promise.all(roots.map((r) => readableDiff(r, 'HEAD', judge)));
+      const text = diffs
+        .map((d) => d.diff)
+        .filter(Boolean)
+        .join('\n');
+      const note = withheldNote(diffs.flatMap((d) => d.withheld));
+      if (!text) return note || 'The working tree has no changes against HEAD.';
+      return note ? `${text}\n${note}` : text;
     }
     case 'url': {
       if (!s.fetchPage) throw new Refusal(`${ref.label}: fetching pages is not available here.`);
@@ -145,8 +156,8 @@ async function readPath(ref: Reference, s: ReferenceServices, signal?: AbortSign
   return decoded.text;
 }
 
-/** read_file's (or ls's) judgement of this path: deny refuses, ask asks the user now. */
-async function judgeRead(s: ReferenceServices, abs: string, label: string, what: 'file' | 'folder'): Promise<void> {
+/** read_file's (or ls's) decision for this path, and the real path it was judged as. */
+async function readDecision(s: ReferenceServices, abs: string, what: 'file' | 'folder') {
   const call =
     what === 'file'
       ? { tool: 'read_file', kind: 'read' as const, input: { file_path: abs } }
@@ -157,6 +168,12 @@ async function judgeRead(s: ReferenceServices, abs: string, label: string, what:
     : rootOf(s.workspace, real)
       ? { decision: 'allow' as const, reason: 'inside the workspace' }
       : { decision: 'ask' as const, reason: 'outside the workspace' };
+  return { ...d, real };
+}
+
+/** read_file's (or ls's) judgement of this path: deny refuses, ask asks the user now. */
+async function judgeRead(s: ReferenceServices, abs: string, label: string, what: 'file' | 'folder'): Promise<void> {
+  const { real, ...d } = await readDecision(s, abs, what);
   if (d.decision === 'deny') throw new Refusal(`${label}: reading ${real} is refused (${d.reason}).`);
   if (d.decision === 'ask' && !(await s.confirmRead({ label, path: real, reason: d.reason })))
     throw new Refusal(`${label}: you declined to attach ${real}.`);

@@ -1,5 +1,6 @@
 // What resolving `@` references needs from its host: the workspace, the permission gate read_file is
-// judged by, and the editor's parts (selection, problems, terminal, git) through a port.
+// judged by, and the editor's parts (selection, problems, terminal) through a port. `@git` runs git
+// itself (readable-diff.ts), so the read rules judge every file of the diff.
 import type { PermissionGate } from '../../agent/permission-gate';
 import type { WorkspacePort } from '../../ports';
 
@@ -11,8 +12,6 @@ export interface EditorReferencePort {
   problems(absPath?: string): Promise<string>;
   /** The last command output captured from a terminal (VS Code's shell integration). */
   terminalOutput(): Promise<{ terminal: string; command?: string; output: string } | undefined>;
-  /** `git diff HEAD` (staged and unstaged changes) of a workspace folder; '' when clean or not a repository. */
-  gitDiff(root: string): Promise<string>;
 }
 
 export interface ReferenceServices {
