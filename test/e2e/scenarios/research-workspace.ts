@@ -26,7 +26,8 @@ const sourceNumber = (body: string, file: string, fallback: number) =>
 
 export function researchWorkspaceScenarios(e2e: E2E): void {
   e2e.scenario(
-    'Research with the Workspace scope from the palette: a report citing workspace files by lines; a citation opens the file there',
+    'Research with the Workspace scope from the palette: a report citing workspace files by lines; ' +
+      'a citation opens the file there',
     async ({ wb, page, fake, workspace }) => {
       wb.writeWorkspaceFile('notes-rs/retries.md', RETRIES);
       wb.writeWorkspaceFile('notes-rs/timeouts.md', TIMEOUTS);

@@ -1,8 +1,8 @@
 // A research run's file outside the workspace is asked about, not skipped: the read is judged by the
 // same permission decision as read_file (the real policy); when it asks, the approval port (read_file's
 // card, wired in request-runner.ts and tested end to end in research-controller.test.ts) decides:
-// approve reads it, deny leaves it out with a reason the report's notes carry. Protected and secret files are refused without a card; a missing file is not
-// asked about.
+// approve reads it, deny leaves it out with a reason the report's notes carry. Protected and secret
+// files are refused without a card; a missing file is not asked about.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs/promises';
