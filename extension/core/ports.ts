@@ -2,7 +2,7 @@
 // implement them; a Node-fs implementation backs unit tests. Core reaches the editor only here.
 import type { ChatMessage, Envelope, Mode, PendingApproval, Question, SessionSummary, Todo } from '../protocol';
 import type { ModelMessage } from './providers/types';
-import type { ProposedChange } from './tools/types';
+import type { Proposal } from './tools/types';
 import type { SearchProviderId, SearchQuery, SearchResult } from './web/types';
 import type { Checkpoint } from './checkpoints/types';
 import type { SandboxPort } from './sandbox/types';
@@ -80,18 +80,22 @@ export interface TerminalPort {
 export interface ApprovalRequest extends Omit<PendingApproval, 'callId'> {
   callId: string;
   sessionId: string;
-  /** A file writer's change (original and proposed text), for the editor's diff review; never sent to the webview. */
-  proposal?: ProposedChange;
+  /**
+   * A file writer's change (original and proposed text; several files for rename), for the editor's
+   * diff review; never sent to the webview.
+   */
+  proposal?: Proposal;
 }
 
 /**
  * `editedText`: the proposal as the user edited it in the diff review before approving (absent when
- * they left it as proposed); core then writes that text instead of running the tool.
+ * they left it as proposed); core then writes that text instead of running the tool. `editedTexts`:
+ * the same for a change of several files, by absolute path (only the files the user edited).
  */
 export type ApprovalDecision =
-  | { decision: 'approve'; editedText?: string }
+  | { decision: 'approve'; editedText?: string; editedTexts?: Record<string, string> }
   | { decision: 'deny'; reason?: string }
-  | { decision: 'always'; editedText?: string };
+  | { decision: 'always'; editedText?: string; editedTexts?: Record<string, string> };
 
 /** Asks the user to approve a write or execute call. Designed so the permission policy and diff review slot in. */
 export interface ApprovalPort {
@@ -107,15 +111,21 @@ export interface DiffReviewUpdate {
 
 /** One proposal on show in the editor's diff view, for as long as its approval is pending. */
 export interface DiffReviewSession {
-  /** The proposed text as the user left it, when it differs from the proposal; else undefined. */
-  editedText(): string | undefined;
+  /**
+   * The proposed text as the user left it, when it differs from the proposal; else undefined. `path`
+   * (absolute) names the file of a change of several; absent: the only (first) file.
+   */
+  editedText(path?: string): string | undefined;
   /** The approval was decided or abandoned: stop showing the proposal. */
   close(): void;
 }
 
-/** Shows a file writer's proposed change in the editor's diff view while its approval is pending. */
+/**
+ * Shows a file writer's proposed change in the editor's diff view while its approval is pending; a
+ * change of several files (a ChangeSet) shows each file's diff.
+ */
 export interface DiffReviewPort {
-  open(review: { callId: string; change: ProposedChange }, update: (u: DiffReviewUpdate) => void): DiffReviewSession;
+  open(review: { callId: string; change: Proposal }, update: (u: DiffReviewUpdate) => void): DiffReviewSession;
 }
 
 export interface AskAnswer {

@@ -1,11 +1,18 @@
 // PDF export of a report: Chromium's own `--headless --print-to-pdf` run on the report's HTML export
 // (self-contained and sanitised), so no PDF library ships with the extension. The browser is the one
-// the browser tool drives, found by the same finder (browser/find-browser.ts: sextant.browser.executablePath
-// first, then the usual install places, then PATH).
+// the browser tool drives: sextant.browser.executablePath, else the usual install places, else PATH
+// (browser/find-browser.ts, one finder for both).
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { findBrowser } from './browser/find-browser';
+
+/** The browser to print with (the browser tool's finder), or why there is none (said where PDF export is offered). */
+export function findChromium(configured: string | undefined): { path: string } | { reason: string } {
+  const found = findBrowser(configured?.trim() ? { configured } : {});
+  return 'path' in found ? found : { reason: found.problem };
+}
 
 /** Prints self-contained HTML to a PDF file with headless Chromium (60 s at most). */
 export async function printHtmlToPdf(browser: string, html: string, outFile: string): Promise<void> {

@@ -67,7 +67,12 @@ export const InboundSchema = z.discriminatedUnion('type', [
     reason: z.string().optional(),
   }),
   /** Shows a pending change's diff in the editor again (the card's "Open diff"). */
-  z.object({ type: z.literal('openDiff'), callId: z.string() }),
+  z.object({
+    type: z.literal('openDiff'),
+    callId: z.string(),
+    /** Which file of a change of several (its path as the card shows it); absent: the first. */
+    path: z.string().optional(),
+  }),
   z.object({
     type: z.literal('answer'),
     callId: z.string(),

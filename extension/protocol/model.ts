@@ -227,6 +227,16 @@ export const QuestionSchema = z.object({
 });
 export type Question = z.infer<typeof QuestionSchema>;
 
+/** One file's change as the approval card shows it: path, +/− counts and a compact diff. */
+export const ChangeSummarySchema = z.object({
+  path: z.string(),
+  isNew: z.boolean(),
+  added: z.number(),
+  removed: z.number(),
+  /** A compact unified diff (capped by the host). */
+  diff: z.string(),
+});
+
 export const PendingApprovalSchema = z.object({
   callId: z.string(),
   tool: z.string(),
@@ -243,16 +253,12 @@ export const PendingApprovalSchema = z.object({
   /** The narrow rule "Always allow" would add to the user's settings; absent when it may not be offered. */
   alwaysRule: z.string().optional(),
   /** A file writer's change, also shown in the editor's diff view: the card shows its path, counts and diff. */
-  change: z
-    .object({
-      path: z.string(),
-      isNew: z.boolean(),
-      added: z.number(),
-      removed: z.number(),
-      /** A compact unified diff (capped by the host). */
-      diff: z.string(),
-    })
-    .optional(),
+  change: ChangeSummarySchema.optional(),
+  /**
+   * A change of several files approved as one (rename): each file as `change` shows one (a diff
+   * past the host's cap is empty), and what the proposal left out. Absent for a one-file writer.
+   */
+  changeSet: z.object({ files: z.array(ChangeSummarySchema).max(200), note: z.string().optional() }).optional(),
   /**
    * Other words for the buttons (the sandbox's edge prompt: "Run once outside the box", "Allow this
    * host") and the setting "always" writes to (default sextant.permissions.allow).
@@ -265,7 +271,7 @@ export const PendingApprovalSchema = z.object({
       alwaysWhere: z.string().optional(),
     })
     .optional(),
-  /** The user edited the proposal in the diff view; Approve writes their text. */
+  /** The user edited the proposal (a file of it) in the diff view; Approve writes their text. */
   edited: z.boolean().optional(),
   /** Why the proposal is out of date (the file changed since it was made); Approve would be refused. */
   stale: z.string().optional(),

@@ -1,27 +1,38 @@
 // Diff review in the editor: each file writer's proposal waiting for approval opens in VS Code's
 // diff view — the file on the left, the proposal on the right as an editable `sextant-proposal:`
-// document — with Approve / Deny in the title bar. It implements core's DiffReviewPort; deciding goes
-// through the same pending approval as the chat card's buttons, so either may answer.
+// document — with Approve / Deny in the title bar. A change of several files (rename) opens one diff
+// per file, each editable, all answered by one decision. It implements core's DiffReviewPort;
+// deciding goes through the same pending approval as the chat card's buttons, so either may answer.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalDecision, DiffReviewPort, DiffReviewSession, DiffReviewUpdate, Logger } from '../core/ports';
 import { withoutLinks } from '../core/security/plain-text';
-import type { ProposedChange } from '../core/tools/types';
+import { isChangeSet, type Proposal, type ProposedChange } from '../core/tools/types';
 import { PROPOSAL_SCHEME, ProposalFileSystem } from './proposal-fs';
 
 /** Set while a proposal waits, so the palette offers Approve / Deny Change only then. */
 const PENDING_CONTEXT = 'sextant.changeUnderReview';
 
-interface Review {
-  callId: string;
+/** One file of a review: its change and the two sides of its diff. */
+interface FileReview {
   change: ProposedChange;
   left: vscode.Uri;
   right: vscode.Uri;
   title: string;
+}
+
+interface Review {
+  callId: string;
+  files: FileReview[];
+  /** What the change is called in a prompt: the file, or "N files". */
+  label: string;
   update: (u: DiffReviewUpdate) => void;
   state: DiffReviewUpdate;
   watchers: vscode.Disposable[];
 }
+
+/** Diffs of a change of several files opened by themselves; the card's "Open diff" shows any other. */
+const AUTO_OPEN_FILES = 5;
 
 export interface DiffReviewOptions {
   /** Answers a pending approval, exactly as the chat card's buttons do. */
@@ -58,39 +69,50 @@ export class DiffReviews implements DiffReviewPort, vscode.Disposable {
     void this.closeTabs(() => true);
   }
 
-  open(review: { callId: string; change: ProposedChange }, update: (u: DiffReviewUpdate) => void): DiffReviewSession {
+  open(review: { callId: string; change: Proposal }, update: (u: DiffReviewUpdate) => void): DiffReviewSession {
     const { callId, change } = review;
+    const set = isChangeSet(change);
     // Notebooks are JSON underneath; their change is reviewed on the card only.
-    if (change.path.toLowerCase().endsWith('.ipynb')) return { editedText: () => undefined, close: () => undefined };
+    const changes = (set ? change.files : [change]).filter((c) => !c.path.toLowerCase().endsWith('.ipynb'));
+    if (!changes.length) return { editedText: () => undefined, close: () => undefined };
     const id = ++this.next;
-    const name = change.displayPath.replace(/\\/g, '/').replace(/^\/+/, '');
-    // The file's own path, so the breadcrumbs and the language match the file; the query tells reviews apart.
-    const right = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${name}`, query: `proposed-${id}` });
-    const left = change.isNew
-      ? vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${name}`, query: `original-${id}` })
-      : vscode.Uri.file(change.path);
-    if (change.isNew) this.fs.put(left, '', true);
-    this.fs.put(right, change.after, false);
-    const title = `${path.basename(change.path)} ${change.isNew ? '(new file)' : ''} ↔ Sextant's proposal`.replace(
-      /\s+/g,
-      ' ',
-    );
-    const r: Review = { callId, change, left, right, title, update, state: { edited: false }, watchers: [] };
+    const files = changes.map((c, k) => {
+      const name = c.displayPath.replace(/\\/g, '/').replace(/^\/+/, '');
+      // The file's own path, so the breadcrumbs and the language match the file; the query tells reviews apart.
+      const right = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${name}`, query: `proposed-${id}-${k}` });
+      const left = c.isNew
+        ? vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${name}`, query: `original-${id}-${k}` })
+        : vscode.Uri.file(c.path);
+      if (c.isNew) this.fs.put(left, '', true);
+      this.fs.put(right, c.after, false);
+      const of = set ? ` (${k + 1} of ${changes.length})` : '';
+      const title = `${path.basename(c.path)} ${c.isNew ? '(new file)' : ''} ↔ Sextant's proposal${of}`.replace(
+        /\s+/g,
+        ' ',
+      );
+      return { change: c, left, right, title };
+    });
+    const label = set ? `${changes.length} file${changes.length > 1 ? 's' : ''}` : changes[0].displayPath;
+    const r: Review = { callId, files, label, update, state: { edited: false }, watchers: [] };
     this.reviews.set(callId, r);
     this.watch(r);
     void vscode.commands.executeCommand('setContext', PENDING_CONTEXT, true);
-    if (reviewSettings().openDiff === 'auto') void this.show(r);
+    if (reviewSettings().openDiff === 'auto') void this.showAll(r);
     return {
-      editedText: () => this.editedText(r),
+      editedText: (file?: string) => {
+        const f = file === undefined ? r.files[0] : r.files.find((x) => samePath(x.change.path, file));
+        return f ? this.editedText(f) : undefined;
+      },
       close: () => void this.close(r),
     };
   }
 
   /** Shows a pending proposal's diff again (the card's "Open diff"); false when none is pending. */
-  async reveal(callId: string): Promise<boolean> {
+  async reveal(callId: string, file?: string): Promise<boolean> {
     const r = this.reviews.get(callId);
-    if (!r) return false;
-    await this.show(r, true);
+    const f = file === undefined ? r?.files[0] : r?.files.find((x) => x.change.displayPath === file);
+    if (!f) return false;
+    await this.show(f, true);
     return true;
   }
 
@@ -107,7 +129,7 @@ export class DiffReviews implements DiffReviewPort, vscode.Disposable {
     }
     if (decision === 'approve') return this.opts.decide(r.callId, { decision: 'approve' });
     const reason = await vscode.window.showInputBox({
-      title: `Deny the change to ${r.change.displayPath}`,
+      title: `Deny the change to ${r.label}`,
       prompt: 'Reason for denying (optional): it goes back to the model. Escape keeps the change pending.',
       placeHolder: 'Reason for denying (optional)',
     });
@@ -118,8 +140,8 @@ export class DiffReviews implements DiffReviewPort, vscode.Disposable {
 
   private reviewFor(target: unknown): Review | undefined {
     const byUri = (uri: vscode.Uri) =>
-      [...this.reviews.values()].find(
-        (r) => r.right.toString() === uri.toString() || r.left.toString() === uri.toString(),
+      [...this.reviews.values()].find((r) =>
+        r.files.some((f) => f.right.toString() === uri.toString() || f.left.toString() === uri.toString()),
       );
     if (target instanceof vscode.Uri && target.scheme === PROPOSAL_SCHEME) return byUri(target);
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
@@ -130,51 +152,63 @@ export class DiffReviews implements DiffReviewPort, vscode.Disposable {
     return this.reviews.size === 1 ? [...this.reviews.values()][0] : undefined;
   }
 
-  private async show(r: Review, focus = false): Promise<void> {
+  /** Opens the diffs of a review (of several files: the first few, the rest from the card). */
+  private async showAll(r: Review): Promise<void> {
+    for (const f of r.files.slice(0, AUTO_OPEN_FILES)) await this.show(f);
+  }
+
+  private async show(f: FileReview, focus = false): Promise<void> {
     const preserveFocus = !(focus || reviewSettings().focusDiff);
     try {
-      await vscode.commands.executeCommand('vscode.diff', r.left, r.right, r.title, { preview: false, preserveFocus });
+      await vscode.commands.executeCommand('vscode.diff', f.left, f.right, f.title, { preview: false, preserveFocus });
     } catch (err) {
-      this.opts.log.warn(`could not open the diff of ${r.change.displayPath}: ${String(err)}`);
+      this.opts.log.warn(`could not open the diff of ${f.change.displayPath}: ${String(err)}`);
     }
   }
 
-  /** The proposal as the user left it (the open document's text, saved or not), when it differs. */
-  private editedText(r: Review): string | undefined {
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === r.right.toString());
-    const text = doc && !doc.isClosed ? doc.getText() : this.fs.text(r.right);
-    return text !== undefined && norm(text) !== norm(r.change.after) ? text : undefined;
+  /** A file's proposal as the user left it (the open document's text, saved or not), when it differs. */
+  private editedText(f: FileReview): string | undefined {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === f.right.toString());
+    const text = doc && !doc.isClosed ? doc.getText() : this.fs.text(f.right);
+    return text !== undefined && norm(text) !== norm(f.change.after) ? text : undefined;
   }
 
-  /** Follows the proposal (edited?) and the file (changed since the proposal was made?) while pending. */
+  /** Follows the proposals (edited?) and the files (changed since the proposal was made?) while pending. */
   private watch(r: Review): void {
     const refresh = async () => {
-      const edited = this.editedText(r) !== undefined;
-      const stale = await this.staleReason(r);
+      const edited = r.files.some((f) => this.editedText(f) !== undefined);
+      let stale: string | undefined;
+      for (const f of r.files) stale ??= await this.staleReason(f.change);
       if (!this.reviews.has(r.callId)) return;
       if (edited === r.state.edited && stale === r.state.stale) return;
       if (stale && stale !== r.state.stale) void vscode.window.showWarningMessage(withoutLinks(`Sextant: ${stale}`));
       r.state = { edited, ...(stale ? { stale } : {}) };
       r.update(r.state);
     };
-    const isFile = (uri: vscode.Uri) => uri.scheme === 'file' && samePath(uri.fsPath, r.change.path);
-    const fileWatcher = vscode.workspace.createFileSystemWatcher(
-      new vscode.RelativePattern(vscode.Uri.file(path.dirname(r.change.path)), path.basename(r.change.path)),
-    );
+    const isOurs = (uri: vscode.Uri) =>
+      r.files.some(
+        (f) => uri.toString() === f.right.toString() || (uri.scheme === 'file' && samePath(uri.fsPath, f.change.path)),
+      );
+    for (const f of r.files) {
+      const fileWatcher = vscode.workspace.createFileSystemWatcher(
+        new vscode.RelativePattern(vscode.Uri.file(path.dirname(f.change.path)), path.basename(f.change.path)),
+      );
+      r.watchers.push(
+        fileWatcher,
+        fileWatcher.onDidChange(() => void refresh()),
+        fileWatcher.onDidCreate(() => void refresh()),
+        fileWatcher.onDidDelete(() => void refresh()),
+      );
+    }
     r.watchers.push(
-      fileWatcher,
-      fileWatcher.onDidChange(() => void refresh()),
-      fileWatcher.onDidCreate(() => void refresh()),
-      fileWatcher.onDidDelete(() => void refresh()),
       vscode.workspace.onDidChangeTextDocument((e) => {
-        if (e.document.uri.toString() === r.right.toString() || isFile(e.document.uri)) void refresh();
+        if (isOurs(e.document.uri)) void refresh();
       }),
     );
   }
 
   /** Why the file no longer matches the proposal's original text; undefined while it does. */
-  private async staleReason(r: Review): Promise<string | undefined> {
-    const c = r.change;
+  private async staleReason(c: ProposedChange): Promise<string | undefined> {
     const doc = vscode.workspace.textDocuments.find(
       (d) => d.uri.scheme === 'file' && !d.isClosed && samePath(d.uri.fsPath, c.path),
     );
@@ -200,15 +234,20 @@ export class DiffReviews implements DiffReviewPort, vscode.Disposable {
     this.reviews.delete(r.callId);
     for (const w of r.watchers) w.dispose();
     if (!this.reviews.size) void vscode.commands.executeCommand('setContext', PENDING_CONTEXT, false);
-    // Saved first (into memory), so closing an edited proposal does not ask whether to save it.
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === r.right.toString());
-    if (doc?.isDirty) await doc.save().then(undefined, () => false);
-    // The file's document stays loaded when its diff closes (an extension's reference keeps it), so an
-    // approved change is applied to it — on its undo stack — rather than to a document being disposed.
-    if (r.left.scheme === 'file') await vscode.workspace.openTextDocument(r.left).then(undefined, () => undefined);
-    await this.closeTabs((uri) => uri.toString() === r.right.toString());
-    this.fs.remove(r.right);
-    if (r.left.scheme === PROPOSAL_SCHEME) this.fs.remove(r.left);
+    for (const f of r.files) {
+      // Saved first (into memory), so closing an edited proposal does not ask whether to save it.
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === f.right.toString());
+      if (doc?.isDirty) await doc.save().then(undefined, () => false);
+      // The file's document stays loaded when its diff closes (an extension's reference keeps it), so an
+      // approved change is applied to it — on its undo stack — rather than to a document being disposed.
+      if (f.left.scheme === 'file') await vscode.workspace.openTextDocument(f.left).then(undefined, () => undefined);
+    }
+    const rights = new Set(r.files.map((f) => f.right.toString()));
+    await this.closeTabs((uri) => rights.has(uri.toString()));
+    for (const f of r.files) {
+      this.fs.remove(f.right);
+      if (f.left.scheme === PROPOSAL_SCHEME) this.fs.remove(f.left);
+    }
   }
 
   private async closeTabs(matches: (modified: vscode.Uri) => boolean): Promise<void> {

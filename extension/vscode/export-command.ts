@@ -6,8 +6,7 @@ import { EXPORT_EXTENSIONS, exportFileName, type ExportFormat } from '../core/st
 import { exportReport } from '../core/store/export-report';
 import type { Report } from '../protocol';
 import { markWalkthroughStep } from './walkthrough';
-import { printHtmlToPdf } from '../platform/chromium-pdf';
-import { findBrowser } from '../platform/browser/find-browser';
+import { findChromium, printHtmlToPdf } from '../platform/chromium-pdf';
 
 const FORMATS: Array<{ label: string; format: ExportFormat }> = [
   { label: 'Markdown', format: 'markdown' },
@@ -63,15 +62,16 @@ export async function exportReportToWorkspace(
   const chosen = report;
   if (!format) {
     // PDF beside the three text formats when a browser can print it; otherwise the picker says why not.
-    const configured = vscode.workspace.getConfiguration('sextant.browser').get<string>('executablePath');
-    const browser = findBrowser(configured ? { configured } : {});
+    const browser = findChromium(
+      vscode.workspace.getConfiguration('sextant.browser').get<string>('executablePath') || undefined,
+    );
     const items = [
       ...FORMATS,
       ...('path' in browser ? [{ label: 'PDF (printed by Chromium)', format: 'pdf' as const }] : []),
     ];
     const pick = await vscode.window.showQuickPick(items, {
       title: 'Sextant: Export Report — format',
-      ...('problem' in browser ? { placeHolder: `PDF export is not available: ${browser.problem}` } : {}),
+      ...('reason' in browser ? { placeHolder: `PDF export is not available: ${browser.reason}.` } : {}),
     });
     if (!pick) return;
     if (pick.format === 'pdf' && 'path' in browser) return exportReportPdf(chosen, browser.path, secrets, log);

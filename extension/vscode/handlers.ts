@@ -191,7 +191,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     approval: (m) =>
       c.approve(m.callId, m.decision === 'deny' ? { decision: 'deny', reason: m.reason } : { decision: m.decision }),
     openDiff: async (m) => {
-      if (!(await host.diffReviews.reveal(m.callId))) host.log.warn(`no diff to show for ${m.callId}`);
+      if (!(await host.diffReviews.reveal(m.callId, m.path))) host.log.warn(`no diff to show for ${m.callId}`);
     },
     answer: (m) => c.answer(m.callId, m.answers),
     mcpDecision: (m) => host.mcpDecide(m.server, m.decision),

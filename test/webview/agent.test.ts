@@ -220,6 +220,53 @@ describe('agent UI', () => {
     assert.deepEqual(await view.waitForPost('approval'), { type: 'approval', callId: 'e1', decision: 'approve' });
   });
 
+  it('a rename card: every file with its counts, diff and own Open diff; one Approve / Deny for all', async () => {
+    const file = (path: string, from: string, to: string) => ({
+      path,
+      isNew: false,
+      added: 1,
+      removed: 1,
+      diff: `--- a/${path}\n+++ b/${path}\n@@ -1,1 +1,1 @@\n-${from}\n+${to}`,
+    });
+    const approval = {
+      callId: 'n1',
+      tool: 'rename',
+      kind: 'write' as const,
+      subject: 'src/shapes.ts:1 area → surface',
+      detail: 'src/shapes.ts:1 area → surface',
+      changeSet: {
+        files: [
+          file('src/shapes.ts', 'export function area() {}', 'export function surface() {}'),
+          file('src/use.ts', 'area(1, 2);', 'surface(1, 2);'),
+          { ...file('src/big.ts', 'x', 'y'), diff: '' },
+        ],
+        note: "The diffs of 1 more file are in the editor's diff view only.",
+      },
+    };
+    await deliver(view, r.events({ type: 'approval_needed', approval }));
+    const card = view.page.getByRole('group', { name: 'Approval: rename' });
+    const files = card.getByRole('list', { name: 'Changed files' });
+    await files.getByText('src/use.ts', { exact: true }).waitFor();
+    assert.equal(await files.getByRole('listitem').count(), 3);
+    assert.match((await card.textContent()) ?? '', /3 files: Approve writes all of them, Deny none\./);
+    const use = files.getByRole('listitem').nth(1);
+    assert.equal(await use.locator('.diff-del').textContent(), '-area(1, 2);');
+    assert.equal(await use.locator('.diff-add').textContent(), '+surface(1, 2);');
+    assert.equal(await files.getByRole('listitem').nth(2).locator('.approval-diff').count(), 0, 'no diff past the cap');
+    await card.getByText(/1 more file are in the editor's diff view only/).waitFor();
+    await card.getByRole('button', { name: 'Open diff of src/use.ts' }).click();
+    assert.deepEqual(await view.waitForPost('openDiff'), { type: 'openDiff', callId: 'n1', path: 'src/use.ts' });
+    // Edited in one file's diff: the card says so; one Approve answers for every file.
+    await deliver(view, r.events({ type: 'approval_needed', approval: { ...approval, edited: true } }));
+    await card
+      .getByRole('status')
+      .getByText(/You edited the proposal/)
+      .waitFor();
+    assert.equal(await card.getByRole('button', { name: 'Approve' }).count(), 1);
+    await card.getByRole('button', { name: 'Deny' }).click();
+    assert.deepEqual(await view.waitForPost('approval'), { type: 'approval', callId: 'n1', decision: 'deny' });
+  });
+
   it('the todo panel follows todos live', async () => {
     await deliver(
       view,

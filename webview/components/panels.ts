@@ -42,7 +42,8 @@ export class SxPanels extends LightElement {
     // A file change shows its own compact diff (with counts above it) instead of the generic detail.
     const shownDetail = a.change ? a.change.diff : a.detail;
     const detail = shownDetail && shownDetail !== a.subject ? revealInvisible(shownDetail) : undefined;
-    const hidden = subject.count + (detail?.count ?? 0);
+    const inFiles = a.changeSet?.files.reduce((n, f) => n + revealInvisible(f.diff).count, 0) ?? 0;
+    const hidden = subject.count + (detail?.count ?? 0) + inFiles;
     return html`<section class="approval card" role="group" aria-label=${`Approval: ${a.tool}`}>
       <div class="approval-head">${
         a.subagent ? html`<span class="approval-subagent">Sub-agent <strong>${a.subagent}</strong>: </span>` : nothing
@@ -58,7 +59,8 @@ export class SxPanels extends LightElement {
       ${a.reason ? html`<p class="approval-reason">Asks because ${a.reason}.</p>` : nothing}
       ${a.change ? this.renderChange(a, a.change) : nothing}
       ${detail && a.change ? this.renderDiff(detail.text) : nothing}
-      ${detail && !a.change ? html`<pre class="approval-detail">${detail.text}</pre>` : nothing}
+      ${a.changeSet ? this.renderChangeSet(a, a.changeSet) : nothing}
+      ${detail && !a.change && !a.changeSet ? html`<pre class="approval-detail">${detail.text}</pre>` : nothing}
       <input
         class="deny-reason"
         type="text"
@@ -79,8 +81,29 @@ export class SxPanels extends LightElement {
     </section>`;
   }
 
-  /** Path, +/− counts, "Open diff", and what happened since: the proposal edited, the file changed. */
-  private renderChange(a: PendingApproval, c: NonNullable<PendingApproval['change']>): unknown {
+  /**
+   * A change of several files (rename), approved or denied as one: each file with its counts, its
+   * "Open diff" and its diff, then what the proposal left out and what happened since.
+   */
+  private renderChangeSet(a: PendingApproval, set: NonNullable<PendingApproval['changeSet']>): unknown {
+    const n = set.files.length;
+    return html`<p class="approval-reason">
+        ${n} file${n === 1 ? '' : 's'}: Approve writes all of them, Deny none.
+      </p>
+      <ul class="change-files" aria-label="Changed files">
+        ${set.files.map(
+          (c) => html`<li>
+            ${this.renderFileLine(a, c, true)}
+            ${c.diff ? this.renderDiff(revealInvisible(c.diff).text) : nothing}
+          </li>`,
+        )}
+      </ul>
+      ${set.note ? html`<p class="approval-note">${set.note}</p>` : nothing}
+      ${this.renderSince(a)}`;
+  }
+
+  /** Path, +/− counts and "Open diff" (of that file, in a change of several). */
+  private renderFileLine(a: PendingApproval, c: NonNullable<PendingApproval['change']>, named: boolean): unknown {
     return html`<div class="approval-change">
         <span class="change-path">${c.path}</span>
         ${c.isNew ? html`<span class="change-new">new file</span>` : nothing}
@@ -92,17 +115,28 @@ export class SxPanels extends LightElement {
         }
         <vscode-button
           secondary
+          aria-label=${named ? `Open diff of ${c.path}` : nothing}
           title="Show this change in the editor's diff view, where you can also edit the proposal"
-          @click=${() => this.ctx?.host.post({ type: 'openDiff', callId: a.callId })}
+          @click=${() =>
+            this.ctx?.host.post({ type: 'openDiff', callId: a.callId, ...(named ? { path: c.path } : {}) })}
           >Open diff</vscode-button
         >
-      </div>
-      ${
-        a.edited
-          ? html`<p class="approval-edited" role="status">You edited the proposal: Approve writes your version.</p>`
-          : nothing
-      }
+      </div>`;
+  }
+
+  /** What happened since the proposal was made: the user edited it, a file changed under it. */
+  private renderSince(a: PendingApproval): unknown {
+    return html`${
+      a.edited
+        ? html`<p class="approval-edited" role="status">You edited the proposal: Approve writes your version.</p>`
+        : nothing
+    }
       ${a.stale ? html`<p class="approval-warning" role="alert">${a.stale}</p>` : nothing}`;
+  }
+
+  /** Path, +/− counts, "Open diff", and what happened since: the proposal edited, the file changed. */
+  private renderChange(a: PendingApproval, c: NonNullable<PendingApproval['change']>): unknown {
+    return html`${this.renderFileLine(a, c, false)}${this.renderSince(a)}`;
   }
 
   private renderDiff(text: string): unknown {

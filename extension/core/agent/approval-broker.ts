@@ -3,6 +3,7 @@
 // the diff view all answer through `approve`, so there is one path whichever the user clicks.
 import type { RequestEvent } from '../../protocol';
 import type { ApprovalDecision, AskAnswer, DiffReviewPort, Logger, ToolPorts } from '../ports';
+import { isChangeSet } from '../tools/types';
 import { PendingReplies } from './pending-replies';
 
 export class ApprovalBroker {
@@ -47,7 +48,16 @@ export class ApprovalBroker {
           try {
             const decision = await this.approvals.wait(req.callId, signal);
             // Approve from the card or the editor's title bar alike: the proposal as the user left it.
-            const editedText = decision.decision === 'deny' ? undefined : review?.editedText();
+            if (decision.decision === 'deny' || !review || !proposal) return decision;
+            if (isChangeSet(proposal)) {
+              const editedTexts: Record<string, string> = {};
+              for (const f of proposal.files) {
+                const text = review.editedText(f.path);
+                if (text !== undefined) editedTexts[f.path] = text;
+              }
+              return Object.keys(editedTexts).length ? { ...decision, editedTexts } : decision;
+            }
+            const editedText = review.editedText();
             return editedText === undefined ? decision : { ...decision, editedText };
           } finally {
             pending = false;

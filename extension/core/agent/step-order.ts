@@ -15,9 +15,15 @@ export function executionWaits(isRead: readonly boolean[]): number[][] {
   });
 }
 
+/** The target of a writer whose files only its change names (rename): it may share a file with any writer. */
+export const ANY_FILE = '\0any file';
+
 /** For each call, the earlier calls that change the same file (undefined: no file of its own). */
 export function sameFileWaits(targets: ReadonlyArray<string | undefined>): number[][] {
-  return targets.map((t, i) => (t === undefined ? [] : targets.slice(0, i).flatMap((u, j) => (u === t ? [j] : []))));
+  const shares = (t: string, u: string | undefined) => u !== undefined && (u === t || t === ANY_FILE || u === ANY_FILE);
+  return targets.map((t, i) =>
+    t === undefined ? [] : targets.slice(0, i).flatMap((u, j) => (shares(t, u) ? [j] : [])),
+  );
 }
 
 interface Signal {

@@ -9,20 +9,26 @@ import type { AuditDecidedBy, AuditStatus } from '../security/audit-log';
 import { approvalDetail, displaySubject } from '../tools/registry';
 import {
   type AnyTool,
+  type ChangeSet,
   errorResult,
+  isChangeSet,
   type PreparedCall,
+  type Proposal,
   type ProposedChange,
   type ToolContext,
   type ToolResult,
 } from '../tools/types';
+import { failedChange } from '../tools/util/change';
 import { failedEdit } from '../tools/util/edit-failures';
 import { realPathOf, resolvePath } from '../tools/util/paths';
 import { redactResult, toolRedactor } from '../tools/util/redaction';
 import { applyEditedProposal, changeSummary, isEdited, recheckReviewed } from '../tools/util/reviewed-change';
 import { errorText } from '../util/error-text';
-import { withDiagnostics } from '../language/after-write';
+import { applyChangeSet, changeSetSummary } from '../tools/util/change-set';
+import { runWatched, withDiagnostics } from '../language/after-write';
 import { boxJudgement } from '../sandbox/command-gate';
 import { type Judgement, judgeCall } from './permission-gate';
+import { ANY_FILE } from './step-order';
 import type { ToolRuntime, TurnEvent, TurnOptions } from './turn';
 
 /** Tool calls taken from one model response; the rest get an error asking to repeat them. */
@@ -49,6 +55,7 @@ export function initialCard(call: ToolCall, uiId: string, prepared: PreparedCall
 
 /** The real path a file writer with a diff review will change, to keep its proposals in order; else undefined. */
 export async function writeTarget(prepared: PreparedCall, ports: ToolPorts): Promise<string | undefined> {
+  if (prepared.ok && prepared.tool.proposeChanges) return ANY_FILE;
   if (!prepared.ok || !prepared.tool.proposeChange) return undefined;
   try {
     return await realPathOf(ports.workspace, await resolvePath(ports.workspace, prepared.tool.subject(prepared.input)));
@@ -107,6 +114,23 @@ export async function propose(
   }
 }
 
+/**
+ * A writer of several files (rename) proposes before it is judged: only its change names the files.
+ * A change that cannot be made goes back to the model at once, like a single writer's.
+ */
+export async function proposeSet(
+  tool: AnyTool,
+  input: unknown,
+  ctx: ToolContext,
+): Promise<{ ok: true; change: ChangeSet } | { ok: false; result: ToolResult }> {
+  if (!tool.proposeChanges) return { ok: false, result: errorResult(`${tool.name} proposes no change.`) };
+  try {
+    return { ok: true, change: await tool.proposeChanges(input, ctx) };
+  } catch (error) {
+    return { ok: false, result: failedChange(error) };
+  }
+}
+
 // ---- approve ----------------------------------------------------------------------------------
 
 /** "Always allow" saved on one card: the other cards of the step still pending are judged again. */
@@ -124,7 +148,7 @@ export class SavedRules {
 }
 
 export type Approval =
-  | { kind: 'approved'; decidedBy: AuditDecidedBy; editedText?: string }
+  | { kind: 'approved'; decidedBy: AuditDecidedBy; editedText?: string; editedTexts?: Record<string, string> }
   | { kind: 'denied'; result: ToolResult }
   | { kind: 'aborted' };
 
@@ -141,7 +165,7 @@ export async function approve(a: {
   ctx: ToolContext;
   view: ToolCallView;
   judged: Judgement;
-  change: ProposedChange | undefined;
+  change: Proposal | undefined;
   rules: SavedRules;
   push(event: TurnEvent): void;
   turn: Promise<unknown>;
@@ -152,7 +176,8 @@ export async function approve(a: {
   const { opts, tool, input, judged, change } = a;
   const detail = await approvalDetail(a.prepared, a.ctx, a.view.subject);
   const redact = toolRedactor(a.ctx.ports);
-  const summary = change && changeSummary(change);
+  const summary = change && !isChangeSet(change) ? changeSummary(change) : undefined;
+  const setSummary = change && isChangeSet(change) ? changeSetSummary(change) : undefined;
   a.push({ type: 'tool_updated', call: { ...a.view, status: 'awaiting_approval' } });
   await a.turn;
   const withdraw = new AbortController();
@@ -184,6 +209,12 @@ export async function approve(a: {
         ...(judged.rule ? { rule: judged.rule } : {}),
         ...(judged.alwaysRule ? { alwaysRule: judged.alwaysRule } : {}),
         ...(change && summary ? { proposal: change, change: { ...summary, diff: redact(summary.diff) } } : {}),
+        ...(change && setSummary
+          ? {
+              proposal: change,
+              changeSet: { ...setSummary, files: setSummary.files.map((f) => ({ ...f, diff: redact(f.diff) })) },
+            }
+          : {}),
       },
       withdraw.signal,
     );
@@ -208,6 +239,15 @@ export async function approve(a: {
     const text = `The user denied this ${tool.name} call.${why}`;
     return { kind: 'denied', result: errorResult(`${text} Do not retry it unchanged; ask or take another approach.`) };
   }
+  if (change && isChangeSet(change)) {
+    const editedTexts = Object.fromEntries(
+      change.files.flatMap((f) => {
+        const text = decision.editedTexts?.[f.path];
+        return isEdited(f, text) ? [[f.path, text]] : [];
+      }),
+    );
+    return { kind: 'approved', decidedBy: 'user', ...(Object.keys(editedTexts).length ? { editedTexts } : {}) };
+  }
   const editedText = change && isEdited(change, decision.editedText) ? decision.editedText : undefined;
   return { kind: 'approved', decidedBy: 'user', ...(editedText !== undefined ? { editedText } : {}) };
 }
@@ -221,12 +261,19 @@ export async function approve(a: {
  */
 export async function execute(
   prepared: Extract<PreparedCall, { ok: true }>,
-  reviewed: ProposedChange | undefined,
+  reviewed: Proposal | undefined,
   editedText: string | undefined,
   tools: ToolRuntime,
   ctx: ToolContext,
+  editedTexts?: Record<string, string>,
 ): Promise<ToolResult> {
   try {
+    // A change of several files is applied as judged and reviewed, never proposed again.
+    if (reviewed && isChangeSet(reviewed)) {
+      const paths = reviewed.files.map((f) => f.path);
+      const apply = () => applyChangeSet(ctx, reviewed, editedTexts);
+      return redactResult(await runWatched(ctx, paths, apply), toolRedactor(ctx.ports));
+    }
     if (!reviewed) return await withDiagnostics(prepared.tool, prepared.input, ctx, () => tools.execute(prepared, ctx));
     const check = await recheckReviewed(ctx, reviewed);
     if (!check.ok) return check.result;

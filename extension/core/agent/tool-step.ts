@@ -8,7 +8,7 @@
 import type { ToolCallView } from '../../protocol';
 import type { ModelMessage, ToolCall } from '../providers/types';
 import type { AuditDecidedBy } from '../security/audit-log';
-import { errorResult, type PreparedCall, type ToolContext, type ToolResult } from '../tools/types';
+import { errorResult, type PreparedCall, type Proposal, type ToolContext, type ToolResult } from '../tools/types';
 import type { AsyncQueue } from '../util/async-queue';
 import { withHookDecision } from '../extensions/hooks/hook-permission';
 import { hookBlockedResult, resultText, withPostToolFeedback } from '../extensions/hooks/tool-feedback';
@@ -24,6 +24,7 @@ import {
   initialCard,
   judge,
   propose,
+  proposeSet,
   report,
   SavedRules,
   STOPPED,
@@ -119,23 +120,40 @@ async function runCall(c: StepCall, step: Step): Promise<ModelMessage> {
       ? await opts.hooks.preToolUse(tool.name, input, view.callId, opts.signal)
       : undefined;
   const adjust = (j: Judgement) => (pre ? withHookDecision(j, pre) : j);
-  const judged = adjust(policyJudged);
+  let judged = adjust(policyJudged);
   if (pre?.notes.length) {
     shown = { ...view, hooks: [...pre.notes] };
     queue.push({ type: 'tool_updated', call: shown });
   }
   if (pre?.halt) step.halt(pre.stopReason ?? 'a PreToolUse hook stopped the agent');
-  const audit = auditCall(opts, shown, tool, input, judged);
+  let audit = auditCall(opts, shown, tool, input, judged);
   let decidedBy: AuditDecidedBy = decidedByOf(judged);
   if (opts.signal.aborted) return done('aborted', errorResult(STOPPED));
-  if (judged.decision === 'deny') {
+  const refused = () => {
     audit('denied', decidedBy, 0);
     return done('denied', judged.source === 'hook' ? hookBlockedResult(judged) : blockedResult(judged));
-  }
-  let change: Awaited<ReturnType<typeof propose>> | undefined;
+  };
+  if (judged.decision === 'deny') return refused();
+  let change: { ok: true; change?: Proposal } | { ok: false; result: ToolResult } | undefined;
   let editedText: string | undefined;
+  let editedTexts: Record<string, string> | undefined;
+  // A writer of several files (rename) is judged again once its change names them: every file as a write.
+  let judgedInput = input;
+  if (tool.proposeChanges) {
+    const set = await proposeSet(tool, input, ctx);
+    if (!set.ok) {
+      audit('error', decidedBy, 0);
+      return done('error', set.result);
+    }
+    change = set;
+    judgedInput = set.change.judgedInput;
+    judged = adjust(await judge(opts, tool, judgedInput));
+    decidedBy = decidedByOf(judged);
+    audit = auditCall(opts, shown, tool, judgedInput, judged);
+    if (judged.decision === 'deny') return refused();
+  }
   if (judged.decision === 'ask') {
-    change = await propose(tool, input, ctx);
+    change ??= await propose(tool, input, ctx);
     if (!change.ok) {
       audit('error', decidedBy, 0);
       return done('error', change.result);
@@ -143,7 +161,7 @@ async function runCall(c: StepCall, step: Step): Promise<ModelMessage> {
     const answer = await approve({
       opts,
       tool,
-      input,
+      input: judgedInput,
       prepared,
       ctx,
       view: shown,
@@ -165,6 +183,7 @@ async function runCall(c: StepCall, step: Step): Promise<ModelMessage> {
     }
     decidedBy = answer.decidedBy;
     editedText = answer.editedText;
+    editedTexts = answer.editedTexts;
   }
   order.cardShown(index);
   await order.runTurn(index);
@@ -175,7 +194,7 @@ async function runCall(c: StepCall, step: Step): Promise<ModelMessage> {
   const runStartedAt = opts.now();
   queue.push({ type: 'tool_updated', call: { ...shown, status: 'running', startedAt: runStartedAt } });
   const reviewed = change?.ok ? change.change : undefined;
-  let result = await execute(prepared, reviewed, editedText, step.tools, ctx);
+  let result = await execute(prepared, reviewed, editedText, step.tools, ctx, editedTexts);
   if (result.spent) step.onSpent(result.spent);
   const status = opts.signal.aborted ? 'aborted' : result.isError ? 'error' : 'ok';
   if (status === 'ok' && opts.hooks) {

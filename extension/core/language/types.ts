@@ -49,6 +49,16 @@ export interface FileTextEdits {
   edits: Array<{ range: TextRange; newText: string }>;
 }
 
+/** A rename provider's answer: its text edits per file, and what in it Sextant does not apply. */
+export interface RenameEdit {
+  files: FileTextEdits[];
+  /**
+   * Parts of the edit that are not text edits of files on disk (a file created, renamed or deleted;
+   * an unsaved document), described for the model: a rename with any is refused whole.
+   */
+  unsupported: string[];
+}
+
 /** What the editor's language support knows about a file. */
 export interface LanguageSupport {
   /** The editor's language id ("typescript", "plaintext", …). */
@@ -84,6 +94,9 @@ export interface LanguagePort {
   hover(absPath: string, at: TextPosition): Promise<string[]>;
   documentSymbols(absPath: string): Promise<CodeSymbol[]>;
   workspaceSymbols(query: string): Promise<CodeSymbol[]>;
-  /** The rename provider's edits; throws with the provider's message when the rename is not possible there. */
-  rename(absPath: string, at: TextPosition, newName: string): Promise<FileTextEdits[]>;
+  /**
+   * The rename provider's edit; throws with the provider's message when the rename is not possible
+   * there. Undefined when no rename provider answered (the language has none).
+   */
+  rename(absPath: string, at: TextPosition, newName: string): Promise<RenameEdit | undefined>;
 }

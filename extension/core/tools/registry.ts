@@ -24,6 +24,7 @@ import { memorySearchDeclaration } from './memory-search';
 import { taskDeclaration } from './task';
 import { problemsTool } from './problems';
 import { definitionTool, hoverTool, referencesTool, symbolsTool } from './code-intel';
+import { renameTool } from './rename';
 import { browserToolFacts } from './browser/tools';
 import { factsProblem, type ToolFacts } from '../permissions/tool-facts';
 import { ToolInputError } from './util/paths';
@@ -59,6 +60,7 @@ export function builtinTools(): AnyTool[] {
     referencesTool,
     hoverTool,
     symbolsTool,
+    renameTool,
   ];
 }
 

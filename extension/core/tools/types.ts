@@ -84,6 +84,33 @@ export interface ProposedChange {
 }
 
 /**
+ * A change of several files reviewed and approved as one (rename): each file's full texts. The
+ * user approves or denies all of it; core applies it all or, on a failure, restores what it wrote.
+ */
+export interface ChangeSet {
+  files: ProposedChange[];
+  /** Said on the card and to the model: what the proposal left out or could not show. */
+  note?: string;
+  /**
+   * The input the permission policy judges once the files are known: the tool's `permission.paths`
+   * names every file in it, so path rules, protected paths and write roots apply to each.
+   */
+  judgedInput: unknown;
+}
+
+/** What a diff review shows: one file's change, or a change of several files. */
+export type Proposal = ProposedChange | ChangeSet;
+
+export function isChangeSet(p: Proposal): p is ChangeSet {
+  return 'files' in p;
+}
+
+/** The files of a proposal, in order. */
+export function proposalFiles(p: Proposal): ProposedChange[] {
+  return isChangeSet(p) ? p.files : [p];
+}
+
+/**
  * Everything about a tool in one place: what the model is told (name, description, input schema),
  * what the permission policy judges (kind, permission), where it is offered (modes), what the card
  * shows (subject, describeForApproval, proposeChange), and what it does (execute). The registry,
@@ -119,6 +146,13 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * review can show it in the editor. Rejects with the reason when the call would fail.
    */
   proposeChange?(input: z.infer<S>, ctx: ToolContext): Promise<ProposedChange>;
+  /**
+   * For writers of several files that only the change itself names (rename: the language server says
+   * which files change). Made before the policy judges the call — which then judges
+   * `judgedInput`, every file named — and applied by core exactly as reviewed (tools/util/change-set.ts).
+   * Rejects with the reason when the change cannot be made.
+   */
+  proposeChanges?(input: z.infer<S>, ctx: ToolContext): Promise<ChangeSet>;
   execute(input: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 

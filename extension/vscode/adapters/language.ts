@@ -10,6 +10,7 @@ import type {
   FileDiagnostic,
   FileTextEdits,
   LanguagePort,
+  RenameEdit,
   TextPosition,
   TextRange,
 } from '../../core/language/types';
@@ -90,6 +91,37 @@ function hoverText(c: vscode.MarkdownString | vscode.MarkedString): string {
   if (typeof c === 'string') return c;
   if ('language' in c) return `\`\`\`${c.language}\n${c.value}\n\`\`\``;
   return c.value;
+}
+
+/**
+ * Whatever the extension host's WorkspaceEdit holds besides text edits. The public API lists text
+ * edits only (`entries()`); file operations (create, rename, delete) are seen through its internal
+ * `_allEntries()` where it has one, so a rename that would also move a file is refused, not half done.
+ */
+function fileOperations(edit: vscode.WorkspaceEdit): string[] {
+  const all = (edit as unknown as { _allEntries?: () => unknown[] })._allEntries;
+  if (typeof all !== 'function') return [];
+  const out: string[] = [];
+  for (const e of all.call(edit) ?? []) {
+    if (typeof e !== 'object' || e === null || !('from' in e || 'to' in e)) continue;
+    const { from, to } = e as { from?: vscode.Uri; to?: vscode.Uri };
+    const what = from && to ? 'renames' : to ? 'creates' : 'deletes';
+    out.push(`it ${what} the file ${from?.fsPath ?? to?.fsPath ?? '?'}${from && to ? ` to ${to.fsPath}` : ''}`);
+  }
+  return out;
+}
+
+function renameEdit(edit: vscode.WorkspaceEdit): RenameEdit {
+  const files: FileTextEdits[] = [];
+  const unsupported = fileOperations(edit);
+  for (const [uri, edits] of edit.entries()) {
+    if (uri.scheme !== 'file') {
+      unsupported.push(`it edits ${uri.toString(true)}, which is not a file on disk`);
+      continue;
+    }
+    files.push({ path: uri.fsPath, edits: edits.map((e) => ({ range: range(e.range), newText: e.newText })) });
+  }
+  return { files, unsupported };
 }
 
 const pos = (p: TextPosition) => new vscode.Position(p.line, p.character);
@@ -183,12 +215,7 @@ export function createLanguagePort(): LanguagePort & vscode.Disposable {
         pos(at),
         newName,
       );
-      const out: FileTextEdits[] = [];
-      for (const [uri, edits] of edit?.entries() ?? []) {
-        if (uri.scheme !== 'file') continue;
-        out.push({ path: uri.fsPath, edits: edits.map((e) => ({ range: range(e.range), newText: e.newText })) });
-      }
-      return out;
+      return edit ? renameEdit(edit) : undefined;
     },
     dispose() {
       learning.dispose();

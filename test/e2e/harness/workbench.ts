@@ -227,8 +227,14 @@ export class Workbench {
     // A file written a moment ago reaches Quick Open's index after the file watcher sees it: retype until it is listed.
     const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
     await poll(`${rel} in Quick Open`, async () => {
-      await input.fill('');
-      await input.fill(rel);
+      // A view that takes the focus back (the walkthrough on a first activation) closes Quick Open: reopen it.
+      if (!(await input.isVisible())) {
+        await this.focusWorkbench();
+        await this.page.keyboard.press('ControlOrMeta+p');
+        await input.waitFor({ state: 'visible', timeout: 2_000 });
+      }
+      await input.fill('', { timeout: 2_000 });
+      await input.fill(rel, { timeout: 2_000 });
       return row.waitFor({ state: 'visible', timeout: 2_000 }).then(
         () => true,
         () => false,

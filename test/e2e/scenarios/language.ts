@@ -1,6 +1,7 @@
 // The editor's language intelligence as the agent uses it, in TypeScript files (VS Code's built-in
-// TypeScript support): references finds the call sites, and an edit that breaks the types gets the
-// compiler's error back in the same step's result — seen in what the model is sent next.
+// TypeScript support): references finds the call sites, an edit that breaks the types gets the
+// compiler's error back in the same step's result — seen in what the model is sent next — and rename
+// proposes a change of both files, shown in the diff review (a diff per file) and written on Approve.
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,8 +14,8 @@ const USE = "import { area } from './shapes';\n\nexport const small = area(1, 2)
 export function languageScenarios(e2e: E2E): void {
   e2e.scenario(
     'Language features: references returns the call sites; an edit that breaks the types gets the TypeScript error ' +
-      'back in its result',
-    async ({ wb, fake, workspace }) => {
+      'back in its result; rename proposes a change of both files in the diff review',
+    async ({ wb, page, fake, workspace }) => {
       wb.writeWorkspaceFile('src/lsp/shapes.ts', SHAPES);
       wb.writeWorkspaceFile('src/lsp/use.ts', USE);
       // A project, as real TypeScript code has: without one, each file opened alone is its own
@@ -88,6 +89,43 @@ export function languageScenarios(e2e: E2E): void {
         const edited = told(2);
         assert.match(edited, /New problems after this edit \(1 error\)/, edited.slice(-1500));
         assert.match(edited, /src\/lsp\/use\.ts:4:\d+ error \[ts 2345\] Argument of type/);
+
+        // rename: TypeScript's rename provider names both files; one card, a diff per file, one Approve.
+        const beforeRename = fake.requests.length;
+        fake.enqueue(
+          {
+            toolCalls: [
+              {
+                name: 'rename',
+                arguments: { path: 'src/lsp/shapes.ts', line: 1, symbol: 'area', new_name: 'surface' },
+              },
+            ],
+          },
+          { text: 'Renamed area to surface.' },
+        );
+        await wb.typeMessage('Rename area to surface');
+        const card = wb.inWebview('group', 'Approval: rename');
+        await poll('the approval card for rename', async () => (await card.count()) === 1, 90_000);
+        const files = card.getByRole('list', { name: 'Changed files' });
+        await poll('both files on the card', async () => (await files.getByRole('listitem').count()) === 2);
+        assert.match(await files.innerText(), /src\/lsp\/shapes\.ts[\s\S]*src\/lsp\/use\.ts/);
+        assert.match(await card.innerText(), /\+export function surface\(/);
+        const tabs = page.locator('.tabs-container .tab', { hasText: "Sextant's proposal" });
+        await poll('a diff tab per file in the diff review', async () => (await tabs.count()) === 2, 30_000);
+        assert.match(wb.readWorkspaceFile('src/lsp/shapes.ts'), /function area/, 'nothing written before approval');
+        await card.getByRole('button', { name: 'Approve' }).click();
+        await poll(
+          'the answer after the rename',
+          async () => (await wb.articles('Sextant').last().innerText()).includes('Renamed area to surface.'),
+          90_000,
+        );
+        assert.match(wb.readWorkspaceFile('src/lsp/shapes.ts'), /export function surface\(w: number/);
+        const use = wb.readWorkspaceFile('src/lsp/use.ts');
+        assert.match(use, /surface\(1, 2\)/);
+        assert.doesNotMatch(use, /\barea\(/);
+        const renamed = JSON.stringify(fake.requests[beforeRename + 1]?.body ?? {});
+        assert.match(renamed, /Changed 2 files: src\/lsp\/shapes\.ts \(\+1 −1\), src\/lsp\/use\.ts/);
+        await poll('the diff tabs closed', async () => (await tabs.count()) === 0, 30_000);
       } finally {
         // The TypeScript files' editors are closed before their folder goes: with a deleted file left open
         // in the editor, the next scenario's user settings.json opened as a modal editor over the

@@ -10,6 +10,7 @@ import type { Provider } from '../../../extension/core/providers/types';
 import { MemoryPersistence } from '../../fixtures/memory-persistence';
 import type { PermissionGate } from '../../../extension/core/agent/permission-gate';
 import type { DiffReviewPort, WorkspacePort } from '../../../extension/core/ports';
+import type { LanguagePort } from '../../../extension/core/language/types';
 import type { AuditEntry } from '../../../extension/core/security/audit-log';
 import type { ToolRuntime } from '../../../extension/core/agent/turn';
 import type { CheckpointStorage } from '../../../extension/core/agent/rewind-session';
@@ -62,6 +63,8 @@ export function createHarness(opts: {
   workspace?: WorkspacePort;
   audit?: (entry: AuditEntry) => void;
   diffReview?: DiffReviewPort;
+  /** The editor's language features (diagnostics after writes, rename); none by default. */
+  language?: LanguagePort;
   /** The box commands run in (its status decides what asks: core/sandbox/command-gate.ts). */
   sandbox?: SandboxPort;
   /** Overrides the tools per mode (default: `tools` in Agent mode, none elsewhere). */
@@ -145,6 +148,7 @@ export function createHarness(opts: {
         terminal: {},
         log: { info() {}, warn() {}, error() {} },
         ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+        ...(opts.language ? { language: opts.language } : {}),
       },
       systemPrompt: opts.systemPrompt ?? ((mode) => `system for ${mode}`),
       trusted: () => true,

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { executionWaits, sameFileWaits, StepOrder } from '../../../extension/core/agent/step-order';
+import { ANY_FILE, executionWaits, sameFileWaits, StepOrder } from '../../../extension/core/agent/step-order';
 import {
   approve,
   execute,
@@ -96,6 +96,10 @@ test('order: reads run together after the last writer; a writer after everything
     [0, 1, 2, 3, 4, 5],
   ]);
   assert.deepEqual(sameFileWaits(['/a', undefined, '/b', '/a', '/a']), [[], [], [], [0], [0, 3]]);
+});
+
+test('order: a writer whose files only its change names (rename) waits for earlier writers, later ones for it', () => {
+  assert.deepEqual(sameFileWaits(['/a', undefined, ANY_FILE, '/b', ANY_FILE]), [[], [], [0], [2], [0, 2, 3]]);
 });
 
 test('order: a card waits for the one before it; a call that is over has shown its card', async () => {

@@ -7,25 +7,21 @@ import { readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { printHtmlToPdf } from '../../../extension/platform/chromium-pdf';
-import { findBrowser } from '../../../extension/platform/browser/find-browser';
+import { findChromium, printHtmlToPdf } from '../../../extension/platform/chromium-pdf';
 import { exportReport } from '../../../extension/core/store/export-report';
 import { extractPdfPages } from '../../../extension/core/tools/util/pdf';
 import type { Report } from '../../../extension/protocol';
 
-const found = findBrowser();
+const found = findChromium(undefined);
 
-test('one finder for PDF export and the browser tool: a configured path that is not a browser gives the reason', () => {
-  const r = findBrowser({ configured: '/nonexistent/chrome' });
-  assert.ok('problem' in r);
+test('a configured path that is not a browser: PDF export is not offered, and the reason says why', () => {
+  const r = findChromium('/nonexistent/chrome');
+  assert.ok('reason' in r);
+  // The browser tool's finder says it: one finder, one message.
   assert.match(
-    r.problem,
+    r.reason,
     /sextant\.browser\.executablePath is "\/nonexistent\/chrome", which is not an executable file/,
   );
-  // A setting of blanks is no setting: the usual places are searched (the same answer as no setting).
-  assert.deepEqual(findBrowser({ configured: '   ' }), findBrowser());
-  // The configured browser wins over the usual places, and is the one printed with.
-  if ('path' in found) assert.deepEqual(findBrowser({ configured: found.path }), { path: found.path });
 });
 
 test('a report prints to a PDF whose text holds the report and its workspace citation', {
