@@ -11,6 +11,7 @@ import {
   type ChatState,
   type ContextBreakdown,
   type Reference,
+  type ChatImage,
   type ReferenceCandidate,
   type ErrorInfo,
   type Envelope,
@@ -109,7 +110,7 @@ export class ChatStore {
   /** What the last rewind (or redo) did, until dismissed. */
   rewindNotice: string | undefined;
   /** Text the composer should take (a rewound or refused message, with its chips); `n` changes on every request. */
-  draftRequest: { text: string; n: number; references?: Reference[] } | undefined;
+  draftRequest: { text: string; n: number; references?: Reference[]; images?: ChatImage[] } | undefined;
   /** The host's files and folders for the `@` listbox, for the query they answer. */
   referenceFiles: { query: string; items: ReferenceCandidate[] } | undefined;
   /** The context meter's breakdown of the next request (asked for by the meter). */
@@ -214,7 +215,12 @@ export class ChatStore {
     sendRefused: (m) => {
       // Nothing was sent: the message and its chips go back into the composer, with why.
       this.protocolError = { code: 'bad_request', message: m.message, recoverable: true };
-      this.draftRequest = { text: m.text, references: m.references, n: (this.draftRequest?.n ?? 0) + 1 };
+      this.draftRequest = {
+        text: m.text,
+        references: m.references,
+        ...(m.images ? { images: m.images } : {}),
+        n: (this.draftRequest?.n ?? 0) + 1,
+      };
       this.mark('notice', 'panels', 'meta');
     },
     contextUsage: (m) => {

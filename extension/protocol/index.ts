@@ -13,4 +13,5 @@ export * from './reducer';
 export * from './usage';
 export * from './project-context';
 export * from './references';
+export * from './images';
 export * from './context-usage';

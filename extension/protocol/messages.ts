@@ -17,6 +17,7 @@ import { McpServerViewSchema } from './mcp';
 import { MAX_REFERENCES, ReferenceCandidateSchema, ReferenceSchema } from './references';
 import { ContextBreakdownSchema } from './context-usage';
 import { HooksViewSchema } from './hooks';
+import { ChatImagesSchema } from './images';
 
 /** Webview → host. */
 export const InboundSchema = z.discriminatedUnion('type', [
@@ -29,6 +30,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
     budget: RunBudgetChoiceSchema.optional(),
     /** The composer's `@` chips: the host reads each and attaches its content to the message. */
     references: z.array(ReferenceSchema).max(MAX_REFERENCES).optional(),
+    /** Images pasted, dropped or attached in the composer (re-checked by the host). */
+    images: ChatImagesSchema.optional(),
   }),
   z.object({ type: z.literal('abort'), requestId: z.string().optional() }),
   /** Stop on a sub-agent's card: that sub-agent alone ends; the run goes on with what it returned. */
@@ -138,6 +141,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
     text: z.string().min(1),
     mode: ModeSchema,
     references: z.array(ReferenceSchema).max(MAX_REFERENCES).optional(),
+    /** Images pasted, dropped or attached in the composer (re-checked by the host). */
+    images: ChatImagesSchema.optional(),
   }),
   z.object({ type: z.literal('queueEdit'), id: z.string().min(1), text: z.string() }),
   z.object({ type: z.literal('queueRemove'), id: z.string().min(1) }),
@@ -151,6 +156,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
     id: z.string().optional(),
     mode: ModeSchema,
     references: z.array(ReferenceSchema).max(MAX_REFERENCES).optional(),
+    /** Images pasted, dropped or attached in the composer (re-checked by the host). */
+    images: ChatImagesSchema.optional(),
   }),
   /** The user's answer to the workspace hooks' approval card, bound to the hash it showed. */
   z.object({ type: z.literal('hookDecision'), hash: z.string().min(1), decision: z.enum(['approve', 'deny']) }),
@@ -201,6 +208,8 @@ export const OutboundSchema = z.discriminatedUnion('type', [
     message: z.string(),
     text: z.string(),
     references: z.array(ReferenceSchema),
+    /** The composer's images, given back with the text (nothing the user attached is lost). */
+    images: ChatImagesSchema.optional(),
   }),
   z.object({ type: z.literal('contextUsage'), breakdown: ContextBreakdownSchema }),
   z.object({ type: z.literal('hooks'), view: HooksViewSchema }),

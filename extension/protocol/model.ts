@@ -3,6 +3,7 @@
 // A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
 import * as z from 'zod';
 import { AttachmentMetaSchema, MAX_REFERENCES, ReferenceSchema } from './references';
+import { ChatImagesSchema } from './images';
 import { PlanArtifactSchema } from './plan';
 import { ReportSchema, ResearchProgressSchema } from './research';
 import { RedoOfferSchema } from './rewind';
@@ -129,6 +130,8 @@ export const QueuedMessageSchema = z.object({
   mode: ModeSchema,
   /** The `@` chips the message was written with: read when it is sent, not when it was queued. */
   references: z.array(ReferenceSchema).max(MAX_REFERENCES).optional(),
+  /** Images pasted or dropped into the composer: they go with the message when it is sent. */
+  images: ChatImagesSchema.optional(),
 });
 export type QueuedMessage = z.infer<typeof QueuedMessageSchema>;
 

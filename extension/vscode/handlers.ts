@@ -15,6 +15,9 @@ import type { MessageQueue } from '../core/agent/message-queue';
 import type { PlanDocuments } from './plan-documents';
 import type { DiffReviews } from './diff-review';
 import { openWorkspaceSource } from './open-source';
+import { admitImages } from '../core/extensions/images/chat-images';
+import type { CheckedImageSet } from '../core/agent/request-runner';
+import type { ChatImage } from '../protocol';
 
 export interface HandlerHost {
   controller: ChatController;
@@ -60,14 +63,35 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
    * request completes, the next queued message goes (after Stop or an error they stay queued).
    */
   /** The `@` chips' content, or undefined after telling the view why they could not be read (nothing sent). */
-  const attach = async (text: string, references: readonly Reference[] | undefined) => {
+  const attach = async (text: string, references: readonly Reference[] | undefined, images?: readonly ChatImage[]) => {
     if (!references?.length) return [] as Attachment[];
     const read = host.references
       ? await host.references.resolve(references)
       : { ok: false as const, message: 'Not sent: references cannot be read here.' };
     if (read.ok) return read.attachments;
-    host.post({ type: 'sendRefused', message: read.message, text, references: [...references] });
+    refuse(read.message, text, references, images);
     return undefined;
+  };
+  /** The message goes back to the composer, chips and images included, with why it was not sent. */
+  const refuse = (message: string, text: string, references?: readonly Reference[], images?: readonly ChatImage[]) =>
+    host.post({
+      type: 'sendRefused',
+      message,
+      text,
+      references: [...(references ?? [])],
+      ...(images?.length ? { images: [...images] } : {}),
+    });
+  /** The images checked again here (never trusted from the view) and the model asked whether it takes them. */
+  const checkImages = async (
+    text: string,
+    mode: Mode,
+    references: readonly Reference[] | undefined,
+    images: readonly ChatImage[] | undefined,
+  ): Promise<CheckedImageSet | undefined | false> => {
+    const admitted = await admitImages(images, mode, (m) => c.imagesAccepted(m));
+    if (admitted.ok) return admitted.set;
+    refuse(admitted.message, text, references, images);
+    return false;
   };
   const sendText = async (
     requestId: string,
@@ -75,11 +99,15 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     mode: Mode,
     budget?: RunBudgetChoice,
     references?: readonly Reference[],
+    images?: readonly ChatImage[],
   ) => {
     // What the user typed (not a command's expansion) is what Up brings back.
     host.post({ type: 'promptHistory', prompts: host.prompts.add(text) });
-    // `@` chips first: one that cannot be attached refuses the message, which goes back to the composer.
-    const attachments = await attach(text, references);
+    // Images first (a text-only model refuses them before anything is read), then the `@` chips: either
+    // refusing sends the message back to the composer.
+    const checkedImages = await checkImages(text, mode, references, images);
+    if (checkedImages === false) return;
+    const attachments = await attach(text, references, images);
     if (!attachments) return;
     const prompt = await expandPrompt(host.project.commands, await host.expandMessage(text), {
       reviewDiff: gitReviewDiff(() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath),
@@ -97,13 +125,14 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       ...(prompt.model ? { model: prompt.model } : {}),
       ...(attachments.length ? { attachments } : {}),
       ...(preApproved ? { preApproved } : {}),
+      ...(checkedImages ? { images: checkedImages } : {}),
     };
     await c.send(requestId, prompt.text, prompt.mode ?? mode, opts);
     if (c.lastEnd() !== 'complete' || c.isRunning()) return;
     const next = host.queue.shift();
     if (!next) return;
     postQueue();
-    await sendText(host.newRequestId(), next.text, next.mode, undefined, next.references);
+    await sendText(host.newRequestId(), next.text, next.mode, undefined, next.references, next.images);
   };
   return {
     ready: () => {
@@ -112,11 +141,11 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       return c.postSnapshot();
     },
     // Not awaited: a send runs for the whole turn, and the next message (Stop) must get through.
-    send: (m) => void sendText(m.requestId, m.text, m.mode, m.budget, m.references),
+    send: (m) => void sendText(m.requestId, m.text, m.mode, m.budget, m.references, m.images),
     queue: (m) => {
       // The turn may have ended meanwhile: then the message goes now.
-      if (!c.isRunning()) return void sendText(host.newRequestId(), m.text, m.mode, undefined, m.references);
-      host.queue.add(m.text, m.mode, m.references);
+      if (!c.isRunning()) return void sendText(host.newRequestId(), m.text, m.mode, undefined, m.references, m.images);
+      host.queue.add(m.text, m.mode, m.references, m.images);
       postQueue();
     },
     queueEdit: (m) => {
@@ -133,8 +162,16 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       const text = queued?.text ?? m.text?.trim();
       if (!text) return;
       const references = queued ? queued.references : m.references;
+      const images = queued ? queued.images : m.images;
       if (!c.isRunning())
-        return void sendText(host.newRequestId(), text, queued?.mode ?? m.mode, undefined, references);
+        return void sendText(host.newRequestId(), text, queued?.mode ?? m.mode, undefined, references, images);
+      // A steer is text the model reads at its next step; images cannot ride on it, so a steer with
+      // images waits first in the queue (kept whole) and goes as the next message.
+      if (images?.length) {
+        host.queue.add(text, queued?.mode ?? m.mode, references, images, { first: true });
+        postQueue();
+        return;
+      }
       host.post({ type: 'promptHistory', prompts: host.prompts.add(text) });
       // A steer's `@` chips go with it, read now, as a sent message's would be.
       const attachments = await attach(text, references);

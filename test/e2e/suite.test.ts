@@ -29,6 +29,7 @@ import { projectContextScenarios } from './scenarios/project-context';
 import { subagentScenarios } from './scenarios/subagents';
 import { languageScenarios } from './scenarios/language';
 import { queueSteerScenarios } from './scenarios/queue-steer';
+import { imageScenarios } from './scenarios/images';
 
 const e2e = new E2E();
 // First: the walkthrough opens on the first start, which only the first scenario sees.
@@ -57,6 +58,7 @@ modelScenarios(e2e);
 mcpScenarios(e2e);
 projectContextScenarios(e2e);
 queueSteerScenarios(e2e);
+imageScenarios(e2e);
 // Late: TypeScript's language service and its editors are the heaviest state a scenario leaves behind.
 languageScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.

@@ -16,6 +16,7 @@ import { ModeSchema, type Reference } from '../../extension/protocol';
 import { renderSlashMenu } from './slash-menu';
 import { renderScopePicker } from './scope-picker';
 import { renderQueued } from './queued-list';
+import { DraftImages, imageFiles, renderDraftImages } from '../composer-images';
 
 /** The quick budget picker: the dollar cap of the next run ('' = sextant.budget.maxCostUsd, 'none' = no cap). */
 const BUDGET_CHOICES = [
@@ -39,6 +40,12 @@ export class SxComposer extends LightElement {
   private askedQuery: string | undefined;
   /** The `@` chips of the draft. */
   private refs: Reference[] | undefined;
+
+  /** Images pasted, dropped or attached (not kept in view state: they are large). */
+  private readonly images = new DraftImages(
+    () => this.requestUpdate(),
+    (message) => this.ctx?.store.refuse(message),
+  );
 
   private get references(): Reference[] {
     this.refs ??= this.ctx?.host.state.references ?? [];
@@ -226,10 +233,18 @@ export class SxComposer extends LightElement {
       // A turn runs: the message waits in "Queued" and goes when the turn completes.
       const mode = command.kind === 'host' && command.mode ? command.mode : ctx.store.meta.mode;
       const references = this.references;
-      ctx.host.post({ type: 'queue', text, mode, ...(references.length ? { references } : {}) });
+      const images = this.images.take();
+      ctx.host.post({
+        type: 'queue',
+        text,
+        mode,
+        ...(references.length ? { references } : {}),
+        ...(images.length ? { images } : {}),
+      });
       this.setReferences([]);
     } else {
       const references = this.references;
+      const images = this.images.take();
       ctx.host.post({
         type: 'send',
         requestId: newRequestId(),
@@ -237,6 +252,7 @@ export class SxComposer extends LightElement {
         mode: command.kind === 'host' && command.mode ? command.mode : ctx.store.meta.mode,
         ...(budget ? { budget } : {}),
         ...(references.length ? { references } : {}),
+        ...(images.length ? { images } : {}),
       });
       this.budget = '';
       this.setReferences([]);
@@ -301,7 +317,14 @@ export class SxComposer extends LightElement {
       return;
     }
     const references = this.references;
-    ctx.host.post({ type: 'steer', text, mode: ctx.store.meta.mode, ...(references.length ? { references } : {}) });
+    const images = this.images.take();
+    ctx.host.post({
+      type: 'steer',
+      text,
+      mode: ctx.store.meta.mode,
+      ...(references.length ? { references } : {}),
+      ...(images.length ? { images } : {}),
+    });
     this.setReferences([]);
     this.recall.reset();
     this.draft = '';
@@ -329,6 +352,7 @@ export class SxComposer extends LightElement {
       this.draft = request.text;
       this.ctx?.host.saveState({ draft: request.text });
       if (request.references) this.setReferences(request.references);
+      if (request.images) this.images.set(request.images);
     }
   }
 
@@ -340,10 +364,22 @@ export class SxComposer extends LightElement {
     const active = Math.min(this.menuActive, Math.max(0, items.length - 1));
     const options = items.length ? [] : this.pickerOptions();
     const picked = Math.min(this.picker?.active ?? 0, Math.max(0, options.length - 1));
-    return html`<div class="composer">
+    return html`<div
+      class="composer"
+      @dragover=${(e: DragEvent) => {
+        if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
+      }}
+      @drop=${(e: DragEvent) => {
+        const files = imageFiles(e.dataTransfer);
+        if (!files.length) return;
+        e.preventDefault();
+        void this.images.add(files);
+      }}
+    >
       ${renderQueued(store.queued, this.ctx.host, inFlight)}
       ${items.length ? renderSlashMenu(items, active, (c) => this.pick(c)) : nothing}
       ${renderDraftChips(this.references, (i) => this.removeReference(i))}
+      ${renderDraftImages(this.images.items, (i) => this.images.remove(i))}
       <textarea
         aria-label="Message"
         aria-autocomplete="list"
@@ -360,6 +396,12 @@ export class SxComposer extends LightElement {
         .value=${live(this.text)}
         @input=${(e: Event) => this.onInput(e)}
         @keydown=${(e: KeyboardEvent) => this.onKeyDown(e)}
+        @paste=${(e: ClipboardEvent) => {
+          const files = imageFiles(e.clipboardData);
+          if (!files.length) return; // text pastes as text
+          e.preventDefault();
+          void this.images.add(files);
+        }}
         @blur=${() => {
           this.picker = undefined;
           this.requestUpdate();
@@ -374,6 +416,23 @@ export class SxComposer extends LightElement {
       <div class="composer-actions">
         <span class="composer-hint">Shift+Tab: mode · Esc Esc: stop</span>
         <span class="spacer"></span>
+        <button
+          class="link-button"
+          title="Attach an image (or paste or drop one into the message)"
+          @click=${() => this.querySelector<HTMLInputElement>('input.image-picker')?.click()}
+        >Attach image</button>
+        <input
+          class="image-picker"
+          type="file"
+          accept="image/png,image/jpeg,image/gif,image/webp"
+          multiple
+          hidden
+          @change=${(e: Event) => {
+            const input = e.target as HTMLInputElement;
+            void this.images.add([...(input.files ?? [])]);
+            input.value = '';
+          }}
+        />
         ${
           !inFlight && store.chat.messages.length >= 2
             ? html`<button

@@ -26,6 +26,7 @@ import { runTurn, type TurnEvent } from './turn';
 import { gateWithPreApproval } from './permission-gate';
 import type { PreApproval } from '../extensions/allowed-tools';
 import type { SteerSource } from './steering';
+import type { ImageBlock } from '../extensions/images/chat-images';
 
 export interface AgentTurnRequest {
   text: string;
@@ -44,6 +45,8 @@ export interface AgentTurnRequest {
   preApproved?: PreApproval;
   /** Messages the user steers the turn with (delivered at step boundaries). */
   steers?: SteerSource;
+  /** Images the user attached to the message (checked): image parts after its text. */
+  images?: ImageBlock[];
 }
 
 export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: AgentTurnRequest) {
@@ -58,9 +61,10 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     yield { type: 'notice', text: `A UserPromptSubmit hook blocked this prompt: ${opening.blocked}` } as TurnEvent;
     return;
   }
+  const said = opening?.context ? `${r.text}\n\n${HOOK_CONTEXT_LABEL}\n${opening.context}` : r.text;
   const userMessage: ModelMessage = {
     role: 'user',
-    content: opening?.context ? `${r.text}\n\n${HOOK_CONTEXT_LABEL}\n${opening.context}` : r.text,
+    content: r.images?.length ? [{ type: 'text', text: said }, ...r.images] : said,
   };
   if (opening?.context) yield { type: 'prompt', message: userMessage } as TurnEvent;
   await services.tools.prepareTools?.(r.mode, r.signal);

@@ -66,6 +66,11 @@ export class ChatController {
     return this.runner.send(requestId, text, mode, opts);
   }
 
+  /** Whether the model a request in `mode` would run on takes images (checked before a send with images). */
+  imagesAccepted(mode: Mode): Promise<{ accepts: boolean; model: string }> {
+    return this.runner.imagesAccepted(mode);
+  }
+
   /** Steers the running request (its next step boundary); false when nothing runs. */
   steer(text: string): boolean {
     return this.runner.steer(text);

@@ -1,7 +1,7 @@
 // Messages the user queued while a turn ran: sent one by one, in order, each after the previous request
 // completed. Stop leaves them queued (they wait for the user's next send or an edit); the host keeps
 // them in its state, so a re-created view, or a reloaded window, still shows them.
-import type { Mode, QueuedMessage, Reference } from '../../protocol';
+import type { ChatImage, Mode, QueuedMessage, Reference } from '../../protocol';
 
 export interface QueueStore {
   read(): unknown;
@@ -39,14 +39,23 @@ export class MessageQueue {
     for (const l of [...this.listeners]) l(this.items());
   }
 
-  add(text: string, mode: Mode, references?: readonly Reference[]): QueuedMessage {
+  /** `first`: ahead of the others (a steer with images, which cannot ride on the running turn). */
+  add(
+    text: string,
+    mode: Mode,
+    references?: readonly Reference[],
+    images?: readonly ChatImage[],
+    opts: { first?: boolean } = {},
+  ): QueuedMessage {
     const item: QueuedMessage = {
       id: this.newId(),
       text,
       mode,
       ...(references?.length ? { references: [...references] } : {}),
+      ...(images?.length ? { images: [...images] } : {}),
     };
-    this.list.push(item);
+    if (opts.first) this.list.unshift(item);
+    else this.list.push(item);
     this.changed();
     return item;
   }

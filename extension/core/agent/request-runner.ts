@@ -28,6 +28,14 @@ import { TurnCheckpoints } from './turn-checkpoints';
 import { type Attachment, attachmentMeta, messageWithAttachments } from '../extensions/references/attach';
 import type { PreApproval } from '../extensions/allowed-tools';
 import { SteerInbox, type SteerSource } from './steering';
+import type { AttachmentMeta } from '../../protocol';
+import type { ImageBlock } from '../extensions/images/chat-images';
+import { acceptsImages } from '../providers/registry';
+
+export interface CheckedImageSet {
+  blocks: ImageBlock[];
+  metas: AttachmentMeta[];
+}
 
 /** How a request runs beyond its text and mode. */
 export interface SendOptions {
@@ -45,6 +53,8 @@ export interface SendOptions {
   attachments?: Attachment[];
   /** Rules a slash command's `allowed-tools` pre-approves for this turn (see core/extensions/allowed-tools.ts). */
   preApproved?: PreApproval;
+  /** Images the user attached, checked (chat-images.ts): image parts to the model, names and sizes to the chat. */
+  images?: CheckedImageSet;
 }
 
 interface InFlight {
@@ -63,6 +73,8 @@ export class RequestRunner {
   private readonly heldNotices: string[] = [];
   /** The last user message's `@` attachments (their content is nowhere in the chat), so Retry sends them again. */
   private lastAttachments: { userMessageId: string; attachments: Attachment[] } | undefined;
+  /** The last user message's images (the chat keeps their names only), so Retry sends them again. */
+  private lastImages: { userMessageId: string; images: CheckedImageSet } | undefined;
   /** Work a new request must wait for (a "Compact now" under way), so it gets the brief. */
   private holding: Promise<void> | undefined;
   /** Per session, the last research report's sources: what a follow-up question continues from (memory only). */
@@ -131,6 +143,7 @@ export class RequestRunner {
     this.inFlight = { requestId, abort, done, steers };
     const userMessageId = host.newId();
     this.lastAttachments = opts.attachments?.length ? { userMessageId, attachments: opts.attachments } : undefined;
+    this.lastImages = opts.images?.blocks.length ? { userMessageId, images: opts.images } : undefined;
     this.chat.emit(requestId, {
       type: 'started',
       userMessageId,
@@ -139,7 +152,9 @@ export class RequestRunner {
       mode,
       // The answer names the model that wrote it: the planner model for a plan.
       model: opts.model ?? modelRefFor(this.services.models, s.model, mode),
-      ...(opts.attachments?.length ? { attachments: opts.attachments.map(attachmentMeta) } : {}),
+      ...(opts.attachments?.length || opts.images?.metas.length
+        ? { attachments: [...(opts.attachments ?? []).map(attachmentMeta), ...(opts.images?.metas ?? [])] }
+        : {}),
     });
     for (const text of this.heldNotices.splice(0)) this.chat.emit(requestId, { type: 'notice', text });
     // Where this turn starts, so "Rewind to here" can cut the model history at this message.
@@ -203,7 +218,18 @@ export class RequestRunner {
     const text = lastUser?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
     if (!text) return;
     const kept = this.lastAttachments?.userMessageId === lastUser?.id ? this.lastAttachments?.attachments : undefined;
-    await this.send(requestId, text, lastUser?.mode ?? s.mode, kept ? { attachments: kept } : {});
+    const images = this.lastImages?.userMessageId === lastUser?.id ? this.lastImages?.images : undefined;
+    await this.send(requestId, text, lastUser?.mode ?? s.mode, {
+      ...(kept ? { attachments: kept } : {}),
+      ...(images ? { images } : {}),
+    });
+  }
+
+  /** Whether the model a request in `mode` would run on takes images, and its name for a refusal. */
+  async imagesAccepted(mode: Mode): Promise<{ accepts: boolean; model: string }> {
+    const ref = modelRefFor(this.services.models, this.chat.session.model, mode);
+    const resolved = await this.services.models.resolveModel(ref);
+    return { accepts: acceptsImages(resolved.config), model: ref };
   }
 
   private async run(
@@ -220,7 +246,11 @@ export class RequestRunner {
     // The references' content goes with the user's message (the cached prefix before it is untouched).
     const modelText = messageWithAttachments(text, opts.attachments ?? []);
     // A UserPromptSubmit hook may add context to it (the `prompt` event below).
-    let userMessage: ModelMessage = { role: 'user', content: modelText };
+    const images = opts.images?.blocks ?? [];
+    let userMessage: ModelMessage = {
+      role: 'user',
+      content: images.length ? [{ type: 'text', text: modelText }, ...images] : modelText,
+    };
     let userRecorded = false;
     const recordHistory = (messages: ModelMessage[]) => {
       const add = userRecorded ? messages : [userMessage, ...messages];
@@ -343,6 +373,7 @@ export class RequestRunner {
       maxSteps: this.services.limits.maxSteps(),
       ...(opts.preApproved ? { preApproved: opts.preApproved } : {}),
       steers: this.steersOf(requestId),
+      ...(opts.images?.blocks.length ? { images: opts.images.blocks } : {}),
       ...(checkpoints ? { beforeWrite: checkpoints.beforeWrite, beforeCommand: checkpoints.beforeCommand } : {}),
       ...(budget ? { budget } : {}),
     });

@@ -97,6 +97,8 @@ export function createHarness(opts: {
   maxCostUsdPerMinute?: number;
   /** Hooks (Claude Code's format); none by default. */
   hooks?: HookEngine;
+  /** Whether the default model accepts images (its config's `images`); unset: the provider kind's default. */
+  images?: boolean;
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -130,6 +132,7 @@ export function createHarness(opts: {
             kind: 'openai',
             price: { input: 1, output: 2 },
             ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}),
+            ...(opts.images !== undefined ? { images: opts.images } : {}),
           },
         };
       },

@@ -137,3 +137,18 @@ test('the queue keeps order, edits and removals, and comes back from its store',
     'an emptied message is removed',
   );
 });
+
+test('a queued message keeps its images through the store; one put first goes ahead of the others', () => {
+  let stored: unknown;
+  let n = 0;
+  const store = { read: () => stored, write: (items: QueuedMessage[]) => (stored = structuredClone(items)) };
+  const q = new MessageQueue(store, () => `q${++n}`);
+  const image = { name: 'a.png', mediaType: 'image/png' as const, dataBase64: 'iVBORw0KGgo=' };
+  q.add('later', 'agent');
+  q.add('look at this', 'agent', undefined, [image], { first: true });
+  const again = new MessageQueue(store, () => 'x');
+  const next = again.shift();
+  assert.equal(next?.text, 'look at this', 'the steer with images goes next');
+  assert.deepEqual(next?.images, [image]);
+  assert.equal(again.shift()?.images, undefined);
+});
