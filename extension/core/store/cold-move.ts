@@ -16,6 +16,8 @@ import type { ModelMessage } from '../providers/types';
 import { generateTitle } from '../session-title';
 import type { BlobStore } from './blobs';
 import type { ColdFiles } from './cold-files';
+import { type IndexedSession, SEARCH_DIR, segmentData, writeSegment } from './cold-index';
+import { indexSession, withTokenizer } from './cold-search';
 import { blobToVec, vecToBlob } from './embeddings';
 import { removeSessionChunks } from './memory-index';
 import { queryTerms } from './memory-query';
@@ -26,7 +28,10 @@ import { queryAll, queryOne } from './sqljs';
 export interface HotPolicy {
   /** A session not written to for this many days goes cold. */
   hotDays: number;
-  /** Body text kept hot at most (newest sessions first); older sessions beyond it go cold. */
+  /**
+   * Body text kept hot at most (newest sessions first); older sessions beyond it go cold. Small, so what
+   * the window holds does not grow with history (`bench/memory.mjs`): a cold session opens in a few ms.
+   */
   hotBytes: number;
   /** At most this much body is moved per snapshot, so one snapshot never pauses long; the rest follow. */
   maxMoveBytes: number;
@@ -38,7 +43,7 @@ export interface HotPolicy {
 
 export const DEFAULT_HOT_POLICY: HotPolicy = {
   hotDays: 14,
-  hotBytes: 16 * 1024 * 1024,
+  hotBytes: 2 * 1024 * 1024,
   maxMoveBytes: 8 * 1024 * 1024,
   recentMs: 60 * 60 * 1000,
   checkEveryMs: 10 * 60 * 1000,
@@ -94,15 +99,16 @@ export function coldCandidates(
 }
 
 /**
- * A cold session's search document: the distinct words of its finished messages. Derived from the cold
- * file alone, so it can be rebuilt exactly when the document leaves the index (FTS4 external content
- * needs the indexed text to delete it; the row keeps none, to keep the database small).
+ * The search document a cold session had before schema v7 (one FTS4 row, memory_chunks.idx = -1): the
+ * distinct words of its finished messages. Derived from the cold file alone, so it can be rebuilt exactly
+ * when the document leaves the index (FTS4 external content needs the indexed text to delete it). New
+ * cold sessions are indexed in segment files instead (cold-index.ts); this stays to remove old documents.
  */
 export function coldSearchText(messages: readonly ChatMessage[]): string {
   return compactSearchText(messages.filter((m) => m.status !== 'streaming').map((m) => messageText(m)));
 }
 
-/** Puts a cold session's search text back in its row, so the full-text index can delete it. */
+/** Puts a legacy cold session's search text back in its row, so the full-text index can delete it. */
 export function restoreColdSearchText(db: Database, sessionId: string, messages: readonly ChatMessage[]): void {
   db.run('UPDATE memory_chunks SET text = ? WHERE session_id = ? AND idx = -1', [coldSearchText(messages), sessionId]);
 }
@@ -136,57 +142,102 @@ export function readModelMessages(db: Database, blobs: BlobStore, sessionId: str
   );
 }
 
-/**
- * Moves one hot session's body to a cold file. The file is durable before any row changes; `afterWrite`
- * is a fault-injection point for the crash tests (between the durable file and the database change).
- */
-export function moveToCold(
+/** A session whose cold file is durable, with what its database change needs. */
+export interface PreparedCold {
+  sessionId: string;
+  name: string;
+  bytes: number;
+  title: string;
+  firstUser: ChatMessage | undefined;
+  centroids: Map<string, Float32Array>;
+  indexed: IndexedSession;
+}
+
+/** Writes one hot session's body to a cold file (durably) and tokenizes its chunks for the cold index. */
+export function prepareCold(
   db: Database,
   blobs: BlobStore,
   cold: ColdFiles,
   sessionId: string,
-  log: Logger,
-  afterWrite?: () => void,
-): number {
+  tokenize: (text: string) => string[],
+): PreparedCold | undefined {
   const row = queryOne(db, 'SELECT title, cold_file FROM sessions WHERE id = ?', [sessionId]);
-  if (!row || row.cold_file !== null) return 0;
+  if (!row || row.cold_file !== null) return undefined;
   const messages = readMessages(db, blobs, sessionId);
   const modelMessages = readModelMessages(db, blobs, sessionId);
   const { name, bytes } = cold.write({ sessionId, messages, modelMessages });
-  afterWrite?.();
-  const title = String(row.title);
-  const firstUser = messages.find((m) => m.role === 'user');
-  const compact = coldSearchText(messages);
-  const centroids = sessionCentroids(db, sessionId);
+  return {
+    sessionId,
+    name,
+    bytes,
+    title: String(row.title),
+    firstUser: messages.find((m) => m.role === 'user'),
+    centroids: sessionCentroids(db, sessionId),
+    indexed: indexSession(sessionId, name, messages, tokenize),
+  };
+}
+
+/**
+ * The database side of a move, once the cold file and the segment holding its chunks (`segment`) are
+ * durable: the body rows and hot chunks go, the session names its file and its segment.
+ */
+export function commitCold(db: Database, p: PreparedCold, segment: string, log: Logger): void {
+  const { sessionId, name, bytes } = p;
   db.exec('BEGIN');
   try {
     deleteSessionBody(db, sessionId);
     removeSessionChunks(db, sessionId);
-    if (compact) {
-      db.run("INSERT INTO memory_chunks (session_id, message_id, idx, text) VALUES (?, '', -1, ?)", [
+    const tokens = p.indexed.chunks.reduce((n, c) => n + c.length, 0);
+    if (p.indexed.chunks.length > 0)
+      db.run('INSERT OR REPLACE INTO cold_search (session_id, segment, chunks, tokens) VALUES (?, ?, ?, ?)', [
         sessionId,
-        compact,
+        segment,
+        p.indexed.chunks.length,
+        tokens,
       ]);
-      const id = Number(db.exec('SELECT last_insert_rowid()')[0].values[0][0]);
-      db.run('INSERT INTO memory_fts (rowid, text) VALUES (?, ?)', [id, compact]);
-      // The index has the words now; the row need not keep them (restoreColdSearchText before removing it).
-      db.run("UPDATE memory_chunks SET text = '' WHERE id = ?", [id]);
-      for (const [model, vec] of centroids)
-        db.run('INSERT INTO chunk_vectors (chunk_id, model, vec) VALUES (?, ?, ?)', [id, model, vecToBlob(vec)]);
-    }
+    for (const [model, vec] of p.centroids)
+      db.run('INSERT OR REPLACE INTO cold_vectors (session_id, model, vec) VALUES (?, ?, ?)', [
+        sessionId,
+        model,
+        vecToBlob(vec),
+      ]);
     // The list shows a generated title for an untitled session from its first message, which is now cold.
-    if (!title && firstUser)
-      db.run('UPDATE sessions SET title = ? WHERE id = ?', [generateTitle(messageText(firstUser)), sessionId]);
+    if (!p.title && p.firstUser)
+      db.run('UPDATE sessions SET title = ? WHERE id = ?', [generateTitle(messageText(p.firstUser)), sessionId]);
     db.run('UPDATE sessions SET cold_file = ?, cold_bytes = ? WHERE id = ?', [name, bytes, sessionId]);
     // The same bytes may have been cold before (a file waiting for deletion): it is needed again.
     db.run('DELETE FROM pending_deletes WHERE path = ?', [`sessions/${name}`]);
+    db.run('DELETE FROM pending_deletes WHERE path = ?', [`${SEARCH_DIR}/${segment}`]);
     db.exec('COMMIT');
   } catch (err) {
     db.exec('ROLLBACK');
     log.error(`store: could not move session ${sessionId} to ${name}: ${(err as Error).message}`);
     throw err;
   }
-  return bytes;
+}
+
+/**
+ * Moves hot sessions' bodies to cold files: every file durable, then one search segment with their
+ * chunks (durable), then the database changes. `afterWrite` is a fault-injection point for the crash
+ * tests (between the durable files and the database change). Returns the sessions moved.
+ */
+export function moveToCold(
+  db: Database,
+  blobs: BlobStore,
+  cold: ColdFiles,
+  dir: string,
+  sessionIds: readonly string[],
+  log: Logger,
+  afterWrite?: () => void,
+): string[] {
+  const prepared = withTokenizer(db, (tokenize) =>
+    sessionIds.flatMap((id) => prepareCold(db, blobs, cold, id, tokenize) ?? []),
+  );
+  if (prepared.length === 0) return [];
+  const segment = writeSegment(dir, segmentData(prepared.map((p) => p.indexed))).name;
+  afterWrite?.();
+  for (const p of prepared) commitCold(db, p, segment, log);
+  return prepared.map((p) => p.sessionId);
 }
 
 /**

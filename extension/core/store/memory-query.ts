@@ -2,6 +2,8 @@
 // similarity by reciprocal-rank fusion (k = 60) when an embedder is configured. Results are
 // per session (its best chunk), so the agent gets distinct conversations, not ten excerpts of one.
 import type { Logger } from '../ports';
+import { bm25Term, type CorpusExtra, matchinfoWords } from './bm25';
+import { type ColdSearch, withTokenizer } from './cold-search';
 import type { Embedder } from './embeddings';
 import { blobToVec, dot, vecToBlob } from './embeddings';
 import type { Database } from './sqljs';
@@ -86,26 +88,98 @@ interface Candidate {
   vectorRank?: number;
 }
 
-function bm25Candidates(db: Database, query: string, exclude: string, n: number, workspace?: string): Candidate[] {
+/** The hot full-text index's row count and total tokens (FTS4 keeps them in memory_fts_stat, as varints). */
+function hotStats(db: Database): { n: number; tokens: number } {
+  const blob = queryAll(db, 'SELECT value FROM memory_fts_stat WHERE id = 0')[0]?.value;
+  if (!(blob instanceof Uint8Array)) return { n: 0, tokens: 0 };
+  const out: number[] = [];
+  let v = 0;
+  let mul = 1;
+  for (const b of blob) {
+    v += (b & 0x7f) * mul;
+    mul *= 0x80;
+    if (b < 0x80) {
+      out.push(v);
+      v = 0;
+      mul = 1;
+      if (out.length === 2) break;
+    }
+  }
+  return { n: out[0] ?? 0, tokens: out[1] ?? 0 };
+}
+
+/** Per quoted phrase of `match`, how many hot rows hold it (whatever the session filters). */
+function hotDf(db: Database, match: string, phrases: number): number[] {
+  const blob = queryAll(
+    db,
+    "SELECT matchinfo(memory_fts, 'pcx') AS mi FROM memory_fts WHERE memory_fts MATCH ? LIMIT 1",
+    [match],
+  )[0]?.mi;
+  if (!(blob instanceof Uint8Array)) return Array.from({ length: phrases }, () => 0);
+  const w = matchinfoWords(blob);
+  return Array.from({ length: phrases }, (_, i) => w[2 + 3 * i + 2]);
+}
+
+function bm25Candidates(
+  db: Database,
+  query: string,
+  exclude: string,
+  n: number,
+  workspace?: string,
+  cold?: ColdSearch,
+): Candidate[] {
   const match = ftsQuery(query, 'OR');
   if (!match) return [];
   const ws = workspaceFilter(workspace);
-  return queryAll(
+  const terms = queryTerms(query);
+  const phrases = withTokenizer(db, (tokenize) => terms.map((t) => tokenize(t)));
+  const coldPart = cold?.query(db, phrases) ?? { n: 0, tokens: 0, df: terms.map(() => 0), hits: [] };
+  const hot = hotStats(db);
+  const corpus: CorpusExtra = {
+    n: coldPart.n,
+    avg: (hot.tokens + coldPart.tokens) / Math.max(1, hot.n + coldPart.n),
+    df: coldPart.df,
+  };
+  const hotList: Candidate[] = queryAll(
     db,
-    `SELECT c.id, c.session_id, c.message_id, s.title, c.text, sextant_bm25(matchinfo(memory_fts, 'pcnalx')) AS score
+    `SELECT c.id, c.session_id, c.message_id, s.title, c.text,
+            sextant_bm25_with(matchinfo(memory_fts, 'pcnalx'), ?) AS score
        FROM memory_fts JOIN memory_chunks c ON c.id = memory_fts.rowid JOIN sessions s ON s.id = c.session_id
       WHERE memory_fts MATCH ? AND s.deleted_at IS NULL AND c.session_id != ?${ws.sql}
       ORDER BY score DESC, c.id DESC LIMIT ?`,
-    [match, exclude, ...ws.params, n],
-  ).map((r, i) => ({
+    [JSON.stringify(corpus), match, exclude, ...ws.params, n],
+  ).map((r) => ({
     chunkId: Number(r.id),
     sessionId: String(r.session_id),
     messageId: String(r.message_id),
     title: String(r.title),
     text: String(r.text),
     bm25: Number(r.score),
-    bm25Rank: i + 1,
   }));
+  if (coldPart.hits.length === 0) return hotList.map((c, i) => ({ ...c, bm25Rank: i + 1 }));
+  // Cold chunks, scored with the same statistics: hot and cold rows together.
+  const df = hotDf(db, match, terms.length).map((d, i) => d + coldPart.df[i]);
+  const total = hot.n + coldPart.n;
+  const allowed = new Map(
+    queryAll(
+      db,
+      `SELECT s.id, s.title FROM sessions s WHERE s.id IN (SELECT value FROM json_each(?))
+          AND s.deleted_at IS NULL AND s.id != ?${ws.sql}`,
+      [JSON.stringify([...new Set(coldPart.hits.map((h) => h.sessionId))]), exclude, ...ws.params],
+    ).map((r) => [String(r.id), String(r.title)]),
+  );
+  const coldList: Candidate[] = [];
+  for (const [k, h] of coldPart.hits.entries()) {
+    const title = allowed.get(h.sessionId);
+    if (title === undefined) continue;
+    const score = h.tf.reduce((sum, tf, i) => (tf > 0 ? sum + bm25Term(tf, df[i], total, h.len, corpus.avg) : sum), 0);
+    // Negative ids: never a hot chunk's; on equal scores a hot chunk comes first.
+    coldList.push({ chunkId: -1 - k, sessionId: h.sessionId, messageId: '', title, text: '', bm25: score });
+  }
+  return [...hotList, ...coldList]
+    .sort((a, b) => (b.bm25 ?? 0) - (a.bm25 ?? 0) || b.chunkId - a.chunkId)
+    .slice(0, n)
+    .map((c, i) => ({ ...c, bm25Rank: i + 1 }));
 }
 
 /** Embeds chunks that have no vector yet for this model. Returns false when the db changed meanwhile. */
@@ -167,6 +241,21 @@ function vectorCandidates(
       sim: dot(q, blobToVec(r.vec as Uint8Array)),
     });
   }
+  // Cold sessions keep one vector each (the centroid of their chunks' vectors).
+  for (const [k, r] of queryAll(
+    db,
+    `SELECT v.session_id, s.title, v.vec FROM cold_vectors v JOIN sessions s ON s.id = v.session_id
+      WHERE v.model = ? AND s.deleted_at IS NULL AND s.cold_file IS NOT NULL AND v.session_id != ?${ws.sql}`,
+    [model, exclude, ...ws.params],
+  ).entries())
+    scored.push({
+      chunkId: -1_000_000_000 - k,
+      sessionId: String(r.session_id),
+      messageId: '',
+      title: String(r.title),
+      text: '',
+      sim: dot(q, blobToVec(r.vec as Uint8Array)),
+    });
   scored.sort((a, b) => b.sim - a.sim || b.chunkId - a.chunkId);
   return scored.slice(0, n).map((c, i) => ({ ...c, vectorRank: i + 1 }));
 }
@@ -174,7 +263,7 @@ function vectorCandidates(
 export async function searchMemory(
   getDb: () => Database,
   query: string,
-  opts: MemorySearchOptions & { embedder?: Embedder; log?: Logger } = {},
+  opts: MemorySearchOptions & { embedder?: Embedder; log?: Logger; cold?: ColdSearch } = {},
 ): Promise<MemoryHit[]> {
   const limit = Math.max(1, Math.min(opts.limit ?? 8, 50));
   const n = opts.candidates ?? 50;
@@ -192,7 +281,7 @@ export async function searchMemory(
       vectorList = [];
     }
   }
-  const bm25List = bm25Candidates(getDb(), query, exclude, n, opts.workspace);
+  const bm25List = bm25Candidates(getDb(), query, exclude, n, opts.workspace, opts.cold);
   const byChunk = new Map<number, Candidate>();
   for (const c of [...bm25List, ...vectorList]) {
     const prev = byChunk.get(c.chunkId);

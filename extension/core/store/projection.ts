@@ -9,6 +9,7 @@ import type { ColdFiles } from './cold-files';
 import { readMessages, readTodos, writeMessage, writeTodos } from './message-rows';
 import { removeMessageChunks, removeSessionChunks } from './memory-index';
 import { queueDelete } from './pending-deletes';
+import { dropColdSearch } from './cold-index-upkeep';
 import { restoreColdSearchText } from './cold-move';
 import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
@@ -62,6 +63,7 @@ export class Projection {
     try {
       restoreColdSearchText(db, sessionId, doc.messages);
       removeSessionChunks(db, sessionId);
+      dropColdSearch(db, sessionId);
       for (const [ord, m] of doc.messages.entries()) writeMessage(this.db, this.blobs, sessionId, ord, m);
       doc.modelMessages.forEach((m, idx) => {
         const { inline, ref } = this.blobs.split(JSON.stringify(m));

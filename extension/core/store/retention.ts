@@ -6,6 +6,8 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../ports';
 import { COLD_DIR, type ColdFiles } from './cold-files';
+import { SEARCH_DIR } from './cold-index';
+import { dropColdSearch } from './cold-index-upkeep';
 import { deleteSessionBody, restoreColdSearchText } from './cold-move';
 import { removeSessionChunks } from './memory-index';
 import { isReferenced, queueDelete } from './pending-deletes';
@@ -39,6 +41,7 @@ export function purgeDeleted(db: Database, cutoff: number, cold: ColdFiles, log:
       }
       deleteSessionBody(db, id);
       removeSessionChunks(db, id);
+      dropColdSearch(db, id);
       db.run('DELETE FROM citations WHERE artifact_id IN (SELECT id FROM artifacts WHERE session_id = ?)', [id]);
       db.run('DELETE FROM artifacts WHERE session_id = ?', [id]);
       db.run('DELETE FROM todos WHERE session_id = ?', [id]);
@@ -110,6 +113,10 @@ export function queueOrphans(db: Database, dir: string, now: number): { files: n
   for (const f of listFiles(dir, 'blobs'))
     if (/^blobs\/[0-9a-f]{64}\.txt$/.test(f.rel)) consider(f, ORPHAN_GRACE_MS, (rel) => isReferenced(db, rel));
   for (const f of listFiles(dir, COLD_DIR)) consider(f, ORPHAN_GRACE_MS, (rel) => coldInUse.has(rel));
+  const segmentsInUse = new Set(
+    queryAll(db, 'SELECT DISTINCT segment FROM cold_search').map((r) => `${SEARCH_DIR}/${r.segment}`),
+  );
+  for (const f of listFiles(dir, SEARCH_DIR)) consider(f, ORPHAN_GRACE_MS, (rel) => segmentsInUse.has(rel));
   for (const f of listFiles(dir, 'checkpoints', 2))
     if (/^checkpoints\/[0-9a-f]{2}\/[0-9a-f]{64}$/.test(f.rel))
       consider(f, CHECKPOINT_GRACE_MS, (rel) => hashesInUse.has(rel.slice(-64)));
@@ -170,7 +177,8 @@ export function storageReport(db: Database, dir: string): StorageReport {
     prevSnapshotBytes: size(join(dir, 'sextant.db.prev')),
     journalBytes: sum(listFiles(dir, 'journal')),
     coldFiles: cold.length,
-    coldBytes: sum(cold),
+    // The cold sessions' search index goes with them.
+    coldBytes: sum(cold) + sum(listFiles(dir, SEARCH_DIR)),
     blobBytes: sum(listFiles(dir, 'blobs')),
     checkpointBytes: sum(listFiles(dir, 'checkpoints', 2)),
     sessions: Number(counts?.n ?? 0),

@@ -120,6 +120,24 @@ ALTER TABLE sessions ADD COLUMN workspace TEXT;
 CREATE INDEX sessions_workspace ON sessions(workspace);
 `;
 
+/**
+ * v7: cold sessions' search documents leave the in-memory full-text index for segment files in
+ * `search/` (cold-index.ts): `cold_search` names the segment holding each cold session's chunks, and
+ * `cold_vectors` keeps its centroid vectors. The old one-document-per-cold-session rows
+ * (memory_chunks.idx = -1) move out of FTS4 at the following snapshots (cold-index-build.ts
+ * `migrateLegacyColdDocs`, in batches); their vectors move here at once.
+ */
+const V7 = `
+CREATE TABLE cold_search (
+  session_id TEXT PRIMARY KEY, segment TEXT NOT NULL, chunks INTEGER NOT NULL, tokens INTEGER NOT NULL
+);
+CREATE INDEX cold_search_segment ON cold_search(segment);
+CREATE TABLE cold_vectors (session_id TEXT NOT NULL, model TEXT NOT NULL, vec BLOB NOT NULL, PRIMARY KEY (session_id, model));
+INSERT OR REPLACE INTO cold_vectors (session_id, model, vec)
+  SELECT c.session_id, v.model, v.vec FROM chunk_vectors v JOIN memory_chunks c ON c.id = v.chunk_id WHERE c.idx = -1;
+DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM memory_chunks WHERE idx = -1);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'initial layout', up: (db) => db.exec(V1) },
   {
@@ -138,6 +156,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, description: 'turn checkpoints and rewind state', up: (db) => db.exec(V4) },
   { version: 5, description: 'cold sessions in per-session files, pending file deletes', up: (db) => db.exec(V5) },
   { version: 6, description: "a session's workspace", up: (db) => db.exec(V6) },
+  { version: 7, description: "cold sessions' search index in segment files", up: (db) => db.exec(V7) },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

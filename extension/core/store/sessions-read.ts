@@ -7,7 +7,8 @@ import type { Mode, SessionSummary } from '../../protocol';
 import type { BlobStore } from './blobs';
 import type { ColdFiles } from './cold-files';
 import { readModelMessages } from './cold-move';
-import { ftsQuery } from './memory-query';
+import { type ColdSearch, withTokenizer } from './cold-search';
+import { ftsQuery, queryTerms } from './memory-query';
 import { readMessages, readTodos } from './message-rows';
 import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
@@ -112,6 +113,7 @@ export function countSessions(db: Database): number {
 export function listSessions(
   db: Database,
   opts: { query?: string; limit?: number; offset?: number; ids?: readonly string[] } = {},
+  cold?: ColdSearch,
 ): SessionSummary[] {
   const limit = Math.max(1, Math.min(opts.limit ?? 200, 10_000));
   const offset = Math.max(0, Math.floor(opts.offset ?? 0));
@@ -145,8 +147,12 @@ export function listSessions(
       )) {
         const sid = String(r.sid);
         matched.add(sid);
-        // A cold session's search document is a word list, not prose: no excerpt from it.
+        // A cold session's search document from before v7 is a word list, not prose: no excerpt from it.
         if (!excerpts.has(sid) && Number(r.idx) >= 0) excerpts.set(sid, String(r.ex));
+      }
+      if (cold) {
+        const phrases = withTokenizer(db, (tokenize) => queryTerms(q).map((t) => tokenize(t)));
+        for (const id of cold.sessionsWithAll(db, phrases)) matched.add(id);
       }
     }
     const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

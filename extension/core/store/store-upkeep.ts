@@ -4,6 +4,7 @@
 import type { Logger } from '../ports';
 import type { BlobStore } from './blobs';
 import type { ColdFiles } from './cold-files';
+import { mergeSmallSegments, migrateLegacyColdDocs } from './cold-index-upkeep';
 import { coldCandidates, moveToCold, type HotPolicy } from './cold-move';
 import type { Projection } from './projection';
 import { purgeDeleted, queueOrphans } from './retention';
@@ -63,14 +64,24 @@ export class StoreUpkeep {
     const policy = all ? { ...hotPolicy, maxMoveBytes: Number.POSITIVE_INFINITY } : hotPolicy;
     const list = coldCandidates(this.db, policy, now(), projection.liveSessions());
     let moved = 0;
-    for (const c of list) {
+    if (list.length > 0) {
       try {
-        moveToCold(this.db, this.opts.blobs, this.opts.cold, c.id, log, this.opts.afterColdFileWritten);
-        projection.forget(c.id);
-        moved++;
+        const ids = list.map((c) => c.id);
+        const done = moveToCold(
+          this.db,
+          this.opts.blobs,
+          this.opts.cold,
+          this.opts.dir,
+          ids,
+          log,
+          this.opts.afterColdFileWritten,
+        );
+        for (const id of done) projection.forget(id);
+        moved = done.length;
+        mergeSmallSegments(this.db, this.opts.dir, log);
       } catch (err) {
-        // The session stays hot; the next snapshot tries again.
-        log.error(`store: could not move session ${c.id} to a cold file: ${(err as Error).message}`);
+        // The sessions stay hot; the next snapshot tries again.
+        log.error(`store: could not move sessions to cold files: ${(err as Error).message}`);
         return false;
       }
     }
@@ -81,6 +92,20 @@ export class StoreUpkeep {
     const more = !all && moved > 0 && coldCandidates(this.db, policy, now(), projection.liveSessions()).length > 0;
     // More to move (past the per-snapshot budget): the next snapshot checks again at once.
     if (more) this.lastColdCheckAt = 0;
+    return more;
+  }
+
+  /**
+   * Moves cold sessions' search documents from before schema v7 out of the full-text index into a
+   * segment file, a batch per snapshot. Returns whether some are left for the next snapshot.
+   */
+  migrateColdSearch(): boolean {
+    const { migrated, more } = migrateLegacyColdDocs(this.db, this.opts.dir, this.opts.cold, this.opts.log);
+    if (migrated > 0) {
+      this.opts.log.info(`store: moved the search index of ${migrated} cold session(s) to a file`);
+      mergeSmallSegments(this.db, this.opts.dir, this.opts.log);
+      this.vacuumIfSparse();
+    }
     return more;
   }
 

@@ -14,7 +14,6 @@ import type { SessionSummary } from '../../protocol';
 import { createRedactor, redactDeep } from '../security/redact';
 import { registerFunctions } from './bm25';
 import { BlobStore } from './blobs';
-import { fillColdExcerpt } from './cold-excerpt';
 import { ColdFiles } from './cold-files';
 import { DEFAULT_HOT_POLICY } from './cold-move';
 import type { Embedder } from './embeddings';
@@ -22,7 +21,7 @@ import { exportSession, type ExportFormat } from './export';
 import { JournalWriter } from './journal';
 import { deleteCoveredSegments, replayJournals } from './journal-replay';
 import { acquireLock } from './lock';
-import { searchMemory, type MemoryHit, type MemorySearchOptions } from './memory-query';
+import type { MemoryHit, MemorySearchOptions } from './memory-query';
 import { loadDatabase, type Hwm, type LoadedDb } from './open-db';
 import { Projection } from './projection';
 import { countSessions, listSessions, readArtifacts, readSession } from './sessions-read';
@@ -32,6 +31,8 @@ import { makePrivateDir, narrowStoreFiles } from './private-files';
 import { runPendingDeletes } from './pending-deletes';
 import { storageReport, type StorageReport } from './retention';
 import type { ReclaimResult, SessionStore, SessionStoreOptions } from './store-contract';
+import { SnapshotSchedule } from './snapshot-schedule';
+import { StoreSearch } from './store-search';
 import { StoreUpkeep } from './store-upkeep';
 import { UnsavedRecords } from './unsaved-records';
 
@@ -67,13 +68,11 @@ class Store implements SessionStore {
   private readonly journal: JournalWriter;
   private hwm: Hwm;
   private state: LoadedDb;
-  private embedder: Embedder | undefined;
-  private pending = 0;
-  private firstPendingAt = 0;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly snapshots: SnapshotSchedule;
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
   private readonly cold: ColdFiles;
+  private readonly search: StoreSearch;
   private readonly upkeep: StoreUpkeep;
   private readonly unsaved: UnsavedRecords;
   private freedBytes = 0;
@@ -86,15 +85,34 @@ class Store implements SessionStore {
     this.dir = opts.dir;
     this.log = opts.log;
     this.now = opts.now ?? Date.now;
-    this.embedder = opts.embedder;
     this.writerId = opts.journal?.writer ?? opts.writerId ?? newWriterId();
     this.blobs = new BlobStore(opts.dir);
     this.state = loaded;
     this.hwm = new Map(loaded.hwm);
     this.cold = new ColdFiles(opts.dir);
+    this.search = new StoreSearch({
+      dir: opts.dir,
+      log: this.log,
+      cold: this.cold,
+      db: () => this.db,
+      embedder: opts.embedder,
+      workspace: opts.workspace,
+      readSession: (id) => this.readSessionOrLog(id, false),
+      changed: () => this.snapshots.changed(),
+    });
     this.projection = new Projection(loaded.db, this.blobs, this.log, this.cold);
     const replayed = replayJournals(this.dir, this.hwm, undefined, this.projection, this.log);
     this.journal = opts.journal ?? new JournalWriter(opts.dir, this.writerId, opts.fsync ?? 'batch');
+    this.snapshots = new SnapshotSchedule({
+      now: this.now,
+      delayMs: opts.snapshotDelayMs ?? 1500,
+      maxDelayMs: opts.snapshotMaxDelayMs ?? 30_000,
+      journalFull: () => this.journal.bytesInSegment > (opts.journalMaxBytes ?? 16 * 1024 * 1024),
+      closed: () => this.closed,
+      run: () => {
+        this.flush().catch((err: unknown) => this.log.error(`store: snapshot failed: ${(err as Error).message}`));
+      },
+    });
     this.upkeep = new StoreUpkeep({
       dir: opts.dir,
       log: this.log,
@@ -111,7 +129,7 @@ class Store implements SessionStore {
       log: this.log,
       write: (record) => this.hwm.set(this.writerId, this.journal.append(record)),
       closed: () => this.closed,
-      recovered: () => this.schedule(),
+      recovered: () => this.snapshots.schedule(),
       onWriteError: opts.onWriteError,
       onWriteRecovered: opts.onWriteRecovered,
       writeRetryMs: opts.writeRetryMs,
@@ -119,9 +137,7 @@ class Store implements SessionStore {
     if (loaded.source !== 'current' || loaded.migratedFrom !== undefined || replayed > 0) {
       const migrated = loaded.migratedFrom !== undefined ? ` (migrated from schema v${loaded.migratedFrom})` : '';
       this.log.info(`store: opened from ${loaded.source}${migrated}, replayed ${replayed} journal records`);
-      this.pending += replayed + 1;
-      this.firstPendingAt = this.now();
-      this.schedule();
+      this.snapshots.changed(replayed + 1);
     }
   }
 
@@ -148,8 +164,7 @@ class Store implements SessionStore {
       // The record is durable; the next open replays it. Never un-acknowledge a written record.
       this.log.error(`store: could not apply a ${record.kind} record: ${(err as Error).message}`);
     }
-    if (this.pending++ === 0) this.firstPendingAt = this.now();
-    this.schedule();
+    this.snapshots.changed();
   }
 
   /** A new session carries this window's workspace (when it has one and the record does not say). */
@@ -165,7 +180,7 @@ class Store implements SessionStore {
   }
 
   setEmbedder(embedder: Embedder | undefined): void {
-    this.embedder = embedder;
+    this.search.embedder = embedder;
   }
 
   // ---- reads --------------------------------------------------------------------------------
@@ -186,8 +201,7 @@ class Store implements SessionStore {
     } catch (err) {
       // Another window may have warmed or purged it since our last reload: the next snapshot reloads.
       this.log.error(`store: ${(err as Error).message}`);
-      if (this.pending++ === 0) this.firstPendingAt = this.now();
-      this.schedule();
+      this.snapshots.changed();
       return undefined;
     }
   }
@@ -196,7 +210,7 @@ class Store implements SessionStore {
     // A later page reads what the first page's refresh picked up: paging stays consistent.
     if (!opts?.offset) this.refresh();
     this.projection.materialize();
-    return listSessions(this.db, opts);
+    return listSessions(this.db, opts, this.search.coldSearch);
   }
 
   countSessions(): number {
@@ -207,28 +221,7 @@ class Store implements SessionStore {
   async searchMemory(query: string, opts: MemorySearchOptions = {}): Promise<MemoryHit[]> {
     this.refresh();
     this.projection.materialize();
-    // The agent's memory stays in its project: another project's conversations are not its to read
-    // (an injection in one repository must not pull text from the others) unless the user widened it.
-    const own = this.opts.workspace?.();
-    const workspace = opts.workspace ?? (opts.scope === 'all' || own === undefined ? undefined : own);
-    const hits = await searchMemory(() => this.db, query, {
-      ...opts,
-      workspace,
-      embedder: this.embedder,
-      log: this.log,
-    });
-    // A hit on a cold session's word list: the excerpt and message come from its file (best message).
-    for (const hit of hits) {
-      if (hit.messageId) continue;
-      const session = this.readSessionOrLog(hit.sessionId, false);
-      if (session) fillColdExcerpt(hit, session, query);
-    }
-    if (this.embedder) {
-      // New vectors are derived data: worth a snapshot, but not a journal record.
-      if (this.pending++ === 0) this.firstPendingAt = this.now();
-      this.schedule();
-    }
-    return hits;
+    return this.search.search(query, opts);
   }
 
   exportSession(
@@ -252,25 +245,6 @@ class Store implements SessionStore {
   }
 
   // ---- snapshots ----------------------------------------------------------------------------
-
-  private schedule(): void {
-    if (this.closed) return;
-    const delay = this.opts.snapshotDelayMs ?? 1500;
-    const maxDelay = this.opts.snapshotMaxDelayMs ?? 30_000;
-    const urgent =
-      this.journal.bytesInSegment > (this.opts.journalMaxBytes ?? 16 * 1024 * 1024) ||
-      this.now() - this.firstPendingAt >= maxDelay;
-    if (this.timer && !urgent) clearTimeout(this.timer);
-    else if (this.timer) return;
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        this.flush().catch((err: unknown) => this.log.error(`store: snapshot failed: ${(err as Error).message}`));
-      },
-      urgent ? 0 : delay,
-    );
-    this.timer.unref?.();
-  }
 
   flush(): Promise<void> {
     const run = this.chain.then(() => this.snapshot());
@@ -299,7 +273,7 @@ class Store implements SessionStore {
       const db = this.db;
       this.projection.materialize();
       if (this.upkeep.retentionDue()) this.upkeep.retentionPass(false);
-      const moreToMove = this.upkeep.moveCold(false);
+      const moreToMove = this.upkeep.moveCold(false) || this.upkeep.migrateColdSearch();
       const generation = this.state.generation + 1;
       const prevHwm = this.state.currentGood ? this.state.hwm : this.state.prevHwm;
       db.exec('BEGIN');
@@ -312,7 +286,7 @@ class Store implements SessionStore {
           prevHwm.get(writer) ?? 0,
         ]);
       db.exec('COMMIT');
-      const pendingAtExport = this.pending;
+      const pendingAtExport = this.snapshots.pending;
       const hwmAtExport = new Map(this.hwm);
       const bytes = db.export();
       // export() frees prepared statements and custom functions: register them again.
@@ -330,14 +304,13 @@ class Store implements SessionStore {
         hwm: hwmAtExport,
         prevHwm,
       };
-      this.pending -= Math.min(this.pending, pendingAtExport);
+      this.snapshots.saved(pendingAtExport);
       deleteCoveredSegments(this.dir, this.journal, this.writerId, prevHwm);
       const freed = runPendingDeletes(db, this.dir, generation, this.log);
       this.freedBytes += freed;
       // The queue rows just removed, and sessions still to move, are worth another snapshot.
       if (freed > 0 || moreToMove) {
-        if (this.pending++ === 0) this.firstPendingAt = this.now();
-        this.schedule();
+        this.snapshots.changed();
       }
     } finally {
       release();
@@ -364,9 +337,9 @@ class Store implements SessionStore {
     });
     const before = this.freedBytes;
     // Two snapshots: after the second, neither the current snapshot nor .prev names the queued files.
-    this.pending++;
+    this.snapshots.pending++;
     await this.flush();
-    this.pending++;
+    this.snapshots.pending++;
     await this.flush();
     return { purgedSessions: pass.purged, orphanFiles: pass.orphans, freedBytes: this.freedBytes - before };
   }
@@ -377,7 +350,7 @@ class Store implements SessionStore {
       this.projection.materialize();
       this.upkeep.moveCold(true);
     });
-    this.pending++;
+    this.snapshots.pending++;
     await this.flush();
     return this.upkeep.countCold() - before;
   }
@@ -409,8 +382,7 @@ class Store implements SessionStore {
     if (this.unsaved.length) this.unsaved.writeUnsaved();
     if (this.unsaved.length)
       this.log.error(`store: closing with ${this.unsaved.length} records not written (disk full)`);
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.snapshots.cancel();
     try {
       await this.flush();
     } catch (err) {
