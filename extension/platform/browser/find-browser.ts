@@ -1,7 +1,7 @@
 // Finds a Chrome, Edge or Chromium already on the machine: the browser tool never downloads one.
 // The configured path (`sextant.browser.executablePath`) wins; otherwise the usual install places of
-// each OS, then the names on PATH (`command -v chromium` and friends). Exported for other users of a
-// local Chromium (a report's PDF export).
+// each OS, then the names on PATH (`command -v chromium` and friends). The one finder for every user of
+// a local Chromium: the browser tool and a report's PDF export (chromium-pdf.ts).
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
@@ -66,11 +66,13 @@ export function findBrowser(o: FindBrowserOptions = {}): { path: string } | { pr
   const platform = o.platform ?? process.platform;
   const env = o.env ?? process.env;
   const exists = o.exists ?? (platform === 'win32' ? existsSync : isExecutableFile);
-  if (o.configured) {
-    if (exists(o.configured)) return { path: o.configured };
+  // A setting of blanks is no setting: look in the usual places.
+  const configured = o.configured?.trim();
+  if (configured) {
+    if (exists(configured)) return { path: configured };
     return {
       problem:
-        `sextant.browser.executablePath is "${o.configured}", which is not an executable file. Fix the path ` +
+        `sextant.browser.executablePath is "${configured}", which is not an executable file. Fix the path ` +
         'or clear it to let Sextant look for Chrome, Edge or Chromium.',
     };
   }

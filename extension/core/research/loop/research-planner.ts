@@ -45,7 +45,10 @@ export async function planResearch(
       // Scope and filters are the user's; the planner's files only when the workspace is in scope.
       const { scope: _s, filters: _f, files, ...plan } = parsed.data;
       const known = new Set(context.files ?? []);
-      const picked = (files ?? []).filter((f) => known.has(f)).slice(0, 8);
+      // A file outside the workspace is kept only when the user's question names it (an absolute or
+      // ../ path): it is then read only after the approval card asks (workspace-sources.ts).
+      const named = (f: string) => /^(\/|[A-Za-z]:[\\/]|\.\.[\\/])/.test(f) && question.includes(f);
+      const picked = (files ?? []).filter((f) => known.has(f) || (context.files && named(f))).slice(0, 8);
       return { plan: picked.length ? { ...plan, files: picked } : plan, usage };
     }
     return {

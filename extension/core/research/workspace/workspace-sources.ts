@@ -191,16 +191,22 @@ export function bestWindow(
 async function readLines(deps: WorkspaceSourceDeps, abs: string, signal: AbortSignal): Promise<string[] | string> {
   const real = await realPathOf(deps.ws, abs);
   const inside = deps.ws.roots().some((r) => isInside(real, r));
+  let asks: string | undefined;
   if (deps.policy) {
     const d = decide({ tool: 'read_file', kind: 'read', input: { file_path: abs }, realPaths: [real] }, deps.policy());
+    // Protected and secret files are refused here, before anything about them is asked or looked at.
     if (d.decision === 'deny') return `was not read: ${d.reason}`;
-    if (d.decision === 'ask' && !(await deps.approve?.(abs, d.reason, signal)))
-      return `was not read: ${d.reason} (reading it needs your approval)`;
+    if (d.decision === 'ask') asks = d.reason;
   } else if (!inside) {
     return 'was not read: it is outside the workspace';
   }
   const st = await deps.ws.stat(abs);
   if (st?.type !== 'file') return 'was not found';
+  // Outside the workspace: the user is asked on the same approval card read_file gets; no card, no read.
+  if (asks !== undefined) {
+    if (!deps.approve) return `was not read: ${asks} (reading it needs your approval)`;
+    if (!(await deps.approve(abs, asks, signal))) return `was not read: you declined (${asks})`;
+  }
   if (st.size > MAX_FILE_BYTES) return 'is too large to read';
   const bytes = await deps.ws.readFile(abs, { maxBytes: MAX_FILE_BYTES, signal });
   const e = ext(abs);
