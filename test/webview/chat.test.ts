@@ -217,8 +217,13 @@ describe('chat view', () => {
     await view.page.getByRole('button', { name: 'Send' }).focus();
     const before = (await view.posts()).filter((p) => p.type === 'setMode').length;
     await view.page.keyboard.press('Shift+Tab');
-    const label = () => view.page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+    const label = () =>
+      view.page.evaluate(
+        () => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent?.trim(),
+      );
     assert.equal(await label(), 'Budget for this run');
+    await view.page.keyboard.press('Shift+Tab');
+    assert.equal(await label(), 'Attach image');
     await view.page.keyboard.press('Shift+Tab');
     assert.equal(await label(), 'Message');
     assert.equal((await view.posts()).filter((p) => p.type === 'setMode').length, before);
