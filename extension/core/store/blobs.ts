@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from './snapshot';
-import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files';
+import { makePrivateDir, writePrivateFileAtomically } from './private-files';
 
 /** Texts longer than this many characters go to a blob file. */
 export const BLOB_THRESHOLD = 32 * 1024;
@@ -55,19 +55,7 @@ export class BlobStore {
     const file = this.pathOf(ref);
     if (fs.existsSync(file)) return;
     makePrivateDir(join(this.dir, 'blobs'));
-    const tmp = `${file}.tmp-${process.pid}`;
-    const fd = fs.openSync(tmp, 'w', PRIVATE_FILE_MODE);
-    try {
-      let off = 0;
-      while (off < bytes.length) off += fs.writeSync(fd, bytes, off, bytes.length - off);
-      fs.fdatasyncSync(fd);
-    } catch (err) {
-      fs.closeSync(fd);
-      fs.rmSync(tmp, { force: true });
-      throw err;
-    }
-    fs.closeSync(fd);
-    fs.renameSync(tmp, file);
+    writePrivateFileAtomically(file, bytes);
   }
 
   get(ref: string): string {

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ChatMessage } from '../../protocol';
 import type { ModelMessage } from '../providers/types';
-import { fsyncDir, makePrivateDir, PRIVATE_FILE_MODE } from './private-files';
+import { fsyncDir, makePrivateDir, writePrivateFileAtomically } from './private-files';
 import { sha256 } from './snapshot';
 
 export const COLD_DIR = 'sessions';
@@ -51,19 +51,7 @@ export class ColdFiles {
     const name = `${safeId}.${sha256(gz).slice(0, 16)}.json.gz`;
     const file = this.pathOf(name);
     makePrivateDir(this.folder);
-    const tmp = `${file}.tmp-${process.pid}`;
-    const fd = fs.openSync(tmp, 'w', PRIVATE_FILE_MODE);
-    try {
-      let off = 0;
-      while (off < gz.length) off += fs.writeSync(fd, gz, off, gz.length - off);
-      fs.fdatasyncSync(fd);
-    } catch (err) {
-      fs.closeSync(fd);
-      fs.rmSync(tmp, { force: true }); // a full disk: never leave a partial file behind
-      throw err;
-    }
-    fs.closeSync(fd);
-    fs.renameSync(tmp, file);
+    writePrivateFileAtomically(file, gz);
     fsyncDir(this.folder);
     return { name, bytes: gz.length };
   }

@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
-import { fsyncDir, makePrivateDir, PRIVATE_FILE_MODE } from './private-files';
+import { fsyncDir, makePrivateDir, writePrivateFileAtomically } from './private-files';
 
 export const SEARCH_DIR = 'search';
 const MAGIC = Buffer.from('SXCIDX1\n', 'latin1');
@@ -156,19 +156,7 @@ export function writeSegment(dir: string, data: SegmentData): { name: string; by
   const folder = join(dir, SEARCH_DIR);
   makePrivateDir(folder);
   const file = join(folder, name);
-  const tmp = `${file}.tmp-${process.pid}`;
-  const fd = fs.openSync(tmp, 'w', PRIVATE_FILE_MODE);
-  try {
-    let off = 0;
-    while (off < bytes.length) off += fs.writeSync(fd, bytes, off, bytes.length - off);
-    fs.fdatasyncSync(fd);
-  } catch (err) {
-    fs.closeSync(fd);
-    fs.rmSync(tmp, { force: true }); // a full disk: never leave a partial file behind
-    throw err;
-  }
-  fs.closeSync(fd);
-  fs.renameSync(tmp, file);
+  writePrivateFileAtomically(file, bytes);
   fsyncDir(folder);
   return { name, bytes: bytes.length };
 }

@@ -74,3 +74,24 @@ export function fsyncDir(dir: string): void {
     /* some platforms (Windows) cannot fsync a directory; rename is still atomic there */
   }
 }
+
+/**
+ * Writes `bytes` to `file` owner-only, never visible half-written: a temporary file beside it, written
+ * whole and fdatasync'ed, then renamed over. A failed write (a full disk) removes the temporary file and
+ * throws. The caller syncs the folder (fsyncDir) when the rename itself must survive a crash.
+ */
+export function writePrivateFileAtomically(file: string, bytes: Uint8Array): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  const fd = fs.openSync(tmp, 'w', PRIVATE_FILE_MODE);
+  try {
+    let off = 0;
+    while (off < bytes.length) off += fs.writeSync(fd, bytes, off, bytes.length - off);
+    fs.fdatasyncSync(fd);
+  } catch (err) {
+    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true }); // never leave a partial file behind
+    throw err;
+  }
+  fs.closeSync(fd);
+  fs.renameSync(tmp, file);
+}
