@@ -15,6 +15,8 @@ const posix = process.platform !== 'win32';
  * which in a container may never reap it: it stays a zombie ("Z" in /proc/<pid>/stat), not running.
  */
 function alive(pid: number): boolean {
+  // 0 and negatives name process groups (0: this process's own), never the process asked about.
+  if (!(pid > 0)) return false;
   try {
     process.kill(pid, 0);
   } catch {
@@ -149,9 +151,12 @@ test('disposing the tool session kills its background jobs', { skip: !posix }, a
   const session = createToolSessionState('s2');
   const ctx = makeContext(createNodePorts({ root }), { session });
   await bashTool.execute({ command: 'sleep 30 & echo $! > bg.pid; wait', run_in_background: true }, ctx);
-  await waitFor(() => existsSync(path.join(root, 'bg.pid')));
-  const pid = Number((await fs.readFile(path.join(root, 'bg.pid'), 'utf8')).trim());
-  assert.ok(alive(pid));
+  // The file exists before echo has written the pid into it: wait for the whole line (an empty read gave
+  // pid 0, which "is alive" as this process's own group — a flake under load).
+  const pidFile = path.join(root, 'bg.pid');
+  await waitFor(() => existsSync(pidFile) && /^\d+\n$/.test(readFileSync(pidFile, 'utf8')));
+  const pid = Number(readFileSync(pidFile, 'utf8').trim());
+  assert.ok(pid > 0 && alive(pid));
   disposeToolSession(session);
   await waitFor(() => !alive(pid));
 });
