@@ -21,7 +21,7 @@ import { toErrorInfo } from './errors';
 import { effectiveMode } from './modes';
 import { ResearchStop } from '../research/loop/research-stop';
 import type { PriorResearch } from '../research/loop/research-run-types';
-import { researchPlanRequest, researchRequest } from './research-request';
+import { researchAsking, researchPlanRequest, researchRequest } from './research-request';
 import type { SessionRewinder } from './rewind-session';
 import { llmOf, modelRefFor, plannerTarget, runBudget, type Target } from './run-target';
 import { TurnCheckpoints } from './turn-checkpoints';
@@ -339,8 +339,6 @@ export class RequestRunner {
       if (this.inFlight?.requestId === requestId) this.inFlight.softStop = () => stop.request();
       const sessionId = this.chat.session.id;
       const emit = (event: Parameters<CurrentChat['emit']>[1]) => this.chat.emit(requestId, event);
-      const { ask, approval } = this.approvals.portsFor(emit);
-      let asked = 0;
       // A question after a report continues from it (its sources are reused); not a fresh plan's run.
       const prior = opts.researchPlan ? undefined : this.followUps.get(sessionId);
       yield* researchRequest({
@@ -348,16 +346,7 @@ export class RequestRunner {
         plan: opts.researchPlan,
         stop,
         steers: this.steersOf(requestId),
-        clarify: {
-          ask: (questions, sig) => ask.ask({ callId: `${requestId}-clarify-${++asked}`, sessionId, questions }, sig),
-        },
-        // A source the read rules ask about gets read_file's card; no "Always allow" from a research run.
-        approveRead: async (abs, reason, sig) => {
-          const callId = `${requestId}-read-${++asked}`;
-          const detail = `Research wants to read ${abs} as a source for its report.`;
-          const req = { callId, sessionId, tool: 'read_file', kind: 'read' as const, subject: abs, detail, reason };
-          return (await approval.request(req, sig)).decision !== 'deny';
-        },
+        ...researchAsking(this.approvals.portsFor(emit), requestId, sessionId),
         ...(prior ? { prior } : {}),
         remember: (p) => this.followUps.set(sessionId, p),
       });

@@ -12,6 +12,7 @@ import { planResearch } from '../research/loop/research-planner';
 import type { LlmTarget } from '../research/loop/llm-text';
 import type { PlannerTarget } from '../research/loop/research-run';
 import type { ResearchStop } from '../research/loop/research-stop';
+import type { ToolPorts } from '../ports';
 
 export interface ResearchRequestOptions {
   question: string;
@@ -110,5 +111,29 @@ export async function* researchPlanRequest(
   yield {
     type: 'history',
     messages: [{ role: 'assistant', text: researchPlanToMarkdown(plan) }],
+  };
+}
+
+/**
+ * What a research run in the chat asks the user through: clarifying questions on the ask-user form, and
+ * read_file's approval card for a source the read rules ask about (no "Always allow" from a research run).
+ */
+export function researchAsking(
+  ports: Pick<ToolPorts, 'ask' | 'approval'>,
+  requestId: string,
+  sessionId: string,
+): Required<Pick<ResearchRequestOptions, 'clarify' | 'approveRead'>> {
+  let asked = 0;
+  return {
+    clarify: {
+      ask: (questions, signal) =>
+        ports.ask.ask({ callId: `${requestId}-clarify-${++asked}`, sessionId, questions }, signal),
+    },
+    approveRead: async (abs, reason, signal) => {
+      const callId = `${requestId}-read-${++asked}`;
+      const detail = `Research wants to read ${abs} as a source for its report.`;
+      const req = { callId, sessionId, tool: 'read_file', kind: 'read' as const, subject: abs, detail, reason };
+      return (await ports.approval.request(req, signal)).decision !== 'deny';
+    },
   };
 }
