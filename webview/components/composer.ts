@@ -232,30 +232,17 @@ export class SxComposer extends LightElement {
     } else if (ctx.store.chat.inFlightRequestId !== undefined) {
       // A turn runs: the message waits in "Queued" and goes when the turn completes.
       const mode = command.kind === 'host' && command.mode ? command.mode : ctx.store.meta.mode;
-      const references = this.references;
-      const images = this.images.take();
-      ctx.host.post({
-        type: 'queue',
-        text,
-        mode,
-        ...(references.length ? { references } : {}),
-        ...(images.length ? { images } : {}),
-      });
-      this.setReferences([]);
+      ctx.host.post({ type: 'queue', text, mode, ...this.takeAttachments() });
     } else {
-      const references = this.references;
-      const images = this.images.take();
       ctx.host.post({
         type: 'send',
         requestId: newRequestId(),
         text,
         mode: command.kind === 'host' && command.mode ? command.mode : ctx.store.meta.mode,
         ...(budget ? { budget } : {}),
-        ...(references.length ? { references } : {}),
-        ...(images.length ? { images } : {}),
+        ...this.takeAttachments(),
       });
       this.budget = '';
-      this.setReferences([]);
     }
     this.picker = undefined;
     this.recall.reset();
@@ -307,6 +294,14 @@ export class SxComposer extends LightElement {
     }
   }
 
+  /** The draft's `@` chips and images for the message that takes them; the composer lets go of both. */
+  private takeAttachments() {
+    const references = this.references;
+    const images = this.images.take();
+    this.setReferences([]);
+    return { ...(references.length ? { references } : {}), ...(images.length ? { images } : {}) };
+  }
+
   /** Delivers the draft into the running turn at its next step boundary (a new message when none runs). */
   steer(): void {
     const ctx = this.ctx;
@@ -316,16 +311,7 @@ export class SxComposer extends LightElement {
       this.send();
       return;
     }
-    const references = this.references;
-    const images = this.images.take();
-    ctx.host.post({
-      type: 'steer',
-      text,
-      mode: ctx.store.meta.mode,
-      ...(references.length ? { references } : {}),
-      ...(images.length ? { images } : {}),
-    });
-    this.setReferences([]);
+    ctx.host.post({ type: 'steer', text, mode: ctx.store.meta.mode, ...this.takeAttachments() });
     this.recall.reset();
     this.draft = '';
     ctx.host.saveState({ draft: '' });
