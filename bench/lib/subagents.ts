@@ -67,23 +67,24 @@ async function main() {
   const tools = createToolRegistry(builtinTools());
   const limits = { maxConcurrent: () => N, maxSteps: () => 10, maxCostUsd: () => undefined };
 
+  // The parent's task tool over the bench's tools and fake model: the same for every run.
+  const delegateTo = () =>
+    withDelegation(undefined, {
+      services: { limits, stops: new SubagentStops() },
+      parentTools: tools,
+      parentTarget: target,
+      resolveModel: async () => target,
+      rulesSection: '',
+      sessionId: 's',
+      ports,
+      now: () => performance.now(),
+      createSession: createToolSessionState,
+      disposeSession: () => {},
+      limits,
+      parentSpent: () => ({ inputTokens: 0, outputTokens: 0, cachedTokens: 0 }),
+    });
   async function parentRun(text: string, delegate: boolean) {
-    const delegation = delegate
-      ? await withDelegation(undefined, {
-          services: { limits, stops: new SubagentStops() },
-          parentTools: tools,
-          parentTarget: target,
-          resolveModel: async () => target,
-          rulesSection: '',
-          sessionId: 's',
-          ports,
-          now: () => performance.now(),
-          createSession: createToolSessionState,
-          disposeSession: () => {},
-          limits,
-          parentSpent: () => ({ inputTokens: 0, outputTokens: 0, cachedTokens: 0 }),
-        })
-      : undefined;
+    const delegation = delegate ? await delegateTo() : undefined;
     const before = fake.requests.length;
     const opts: TurnOptions = {
       sessionId: 's',
@@ -123,20 +124,7 @@ async function main() {
     singles.push(performance.now() - start);
   }
   async function parentRunSingle(topic: string) {
-    const delegation = await withDelegation(undefined, {
-      services: { limits, stops: new SubagentStops() },
-      parentTools: tools,
-      parentTarget: target,
-      resolveModel: async () => target,
-      rulesSection: '',
-      sessionId: 's',
-      ports,
-      now: () => performance.now(),
-      createSession: createToolSessionState,
-      disposeSession: () => {},
-      limits,
-      parentSpent: () => ({ inputTokens: 0, outputTokens: 0, cachedTokens: 0 }),
-    });
+    const delegation = await delegateTo();
     const prepared = delegation.tools.prepare({
       id: 'x',
       name: 'task',
