@@ -43,7 +43,14 @@ function concreteNames(entry: ProtectedWriteEntry): readonly string[] {
 }
 
 /** Names kept read-only at the top of every writable root (workspace folders, extra roots), present or not. */
-export function protectedNamesInBox(): ProtectedName[] {
+export function protectedNamesInBox(): readonly ProtectedName[] {
+  // Derived from constant tables, and asked for on every boxed command: made once.
+  namesInBox ??= listProtectedNames();
+  return namesInBox;
+}
+let namesInBox: readonly ProtectedName[] | undefined;
+
+function listProtectedNames(): ProtectedName[] {
   const out: ProtectedName[] = [];
   for (const entry of PROTECTED_WRITES) {
     if (entry.kind !== 'folder-segment' && entry.kind !== 'file-basename') continue;
