@@ -67,7 +67,15 @@ function runAs(files: string[], cwd: string): Promise<{ code: number | null; out
   return new Promise((resolve) => {
     const child = spawn(
       '/usr/bin/setpriv',
-      [`--reuid=${UID}`, `--regid=${UID}`, '--clear-groups', process.execPath, '--test', '--test-reporter=tap', ...files],
+      [
+        `--reuid=${UID}`,
+        `--regid=${UID}`,
+        '--clear-groups',
+        process.execPath,
+        '--test',
+        '--test-reporter=tap',
+        ...files,
+      ],
       {
         cwd,
         // A HOME and TMPDIR the user owns; nothing else of this process's environment.
