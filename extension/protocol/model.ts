@@ -42,6 +42,8 @@ export const SubagentViewSchema = z.object({
   filesChanged: z.array(z.string()).optional(),
   /** The model it ran on (`provider/model`). */
   model: z.string().optional(),
+  /** Why that is not the model its definition names (a Claude Code alias with no such model configured). */
+  modelNote: z.string().optional(),
 });
 export type SubagentView = z.infer<typeof SubagentViewSchema>;
 

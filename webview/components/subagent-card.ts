@@ -45,6 +45,7 @@ export function renderSubagentCard(callId: string, v: SubagentView, host: HostCh
           >`
         : nothing
     }
+    ${v.model ? html`<p class="subagent-model">Model: ${v.model}${v.modelNote ? ` (${v.modelNote})` : ''}</p>` : nothing}
     <details class="subagent-prompt"><summary>Task</summary><pre>${v.prompt}</pre></details>
     <ol class="subagent-steps" aria-label="Steps">
       ${steps.slice(-SHOWN_STEPS).map(renderStep)}

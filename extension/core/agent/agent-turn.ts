@@ -11,6 +11,7 @@ import { acceptsImages } from '../providers/registry';
 import type { ToolPorts } from '../ports';
 import { type RunBudget, tokensOf } from '../usage/budget';
 import type { ChatServices } from './chat-services';
+import { subagentModelRef } from './subagent-model';
 import {
   COMPACT_AT,
   DEFAULT_CONTEXT_WINDOW,
@@ -102,7 +103,10 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
           services: services.subagents,
           parentTools: tools,
           parentTarget: target,
-          resolveModel: async (ref) => ({ ...(await services.models.resolveModel(ref)), ref }),
+          resolveModel: async (wanted) => {
+            const { ref, note } = await subagentModelRef(wanted, target.ref, () => services.models.modelChoices());
+            return { ...(await services.models.resolveModel(ref)), ref, ...(note ? { note } : {}) };
+          },
           rulesSection: rulesSection(prompt.rules),
           sessionId: s.id,
           ports,

@@ -39,7 +39,8 @@ export interface SubagentScope {
   /** The parent mode's tools (the ceiling of every sub-agent's). */
   parentTools: ToolRuntime;
   parentTarget: Target;
-  resolveModel(ref: string): Promise<Target>;
+  /** A definition's `model` (a Sextant reference or a Claude Code alias); `note` says what it was read as. */
+  resolveModel(ref: string): Promise<Target & { note?: string }>;
   /** The parent's rules files, as its system prompt has them ('' when none). */
   rulesSection: string;
   sessionId: string;
@@ -139,8 +140,10 @@ async function run(
   onSoftStop: (take: () => boolean) => void,
 ): Promise<ToolResult> {
   const def = task.definition;
-  const target = def.model ? await scope.resolveModel(def.model) : scope.parentTarget;
+  const resolved = def.model ? await scope.resolveModel(def.model) : undefined;
+  const target = resolved ?? scope.parentTarget;
   view.model = target.ref;
+  if (resolved?.note) view.modelNote = resolved.note;
   if (def.runs === 'research' && scope.research) {
     const research = scope.research;
     auditStart(scope, task, target, ['research loop']);

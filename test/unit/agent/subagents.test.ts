@@ -427,6 +427,39 @@ test('the spend-rate warning comes once when a run spends faster than sextant.bu
   assert.equal(warnings.length, 1);
 });
 
+test("a Claude Code agent file works unchanged: `model: haiku` with no haiku model runs on the chat's", async () => {
+  // As Claude Code's docs write one; read as a Sextant reference, "haiku" was an unknown provider.
+  const file = [
+    '---',
+    'name: code-finder',
+    'description: Finds where things are defined. Use proactively for lookups.',
+    'tools: Read, Grep, Glob',
+    'model: haiku',
+    '---',
+    'You are `code-finder`: you find definitions and answer with path:line.',
+    '',
+  ].join('\n');
+  const { h, views, provider } = await setup({
+    files: { '.claude/agents/code-finder.md': file },
+    route: (req) => {
+      if (sender(req) === 'parent')
+        return hasToolResult(req)
+          ? answer(`done: ${toolResults(req).join('')}`)
+          : [
+              call('t1', 'task', { description: 'find', prompt: 'Where is alpha?', subagent_type: 'code-finder' }),
+              { type: 'done', stopReason: 'tool_calls' },
+            ];
+      return answer('alpha is in src/alpha.ts:1');
+    },
+  });
+  await h.controller.send('r1', 'Where is alpha?', 'agent');
+  const [card] = [...views().values()];
+  const told = toolResults(provider.requests.filter((r) => sender(r) === 'parent').at(-1) ?? provider.requests[0]);
+  assert.equal(card?.status, 'done', `the sub-agent did not run: ${told.join(' | ')}`);
+  assert.equal(card?.model, 'scripted/m');
+  assert.match(card?.modelNote ?? '', /no haiku model is configured/);
+});
+
 test('sub-agent transcripts are stored with the session, come back after a reopen, and are exported', async () => {
   const { dir, cleanup } = tempDir('subagents');
   try {
