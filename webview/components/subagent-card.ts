@@ -24,6 +24,12 @@ function renderStep(s: SubagentStep): TemplateResult {
   </li>`;
 }
 
+/** The model a sub-agent ran on, and why it is not the one its definition names, if it is not. */
+function renderModel(v: SubagentView): TemplateResult | typeof nothing {
+  if (!v.model) return nothing;
+  return html`<p class="subagent-model">Model: ${v.model}${v.modelNote ? ` (${v.modelNote})` : ''}</p>`;
+}
+
 export function renderSubagentCard(callId: string, v: SubagentView, host: HostChannel | undefined): TemplateResult {
   const live = v.status === 'running' || v.status === 'waiting';
   const tokens = v.usage ? `${formatTokens(v.usage.inputTokens + v.usage.outputTokens)} tokens` : '';
@@ -45,7 +51,7 @@ export function renderSubagentCard(callId: string, v: SubagentView, host: HostCh
           >`
         : nothing
     }
-    ${v.model ? html`<p class="subagent-model">Model: ${v.model}${v.modelNote ? ` (${v.modelNote})` : ''}</p>` : nothing}
+    ${renderModel(v)}
     <details class="subagent-prompt"><summary>Task</summary><pre>${v.prompt}</pre></details>
     <ol class="subagent-steps" aria-label="Steps">
       ${steps.slice(-SHOWN_STEPS).map(renderStep)}
