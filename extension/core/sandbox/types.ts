@@ -79,7 +79,10 @@ export interface BoxConnection {
   rule: string;
 }
 
-/** How to start `bash -c <command>` inside the box; release() once the process has exited. */
+/**
+ * How to start `bash -c <command>` inside the box; release() once the process has exited. release()
+ * returns what the box had to undo after the command (a `.git` link it replaced), as refusals.
+ */
 export interface BoxedLaunch {
   file: string;
   args: string[];
@@ -87,7 +90,7 @@ export interface BoxedLaunch {
   plan: BoxPlan;
   /** Connections this box's proxy saw so far (allowed and refused). */
   connections(): BoxConnection[];
-  release(): void;
+  release(): BoxRefusal[];
 }
 
 export interface LaunchRequest {

@@ -19,8 +19,10 @@ import type {
   SandboxStatus,
 } from '../../core/sandbox/types';
 import { BOX_BASE_ARGS_SHARED_NET, boxScript, bwrapArgs, proxyEnv } from './bwrap-args';
+import { makeBoxFolder, PROXY_SOCKET } from './box-folder';
 import { detectBackend, type Detected } from './detect';
 import { FORWARDER_SOURCE } from './forwarder';
+import { guardGitLinks } from './git-link-guard';
 import { type HolderLease, HolderPool } from './holder-pool';
 import { findNsenter, holderWorks } from './net-holder';
 import { startBoxProxy } from './proxy';
@@ -64,7 +66,7 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
   const backend = () => (detected ??= (o.detect ?? detectBackend)());
   const stateRoot = o.stateRoot ?? join(tmpdir(), `sextant-box-${process.getuid?.() ?? 'u'}`);
   const standIns = new StandIns();
-  const live = new Set<() => void>();
+  const live = new Set<() => BoxRefusal[]>();
   /** The chats' private /tmp folders this window made: removed when it closes (they are temp). */
   const sessionTemps = new Set<string>();
   let seq = 0;
@@ -171,13 +173,12 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
         if (useProxy) env = { ...env, ...proxyEnv() };
         releaseBox = () => held.release();
       } else {
-        const boxDir = join(stateRoot, `b-${process.pid}-${++seq}`);
-        mkdirSync(boxDir, { recursive: true, mode: 0o700 });
+        const boxDir = makeBoxFolder(stateRoot, `b-${process.pid}-${++seq}`);
         let proxy: Server | undefined;
         if (useProxy) {
           writeFileSync(join(boxDir, 'forwarder.cjs'), FORWARDER_SOURCE, { mode: 0o400 });
           proxy = await startBoxProxy({
-            listen: join(boxDir, 'proxy.sock'),
+            listen: join(boxDir, PROXY_SOCKET),
             allowedHosts: () => plan.allowedHosts,
             onConnection: (c) => {
               connections.push(c);
@@ -218,13 +219,15 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
       releaseBox = () => proxy?.close();
     }
     const releaseStandIns = standIns.claim(plan.readOnly);
+    const checkGitLinks = guardGitLinks(plan);
     let released = false;
-    const release = () => {
-      if (released) return;
+    const release = (): BoxRefusal[] => {
+      if (released) return [];
       released = true;
       live.delete(release);
       releaseStandIns();
       releaseBox();
+      return checkGitLinks();
     };
     live.add(release);
     return { file, args, env, plan, connections: () => [...connections], release };

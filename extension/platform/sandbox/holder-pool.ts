@@ -3,10 +3,11 @@
 // commands running in it (each connection is reported to them, for the edge prompt's refusal), and
 // its end — stopped after a while without commands, replaced when it died or when the proxy bridge
 // must come or go (allowedHosts became empty / non-empty), stopped with the window.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { join } from 'node:path';
 import type { BoxConnection } from '../../core/sandbox/types';
+import { makeBoxFolder, PROXY_SOCKET } from './box-folder';
 import { FORWARDER_SOURCE } from './forwarder';
 import { type NetHolder, startNetHolder } from './net-holder';
 import { startBoxProxy } from './proxy';
@@ -107,14 +108,13 @@ export class HolderPool {
   }
 
   private start(sessionId: string, proxied: boolean): Entry {
-    const boxDir = join(this.o.stateRoot, `h-${process.pid}-${++this.seq}`);
+    const boxDir = makeBoxFolder(this.o.stateRoot, `h-${process.pid}-${++this.seq}`);
     const entry: Entry = { proxied, users: new Set(), boxDir, gone: false, retired: false } as Entry;
     entry.holder = (async () => {
-      mkdirSync(boxDir, { recursive: true, mode: 0o700 });
       if (proxied) {
         writeFileSync(join(boxDir, 'forwarder.cjs'), FORWARDER_SOURCE, { mode: 0o400 });
         entry.proxy = await startBoxProxy({
-          listen: join(boxDir, 'proxy.sock'),
+          listen: join(boxDir, PROXY_SOCKET),
           allowedHosts: this.o.allowedHosts,
           onConnection: (c) => {
             const users = [...entry.users];

@@ -5,7 +5,17 @@
 // profile in seatbelt-profile.test.ts; an integration run needs a Mac).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -171,6 +181,41 @@ test('.git: a repository made in the command gets no hook; .git cannot be rename
     assert.equal(existsSync(path.join(t.ws, '.git')), false, 'the stand-in is removed after the command');
     assert.match(text, /\.git stays read-only in the sandbox while it does not exist/);
     rmSync(path.join(t.ws, '.git-x'), { recursive: true, force: true });
+  } finally {
+    t.done();
+  }
+});
+
+test('.git as a link: a command that replaces it with a .git of its own gets the link back, its .git kept aside', {
+  skip,
+}, async () => {
+  const t = setup();
+  try {
+    // As Android's `repo` lays projects out: .git links to the real repository elsewhere.
+    rmSync(path.join(t.ws, '.git'), { recursive: true, force: true });
+    mkdirSync(path.join(t.ws, '.repo', 'project.git', 'hooks'), { recursive: true });
+    writeFileSync(path.join(t.ws, '.repo', 'project.git', 'config'), '[core]\n');
+    symlinkSync('.repo/project.git', path.join(t.ws, '.git'));
+    const through = await bashTool.execute({ command: 'echo evil > .git/hooks/pre-commit' }, t.ctx);
+    assert.match(textOf(through), /Read-only file system/, 'the hooks behind the link are read-only');
+    const replaced = await bashTool.execute(
+      { command: 'rm .git && mkdir -p .git/hooks && echo evil > .git/hooks/pre-commit && echo planted' },
+      t.ctx,
+    );
+    const text = textOf(replaced);
+    assert.match(text, /planted/, 'the command ran to its end (exit 0)');
+    assert.equal(readlinkSync(path.join(t.ws, '.git')), '.repo/project.git', 'the link is back');
+    assert.equal(existsSync(path.join(t.ws, '.git', 'hooks', 'pre-commit')), false);
+    const kept = readdirSync(t.ws).filter((n) => n.startsWith('.git.sextant-refused-'));
+    assert.equal(kept.length, 1, 'what the command made is kept, not deleted');
+    assert.equal(readFileSync(path.join(t.ws, kept[0], 'hooks', 'pre-commit'), 'utf8'), 'evil\n');
+    assert.match(
+      text,
+      /\[sandbox\] refused \.git: \.git is a link here, and the box keeps it.*link to \.repo\/project\.git is back/,
+    );
+    // A command that leaves the link alone is not reported.
+    const calm = await bashTool.execute({ command: 'cat .git/config' }, t.ctx);
+    assert.doesNotMatch(textOf(calm), /\[sandbox\]/);
   } finally {
     t.done();
   }

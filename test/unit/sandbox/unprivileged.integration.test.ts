@@ -74,6 +74,9 @@ function runAs(files: string[], cwd: string): Promise<{ code: number | null; out
         process.execPath,
         '--test',
         '--test-reporter=tap',
+        // One file after the other: run side by side as nobody, a chat-network test has failed now and
+        // then (a connection refused by a server that was listening); not yet explained, see the note.
+        '--test-concurrency=1',
         ...files,
       ],
       {

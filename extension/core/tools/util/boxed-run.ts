@@ -39,14 +39,13 @@ export async function startCommand(ctx: ToolContext, s: CommandStart): Promise<J
       ...base,
       launch,
       onExit: () => {
-        if (job && (job.status !== 'exited' || job.exitCode !== 0)) {
-          job.boxRefusal = explainRefusal({
-            plan: launch.plan,
-            output: job.output.text(),
-            connections: launch.connections(),
-          });
+        const connections = launch.connections();
+        // What the box undid after the command (a replaced `.git` link) is reported even when it exited 0.
+        const [undone] = launch.release();
+        if (undone && job) job.boxRefusal = undone;
+        else if (job && (job.status !== 'exited' || job.exitCode !== 0)) {
+          job.boxRefusal = explainRefusal({ plan: launch.plan, output: job.output.text(), connections });
         }
-        launch.release();
       },
     });
   } catch (e) {
