@@ -111,7 +111,7 @@ const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9
 const ref = (c: string) => ({ sha256: c.repeat(64), mediaType: 'image/png' as const, bytes: 70, width: 1, height: 1 });
 
 describe('stored images in the chat', () => {
-  it("a sent message's images and a tool card's screenshot are fetched once and drawn; a lost one says so", async () => {
+  it("sent images and a tool card's screenshot are fetched once and drawn; a lost one says so", async () => {
     const user = message('user', 'What is this?');
     user.parts.push({
       type: 'attachments',

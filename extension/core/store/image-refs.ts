@@ -96,7 +96,8 @@ const size = (n: number) => (n >= 1000 ? `${Math.round(n / 1000)} KB` : `${n} B`
 /** The text the model gets in place of an image whose file is gone or damaged. */
 export function imagePlaceholder(ref: ImageRef): string {
   const dims = ref.width && ref.height ? `${ref.width}×${ref.height}, ` : '';
-  return `[${IMAGE_NOT_AVAILABLE}: ${ref.mediaType}, ${dims}${size(ref.bytes)} — its stored file is missing or damaged]`;
+  const what = `${ref.mediaType}, ${dims}${size(ref.bytes)}`;
+  return `[${IMAGE_NOT_AVAILABLE}: ${what} — its stored file is missing or damaged]`;
 }
 
 /** The model history with every image reference loaded back into an image part (or a placeholder). */
