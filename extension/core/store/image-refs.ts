@@ -6,7 +6,7 @@
 import { ChatImageMediaTypeSchema, type Envelope, IMAGE_NOT_AVAILABLE, type ImageRef } from '../../protocol';
 import type { ImageStorage, JournalRecord } from '../ports';
 import type { ContentBlock, ModelMessage } from '../providers/types';
-import { sniffImage } from '../tools/util/images';
+import { imageRefOf } from '../tools/util/images';
 
 /** How an image block is kept in the journal, the database and cold files. */
 export interface StoredImageBlock {
@@ -18,18 +18,6 @@ type AnyBlock = ContentBlock | StoredImageBlock;
 
 const isStoredImage = (b: unknown): b is StoredImageBlock =>
   typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'image_ref';
-
-/** An image's reference from its bytes (dimensions read from the header when it says them). */
-export function imageRefOf(sha256: string, mediaType: ImageRef['mediaType'], bytes: Uint8Array): ImageRef {
-  const info = sniffImage(bytes);
-  return {
-    sha256,
-    mediaType,
-    bytes: bytes.length,
-    ...(info?.width ? { width: info.width } : {}),
-    ...(info?.height ? { height: info.height } : {}),
-  };
-}
 
 /** Stores one image block's bytes; the block itself when that cannot be done (kept inline, nothing lost). */
 function stored(block: ContentBlock, images: ImageStorage): AnyBlock {

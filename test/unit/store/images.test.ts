@@ -200,3 +200,41 @@ test('an image is deleted when the last session naming it is purged, not before'
     cleanup();
   }
 });
+
+test("a tool card's screenshot reference survives a reload and keeps its file from the orphan scan", async () => {
+  const { dir, cleanup } = tempDir('images-card');
+  try {
+    const shot = png(20_000);
+    const ref = { sha256: sha(shot), mediaType: 'image/png' as const, bytes: shot.length, width: 640, height: 480 };
+    let store = await open(dir, { now: () => Date.now() + 2 * 3_600_000 });
+    assert.equal(store.images?.put(shot), sha(shot));
+    const r = new RequestBuilder('r1', 100);
+    const call = { callId: 'c1', name: 'browser_screenshot', kind: 'read' as const, subject: 'page' };
+    store.append(created('s', 100, 'Shot'));
+    store.append(
+      events('s', 100, [
+        r.env({
+          type: 'started',
+          userMessageId: 'u',
+          assistantMessageId: 'a',
+          text: 'look',
+          mode: 'agent',
+          model: 'fake/model',
+        }),
+        r.env({ type: 'tool_started', call: { ...call, status: 'running' } }),
+        r.env({ type: 'tool_updated', call: { ...call, status: 'ok', preview: 'Screenshot', images: [ref] } }),
+        r.env({ type: 'complete' }),
+      ]),
+    );
+    await store.close();
+    store = await open(dir, { now: () => Date.now() + 2 * 3_600_000 });
+    const part = store.getSession('s')?.messages[1].parts.find((p) => p.type === 'tool');
+    assert.deepEqual(part?.type === 'tool' && part.call.images, [ref]);
+    // An hour later the orphan scan runs: the file is named by a session, so it stays.
+    await store.reclaim();
+    assert.deepEqual(filesUnder(dir, 'images'), [sha(shot)]);
+    await store.close();
+  } finally {
+    cleanup();
+  }
+});

@@ -246,21 +246,20 @@ export function createBrowserTools(deps: BrowserToolsDeps) {
           page.screenshot({ fullPage: i.full_page === true, timeoutMs: t.actionMs }),
         );
         const kb = Math.max(1, Math.round(shot.bytes.length / 1024));
+        // The card shows the screenshot whatever the model (references to the image store, not bytes).
+        const image = {
+          type: 'image' as const,
+          mediaType: shot.mediaType,
+          dataBase64: Buffer.from(shot.bytes).toString('base64'),
+        };
         const desc = `Screenshot of ${pageHeading(open.page.state()).replace('\n', ' — ')} (JPEG, ${kb} KB)`;
         if (!ctx.supportsImages) {
           const msg =
             `${desc}. The current model cannot view images, so the screenshot is not sent; read the page with ` +
             'browser_snapshot instead (or switch to a model that accepts images).';
-          return { forModel: msg, forUi: msg, isError: false };
+          return { forModel: msg, forUi: msg, isError: false, images: [image] };
         }
-        return {
-          forModel: [
-            { type: 'text', text: desc },
-            { type: 'image', mediaType: shot.mediaType, dataBase64: Buffer.from(shot.bytes).toString('base64') },
-          ],
-          forUi: desc,
-          isError: false,
-        };
+        return { forModel: [{ type: 'text', text: desc }, image], forUi: desc, isError: false, images: [image] };
       } catch (e) {
         return failure(e, ctx);
       }
