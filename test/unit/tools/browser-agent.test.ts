@@ -9,6 +9,7 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { runTurn, type TurnOutcome } from '../../../extension/core/agent/turn';
 import { ImageFiles } from '../../../extension/core/store/image-files';
+import { toolPageBrowser } from '../../../extension/core/research/browser-reader';
 import {
   createToolRegistry,
   createToolSessionState,
@@ -143,6 +144,22 @@ for (const [kind, vision] of [
     }
   });
 }
+
+test("Research mode's read-only browser reads a page's text in real Chromium, refs left out; private hosts refused", {
+  skip,
+}, async () => {
+  const browser = toolPageBrowser(createBrowserTools({ sessions }), createNodePorts({ root: tmpdir() }), 'research');
+  const signal = new AbortController().signal;
+  try {
+    const page = await browser.read(`http://site.test:${site.port}/`, signal);
+    assert.match(page.text, /Welcome to the test shop/);
+    assert.doesNotMatch(page.text, /\[ref=/);
+    await assert.rejects(browser.read('http://10.1.2.3/', signal), /Not opened/);
+    await assert.rejects(browser.run('browser_click', { ref: 'e1' }, signal), /not offered in Research mode/);
+  } finally {
+    await browser.close();
+  }
+});
 
 test('in a chat, an origin asks once; navigating and clicking there again do not; another origin asks', {
   skip,

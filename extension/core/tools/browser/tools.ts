@@ -19,6 +19,8 @@ export interface BrowserTimeouts {
 
 export const DEFAULT_BROWSER_TIMEOUTS: BrowserTimeouts = { navigationMs: 30_000, actionMs: 10_000 };
 
+// Research mode only opens and reads pages (core/research/browser-reader.ts): no clicks, typing,
+// screenshots or console.
 const READ_MODES: readonly Mode[] = ['agent', 'research'];
 const ACT_MODES: readonly Mode[] = ['agent'];
 
@@ -84,7 +86,7 @@ export const browserDeclarations = {
     name: 'browser_screenshot',
     kind: 'read',
     permission: { subject: 'text', text: () => '' },
-    modes: READ_MODES,
+    modes: ACT_MODES,
     description:
       'A screenshot of the open page (JPEG, 1280×800 viewport), returned as an image to models that see images. ' +
       'Use it for layout and visual questions; act on the page with refs from browser_snapshot.',
@@ -95,7 +97,7 @@ export const browserDeclarations = {
     name: 'browser_console',
     kind: 'read',
     permission: { subject: 'text', text: () => '' },
-    modes: READ_MODES,
+    modes: ACT_MODES,
     description: "The open page's latest console messages and uncaught errors (up to 200).",
     input: noInput,
     subject: () => 'console messages',
