@@ -87,6 +87,29 @@ describe('images in the composer', () => {
     assert.equal(await attachments().count(), 0);
   });
 
+  it('draft images survive the view being re-created (view state); a sent draft leaves none behind', async () => {
+    await give('paste', 'kept.png', 30, 20);
+    await attachments().getByRole('img', { name: 'kept.png' }).waitFor();
+    await composer().fill('later');
+    await view.page.reload();
+    await view.waitForPost('ready');
+    await deliver(view, snapshotMessage(snapshot()));
+    await attachments().getByRole('img', { name: 'kept.png' }).waitFor();
+    assert.equal(await composer().inputValue(), 'later');
+    await composer().press('Enter');
+    const sent = await view.waitForPost('send');
+    assert.deepEqual(
+      sent.images?.map((i) => i.name),
+      ['kept.png'],
+    );
+    await attachments().waitFor({ state: 'detached' });
+    await view.page.reload();
+    await view.waitForPost('ready');
+    await deliver(view, snapshotMessage(snapshot()));
+    await composer().waitFor();
+    assert.equal(await attachments().count(), 0);
+  });
+
   it('a refused send puts the text and the images back with the reason', async () => {
     await give('paste', 'shot.png', 10, 10);
     await attachments().getByRole('img', { name: 'shot.png' }).waitFor();
