@@ -61,7 +61,7 @@ function launchRefused(): BrowserSessions {
   });
 }
 
-test('Research mode is offered browser_navigate, browser_snapshot and browser_close only; the rest is refused', async () => {
+test('Research mode is offered browser_navigate, browser_snapshot and browser_close; the rest is refused', async () => {
   const tools = createBrowserTools({ sessions: launchRefused() });
   assert.deepEqual(
     researchBrowserTools(tools).map((t) => t.name),
