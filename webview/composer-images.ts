@@ -51,6 +51,24 @@ export async function encodeImage(file: Blob, name: string): Promise<Encoded> {
   return { ok: false, message: `${name} is too large to attach even after shrinking it.` };
 }
 
+/**
+ * Base64 characters of draft images the view state keeps (VS Code holds it for a re-created view): a
+ * draft over it keeps its first images that fit; the rest are lost if the view is re-created.
+ */
+export const VIEW_STATE_IMAGE_CHARS = 12_000_000;
+
+/** The draft's images the view state keeps: in order, while the budget lasts. */
+export function imagesForViewState(images: readonly ChatImage[]): ChatImage[] {
+  let left = VIEW_STATE_IMAGE_CHARS;
+  const kept: ChatImage[] = [];
+  for (const im of images) {
+    if (im.dataBase64.length > left) break;
+    left -= im.dataBase64.length;
+    kept.push(im);
+  }
+  return kept;
+}
+
 /** The image files among a paste's or a drop's items. */
 export function imageFiles(data: DataTransfer | null): File[] {
   if (!data) return [];

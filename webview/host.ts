@@ -1,11 +1,21 @@
 // The webview's side of the host channel: typed posts out, validated messages in, view state.
-import { OutboundSchema, parseReferences, type Inbound, type Outbound, type Reference } from '../extension/protocol';
+import {
+  type ChatImage,
+  ChatImagesSchema,
+  OutboundSchema,
+  parseReferences,
+  type Inbound,
+  type Outbound,
+  type Reference,
+} from '../extension/protocol';
 
 /** What the webview keeps across re-creation: view state only (the host owns the chat). */
 export interface ViewState {
   draft: string;
   /** The composer's `@` chips. */
   references?: Reference[];
+  /** The composer's images (within a size budget: composer-images.ts `imagesForViewState`). */
+  images?: ChatImage[];
 }
 
 interface VsCodeApi {
@@ -31,7 +41,12 @@ export class HostChannel {
         ? (raw as { draft: string }).draft
         : '';
     const refs = parseReferences((raw as { references?: unknown } | undefined)?.references);
-    this.viewState = { draft, ...(refs.length ? { references: refs } : {}) };
+    const images = ChatImagesSchema.safeParse((raw as { images?: unknown } | undefined)?.images);
+    this.viewState = {
+      draft,
+      ...(refs.length ? { references: refs } : {}),
+      ...(images.success && images.data.length ? { images: images.data } : {}),
+    };
   }
 
   post(message: Inbound): void {

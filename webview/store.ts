@@ -30,6 +30,7 @@ import {
   type ResearchScope,
   type Snapshot,
 } from '../extension/protocol';
+import { StoredImages } from './stored-images';
 
 export type Topic = 'structure' | 'meta' | 'panels' | 'history' | 'view' | 'notice' | 'announce' | 'project';
 /** A listener may return a promise (an element's update); the flush awaits it before reporting the render. */
@@ -113,6 +114,8 @@ export class ChatStore {
   draftRequest: { text: string; n: number; references?: Reference[]; images?: ChatImage[] } | undefined;
   /** The host's files and folders for the `@` listbox, for the query they answer. */
   referenceFiles: { query: string; items: ReferenceCandidate[] } | undefined;
+  /** Stored images the chat shows (sent images, screenshots), fetched from the host once each. */
+  readonly images = new StoredImages();
   /** The context meter's breakdown of the next request (asked for by the meter). */
   context: ContextBreakdown | undefined;
 
@@ -207,6 +210,13 @@ export class ChatStore {
     mcpServers: (m) => {
       this.mcp = { servers: m.servers, problems: m.problems };
       this.mark('panels');
+    },
+    imageData: (m) => {
+      for (const id of this.images.receive(m.sha256, m.mediaType, m.dataBase64)) {
+        this.versions.set(id, (this.versions.get(id) ?? 0) + 1);
+        this.dirtyMessages.add(id);
+      }
+      this.schedule();
     },
     referenceCandidates: (m) => {
       this.referenceFiles = { query: m.query, items: m.items };

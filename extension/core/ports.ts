@@ -306,6 +306,17 @@ export interface StoredSession {
   redo?: RewindRedo;
 }
 
+/**
+ * Content-addressed image files beside the history database (core/store/image-files.ts): the saved
+ * chat and model history name an image by its SHA-256 and never hold its bytes.
+ */
+export interface ImageStorage {
+  /** Stores the bytes durably (once per content) and returns their SHA-256; throws when it cannot write. */
+  put(bytes: Uint8Array): string;
+  /** The bytes, or undefined when the file is missing or damaged. */
+  read(sha256: string): Uint8Array | undefined;
+}
+
 export interface SessionPersistence {
   /**
    * Appends a record durably (written to the journal file before returning) — survives a crash of
@@ -315,6 +326,8 @@ export interface SessionPersistence {
   getSession(sessionId: string): StoredSession | undefined;
   /** Newest first; `query` matches title and content; `offset` pages. Deleted sessions are left out. */
   listSessions(opts?: { query?: string; limit?: number; offset?: number }): SessionSummary[];
+  /** Where images are kept (absent: no store folder; images then stay inline in the records). */
+  readonly images?: ImageStorage;
 }
 
 // ---- VS Code's Language Model API (vscode.lm): models the user already has (e.g. GitHub Copilot

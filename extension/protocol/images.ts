@@ -30,6 +30,23 @@ export type ChatImage = z.infer<typeof ChatImageSchema>;
 
 export const ChatImagesSchema = z.array(ChatImageSchema).max(MAX_CHAT_IMAGES);
 
+/**
+ * A stored image as the chat, History, exports and the saved model history name it: the bytes live in
+ * the store's image folder (`images/<sha256>`, content-addressed), never in the database or the journal.
+ */
+export const ImageRefSchema = z.object({
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  mediaType: ChatImageMediaTypeSchema,
+  /** Size of the stored bytes. */
+  bytes: z.number().int().min(0),
+  width: z.number().int().min(0).optional(),
+  height: z.number().int().min(0).optional(),
+});
+export type ImageRef = z.infer<typeof ImageRefSchema>;
+
+/** What the view shows where a stored image's file is missing or damaged (nothing else is lost). */
+export const IMAGE_NOT_AVAILABLE = 'image not available';
+
 /** The chat's line for an image that went with a message (names and sizes are all the chat keeps). */
 export function imageLabel(name: string, bytes: number, width?: number, height?: number): string {
   const size = bytes >= 1000 ? `${Math.round(bytes / 1000)} KB` : `${bytes} B`;

@@ -17,7 +17,7 @@ import { McpServerViewSchema } from './mcp';
 import { MAX_REFERENCES, ReferenceCandidateSchema, ReferenceSchema } from './references';
 import { ContextBreakdownSchema } from './context-usage';
 import { HooksViewSchema } from './hooks';
-import { ChatImagesSchema } from './images';
+import { ChatImageMediaTypeSchema, ChatImagesSchema } from './images';
 
 /** Webview → host. */
 export const InboundSchema = z.discriminatedUnion('type', [
@@ -135,6 +135,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('referenceCandidates'), query: z.string().max(1_000) }),
   /** The context meter asks for the breakdown of the next request. */
   z.object({ type: z.literal('contextUsage') }),
+  /** A sent message or a tool card shows a stored image: its bytes, answered by `imageData`. */
+  z.object({ type: z.literal('imageRequest'), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
   /** Typed while a turn runs: queued, sent when the turn completes (sent at once when nothing runs). */
   z.object({
     type: z.literal('queue'),
@@ -212,6 +214,13 @@ export const OutboundSchema = z.discriminatedUnion('type', [
     images: ChatImagesSchema.optional(),
   }),
   z.object({ type: z.literal('contextUsage'), breakdown: ContextBreakdownSchema }),
+  /** A stored image's bytes (`imageRequest`); without `dataBase64` the file is missing or damaged. */
+  z.object({
+    type: z.literal('imageData'),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    mediaType: ChatImageMediaTypeSchema.optional(),
+    dataBase64: z.string().optional(),
+  }),
   z.object({ type: z.literal('hooks'), view: HooksViewSchema }),
   /** The messages queued while a turn runs, in the order they will be sent (kept by the host). */
   z.object({ type: z.literal('queued'), items: z.array(QueuedMessageSchema) }),

@@ -3,7 +3,7 @@
 // A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
 import * as z from 'zod';
 import { AttachmentMetaSchema, MAX_REFERENCES, ReferenceSchema } from './references';
-import { ChatImagesSchema } from './images';
+import { ChatImagesSchema, ImageRefSchema } from './images';
 import { PlanArtifactSchema } from './plan';
 import { ReportSchema, ResearchProgressSchema } from './research';
 import { RedoOfferSchema } from './rewind';
@@ -69,6 +69,8 @@ export const ToolCallViewSchema = z.object({
   subagent: SubagentViewSchema.optional(),
   /** What the hooks around this call said (PreToolUse / PostToolUse), one line each. */
   hooks: z.array(z.string()).optional(),
+  /** Images the call returned (a browser screenshot), shown as thumbnails; the bytes are in the image store. */
+  images: z.array(ImageRefSchema).max(8).optional(),
 });
 export type ToolCallView = z.infer<typeof ToolCallViewSchema>;
 

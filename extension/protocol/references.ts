@@ -3,6 +3,7 @@
 // MCP resource); on send the host reads each one and attaches its content to the user's message. The
 // chat keeps only what was attached (names and sizes), never the content.
 import * as z from 'zod';
+import { ImageRefSchema } from './images';
 
 export const ReferenceKindSchema = z.enum(['file', 'folder', 'selection', 'problems', 'terminal', 'git', 'url', 'mcp']);
 export type ReferenceKind = z.infer<typeof ReferenceKindSchema>;
@@ -32,6 +33,8 @@ export const AttachmentMetaSchema = z.object({
   chars: z.number().int().min(0),
   /** Set when the content was cut at a cap: its full length in characters. */
   cutFrom: z.number().int().min(0).optional(),
+  /** An image's stored file (kind `image`): the chat shows it as a thumbnail, fetched with `imageRequest`. */
+  image: ImageRefSchema.optional(),
 });
 export type AttachmentMeta = z.infer<typeof AttachmentMetaSchema>;
 

@@ -18,7 +18,7 @@ import type { DiffReviews } from './diff-review';
 import { openWorkspaceSource } from './open-source';
 import { admitImages } from '../core/extensions/images/chat-images';
 import type { CheckedImageSet } from '../core/agent/request-runner';
-import type { ChatImage } from '../protocol';
+import { type ChatImage, ChatImageMediaTypeSchema } from '../protocol';
 
 export interface HandlerHost {
   controller: ChatController;
@@ -186,6 +186,15 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     referenceCandidates: async (m) => {
       const items = (await host.references?.candidates(m.query).catch(() => [])) ?? [];
       host.post({ type: 'referenceCandidates', query: m.query, items });
+    },
+    imageRequest: (m) => {
+      const found = c.storedImage(m.sha256);
+      const type = ChatImageMediaTypeSchema.safeParse(found?.mediaType);
+      host.post({
+        type: 'imageData',
+        sha256: m.sha256,
+        ...(found && type.success ? { mediaType: type.data, dataBase64: found.dataBase64 } : {}),
+      });
     },
     contextUsage: async () => {
       try {

@@ -3,6 +3,7 @@
 // the fast model (sextant.research.fastModel, else the chat's model) as the claim checker.
 import * as vscode from 'vscode';
 import type { ReadApproval, ResearchHost } from '../core/research/host';
+import type { PageBrowser } from '../core/research/browser-reader';
 import { researchLimits } from '../core/research/limits';
 import { collectText } from '../core/research/loop/llm-text';
 import type { PageFetcher } from '../core/web/fetch/page-fetcher';
@@ -25,6 +26,8 @@ export interface ResearchHostDeps {
   resolveModel(ref: string): Promise<{ provider: Provider; model: string; config?: ProviderConfig }>;
   /** The fast model's reference now (the setting, else the chat's current model). */
   fastModelRef(): string;
+  /** A run's own read-only browser (ToolsHost.researchBrowser); absent: no browser. */
+  browser?(runId: string): PageBrowser | undefined;
 }
 
 const SCOPE_KEY = 'sextant.researchScope';
@@ -47,6 +50,7 @@ export function createResearchHost(deps: ResearchHostDeps): ResearchHost {
     : undefined;
   return {
     ...(workspaceServices ? { workspaceServices } : {}),
+    ...(deps.browser ? { browser: deps.browser } : {}),
     scope: () => scope,
     setScope(next) {
       scope = next;

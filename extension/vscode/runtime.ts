@@ -263,6 +263,7 @@ export async function createRuntime(
       }),
       memento: context.workspaceState,
       log,
+      browser: (runId) => tools.researchBrowser(runId),
     }),
   });
 

@@ -15,6 +15,7 @@ import { createToolRegistry } from '../core/tools/registry';
 import type { AnyTool } from '../core/tools/types';
 import { createWebFetchTool } from '../core/tools/web-fetch';
 import { createBrowserTools } from '../core/tools/browser/tools';
+import { type PageBrowser, toolPageBrowser } from '../core/research/browser-reader';
 import { BrowserSessions } from '../core/tools/browser/session';
 import type { BrowserBackend } from '../core/tools/browser/port';
 import { HtmlWorkerConverter } from '../core/web/fetch/html-worker-client';
@@ -117,6 +118,10 @@ export class ToolsHost implements vscode.Disposable {
     };
     if (readSettings().allowPrivateHosts.length) this.logPrivateHosts();
   }
+
+  /** A research run's own read-only browser (navigate, snapshot, close); none in Restricted Mode. */
+  readonly researchBrowser = (runId: string): PageBrowser | undefined =>
+    this.deps.trusted() ? toolPageBrowser(this.webTools, this.ports, runId) : undefined;
 
   /**
    * The tools a mode is built with (undefined: none). Memory search reads only Sextant's own history.

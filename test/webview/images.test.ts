@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_CHAT_IMAGE_SIDE } from '../../extension/protocol';
 import { deliver, useViewEnvironment, type ViewHarness } from './harness';
-import { snapshot, snapshotMessage } from './fixtures';
+import { message, snapshot, snapshotMessage } from './fixtures';
 
 const env = useViewEnvironment();
 let view: ViewHarness;
@@ -87,6 +87,29 @@ describe('images in the composer', () => {
     assert.equal(await attachments().count(), 0);
   });
 
+  it('draft images survive the view being re-created (view state); a sent draft leaves none behind', async () => {
+    await give('paste', 'kept.png', 30, 20);
+    await attachments().getByRole('img', { name: 'kept.png' }).waitFor();
+    await composer().fill('later');
+    await view.page.reload();
+    await view.waitForPost('ready');
+    await deliver(view, snapshotMessage(snapshot()));
+    await attachments().getByRole('img', { name: 'kept.png' }).waitFor();
+    assert.equal(await composer().inputValue(), 'later');
+    await composer().press('Enter');
+    const sent = await view.waitForPost('send');
+    assert.deepEqual(
+      sent.images?.map((i) => i.name),
+      ['kept.png'],
+    );
+    await attachments().waitFor({ state: 'detached' });
+    await view.page.reload();
+    await view.waitForPost('ready');
+    await deliver(view, snapshotMessage(snapshot()));
+    await composer().waitFor();
+    assert.equal(await attachments().count(), 0);
+  });
+
   it('a refused send puts the text and the images back with the reason', async () => {
     await give('paste', 'shot.png', 10, 10);
     await attachments().getByRole('img', { name: 'shot.png' }).waitFor();
@@ -104,5 +127,51 @@ describe('images in the composer', () => {
     await view.page.getByText(/local\/llama does not accept images/).waitFor();
     await attachments().getByRole('img', { name: 'shot.png' }).waitFor();
     assert.equal(await composer().inputValue(), 'look');
+  });
+});
+
+const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const ref = (c: string) => ({ sha256: c.repeat(64), mediaType: 'image/png' as const, bytes: 70, width: 1, height: 1 });
+
+describe('stored images in the chat', () => {
+  it("sent images and a tool card's screenshot are fetched once and drawn; a lost one says so", async () => {
+    const user = message('user', 'What is this?');
+    user.parts.push({
+      type: 'attachments',
+      attachments: [
+        { kind: 'image', label: 'pixel.png (1×1, 70 B)', chars: 0, image: ref('a') },
+        { kind: 'image', label: 'lost.png (1×1, 70 B)', chars: 0, image: ref('b') },
+      ],
+    });
+    const answer = message('assistant', '', {
+      parts: [
+        {
+          type: 'tool',
+          call: {
+            callId: 'c1',
+            name: 'browser_screenshot',
+            kind: 'read',
+            subject: 'page',
+            status: 'ok',
+            images: [ref('a')],
+          },
+        },
+      ],
+    });
+    await deliver(view, snapshotMessage(snapshot({ messages: [user, answer] })));
+    await view.waitForPost('imageRequest', (m) => m.sha256 === 'a'.repeat(64));
+    await view.waitForPost('imageRequest', (m) => m.sha256 === 'b'.repeat(64));
+    await deliver(view, { type: 'imageData', sha256: 'a'.repeat(64), mediaType: 'image/png', dataBase64: PNG_1x1 });
+    await deliver(view, { type: 'imageData', sha256: 'b'.repeat(64) });
+    const you = view.page.getByRole('article', { name: 'You' });
+    const shown = you.getByRole('img', { name: 'pixel.png (1×1, 70 B)' });
+    await shown.waitFor();
+    assert.equal(await shown.getAttribute('src'), `data:image/png;base64,${PNG_1x1}`);
+    await you.getByRole('img', { name: 'image not available: lost.png (1×1, 70 B)' }).waitFor();
+    const card = view.page.getByRole('group', { name: 'Tool: browser_screenshot' });
+    await card.getByRole('img', { name: 'Screenshot 1 (1×1)' }).waitFor();
+    // Each image was asked for once, though two messages show the first one.
+    const asked = (await view.posts()).filter((p) => p.type === 'imageRequest').map((p) => p.sha256);
+    assert.deepEqual(asked.sort(), ['a'.repeat(64), 'b'.repeat(64)]);
   });
 });

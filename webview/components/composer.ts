@@ -16,7 +16,7 @@ import { ModeSchema, type Reference } from '../../extension/protocol';
 import { renderSlashMenu } from './slash-menu';
 import { renderScopePicker } from './scope-picker';
 import { renderQueued } from './queued-list';
-import { DraftImages, imageFiles, renderDraftImages } from '../composer-images';
+import { DraftImages, imageFiles, imagesForViewState, renderDraftImages } from '../composer-images';
 
 /** The quick budget picker: the dollar cap of the next run ('' = sextant.budget.maxCostUsd, 'none' = no cap). */
 const BUDGET_CHOICES = [
@@ -41,11 +41,15 @@ export class SxComposer extends LightElement {
   /** The `@` chips of the draft. */
   private refs: Reference[] | undefined;
 
-  /** Images pasted, dropped or attached (not kept in view state: they are large). */
+  /** Images pasted, dropped or attached; kept in view state (within a budget) so a re-created view has them. */
   private readonly images = new DraftImages(
-    () => this.requestUpdate(),
+    () => {
+      this.requestUpdate();
+      this.ctx?.host.saveState({ images: imagesForViewState(this.images.items) });
+    },
     (message) => this.ctx?.store.refuse(message),
   );
+  private imagesRestored = false;
 
   private get references(): Reference[] {
     this.refs ??= this.ctx?.host.state.references ?? [];
@@ -331,6 +335,11 @@ export class SxComposer extends LightElement {
 
   protected override willUpdate(changed: Map<PropertyKey, unknown>): void {
     super.willUpdate(changed);
+    const kept = this.ctx?.host.state.images;
+    if (this.ctx && !this.imagesRestored) {
+      this.imagesRestored = true;
+      if (kept?.length) this.images.set(kept);
+    }
     const request = this.ctx?.store.draftRequest;
     if (request && request.n !== this.takenDraft) {
       // A rewind put the message back: it replaces the draft, so it can be edited and sent again.

@@ -2,7 +2,7 @@
 // changes, so streaming into the last message leaves every other message alone.
 import { html, nothing, type TemplateResult } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import { usageLine, type ChatMessage, type MessagePart } from '../../extension/protocol';
+import { usageLine, type ChatMessage, type ImageRef, type MessagePart } from '../../extension/protocol';
 import { type HostChannel, newRequestId } from '../host';
 import { LightElement, defineElement, type ViewContext } from './base';
 import { MODE_LABELS } from './header';
@@ -11,6 +11,7 @@ import { renderPlanCard } from './plan-card';
 import { renderReportCard, renderResearchProgress } from './report-card';
 import { renderCompactionMarker } from './compaction-marker';
 import { renderSentChips } from './reference-chips';
+import { renderStoredImage } from './stored-image';
 import './markdown-view';
 
 export class SxMessage extends LightElement {
@@ -25,6 +26,10 @@ export class SxMessage extends LightElement {
   private editing: string | undefined;
   /** Continue was clicked after a budget stop or the step limit (the button goes away). */
   private continued = false;
+
+  /** A stored image of this message (fetched from the host once; the message redraws when it arrives). */
+  private readonly imageOf = (ref: ImageRef, alt: string): TemplateResult =>
+    renderStoredImage(ref, alt, this.ctx, this.message?.id ?? '');
 
   protected override subscribe(ctx: ViewContext): Array<() => void> {
     const id = this.message?.id;
@@ -53,7 +58,7 @@ export class SxMessage extends LightElement {
           class="thinking-text"
         >${part.text}</div></details>`;
       case 'tool':
-        return renderToolCard(part.call, this.ctx?.host);
+        return renderToolCard(part.call, this.ctx?.host, this.imageOf);
       case 'plan':
         return this.ctx ? renderPlanCard(part.plan, this.ctx.host, this.ctx.store.meta.researchScope) : nothing;
       case 'report':
@@ -63,7 +68,7 @@ export class SxMessage extends LightElement {
       case 'notice':
         return html`<div class="notice notice-${part.notice.kind}" role="note">${part.notice.text}</div>`;
       case 'attachments':
-        return renderSentChips(part.attachments);
+        return renderSentChips(part.attachments, this.imageOf);
     }
   }
 
@@ -206,7 +211,7 @@ export class SxMessage extends LightElement {
                 p.type === 'text'
                   ? html`<div class="user-text">${p.text}</div>`
                   : p.type === 'attachments'
-                    ? renderSentChips(p.attachments)
+                    ? renderSentChips(p.attachments, this.imageOf)
                     : nothing,
               )
             : repeat(

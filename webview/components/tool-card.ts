@@ -1,7 +1,7 @@
 // A tool call as a compact card: tool, subject, status (spinner while running), duration,
 // a result preview, the full result behind a disclosure, and live output of a running command.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ToolCallView, ToolStatus } from '../../extension/protocol';
+import type { ImageRef, ToolCallView, ToolStatus } from '../../extension/protocol';
 import { renderTextOrDiff } from '../diff-lines';
 import type { HostChannel } from '../host';
 import { renderSubagentCard } from './subagent-card';
@@ -23,7 +23,11 @@ export function formatDuration(ms: number): string {
   return `${m} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
-export function renderToolCard(call: ToolCallView, host?: HostChannel): TemplateResult {
+export function renderToolCard(
+  call: ToolCallView,
+  host?: HostChannel,
+  image?: (ref: ImageRef, alt: string) => TemplateResult,
+): TemplateResult {
   const running = call.status === 'running' || call.status === 'pending';
   return html`<section class="tool-card status-${call.status}" role="group" aria-label=${`Tool: ${call.name}`}>
     <div class="tool-head">
@@ -60,6 +64,13 @@ export function renderToolCard(call: ToolCallView, host?: HostChannel): Template
         ? html`<ul class="tool-hooks" aria-label="Hooks">
             ${call.hooks.map((h) => html`<li>${h}</li>`)}
           </ul>`
+        : nothing
+    }
+    ${
+      call.images?.length && image
+        ? html`<div class="tool-images">
+            ${call.images.map((ref, i) => image(ref, `Screenshot ${i + 1} (${ref.width ?? '?'}×${ref.height ?? '?'})`))}
+          </div>`
         : nothing
     }
     ${call.preview ? renderTextOrDiff(call.preview, 'tool-preview') : nothing}

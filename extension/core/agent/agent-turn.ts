@@ -146,6 +146,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     ports,
     maxSteps: r.maxSteps,
     supportsImages: acceptsImages(target.config),
+    ...(services.history.persistence.images ? { images: services.history.persistence.images } : {}),
     signal,
     now: services.host.now,
     permissions:

@@ -15,6 +15,7 @@ import type {
 } from '../../protocol';
 import type { ApprovalDecision, AskAnswer, StoredSession } from '../ports';
 import { sandboxView } from '../sandbox/view';
+import { sniffImage } from '../tools/util/images';
 import { ApprovalBroker } from './approval-broker';
 import type { ChatServices } from './chat-services';
 import { compactNow } from './compact-now';
@@ -70,6 +71,13 @@ export class ChatController {
   /** Whether the model a request in `mode` would run on takes images (checked before a send with images). */
   imagesAccepted(mode: Mode): Promise<{ accepts: boolean; model: string }> {
     return this.runner.imagesAccepted(mode);
+  }
+
+  /** A stored image for the view (a sent message's image, a screenshot); undefined when missing or damaged. */
+  storedImage(sha256: string): { mediaType: string; dataBase64: string } | undefined {
+    const bytes = this.services.history.persistence.images?.read(sha256);
+    const type = bytes && sniffImage(bytes)?.mediaType;
+    return bytes && type ? { mediaType: type, dataBase64: Buffer.from(bytes).toString('base64') } : undefined;
   }
 
   /** Steers the running request (its next step boundary); false when nothing runs. */

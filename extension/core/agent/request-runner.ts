@@ -29,7 +29,7 @@ import { type Attachment, attachmentMeta, messageWithAttachments } from '../exte
 import type { PreApproval } from '../extensions/allowed-tools';
 import { SteerInbox, type SteerSource } from './steering';
 import type { AttachmentMeta } from '../../protocol';
-import type { ImageBlock } from '../extensions/images/chat-images';
+import { type ImageBlock, storeChatImages } from '../extensions/images/chat-images';
 import { acceptsImages } from '../providers/registry';
 
 export interface CheckedImageSet {
@@ -144,6 +144,8 @@ export class RequestRunner {
     const userMessageId = host.newId();
     this.lastAttachments = opts.attachments?.length ? { userMessageId, attachments: opts.attachments } : undefined;
     this.lastImages = opts.images?.blocks.length ? { userMessageId, images: opts.images } : undefined;
+    // Their files first: the chat's thumbnails, History and exports read them there.
+    if (opts.images) storeChatImages(this.services.history.persistence.images, opts.images.blocks, host.log);
     this.chat.emit(requestId, {
       type: 'started',
       userMessageId,

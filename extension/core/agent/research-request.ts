@@ -7,6 +7,7 @@ import { costOf } from '../usage/cost';
 import type { RunBudget } from '../usage/budget';
 import { ProviderError, type ProviderConfig } from '../providers/types';
 import type { ReadApproval, ResearchHost } from '../research/host';
+import type { BrowseApproval } from '../research/browser-reader';
 import { runResearch, type ResearchEvent } from '../research/loop/research-run';
 import { planResearch } from '../research/loop/research-planner';
 import type { LlmTarget } from '../research/loop/llm-text';
@@ -35,6 +36,8 @@ export interface ResearchRequestOptions {
   remember?(prior: PriorResearch): void;
   /** Asks the user about a workspace source the read rules ask for (a file outside the workspace). */
   approveRead?: ReadApproval;
+  /** Asks before the run's browser opens an origin (a page that needs JavaScript); without it no browser. */
+  approveBrowse?: BrowseApproval;
   /** Messages the user steers the run with: each is added to the brief. */
   steers?: { take(): string[] };
   /** Where to look, over the composer's picker (the `researcher` sub-agent: the web). */
@@ -64,6 +67,9 @@ export async function* researchRequest(opts: ResearchRequestOptions): AsyncGener
     throw code === 'no_key' ? new ProviderError('no_key', (e as Error).message) : e;
   }
   const judge = await opts.research.judge?.().catch(() => undefined);
+  // Read-only navigation for pages a fetch cannot read (a run's own browser, closed when it ends).
+  const browser = scope !== 'workspace' && opts.approveBrowse ? host.browser?.(opts.newId()) : undefined;
+  if (browser) services = { ...services, browser };
   yield* runResearch({
     question: opts.question,
     plan: opts.plan,
@@ -81,6 +87,7 @@ export async function* researchRequest(opts: ResearchRequestOptions): AsyncGener
     ...(opts.prior ? { prior: opts.prior } : {}),
     ...(opts.remember ? { remember: opts.remember } : {}),
     ...(opts.steers ? { steers: opts.steers } : {}),
+    ...(browser && opts.approveBrowse ? { approveBrowse: opts.approveBrowse } : {}),
     signal: opts.signal,
     now: opts.now,
     newId: opts.newId,
@@ -122,7 +129,7 @@ export function researchAsking(
   ports: Pick<ToolPorts, 'ask' | 'approval'>,
   requestId: string,
   sessionId: string,
-): Required<Pick<ResearchRequestOptions, 'clarify' | 'approveRead'>> {
+): Required<Pick<ResearchRequestOptions, 'clarify' | 'approveRead' | 'approveBrowse'>> {
   let asked = 0;
   return {
     clarify: {
@@ -133,6 +140,15 @@ export function researchAsking(
       const callId = `${requestId}-read-${++asked}`;
       const detail = `Research wants to read ${abs} as a source for its report.`;
       const req = { callId, sessionId, tool: 'read_file', kind: 'read' as const, subject: abs, detail, reason };
+      return (await ports.approval.request(req, signal)).decision !== 'deny';
+    },
+    // The browser_navigate card Agent mode shows, once per origin per run: the page is only read.
+    approveBrowse: async (url, origin, signal) => {
+      const callId = `${requestId}-browse-${++asked}`;
+      const detail =
+        `Research wants to open ${url} in a headless browser to read it (the page needs JavaScript). ` +
+        `Approving lets this run read pages of ${origin}; it never clicks or types.`;
+      const req = { callId, sessionId, tool: 'browser_navigate', kind: 'network' as const, subject: url, detail };
       return (await ports.approval.request(req, signal)).decision !== 'deny';
     },
   };

@@ -3,7 +3,7 @@
 // approve (the card, and the diff view) → execute → report (the card's final state and the message
 // for the model). tool-step.ts runs them in order for every call of a step.
 import type { ToolCallView } from '../../protocol';
-import type { ApprovalDecision, ToolPorts } from '../ports';
+import type { ApprovalDecision, ImageStorage, ToolPorts } from '../ports';
 import type { ContentBlock, ModelMessage, ToolCall } from '../providers/types';
 import type { AuditDecidedBy, AuditStatus } from '../security/audit-log';
 import { approvalDetail, displaySubject } from '../tools/registry';
@@ -30,6 +30,7 @@ import { boxJudgement } from '../sandbox/command-gate';
 import { type Judgement, judgeCall } from './permission-gate';
 import { askPermissionRequestHooks } from './permission-request-hook';
 import { ANY_FILE } from './step-order';
+import { cardImages } from './tool-images';
 import type { ToolRuntime, TurnEvent, TurnOptions } from './turn';
 
 /** Tool calls taken from one model response; the rest get an error asking to repeat them. */
@@ -311,8 +312,10 @@ export function report(
   status: ToolCallView['status'],
   result: ToolResult,
   timing: { startedAt: number; now: number },
+  images?: ImageStorage,
 ): { card: TurnEvent; message: ModelMessage } {
   const forUi = result.forUi;
+  const shots = cardImages(result, images);
   const card: TurnEvent = {
     type: 'tool_updated',
     call: {
@@ -326,6 +329,7 @@ export function report(
         forUi.length > DETAIL_CHARS
           ? `${forUi.slice(0, DETAIL_CHARS)}\n… (${forUi.length - DETAIL_CHARS} more characters)`
           : forUi,
+      ...(shots.length ? { images: shots } : {}),
     },
   };
   const blocks =

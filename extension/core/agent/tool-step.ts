@@ -101,7 +101,8 @@ async function runCall(c: StepCall, step: Step): Promise<ModelMessage> {
   // The card as shown: hooks' notes are added to it once they ran.
   let shown = view;
   const done = (status: ToolCallView['status'], result: ToolResult, from = startedAt) => {
-    const { card, message } = report(call, shown, status, result, { startedAt: from, now: opts.now() });
+    const timing = { startedAt: from, now: opts.now() };
+    const { card, message } = report(call, shown, status, result, timing, opts.images);
     queue.push(card);
     return message;
   };

@@ -2,7 +2,7 @@
 // without tools, the step budget runs out, or the user aborts. It owns no UI and no storage:
 // it yields events; the session controller persists and forwards them.
 import type { RequestEvent, Usage } from '../../protocol';
-import type { ToolPorts } from '../ports';
+import type { ImageStorage, ToolPorts } from '../ports';
 import type {
   ModelMessage,
   Provider,
@@ -57,6 +57,8 @@ export interface TurnOptions {
   ports: ToolPorts;
   maxSteps: number;
   supportsImages: boolean;
+  /** Where the images tool cards show are stored (absent: cards show no images). */
+  images?: ImageStorage;
   signal: AbortSignal;
   now(): number;
   /** Decides, per call, whether it runs, asks or is refused; without it reads run and the rest asks. */

@@ -5,6 +5,7 @@ import type { ClaimJudge } from './verify';
 import type { ResearchLimits, ResearchServices } from './loop/research-run';
 import type { ResearchScope, SourceFilters } from '../../protocol';
 import type { WorkspaceSourceDeps } from './workspace/workspace-sources';
+import type { PageBrowser } from './browser-reader';
 
 /** Asks the user about reading a file the read rules ask for (outside the workspace): read_file's card. */
 export type ReadApproval = NonNullable<WorkspaceSourceDeps['approve']>;
@@ -24,6 +25,11 @@ export interface ResearchHost {
    * about a file the read rules ask for; without it such a file is left out, and the report says so.
    */
   workspaceServices?(approve?: ReadApproval): Promise<ResearchServices>;
+  /**
+   * A browser of its own for one run, read-only (browser-reader.ts `toolPageBrowser`): thin pages are read
+   * again in it. Absent: no browser tools (or Restricted Mode).
+   */
+  browser?(runId: string): PageBrowser | undefined;
   /** sextant.research.clarify, .includeDomains, .excludeDomains, .recencyDays. */
   defaults?(): { clarify: 'auto' | 'never'; filters: SourceFilters };
   /** The scope picked in the composer ("Research scope"), kept by the host; default the web. */

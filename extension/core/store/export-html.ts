@@ -13,6 +13,7 @@ import {
 } from '../../protocol';
 import type { ExportInput } from './export';
 import { subagentHead, subagentTranscript } from './export-subagent';
+import { htmlImage, imageRefLabel } from './export-images';
 
 export function escapeHtml(s: string): string {
   return s.replace(
@@ -78,6 +79,7 @@ summary{cursor:pointer}.status{color:var(--muted);font-size:.85rem}
 .error{border-left:3px solid #cf222e;padding-left:.75rem}
 table{border-collapse:collapse}td,th{border:1px solid var(--border);padding:.25rem .5rem}
 blockquote{margin:0;padding-left:1rem;border-left:3px solid var(--border);color:var(--muted)}
+.images img{max-width:100%;height:auto;max-height:24rem;border:1px solid var(--border);margin:.25rem}
 .todos li{list-style:none}.todos li::before{content:"☐ "}.todos li.completed::before{content:"☑ "}
 `;
 
@@ -109,10 +111,12 @@ function part(p: MessagePart, md: Marked): string {
     return `<details class="compaction"><summary>${head}</summary>${brief}</details>`;
   }
   if (p.type === 'notice') return `<p class="notice" role="note">${escapeHtml(p.notice.text)}</p>`;
-  if (p.type === 'attachments')
+  if (p.type === 'attachments') {
+    const images = p.attachments.flatMap((a) => (a.image ? [htmlImage(a.image, a.label)] : []));
     return `<p class="attachments">Attached: ${p.attachments
       .map((a) => `<code>${escapeHtml(attachmentLine(a))}</code>`)
-      .join(', ')}</p>`;
+      .join(', ')}</p>${images.length ? `<p class="images">${images.join('')}</p>` : ''}`;
+  }
   const c = p.call;
   const body = c.detail ?? c.preview ?? c.liveOutput;
   const duration = c.durationMs !== undefined ? ` · ${c.durationMs} ms` : '';
@@ -123,7 +127,9 @@ function part(p: MessagePart, md: Marked): string {
     ? `<details class="subagent" open><summary>${escapeHtml(subagentHead(c.subagent))}</summary>` +
       `<pre>${escapeHtml(subagentTranscript(c.subagent))}</pre></details>`
     : '';
-  const shown = body ? `<pre>${escapeHtml(body)}</pre>` : '';
+  const shots = (c.images ?? []).map((i) => htmlImage(i, imageRefLabel(i, 'screenshot')));
+  const shown =
+    (body ? `<pre>${escapeHtml(body)}</pre>` : '') + (shots.length ? `<p class="images">${shots.join('')}</p>` : '');
   return `<details class="tool"><summary>${summary}</summary>${shown}${sub}</details>`;
 }
 

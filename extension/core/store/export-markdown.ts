@@ -12,6 +12,7 @@ import {
 } from '../../protocol';
 import type { ExportInput } from './export';
 import { subagentHead, subagentTranscript } from './export-subagent';
+import { imageRefLabel, markdownImageNote } from './export-images';
 
 export function fence(text: string, lang = ''): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
@@ -31,14 +32,18 @@ function part(p: MessagePart): string {
     return `<details><summary>${head}</summary>\n\n${p.compaction.brief.trim()}\n\n</details>`;
   }
   if (p.type === 'notice') return `> ${p.notice.text}`;
-  if (p.type === 'attachments') return `Attached: ${p.attachments.map((a) => `\`${attachmentLine(a)}\``).join(', ')}`;
+  if (p.type === 'attachments') {
+    const notes = p.attachments.flatMap((a) => (a.image ? [markdownImageNote(a.label)] : []));
+    return [`Attached: ${p.attachments.map((a) => `\`${attachmentLine(a)}\``).join(', ')}`, ...notes].join('\n\n');
+  }
   const c = p.call;
   const duration = c.durationMs !== undefined ? ` (${c.durationMs} ms)` : '';
   const why = c.summary ? `: ${c.summary}` : '';
   const head = `**Tool: ${c.name}** — \`${c.subject.replace(/`/g, "'")}\` — ${c.status}${duration}${why}`;
   const body = c.detail ?? c.preview ?? c.liveOutput;
   const sub = c.subagent ? `\n\n**${subagentHead(c.subagent)}**\n\n${fence(subagentTranscript(c.subagent))}` : '';
-  return body ? `${head}\n\n${fence(body)}${sub}` : `${head}${sub}`;
+  const shots = (c.images ?? []).map((i) => `\n\n${markdownImageNote(imageRefLabel(i, 'screenshot'))}`).join('');
+  return body ? `${head}\n\n${fence(body)}${sub}${shots}` : `${head}${sub}${shots}`;
 }
 
 const PLAN_STATUS: Record<PlanArtifact['status'], string> = {

@@ -6,6 +6,7 @@ import { createRedactor, redactDeep } from '../security/redact';
 import { renderHtml } from './export-html';
 import { renderJson } from './export-json';
 import { renderMarkdown } from './export-markdown';
+import { embedImages } from './export-images';
 
 export type ExportFormat = 'markdown' | 'html' | 'json';
 
@@ -21,10 +22,14 @@ export interface ExportOptions {
   secrets?: Iterable<string>;
   /** Export time (ms since epoch), written into the file. */
   now?: number;
+  /** A stored image's bytes (undefined: missing or damaged); the HTML export embeds them. */
+  image?: (sha256: string) => Uint8Array | undefined;
 }
 
 export function exportSession(input: ExportInput, format: ExportFormat, opts: ExportOptions = {}): string {
-  return renderRedacted(input, format, opts, { markdown: renderMarkdown, html: renderHtml, json: renderJson });
+  const page = renderRedacted(input, format, opts, { markdown: renderMarkdown, html: renderHtml, json: renderJson });
+  // Image bytes go in after redaction: a secret pattern must never match inside (and damage) an image.
+  return format === 'html' ? embedImages(page, opts.image) : page;
 }
 
 /**

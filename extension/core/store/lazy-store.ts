@@ -14,6 +14,8 @@ import type { JournalRecord, StoredSession } from '../ports';
 import type { SessionSummary } from '../../protocol';
 import type { Embedder } from './embeddings';
 import type { ExportFormat } from './export';
+import { ImageFiles } from './image-files';
+import { externalizeImages } from './image-refs';
 import { JournalWriter } from './journal';
 import type { MemoryHit, MemorySearchOptions } from './memory-query';
 import { makePrivateDir } from './private-files';
@@ -53,12 +55,15 @@ class LazyStore implements LazySessionStore {
   /** Records that could not be written before the database opened (a full disk), oldest first. */
   private readonly early: JournalRecord[] = [];
   private toldFull = false;
+  /** Image files need no database: usable (and written by append) before it opens. */
+  readonly images: ImageFiles;
 
   constructor(private readonly opts: LazySessionStoreOptions) {
     this.redact = createLiveRedactor(opts.secrets ?? (() => []), { assignments: false });
     this.embedder = opts.embedder;
     this.retention = opts.purgeDeletedAfterDays;
     makePrivateDir(opts.dir);
+    this.images = new ImageFiles(opts.dir);
     const journal = new JournalWriter(opts.dir, opts.writerId ?? newWriterId(), opts.fsync ?? 'batch');
     this.journal = journal;
     // The user was told already when the disk filled while opening: the store's first telling is the same news.
@@ -106,7 +111,7 @@ class LazyStore implements LazySessionStore {
     if (this.inner) this.inner.append(record);
     // Durable before returning, exactly like the store's own append; applied when the database opens.
     else if (!this.failed) {
-      const clean = redactDeep(record, this.redact);
+      const clean = redactDeep(externalizeImages(record, this.images), this.redact);
       try {
         if (this.early.length) throw new Error('earlier records are waiting'); // keep the order
         this.journal?.append(clean);

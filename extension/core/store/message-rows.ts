@@ -2,9 +2,12 @@
 // blobs), and a session's todo list. Written by the projection as records are folded in, read back by
 // the projection (a session going live again), the history reads and the move to cold files; kept here
 // so the row layout is defined in one place, apart from the record handling in projection.ts.
+import * as z from 'zod';
 import {
   type ChatMessage,
   type ChatState,
+  type ImageRef,
+  ImageRefSchema,
   type MessagePart,
   type SubagentView,
   SubagentViewSchema,
@@ -80,8 +83,8 @@ export function writeMessage(db: Database, blobs: BlobStore, sessionId: string, 
     const detail = blobs.split(c.detail);
     db.run(
       `INSERT OR REPLACE INTO tool_traces (message_id, call_id, session_id, name, kind, subject, status,
-         started_at, duration_ms, preview, detail, detail_ref, live_output, summary)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         started_at, duration_ms, preview, detail, detail_ref, live_output, summary, images_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         m.id,
         c.callId,
@@ -97,6 +100,7 @@ export function writeMessage(db: Database, blobs: BlobStore, sessionId: string, 
         detail.ref,
         c.liveOutput ?? null,
         c.summary ?? null,
+        c.images?.length ? JSON.stringify(c.images) : null,
       ],
     );
   });
@@ -148,6 +152,8 @@ export function readMessages(db: Database, blobs: BlobStore, sessionId: string):
       if (detail !== undefined) call.detail = detail;
       if (t.live_output !== null) call.liveOutput = String(t.live_output);
       if (t.summary !== null && t.summary !== undefined) call.summary = String(t.summary);
+      const images = imagesFromRow(t.images_json);
+      if (images) call.images = images;
       const subagent = subagentFromRow(p.text);
       if (subagent) call.subagent = subagent;
       list.push({ type: 'tool', call });
@@ -170,6 +176,17 @@ export function readMessages(db: Database, blobs: BlobStore, sessionId: string):
     if (r.usage_json !== null) m.usage = JSON.parse(String(r.usage_json)) as ChatMessage['usage'];
     return m;
   });
+}
+
+/** A tool call's stored image references; unreadable ones are left out. */
+function imagesFromRow(text: unknown): ImageRef[] | undefined {
+  if (typeof text !== 'string' || !text) return undefined;
+  try {
+    const parsed = z.array(ImageRefSchema).safeParse(JSON.parse(text));
+    return parsed.success && parsed.data.length ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A stored sub-agent card; an unreadable one is left out (the call's own card still shows). */

@@ -23,6 +23,7 @@ export function queueDelete(db: Database, relPath: string): void {
 const BLOB = /^blobs\/([0-9a-f]{64})\.txt$/;
 const COLD = /^sessions\/([^/]+)$/;
 const SEGMENT = /^search\/([^/]+)$/;
+const IMAGE = /^images\/([0-9a-f]{64})$/;
 const CHECKPOINT = /^checkpoints\/[0-9a-f]{2}\/([0-9a-f]{64})$/;
 
 /** Whether the database still names this store file. Unknown kinds of path count as referenced. */
@@ -47,6 +48,8 @@ export function isReferenced(db: Database, relPath: string): boolean {
     if (m[1].includes('.tmp-')) return false;
     return Boolean(queryOne(db, 'SELECT 1 AS x FROM cold_search WHERE segment = ? LIMIT 1', [m[1]]));
   }
+  m = IMAGE.exec(relPath);
+  if (m) return Boolean(queryOne(db, 'SELECT 1 AS x FROM session_images WHERE sha256 = ? LIMIT 1', [m[1]]));
   m = CHECKPOINT.exec(relPath);
   if (m)
     return Boolean(

@@ -11,7 +11,7 @@ export const PRIVATE_DIR_MODE = 0o700;
 const POSIX = process.platform !== 'win32';
 
 /** Sub-folders of the store folder that hold store files. */
-const STORE_SUBDIRS = ['journal', 'blobs', 'sessions', 'search'];
+const STORE_SUBDIRS = ['journal', 'blobs', 'images', 'sessions', 'search'];
 
 /** Creates a folder (and missing parents) owner-only; narrows it when it exists already. */
 export function makePrivateDir(dir: string): void {

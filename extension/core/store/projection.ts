@@ -9,6 +9,7 @@ import type { ColdFiles } from './cold-files';
 import { readMessages, readTodos, writeMessage, writeTodos } from './message-rows';
 import { removeMessageChunks, removeSessionChunks } from './memory-index';
 import { queueDelete } from './pending-deletes';
+import { noteSessionImages } from './session-images';
 import { dropColdSearch } from './cold-index-upkeep';
 import { restoreColdSearchText } from './cold-move';
 import type { Database } from './sqljs';
@@ -94,6 +95,7 @@ export class Projection {
 
   apply(rec: JournalRecord): void {
     const db = this.db;
+    noteSessionImages(db, rec);
     switch (rec.kind) {
       case 'session_created':
         db.run(

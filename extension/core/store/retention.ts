@@ -11,6 +11,8 @@ import { dropColdSearch } from './cold-index-upkeep';
 import { deleteSessionBody, restoreColdSearchText } from './cold-move';
 import { removeSessionChunks } from './memory-index';
 import { isReferenced, queueDelete } from './pending-deletes';
+import { IMAGES_DIR } from './image-files';
+import { dropSessionImages, imagesInUse } from './session-images';
 import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
 
@@ -46,6 +48,7 @@ export function purgeDeleted(db: Database, cutoff: number, cold: ColdFiles, log:
       db.run('DELETE FROM artifacts WHERE session_id = ?', [id]);
       db.run('DELETE FROM todos WHERE session_id = ?', [id]);
       db.run('DELETE FROM turn_checkpoints WHERE session_id = ?', [id]);
+      dropSessionImages(db, id);
       db.run('DELETE FROM sessions WHERE id = ?', [id]);
     }
     db.exec('COMMIT');
@@ -112,6 +115,11 @@ export function queueOrphans(db: Database, dir: string, now: number): { files: n
   };
   for (const f of listFiles(dir, 'blobs'))
     if (/^blobs\/[0-9a-f]{64}\.txt$/.test(f.rel)) consider(f, ORPHAN_GRACE_MS, (rel) => isReferenced(db, rel));
+  // Images are written before the record naming them (a send, another window): the same grace as blobs.
+  const images = imagesInUse(db);
+  for (const f of listFiles(dir, IMAGES_DIR))
+    if (/^images\/[0-9a-f]{64}$/.test(f.rel)) consider(f, ORPHAN_GRACE_MS, (rel) => images.has(rel.slice(-64)));
+    else if (/^images\/[0-9a-f]{64}\.tmp-/.test(f.rel)) consider(f, ORPHAN_GRACE_MS, () => false);
   for (const f of listFiles(dir, COLD_DIR)) consider(f, ORPHAN_GRACE_MS, (rel) => coldInUse.has(rel));
   const segmentsInUse = new Set(
     queryAll(db, 'SELECT DISTINCT segment FROM cold_search').map((r) => `${SEARCH_DIR}/${r.segment}`),
@@ -134,6 +142,8 @@ export interface StorageReport {
   coldFiles: number;
   coldBytes: number;
   blobBytes: number;
+  /** Image files (attached images, screenshots): `images/`. */
+  imageBytes: number;
   checkpointBytes: number;
   sessions: number;
   coldSessions: number;
@@ -180,6 +190,7 @@ export function storageReport(db: Database, dir: string): StorageReport {
     // The cold sessions' search index goes with them.
     coldBytes: sum(cold) + sum(listFiles(dir, SEARCH_DIR)),
     blobBytes: sum(listFiles(dir, 'blobs')),
+    imageBytes: sum(listFiles(dir, IMAGES_DIR)),
     checkpointBytes: sum(listFiles(dir, 'checkpoints', 2)),
     sessions: Number(counts?.n ?? 0),
     coldSessions: Number(counts?.cold ?? 0),

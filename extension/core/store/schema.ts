@@ -140,6 +140,17 @@ INSERT OR REPLACE INTO cold_vectors (session_id, model, vec)
 DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM memory_chunks WHERE idx = -1);
 `;
 
+/**
+ * v8: images as files (`images/<sha256>`, image-files.ts): which sessions name which image — kept while the
+ * session's body is cold, dropped when the session is purged, after which an image no session names is
+ * deleted — and the images a tool call returned (a browser screenshot), as references, on its trace.
+ */
+const V8 = `
+CREATE TABLE session_images (session_id TEXT NOT NULL, sha256 TEXT NOT NULL, PRIMARY KEY (session_id, sha256));
+CREATE INDEX session_images_sha ON session_images(sha256);
+ALTER TABLE tool_traces ADD COLUMN images_json TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'initial layout', up: (db) => db.exec(V1) },
   {
@@ -159,6 +170,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, description: 'cold sessions in per-session files, pending file deletes', up: (db) => db.exec(V5) },
   { version: 6, description: "a session's workspace", up: (db) => db.exec(V6) },
   { version: 7, description: "cold sessions' search index in segment files", up: (db) => db.exec(V7) },
+  { version: 8, description: 'images as files, named per session', up: (db) => db.exec(V8) },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -14,6 +14,8 @@ import type { SessionSummary } from '../../protocol';
 import { createRedactor, redactDeep } from '../security/redact';
 import { registerFunctions } from './bm25';
 import { BlobStore } from './blobs';
+import { ImageFiles } from './image-files';
+import { externalizeImages, resolveImages } from './image-refs';
 import { ColdFiles } from './cold-files';
 import { DEFAULT_HOT_POLICY } from './cold-move';
 import type { Embedder } from './embeddings';
@@ -64,6 +66,7 @@ class Store implements SessionStore {
   private readonly log: Logger;
   private readonly now: () => number;
   private readonly blobs: BlobStore;
+  readonly images: ImageFiles;
   private readonly projection: Projection;
   private readonly journal: JournalWriter;
   private hwm: Hwm;
@@ -87,6 +90,7 @@ class Store implements SessionStore {
     this.now = opts.now ?? Date.now;
     this.writerId = opts.journal?.writer ?? opts.writerId ?? newWriterId();
     this.blobs = new BlobStore(opts.dir);
+    this.images = new ImageFiles(opts.dir);
     this.state = loaded;
     this.hwm = new Map(loaded.hwm);
     this.cold = new ColdFiles(opts.dir);
@@ -156,7 +160,8 @@ class Store implements SessionStore {
 
   append(record: JournalRecord): void {
     if (this.closed) throw new Error('the session store is closed');
-    const clean = redactDeep(this.stamped(record), this.redactor());
+    // Image bytes go to their files first: the journal and the database keep references.
+    const clean = redactDeep(this.stamped(externalizeImages(record, this.images)), this.redactor());
     this.unsaved.push(clean);
     try {
       this.projection.apply(clean);
@@ -189,9 +194,11 @@ class Store implements SessionStore {
     return this.projection.db;
   }
 
+  /** A session with its model history's images loaded back from their files (what a request sends). */
   getSession(sessionId: string): StoredSession | undefined {
     this.projection.materialize();
-    return this.readSessionOrLog(sessionId, false);
+    const session = this.readSessionOrLog(sessionId, false);
+    return session && { ...session, modelMessages: resolveImages(session.modelMessages, this.images) };
   }
 
   /** A session, its body read from its cold file when it is cold; undefined (logged) when that fails. */
@@ -236,6 +243,7 @@ class Store implements SessionStore {
     return exportSession({ session, artifacts: readArtifacts(this.db, sessionId) }, format, {
       secrets,
       now: this.now(),
+      image: (sha) => this.images.read(sha),
     });
   }
 

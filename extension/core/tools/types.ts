@@ -69,6 +69,11 @@ export interface ToolResult {
   isError: boolean;
   /** One plain line the card shows above the result, for failures whose text is long. */
   summary?: string;
+  /**
+   * Images the card shows (a browser screenshot), also when the model cannot see them; without it the
+   * card shows the image parts of `forModel`. Stored in the image store; the card keeps references.
+   */
+  images?: Array<Extract<ContentBlock, { type: 'image' }>>;
   /** A model call the tool made (web_fetch's page answer) and its cost: counted in the turn's usage. */
   spent?: { usage: Usage; costUsd: number | undefined };
 }

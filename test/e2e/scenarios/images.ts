@@ -2,7 +2,8 @@
 // "Attachments". With the e2e's text-only model the send is refused with a message and the text and
 // image stay in the composer, and no request reaches the model; once the provider says its model takes
 // images (`"images": true` in sextant.providers), the same message reaches the fake model's request as an
-// image part (OpenAI's image_url with a data URL) and the sent message names the image.
+// image part (OpenAI's image_url with a data URL) and the sent message names the image and shows it as a
+// thumbnail read back from the store's image file.
 import assert from 'node:assert/strict';
 import type { E2E } from '../harness/e2e';
 import { poll, waitUntil, type Workbench } from '../harness/workbench';
@@ -68,6 +69,13 @@ export function imageScenarios(e2e: E2E): void {
         await poll('the sent message naming the image', async () =>
           (await wb.articles('You').last().innerText()).includes('red-dot.png'),
         );
+        // Its thumbnail: the bytes read back from the image store's file (imageRequest → imageData).
+        const sent = wb
+          .articles('You')
+          .last()
+          .getByRole('img', { name: /^red-dot\.png/ });
+        await poll('the sent image as a thumbnail', async () => (await sent.count()) === 1);
+        assert.match(String(await sent.getAttribute('src')), /^data:image\/png;base64,iVBORw0KGgo/);
         assert.equal(await thumbnail.count(), 0, 'the composer is empty after the send');
       } finally {
         await wb.setUserSettings({ 'sextant.providers': providers }, CHANGED);

@@ -115,6 +115,7 @@ export function createHarness(opts: {
             },
             getSession: (id) => opts.store?.getSession(id),
             listSessions: (o) => opts.store?.listSessions(o) ?? [],
+            ...(opts.store.images ? { images: opts.store.images } : {}),
           }
         : persistence,
       checkpoints: opts.checkpoints,

@@ -125,6 +125,7 @@ test('dispatch calls exactly the handler of the message type', async () => {
     mcpDecision: record('mcpDecision'),
     referenceCandidates: record('referenceCandidates'),
     contextUsage: record('contextUsage'),
+    imageRequest: record('imageRequest'),
     hookDecision: record('hookDecision'),
     queue: record('queue'),
     queueEdit: record('queueEdit'),

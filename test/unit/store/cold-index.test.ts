@@ -213,7 +213,9 @@ test('migration: cold documents from before v7 leave the full-text index for a s
       db.run('INSERT INTO memory_fts (rowid, text) VALUES (?, ?)', [rowid, text]);
       db.run("UPDATE memory_chunks SET text = '' WHERE id = ?", [rowid]);
     }
-    db.exec('DELETE FROM cold_search; DROP TABLE cold_search; DROP TABLE cold_vectors; PRAGMA user_version = 6');
+    db.exec('DELETE FROM cold_search; DROP TABLE cold_search; DROP TABLE cold_vectors;');
+    // Later versions' tables and columns go too (v8: session_images, tool_traces.images_json).
+    db.exec('DROP TABLE session_images; ALTER TABLE tool_traces DROP COLUMN images_json; PRAGMA user_version = 6');
     const { writeSnapshot } = await import('../../../extension/core/store/snapshot');
     await writeSnapshot(dir, db.export(), 99, 'test', true);
     db.close();

@@ -20,6 +20,7 @@ test('Show Storage lines: the total and each part, deleted chats with the retent
       journalBytes: 1000,
       coldFiles: 3,
       coldBytes: 30 * 1024 * 1024,
+      imageBytes: 0,
       blobBytes: 2048,
       checkpointBytes: 0,
       sessions: 10,

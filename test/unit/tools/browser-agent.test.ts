@@ -8,6 +8,8 @@ import { homedir, tmpdir } from 'node:os';
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { runTurn, type TurnOutcome } from '../../../extension/core/agent/turn';
+import { ImageFiles } from '../../../extension/core/store/image-files';
+import { toolPageBrowser } from '../../../extension/core/research/browser-reader';
 import {
   createToolRegistry,
   createToolSessionState,
@@ -19,7 +21,7 @@ import * as anthropic from '../../../extension/core/providers/anthropic';
 import type { Provider, ProviderEvent } from '../../../extension/core/providers/types';
 import { createPolicy } from '../../../extension/core/permissions';
 import type { PermissionGate } from '../../../extension/core/agent/permission-gate';
-import type { Envelope, PendingApproval } from '../../../extension/protocol';
+import type { Envelope, PendingApproval, ToolCallView } from '../../../extension/protocol';
 import { BrowserSessions } from '../../../extension/core/tools/browser/session';
 import { createBrowserTools } from '../../../extension/core/tools/browser/tools';
 import { createBrowserBackend } from '../../../extension/platform/browser/playwright-backend';
@@ -76,6 +78,8 @@ for (const [kind, vision] of [
     );
     const toolSession = createToolSessionState(`loop-${kind}`);
     const root = realpathSync(mkdtempSync(join(tmpdir(), 'browser-loop-')));
+    const images = new ImageFiles(join(root, '.store'));
+    const cards: ToolCallView[] = [];
     try {
       const turn = runTurn([{ role: 'user', content: 'Look at the local shop page.' }], {
         sessionId: 's',
@@ -87,6 +91,7 @@ for (const [kind, vision] of [
         ports: createNodePorts({ root }),
         maxSteps: 5,
         supportsImages: vision,
+        images,
         signal: new AbortController().signal,
         now: () => Date.now(),
       });
@@ -97,7 +102,15 @@ for (const [kind, vision] of [
           outcome = next.value;
           break;
         }
+        if (next.value.type === 'tool_updated') cards.push(next.value.call);
       }
+      // The screenshot's card shows it (whatever the model): a reference to a file in the image store.
+      const shot = cards.find((c) => c.name === 'browser_screenshot' && c.status === 'ok');
+      assert.equal(shot?.images?.length, 1, JSON.stringify(cards).slice(0, 800));
+      const ref = shot?.images?.[0];
+      assert.equal(ref?.mediaType, 'image/jpeg');
+      assert.equal(images.read(ref?.sha256 ?? '')?.length, ref?.bytes);
+      assert.equal(cards.find((c) => c.name === 'browser_navigate')?.images, undefined);
       assert.equal(outcome?.kind, 'done');
       assert.equal(fake.requests.length, 3);
       const second = JSON.stringify(fake.requests[1].body);
@@ -131,6 +144,22 @@ for (const [kind, vision] of [
     }
   });
 }
+
+test("Research mode's read-only browser reads a page's text in real Chromium, refs left out; private hosts refused", {
+  skip,
+}, async () => {
+  const browser = toolPageBrowser(createBrowserTools({ sessions }), createNodePorts({ root: tmpdir() }), 'research');
+  const signal = new AbortController().signal;
+  try {
+    const page = await browser.read(`http://site.test:${site.port}/`, signal);
+    assert.match(page.text, /Welcome to the test shop/);
+    assert.doesNotMatch(page.text, /\[ref=/);
+    await assert.rejects(browser.read('http://10.1.2.3/', signal), /Not opened/);
+    await assert.rejects(browser.run('browser_click', { ref: 'e1' }, signal), /not offered in Research mode/);
+  } finally {
+    await browser.close();
+  }
+});
 
 test('in a chat, an origin asks once; navigating and clicking there again do not; another origin asks', {
   skip,

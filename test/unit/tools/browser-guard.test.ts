@@ -49,15 +49,14 @@ test('the connection guard: allowed hosts pinned to their address, private ones 
   assert.equal((await guard({ host: 'site.test', port: 0, scheme: 'http' })).ok, false);
 });
 
-test('declarations: navigate is judged by URL, the hands are Agent-only, the readers read', () => {
+test('declarations: navigate is judged by URL, the hands are Agent-only, Research only opens and reads', () => {
   const d = browserDeclarations;
   assert.equal(d.navigate.permission.subject, 'url');
   assert.equal(d.navigate.kind, 'network');
-  for (const reader of [d.snapshot, d.screenshot, d.console, d.close]) {
-    assert.equal(reader.kind, 'read');
-    assert.deepEqual([...reader.modes], ['agent', 'research']);
-  }
-  for (const hand of [d.click, d.type]) assert.deepEqual([...hand.modes], ['agent']);
+  assert.deepEqual([...d.navigate.modes], ['agent', 'research']);
+  for (const reader of [d.snapshot, d.screenshot, d.console, d.close]) assert.equal(reader.kind, 'read');
+  for (const reader of [d.snapshot, d.close]) assert.deepEqual([...reader.modes], ['agent', 'research']);
+  for (const agentOnly of [d.click, d.type, d.screenshot, d.console]) assert.deepEqual([...agentOnly.modes], ['agent']);
   assert.equal(originOf('http://site.test:8080/a?b'), 'http://site.test:8080');
   assert.equal(originOf('about:blank'), undefined);
 });

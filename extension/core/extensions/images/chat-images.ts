@@ -11,6 +11,8 @@ import {
   type Mode,
   ModeSchema,
 } from '../../../protocol';
+import { createHash } from 'node:crypto';
+import type { ImageStorage, Logger } from '../../ports';
 import type { ContentBlock } from '../../providers/types';
 import { sniffImage } from '../../tools/util/images';
 
@@ -55,7 +57,19 @@ function checkOne(image: ChatImage): { block: ImageBlock; meta: AttachmentMeta }
   if (info.mediaType !== image.mediaType) return `claims to be ${image.mediaType} but its bytes are ${info.mediaType}.`;
   return {
     block: { type: 'image', mediaType: info.mediaType, dataBase64: image.dataBase64 },
-    meta: { kind: 'image', label: imageLabel(image.name, bytes.length, info.width, info.height), chars: 0 },
+    meta: {
+      kind: 'image',
+      label: imageLabel(image.name, bytes.length, info.width, info.height),
+      chars: 0,
+      // The chat names the image by its content; the bytes go to the store's image folder (request-runner.ts).
+      image: {
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        mediaType: info.mediaType,
+        bytes: bytes.length,
+        ...(info.width ? { width: info.width } : {}),
+        ...(info.height ? { height: info.height } : {}),
+      },
+    },
   };
 }
 
@@ -88,4 +102,20 @@ export async function admitImages(
   const model = await accepted(parsedMode.data);
   const why = imagesRefusal(checked.blocks.length, model.accepts, mode, model.model);
   return why ? { ok: false, message: why } : { ok: true, set: { blocks: checked.blocks, metas: checked.metas } };
+}
+
+/**
+ * Writes a message's images to the store's image folder before the message naming them is journaled. A
+ * file that cannot be written shows "image not available" in the chat later; the model history keeps
+ * those bytes inline then (the store's externalizeImages falls back), so the model still gets the image.
+ */
+export function storeChatImages(store: ImageStorage | undefined, blocks: readonly ImageBlock[], log: Logger): void {
+  if (!store) return;
+  for (const block of blocks) {
+    try {
+      store.put(Buffer.from(block.dataBase64, 'base64'));
+    } catch (err) {
+      log.warn(`could not store an attached image: ${(err as Error).message}`);
+    }
+  }
 }

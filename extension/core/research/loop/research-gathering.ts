@@ -13,6 +13,7 @@ import { collectText, jsonObjectIn } from './llm-text';
 import { planResearch, type PlanContext } from './research-planner';
 import type { ResearchRecord } from './research-record';
 import type { TaskPool } from './task-pool';
+import { withBrowserText } from './browser-gathering';
 
 export async function planQueries(
   rec: ResearchRecord,
@@ -112,7 +113,7 @@ export async function readPage(
   const callId = rec.card('web_fetch', result.url);
   const started = rec.o.now();
   try {
-    const page = await rec.o.services.fetchPage(result.url, signal);
+    const page = await withBrowserText(rec, await rec.o.services.fetchPage(result.url, signal), signal);
     // A follow-up's stale source read again keeps its number; its text is the newest.
     const same = (s: FetchedSource) =>
       [page.url, page.finalUrl].some((u) =>

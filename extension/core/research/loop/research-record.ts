@@ -127,6 +127,6 @@ export class ResearchRecord {
   }
 }
 
-type CardName = 'web_search' | 'web_fetch' | 'read_file';
+type CardName = 'web_search' | 'web_fetch' | 'read_file' | 'browser_navigate';
 
 const kindOf = (name: CardName) => (name === 'read_file' ? ('read' as const) : ('network' as const));

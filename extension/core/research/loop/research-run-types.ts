@@ -11,6 +11,7 @@ import type { FetchedPage, SearchProviderId, SearchQuery, SearchResult } from '.
 import type { ClaimJudge } from '../verify';
 import type { LlmTarget } from './llm-text';
 import type { ResearchStop } from './research-stop';
+import type { BrowseApproval, PageBrowser } from '../browser-reader';
 
 /** What the loop reaches the web through (the search client with failover, the guarded fetcher). */
 export interface ResearchServices {
@@ -18,6 +19,11 @@ export interface ResearchServices {
   fetchPage(url: string, signal: AbortSignal): Promise<FetchedPage>;
   /** The workspace's files as sources (scope "workspace" or "both"); absent: web only. */
   workspace?: WorkspaceSources;
+  /**
+   * Read-only navigation (browser-reader.ts): a page whose fetch yields almost no text (drawn by
+   * JavaScript) is read again in the browser. Absent: no browser (the static text is used).
+   */
+  browser?: PageBrowser;
 }
 
 export interface ResearchLimits {
@@ -85,6 +91,8 @@ export interface ResearchRunOptions {
   scope?: ResearchScope;
   /** Source filters for every search (an approved plan's own filters win). */
   filters?: SourceFilters;
+  /** Asks before the browser opens an origin (once per origin per run); without it the browser is not used. */
+  approveBrowse?: BrowseApproval;
   /** sextant.research.clarify `auto`: an ambiguous question is first clarified through this form. */
   clarify?: ClarifyPort;
   /** A follow-up on this report: its sources are reused (not fetched again unless stale) and keep their numbers. */

@@ -14,6 +14,7 @@ import { clarifyQuestion } from './clarify';
 import { runSubResearchers, type Findings } from './sub-researchers';
 import { gatherWorkspace } from './workspace-gathering';
 import { seconds, writePartial } from './partial-report';
+import { closeBrowsing } from './browser-gathering';
 import { ResearchRecord } from './research-record';
 import { reportNothingFound, writeAndVerify } from './research-report';
 import type { ResearchEvent, ResearchOutcome, ResearchRunOptions } from './research-run-types';
@@ -157,6 +158,7 @@ class ResearchRun {
       reading.abort();
       gather.abort();
       await pool.idle();
+      await closeBrowsing(rec);
     }
   }
 

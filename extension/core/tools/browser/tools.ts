@@ -19,6 +19,8 @@ export interface BrowserTimeouts {
 
 export const DEFAULT_BROWSER_TIMEOUTS: BrowserTimeouts = { navigationMs: 30_000, actionMs: 10_000 };
 
+// Research mode only opens and reads pages (core/research/browser-reader.ts): no clicks, typing,
+// screenshots or console.
 const READ_MODES: readonly Mode[] = ['agent', 'research'];
 const ACT_MODES: readonly Mode[] = ['agent'];
 
@@ -84,7 +86,7 @@ export const browserDeclarations = {
     name: 'browser_screenshot',
     kind: 'read',
     permission: { subject: 'text', text: () => '' },
-    modes: READ_MODES,
+    modes: ACT_MODES,
     description:
       'A screenshot of the open page (JPEG, 1280×800 viewport), returned as an image to models that see images. ' +
       'Use it for layout and visual questions; act on the page with refs from browser_snapshot.',
@@ -95,7 +97,7 @@ export const browserDeclarations = {
     name: 'browser_console',
     kind: 'read',
     permission: { subject: 'text', text: () => '' },
-    modes: READ_MODES,
+    modes: ACT_MODES,
     description: "The open page's latest console messages and uncaught errors (up to 200).",
     input: noInput,
     subject: () => 'console messages',
@@ -246,21 +248,20 @@ export function createBrowserTools(deps: BrowserToolsDeps) {
           page.screenshot({ fullPage: i.full_page === true, timeoutMs: t.actionMs }),
         );
         const kb = Math.max(1, Math.round(shot.bytes.length / 1024));
+        // The card shows the screenshot whatever the model (references to the image store, not bytes).
+        const image = {
+          type: 'image' as const,
+          mediaType: shot.mediaType,
+          dataBase64: Buffer.from(shot.bytes).toString('base64'),
+        };
         const desc = `Screenshot of ${pageHeading(open.page.state()).replace('\n', ' — ')} (JPEG, ${kb} KB)`;
         if (!ctx.supportsImages) {
           const msg =
             `${desc}. The current model cannot view images, so the screenshot is not sent; read the page with ` +
             'browser_snapshot instead (or switch to a model that accepts images).';
-          return { forModel: msg, forUi: msg, isError: false };
+          return { forModel: msg, forUi: msg, isError: false, images: [image] };
         }
-        return {
-          forModel: [
-            { type: 'text', text: desc },
-            { type: 'image', mediaType: shot.mediaType, dataBase64: Buffer.from(shot.bytes).toString('base64') },
-          ],
-          forUi: desc,
-          isError: false,
-        };
+        return { forModel: [{ type: 'text', text: desc }, image], forUi: desc, isError: false, images: [image] };
       } catch (e) {
         return failure(e, ctx);
       }

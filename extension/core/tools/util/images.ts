@@ -40,3 +40,19 @@ export function sniffImage(b: Uint8Array): ImageInfo | undefined {
 }
 
 export const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
+
+/** A stored image's reference from its hash and bytes (dimensions from the header when it says them). */
+export function imageRefOf(
+  sha256: string,
+  mediaType: ImageInfo['mediaType'],
+  bytes: Uint8Array,
+): { sha256: string; mediaType: ImageInfo['mediaType']; bytes: number; width?: number; height?: number } {
+  const info = sniffImage(bytes);
+  return {
+    sha256,
+    mediaType,
+    bytes: bytes.length,
+    ...(info?.width ? { width: info.width } : {}),
+    ...(info?.height ? { height: info.height } : {}),
+  };
+}
