@@ -102,21 +102,31 @@ export class ColdSearch {
   /** Segments found damaged (and rebuilt) during the current query: it runs once more over the new ones. */
   private damaged = 0;
 
-  /** Opens a segment (checked once per window); undefined, after reporting it, when it is damaged. */
-  private open(name: string): SegmentReader | undefined {
+  /**
+   * Runs `fn` over a segment; undefined, after reporting it, when the segment is damaged. A version 2
+   * segment checks each part as `fn` reads it; a version 1 segment is hashed whole once per window first.
+   */
+  private withSegment<T>(name: string, fn: (r: SegmentReader) => T): T | undefined {
+    let r: SegmentReader | undefined;
     try {
-      if (!this.verified.has(name)) {
+      r = new SegmentReader(this.dir, name);
+      if (r.version === 1 && !this.verified.has(name)) {
         verifySegment(this.dir, name);
         this.verified.add(name);
       }
-      return new SegmentReader(this.dir, name);
+      return fn(r);
     } catch (err) {
       if (!(err instanceof DamagedSegmentError) && (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      // Closed before the rebuild, which may write a file of the same name (Windows keeps an open file).
+      r?.close();
+      r = undefined;
       this.verified.delete(name);
       this.log.error(`store: ${(err as Error).message}; rebuilding it from the cold session files`);
       this.damaged++;
       this.onDamaged(name);
       return undefined;
+    } finally {
+      r?.close();
     }
   }
 
@@ -132,29 +142,34 @@ export class ColdSearch {
     const df = phrases.map(() => 0);
     const hits: ColdChunkHit[] = [];
     for (const [name, sessions] of bySegment) {
-      const r = this.open(name);
-      if (!r) continue;
-      try {
+      // Counted only once the segment was read whole: a damaged one is rebuilt and the query runs again.
+      const found = this.withSegment(name, (r) => {
+        const segDf = phrases.map(() => 0);
         const perChunk = new Map<number, number[]>();
         phrases.forEach((tokens, p) => {
           for (const [chunk, tf] of phrasePostings(r, tokens)) {
             const [id, cold] = r.sessions[r.sessionOf(chunk)];
             if (sessions.get(id)?.cold !== cold) continue;
-            df[p]++;
+            segDf[p]++;
             const row = perChunk.get(chunk) ?? phrases.map(() => 0);
             perChunk.set(chunk, row);
             row[p] = tf;
           }
         });
-        if (perChunk.size === 0) continue;
+        const segHits: ColdChunkHit[] = [];
+        if (perChunk.size === 0) return { segDf, segHits };
         const lens = r.lengths();
         for (const [chunk, tf] of perChunk) {
           const k = r.sessionOf(chunk);
-          hits.push({ sessionId: r.sessions[k][0], ordinal: chunk - r.sessions[k][2], tf, len: lens[chunk] });
+          segHits.push({ sessionId: r.sessions[k][0], ordinal: chunk - r.sessions[k][2], tf, len: lens[chunk] });
         }
-      } finally {
-        r.close();
-      }
+        return { segDf, segHits };
+      });
+      if (!found) continue;
+      found.segDf.forEach((count, p) => {
+        df[p] += count;
+      });
+      hits.push(...found.segHits);
     }
     if (this.damaged > 0 && !retried) return this.query(db, phrases, true);
     return { n, tokens, df, hits };
@@ -166,9 +181,7 @@ export class ColdSearch {
     const out = new Set<string>();
     if (phrases.length === 0) return out;
     for (const [name, sessions] of this.live(db).bySegment) {
-      const r = this.open(name);
-      if (!r) continue;
-      try {
+      const common = this.withSegment(name, (r) => {
         let common: Set<string> | undefined;
         for (const tokens of phrases) {
           const has = new Set<string>();
@@ -179,10 +192,9 @@ export class ColdSearch {
           common = common ? new Set([...common].filter((id) => has.has(id))) : has;
           if (common.size === 0) break;
         }
-        for (const id of common ?? []) out.add(id);
-      } finally {
-        r.close();
-      }
+        return common;
+      });
+      for (const id of common ?? []) out.add(id);
     }
     if (this.damaged > 0 && !retried) return this.sessionsWithAll(db, phrases, true);
     return out;
