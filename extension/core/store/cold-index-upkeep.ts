@@ -294,10 +294,8 @@ export function mergeSegments(dir: string, names: readonly string[], live: (segm
         }
         data.sessions.push({ id, cold, lens: sessionLens });
       });
-      for (const term of r.terms()) {
-        const kept = r
-          .postings(term)
-          .flatMap(([c, tf]): Array<[number, number]> => (remap[c] >= 0 ? [[remap[c], tf]] : []));
+      for (const [term, postings] of r.entries()) {
+        const kept = postings.flatMap(([c, tf]): Array<[number, number]> => (remap[c] >= 0 ? [[remap[c], tf]] : []));
         if (kept.length === 0) continue;
         const list = data.postings.get(term);
         if (list) list.push(...kept);

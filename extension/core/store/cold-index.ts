@@ -25,6 +25,8 @@ import { join } from 'node:path';
 import { fsyncDir, makePrivateDir, writePrivateFileAtomically } from './private-files';
 
 export const SEARCH_DIR = 'search';
+/** The format segments are written in (the version in their header). */
+export const SEGMENT_FORMAT = 2;
 const MAGIC_V1 = Buffer.from('SXCIDX1\n', 'latin1');
 const MAGIC = Buffer.from('SXCIDX2\n', 'latin1');
 /** Magic, header length, header digest. */
@@ -146,7 +148,7 @@ export function encodeSegment(data: SegmentData): Buffer {
   for (const [i, n] of lens.entries()) lensBuf.writeUInt16LE(Math.min(n, 0xffff), i * 2);
   // Offsets in the header depend on its own length: fix the sections' relative offsets, then shift.
   const header = (base: number): Header => ({
-    v: 2,
+    v: SEGMENT_FORMAT,
     sessions,
     chunks: lens.length,
     lensAt: base,
@@ -344,9 +346,15 @@ export class SegmentReader {
     return out;
   }
 
-  /** Every term of the segment, in order (for merging). */
+  /** Every term of the segment, in order. */
   terms(): string[] {
     return this.header.sparse.flatMap((_, k) => this.block(k).map((e) => e.term));
+  }
+
+  /** Every term with its postings, in order (for merging: each dictionary block is read once). */
+  *entries(): Generator<[string, Array<[number, number]>]> {
+    for (const [k] of this.header.sparse.entries())
+      for (const entry of this.block(k)) yield [entry.term, this.readPostings(entry)];
   }
 
   /** The postings of `term`: [chunk number, term frequency] pairs; empty when the segment lacks it. */
@@ -361,7 +369,10 @@ export class SegmentReader {
       else hi = mid - 1;
     }
     const entry = this.block(lo).find((e) => e.term === term);
-    if (!entry) return [];
+    return entry ? this.readPostings(entry) : [];
+  }
+
+  private readPostings(entry: DictEntry): Array<[number, number]> {
     const buf = this.read(this.header.dictEnd + entry.at, entry.len);
     if (entry.sum !== undefined && (buf.length !== entry.len || sum32(buf) !== entry.sum))
       throw this.damaged('is damaged (the postings of a term do not match their checksum)');
