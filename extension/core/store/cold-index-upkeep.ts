@@ -15,6 +15,7 @@ import {
   type SegmentData,
   SegmentReader,
   segmentData,
+  segmentVersion,
   verifySegment,
   writeSegment,
 } from './cold-index';
@@ -179,19 +180,12 @@ export function mergeSmallSegments(db: Database, dir: string, log: Logger): void
 const knownV2 = new Set<string>();
 
 function isVersion1(dir: string, segment: string): boolean {
-  if (knownV2.has(`${dir}\0${segment}`)) return false;
-  let r: SegmentReader | undefined;
-  try {
-    r = new SegmentReader(dir, segment);
-    if (r.version === 1) return true;
-    knownV2.add(`${dir}\0${segment}`);
-    return false;
-  } catch {
-    // Damaged or missing: rebuilt when a search meets it.
-    return false;
-  } finally {
-    r?.close();
-  }
+  const key = `${dir}\0${segment}`;
+  if (knownV2.has(key)) return false;
+  const v = segmentVersion(dir, segment);
+  if (v === 2) knownV2.add(key);
+  // Damaged or missing (undefined): rebuilt when a search meets it.
+  return v === 1;
 }
 
 /**

@@ -191,6 +191,22 @@ export function writeSegment(dir: string, data: SegmentData): { name: string; by
 
 export class DamagedSegmentError extends Error {}
 
+/** The format version a segment file says it is in (its first 8 bytes); undefined when unreadable. */
+export function segmentVersion(dir: string, name: string): 1 | 2 | undefined {
+  try {
+    const fd = fs.openSync(join(dir, SEARCH_DIR, name), 'r');
+    try {
+      const magic = Buffer.alloc(8);
+      fs.readSync(fd, magic, 0, 8, 0);
+      return magic.equals(MAGIC) ? 2 : magic.equals(MAGIC_V1) ? 1 : undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Whether the file's bytes still hash to its name (streamed: the file is never held whole). Searching needs
  * it only for a version 1 segment; a version 2 segment checks each part as it is read.
