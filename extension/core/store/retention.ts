@@ -101,9 +101,16 @@ export function queueOrphans(db: Database, dir: string, now: number): { files: n
   let files = 0;
   let bytes = 0;
   const pending = new Set(queryAll(db, 'SELECT path FROM pending_deletes').map((r) => String(r.path)));
-  // Cold files and checkpoint hashes in use, read once (not one scan per file: thousands of files).
-  const coldInUse = new Set(
-    queryAll(db, 'SELECT cold_file FROM sessions WHERE cold_file IS NOT NULL').map((r) => `${COLD_DIR}/${r.cold_file}`),
+  // Cold files no session names: the folder's names are matched inside SQLite, in one query (not one per
+  // file, nor every session's name brought into JS: thousands of files, and a window does this at open).
+  const coldFiles = listFiles(dir, COLD_DIR);
+  const coldUnnamed = new Set(
+    queryAll(
+      db,
+      `SELECT value AS f FROM json_each(?)
+        WHERE value NOT IN (SELECT cold_file FROM sessions WHERE cold_file IS NOT NULL)`,
+      [JSON.stringify(coldFiles.map((f) => f.rel.slice(COLD_DIR.length + 1)))],
+    ).map((r) => `${COLD_DIR}/${r.f}`),
   );
   const hashesInUse = new Set<string>();
   for (const r of queryAll(
@@ -123,7 +130,7 @@ export function queueOrphans(db: Database, dir: string, now: number): { files: n
   };
   for (const f of listFiles(dir, 'blobs'))
     if (/^blobs\/[0-9a-f]{64}\.txt$/.test(f.rel)) consider(f, ORPHAN_GRACE_MS, (rel) => isReferenced(db, rel), true);
-  for (const f of listFiles(dir, COLD_DIR)) consider(f, ORPHAN_GRACE_MS, (rel) => coldInUse.has(rel));
+  for (const f of coldFiles) consider(f, ORPHAN_GRACE_MS, (rel) => !coldUnnamed.has(rel));
   const segmentsInUse = new Set(
     queryAll(db, 'SELECT DISTINCT segment FROM cold_search').map((r) => `${SEARCH_DIR}/${r.segment}`),
   );
