@@ -1,14 +1,21 @@
 // Memory benchmark: what a window holds and how long a snapshot takes at 1, 10 and 100 MB of history
-// (1 GB with SEXTANT_BENCH_1GB=1: generating it takes several minutes), before (every session in the
-// in-memory database, `hot: false`) and after (older sessions in cold files, the default policy).
-// "History" is the size of sextant.db in the before layout; the after layout gets the same sessions.
+// (1 GB with SEXTANT_BENCH_1GB=1 or --sizes …,1000: generating it takes about 8 minutes on an idle 2-core
+// machine), before (every session in the in-memory database, `hot: false`) and after (older sessions in
+// cold files, the default policy). "History" is the size of sextant.db in the before layout; the after
+// layout gets the same sessions.
 // Each measurement runs in a fresh Node process that opens the store as a window would: RSS, JS heap,
-// array buffers (sql.js's wasm memory is one), open time, snapshot time, and resuming / searching an old
-// session. Generated folders are kept in $TMPDIR/sextant-bench-memory (reused; delete to regenerate).
-// Prints a table; asserts nothing. Usage: node bench/memory.mjs [--sizes 1,10,100]
+// array buffers, external memory, sql.js's wasm memory, open time, snapshot time, and resuming / searching
+// an old session (the first search of the window). RSS is read after gc() twice: at once, and 200 ms later
+// (settled: see measure()). It depends on what transient peaks leave resident (malloc, V8's pages), so
+// each layout is measured in --runs fresh processes (default 3), each on a fresh copy of the generated
+// folder, and the table gives the medians (RSS also its range).
+// Generated folders are kept in $TMPDIR/sextant-bench-memory/<key>/, where the key names the generator's
+// version, the store's schema and the search segment format: a run reuses them while those are the same,
+// and generates again (removing other keys' folders) when one changes.
+// Prints a table; asserts nothing. Usage: node bench/memory.mjs [--sizes 1,10,100[,1000]] [--runs 3]
 import { storeBenchModule } from './lib/store-bench.mjs';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,12 +30,17 @@ const arg = (name, def) => {
 const SIZES = arg('sizes', process.env.SEXTANT_BENCH_1GB ? '1,10,100,1000' : '1,10,100')
   .split(',')
   .map(Number);
-const BASE = join(tmpdir(), 'sextant-bench-memory');
+const RUNS = Number(arg('runs', '3'));
+const ROOT = join(tmpdir(), 'sextant-bench-memory');
+/** Bump when what addSession/generate write changes: cached folders are then generated again. */
+const GENERATOR_VERSION = 2;
 const NOW = 1_800_000_000_000;
 const DAY = 86_400_000;
 
 const { module: storeModule } = await storeBenchModule('memory-bench', { build: !process.env.SEXTANT_BENCH_CHILD });
-const { openSessionStore, loadSqlJs, searchSessions } = storeModule;
+const { openSessionStore, loadSqlJs, searchSessions, SCHEMA_VERSION, SEGMENT_FORMAT } = storeModule;
+const KEY = `gen${GENERATOR_VERSION}-schema${SCHEMA_VERSION}-segments${SEGMENT_FORMAT}`;
+const BASE = join(ROOT, KEY);
 const wasmPath = join(root, 'node_modules/sql.js/dist/sql-wasm.wasm');
 const log = { info() {}, warn: (m) => console.error(`warn ${m}`), error: (m) => console.error(`error ${m}`) };
 
@@ -91,6 +103,16 @@ async function generate(layout, mb, sessions) {
 
 /** Runs in a fresh process: open, snapshot, resume and search an old session; prints JSON. */
 async function measure(dir, layout) {
+  // sql.js's wasm memory (the SQLite heap: it grows and never shrinks), counted in `external`, not in
+  // `arrayBuffers`: found among the instance's exports.
+  const memories = [];
+  const instantiate = WebAssembly.instantiate;
+  WebAssembly.instantiate = async (...args) => {
+    const result = await instantiate(...args);
+    for (const v of Object.values((result.instance ?? result).exports))
+      if (v instanceof WebAssembly.Memory) memories.push(v);
+    return result;
+  };
   const mem0 = process.memoryUsage();
   const t0 = performance.now();
   const store = await openSessionStore(storeOpts(dir, layout));
@@ -109,6 +131,12 @@ async function measure(dir, layout) {
   const hits = await searchSessions(store, 'zanzibar quokka');
   const searchMs = performance.now() - t;
   global.gc?.();
+  const atOnce = process.memoryUsage();
+  // V8 sweeps dead array buffers (the snapshots' exported bytes, file reads) off the main thread after a
+  // collection, so right after gc() RSS may still hold some that are already garbage: read again once a
+  // timer has let the sweep finish. The table gives both; the settled figure is what the window keeps.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  global.gc?.();
   const mem = process.memoryUsage();
   await store.close();
   process.stdout.write(
@@ -119,8 +147,11 @@ async function measure(dir, layout) {
       searchMs,
       found: hits[0]?.id === 's1' && old?.messages.length === 20,
       rss: mem.rss,
+      rssAtOnce: atOnce.rss,
       heap: mem.heapUsed,
       buffers: mem.arrayBuffers,
+      external: mem.external,
+      wasm: memories.reduce((n, m) => n + m.buffer.byteLength, 0),
       baseRss: mem0.rss,
       dbBytes: statSync(join(dir, 'sextant.db')).size,
       folderBytes: dirBytes(dir),
@@ -134,6 +165,9 @@ if (process.env.SEXTANT_BENCH_CHILD) {
 }
 
 mkdirSync(BASE, { recursive: true });
+// Folders generated by another generator or store format are of no further use.
+for (const other of readdirSync(ROOT)) if (other !== KEY) rmSync(join(ROOT, other), { recursive: true, force: true });
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const rows = [];
 let perMb;
 for (const mb of SIZES) {
@@ -143,6 +177,7 @@ for (const mb of SIZES) {
       continue;
     }
     let info;
+    const cached = existsSync(join(BASE, `${layout}-${mb}`, 'bench-done.json'));
     if (layout === 'before') {
       info = await generate(layout, mb);
       perMb = info.sessions / mb;
@@ -150,28 +185,54 @@ for (const mb of SIZES) {
       const sessions = rows.find((r) => r.mb === mb && r.layout === 'before')?.sessions ?? Math.round(perMb * mb);
       info = await generate(layout, mb, sessions);
     }
-    console.error(`… ${layout} ${mb} MB: ${info.sessions} sessions (generated in ${(info.genMs / 1000).toFixed(0)} s)`);
-    const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url)], {
-      env: {
-        ...process.env,
-        SEXTANT_BENCH_CHILD: '1',
-        SEXTANT_BENCH_DIR: join(BASE, `${layout}-${mb}`),
-        SEXTANT_BENCH_LAYOUT: layout,
-      },
-      encoding: 'utf8',
-      maxBuffer: 1e7,
-    });
-    if (r.status !== 0) {
-      rows.push({ mb, layout, skipped: `failed: ${r.stderr.slice(-300)}` });
+    console.error(
+      `… ${layout} ${mb} MB: ${info.sessions} sessions (generated in ${(info.genMs / 1000).toFixed(0)} s` +
+        `${cached ? ', reused' : ''})`,
+    );
+    const runs = [];
+    let failed;
+    for (let k = 0; k < RUNS && !failed; k++) {
+      // Each run on a fresh copy: measuring writes snapshots, and the generated folder stays as generated.
+      const work = join(ROOT, `run-${process.pid}`);
+      rmSync(work, { recursive: true, force: true });
+      cpSync(join(BASE, `${layout}-${mb}`), work, { recursive: true });
+      const r = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url)], {
+        env: { ...process.env, SEXTANT_BENCH_CHILD: '1', SEXTANT_BENCH_DIR: work, SEXTANT_BENCH_LAYOUT: layout },
+        encoding: 'utf8',
+        maxBuffer: 1e7,
+      });
+      rmSync(work, { recursive: true, force: true });
+      if (r.status !== 0) failed = `failed: ${r.stderr.slice(-300)}`;
+      else runs.push(JSON.parse(r.stdout));
+    }
+    if (failed) {
+      rows.push({ mb, layout, skipped: failed });
       continue;
     }
-    rows.push({ mb, layout, sessions: info.sessions, ...JSON.parse(r.stdout) });
+    const med = Object.fromEntries(
+      ['openMs', 'snapMs', 'resumeMs', 'searchMs', 'rss', 'rssAtOnce', 'heap', 'buffers', 'external', 'wasm'].map(
+        (k) => [k, median(runs.map((x) => x[k]))],
+      ),
+    );
+    const rss = runs.map((x) => x.rss);
+    rows.push({
+      mb,
+      layout,
+      sessions: info.sessions,
+      ...runs[0],
+      ...med,
+      rssMin: Math.min(...rss),
+      rssMax: Math.max(...rss),
+      found: runs.every((x) => x.found),
+    });
   }
 }
 
 const ms = (x) => (x < 10 ? `${x.toFixed(1)} ms` : `${x.toFixed(0)} ms`);
 const mbs = (b) => `${(b / 1e6).toFixed(1)} MB`;
-console.log('\nMemory benchmark — a fresh process opens the store (hot = in-memory sql.js database)');
+console.log(
+  `\nMemory benchmark — a fresh process opens the store (hot = in-memory sql.js database); median of ${RUNS} run(s)`,
+);
 const header = [
   'history',
   'layout',
@@ -181,14 +242,17 @@ const header = [
   'open',
   'snapshot',
   'resume old',
-  'search',
-  'RSS',
+  'first search',
+  'RSS (min–max)',
+  'RSS at once',
   'JS heap',
-  'buffers (wasm)',
+  'array buffers',
+  'external',
+  'wasm memory',
 ];
 const table = rows.map((r) =>
   r.skipped
-    ? [`${r.mb} MB`, r.layout, r.skipped, '', '', '', '', '', '', '', '', '']
+    ? [`${r.mb} MB`, r.layout, r.skipped, ...header.slice(3).map(() => '')]
     : [
         `${r.mb} MB`,
         r.layout,
@@ -199,9 +263,12 @@ const table = rows.map((r) =>
         ms(r.snapMs),
         ms(r.resumeMs),
         `${ms(r.searchMs)}${r.found ? '' : ' (miss!)'}`,
-        mbs(r.rss),
+        `${mbs(r.rss)} (${(r.rssMin / 1e6).toFixed(0)}–${(r.rssMax / 1e6).toFixed(0)})`,
+        mbs(r.rssAtOnce),
         mbs(r.heap),
         mbs(r.buffers),
+        mbs(r.external),
+        mbs(r.wasm),
       ],
 );
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));

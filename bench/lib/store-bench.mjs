@@ -17,6 +17,7 @@ export async function storeBenchModule(name, { build = true } = {}) {
           "export * from './extension/core/store';",
           "export { loadSqlJs } from './extension/core/store/sqljs';",
           "export { searchSessions } from './extension/core/store/session-search';",
+          "export { SEGMENT_FORMAT } from './extension/core/store/cold-index';",
         ].join('\n'),
         resolveDir: root,
         loader: 'ts',

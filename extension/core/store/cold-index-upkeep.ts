@@ -8,7 +8,17 @@
 // layout) and an unnamed file, which the orphan scan removes; the work is redone at a later snapshot.
 import type { Logger } from '../ports';
 import type { ColdFiles } from './cold-files';
-import { type IndexedSession, mergeSegments, SEARCH_DIR, segmentData, writeSegment } from './cold-index';
+import {
+  type IndexedSession,
+  DamagedSegmentError,
+  SEARCH_DIR,
+  type SegmentData,
+  SegmentReader,
+  segmentData,
+  segmentVersion,
+  verifySegment,
+  writeSegment,
+} from './cold-index';
 import { restoreColdSearchText } from './cold-move';
 import { indexSession, withTokenizer } from './cold-search';
 import { queueDelete } from './pending-deletes';
@@ -166,6 +176,58 @@ export function mergeSmallSegments(db: Database, dir: string, log: Logger): void
   }
 }
 
+/** Live segments known to be version 2 (per folder; a segment is immutable, its version never changes). */
+const knownV2 = new Set<string>();
+
+function isVersion1(dir: string, segment: string): boolean {
+  const key = `${dir}\0${segment}`;
+  if (knownV2.has(key)) return false;
+  const v = segmentVersion(dir, segment);
+  if (v === 2) knownV2.add(key);
+  // Damaged or missing (undefined): rebuilt when a search meets it.
+  return v === 1;
+}
+
+/**
+ * Rewrites one version 1 segment (no checksums inside) as version 2, its live sessions only; a damaged one
+ * is rebuilt from the cold files. One per snapshot (it reads the segment whole, off the search's path).
+ * Returns whether more version 1 segments are left.
+ */
+export function upgradeOldSegment(db: Database, dir: string, cold: ColdFiles, log: Logger): boolean {
+  const old = queryAll(db, 'SELECT DISTINCT segment FROM cold_search ORDER BY segment')
+    .map((r) => String(r.segment))
+    .filter((seg) => isVersion1(dir, seg));
+  if (old.length === 0) return false;
+  const [segment] = old;
+  const live = new Set(
+    queryAll(db, 'SELECT session_id FROM cold_search WHERE segment = ?', [segment]).map((r) => String(r.session_id)),
+  );
+  let fresh: string;
+  try {
+    fresh = writeSegment(
+      dir,
+      mergeSegments(dir, [segment], (_seg, id) => live.has(id)),
+    ).name;
+  } catch (err) {
+    if (!(err instanceof DamagedSegmentError)) throw err;
+    log.warn(`store: ${err.message}; rebuilding it from the cold session files`);
+    rebuildSegment(db, dir, cold, log, segment);
+    return old.length > 1;
+  }
+  db.exec('BEGIN');
+  try {
+    db.run('UPDATE cold_search SET segment = ? WHERE segment = ?', [fresh, segment]);
+    db.run('DELETE FROM pending_deletes WHERE path = ?', [`${SEARCH_DIR}/${fresh}`]);
+    queueIfUnused(db, segment);
+    db.exec('COMMIT');
+  } catch (err) {
+    db.exec('ROLLBACK');
+    throw err;
+  }
+  log.info(`store: rewrote the search index file ${segment} with checksums as ${fresh}`);
+  return old.length > 1;
+}
+
 /**
  * Indexes again, from their cold files, the sessions a damaged or missing segment held; the segment is
  * queued for deletion. Returns how many sessions were indexed.
@@ -199,4 +261,43 @@ function readMessagesOrUndefined(cold: ColdFiles, file: string) {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The live part of several segments as one (sessions still named by `live(segment, sessionId)`), for
+ * merging small segments into one. Reads each segment's postings term by term.
+ */
+export function mergeSegments(dir: string, names: readonly string[], live: (segment: string, id: string) => boolean) {
+  const data: SegmentData = { sessions: [], postings: new Map() };
+  for (const name of names) {
+    const r = new SegmentReader(dir, name);
+    try {
+      // A version 1 segment has no checksums inside: hashed whole first, so damage is never carried over.
+      if (r.version === 1) verifySegment(dir, name);
+      const lens = r.lengths();
+      // Old chunk number → new one, for the chunks of live sessions.
+      const remap = new Int32Array(r.chunkCount).fill(-1);
+      let next = data.sessions.reduce((n, s) => n + s.lens.length, 0);
+      r.sessions.forEach(([id, cold, first], k) => {
+        if (!live(name, id)) return;
+        const end = k + 1 < r.sessions.length ? r.sessions[k + 1][2] : r.chunkCount;
+        const sessionLens: number[] = [];
+        for (let c = first; c < end; c++) {
+          remap[c] = next++;
+          sessionLens.push(lens[c]);
+        }
+        data.sessions.push({ id, cold, lens: sessionLens });
+      });
+      for (const [term, postings] of r.entries()) {
+        const kept = postings.flatMap(([c, tf]): Array<[number, number]> => (remap[c] >= 0 ? [[remap[c], tf]] : []));
+        if (kept.length === 0) continue;
+        const list = data.postings.get(term);
+        if (list) list.push(...kept);
+        else data.postings.set(term, kept);
+      }
+    } finally {
+      r.close();
+    }
+  }
+  return data;
 }

@@ -6,20 +6,31 @@
 // (memory-index.ts `chunkText`), tokenized by SQLite's own porter tokenizer (fts3tokenize) — so a chunk
 // scores the same BM25 hot or cold and the two are ranked together (cold-search.ts).
 //
-// Layout (integers little-endian; varints LEB128):
-//   "SXCIDX1\n" · u32 header length · header JSON · chunk lengths (u16 per chunk) · dictionary · postings
-// The header lists the sessions (id, cold file, first chunk number), the totals and a sparse index of the
-// dictionary (every 64th term and its offset). A dictionary entry: term length, term (UTF-8), chunk count,
-// postings offset, postings length. A posting: (gap × 2 + (tf > 1)), then tf when over 1.
-// The name is the first 16 hex digits of the file's SHA-256: a file is never rewritten in place, and a
-// torn or damaged one is detected (checked once per window before its first use).
+// Layout (integers little-endian; varints LEB128), version 2:
+//   "SXCIDX2\n" · u32 header length · 8 bytes: SHA-256 of the header (first 8) · header JSON ·
+//   chunk lengths (u16 per chunk) · dictionary · postings
+// The header lists the sessions (id, cold file, first chunk number), the totals, the file's size, a checksum
+// of the chunk lengths and a sparse index of the dictionary (every 64th term, its offset and the checksum
+// of its block of 64 entries). A dictionary entry: term length, term (UTF-8), chunk count, postings offset,
+// postings length, u32 checksum of those postings. A posting: (gap × 2 + (tf > 1)), then tf when over 1.
+// Every byte belongs to exactly one checked part, and each part is checked when it is read, before use:
+// opening checks the header and the size (a torn file is cut short), a lookup its dictionary block and the
+// term's postings. So no search reads a whole segment to trust it, and a damaged part is still never used.
+// Version 1 (no checksums inside: "SXCIDX1\n", no header digest, entries without a checksum) is still
+// read; it is hashed whole once per window before its first use, and rewritten as version 2 by upkeep.
+// The name is the first 16 hex digits of the file's SHA-256: a file is never rewritten in place.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { fsyncDir, makePrivateDir, writePrivateFileAtomically } from './private-files';
 
 export const SEARCH_DIR = 'search';
-const MAGIC = Buffer.from('SXCIDX1\n', 'latin1');
+/** The format segments are written in (the version in their header). */
+export const SEGMENT_FORMAT = 2;
+const MAGIC_V1 = Buffer.from('SXCIDX1\n', 'latin1');
+const MAGIC = Buffer.from('SXCIDX2\n', 'latin1');
+/** Magic, header length, header digest. */
+const PREFIX = 20;
 const SPARSE_EVERY = 64;
 const NAME = /^[0-9a-f]{16}\.idx$/;
 
@@ -39,14 +50,22 @@ export interface SegmentData {
 }
 
 interface Header {
-  v: 1;
+  v: 1 | 2;
   sessions: Array<[id: string, cold: string, firstChunk: number]>;
   chunks: number;
   lensAt: number;
   dictAt: number;
   dictEnd: number;
-  sparse: Array<[term: string, offset: number]>;
+  /** v2: the file's size in bytes, and the checksum of the chunk lengths. */
+  size?: number;
+  lensSum?: string;
+  /** Every 64th term and its entry's offset in the dictionary; v2 adds the checksum of its block. */
+  sparse: Array<[term: string, offset: number, sum?: string]>;
 }
+
+const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest();
+const sum16 = (bytes: Uint8Array) => sha(bytes).toString('hex', 0, 8);
+const sum32 = (bytes: Uint8Array) => sha(bytes).readUInt32LE(0);
 
 export function segmentData(sessions: readonly IndexedSession[]): SegmentData {
   const data: SegmentData = { sessions: [], postings: new Map() };
@@ -90,7 +109,7 @@ function readVarint(buf: Uint8Array, at: { i: number }): number {
   }
 }
 
-/** The file's bytes for `data`. */
+/** The file's bytes for `data` (version 2). */
 export function encodeSegment(data: SegmentData): Buffer {
   const sessions: Header['sessions'] = [];
   const lens: number[] = [];
@@ -118,31 +137,40 @@ export function encodeSegment(data: SegmentData): Buffer {
     varint(dict, list.length);
     varint(dict, start);
     varint(dict, post.length - start);
+    const check = Buffer.alloc(4);
+    check.writeUInt32LE(sum32(Uint8Array.from(post.slice(start))));
+    dict.push(...check);
   }
+  const dictBuf = Buffer.from(dict);
+  for (const [k, entry] of sparse.entries())
+    entry[2] = sum16(dictBuf.subarray(entry[1], k + 1 < sparse.length ? sparse[k + 1][1] : dictBuf.length));
   const lensBuf = Buffer.alloc(lens.length * 2);
   for (const [i, n] of lens.entries()) lensBuf.writeUInt16LE(Math.min(n, 0xffff), i * 2);
   // Offsets in the header depend on its own length: fix the sections' relative offsets, then shift.
   const header = (base: number): Header => ({
-    v: 1,
+    v: SEGMENT_FORMAT,
     sessions,
     chunks: lens.length,
     lensAt: base,
     dictAt: base + lensBuf.length,
-    dictEnd: base + lensBuf.length + dict.length,
+    dictEnd: base + lensBuf.length + dictBuf.length,
+    size: base + lensBuf.length + dictBuf.length + post.length,
+    lensSum: sum16(lensBuf),
     sparse,
   });
   let base = 0;
-  let json = '';
-  for (let guess = 12; ; ) {
-    json = JSON.stringify(header(guess));
-    base = 12 + Buffer.byteLength(json);
+  let json = Buffer.alloc(0);
+  for (let guess = PREFIX; ; ) {
+    json = Buffer.from(JSON.stringify(header(guess)), 'utf8');
+    base = PREFIX + json.length;
     if (base === guess) break;
     guess = base;
   }
-  const head = Buffer.alloc(12);
+  const head = Buffer.alloc(PREFIX);
   MAGIC.copy(head, 0);
-  head.writeUInt32LE(Buffer.byteLength(json), 8);
-  return Buffer.concat([head, Buffer.from(json, 'utf8'), lensBuf, Buffer.from(dict), Buffer.from(post)]);
+  head.writeUInt32LE(json.length, 8);
+  sha(json).copy(head, 12, 0, 8);
+  return Buffer.concat([head, json, lensBuf, dictBuf, Buffer.from(post)]);
 }
 
 export function segmentName(bytes: Uint8Array): string {
@@ -163,7 +191,26 @@ export function writeSegment(dir: string, data: SegmentData): { name: string; by
 
 export class DamagedSegmentError extends Error {}
 
-/** Whether the file's bytes still hash to its name (streamed: the file is never held whole). */
+/** The format version a segment file says it is in (its first 8 bytes); undefined when unreadable. */
+export function segmentVersion(dir: string, name: string): 1 | 2 | undefined {
+  try {
+    const fd = fs.openSync(join(dir, SEARCH_DIR, name), 'r');
+    try {
+      const magic = Buffer.alloc(8);
+      fs.readSync(fd, magic, 0, 8, 0);
+      return magic.equals(MAGIC) ? 2 : magic.equals(MAGIC_V1) ? 1 : undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the file's bytes still hash to its name (streamed: the file is never held whole). Searching needs
+ * it only for a version 1 segment; a version 2 segment checks each part as it is read.
+ */
 export function verifySegment(dir: string, name: string): void {
   if (!NAME.test(name)) throw new DamagedSegmentError(`bad search index file name ${name}`);
   const file = join(dir, SEARCH_DIR, name);
@@ -188,32 +235,57 @@ export function verifySegment(dir: string, name: string): void {
     throw new DamagedSegmentError(`search index file ${file} is damaged (its bytes do not match its name)`);
 }
 
-/** One segment opened for a query: the header is read at once, everything else on demand. */
+interface DictEntry {
+  term: string;
+  df: number;
+  at: number;
+  len: number;
+  /** v2: checksum of the postings. */
+  sum?: number;
+}
+
+/**
+ * One segment opened for a query: the header is read (and, in version 2, checked) at once, everything else
+ * on demand; in version 2 each part is checked as it is read (DamagedSegmentError when it does not match).
+ */
 export class SegmentReader {
   private readonly fd: number;
   private readonly header: Header;
   private readonly firstChunks: number[];
+  private readonly file: string;
 
   constructor(
     dir: string,
     readonly name: string,
   ) {
-    const file = join(dir, SEARCH_DIR, name);
-    this.fd = fs.openSync(file, 'r');
+    this.file = join(dir, SEARCH_DIR, name);
+    this.fd = fs.openSync(this.file, 'r');
     try {
-      const head = this.read(0, 12);
-      if (head.length < 12 || !head.subarray(0, 8).equals(MAGIC))
-        throw new DamagedSegmentError(`search index file ${file} is not a search index`);
-      const json = this.read(12, head.readUInt32LE(8)).toString('utf8');
-      this.header = JSON.parse(json) as Header;
-      if (this.header.v !== 1) throw new DamagedSegmentError(`search index file ${file} has an unknown version`);
+      const head = this.read(0, PREFIX);
+      const magic = head.subarray(0, 8);
+      const v = magic.equals(MAGIC) ? 2 : magic.equals(MAGIC_V1) ? 1 : 0;
+      if (head.length < 12 || v === 0) throw this.damaged('is not a search index');
+      const json = this.read(v === 2 ? PREFIX : 12, head.readUInt32LE(8));
+      if (v === 2 && (head.length < PREFIX || !sha(json).subarray(0, 8).equals(head.subarray(12, PREFIX))))
+        throw this.damaged('is damaged (its header does not match its checksum)');
+      this.header = JSON.parse(json.toString('utf8')) as Header;
+      if (this.header.v !== v) throw this.damaged('has an unknown version');
+      if (v === 2 && fs.fstatSync(this.fd).size !== this.header.size)
+        throw this.damaged('is damaged (cut short or grown: its size does not match its header)');
     } catch (err) {
       fs.closeSync(this.fd);
-      throw err instanceof DamagedSegmentError
-        ? err
-        : new DamagedSegmentError(`search index file ${file} cannot be read: ${(err as Error).message}`);
+      throw err instanceof DamagedSegmentError ? err : this.damaged(`cannot be read: ${(err as Error).message}`);
     }
     this.firstChunks = this.header.sessions.map((s) => s[2]);
+  }
+
+  private damaged(what: string): DamagedSegmentError {
+    return new DamagedSegmentError(`search index file ${this.file} ${what}`);
+  }
+
+  /** Format version: 1 has no checksums inside (hash the whole file with verifySegment before trusting it). */
+  get version(): 1 | 2 {
+    return this.header.v;
   }
 
   close(): void {
@@ -254,28 +326,51 @@ export class SegmentReader {
   /** Every chunk's length in tokens. */
   lengths(): Uint16Array {
     const buf = this.read(this.header.lensAt, this.header.chunks * 2);
+    if (this.header.lensSum !== undefined && sum16(buf) !== this.header.lensSum)
+      throw this.damaged('is damaged (its chunk lengths do not match their checksum)');
     const out = new Uint16Array(this.header.chunks);
     for (let i = 0; i < out.length; i++) out[i] = buf.readUInt16LE(i * 2);
     return out;
   }
 
-  /** The dictionary entries of the block that may hold `term` (or every entry). */
-  private dictionary(from: number, to: number): Array<{ term: string; df: number; at: number; len: number }> {
-    const buf = this.read(this.header.dictAt + from, to - from);
+  /** The end of sparse block `k` in the dictionary (relative offset). */
+  private blockEnd(k: number): number {
+    const sparse = this.header.sparse;
+    return k + 1 < sparse.length ? sparse[k + 1][1] : this.header.dictEnd - this.header.dictAt;
+  }
+
+  /** The dictionary entries of sparse block `k` (v2: checked against the block's checksum). */
+  private block(k: number): DictEntry[] {
+    const [, from, sum] = this.header.sparse[k];
+    const buf = this.read(this.header.dictAt + from, this.blockEnd(k) - from);
+    if (this.header.v === 2 && sum16(buf) !== sum)
+      throw this.damaged('is damaged (a block of its dictionary does not match its checksum)');
     const at = { i: 0 };
-    const out: Array<{ term: string; df: number; at: number; len: number }> = [];
+    const out: DictEntry[] = [];
     while (at.i < buf.length) {
       const n = readVarint(buf, at);
       const term = buf.subarray(at.i, at.i + n).toString('utf8');
       at.i += n;
-      out.push({ term, df: readVarint(buf, at), at: readVarint(buf, at), len: readVarint(buf, at) });
+      const entry: DictEntry = { term, df: readVarint(buf, at), at: readVarint(buf, at), len: readVarint(buf, at) };
+      if (this.header.v === 2) {
+        if (at.i + 4 > buf.length) throw this.damaged('is damaged (a dictionary entry is cut)');
+        entry.sum = buf.readUInt32LE(at.i);
+        at.i += 4;
+      }
+      out.push(entry);
     }
     return out;
   }
 
-  /** Every term of the segment, in order (for merging). */
+  /** Every term of the segment, in order. */
   terms(): string[] {
-    return this.dictionary(0, this.header.dictEnd - this.header.dictAt).map((e) => e.term);
+    return this.header.sparse.flatMap((_, k) => this.block(k).map((e) => e.term));
+  }
+
+  /** Every term with its postings, in order (for merging: each dictionary block is read once). */
+  *entries(): Generator<[string, Array<[number, number]>]> {
+    for (const [k] of this.header.sparse.entries())
+      for (const entry of this.block(k)) yield [entry.term, this.readPostings(entry)];
   }
 
   /** The postings of `term`: [chunk number, term frequency] pairs; empty when the segment lacks it. */
@@ -289,10 +384,14 @@ export class SegmentReader {
       if (sparse[mid][0] <= term) lo = mid;
       else hi = mid - 1;
     }
-    const end = lo + 1 < sparse.length ? sparse[lo + 1][1] : this.header.dictEnd - this.header.dictAt;
-    const entry = this.dictionary(sparse[lo][1], end).find((e) => e.term === term);
-    if (!entry) return [];
+    const entry = this.block(lo).find((e) => e.term === term);
+    return entry ? this.readPostings(entry) : [];
+  }
+
+  private readPostings(entry: DictEntry): Array<[number, number]> {
     const buf = this.read(this.header.dictEnd + entry.at, entry.len);
+    if (entry.sum !== undefined && (buf.length !== entry.len || sum32(buf) !== entry.sum))
+      throw this.damaged('is damaged (the postings of a term do not match their checksum)');
     const at = { i: 0 };
     const out: Array<[number, number]> = [];
     let prev = -1;
@@ -302,47 +401,7 @@ export class SegmentReader {
       out.push([chunk, code % 2 === 1 ? readVarint(buf, at) : 1]);
       prev = chunk;
     }
-    if (out.length !== entry.df)
-      throw new DamagedSegmentError(`search index file ${this.name}: postings of a term are cut`);
+    if (out.length !== entry.df) throw this.damaged('is damaged (the postings of a term are cut)');
     return out;
   }
-}
-
-/**
- * The live part of several segments as one (sessions still named by `live(segment, sessionId)`), for
- * merging small segments into one. Reads each segment's postings term by term.
- */
-export function mergeSegments(dir: string, names: readonly string[], live: (segment: string, id: string) => boolean) {
-  const data: SegmentData = { sessions: [], postings: new Map() };
-  for (const name of names) {
-    const r = new SegmentReader(dir, name);
-    try {
-      const lens = r.lengths();
-      // Old chunk number → new one, for the chunks of live sessions.
-      const remap = new Int32Array(r.chunkCount).fill(-1);
-      let next = data.sessions.reduce((n, s) => n + s.lens.length, 0);
-      r.sessions.forEach(([id, cold, first], k) => {
-        if (!live(name, id)) return;
-        const end = k + 1 < r.sessions.length ? r.sessions[k + 1][2] : r.chunkCount;
-        const sessionLens: number[] = [];
-        for (let c = first; c < end; c++) {
-          remap[c] = next++;
-          sessionLens.push(lens[c]);
-        }
-        data.sessions.push({ id, cold, lens: sessionLens });
-      });
-      for (const term of r.terms()) {
-        const kept = r
-          .postings(term)
-          .flatMap(([c, tf]): Array<[number, number]> => (remap[c] >= 0 ? [[remap[c], tf]] : []));
-        if (kept.length === 0) continue;
-        const list = data.postings.get(term);
-        if (list) list.push(...kept);
-        else data.postings.set(term, kept);
-      }
-    } finally {
-      r.close();
-    }
-  }
-  return data;
 }

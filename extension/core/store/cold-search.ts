@@ -9,7 +9,7 @@ import { chunkText } from './memory-index';
 import { messageText } from './message-rows';
 import { DamagedSegmentError, type IndexedSession, SegmentReader, verifySegment } from './cold-index';
 import type { Database } from './sqljs';
-import { queryAll } from './sqljs';
+import { queryAll, queryOne } from './sqljs';
 
 /** SQLite's porter tokenizer (the one memory_fts uses), for indexing cold chunks and query terms. */
 export function withTokenizer<T>(db: Database, fn: (tokenize: (text: string) => string[]) => T): T {
@@ -64,11 +64,6 @@ export interface ColdResult {
   hits: ColdChunkHit[];
 }
 
-interface LiveRow {
-  segment: string;
-  cold: string;
-}
-
 export class ColdSearch {
   /** Segments checked against their names in this window (a segment is immutable). */
   private readonly verified = new Set<string>();
@@ -80,43 +75,64 @@ export class ColdSearch {
     private readonly onDamaged: (segment: string) => void,
   ) {}
 
-  private live(db: Database): { bySegment: Map<string, Map<string, LiveRow>>; n: number; tokens: number } {
-    const bySegment = new Map<string, Map<string, LiveRow>>();
-    let n = 0;
-    let tokens = 0;
-    for (const r of queryAll(
+  /**
+   * The live cold corpus: its chunks and tokens (summed by SQLite) and the segments naming a live session.
+   * Which sessions are live is asked per segment, for the sessions its postings name (liveIn): the work
+   * follows the hits, not the number of cold sessions (a query at 2,600 cold sessions built 8 MB of rows).
+   */
+  private corpus(db: Database): { segments: string[]; n: number; tokens: number } {
+    const live = 'FROM cold_search c JOIN sessions s ON s.id = c.session_id WHERE s.cold_file IS NOT NULL';
+    const totals = queryOne(db, `SELECT coalesce(sum(c.chunks), 0) AS n, coalesce(sum(c.tokens), 0) AS t ${live}`);
+    const segments = queryAll(db, `SELECT DISTINCT c.segment ${live} ORDER BY c.segment`).map((r) => String(r.segment));
+    return { segments, n: Number(totals?.n ?? 0), tokens: Number(totals?.t ?? 0) };
+  }
+
+  /** Of the sessions `r` holds at `indexes`, those still cold in the file the segment indexed (id → true). */
+  private liveIn(db: Database, r: SegmentReader, indexes: Iterable<number>): Set<string> {
+    const named = new Map<string, string>();
+    for (const k of indexes) named.set(r.sessions[k][0], r.sessions[k][1]);
+    if (named.size === 0) return new Set();
+    const rows = queryAll(
       db,
-      `SELECT c.session_id, c.segment, c.chunks, c.tokens, s.cold_file FROM cold_search c
-         JOIN sessions s ON s.id = c.session_id WHERE s.cold_file IS NOT NULL`,
-    )) {
-      const seg = String(r.segment);
-      const m = bySegment.get(seg) ?? new Map<string, LiveRow>();
-      bySegment.set(seg, m);
-      m.set(String(r.session_id), { segment: seg, cold: String(r.cold_file) });
-      n += Number(r.chunks);
-      tokens += Number(r.tokens);
-    }
-    return { bySegment, n, tokens };
+      `SELECT c.session_id, s.cold_file FROM cold_search c JOIN sessions s ON s.id = c.session_id
+        WHERE c.segment = ? AND s.cold_file IS NOT NULL AND c.session_id IN (SELECT value FROM json_each(?))`,
+      [r.name, JSON.stringify([...named.keys()])],
+    );
+    return new Set(
+      rows
+        .filter((row) => named.get(String(row.session_id)) === String(row.cold_file))
+        .map((row) => String(row.session_id)),
+    );
   }
 
   /** Segments found damaged (and rebuilt) during the current query: it runs once more over the new ones. */
   private damaged = 0;
 
-  /** Opens a segment (checked once per window); undefined, after reporting it, when it is damaged. */
-  private open(name: string): SegmentReader | undefined {
+  /**
+   * Runs `fn` over a segment; undefined, after reporting it, when the segment is damaged. A version 2
+   * segment checks each part as `fn` reads it; a version 1 segment is hashed whole once per window first.
+   */
+  private withSegment<T>(name: string, fn: (r: SegmentReader) => T): T | undefined {
+    let r: SegmentReader | undefined;
     try {
-      if (!this.verified.has(name)) {
+      r = new SegmentReader(this.dir, name);
+      if (r.version === 1 && !this.verified.has(name)) {
         verifySegment(this.dir, name);
         this.verified.add(name);
       }
-      return new SegmentReader(this.dir, name);
+      return fn(r);
     } catch (err) {
       if (!(err instanceof DamagedSegmentError) && (err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      // Closed before the rebuild, which may write a file of the same name (Windows keeps an open file).
+      r?.close();
+      r = undefined;
       this.verified.delete(name);
       this.log.error(`store: ${(err as Error).message}; rebuilding it from the cold session files`);
       this.damaged++;
       this.onDamaged(name);
       return undefined;
+    } finally {
+      r?.close();
     }
   }
 
@@ -128,33 +144,43 @@ export class ColdSearch {
   /** Every live cold chunk holding at least one of `phrases` (each a list of tokens), with the statistics. */
   query(db: Database, phrases: readonly string[][], retried = false): ColdResult {
     this.damaged = 0;
-    const { bySegment, n, tokens } = this.live(db);
+    const { segments, n, tokens } = this.corpus(db);
     const df = phrases.map(() => 0);
     const hits: ColdChunkHit[] = [];
-    for (const [name, sessions] of bySegment) {
-      const r = this.open(name);
-      if (!r) continue;
-      try {
+    for (const name of segments) {
+      // Counted only once the segment was read whole: a damaged one is rebuilt and the query runs again.
+      const found = this.withSegment(name, (r) => {
+        const perPhrase = phrases.map((tokens) => phrasePostings(r, tokens));
+        const live = this.liveIn(
+          db,
+          r,
+          new Set(perPhrase.flatMap((list) => list.map(([chunk]) => r.sessionOf(chunk)))),
+        );
+        const segDf = phrases.map(() => 0);
         const perChunk = new Map<number, number[]>();
-        phrases.forEach((tokens, p) => {
-          for (const [chunk, tf] of phrasePostings(r, tokens)) {
-            const [id, cold] = r.sessions[r.sessionOf(chunk)];
-            if (sessions.get(id)?.cold !== cold) continue;
-            df[p]++;
+        perPhrase.forEach((list, p) => {
+          for (const [chunk, tf] of list) {
+            if (!live.has(r.sessions[r.sessionOf(chunk)][0])) continue;
+            segDf[p]++;
             const row = perChunk.get(chunk) ?? phrases.map(() => 0);
             perChunk.set(chunk, row);
             row[p] = tf;
           }
         });
-        if (perChunk.size === 0) continue;
+        const segHits: ColdChunkHit[] = [];
+        if (perChunk.size === 0) return { segDf, segHits };
         const lens = r.lengths();
         for (const [chunk, tf] of perChunk) {
           const k = r.sessionOf(chunk);
-          hits.push({ sessionId: r.sessions[k][0], ordinal: chunk - r.sessions[k][2], tf, len: lens[chunk] });
+          segHits.push({ sessionId: r.sessions[k][0], ordinal: chunk - r.sessions[k][2], tf, len: lens[chunk] });
         }
-      } finally {
-        r.close();
-      }
+        return { segDf, segHits };
+      });
+      if (!found) continue;
+      found.segDf.forEach((count, p) => {
+        df[p] += count;
+      });
+      hits.push(...found.segHits);
     }
     if (this.damaged > 0 && !retried) return this.query(db, phrases, true);
     return { n, tokens, df, hits };
@@ -165,24 +191,17 @@ export class ColdSearch {
     this.damaged = 0;
     const out = new Set<string>();
     if (phrases.length === 0) return out;
-    for (const [name, sessions] of this.live(db).bySegment) {
-      const r = this.open(name);
-      if (!r) continue;
-      try {
-        let common: Set<string> | undefined;
+    for (const name of this.corpus(db).segments) {
+      const common = this.withSegment(name, (r) => {
+        let common: Set<number> | undefined;
         for (const tokens of phrases) {
-          const has = new Set<string>();
-          for (const [chunk] of phrasePostings(r, tokens)) {
-            const [id, cold] = r.sessions[r.sessionOf(chunk)];
-            if (sessions.get(id)?.cold === cold) has.add(id);
-          }
-          common = common ? new Set([...common].filter((id) => has.has(id))) : has;
+          const has = new Set(phrasePostings(r, tokens).map(([chunk]) => r.sessionOf(chunk)));
+          common = common ? new Set([...common].filter((k) => has.has(k))) : has;
           if (common.size === 0) break;
         }
-        for (const id of common ?? []) out.add(id);
-      } finally {
-        r.close();
-      }
+        return this.liveIn(db, r, common ?? []);
+      });
+      for (const id of common ?? []) out.add(id);
     }
     if (this.damaged > 0 && !retried) return this.sessionsWithAll(db, phrases, true);
     return out;

@@ -12,11 +12,27 @@ const POSIX = process.platform !== 'win32';
 
 /** Sub-folders of the store folder that hold store files. */
 const STORE_SUBDIRS = ['journal', 'blobs', 'images', 'sessions', 'search'];
+/**
+ * Of those, the ones only a snapshot creates (never before narrowStoreFiles runs in an open) and whose
+ * files grow with history: once such a folder is owner-only, its files were created 0600 or narrowed
+ * before it (files first, folder last), and no one else can reach them — so an open does not lstat
+ * thousands of cold files and segments again.
+ */
+const NARROWED_WITH_FOLDER = new Set(['sessions', 'search']);
 
 /** Creates a folder (and missing parents) owner-only; narrows it when it exists already. */
 export function makePrivateDir(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   if (POSIX) fs.chmodSync(dir, PRIVATE_DIR_MODE);
+}
+
+function isPrivateDir(path: string): boolean {
+  try {
+    const st = fs.lstatSync(path);
+    return st.isDirectory() && (st.mode & 0o777) === PRIVATE_DIR_MODE;
+  } catch {
+    return false;
+  }
 }
 
 function narrow(path: string, mode: number): void {
@@ -56,8 +72,10 @@ export function narrowStoreFiles(dir: string): void {
     } catch {
       continue;
     }
-    narrow(subdir, PRIVATE_DIR_MODE);
+    if (NARROWED_WITH_FOLDER.has(sub) && isPrivateDir(subdir)) continue;
+    // Files first, the folder last: a crash in between leaves the folder wide, so the next open redoes it.
     for (const f of files) narrow(join(subdir, f), PRIVATE_FILE_MODE);
+    narrow(subdir, PRIVATE_DIR_MODE);
   }
 }
 

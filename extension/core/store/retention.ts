@@ -61,28 +61,35 @@ export function purgeDeleted(db: Database, cutoff: number, cold: ColdFiles, log:
 
 interface FileEntry {
   rel: string;
-  size: number;
-  mtimeMs: number;
+  /** Its size and time, read when asked (lstat): undefined when it is gone or no longer a file. */
+  stat(): { size: number; mtimeMs: number } | undefined;
 }
 
+/** The regular files below `sub` (names only: the directory entries say which are files, no stat each). */
 function listFiles(dir: string, sub: string, depth = 1): FileEntry[] {
   const out: FileEntry[] = [];
   const walk = (rel: string, d: number) => {
-    let names: string[];
+    let entries: fs.Dirent[];
     try {
-      names = fs.readdirSync(join(dir, ...rel.split('/')));
+      entries = fs.readdirSync(join(dir, ...rel.split('/')), { withFileTypes: true });
     } catch {
       return;
     }
-    for (const name of names) {
-      const r = `${rel}/${name}`;
-      try {
-        const st = fs.lstatSync(join(dir, ...r.split('/')));
-        if (st.isDirectory() && d > 1) walk(r, d - 1);
-        else if (st.isFile()) out.push({ rel: r, size: st.size, mtimeMs: st.mtimeMs });
-      } catch {
-        /* gone meanwhile */
-      }
+    for (const e of entries) {
+      const r = `${rel}/${e.name}`;
+      if (e.isDirectory() && d > 1) walk(r, d - 1);
+      else if (e.isFile())
+        out.push({
+          rel: r,
+          stat: () => {
+            try {
+              const st = fs.lstatSync(join(dir, ...r.split('/')));
+              return st.isFile() ? st : undefined;
+            } catch {
+              return undefined; // gone meanwhile
+            }
+          },
+        });
     }
   };
   walk(sub, depth);
@@ -97,9 +104,16 @@ export function queueOrphans(db: Database, dir: string, now: number): { files: n
   let files = 0;
   let bytes = 0;
   const pending = new Set(queryAll(db, 'SELECT path FROM pending_deletes').map((r) => String(r.path)));
-  // Cold files and checkpoint hashes in use, read once (not one scan per file: thousands of files).
-  const coldInUse = new Set(
-    queryAll(db, 'SELECT cold_file FROM sessions WHERE cold_file IS NOT NULL').map((r) => `${COLD_DIR}/${r.cold_file}`),
+  // Cold files no session names: the folder's names are matched inside SQLite, in one query (not one per
+  // file, nor every session's name brought into JS: thousands of files, and a window does this at open).
+  const coldFiles = listFiles(dir, COLD_DIR);
+  const coldUnnamed = new Set(
+    queryAll(
+      db,
+      `SELECT value AS f FROM json_each(?)
+        WHERE value NOT IN (SELECT cold_file FROM sessions WHERE cold_file IS NOT NULL)`,
+      [JSON.stringify(coldFiles.map((f) => f.rel.slice(COLD_DIR.length + 1)))],
+    ).map((r) => `${COLD_DIR}/${r.f}`),
   );
   const hashesInUse = new Set<string>();
   for (const r of queryAll(
@@ -107,20 +121,24 @@ export function queueOrphans(db: Database, dir: string, now: number): { files: n
     'SELECT body AS t FROM turn_checkpoints UNION ALL SELECT rewind_json FROM sessions WHERE rewind_json IS NOT NULL',
   ))
     for (const h of String(r.t).match(/[0-9a-f]{64}/g) ?? []) hashesInUse.add(h);
-  const consider = (f: FileEntry, grace: number, inUse: (rel: string) => boolean) => {
-    if (pending.has(f.rel) || now - f.mtimeMs < grace || inUse(f.rel)) return;
+  // A name in use is known from the sets above without touching the file: only the rest (orphans, rare)
+  // are stat'ed, so the pass costs per orphan, not per file. A blob's use is a query: its age first.
+  const consider = (f: FileEntry, grace: number, inUse: (rel: string) => boolean, useIsQuery = false) => {
+    if (pending.has(f.rel) || (!useIsQuery && inUse(f.rel))) return;
+    const st = f.stat();
+    if (!st || now - st.mtimeMs < grace || (useIsQuery && inUse(f.rel))) return;
     queueDelete(db, f.rel);
     files++;
-    bytes += f.size;
+    bytes += st.size;
   };
   for (const f of listFiles(dir, 'blobs'))
-    if (/^blobs\/[0-9a-f]{64}\.txt$/.test(f.rel)) consider(f, ORPHAN_GRACE_MS, (rel) => isReferenced(db, rel));
+    if (/^blobs\/[0-9a-f]{64}\.txt$/.test(f.rel)) consider(f, ORPHAN_GRACE_MS, (rel) => isReferenced(db, rel), true);
   // Images are written before the record naming them (a send, another window): the same grace as blobs.
   const images = imagesInUse(db);
   for (const f of listFiles(dir, IMAGES_DIR))
     if (/^images\/[0-9a-f]{64}$/.test(f.rel)) consider(f, ORPHAN_GRACE_MS, (rel) => images.has(rel.slice(-64)));
     else if (/^images\/[0-9a-f]{64}\.tmp-/.test(f.rel)) consider(f, ORPHAN_GRACE_MS, () => false);
-  for (const f of listFiles(dir, COLD_DIR)) consider(f, ORPHAN_GRACE_MS, (rel) => coldInUse.has(rel));
+  for (const f of coldFiles) consider(f, ORPHAN_GRACE_MS, (rel) => !coldUnnamed.has(rel));
   const segmentsInUse = new Set(
     queryAll(db, 'SELECT DISTINCT segment FROM cold_search').map((r) => `${SEARCH_DIR}/${r.segment}`),
   );
@@ -163,7 +181,7 @@ function size(file: string): number {
 }
 
 export function storageReport(db: Database, dir: string): StorageReport {
-  const sum = (list: FileEntry[]) => list.reduce((n, f) => n + f.size, 0);
+  const sum = (list: FileEntry[]) => list.reduce((n, f) => n + (f.stat()?.size ?? 0), 0);
   const cold = listFiles(dir, COLD_DIR);
   const counts = queryOne(
     db,

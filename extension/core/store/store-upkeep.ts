@@ -4,7 +4,7 @@
 import type { Logger } from '../ports';
 import type { BlobStore } from './blobs';
 import type { ColdFiles } from './cold-files';
-import { mergeSmallSegments, migrateLegacyColdDocs } from './cold-index-upkeep';
+import { mergeSmallSegments, migrateLegacyColdDocs, upgradeOldSegment } from './cold-index-upkeep';
 import { coldCandidates, moveToCold, type HotPolicy } from './cold-move';
 import type { Projection } from './projection';
 import { purgeDeleted, queueOrphans } from './retention';
@@ -97,7 +97,8 @@ export class StoreUpkeep {
 
   /**
    * Moves cold sessions' search documents from before schema v7 out of the full-text index into a
-   * segment file, a batch per snapshot. Returns whether some are left for the next snapshot.
+   * segment file, a batch per snapshot, then rewrites version 1 segments (cold-index.ts) with their
+   * checksums, one per snapshot. Returns whether some are left for the next snapshot.
    */
   migrateColdSearch(): boolean {
     const { migrated, more } = migrateLegacyColdDocs(this.db, this.opts.dir, this.opts.cold, this.opts.log);
@@ -106,7 +107,14 @@ export class StoreUpkeep {
       mergeSmallSegments(this.db, this.opts.dir, this.opts.log);
       this.vacuumIfSparse();
     }
-    return more;
+    if (more) return true;
+    // Then segments from before the checksums inside (version 1), one per snapshot.
+    try {
+      return upgradeOldSegment(this.db, this.opts.dir, this.opts.cold, this.opts.log);
+    } catch (err) {
+      this.opts.log.warn(`store: could not rewrite a search index file: ${(err as Error).message}`);
+      return false;
+    }
   }
 
   /**

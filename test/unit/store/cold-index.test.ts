@@ -4,11 +4,14 @@
 // the in-memory full-text index.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, truncateSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import fs, { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { searchSessions } from '../../../extension/core/store/session-search';
+import { mergeSegments } from '../../../extension/core/store/cold-index-upkeep';
 import {
-  mergeSegments,
+  DamagedSegmentError,
+  type SegmentData,
   SegmentReader,
   segmentData,
   verifySegment,
@@ -235,6 +238,276 @@ test('migration: cold documents from before v7 leave the full-text index for a s
     assert.equal(hits[0]?.sessionId, 'c');
     assert.equal(store.listSessions({ query: 'borrow lifetimes' })[0]?.id, 'b');
     await store.close();
+  } finally {
+    cleanup();
+  }
+});
+
+// ——— Checksums inside (format version 2): a search reads only what it needs, and checks what it reads ———
+
+/** Version 1 of the format (before the checksums inside), to check that old segments still work. */
+function encodeV1(data: SegmentData): Buffer {
+  const varint = (out: number[], n: number) => {
+    let v = n;
+    while (v >= 0x80) {
+      out.push((v % 0x80) | 0x80);
+      v = Math.floor(v / 0x80);
+    }
+    out.push(v);
+  };
+  const sessions: Array<[string, string, number]> = [];
+  const lens: number[] = [];
+  for (const s of data.sessions) {
+    sessions.push([s.id, s.cold, lens.length]);
+    lens.push(...s.lens);
+  }
+  const dict: number[] = [];
+  const post: number[] = [];
+  const sparse: Array<[string, number]> = [];
+  for (const [k, term] of [...data.postings.keys()].sort().entries()) {
+    if (k % 64 === 0) sparse.push([term, dict.length]);
+    const list = data.postings.get(term) ?? [];
+    const start = post.length;
+    let prev = -1;
+    for (const [chunk, tf] of list) {
+      varint(post, (chunk - prev) * 2 + (tf > 1 ? 1 : 0));
+      if (tf > 1) varint(post, tf);
+      prev = chunk;
+    }
+    const bytes = Buffer.from(term, 'utf8');
+    varint(dict, bytes.length);
+    dict.push(...bytes);
+    varint(dict, list.length);
+    varint(dict, start);
+    varint(dict, post.length - start);
+  }
+  const lensBuf = Buffer.alloc(lens.length * 2);
+  for (const [i, n] of lens.entries()) lensBuf.writeUInt16LE(n, i * 2);
+  let json = '';
+  for (let guess = 12, base = 0; ; guess = base) {
+    json = JSON.stringify({
+      v: 1,
+      sessions,
+      chunks: lens.length,
+      lensAt: guess,
+      dictAt: guess + lensBuf.length,
+      dictEnd: guess + lensBuf.length + dict.length,
+      sparse,
+    });
+    base = 12 + Buffer.byteLength(json);
+    if (base === guess) break;
+  }
+  const head = Buffer.alloc(12);
+  head.write('SXCIDX1\n', 0, 'latin1');
+  head.writeUInt32LE(Buffer.byteLength(json), 8);
+  return Buffer.concat([head, Buffer.from(json), lensBuf, Buffer.from(dict), Buffer.from(post)]);
+}
+
+function headerOf(file: string): { json: { lensAt: number; dictAt: number; size: number }; end: number } {
+  const bytes = readFileSync(file);
+  const n = bytes.readUInt32LE(8);
+  return { json: JSON.parse(bytes.subarray(20, 20 + n).toString('utf8')), end: 20 + n };
+}
+
+function flipByte(file: string, at: number): void {
+  const bytes = readFileSync(file);
+  bytes[at] ^= 0x20;
+  writeFileSync(file, bytes);
+}
+
+test('a lookup in a version 2 segment reads a small part of it, never the whole file', () => {
+  const { dir, cleanup } = tempDir('segread');
+  try {
+    // 300 sessions of 5 chunks × 200 tokens over 3,000 terms: a segment of a third of a megabyte.
+    let s = 7;
+    const rnd = (n: number) => {
+      s = (s * 1664525 + 1013904223) >>> 0;
+      return s % n;
+    };
+    const sessions = Array.from({ length: 300 }, (_, i) => ({
+      id: `s${i}`,
+      cold: `s${i}.f.json.gz`,
+      chunks: Array.from({ length: 5 }, () => Array.from({ length: 200 }, () => `w${rnd(3000)}`)),
+    }));
+    const { name, bytes: size } = writeSegment(dir, segmentData(sessions));
+    assert.ok(size > 300_000, `segment of ${size} bytes`);
+    let read = 0;
+    const realRead = fs.readSync;
+    fs.readSync = ((...args: Parameters<typeof fs.readSync>) => {
+      const n = (realRead as (...a: unknown[]) => number)(...args);
+      read += n;
+      return n;
+    }) as typeof fs.readSync;
+    try {
+      const r = new SegmentReader(dir, name);
+      try {
+        const postings = r.postings('w42');
+        const expected = sessions.flatMap((x) => x.chunks).flatMap((c, i) => (c.includes('w42') ? [i] : []));
+        assert.deepEqual(
+          postings.map(([chunk]) => chunk),
+          expected,
+        );
+        r.lengths();
+      } finally {
+        r.close();
+      }
+    } finally {
+      fs.readSync = realRead;
+    }
+    assert.ok(read * 10 < size, `read ${read} of ${size} bytes`);
+  } finally {
+    cleanup();
+  }
+});
+
+test('damage in any part of a version 2 segment is found when that part is read, before it is used', () => {
+  const { dir, cleanup } = tempDir('segdamage');
+  try {
+    const data = segmentData([
+      { id: 's1', cold: 's1.f.json.gz', chunks: [['deploy', 'server', 'deploy'], ['lifetim']] },
+      { id: 's2', cold: 's2.f.json.gz', chunks: [['server'], ['deploy', 'x', 'y', 'zebra']] },
+    ]);
+    const fresh = () => {
+      const { name } = writeSegment(dir, data);
+      return { name, file: join(dir, 'search', name) };
+    };
+    const damaged = (fn: () => unknown, what: string) =>
+      assert.throws(fn, (err) => err instanceof DamagedSegmentError && /is damaged/.test(err.message), what);
+    // The header (its JSON): found at open.
+    let { name, file } = fresh();
+    const { json, end } = headerOf(file);
+    flipByte(file, 30);
+    damaged(() => new SegmentReader(dir, name), 'header');
+    // Cut short, or grown: found at open by the size in the header.
+    ({ name, file } = fresh());
+    truncateSync(file, json.size - 1);
+    damaged(() => new SegmentReader(dir, name), 'cut short');
+    ({ name, file } = fresh());
+    writeFileSync(file, Buffer.concat([readFileSync(file), Buffer.from([0])]));
+    damaged(() => new SegmentReader(dir, name), 'grown');
+    // The chunk lengths: found by lengths(); the postings are still good.
+    ({ name, file } = fresh());
+    assert.equal(json.lensAt, end);
+    flipByte(file, json.lensAt);
+    let r = new SegmentReader(dir, name);
+    assert.equal(r.postings('deploy').length, 2);
+    damaged(() => r.lengths(), 'lengths');
+    r.close();
+    // The dictionary: found by a lookup in that block and by terms().
+    ({ name, file } = fresh());
+    flipByte(file, json.dictAt + 1);
+    r = new SegmentReader(dir, name);
+    damaged(() => r.postings('server'), 'dictionary');
+    damaged(() => r.terms(), 'dictionary (terms)');
+    r.close();
+    // The last term's postings ('zebra', the last byte of the file): found by its lookup, not by another's.
+    ({ name, file } = fresh());
+    flipByte(file, json.size - 1);
+    r = new SegmentReader(dir, name);
+    assert.deepEqual(r.postings('server'), [
+      [0, 1],
+      [2, 1],
+    ]);
+    damaged(() => r.postings('zebra'), 'postings');
+    r.close();
+    // Whole again: every part reads back.
+    ({ name } = fresh());
+    r = new SegmentReader(dir, name);
+    assert.deepEqual(r.postings('zebra'), [[3, 1]]);
+    assert.deepEqual([...r.lengths()], [3, 1, 1, 4]);
+    r.close();
+  } finally {
+    cleanup();
+  }
+});
+
+test('a damaged dictionary found by a search is rebuilt from the cold files with a message', async () => {
+  const { dir, cleanup } = tempDir('coldflip');
+  try {
+    const log = recordingLog();
+    let store = await open(dir, { now: () => NOW, log });
+    fill(store);
+    await store.close();
+    const [seg] = segments(dir);
+    const file = join(dir, 'search', seg);
+    // A flipped bit in the middle of the dictionary: the file keeps its size.
+    flipByte(file, headerOf(file).json.dictAt + 3);
+    store = await open(dir, { now: () => NOW, log });
+    const hits = await store.searchMemory('gigawatts', { scope: 'all' });
+    assert.equal(hits[0]?.sessionId, 'c', 'found through the rebuilt index');
+    assert.ok(
+      log.lines.some((l) => l.includes('is damaged') && l.includes('rebuilding')),
+      log.lines.join('\n'),
+    );
+    assert.ok(log.lines.some((l) => l.includes('rebuilt the search index of 5 cold session(s)')));
+    await store.close();
+  } finally {
+    cleanup();
+  }
+});
+
+test('a version 1 segment (no checksums) is still searched, then rewritten with checksums at a snapshot', async () => {
+  const { dir, cleanup } = tempDir('coldv1');
+  try {
+    let store = await open(dir, { now: () => NOW });
+    fill(store);
+    await store.close();
+    // Put the segment back in version 1: the same postings, written the old way, named by the snapshot.
+    const [seg] = segments(dir);
+    const v1 = encodeV1(mergeSegments(dir, [seg], () => true));
+    const v1Name = `${createHash('sha256').update(v1).digest('hex').slice(0, 16)}.idx`;
+    writeFileSync(join(dir, 'search', v1Name), v1);
+    const SQL = await sql();
+    const db = new SQL.Database(readFileSync(join(dir, 'sextant.db')));
+    db.run('UPDATE cold_search SET segment = ?', [v1Name]);
+    const { writeSnapshot } = await import('../../../extension/core/store/snapshot');
+    await writeSnapshot(dir, db.export(), 99, 'test', true);
+    db.close();
+    const r = new SegmentReader(dir, v1Name);
+    assert.equal(r.version, 1);
+    r.close();
+    const log = recordingLog();
+    store = await open(dir, { now: () => NOW, log });
+    assert.equal((await store.searchMemory('gigawatts', { scope: 'all' }))[0]?.sessionId, 'c');
+    await store.flush();
+    assert.ok(
+      log.lines.some((l) => l.includes(`rewrote the search index file ${v1Name} with checksums`)),
+      log.lines.join('\n'),
+    );
+    assert.equal(await snapshotCount(dir, 'SELECT count(DISTINCT segment) FROM cold_search'), 1);
+    const SQL2 = await sql();
+    const check = new SQL2.Database(readFileSync(join(dir, 'sextant.db')));
+    const now = String(check.exec('SELECT DISTINCT segment FROM cold_search')[0].values[0][0]);
+    check.close();
+    const upgraded = new SegmentReader(dir, now);
+    assert.equal(upgraded.version, 2);
+    upgraded.close();
+    assert.equal(now, seg, 'the same postings in version 2: the same bytes as the segment first written');
+    const hits = await store.searchMemory('gigawatts deploy', { scope: 'all' });
+    assert.equal(hits[0]?.sessionId, 'c');
+    assert.equal(store.listSessions({ query: 'borrow lifetimes' })[0]?.id, 'b');
+    await store.close();
+  } finally {
+    cleanup();
+  }
+});
+
+test('a damaged version 1 segment is found by its hash before a search uses it', async () => {
+  const { dir, cleanup } = tempDir('coldv1bad');
+  try {
+    const data = segmentData([{ id: 's1', cold: 's1.f.json.gz', chunks: [['deploy', 'server']] }]);
+    const v1 = encodeV1(data);
+    const name = `${createHash('sha256').update(v1).digest('hex').slice(0, 16)}.idx`;
+    const folder = join(dir, 'search');
+    fs.mkdirSync(folder, { recursive: true });
+    v1[v1.length - 1] ^= 0x20;
+    writeFileSync(join(folder, name), v1);
+    // The reader alone cannot tell (no checksums inside); the name can.
+    const r = new SegmentReader(dir, name);
+    assert.equal(r.version, 1);
+    r.close();
+    assert.throws(() => verifySegment(dir, name), DamagedSegmentError);
+    assert.throws(() => mergeSegments(dir, [name], () => true), DamagedSegmentError);
   } finally {
     cleanup();
   }

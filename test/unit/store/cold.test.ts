@@ -235,14 +235,18 @@ test('retention: deleted sessions are purged after the period with their cold fi
     const cp = join(dir, 'checkpoints', 'cd', 'cd'.repeat(32));
     mkdirSync(join(dir, 'checkpoints', 'cd'), { recursive: true });
     writeFileSync(cp, 'old file contents');
+    // And a cold file and a search segment no row names (a crash before the snapshot naming them).
+    const coldOrphan = join(dir, 'sessions', 'nobody.0123456789abcdef.json.gz');
+    writeFileSync(coldOrphan, 'unused');
+    const segOrphan = join(dir, 'search', '0123456789abcdef.idx');
+    writeFileSync(segOrphan, 'unused');
     const old = (NOW - 10 * DAY) / 1000;
-    utimesSync(orphan, old, old);
-    utimesSync(cp, old, old);
+    for (const f of [orphan, cp, coldOrphan, segOrphan]) utimesSync(f, old, old);
     store.append({ kind: 'session_deleted', sessionId: 'gone', at: NOW - 1 * DAY });
     let r = await store.reclaim();
     assert.equal(r.purgedSessions, 0, 'deleted a day ago: kept for 30 days');
-    assert.equal(r.orphanFiles, 2);
-    assert.ok(!existsSync(orphan) && !existsSync(cp), 'orphans deleted');
+    assert.equal(r.orphanFiles, 4);
+    assert.ok(![orphan, cp, coldOrphan, segOrphan].some((f) => existsSync(f)), 'orphans deleted');
     assert.equal(coldFiles(dir).length, 2);
     now = NOW + 31 * DAY;
     const report = await store.storageReport();

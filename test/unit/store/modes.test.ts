@@ -93,3 +93,37 @@ test('opening narrows the files an older version left readable by others', { ski
     cleanup();
   }
 });
+
+test('an owner-only sessions/ folder is trusted at open; a wide one has its files narrowed, then itself', {
+  skip,
+}, async () => {
+  const { dir, cleanup } = tempDir('modes-cold');
+  const old = process.umask(0o022);
+  try {
+    let store = await open(dir);
+    store.append(created('s1', 100, 'First'));
+    for (const r of exchange('s1', 'r1', 200, 'Q', 'An answer')) store.append(r);
+    await store.flush();
+    await store.close();
+    const folder = join(dir, 'sessions');
+    const [file] = readdirSync(folder).map((f) => join(folder, f));
+    assert.ok(file, 'a cold file');
+    // Inside a folder only the owner can enter, a file's own mode keeps no one out: not stat'ed again
+    // (a history of thousands of cold files would cost thousands of lstat calls at every open).
+    chmodSync(file, 0o644);
+    store = await open(dir);
+    await store.close();
+    assert.equal(mode(folder), 0o700);
+    assert.equal(mode(file), 0o644);
+    // A folder left wide (an older version, or a crash while narrowing): its files, then the folder.
+    chmodSync(folder, 0o755);
+    store = await open(dir);
+    assert.equal(store.getSession('s1')?.title, 'First');
+    await store.close();
+    assert.equal(mode(file), 0o600);
+    assert.equal(mode(folder), 0o700);
+  } finally {
+    process.umask(old);
+    cleanup();
+  }
+});
