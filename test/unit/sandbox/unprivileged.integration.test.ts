@@ -74,8 +74,7 @@ function runAs(files: string[], cwd: string): Promise<{ code: number | null; out
         process.execPath,
         '--test',
         '--test-reporter=tap',
-        // One file after the other: this run is already the suite's heaviest on two cores. (Side by side
-        // as nobody, 'chats are apart' failed 2 in 6 runs before the socket-path fix, 0 in 6 after.)
+        // One file after the other: this run is already the suite's heaviest on two cores.
         '--test-concurrency=1',
         ...files,
       ],
