@@ -300,9 +300,7 @@ test('background jobs run boxed; bash_output names the refusal; kill_shell takes
       t.ctx,
     );
     const longId = /bash_\d+/.exec(textOf(long))?.[0] ?? '';
-    await waitFor(async () =>
-      /^started$/m.test(textOf(await bashOutputTool.execute({ bash_id: longId }, t.ctx))),
-    );
+    await waitFor(async () => /^started$/m.test(textOf(await bashOutputTool.execute({ bash_id: longId }, t.ctx))));
     await waitFor(() => processes(marker) === 2);
     const killed = await killShellTool.execute({ shell_id: longId }, t.ctx);
     assert.equal(killed.isError, false, textOf(killed));
