@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPolicy, decide, type PermissionCall, type PolicyConfig } from '../../../extension/core/permissions';
-import { commandShell, commandShellNote } from '../../../extension/core/tools/util/command-shell';
+import { commandShell, commandShellNote, shellInvocation } from '../../../extension/core/tools/util/command-shell';
 import { factsFromAnnotations } from '../../../extension/core/permissions/tool-facts';
 import { HOME, WS } from '../../fixtures/permission-cases';
 import { declaredToolFacts } from '../../../extension/core/tools/registry';
@@ -180,18 +180,23 @@ test('tools the policy does not know get rules when the caller names their kind'
   assert.equal(decide({ tool: 'mcp__other', input: {}, kind: 'execute' }, policy).decision, 'ask');
 });
 
-test('Windows without Git Bash: no rule or mode allows a command (cmd.exe is not judged); deny still denies', () => {
+test('Windows without Git Bash: no rule or mode allows a command (PowerShell is not judged); deny still denies', () => {
   const policy = createPolicy({
     ...base,
-    commandShell: 'cmd',
+    commandShell: 'powershell',
     user: { allow: ['bash(npm test*)'], deny: ['bash(rm *)'], defaultMode: 'allow' },
   });
   const d = decide({ tool: 'bash', input: { command: "npm test '& calc & rem '" } }, policy);
   assert.deepEqual([d.decision, d.source], ['ask', 'parse']);
-  assert.match(d.reason, /cmd\.exe/);
+  assert.match(d.reason, /PowerShell/);
   assert.equal(decide({ tool: 'bash', input: { command: 'rm -rf x' } }, policy).decision, 'deny');
   const shell = commandShell('win32', {});
-  assert.equal(shell.kind, 'cmd');
-  assert.match(commandShellNote(shell), /cmd\.exe .* every command asks/);
+  assert.equal(shell.kind, 'powershell');
+  assert.match(commandShellNote(shell), /Windows PowerShell .* every command asks/);
+  const [file, args] = shellInvocation(shell, 'Get-ChildItem; npm test', true);
+  assert.equal(file, 'powershell.exe');
+  assert.deepEqual(args.slice(-2), ['-Command', 'Get-ChildItem; npm test'], 'the command as one argument');
+  assert.ok(args.includes('-NoProfile') && args.includes('-NonInteractive'));
+  assert.deepEqual(shellInvocation(commandShell('linux'), 'ls', true), ['/bin/bash', ['-c', 'exec 2>&1; ls']]);
   assert.equal(commandShell('linux').kind, 'bash');
 });

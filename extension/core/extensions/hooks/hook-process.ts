@@ -6,7 +6,7 @@
 // on timeout or Stop, so a hook that forks cannot linger.
 import { spawn } from 'node:child_process';
 import type { SandboxPort } from '../../sandbox/types';
-import { commandShell } from '../../tools/util/command-shell';
+import { commandShell, shellInvocation } from '../../tools/util/command-shell';
 
 export interface HookProcessRequest {
   command: string;
@@ -76,9 +76,7 @@ function runProcess(
   const posix = process.platform !== 'win32';
   const [file, args, env] = boxed
     ? [boxed.file, boxed.args, boxed.env]
-    : shell.kind === 'bash'
-      ? [shell.path, ['-c', r.command], r.env]
-      : ['cmd.exe', ['/d', '/s', '/c', r.command], r.env];
+    : [...shellInvocation(shell, r.command, false), r.env];
   return new Promise((resolve) => {
     let stdout = '';
     let stderr = '';

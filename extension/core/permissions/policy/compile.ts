@@ -20,7 +20,7 @@ export interface Policy {
   readonly workspaceFolders: readonly string[];
   readonly extraWriteRoots: readonly string[];
   readonly home: string;
-  readonly commandShell: 'bash' | 'cmd';
+  readonly commandShell: 'bash' | 'powershell';
   /** Every rule in force. */
   readonly rules: readonly CompiledRule[];
   /** The tools' declared facts, by name. */
@@ -133,7 +133,7 @@ export function createPolicy(config: PolicyConfig): Policy {
     workspaceFolders,
     extraWriteRoots,
     home,
-    commandShell: config.commandShell === 'cmd' ? 'cmd' : 'bash',
+    commandShell: config.commandShell === 'powershell' ? 'powershell' : 'bash',
     rules,
     tools,
     groups,

@@ -204,11 +204,11 @@ function decideCommand(call: PermissionCall, facts: ToolFacts, policy: Policy, r
         `${quote(mayDeny.piece.shown)} holds words only known when bash runs it, so it may be what ` +
         `${mayDeny.r.text} in ${where(mayDeny.r)} ${mayDeny.r.list === 'deny' ? 'denies' : 'asks for'}`,
     };
-  if (policy.commandShell === 'cmd')
+  if (policy.commandShell === 'powershell')
     return result(
       'ask',
       'parse',
-      'commands run in cmd.exe here (Git Bash was not found), which Sextant cannot judge; every command asks',
+      'commands run in PowerShell here (Git Bash was not found), which Sextant cannot judge; every command asks',
     );
   for (const w of a.writes) {
     const prot = protectedWrite(policy, w);

@@ -3,7 +3,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { defaultChildEnv } from '../../security/child-env';
-import { commandShell } from './command-shell';
+import { commandShell, shellInvocation } from './command-shell';
 import type { BoxRefusal } from '../../sandbox/types';
 import { OutputBuffer } from './output-buffer';
 
@@ -81,16 +81,14 @@ export class JobManager {
           detached: posix,
           stdio: ['ignore', 'pipe', 'pipe'],
         })
-      : shell.kind === 'bash'
-        ? // stderr joins stdout inside the shell so the two interleave exactly as in a terminal.
-          spawn(shell.path, ['-c', `exec 2>&1; ${o.command}`], {
-            cwd: o.cwd,
-            env,
-            detached: posix,
-            windowsHide: true,
-            stdio: ['ignore', 'pipe', 'pipe'],
-          })
-        : spawn(o.command, { cwd: o.cwd, env, shell: true, windowsHide: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      : // stderr joins stdout inside bash so the two interleave exactly as in a terminal.
+        spawn(...shellInvocation(shell, o.command, true), {
+          cwd: o.cwd,
+          env,
+          detached: posix,
+          windowsHide: true,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
     let resolveDone!: () => void;
     const job: Job = {
       id,
