@@ -5,7 +5,7 @@
 // link is noted before the command, and when the box ends, a link that is gone or points elsewhere is
 // put back; what the command made in its place is kept beside it (`.git.sextant-refused-<time>`),
 // never deleted, and the refusal is reported like any other.
-import { existsSync, lstatSync, readlinkSync, renameSync, symlinkSync } from 'node:fs';
+import { lstatSync, readlinkSync, renameSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BoxPlan, BoxRefusal } from '../../core/sandbox/types';
 
@@ -66,13 +66,9 @@ function linkTarget(path: string): string | undefined {
   }
 }
 
+/** Anything at `path`, a dangling link included (existsSync follows links). */
 function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return existsSync(path);
-  }
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
 function shown(path: string, cwd: string): string {
