@@ -17,7 +17,7 @@ import type { PlanDocuments } from './plan-documents';
 import type { DiffReviews } from './diff-review';
 import { openWorkspaceSource } from './open-source';
 import { admitImages } from '../core/extensions/images/chat-images';
-import type { CheckedImageSet } from '../core/agent/request-runner';
+import type { CheckedImageSet } from '../core/extensions/images/chat-images';
 import { type ChatImage, ChatImageMediaTypeSchema } from '../protocol';
 
 export interface HandlerHost {

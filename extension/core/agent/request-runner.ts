@@ -28,14 +28,8 @@ import { TurnCheckpoints } from './turn-checkpoints';
 import { type Attachment, attachmentMeta, messageWithAttachments } from '../extensions/references/attach';
 import type { PreApproval } from '../extensions/allowed-tools';
 import { SteerInbox, type SteerSource } from './steering';
-import type { AttachmentMeta } from '../../protocol';
-import { type ImageBlock, storeChatImages } from '../extensions/images/chat-images';
+import { type CheckedImageSet, storeChatImages } from '../extensions/images/chat-images';
 import { acceptsImages } from '../providers/registry';
-
-export interface CheckedImageSet {
-  blocks: ImageBlock[];
-  metas: AttachmentMeta[];
-}
 
 /** How a request runs beyond its text and mode. */
 export interface SendOptions {

@@ -18,9 +18,13 @@ import { sniffImage } from '../../tools/util/images';
 
 export type ImageBlock = Extract<ContentBlock, { type: 'image' }>;
 
-export type CheckedImages =
-  | { ok: true; blocks: ImageBlock[]; metas: AttachmentMeta[] }
-  | { ok: false; message: string };
+/** A message's images once checked: image parts for the model, names and sizes for the chat. */
+export interface CheckedImageSet {
+  blocks: ImageBlock[];
+  metas: AttachmentMeta[];
+}
+
+export type CheckedImages = ({ ok: true } & CheckedImageSet) | { ok: false; message: string };
 
 const mb = (n: number) => `${(n / 1_000_000).toFixed(2)} MB`;
 
