@@ -14,6 +14,7 @@ import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sqlJsFileBytesPlugin } from './scripts/sqljs-file-bytes.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const production = process.argv.includes('--production');
@@ -55,6 +56,8 @@ export const hostOptions = {
   format: 'cjs',
   target: 'node20',
   external: ['vscode'],
+  // sql.js with its allocation hook for database-sized buffers (see the plugin's file).
+  plugins: [sqlJsFileBytesPlugin()],
   // The SDKs ship ESM and CJS; prefer the CJS "main" so the bundle needs no interop shims.
   mainFields: ['main', 'module'],
   alias: {

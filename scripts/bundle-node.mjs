@@ -1,12 +1,14 @@
 // Build tooling shared by tests, benchmarks and helper processes.
 import * as esbuild from 'esbuild';
+import { sqlJsFileBytesPlugin } from './sqljs-file-bytes.mjs';
 
 /**
- * Bundles TypeScript for Node (CommonJS; packages stay external and load from node_modules) — the
- * one recipe for tests, benchmarks and helper processes. Pass `entryPoints`+`outdir`, or an
- * `entry`/`stdin` with an `outfile`; other esbuild options pass through.
+ * Bundles TypeScript for Node (CommonJS; packages stay external and load from node_modules, except
+ * sql.js, bundled with the extension's patch) — the one recipe for tests, benchmarks and helper
+ * processes. Pass `entryPoints`+`outdir`, or an `entry`/`stdin` with an `outfile`; other esbuild options
+ * pass through.
  */
-export function bundleForNode({ entry, ...options }) {
+export function bundleForNode({ entry, plugins = [], ...options }) {
   return esbuild.build({
     ...(entry ? { entryPoints: [entry] } : {}),
     bundle: true,
@@ -16,6 +18,8 @@ export function bundleForNode({ entry, ...options }) {
     packages: 'external',
     loader: { '.md': 'text' },
     logLevel: 'warning',
+    // sql.js is the one package bundled: with its allocation hook, as in the extension (see the plugin).
+    plugins: [sqlJsFileBytesPlugin(), ...plugins],
     ...options,
   });
 }

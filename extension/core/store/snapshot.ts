@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileBytes } from './file-bytes';
 import { fsyncDir, PRIVATE_FILE_MODE } from './private-files';
 
 export const DB_FILE = 'sextant.db';
@@ -51,7 +52,7 @@ export interface LoadedFile {
 export async function readSnapshotFile(file: string): Promise<LoadedFile | 'corrupt' | undefined> {
   let bytes: Uint8Array;
   try {
-    bytes = await fsp.readFile(file);
+    bytes = await readWhole(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
@@ -60,6 +61,28 @@ export async function readSnapshotFile(file: string): Promise<LoadedFile | 'corr
   if (!meta) return { bytes, check: 'unchecked', generation: 0 };
   if (meta.size !== bytes.byteLength || meta.sha256 !== sha256(bytes)) return 'corrupt';
   return { bytes, check: 'ok', generation: meta.generation };
+}
+
+/**
+ * A file's bytes in a buffer from fileBytes() (see file-bytes.ts: a snapshot-sized buffer freed after
+ * open must not come from malloc). A file that grows while read is read to the size it had at open;
+ * one that shrinks gives what is there (its checksum then says it is not the snapshot).
+ */
+async function readWhole(file: string): Promise<Uint8Array> {
+  const fh = await fsp.open(file, 'r');
+  try {
+    const size = (await fh.stat()).size;
+    const bytes = fileBytes(size);
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await fh.read(bytes, at, size - at, at);
+      if (bytesRead === 0) return bytes.subarray(0, at);
+      at += bytesRead;
+    }
+    return bytes;
+  } finally {
+    await fh.close();
+  }
 }
 
 async function writeDurably(file: string, data: Uint8Array | string): Promise<void> {

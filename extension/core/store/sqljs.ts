@@ -2,6 +2,7 @@
 // for it only when the store is first opened, not at activation.
 import { readFile } from 'node:fs/promises';
 import type { Database, SqlJsStatic } from 'sql.js';
+import { fileBytes } from './file-bytes';
 
 export type { Database, SqlJsStatic };
 
@@ -14,9 +15,12 @@ export async function loadSqlJs(wasmPath: string): Promise<SqlJsStatic> {
   const mod = (await import('sql.js')) as unknown as { default?: unknown };
   const init = (typeof mod.default === 'function' ? mod.default : mod) as (cfg: {
     wasmBinary: ArrayBuffer;
+    allocFileBytes: (n: number) => Uint8Array;
   }) => Promise<SqlJsStatic>;
   const binary = wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer;
-  return init({ wasmBinary: binary });
+  // The glue's hook (scripts/sqljs-file-bytes.mjs, applied by every build): database-sized buffers
+  // outside malloc.
+  return init({ wasmBinary: binary, allocFileBytes: fileBytes });
 }
 
 /** Rows of a query as plain objects (column name → value). */
