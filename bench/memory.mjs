@@ -4,7 +4,8 @@
 // cold files, the default policy). "History" is the size of sextant.db in the before layout; the after
 // layout gets the same sessions.
 // Each measurement runs in a fresh Node process that opens the store as a window would: RSS, JS heap,
-// array buffers, external memory, sql.js's wasm memory, open time, snapshot time, and resuming / searching
+// array buffers, external memory (the database's bytes: file-bytes.ts keeps them in memories of their own,
+// outside malloc), sql.js's wasm memory, open time, snapshot time, and resuming / searching
 // an old session (the first search of the window). RSS is read after gc() twice: at once, and 200 ms later
 // (settled: see measure()). It depends on what transient peaks leave resident (malloc, V8's pages), so
 // each layout is measured in --runs fresh processes (default 3), each on a fresh copy of the generated

@@ -24,7 +24,8 @@ const REPLACEMENTS = [
   [
     "the Module's default allocator (plain bytes), set right after the glue takes its Module",
     "var Module = typeof moduleConfig !== 'undefined' ? moduleConfig : {};",
-    `var Module = typeof moduleConfig !== 'undefined' ? moduleConfig : {};\n        ${HOOK} = ${HOOK} || function (n) { return new Uint8Array(n); };`,
+    "var Module = typeof moduleConfig !== 'undefined' ? moduleConfig : {};\n" +
+      `        ${HOOK} = ${HOOK} || function (n) { return new Uint8Array(n); };`,
   ],
   [
     "export(): the buffer SQLite's backup API copies the database's pages into",
