@@ -106,12 +106,13 @@ export function queueOrphans(db: Database, dir: string, now: number): { files: n
   const pending = new Set(queryAll(db, 'SELECT path FROM pending_deletes').map((r) => String(r.path)));
   // Cold files no session names: the folder's names are matched inside SQLite, in one query (not one per
   // file, nor every session's name brought into JS: thousands of files, and a window does this at open).
+  // EXCEPT sorts both sides once: 3× faster than NOT IN at 2,600 sessions (7 vs 20 ms).
   const coldFiles = listFiles(dir, COLD_DIR);
   const coldUnnamed = new Set(
     queryAll(
       db,
       `SELECT value AS f FROM json_each(?)
-        WHERE value NOT IN (SELECT cold_file FROM sessions WHERE cold_file IS NOT NULL)`,
+        EXCEPT SELECT cold_file FROM sessions WHERE cold_file IS NOT NULL`,
       [JSON.stringify(coldFiles.map((f) => f.rel.slice(COLD_DIR.length + 1)))],
     ).map((r) => `${COLD_DIR}/${r.f}`),
   );
