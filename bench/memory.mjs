@@ -277,3 +277,9 @@ const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | '
 console.log(line(header));
 console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
 for (const row of table) console.log(line(row));
+// The goal (issue 26): a window's memory flat in history, RSS at 1 GB ≤ 1.1 × RSS at 100 MB (settled medians).
+const measured = rows.filter((r) => r.layout === 'after' && !r.skipped);
+const base = measured.find((r) => r.mb === 100) ?? measured[0];
+for (const r of measured)
+  if (r !== base && r.mb > base.mb)
+    console.log(`RSS at ${r.mb} MB ÷ RSS at ${base.mb} MB of history (after): ${(r.rss / base.rss).toFixed(2)}×`);
