@@ -1,10 +1,10 @@
 // The images a tool card shows (a browser screenshot, an image read_file returned): written to the image
 // store when the card is reported — before the tool's result reaches the journal — so the card's
 // references resolve as soon as the view asks. The card keeps references only, never bytes.
-import { ChatImageMediaTypeSchema, type ImageRef } from '../../protocol';
+import type { ImageRef } from '../../protocol';
 import type { ImageStorage } from '../ports';
 import type { ToolResult } from '../tools/types';
-import { imageRefOf } from '../tools/util/images';
+import { storeImagePart } from '../tools/util/images';
 
 /** At most this many images on one card. */
 const MAX_CARD_IMAGES = 8;
@@ -15,15 +15,9 @@ export function cardImages(result: ToolResult, store: ImageStorage | undefined):
     result.images ?? (typeof result.forModel === 'string' ? [] : result.forModel.filter((b) => b.type === 'image'));
   const refs: ImageRef[] = [];
   for (const block of blocks.slice(0, MAX_CARD_IMAGES)) {
-    if (block.type !== 'image') continue;
-    const type = ChatImageMediaTypeSchema.safeParse(block.mediaType);
-    if (!type.success) continue;
-    try {
-      const bytes = Buffer.from(block.dataBase64, 'base64');
-      refs.push(imageRefOf(store.put(bytes), type.data, bytes));
-    } catch {
-      /* not written (a full disk): the card goes without it; the model still gets the image */
-    }
+    // Not written (a full disk): the card goes without it; the model still gets the image.
+    const ref = block.type === 'image' ? storeImagePart(store, block) : undefined;
+    if (ref) refs.push(ref);
   }
   return refs;
 }

@@ -3,10 +3,10 @@
 // media type, size, dimensions}; when a session is read back for a request the bytes are loaded again,
 // so the model gets the same image part it got live (byte-identical: the prompt's cached prefix holds).
 // A missing or damaged file becomes a text placeholder and nothing else of the session is lost.
-import { ChatImageMediaTypeSchema, type Envelope, IMAGE_NOT_AVAILABLE, type ImageRef } from '../../protocol';
+import { type Envelope, IMAGE_NOT_AVAILABLE, type ImageRef } from '../../protocol';
 import type { ImageStorage, JournalRecord } from '../ports';
 import type { ContentBlock, ModelMessage } from '../providers/types';
-import { imageRefOf } from '../tools/util/images';
+import { storeImagePart } from '../tools/util/images';
 
 /** How an image block is kept in the journal, the database and cold files. */
 export interface StoredImageBlock {
@@ -22,14 +22,8 @@ const isStoredImage = (b: unknown): b is StoredImageBlock =>
 /** Stores one image block's bytes; the block itself when that cannot be done (kept inline, nothing lost). */
 function stored(block: ContentBlock, images: ImageStorage): AnyBlock {
   if (block.type !== 'image') return block;
-  const type = ChatImageMediaTypeSchema.safeParse(block.mediaType);
-  if (!type.success) return block;
-  try {
-    const bytes = Buffer.from(block.dataBase64, 'base64');
-    return { type: 'image_ref', image: imageRefOf(images.put(bytes), type.data, bytes) };
-  } catch {
-    return block;
-  }
+  const image = storeImagePart(images, block);
+  return image ? { type: 'image_ref', image } : block;
 }
 
 function storedMessages(messages: readonly ModelMessage[], images: ImageStorage): ModelMessage[] {

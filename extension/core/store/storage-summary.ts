@@ -32,7 +32,7 @@ export function storageLines(r: StorageReport, purgeDays: number): StorageLine[]
     r.coldBytes +
     r.blobBytes +
     r.checkpointBytes +
-    (r.imageBytes ?? 0);
+    r.imageBytes;
   const keep = purgeDays > 0 ? `purged ${purgeDays} days after deletion` : 'kept until purged';
   return [
     { label: `Total ${formatBytes(total)}`, detail: `${r.sessions} chats, ${r.coldSessions} of them in cold files` },
@@ -42,7 +42,7 @@ export function storageLines(r: StorageReport, purgeDays: number): StorageLine[]
     },
     { label: `Older chats ${formatBytes(r.coldBytes)}`, detail: `${r.coldSessions} compressed cold session files` },
     { label: `Large tool outputs ${formatBytes(r.blobBytes)}`, detail: 'blobs/' },
-    { label: `Images ${formatBytes(r.imageBytes ?? 0)}`, detail: 'images/ (attached images and screenshots)' },
+    { label: `Images ${formatBytes(r.imageBytes)}`, detail: 'images/ (attached images and screenshots)' },
     { label: `Checkpoints ${formatBytes(r.checkpointBytes)}`, detail: 'file copies for rewinding turns' },
     { label: `Journal ${formatBytes(r.journalBytes)}`, detail: 'records not yet in two snapshots' },
     {

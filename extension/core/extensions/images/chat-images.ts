@@ -14,7 +14,7 @@ import {
 import { createHash } from 'node:crypto';
 import type { ImageStorage, Logger } from '../../ports';
 import type { ContentBlock } from '../../providers/types';
-import { sniffImage } from '../../tools/util/images';
+import { imageRefOf, sniffImage } from '../../tools/util/images';
 
 export type ImageBlock = Extract<ContentBlock, { type: 'image' }>;
 
@@ -66,13 +66,7 @@ function checkOne(image: ChatImage): { block: ImageBlock; meta: AttachmentMeta }
       label: imageLabel(image.name, bytes.length, info.width, info.height),
       chars: 0,
       // The chat names the image by its content; the bytes go to the store's image folder (request-runner.ts).
-      image: {
-        sha256: createHash('sha256').update(bytes).digest('hex'),
-        mediaType: info.mediaType,
-        bytes: bytes.length,
-        ...(info.width ? { width: info.width } : {}),
-        ...(info.height ? { height: info.height } : {}),
-      },
+      image: imageRefOf(createHash('sha256').update(bytes).digest('hex'), info.mediaType, bytes),
     },
   };
 }

@@ -1,5 +1,7 @@
 // Recognises the image formats models accept and reads their dimensions from the header, so the
 // model gets a useful note even when it cannot see images.
+import { ChatImageMediaTypeSchema, type ImageRef } from '../../../protocol';
+import type { ImageStorage } from '../../ports';
 
 export interface ImageInfo {
   mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
@@ -55,4 +57,22 @@ export function imageRefOf(
     ...(info?.width ? { width: info.width } : {}),
     ...(info?.height ? { height: info.height } : {}),
   };
+}
+
+/**
+ * Writes an image part's bytes to the image store and returns their reference; undefined when its media
+ * type is not one the chat keeps, or the file cannot be written (a full disk): the caller keeps the part.
+ */
+export function storeImagePart(
+  store: ImageStorage,
+  part: { mediaType: string; dataBase64: string },
+): ImageRef | undefined {
+  const type = ChatImageMediaTypeSchema.safeParse(part.mediaType);
+  if (!type.success) return undefined;
+  try {
+    const bytes = Buffer.from(part.dataBase64, 'base64');
+    return imageRefOf(store.put(bytes), type.data, bytes);
+  } catch {
+    return undefined;
+  }
 }
