@@ -64,7 +64,7 @@ export interface PolicyConfig {
   extraWriteRoots?: readonly unknown[];
   /**
    * The shell commands run in: `bash` (the default; Git Bash on Windows) is judged by the parser;
-   * `cmd` (Windows without Git Bash) is not, so no rule and no mode allows a command there.
+   * `powershell` (Windows without Git Bash) is not, so no rule and no mode allows a command there.
    */
   commandShell?: 'bash' | 'powershell';
   /** Every tool's declared permission facts (core/tools/registry.ts declaredToolFacts, MCP tools' too). */

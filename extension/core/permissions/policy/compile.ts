@@ -133,7 +133,8 @@ export function createPolicy(config: PolicyConfig): Policy {
     workspaceFolders,
     extraWriteRoots,
     home,
-    commandShell: config.commandShell === 'powershell' ? 'powershell' : 'bash',
+    // Only bash is judged: any other shell named (there is one other today) makes every command ask.
+    commandShell: (config.commandShell ?? 'bash') === 'bash' ? 'bash' : 'powershell',
     rules,
     tools,
     groups,
