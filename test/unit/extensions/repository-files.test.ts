@@ -15,6 +15,7 @@ import { ProjectContext } from '../../../extension/core/extensions/project-conte
 import { projectFilesOver } from '../../../extension/core/extensions/project-files';
 import { readRepositoryFile } from '../../../extension/core/extensions/repository-file';
 import { localFiles } from '../../../extension/core/local-files';
+import { readMcpJson } from '../../../extension/core/mcp/config';
 import { startFakeLlm } from '../../fixtures/fake-llm';
 import { createNodePorts, makeTempWorkspace } from '../../fixtures/node-ports';
 import { createHarness } from '../agent/harness';
@@ -172,4 +173,17 @@ test('the request to the model carries neither the key nor the environment; a no
   fake.enqueue({ text: 'Again.' });
   await h.controller.send('r2', 'and again', 'chat');
   assert.ok(!h.envelopes('r2').some((e) => e.event.type === 'notice' && /skipped/.test(e.event.text)));
+});
+
+test('.mcp.json linked out of the workspace is named as a problem, not read (its text never echoed)', async () => {
+  const key = await keyOutside();
+  const p = await projectOnDisk({});
+  await fs.symlink(key, path.join(p.root, '.mcp.json'));
+  const source = await readMcpJson(localFiles, p.root, p.home);
+  assert.deepEqual(source.servers, {});
+  assert.match(source.problems[0] ?? '', /^\.mcp\.json: not read \(it is a link to .*\): a workspace file must stay/);
+  assert.ok(!JSON.stringify(source).includes(FAKE_KEY));
+
+  const ok = await projectOnDisk({ '.mcp.json': '{"mcpServers": {"x": {"command": "node"}}}' });
+  assert.deepEqual(Object.keys((await readMcpJson(localFiles, ok.root, ok.home)).servers), ['x']);
 });
