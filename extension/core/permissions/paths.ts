@@ -199,7 +199,9 @@ export const SECRET_FILES: readonly SecretFileFact[] = SECRET_FILE_NAMES.map((e)
     testName,
     test: (p: string) => testName(p.slice(p.lastIndexOf('/') + 1)),
     label: e.label,
-    reason: `reading ${e.label} files asks: ${e.what}. A rule in your settings that names the file (e.g. read_file(${e.ruleNames}) or bash(cat ${e.ruleNames})) allows it`,
+    reason:
+      `reading ${e.label} files asks: ${e.what}. A rule in your settings that names the file ` +
+      `(e.g. read_file(${e.ruleNames}) or bash(cat ${e.ruleNames})) allows it`,
     ruleNames: e.ruleNames,
     names: e.names,
   };

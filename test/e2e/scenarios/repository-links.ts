@@ -15,7 +15,8 @@ const RULES_TOKEN = `ghp_${'e2eRulesToken0'.repeat(3)}`;
 
 export function repositoryLinkScenarios(e2e: E2E): void {
   e2e.scenario(
-    'Repository links: CLAUDE.md -> a key and an import -> /proc/self/environ stay out of the request, and the chat says why',
+    'Repository links: CLAUDE.md -> a key and an import -> /proc/self/environ stay out of the request; ' +
+      'the chat says why',
     async ({ wb, fake, workspace }) => {
       const keyDir = join(dirname(workspace), 'outside-keys');
       mkdirSync(keyDir, { recursive: true });
@@ -52,16 +53,12 @@ export function repositoryLinkScenarios(e2e: E2E): void {
         }
 
         // The chat says which files were skipped and why.
-        await poll('the notice naming CLAUDE.md', async () =>
-          /Rules file CLAUDE\.md skipped: not read \(it is a link to .*id_rsa\): a workspace file must stay inside the workspace folders/.test(
-            await answer.innerText(),
-          ),
-        );
-        await poll('the notice naming docs/env.md', async () =>
-          /Rules file docs\/env\.md skipped: not read \(it is a link to \/proc\/.*environ\).*environment holds keys/.test(
-            await answer.innerText(),
-          ),
-        );
+        const claudeNotice =
+          /Rules file CLAUDE\.md skipped: not read \(it is a link to .*id_rsa\): a workspace file must stay inside/;
+        await poll('the notice naming CLAUDE.md', async () => claudeNotice.test(await answer.innerText()));
+        const envNotice =
+          /Rules file docs\/env\.md skipped: not read \(it is a link to \/proc\/.*environ\).*holds keys/;
+        await poll('the notice naming docs/env.md', async () => envNotice.test(await answer.innerText()));
       } finally {
         for (const rel of ['CLAUDE.md', 'AGENTS.md', 'docs'])
           rmSync(join(workspace, rel), { recursive: true, force: true });

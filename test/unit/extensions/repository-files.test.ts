@@ -141,7 +141,7 @@ test('only regular files are read: a FIFO named CLAUDE.md is refused, not waited
   assert.deepEqual(read, { kind: 'refused', reason: 'not read: it is not a regular file' });
 });
 
-test('the request to the model carries neither the key nor the environment; a notice says why; keys in rules are redacted', async () => {
+test('the request carries neither the key nor the environment; a notice says why; keys in rules redacted', async () => {
   const fake = await fakePromise;
   const key = await keyOutside();
   const apiKey = `sk-proj-${'A1b2C3d4'.repeat(4)}`;
