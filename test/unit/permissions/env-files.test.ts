@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPolicy, decide, type PermissionCall } from '../../../extension/core/permissions';
+import { suggestRule } from '../../../extension/core/permissions/policy/suggest';
 import { configFor, HOME, WS, type CaseContext } from '../../fixtures/permission-cases';
 
 const read = (file_path: string): PermissionCall => ({ tool: 'read_file', input: { file_path } });
@@ -90,4 +91,27 @@ test('a user rule naming the file allows the command', () => {
 
 test('a key location outside the project stays refused, not merely asked', () => {
   assert.equal(judge(read(`${HOME}/.ssh/id_rsa`), { allow: ['read_file(.env)'] }).decision, 'deny');
+});
+
+test('"Always allow" on a .env card offers the rule that names the file, and that rule allows it', () => {
+  const policy = createPolicy(configFor({}));
+  for (const [file, rule] of [
+    [`${WS}/.env`, 'read_file(.env)'],
+    [`${WS}/config/.env.local`, 'read_file(config/.env.local)'],
+    [`${HOME}/other/.env`, 'read_file(~/other/.env)'],
+  ]) {
+    assert.equal(suggestRule(read(file), policy), rule);
+    assert.equal(judge(read(file), { allow: [rule] }).decision, 'allow', rule);
+  }
+});
+
+test('"Always allow" on a command naming .env offers that exact command, which then runs', () => {
+  const policy = createPolicy(configFor({}));
+  assert.equal(suggestRule(bash('cat .env'), policy), 'bash(cat .env)');
+  assert.equal(suggestRule(bash('grep KEY config/.env.local'), policy), 'bash(grep KEY config/.env.local)');
+  assert.equal(suggestRule(bash('cat .env*'), policy), undefined, 'a pattern is not offered');
+  assert.equal(
+    judge(bash('grep KEY config/.env.local'), { allow: ['bash(grep KEY config/.env.local)'] }).decision,
+    'allow',
+  );
 });
