@@ -46,10 +46,7 @@ async function realOf(files: RepositoryFiles, abs: string): Promise<string | und
   }
 }
 
-/**
- * Why `abs` may not be read on its real path `real` (undefined: it may). `what` names it for the
- * user: "CLAUDE.md".
- */
+/** Why `abs` may not be read at its real path `real`, in words for the user (undefined: it may). */
 async function refusal(
   files: RepositoryFiles,
   abs: string,
