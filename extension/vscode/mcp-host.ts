@@ -3,10 +3,12 @@
 // servers, global state for the user's), logs each server to the "Sextant MCP" output channel, and
 // posts the servers' state to the chat view, where approvals are asked. The SDK bundle is loaded on the
 // first server start (`mcp-client.js`), never at activation or when the runtime loads.
+import { homedir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Outbound } from '../protocol';
-import { MCP_JSON_PATH, parseMcpJson, parseUserServers, type McpConfigSource } from '../core/mcp/config';
+import { MCP_JSON_PATH, parseMcpJson, parseUserServers, readMcpJson, type McpConfigSource } from '../core/mcp/config';
+import { localFiles } from '../core/local-files';
 import { McpManager } from '../core/mcp/manager';
 import { serverBaseEnvironment } from '../core/mcp/base-env';
 import type { McpClientModule, Spawner } from '../core/mcp/session-port';
@@ -98,14 +100,9 @@ export class McpHost implements vscode.Disposable {
       this.apply();
       return;
     }
-    const uri = vscode.Uri.joinPath(folder.uri, MCP_JSON_PATH);
-    let text = '';
-    try {
-      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    } catch {
-      text = '';
-    }
-    this.workspaceSource = parseMcpJson(text);
+    // Through the safe reader: a `.mcp.json` that links out of the workspace is named, not read.
+    this.workspaceSource =
+      folder.uri.scheme === 'file' ? await readMcpJson(localFiles, folder.uri.fsPath, homedir()) : parseMcpJson('');
     this.apply();
   }
 

@@ -26,6 +26,7 @@ import { modelScenarios } from './scenarios/models';
 import { walkthroughFirstScenarios, walkthroughLastScenarios } from './scenarios/walkthrough';
 import { mcpScenarios } from './scenarios/mcp';
 import { projectContextScenarios } from './scenarios/project-context';
+import { repositoryLinkScenarios } from './scenarios/repository-links';
 import { subagentScenarios } from './scenarios/subagents';
 import { languageScenarios } from './scenarios/language';
 import { queueSteerScenarios } from './scenarios/queue-steer';
@@ -57,6 +58,7 @@ failoverScenarios(e2e);
 modelScenarios(e2e);
 mcpScenarios(e2e);
 projectContextScenarios(e2e);
+repositoryLinkScenarios(e2e);
 queueSteerScenarios(e2e);
 imageScenarios(e2e);
 // Late: TypeScript's language service and its editors are the heaviest state a scenario leaves behind.

@@ -2,8 +2,10 @@
 // next prompt nears the context window, and again between the model calls of a long run.
 import { latestCompaction, type Compaction, type Mode, type Usage } from '../../protocol';
 import { rulesSection } from '../extensions/project-prompt';
+import type { RulesFile } from '../extensions/rules';
 import { SpendRateWatch } from '../usage/spend-rate';
 import { withNestedRules } from '../extensions/nested-rules';
+import { toolRedactor } from '../tools/util/redaction';
 import { SessionHooks } from '../extensions/hooks/session-hooks';
 import { spokenNotes } from '../extensions/hooks/hook-output';
 import type { ModelMessage } from '../providers/types';
@@ -72,6 +74,8 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
   if (r.signal.aborted) return;
   const prompt = await turnPrompt(services, r.mode, s.createdAt);
   const { tools, system } = prompt;
+  for (const text of skippedRulesNotices(s.tools.extras, prompt.rules))
+    yield { type: 'notice', kind: 'info', text } as TurnEvent;
   const fixedTokens = estimatePromptTokens(system, tools?.specs() ?? [], []);
   const near = (extra: number, midTurn: boolean) =>
     compactNearWindow(chat, services, { target, fixedTokens, extraTokens: extra, signal, budget, midTurn, hooks });
@@ -182,6 +186,24 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
 }
 
 const SHOWN_PROBLEMS = 'subagent-definition-problems';
+const SHOWN_SKIPPED_RULES = 'skipped-rules-files';
+
+/**
+ * A notice for each rules file the safe reader refused (a link out of the workspace, to a key, to
+ * /proc): once per chat and file and reason, so the user knows why their CLAUDE.md is not followed.
+ */
+function skippedRulesNotices(extras: Map<string, unknown>, rules: readonly RulesFile[]): string[] {
+  const shown = (extras.get(SHOWN_SKIPPED_RULES) as Set<string> | undefined) ?? new Set<string>();
+  extras.set(SHOWN_SKIPPED_RULES, shown);
+  const out: string[] = [];
+  for (const r of rules) {
+    const text = `Rules file ${r.label} skipped: ${r.note}.`;
+    if (!r.refused || shown.has(text)) continue;
+    shown.add(text);
+    out.push(text);
+  }
+  return out;
+}
 /** Where hooks' context starts in the user's message (the model sees it; the chat shows the text typed). */
 export const HOOK_CONTEXT_LABEL = "[Context added by the user's hooks]";
 
@@ -205,10 +227,14 @@ export async function turnPrompt(services: ChatServices, mode: Mode, sessionStar
   const project = services.project;
   if (!project) return { tools: base, system: modePrompt, rules: [], skills: [] };
   const loaded = await project.load(Boolean(base?.specs().some((t) => t.name === 'skill')));
+  // The last line of defence: a key that reached a rules file (or a skill's description) goes to the
+  // model redacted, as tool output does — the reader already refuses links to keys and /proc.
+  const redact = toolRedactor(services.tools.ports);
+  const section = redact(loaded.section);
   return {
     tools: base ? withNestedRules(base, project.files) : undefined,
-    system: loaded.section ? `${modePrompt}\n\n${loaded.section}` : modePrompt,
-    rules: loaded.rules,
+    system: section ? `${modePrompt}\n\n${section}` : modePrompt,
+    rules: loaded.rules.map((r) => (r.text ? { ...r, text: redact(r.text) } : r)),
     skills: loaded.skills,
   };
 }

@@ -167,7 +167,8 @@ export async function discoverAgents(files: ProjectFiles): Promise<DiscoveredAge
       const file = `${place.label}/${name}`;
       const read = await files.readText(path.join(place.base, name), AGENT_MAX_BYTES);
       if (!read?.text) {
-        if (read) problems.push({ file, message: `${file}: larger than ${AGENT_MAX_BYTES / 1000} KB, not read` });
+        if (read?.refused) problems.push({ file, message: `${file}: ${read.refused}` });
+        else if (read) problems.push({ file, message: `${file}: larger than ${AGENT_MAX_BYTES / 1000} KB, not read` });
         continue;
       }
       const parsed = parseAgentDefinition(read.text, file);

@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import type { PreparedCall, ToolContext, ToolResult, ToolSessionState } from '../tools/types';
 import type { ProjectFiles } from './project-files';
+import { toolRedactor } from '../tools/util/redaction';
 import { nestedRulesFor } from './rules';
 
 /** Input fields of the built-in tools that name the file or folder they touch. */
@@ -30,7 +31,10 @@ export function withNestedRules<T extends Executes>(tools: T, files: ProjectFile
     const note = rules
       .map((r) => `\n\n<rules file="${r.label}" applies-to="${path.dirname(r.label)}/">\n${r.text.trim()}\n</rules>`)
       .join('');
-    const text = `\n\n[Rules for this folder, from the project — follow them for files under it:]${note}`;
+    // Redacted like the tool result it joins (the reader already refuses links to keys and /proc).
+    const text = toolRedactor(ctx.ports)(
+      `\n\n[Rules for this folder, from the project — follow them for files under it:]${note}`,
+    );
     const forModel =
       typeof result.forModel === 'string'
         ? result.forModel + text

@@ -2,6 +2,7 @@
 // a missing file or folder is simply absent, never an error, since almost every project lacks most of them.
 import * as path from 'node:path';
 import type { WorkspacePort } from '../ports';
+import { listRepositoryFolder, type ReadScope, readRepositoryFile } from './repository-file';
 
 export interface ProjectFiles {
   /** Workspace folder roots, absolute. */
@@ -10,33 +11,29 @@ export interface ProjectFiles {
   home(): string | undefined;
   /**
    * The file's text; undefined when missing. A file over `maxBytes` is not read: `text` is then
-   * undefined and `size` says how big it is (the caller tells the user why it was left out).
+   * undefined and `size` says how big it is (the caller tells the user why it was left out). A file
+   * the safe-read rule refuses (repository-file.ts: a link out of the workspace, a key, /proc, .env)
+   * has no text and `refused` says why, for the user.
    */
-  readText(absPath: string, maxBytes: number): Promise<{ text?: string; size: number } | undefined>;
-  /** A folder's entries; empty when it is missing. */
+  readText(absPath: string, maxBytes: number): Promise<{ text?: string; size: number; refused?: string } | undefined>;
+  /** A folder's entries; empty when it is missing (or a link the safe-read rule refuses). */
   list(absPath: string): Promise<Array<{ name: string; type: 'file' | 'directory' | 'other' }>>;
 }
 
 export function projectFilesOver(workspace: WorkspacePort, home: string | undefined): ProjectFiles {
+  const scope = (): ReadScope => ({ roots: workspace.roots(), home });
   return {
     roots: () => workspace.roots(),
     home: () => home,
     async readText(absPath, maxBytes) {
-      const stat = await workspace.stat(absPath).catch(() => undefined);
-      // A symlinked rules file (CLAUDE.md → AGENTS.md is common) is read through its link.
-      if (!stat || (stat.type !== 'file' && stat.type !== 'symlink')) return undefined;
-      if (stat.size > maxBytes) return { size: stat.size };
-      const bytes = await workspace.readFile(absPath, { maxBytes }).catch(() => undefined);
-      if (!bytes) return undefined;
-      return { text: Buffer.from(bytes).toString('utf8'), size: bytes.byteLength };
+      // A link (CLAUDE.md -> AGENTS.md is common) is read at its real path, if that may be read.
+      const read = await readRepositoryFile(workspace, absPath, scope(), maxBytes);
+      if (read.kind === 'missing') return undefined;
+      if (read.kind === 'refused') return { size: 0, refused: read.reason };
+      if (read.kind === 'too-large') return { size: read.size };
+      return { text: read.text, size: read.size };
     },
-    async list(absPath) {
-      const entries = await workspace.readDir(absPath).catch(() => []);
-      return entries.map((e) => ({
-        name: e.name,
-        type: e.type === 'file' || e.type === 'directory' ? e.type : 'other',
-      }));
-    },
+    list: (absPath) => listRepositoryFolder(workspace, absPath, scope()),
   };
 }
 

@@ -34,6 +34,8 @@ export interface RulesFile {
   cutFrom?: number;
   /** Something the user should know: an import refused, a file too large, a duplicate skipped. */
   note?: string;
+  /** Not read because the safe-read rule refused it (a link out of the workspace, a key): `note` says why. */
+  refused?: boolean;
 }
 
 /** Every rules file in effect for the workspace, in the order they appear in the prompt. */
@@ -46,6 +48,11 @@ export async function discoverRules(files: ProjectFiles): Promise<RulesFile[]> {
   const add = async (abs: string, scope: RulesFile['scope'], allowed: string[], depth: number) => {
     const read = await files.readText(abs, RULES_FILE_MAX_BYTES);
     if (!read) return;
+    if (read.refused) {
+      // Named, never read: the user sees why (a notice in the chat, the context popover).
+      out.push({ path: abs, label: label(abs), scope, text: '', tokens: 0, note: read.refused, refused: true });
+      return;
+    }
     if (read.text === undefined) {
       out.push({
         path: abs,

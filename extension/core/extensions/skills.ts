@@ -78,6 +78,7 @@ export async function loadSkill(files: ProjectFiles, skill: Skill, file?: string
       return { ok: false, error: `"${file}" is outside the skill's folder; give a path inside ${skill.dir}.` };
     const read = await files.readText(abs, SKILL_MAX_BYTES);
     if (!read) return { ok: false, error: `The skill "${skill.name}" has no file "${file}".` };
+    if (read.refused) return { ok: false, error: `"${file}" of the skill "${skill.name}" was ${read.refused}.` };
     if (read.text === undefined)
       return {
         ok: false,

@@ -4,7 +4,9 @@
 // `mcpServers` object itself, or the whole file's shape). A file that is not valid JSON or not of this
 // shape is reported with its line and column and ignored whole: half a server list would start servers
 // the user cannot predict; nothing else depends on it.
+import * as path from 'node:path';
 import * as z from 'zod';
+import { readRepositoryFile, type RepositoryFiles } from '../extensions/repository-file';
 import { lineColumn, offsetNear, parseJsonc, pathText } from '../config/jsonc';
 
 export const MCP_JSON_PATH = '.mcp.json';
@@ -101,3 +103,24 @@ export function parseUserServers(value: unknown): McpConfigSource {
     problems: [`sextant.mcp.servers: ${details.join('; ')}; the setting was ignored (no server of it started).`],
   };
 }
+
+/**
+ * Reads the workspace's `.mcp.json` with the safe reader (repository-file.ts): a link out of the
+ * workspace, to a key or to /proc is not read — named as a problem instead — so a repository cannot
+ * make a parse error echo another file. Missing: no servers.
+ */
+export async function readMcpJson(files: RepositoryFiles, root: string, home: string | undefined) {
+  const read = await readRepositoryFile(
+    files,
+    path.join(root, MCP_JSON_PATH),
+    { roots: [root], home },
+    MCP_JSON_MAX_BYTES,
+  );
+  if (read.kind === 'text') return parseMcpJson(read.text);
+  if (read.kind === 'missing') return parseMcpJson('');
+  const why = read.kind === 'refused' ? read.reason : `larger than ${MCP_JSON_MAX_BYTES / 1000} KB, not read`;
+  return { servers: {}, problems: [`${MCP_JSON_PATH}: ${why}; no server of this file was started.`] };
+}
+
+/** A server list far larger than any real one. */
+const MCP_JSON_MAX_BYTES = 1_000_000;

@@ -7,6 +7,7 @@ import { globSource } from '../paths/globs';
 import {
   locationPath,
   PROTECTED_WRITES,
+  SECRET_FILE_NAMES,
   SECRET_LOCATIONS,
   SYSTEM_READ_REFUSALS,
   type SecretLocation,
@@ -178,4 +179,50 @@ function segmentsMatch(word: readonly SegmentTest[], loc: readonly string[], fol
   const w = word[0];
   const one = w === null || /[*?[]/.test(loc[0]) || (typeof w === 'string' ? w === loc[0] : w.test(loc[0]));
   return one && segmentsMatch(word.slice(1), loc.slice(1), folder);
+}
+
+/** A project file holding secrets (.env …): reads of it ask unless a user rule names it (SECRET_FILE_NAMES). */
+export interface SecretFileFact extends PathFact {
+  /** The literal an allow rule must contain to lift the ask (`.env`). */
+  ruleNames: string;
+  /** Whether a base name is one of these files. */
+  testName(name: string): boolean;
+  /** Common names, for a shell pattern that could expand to one. */
+  names: readonly string[];
+}
+
+export const SECRET_FILES: readonly SecretFileFact[] = SECRET_FILE_NAMES.map((e) => {
+  const re = new RegExp(e.match, 'i');
+  const except = new RegExp(e.except, 'i');
+  const testName = (name: string) => re.test(name) && !except.test(name);
+  return {
+    testName,
+    test: (p: string) => testName(p.slice(p.lastIndexOf('/') + 1)),
+    label: e.label,
+    reason:
+      `reading ${e.label} files asks: ${e.what}. A rule in your settings that names the file ` +
+      `(e.g. read_file(${e.ruleNames}) or bash(cat ${e.ruleNames})) allows it`,
+    ruleNames: e.ruleNames,
+    names: e.names,
+  };
+});
+
+/** The secret-file fact a path (any slashes) names, if any. */
+export function secretFileOf(p: string): SecretFileFact | undefined {
+  const n = normalizePath(p);
+  return SECRET_FILES.find((f) => f.test(n));
+}
+
+/**
+ * The secret file a command word names, if any: `.env`, `config/.env.local`, `--env-file=.env`; with
+ * `pattern` (an unquoted glob), a last segment that could expand to one (`.env*`, `.e??`, `.*`).
+ */
+export function secretFileWord(word: string, pattern: boolean): SecretFileFact | undefined {
+  const last = word.slice(Math.max(word.lastIndexOf('/'), word.lastIndexOf('=')) + 1);
+  if (!last) return undefined;
+  if (!pattern || !/[*?[]/.test(last)) return SECRET_FILES.find((f) => f.testName(last));
+  // bash's patterns match a leading dot only when they start with one (dotglob is off by default).
+  if (!last.startsWith('.')) return undefined;
+  const re = new RegExp(`^${globSource(last)}$`, 'i');
+  return SECRET_FILES.find((f) => f.names.some((n) => re.test(n)));
 }

@@ -267,6 +267,41 @@ export const SECRET_LOCATIONS: readonly SecretLocation[] = [
 ];
 
 /**
+ * Files of the project itself that hold its secrets: `.env` and its kin (`.env.local`, `.env.production`,
+ * direnv's `.envrc`), in any folder. Unlike the locations above they belong to the project and its tools
+ * need them, so a read is not refused but asks — in read_file, `@` attachments and any command that
+ * names one (`cat .env`, `source .env`) — unless a rule of the user's *names* the file
+ * (`read_file(.env)`, `bash(cat .env)`): a broad rule such as `bash(cat *)` does not count. A search
+ * (grep) leaves their lines out. The rules and skills reader never puts them in the prompt. Templates
+ * (`.env.example`, `.env.sample`, `.env.template`) hold no secrets and read freely.
+ */
+export interface SecretFileName {
+  /** A regular expression over the base name (any case). */
+  match: string;
+  /** Base names it matches that hold no secrets (any case). */
+  except: string;
+  /** Common names, for a shell pattern (`.env*`, `.e??`) that could expand to one. */
+  names: readonly string[];
+  /** The literal a user's allow rule must contain to lift the ask: `.env`. */
+  ruleNames: string;
+  /** Short name for the approval card. */
+  label: string;
+  /** Why it is guarded, for the card. */
+  what: string;
+}
+
+export const SECRET_FILE_NAMES: readonly SecretFileName[] = [
+  {
+    match: '^\\.env(rc)?(\\..+)?$',
+    except: '\\.(example|sample|template)$',
+    names: ['.env', '.env.local', '.env.development', '.env.production', '.env.test', '.envrc'],
+    ruleNames: '.env',
+    label: '.env',
+    what: '.env files hold the project\u2019s secrets (API keys, passwords)',
+  },
+];
+
+/**
  * Folders a file tool never reads, though a command may name them (`cat /proc/cpuinfo`): they expose
  * processes and kernel state, and device files such as /dev/zero never end. The sandbox keeps
  * them (programs need them); their secret parts are in SECRET_LOCATIONS.

@@ -3,6 +3,7 @@
 import * as z from 'zod';
 import { defineTool, errorResult, type ToolContext } from './types';
 import type { WorkspacePort } from '../ports';
+import { secretFileOf } from '../permissions/paths';
 import { displayPath, resolvePath, rootOf } from './util/paths';
 import { cutLine, plural } from './util/cap';
 import { grepWithJs, grepWithRipgrep, type GrepFileResult, type GrepMode, type GrepParams } from './util/grep-search';
@@ -134,6 +135,19 @@ export const grepTool = defineTool({
       const more = refused.length > 5 ? ` and ${refused.length - 5} more` : '';
       notes.push(`(Matches in ${named.join(', ')}${more} are not shown: the read rules refuse those files.)`);
     }
+    // A search of a folder never shows a .env file's lines unasked: read_file would ask for them. Named
+    // here, so the model can read one with read_file (which asks the user) when it matters.
+    const secretFiles = await askedSecretFiles(files, target, ctx);
+    if (secretFiles.length) {
+      const hidden = new Set(secretFiles);
+      files = files.filter((f) => !hidden.has(f.file));
+      const named = secretFiles.slice(0, 5).map((f) => displayPath(ws, f));
+      const more = secretFiles.length > 5 ? ` and ${secretFiles.length - 5} more` : '';
+      notes.push(
+        `(Matches in ${named.join(', ')}${more} are not shown: .env files hold secrets, and reading one asks the ` +
+          'user; use read_file on it if it matters.)',
+      );
+    }
     if (!rg) notes = [FALLBACK_NOTE, ...notes];
     const body = await format(files, mode, i, ctx.ports.workspace);
     const text = [body, ...notes].filter(Boolean).join('\n\n');
@@ -147,6 +161,18 @@ async function refusedFiles(files: GrepFileResult[], ctx: ToolContext): Promise<
   if (!denied) return [];
   const verdicts = await Promise.all(
     files.map(async (f) => ((await denied(f.file).catch(() => 'error')) ? f.file : '')),
+  );
+  return verdicts.filter(Boolean);
+}
+
+/**
+ * The .env files (and kin) among a folder search's results that read_file would not read unasked. A
+ * search of the file itself was judged (and asked for) as the call's own path.
+ */
+async function askedSecretFiles(files: GrepFileResult[], target: string, ctx: ToolContext): Promise<string[]> {
+  const candidates = files.filter((f) => f.file !== target && secretFileOf(f.file));
+  const verdicts = await Promise.all(
+    candidates.map(async (f) => ((await ctx.mayRead?.(f.file).catch(() => false)) ? '' : f.file)),
   );
   return verdicts.filter(Boolean);
 }

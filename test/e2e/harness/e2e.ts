@@ -39,6 +39,12 @@ function findRoot(): string {
 /** The test key handed to the extension host through the environment (apiKeyEnv), never a real one. */
 export const E2E_KEY_ENV = 'SEXTANT_E2E_KEY';
 export const E2E_KEY = 'sk-e2e-not-a-real-key-4f1d2c';
+/**
+ * A variable only the code-server process tree holds: were the extension host's environment
+ * (/proc/self/environ) ever read into a prompt, this value would show in the fake LLM's requests.
+ */
+export const E2E_ENV_MARKER_NAME = 'SEXTANT_E2E_ENV_MARKER';
+export const E2E_ENV_MARKER = 'env-marker-never-sent-9c2f71e4';
 
 export interface E2EContext {
   wb: Workbench;
@@ -144,7 +150,7 @@ export class E2E {
     this.server = await startCodeServer(tc, {
       ...dirs,
       folder: workspace,
-      env: { [E2E_KEY_ENV]: E2E_KEY },
+      env: { [E2E_KEY_ENV]: E2E_KEY, [E2E_ENV_MARKER_NAME]: E2E_ENV_MARKER },
       logFile: join(this.resultsDir, 'code-server.log'),
       configFile: join(this.runDir, 'code-server.yaml'),
     });

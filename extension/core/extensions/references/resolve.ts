@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import type { Reference } from '../../../protocol';
 import { judgeCall } from '../../agent/permission-gate';
+import { secretFileOf } from '../../permissions/paths';
 import { listFiles } from '../../tools/util/list-files';
 import { displayPath, realPathOf, resolvePath, rootOf } from '../../tools/util/paths';
 import { decodeText } from '../../tools/util/text';
@@ -139,16 +140,17 @@ async function readPath(ref: Reference, s: ReferenceServices, signal?: AbortSign
     const listed = rel.slice(0, MAX_FOLDER_ENTRIES).join('\n');
     return `Files in ${displayPath(s.workspace, abs)}/ (${rel.length}):\n${listed}${more}`;
   }
-  await judgeRead(s, abs, ref.label, 'file');
+  // The real path judged is the one read: a link cannot be swapped in between.
+  const real = await judgeRead(s, abs, ref.label, 'file');
   const dirty = await s.workspace.dirtyText(abs);
   if (dirty !== undefined) return dirty;
   let bytes: Uint8Array;
   try {
-    bytes = await s.workspace.readFile(abs, { maxBytes: READ_BYTES, ...(signal ? { signal } : {}) });
+    bytes = await s.workspace.readFile(real, { maxBytes: READ_BYTES, ...(signal ? { signal } : {}) });
   } catch (err) {
     if ((err as { code?: string }).code !== 'EFBIG') throw new Refusal(`${ref.label}: ${errorText(err)}`);
     // Larger than we send anyway: the first part is enough (the cap cuts it with a note).
-    bytes = (await s.workspace.readFile(abs)).subarray(0, READ_BYTES);
+    bytes = (await s.workspace.readFile(real)).subarray(0, READ_BYTES);
   }
   const decoded = decodeText(bytes);
   if (decoded.kind === 'binary')
@@ -163,20 +165,27 @@ async function readDecision(s: ReferenceServices, abs: string, what: 'file' | 'f
       ? { tool: 'read_file', kind: 'read' as const, input: { file_path: abs } }
       : { tool: 'ls', kind: 'read' as const, input: { path: abs } };
   const real = await realPathOf(s.workspace, abs);
+  const secret = secretFileOf(real) ?? secretFileOf(abs);
   const d = s.permissions
     ? await judgeCall(s.permissions, call, s.workspace)
-    : rootOf(s.workspace, real)
-      ? { decision: 'allow' as const, reason: 'inside the workspace' }
-      : { decision: 'ask' as const, reason: 'outside the workspace' };
+    : secret
+      ? { decision: 'ask' as const, reason: secret.reason }
+      : rootOf(s.workspace, real)
+        ? { decision: 'allow' as const, reason: 'inside the workspace' }
+        : { decision: 'ask' as const, reason: 'outside the workspace' };
   return { ...d, real };
 }
 
-/** read_file's (or ls's) judgement of this path: deny refuses, ask asks the user now. */
-async function judgeRead(s: ReferenceServices, abs: string, label: string, what: 'file' | 'folder'): Promise<void> {
+/**
+ * read_file's (or ls's) judgement of this path: deny refuses, ask asks the user now (a .env file, a file
+ * outside the workspace). The real path it judged.
+ */
+async function judgeRead(s: ReferenceServices, abs: string, label: string, what: 'file' | 'folder'): Promise<string> {
   const { real, ...d } = await readDecision(s, abs, what);
   if (d.decision === 'deny') throw new Refusal(`${label}: reading ${real} is refused (${d.reason}).`);
   if (d.decision === 'ask' && !(await s.confirmRead({ label, path: real, reason: d.reason })))
     throw new Refusal(`${label}: you declined to attach ${real}.`);
+  return real;
 }
 
 /** web_fetch's deny rules hold for a URL the user attaches (it is their own request, so no ask). */

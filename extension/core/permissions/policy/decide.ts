@@ -13,6 +13,7 @@ import {
   isUnder,
   normalizePath,
   PROTECTED_NAMES,
+  secretFileOf,
   showPath,
   type PathFact,
 } from '../paths';
@@ -113,6 +114,16 @@ function decidePath(p: string, facts: ToolFacts, policy: Policy, rules: ToolRule
   if (facts.kind === 'read') {
     const refused = policy.deniedReads.find((f) => candidates.some((c) => f.test(c)));
     if (refused) return result('deny', 'confinement', refused.reason);
+    // A .env file's read asks under every mode and broad rule; only a user rule naming the file lifts it.
+    // (A search of a folder leaves the .env files in it out itself: grep.ts.)
+    const secretFile = secretFileOf(p);
+    if (secretFile) {
+      const ask = rules.ask.find(matches);
+      if (ask) return ruleDecision('ask', ask, what);
+      const allow = rules.allow.find((r) => matches(r) && namesSecretFile(r, secretFile.ruleNames));
+      if (allow) return ruleDecision('allow', allow, what);
+      return result('ask', 'confinement', secretFile.reason);
+    }
     if (facts.permission.folder) {
       const inside = deniedReadRoots(policy.home).find((r) => r !== p && isUnder(r, p));
       if (inside)
@@ -151,6 +162,11 @@ function decidePath(p: string, facts: ToolFacts, policy: Policy, rules: ToolRule
     return result('allow', 'default', `defaultMode ${policy.defaultMode} lets edits inside ${place} run`);
   }
   return result('ask', 'default', 'edits ask unless a rule or defaultMode allows them');
+}
+
+/** A rule that names a secret file (`read_file(.env)`, `bash(cat .env.local)`), not one that only covers it. */
+function namesSecretFile(r: CompiledRule, literal: string): boolean {
+  return !r.blanket && r.text.toLowerCase().includes(literal.toLowerCase());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -231,6 +247,17 @@ function decideCommand(call: PermissionCall, facts: ToolFacts, policy: Policy, r
   for (const piece of a.pieces) {
     const ask = rules.ask.find((r) => matchesAny(r, piece.denyTexts));
     if (ask) return ruleDecision('ask', ask, quote(piece.text));
+  }
+  // A command naming a .env file asks, whatever the mode or a broad rule (`bash(cat *)`) says, unless a
+  // rule of the user's that names the file covers a piece of it (`bash(cat .env)`).
+  const secretFile = a.findings.find((f) => f.kind === 'secret-file');
+  if (secretFile) {
+    const named = secretFile.ruleNames ?? '';
+    const lifted = a.pieces.some(
+      (piece) =>
+        !piece.transparent && rules.allow.some((r) => namesSecretFile(r, named) && matchesAny(r, piece.allowTexts)),
+    );
+    if (!lifted) return result('ask', 'confinement', secretFile.reason);
   }
 
   const used: CompiledRule[] = [];

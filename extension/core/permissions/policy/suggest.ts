@@ -1,7 +1,7 @@
 // "Always allow": the narrowest useful rule for a call the user approves, or none when no rule
 // would be safe (protected paths, chains, writes outside the workspace).
 import { posix } from 'node:path';
-import { isUnder, showPath } from '../paths';
+import { isUnder, secretFileOf, showPath } from '../paths';
 import { analyzeCommand } from '../shell/analyse';
 import { factsFromAnnotations } from '../tool-facts';
 import type { PermissionCall } from '../types';
@@ -96,6 +96,12 @@ function suggestFor(call: PermissionCall, policy: Policy): string | undefined {
         ? `${group}(${globLiteral(rel)})`
         : `${group}(${dir.split('/').map(globLiteral).join('/')}/**)`;
     }
+    // A .env file's ask is lifted only by a rule naming the file: suggest exactly that one.
+    if (facts.kind === 'read' && secretFileOf(target)) {
+      const folder = policy.workspaceFolders.find((f) => isUnder(target, f) && target !== f);
+      const named = folder ? target.slice(folder === '/' ? 1 : folder.length + 1) : showPath(target, policy.home);
+      return `${call.tool}(${named.split('/').map(globLiteral).join('/')})`;
+    }
     if (inWriteRoots(policy, target)) return undefined;
     const dir = facts.permission.folder ? target : posix.dirname(target);
     if (dir === '/' || dir === policy.home || posix.dirname(dir) === '/') return undefined;
@@ -108,11 +114,17 @@ function suggestFor(call: PermissionCall, policy: Policy): string | undefined {
 function suggestCommand(command: string | undefined, policy: Policy): string | undefined {
   if (typeof command !== 'string') return undefined;
   const a = analyzeCommand(command, { home: policy.home, cwd: policy.workspaceFolders[0] });
-  if (a.findings.length || a.pieces.some((p) => p.transparent)) return undefined;
+  // Naming a .env file is the one finding a rule may lift — by naming the file: only the exact command is offered.
+  const namesSecretFile = a.findings.length > 0 && a.findings.every((f) => f.kind === 'secret-file');
+  if ((a.findings.length && !namesSecretFile) || a.pieces.some((p) => p.transparent)) return undefined;
   if (a.writes.some((w) => protectedWrite(policy, w) || writeOutside(policy, w))) return undefined;
   if (a.pieces.length !== 1) return undefined;
   const piece = a.pieces[0];
   if (piece.allowTexts[0] !== piece.text || piece.openArgs) return undefined;
+  if (namesSecretFile)
+    return piece.globbed || /\n/.test(piece.text) || piece.text.length > 200
+      ? undefined
+      : `bash(${commandLiteral(piece.text)})`;
   const [prog, first] = piece.argv;
   if (/[\s$`;&|<>()]/.test(prog + (first ?? ''))) return undefined;
   const exact = () =>

@@ -1,7 +1,7 @@
 // From parsed shell to what the policy judges: the pieces a command runs (through wrappers such as
 // `timeout`, `xargs`, `sudo`, and into `bash -c '…'`, `eval`, `find -exec`), the files it writes
 // (redirections, tee, cp/mv/rm …), and findings — things no rule can vouch for, so the call asks.
-import { expandHome, isAbsolutePath, mayNameSecret, normalizePath, SECRET_WORD } from '../paths';
+import { expandHome, isAbsolutePath, mayNameSecret, normalizePath, SECRET_WORD, secretFileWord } from '../paths';
 import { parseShell, type ShellCommand, type ShellWord } from './parse';
 import {
   ASSIGN_WORD,
@@ -76,9 +76,14 @@ export interface CommandWrite {
 }
 
 export interface CommandFinding {
-  /** `protected`: it may write a protected file (always asks, like a protected write it shows). */
-  kind: 'parse' | 'confinement' | 'protected';
+  /**
+   * `protected`: it may write a protected file (always asks, like a protected write it shows);
+   * `secret-file`: it names a project secret file (.env …), which asks unless a rule names the file.
+   */
+  kind: 'parse' | 'confinement' | 'protected' | 'secret-file';
   reason: string;
+  /** For `secret-file`: the literal a user's allow rule must contain to lift the ask (`.env`). */
+  ruleNames?: string;
 }
 
 export interface CommandAnalysis {
@@ -110,8 +115,9 @@ class Analyzer {
 
   constructor(private readonly home: string) {}
 
-  finding(kind: CommandFinding['kind'], reason: string): void {
-    if (!this.findings.some((f) => f.reason === reason)) this.findings.push({ kind, reason });
+  finding(kind: CommandFinding['kind'], reason: string, ruleNames?: string): void {
+    if (!this.findings.some((f) => f.reason === reason))
+      this.findings.push({ kind, reason, ...(ruleNames ? { ruleNames } : {}) });
   }
 
   run(src: string, origin: string, state: State, depth: number, wrap: Wrap): void {
@@ -151,6 +157,9 @@ class Analyzer {
         'confinement',
         `the command mentions ${show(value)}: commands touching keys and credentials always ask`,
       );
+    const secretFile = secretFileWord(value, Boolean(w?.pattern));
+    if (secretFile)
+      this.finding('secret-file', `the command names ${show(value)}: ${secretFile.reason}`, secretFile.ruleNames);
   }
 
   private words(ws: ShellWord[], cmd: ShellCommand, state: State, depth: number, wrap: Wrap): void {
