@@ -36,6 +36,11 @@ export interface BoxInputs {
   /** This session's temp folder on the host (seen as /tmp inside the box). */
   sessionTemp: string;
   allowedHosts: readonly string[];
+  /**
+   * Real folders holding the host's unix sockets (host-sockets.ts), as found on this machine; one that
+   * is (or is in) a writable root stays as it is — the user made it writable.
+   */
+  socketFolders?: readonly string[];
   /** What is at a path now: the plan only hides what exists and knows which names are missing. */
   kindOf(path: string): 'file' | 'dir' | undefined;
 }
@@ -122,11 +127,16 @@ export function planBox(inputs: BoxInputs): BoxPlan {
     if (kind) hidden.push({ path: s.path, kind, label: s.label, reason: s.reason });
   }
 
+  const hostSockets = (inputs.socketFolders ?? [])
+    .map(normalizePath)
+    .filter((f) => !writable.some((w) => isUnder(f, w.path)));
+
   return {
     writable,
     readOnly,
     pinned,
     hidden,
+    hostSockets,
     allowedHosts: [...inputs.allowedHosts],
     cwd: normalizePath(inputs.workspaceFolders[0] ?? home),
     sessionTemp: normalizePath(inputs.sessionTemp),

@@ -50,6 +50,8 @@ export interface BoxPlan {
    */
   pinned: string[];
   hidden: HiddenPath[];
+  /** Host folders that hold unix sockets (/run, $XDG_RUNTIME_DIR …): an empty private tmpfs in the box. */
+  hostSockets: string[];
   /** Hosts reached through the host's proxy; nothing else is reachable (no route at all). */
   allowedHosts: string[];
   /** Folder commands start in. */
@@ -91,6 +93,8 @@ export interface BoxedLaunch {
   /** Connections this box's proxy saw so far (allowed and refused). */
   connections(): BoxConnection[];
   release(): BoxRefusal[];
+  /** Whether a path exists on the host, outside the box (to tell the host's /tmp from a missing file). */
+  existsOnHost?(path: string): boolean;
 }
 
 export interface LaunchRequest {

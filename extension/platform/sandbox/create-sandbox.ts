@@ -2,12 +2,13 @@
 // plans the box (core/sandbox/box-plan.ts), starts that box's proxy on a socket of its own (so every
 // connection is attributed to its command in the audit log), and returns the launch — bwrap's
 // command line on Linux, sandbox-exec with a generated profile on macOS. Node only; never 'vscode'.
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isUnder, normalizePath } from '../../core/permissions/paths';
 import { planBox } from '../../core/sandbox/box-plan';
+import { hostSocketFolders, withoutHostIpc } from '../../core/sandbox/host-sockets';
 import type {
   BoxConnection,
   BoxPlan,
@@ -51,6 +52,11 @@ export interface SandboxHostOptions {
    */
   nsenter?: string | false;
   detect?: () => Detected;
+  /**
+   * The host's environment, where the socket folders are found ($XDG_RUNTIME_DIR, a unix DOCKER_HOST);
+   * default: this process's.
+   */
+  hostEnv?: Readonly<Record<string, string | undefined>>;
   /** Every connection a boxed command asked for, allowed or refused (the audit log). */
   onConnection?(c: BoxConnection, who: { sessionId: string; callId: string }): void;
   /** Writes a refusal's narrow rule into user settings. */
@@ -128,6 +134,7 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
       home: o.home,
       sessionTemp,
       allowedHosts: settings.allowedHosts,
+      socketFolders: socketFolders(o.hostEnv ?? process.env, o.home),
       kindOf,
     });
     // A long-lived process (an MCP server) would keep its stand-ins — empty folders named AGENTS.md,
@@ -138,7 +145,8 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
     const joinStderr = !req.separateStderr;
     let file: string;
     let args: string[];
-    let env = { ...req.env };
+    // No variable leads the command to a host socket or agent (the folders are covered too).
+    let env = withoutHostIpc(req.env);
     let releaseBox = () => {};
     if (d.backend === 'bubblewrap') {
       const cover = coverable(stateRoot, plan);
@@ -230,7 +238,7 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
       return checkGitLinks();
     };
     live.add(release);
-    return { file, args, env, plan, connections: () => [...connections], release };
+    return { file, args, env, plan, connections: () => [...connections], release, existsOnHost: existsSync };
   };
   return {
     status,
@@ -249,6 +257,20 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
       sessionTemps.clear();
     },
   };
+}
+
+/** The host's socket folders that exist, as real paths, each once (/var/run is usually a link to /run). */
+function socketFolders(env: Readonly<Record<string, string | undefined>>, home: string): string[] {
+  const out = new Set<string>();
+  for (const p of hostSocketFolders(env, home)) {
+    try {
+      const real = realpathSync(p);
+      if (statSync(real).isDirectory()) out.add(real);
+    } catch {
+      /* not on this machine */
+    }
+  }
+  return [...out];
 }
 
 function kindOf(path: string): 'file' | 'dir' | undefined {
