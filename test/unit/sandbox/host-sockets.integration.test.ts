@@ -92,7 +92,8 @@ test('host unix sockets: the runtime folder and DOCKER_HOST are empty in the box
     const text = textOf(env);
     for (const v of ['DBUS_SESSION_BUS_ADDRESS', 'DOCKER_HOST', 'SSH_AUTH_SOCK', 'VSCODE_GIT_IPC_HANDLE'])
       assert.match(text, new RegExp(`^${v}=unset$`, 'm'), v);
-    for (const v of ['GIT_ASKPASS', 'DISPLAY', 'WAYLAND_DISPLAY']) assert.match(text, new RegExp(`^${v}=unset$`, 'm'), v);
+    for (const v of ['GIT_ASKPASS', 'DISPLAY', 'WAYLAND_DISPLAY'])
+      assert.match(text, new RegExp(`^${v}=unset$`, 'm'), v);
     assert.match(text, /^0$/m, "/run is empty in the box (the host's docker.sock, dbus, nscd …)");
   } finally {
     disposeToolSession(session);
