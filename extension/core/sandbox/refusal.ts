@@ -149,6 +149,32 @@ function pathRefusal(input: RefusalInput, raw: string): BoxRefusal {
   };
 }
 
+/**
+ * Absolute paths among `words` (a server's command and arguments) that lie in the host's /tmp outside
+ * the box's writable folders and exist on the host: the box would not show them (its /tmp is its own).
+ */
+export function hostTempPathsIn(
+  plan: BoxPlan,
+  words: readonly string[],
+  existsOnHost: (path: string) => boolean,
+): string[] {
+  return words
+    .filter((w) => w.startsWith('/'))
+    .map(normalizePath)
+    .filter((p) => isUnder(p, '/tmp') && p !== '/tmp' && !plan.writable.some((w) => isUnder(p, w.path)))
+    .filter((p) => existsOnHost(p));
+}
+
+/** Why a program under the host's /tmp cannot start in the box, and what to do about it. */
+export function hostTempMessage(paths: readonly string[]): string {
+  const folder = posix.dirname(paths[0]);
+  return (
+    `${paths.join(', ')} ${paths.length > 1 ? 'are' : 'is'} in the host's /tmp, which the sandbox does not show ` +
+    `(a boxed process has a /tmp of its own): move it out of /tmp, or add ${folder} to ` +
+    'sextant.sandbox.extraWriteRoots'
+  );
+}
+
 /** The line appended to a refused command's output, for the model and the card. */
 export function refusalNote(r: BoxRefusal): string {
   return `[sandbox] refused ${r.target}: ${r.rule}`;

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import {
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   readlinkSync,
@@ -149,6 +150,34 @@ test('each refusal alone names its own rule', { skip }, async () => {
     assert.equal(existsSync(path.join(t.ws, '.mcp.json')), false);
   } finally {
     t.done();
+  }
+});
+
+test("a folder in the host's /tmp: the refusal says the box does not show it and offers to allow it", {
+  skip,
+}, async () => {
+  const t = setup();
+  // /tmp itself, not os.tmpdir(): the box replaces /tmp with the chat's own.
+  const hostTemp = realpathSync(mkdtempSync('/tmp/sextant-host-temp-'));
+  writeFileSync(path.join(hostTemp, 'data.txt'), 'host data\n');
+  try {
+    const read = await bashTool.execute({ command: `cat ${hostTemp}/data.txt` }, t.ctx);
+    assert.doesNotMatch(textOf(read), /host data/);
+    assert.match(
+      textOf(read),
+      /\[sandbox\] refused .*data\.txt: .* is outside the box's writable folders: the host's \/tmp is not visible in the box/,
+    );
+    assert.equal(t.asked.at(-1)?.labels?.always, 'Allow this folder');
+    assert.equal(t.asked.at(-1)?.alwaysRule, hostTemp);
+    const write = await bashTool.execute({ command: `echo x > ${hostTemp}/new.txt` }, t.ctx);
+    assert.match(textOf(write), /the host's \/tmp is not visible in the box/);
+    assert.equal(existsSync(path.join(hostTemp, 'new.txt')), false);
+    // A path that is nowhere, on the host either, is not blamed on the box.
+    const nowhere = await bashTool.execute({ command: `cat /tmp/sextant-no-such-${process.pid}/x` }, t.ctx);
+    assert.doesNotMatch(textOf(nowhere), /\[sandbox\]/);
+  } finally {
+    t.done();
+    rmSync(hostTemp, { recursive: true, force: true });
   }
 });
 
