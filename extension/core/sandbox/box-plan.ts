@@ -4,7 +4,8 @@
 // read-only (present or not); secret locations are hidden; the network is the proxy's allow-list.
 import { isUnder, normalizePath } from '../permissions/paths';
 import { type ProtectedName, protectedNamesInBox, protectedUnderHome, secretLocationsInBox } from './protected-in-box';
-import type { BoxPlan, HiddenPath, ReadOnlyPath, WritableRoot } from './types';
+import { GIT_LIVE_FOLDERS, isGitStateFile } from './git-in-box';
+import type { BoxPlan, GitInBox, HiddenPath, ReadOnlyPath, WritableRoot } from './types';
 
 /**
  * Package-manager and build caches under home that stay writable, when they exist: npm, pip and
@@ -41,6 +42,11 @@ export interface BoxInputs {
    * is (or is in) a writable root stays as it is — the user made it writable.
    */
   socketFolders?: readonly string[];
+  /**
+   * `<root>/.git` when it is a folder (through a link too): its real path and what it holds. Without
+   * it, `.git` keeps the older, narrower protection (hooks and config read-only).
+   */
+  gitFolder?(root: string): { path: string; entries: Array<{ name: string; kind: 'file' | 'dir' }> } | undefined;
   /** What is at a path now: the plan only hides what exists and knows which names are missing. */
   kindOf(path: string): 'file' | 'dir' | undefined;
 }
@@ -103,10 +109,17 @@ export function planBox(inputs: BoxInputs): BoxPlan {
     if (!kind && homeOnly) return;
     keep({ path, kind: kind ?? n.kind, exists: kind !== undefined, label: n.label, reason: n.reason });
   };
+  const git: GitInBox[] = [];
   const names = protectedNamesInBox();
   for (const root of writable) {
     if (root.why !== 'workspace' && root.why !== 'extra root') continue;
-    for (const n of names) protect(root.path, n, Boolean(n.homeOnly) && root.path !== home);
+    const shadow = gitInBox(root.path, writable, inputs);
+    if (shadow && !git.some((g) => g.path === shadow.path)) git.push(shadow);
+    for (const n of names) {
+      // The shadow covers the whole of .git: no separate hooks and config binds, no pin.
+      if (shadow && n.name.startsWith('.git/')) continue;
+      protect(root.path, n, Boolean(n.homeOnly) && root.path !== home);
+    }
   }
 
   for (const p of protectedUnderHome(home)) {
@@ -135,6 +148,7 @@ export function planBox(inputs: BoxInputs): BoxPlan {
     writable,
     readOnly,
     pinned,
+    git,
     hidden,
     hostSockets,
     allowedHosts: [...inputs.allowedHosts],
@@ -142,4 +156,19 @@ export function planBox(inputs: BoxInputs): BoxPlan {
     sessionTemp: normalizePath(inputs.sessionTemp),
     home,
   };
+}
+
+/** The shadow of `<root>/.git` when it is a folder inside a writable root (else it is read-only anyway). */
+function gitInBox(root: string, writable: readonly WritableRoot[], inputs: BoxInputs): GitInBox | undefined {
+  const found = inputs.gitFolder?.(root);
+  if (!found) return undefined;
+  const path = normalizePath(found.path);
+  if (!writable.some((w) => isUnder(path, w.path) && w.why !== 'build cache')) return undefined;
+  const plan: GitInBox = { path, via: `${root}/.git`, live: [], readOnly: [], state: [] };
+  for (const e of found.entries) {
+    if (e.kind === 'dir' && GIT_LIVE_FOLDERS.includes(e.name)) plan.live.push(e.name);
+    else if (e.kind === 'file' && isGitStateFile(e.name)) plan.state.push(e.name);
+    else plan.readOnly.push(e);
+  }
+  return plan;
 }

@@ -4,6 +4,7 @@
 // connections the box's proxy refused — the proxy's list is exact, the text is a best effort.
 import { posix } from 'node:path';
 import { isUnder, normalizePath, showPath } from '../permissions/paths';
+import { GIT_LIVE_FOLDERS, gitEntryReason, isGitStateFile } from './git-in-box';
 import { socketFolderReason } from './host-sockets';
 import type { BoxConnection, BoxPlan, BoxRefusal } from './types';
 
@@ -132,6 +133,8 @@ function pathRefusal(input: RefusalInput, raw: string): BoxRefusal {
   const expanded = raw.startsWith('~/') ? `${home}${raw.slice(1)}` : raw;
   const path = normalizePath(expanded.startsWith('/') ? expanded : posix.join(plan.cwd, expanded));
   const shown = isUnder(path, plan.cwd) && path !== plan.cwd ? path.slice(plan.cwd.length + 1) : showPath(path, home);
+  const git = gitEntryAt(plan, path);
+  if (git) return { kind: 'protected', target: shown, rule: gitEntryReason(git) };
   const ro = plan.readOnly.find((r) => isUnder(path, r.path));
   if (ro) return { kind: 'protected', target: shown, rule: ro.reason };
   const secret = plan.hidden.find((h) => isUnder(path, h.path));
@@ -173,6 +176,19 @@ export function hostTempMessage(paths: readonly string[]): string {
     `(a boxed process has a /tmp of its own): move it out of /tmp, or add ${folder} to ` +
     'sextant.sandbox.extraWriteRoots'
   );
+}
+
+/** The top-level `.git` entry `path` is in, when the box keeps that entry read-only. */
+function gitEntryAt(plan: BoxPlan, path: string): string | undefined {
+  for (const g of plan.git) {
+    for (const base of [g.path, g.via]) {
+      if (!isUnder(path, base) || path === base) continue;
+      const name = path.slice(base.length + 1).split('/')[0];
+      if (GIT_LIVE_FOLDERS.includes(name) || isGitStateFile(name)) return undefined;
+      return name;
+    }
+  }
+  return undefined;
 }
 
 /** The line appended to a refused command's output, for the model and the card. */

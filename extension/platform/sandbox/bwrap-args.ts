@@ -29,6 +29,8 @@ export interface BwrapLayout {
    * sockets, when that is not under /tmp already (which the box replaces with its own).
    */
   cover?: readonly string[];
+  /** bwrap arguments that show each repository's `.git` as the box's own folder (git-shadow.ts). */
+  gitShadows?: readonly string[];
 }
 
 /** The namespaces and the read-only root every box starts from (detect.ts tries exactly these). */
@@ -61,6 +63,7 @@ export function bwrapArgs(plan: BoxPlan, layout: BwrapLayout, script: string): s
   for (const c of layout.cover ?? []) args.push('--tmpfs', c, '--remount-ro', c);
   // Writable as before, but a mount point now: renaming `.git` away fails (EBUSY), with its hooks in it.
   for (const p of plan.pinned) args.push('--bind', p, p);
+  args.push(...(layout.gitShadows ?? []));
   for (const r of plan.readOnly) {
     if (r.exists) args.push('--ro-bind', r.path, r.path);
     // A stand-in is always an empty folder: git ignores it (an empty file would show as untracked).

@@ -57,7 +57,7 @@ test('a stdio MCP server runs boxed: its tools answer, a write outside the works
     // file is copied into the workspace: the checkout may be under /tmp, which the box does not show.
     const server = await stdioServer(real.ws, { NOTES_DIR: real.outside });
     const inWorkspace = path.join(real.ws, 'server.cjs');
-    copyFileSync(server.args[0], inWorkspace);
+    copyFileSync(server.args?.[0] ?? '', inWorkspace);
     server.args = [inWorkspace];
     t.manager.setSources({ workspace: { servers: {}, problems: [] }, user: source({ demo: server }) });
     await t.manager.prepare();
@@ -106,7 +106,7 @@ test("a stdio MCP server installed in the host's /tmp: the start fails saying th
   });
   try {
     await assert.rejects(
-      spawner({ command: process.execPath, args: [file], env: {} }),
+      async () => spawner({ command: process.execPath, args: [file], env: {} }),
       (e: Error) =>
         e.message.includes(`${file} is in the host's /tmp, which the sandbox does not show`) &&
         e.message.includes(`add ${installed} to sextant.sandbox.extraWriteRoots`),

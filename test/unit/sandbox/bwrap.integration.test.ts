@@ -17,6 +17,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -123,7 +124,7 @@ test('a boxed command: its own output and reads work; protected, outside and sec
     assert.match(text, /Read-only file system/);
     // The first refusal is named with its rule, for the model and the card.
     assert.match(text, /\[sandbox\] refused \.git\/hooks\/pre-commit|\[sandbox\] refused .*\.git\/hooks/);
-    assert.match(text, /stays read-only in the sandbox: git hooks and config can run code/);
+    assert.match(text, /\.git\/hooks stays read-only in the sandbox: git reads it as configuration or code/);
     // One prompt at the edge: it names the rule and offers a run outside the box (no widening for .git).
     assert.equal(t.asked.length, 1);
     assert.equal(t.asked[0].labels?.approve, 'Run once outside the box');
@@ -210,6 +211,134 @@ test('.git: a repository made in the command gets no hook; .git cannot be rename
     assert.equal(existsSync(path.join(t.ws, '.git')), false, 'the stand-in is removed after the command');
     assert.match(text, /\.git stays read-only in the sandbox while it does not exist/);
     rmSync(path.join(t.ws, '.git-x'), { recursive: true, force: true });
+  } finally {
+    t.done();
+  }
+});
+
+/** A real repository in the workspace, made on the host (outside any box), with one commit. */
+function realRepository(ws: string): (...args: string[]) => string {
+  rmSync(path.join(ws, '.git'), { recursive: true, force: true });
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: ws, GIT_CONFIG_NOSYSTEM: '1', LANG: 'C' };
+  const git = (...args: string[]) => {
+    const r = spawnSync('git', args, { cwd: ws, env, encoding: 'utf8' });
+    assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+  git('init', '-q');
+  git('config', 'user.name', 'host');
+  git('config', 'user.email', 'host@example.com');
+  git('add', 'input.txt');
+  git('commit', '-qm', 'on the host');
+  return git;
+}
+
+test('git in the box: add and commit work and reach the repository (index, HEAD, refs, objects)', {
+  skip,
+}, async () => {
+  const t = setup();
+  try {
+    const git = realRepository(t.ws);
+    const r = await bashTool.execute(
+      {
+        command:
+          'echo hello > f.txt && git add f.txt && git -c user.name=box -c user.email=box@example.com commit -qm boxed ' +
+          '&& git checkout -qb feature && git log --format=%s | head -1',
+      },
+      t.ctx,
+    );
+    assert.equal(r.isError, false, textOf(r));
+    assert.doesNotMatch(textOf(r), /\[sandbox\]/);
+    // On the host, after the box: the commit, the branch switch and the index are all there.
+    assert.equal(git('log', '--format=%s', '-1').trim(), 'boxed');
+    assert.equal(git('rev-parse', '--abbrev-ref', 'HEAD').trim(), 'feature');
+    assert.equal(git('status', '--porcelain').trim(), '', 'the index the box wrote is the repository’s');
+    assert.deepEqual(
+      readdirSync(path.join(t.ws, '.git')).filter((n) => n.includes('sextant') || n.endsWith('.lock')),
+      [],
+    );
+  } finally {
+    t.done();
+  }
+});
+
+test('git in the box: what git reads as configuration or code never reaches the repository', { skip }, async () => {
+  const t = setup();
+  try {
+    const git = realRepository(t.ws);
+    mkdirSync(path.join(t.ws, '.git', 'modules'));
+    const config = readFileSync(path.join(t.ws, '.git', 'config'), 'utf8');
+    const marker = path.join(t.ws, 'MARKER');
+    const evil = `[core]\n\tfsmonitor = touch ${marker} #\n`;
+    mkdirSync(path.join(t.ws, 'elsewhere'));
+    writeFileSync(path.join(t.ws, 'elsewhere', 'config'), evil);
+    const r = await bashTool.execute(
+      {
+        command: [
+          // The path built at run time, as a policy would never see it.
+          `python3 -c "open('.g'+'it/commondir','w').write('${t.ws}/elsewhere')" || echo '${t.ws}/elsewhere' > .git/commondir`,
+          `printf '${evil.replace(/\n/g, '\\n').replace(/\t/g, '\\t')}' > .git/config.worktree`,
+          'mkdir -p .git/worktrees/w && echo x > .git/worktrees/w/config',
+          'mkdir -p .git/modules/x/hooks',
+          'echo evil > .git/hooks/pre-commit',
+          'echo "[alias]" >> .git/config',
+          'echo "*.txt filter=evil" > .git/info/attributes',
+          'echo done',
+        ].join('; '),
+      },
+      t.ctx,
+    );
+    const text = textOf(r);
+    assert.match(text, /done/);
+    for (const name of [
+      'commondir',
+      'config.worktree',
+      'worktrees',
+      'hooks/pre-commit',
+      'modules/x',
+      'info/attributes',
+    ])
+      assert.equal(existsSync(path.join(t.ws, '.git', name)), false, `.git/${name} reached the repository`);
+    assert.equal(readFileSync(path.join(t.ws, '.git', 'config'), 'utf8'), config);
+    // Reported, and kept aside (never deleted).
+    assert.match(
+      text,
+      /\[sandbox\] refused \.git\/\S+: .*not carried over to the repository: git reads it as configuration/,
+    );
+    const kept = readdirSync(t.ws).filter((n) => n.startsWith('.git.sextant-refused-'));
+    assert.equal(kept.length, 1);
+    assert.ok(existsSync(path.join(t.ws, kept[0], 'commondir')));
+    // git on the host still works and runs nothing.
+    git('status', '--porcelain');
+    assert.equal(existsSync(marker), false);
+  } finally {
+    t.done();
+  }
+});
+
+test('a repository made by a boxed command inside the workspace is put aside when the box ends', { skip }, async () => {
+  const t = setup();
+  try {
+    realRepository(t.ws);
+    // A nested repository the user made before: not the command's, left alone.
+    spawnSync('git', ['init', '-q', path.join(t.ws, 'old')]);
+    const r = await bashTool.execute(
+      {
+        command:
+          "git init -q sub && git -C sub config core.fsmonitor 'touch ../MARKER #' && " +
+          "mkdir -p deep/er && printf 'gitdir: /elsewhere\\n' > deep/er/.git && echo made",
+      },
+      t.ctx,
+    );
+    const text = textOf(r);
+    assert.match(text, /made/);
+    assert.equal(existsSync(path.join(t.ws, 'sub', '.git')), false);
+    assert.equal(existsSync(path.join(t.ws, 'deep', 'er', '.git')), false);
+    assert.equal(readdirSync(path.join(t.ws, 'sub')).filter((n) => n.startsWith('.git.sextant-refused-')).length, 1);
+    assert.ok(existsSync(path.join(t.ws, 'old', '.git', 'HEAD')), "the user's own nested repository is untouched");
+    assert.match(text, /\[sandbox\] refused (sub|deep\/er)\/\.git: a repository made in the box/);
+    spawnSync('git', ['status'], { cwd: path.join(t.ws, 'sub') });
+    assert.equal(existsSync(path.join(t.ws, 'MARKER')), false);
   } finally {
     t.done();
   }
