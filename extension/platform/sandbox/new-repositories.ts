@@ -17,8 +17,11 @@ import type { BoxPlan, BoxRefusal } from '../../core/sandbox/types';
 /** Folders looked at, at most, per writable root (about 0.3 s on a loaded machine). */
 export const MAX_FOLDERS = 20_000;
 const SKIPPED = new Set(['node_modules', '.git']);
-/** File times come from the kernel's coarse clock, which may lag Date.now() by a tick. */
-const CLOCK_SLACK_MS = 100;
+/**
+ * File times come from the kernel's coarse clock, which lags Date.now() by up to a tick (1–10 ms): a
+ * `.git` made in the first instant of the command must not look older than the launch.
+ */
+export const CLOCK_SLACK_MS = 20;
 
 /** Notes the time; the returned check puts aside the repositories made since, and reports them. */
 export function guardNewRepositories(plan: BoxPlan, now = Date.now() - CLOCK_SLACK_MS): () => BoxRefusal[] {

@@ -14,6 +14,7 @@ import {
   readlinkSync,
   realpathSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -28,6 +29,7 @@ import { createToolSessionState, disposeToolSession } from '../../../extension/c
 import type { ApprovalRequest } from '../../../extension/core/ports';
 import type { BoxConnection } from '../../../extension/core/sandbox/types';
 import { createSandbox } from '../../../extension/platform/sandbox/create-sandbox';
+import { CLOCK_SLACK_MS } from '../../../extension/platform/sandbox/new-repositories';
 import { detectBackend } from '../../../extension/platform/sandbox/detect';
 import { createNodePorts, makeContext, textOf } from '../../fixtures/node-ports';
 
@@ -322,6 +324,9 @@ test('a repository made by a boxed command inside the workspace is put aside whe
     realRepository(t.ws);
     // A nested repository the user made before: not the command's, left alone.
     spawnSync('git', ['init', '-q', path.join(t.ws, 'old')]);
+    // Made before the command: once the clock is past the launch's slack for the kernel's coarse file times.
+    const born = statSync(path.join(t.ws, 'old', '.git')).birthtimeMs || Date.now();
+    await waitFor(() => Date.now() > born + CLOCK_SLACK_MS + 1);
     const r = await bashTool.execute(
       {
         command:
