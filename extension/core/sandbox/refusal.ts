@@ -77,8 +77,14 @@ export function explainRefusal(input: RefusalInput): BoxRefusal | undefined {
  * A path the command could not find that the box hides: a secret location, a folder of the host's
  * sockets, or the host's /tmp (the box's /tmp is the chat's own).
  */
-const MISSING =
-  /(?:^|\s)(?:bash: (?:line \d+: )?)?([~/][^\n:'"]*?)'?: No such file or directory|ENOENT: no such file or directory, \w+ '([^']+)'|connect ENOENT (\/\S+)/gm;
+const MISSING = new RegExp(
+  [
+    `(?:^|\\s)(?:bash: (?:line \\d+: )?)?([~/][^\\n:'"]*?)'?: No such file or directory`,
+    "ENOENT: no such file or directory, \\w+ '([^']+)'",
+    'connect ENOENT (/\\S+)',
+  ].join('|'),
+  'gm',
+);
 
 function missingPathRefusal(input: RefusalInput): BoxRefusal | undefined {
   const { plan } = input;

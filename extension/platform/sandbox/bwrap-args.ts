@@ -5,7 +5,9 @@
 // and /tmp (this session's temp folder); the writable roots are bound writable over it; protected
 // paths inside them are bound read-only again — a missing one gets an empty read-only folder as a
 // stand-in, so nothing can be created there; secret folders become empty read-only tmpfs, secret files an empty
-// file; the folders of the host's unix sockets (/run, $XDG_RUNTIME_DIR …) an empty private tmpfs. A new network namespace has only loopback: the one way out is the proxy bridge.
+// file; the folders of the host's unix sockets (/run, $XDG_RUNTIME_DIR …) an empty private tmpfs; a
+// repository's .git the box's own folder (git-shadow.ts). A new network namespace has only loopback:
+// the one way out is the proxy bridge.
 import type { BoxPlan } from '../../core/sandbox/types';
 
 /** Where the box's own files (the proxy socket, the forwarder) appear inside the box. */

@@ -143,8 +143,8 @@ function carryBack(g: GitInBox, shadow: string, copied: Map<string, Copied>, cwd
         kind: 'protected',
         target: shown(join(g.via, failed[0]), cwd),
         rule:
-          `git on the host held ${failed.map((n) => `.git/${n}`).join(', ')} locked, so the command's version was not ` +
-          `carried back; it is kept in ${shownKeep}`,
+          `git on the host held ${failed.map((n) => `.git/${n}`).join(', ')} locked, so the command's ` +
+          `version was not carried back; it is kept in ${shownKeep}`,
       });
   }
   return out;

@@ -35,7 +35,7 @@ export function seatbeltProfile(plan: BoxPlan, proxyPort: number | undefined): s
   for (const g of plan.git) {
     lines.push(`(deny file-write* (subpath ${lit(g.path)}))`);
     const live = GIT_LIVE_FOLDERS.map((n) => `(subpath ${lit(`${g.path}/${n}`)})`).join(' ');
-    const files = `(regex ${lit(`^${regexQuote(g.path)}/${GIT_STATE_PATTERN}(\.lock)?$`)})`;
+    const files = `(regex ${lit(`^${regexQuote(g.path)}/${GIT_STATE_PATTERN}(\\.lock)?$`)})`;
     lines.push(`(allow file-write* ${live} ${files})`);
   }
   for (const h of plan.hidden) lines.push(`(deny file-write* (subpath ${lit(h.path)}))`);

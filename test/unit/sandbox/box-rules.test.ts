@@ -236,7 +236,7 @@ test('refusals named from output and proxy: protected, outside (a folder to allo
   assert.equal(explainRefusal({ plan, output: 'getaddrinfo EAI_AGAIN example.com', connections: [] })?.kind, 'network');
 });
 
-test('.git as the box shows it: live data writable, rewritten files copied, the rest read-only — in bwrap, the macOS profile and the refusal', () => {
+test('.git as the box shows it: live data writable, rewritten files copied, the rest read-only', () => {
   const entries = [
     { name: 'objects', kind: 'dir' as const },
     { name: 'refs', kind: 'dir' as const },

@@ -168,7 +168,7 @@ test("a folder in the host's /tmp: the refusal says the box does not show it and
     assert.doesNotMatch(textOf(read), /host data/);
     assert.match(
       textOf(read),
-      /\[sandbox\] refused .*data\.txt: .* is outside the box's writable folders: the host's \/tmp is not visible in the box/,
+      /\[sandbox\] refused .*data\.txt: .* outside the box's writable folders: the host's \/tmp is not visible/,
     );
     assert.equal(t.asked.at(-1)?.labels?.always, 'Allow this folder');
     assert.equal(t.asked.at(-1)?.alwaysRule, hostTemp);
@@ -244,7 +244,8 @@ test('git in the box: add and commit work and reach the repository (index, HEAD,
     const r = await bashTool.execute(
       {
         command:
-          'echo hello > f.txt && git add f.txt && git -c user.name=box -c user.email=box@example.com commit -qm boxed ' +
+          'echo hello > f.txt && git add f.txt && ' +
+          'git -c user.name=box -c user.email=box@example.com commit -qm boxed ' +
           '&& git checkout -qb feature && git log --format=%s | head -1',
       },
       t.ctx,
@@ -278,7 +279,8 @@ test('git in the box: what git reads as configuration or code never reaches the 
       {
         command: [
           // The path built at run time, as a policy would never see it.
-          `python3 -c "open('.g'+'it/commondir','w').write('${t.ws}/elsewhere')" || echo '${t.ws}/elsewhere' > .git/commondir`,
+          `python3 -c "open('.g'+'it/commondir','w').write('${t.ws}/elsewhere')" ||` +
+            ` echo '${t.ws}/elsewhere' > .git/commondir`,
           `printf '${evil.replace(/\n/g, '\\n').replace(/\t/g, '\\t')}' > .git/config.worktree`,
           'mkdir -p .git/worktrees/w && echo x > .git/worktrees/w/config',
           'mkdir -p .git/modules/x/hooks',
