@@ -81,7 +81,7 @@ const MISSING = new RegExp(
   [
     `(?:^|\\s)(?:bash: (?:line \\d+: )?)?([~/][^\\n:'"]*?)'?: No such file or directory`,
     "ENOENT: no such file or directory, \\w+ '([^']+)'",
-    'connect ENOENT (/\\S+)',
+    'connect ENOENT (/[^\\n]+)',
   ].join('|'),
   'gm',
 );

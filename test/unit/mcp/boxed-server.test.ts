@@ -28,10 +28,11 @@ test('bashWord keeps every argument one word, whatever it holds', () => {
 test('a stdio MCP server runs boxed: its tools answer, a write outside the workspace is refused', {
   skip,
 }, async () => {
-  // Outside /tmp: the box has a /tmp of its own, so "outside" must be somewhere it cannot write.
   const base = path.join(process.cwd(), 'test-results', `mcp-box-${process.pid}`);
   const ws = path.join(base, 'ws');
-  const outside = path.join(base, 'outside');
+  // Not under /tmp (the box's /tmp is its own, so a write there would land in the chat's temp, wherever
+  // the checkout is): /var/tmp, which every user may write and the box keeps read-only.
+  const outside = existsSync('/var/tmp') ? mkdtempSync('/var/tmp/sextant-mcp-outside-') : path.join(base, 'outside');
   mkdirSync(ws, { recursive: true });
   mkdirSync(outside, { recursive: true });
   const real = { ws: realpathSync(ws), outside: realpathSync(outside) };
@@ -80,6 +81,7 @@ test('a stdio MCP server runs boxed: its tools answer, a write outside the works
     await t.manager.dispose();
     sandbox.dispose();
     rmSync(base, { recursive: true, force: true });
+    rmSync(real.outside, { recursive: true, force: true });
   }
 });
 

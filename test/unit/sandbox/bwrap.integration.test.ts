@@ -28,6 +28,7 @@ import { killShellTool } from '../../../extension/core/tools/kill-shell';
 import { createToolSessionState, disposeToolSession } from '../../../extension/core/tools/registry';
 import type { ApprovalRequest } from '../../../extension/core/ports';
 import type { BoxConnection } from '../../../extension/core/sandbox/types';
+import { shellQuote } from '../../../extension/platform/sandbox/bwrap-args';
 import { createSandbox } from '../../../extension/platform/sandbox/create-sandbox';
 import { CLOCK_SLACK_MS } from '../../../extension/platform/sandbox/new-repositories';
 import { detectBackend } from '../../../extension/platform/sandbox/detect';
@@ -40,7 +41,11 @@ const skip =
     : `no bubblewrap box here: ${detected.ok ? detected.backend : detected.reason}`;
 if (skip) console.log(`# sandbox integration skipped: ${skip}`);
 
-/** Folders outside /tmp: the box has a /tmp of its own, so "outside" must be somewhere it cannot write. */
+/**
+ * Folders for one test. "Outside" is where the box cannot write wherever the checkout is: not under
+ * /tmp (the box's /tmp is its own and writable, so a checkout under /tmp would make it a write into
+ * the chat's temp) — /var/tmp, a host folder every user may write that the box keeps read-only.
+ */
 function scratch(): { base: string; ws: string; home: string; outside: string } {
   const base = path.join(
     process.cwd(),
@@ -54,8 +59,8 @@ function scratch(): { base: string; ws: string; home: string; outside: string } 
   writeFileSync(path.join(ws, 'input.txt'), 'workspace data\n');
   mkdirSync(path.join(home, '.ssh'), { recursive: true });
   writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY\n');
-  const outside = path.join(base, 'outside');
-  mkdirSync(outside);
+  const outside = existsSync('/var/tmp') ? mkdtempSync('/var/tmp/sextant-outside-') : path.join(base, 'outside');
+  mkdirSync(outside, { recursive: true });
   return { base: realpathSync(base), ws: realpathSync(ws), home: realpathSync(home), outside: realpathSync(outside) };
 }
 
@@ -92,6 +97,7 @@ function setup(allowedHosts: string[] = []) {
       disposeToolSession(session);
       sandbox.dispose();
       rmSync(dirs.base, { recursive: true, force: true });
+      rmSync(dirs.outside, { recursive: true, force: true });
     },
   };
 }
@@ -105,7 +111,7 @@ test('a boxed command: its own output and reads work; protected, outside and sec
       {
         command:
           'cat input.txt; echo made > out.txt; echo evil > .git/hooks/pre-commit; ' +
-          `echo x > ${t.outside}/escaped.txt; echo y > ~/.ssh/authorized_keys; echo z > .mcp.json; exit 3`,
+          `echo x > ${shellQuote(`${t.outside}/escaped.txt`)}; echo y > ~/.ssh/authorized_keys; echo z > .mcp.json; exit 3`,
       },
       t.ctx,
     );
@@ -139,7 +145,7 @@ test('a boxed command: its own output and reads work; protected, outside and sec
 test('each refusal alone names its own rule', { skip }, async () => {
   const t = setup();
   try {
-    const outside = await bashTool.execute({ command: `echo x > ${t.outside}/escaped.txt` }, t.ctx);
+    const outside = await bashTool.execute({ command: `echo x > ${shellQuote(`${t.outside}/escaped.txt`)}` }, t.ctx);
     assert.match(textOf(outside), /\[sandbox\] refused .*escaped\.txt: .* is outside the box's writable folders/);
     assert.equal(t.asked.at(-1)?.labels?.always, 'Allow this folder');
     assert.equal(t.asked.at(-1)?.alwaysRule, t.outside);
@@ -271,8 +277,9 @@ test('git in the box: what git reads as configuration or code never reaches the 
     const git = realRepository(t.ws);
     mkdirSync(path.join(t.ws, '.git', 'modules'));
     const config = readFileSync(path.join(t.ws, '.git', 'config'), 'utf8');
+    // fsmonitor runs in the working tree: a relative marker, so no path (spaces and all) needs quoting.
     const marker = path.join(t.ws, 'MARKER');
-    const evil = `[core]\n\tfsmonitor = touch ${marker} #\n`;
+    const evil = '[core]\n\tfsmonitor = touch MARKER #\n';
     mkdirSync(path.join(t.ws, 'elsewhere'));
     writeFileSync(path.join(t.ws, 'elsewhere', 'config'), evil);
     const r = await bashTool.execute(
@@ -436,7 +443,7 @@ test('run once outside the box: only after the user approves at the edge', { ski
   const t = setup();
   try {
     t.approveEdge();
-    const r = await bashTool.execute({ command: `echo x > ${t.outside}/approved.txt` }, t.ctx);
+    const r = await bashTool.execute({ command: `echo x > ${shellQuote(`${t.outside}/approved.txt`)}` }, t.ctx);
     assert.equal(r.isError, false, textOf(r));
     assert.match(textOf(r), /ran once outside the sandbox \(the user approved\)/);
     assert.equal(readFileSync(path.join(t.outside, 'approved.txt'), 'utf8'), 'x\n');
