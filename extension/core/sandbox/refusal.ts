@@ -81,6 +81,8 @@ const MISSING = new RegExp(
   [
     `(?:^|\\s)(?:bash: (?:line \\d+: )?)?([~/][^\\n:'"]*?)'?: No such file or directory`,
     "ENOENT: no such file or directory, \\w+ '([^']+)'",
+    // coreutils quotes a path with spaces: cat: '/a b/c': No such file or directory
+    "'([~/][^'\\n]*)': No such file or directory",
     'connect ENOENT (/[^\\n]+)',
   ].join('|'),
   'gm',
@@ -89,7 +91,7 @@ const MISSING = new RegExp(
 function missingPathRefusal(input: RefusalInput): BoxRefusal | undefined {
   const { plan } = input;
   for (const m of input.output.matchAll(MISSING)) {
-    const raw = m[1] ?? m[2] ?? m[3];
+    const raw = m[1] ?? m[2] ?? m[3] ?? m[4];
     const path = normalizePath(raw.startsWith('~/') ? `${plan.home}${raw.slice(1)}` : raw);
     const shown = showPath(path, plan.home);
     const secret = plan.hidden.find((h) => isUnder(path, h.path));

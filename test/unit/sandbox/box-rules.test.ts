@@ -302,3 +302,19 @@ test('.git as the box shows it: live data writable, rewritten files copied, the 
     /^\.git\/modules stays read-only in the sandbox: git reads it as configuration or code/,
   );
 });
+
+test('refusals read paths with spaces whole, as bash, coreutils and node print them', () => {
+  const spaced = planBox({
+    workspaceFolders: ['/w s/ws'],
+    extraWriteRoots: [],
+    home: '/w s/home',
+    sessionTemp: '/state/s-1',
+    allowedHosts: [],
+    socketFolders: ['/w s/run'],
+    kindOf: (p) => (p === '/w s/home/.ssh' ? 'dir' : undefined),
+  });
+  const explain = (output: string) => explainRefusal({ plan: spaced, output, connections: [] });
+  assert.equal(explain("cat: '/w s/home/.ssh/id_rsa': No such file or directory")?.kind, 'secret');
+  assert.equal(explain('connect ENOENT /w s/run/bus')?.kind, 'secret');
+  assert.equal(explain('bash: line 1: /w s/out/x.txt: Read-only file system')?.target, '/w s/out/x.txt');
+});
