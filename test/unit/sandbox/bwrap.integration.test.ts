@@ -111,7 +111,8 @@ test('a boxed command: its own output and reads work; protected, outside and sec
       {
         command:
           'cat input.txt; echo made > out.txt; echo evil > .git/hooks/pre-commit; ' +
-          `echo x > ${shellQuote(`${t.outside}/escaped.txt`)}; echo y > ~/.ssh/authorized_keys; echo z > .mcp.json; exit 3`,
+          `echo x > ${shellQuote(`${t.outside}/escaped.txt`)}; ` +
+          'echo y > ~/.ssh/authorized_keys; echo z > .mcp.json; exit 3',
       },
       t.ctx,
     );
