@@ -3,6 +3,7 @@
 // line endings and smudge filters give back the file as it was on disk).
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
+import { hostGitEnv } from '../security/host-git';
 
 export interface GitRepo {
   /** The working tree's top folder (real path). */
@@ -13,11 +14,17 @@ export interface GitRepo {
   oidBytes: number;
 }
 
-/** Runs git, resolving with stdout; rejects on a non-zero exit or when git cannot be started. */
-export function runGit(cwd: string, args: string[], input?: string): Promise<Buffer> {
+/**
+ * Runs git, resolving with stdout; rejects on a non-zero exit or when git cannot be started. git runs
+ * on the host, so with a scrubbed environment and nothing of the repository's config that runs a
+ * program (host-git.ts): `cat-file --filters` and a worktree diff would run its filter drivers.
+ */
+export async function runGit(cwd: string, args: string[], input?: string): Promise<Buffer> {
+  const env = await hostGitEnv(cwd);
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {
       cwd,
+      env,
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       windowsHide: true,
     });

@@ -4,10 +4,11 @@
 // round the read rules. The changed paths are listed first, each judged, and the diff is then asked for
 // those allowed paths only (literal pathspecs), so a file that changes between the two git calls is not
 // in it unjudged. Renames are split into a deletion and an addition: both names are judged. git runs
-// with the safety settings every agent command gets, external diff drivers and textconv filters off.
+// with the host git settings (host-git.ts: no hooks, no fsmonitor, the repository's filter drivers off),
+// external diff drivers and textconv filters off.
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
-import { defaultChildEnv } from '../security/child-env';
+import { hostGitEnv } from '../security/host-git';
 
 /** Most files a diff is asked for (one pathspec each); the rest are named as left out. */
 export const MAX_DIFF_FILES = 2_000;
@@ -56,12 +57,13 @@ export function withheldNote(withheld: ReadableDiff['withheld']): string {
   return `[Changes not included, by the read rules: ${shown.join('; ')}${more}.]`;
 }
 
-function git(cwd: string, args: string[]): Promise<string> {
+async function git(cwd: string, args: string[]): Promise<string> {
+  const env = await hostGitEnv(cwd);
   return new Promise((resolve) => {
     execFile(
       'git',
       args,
-      { cwd, env: defaultChildEnv(), maxBuffer: MAX_DIFF_BYTES, windowsHide: true, encoding: 'utf8' },
+      { cwd, env, maxBuffer: MAX_DIFF_BYTES, windowsHide: true, encoding: 'utf8' },
       // Not a repository, no commit yet, git missing: no diff (a diff cut at the buffer cap is kept).
       (err, stdout) => resolve(err && !stdout ? '' : stdout),
     );

@@ -3,6 +3,7 @@
 // hosts through the proxy). Where no backend works, or the user turned the box off, the server starts
 // as before — the approval card already showed its full command line.
 import { spawn } from 'node:child_process';
+import { hostTempMessage, hostTempPathsIn } from '../sandbox/refusal';
 import type { SandboxPort } from '../sandbox/types';
 import type { SpawnRequest, Spawner } from './session-port';
 
@@ -35,6 +36,12 @@ export function boxedSpawner(o: BoxedSpawnerOptions): Spawner {
       separateStderr: true,
       longLived: true,
     });
+    // A server installed under the host's /tmp would fail with "not found": say why instead.
+    const hidden = launch.existsOnHost ? hostTempPathsIn(launch.plan, [r.command, ...r.args], launch.existsOnHost) : [];
+    if (hidden.length) {
+      launch.release();
+      throw new Error(`The MCP server cannot start in the sandbox: ${hostTempMessage(hidden)}.`);
+    }
     try {
       const child = spawn(launch.file, launch.args, { cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'] });
       child.once('exit', () => launch.release());

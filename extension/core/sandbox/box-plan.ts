@@ -4,7 +4,8 @@
 // read-only (present or not); secret locations are hidden; the network is the proxy's allow-list.
 import { isUnder, normalizePath } from '../permissions/paths';
 import { type ProtectedName, protectedNamesInBox, protectedUnderHome, secretLocationsInBox } from './protected-in-box';
-import type { BoxPlan, HiddenPath, ReadOnlyPath, WritableRoot } from './types';
+import { GIT_LIVE_FOLDERS, isGitStateFile } from './git-in-box';
+import type { BoxPlan, GitInBox, HiddenPath, ReadOnlyPath, WritableRoot } from './types';
 
 /**
  * Package-manager and build caches under home that stay writable, when they exist: npm, pip and
@@ -36,6 +37,16 @@ export interface BoxInputs {
   /** This session's temp folder on the host (seen as /tmp inside the box). */
   sessionTemp: string;
   allowedHosts: readonly string[];
+  /**
+   * Real folders holding the host's unix sockets (host-sockets.ts), as found on this machine; one that
+   * is (or is in) a writable root stays as it is — the user made it writable.
+   */
+  socketFolders?: readonly string[];
+  /**
+   * `<root>/.git` when it is a folder (through a link too): its real path and what it holds. Without
+   * it, `.git` keeps the older, narrower protection (hooks and config read-only).
+   */
+  gitFolder?(root: string): { path: string; entries: Array<{ name: string; kind: 'file' | 'dir' }> } | undefined;
   /** What is at a path now: the plan only hides what exists and knows which names are missing. */
   kindOf(path: string): 'file' | 'dir' | undefined;
 }
@@ -98,10 +109,17 @@ export function planBox(inputs: BoxInputs): BoxPlan {
     if (!kind && homeOnly) return;
     keep({ path, kind: kind ?? n.kind, exists: kind !== undefined, label: n.label, reason: n.reason });
   };
+  const git: GitInBox[] = [];
   const names = protectedNamesInBox();
   for (const root of writable) {
     if (root.why !== 'workspace' && root.why !== 'extra root') continue;
-    for (const n of names) protect(root.path, n, Boolean(n.homeOnly) && root.path !== home);
+    const shadow = gitInBox(root.path, writable, inputs);
+    if (shadow && !git.some((g) => g.path === shadow.path)) git.push(shadow);
+    for (const n of names) {
+      // The shadow covers the whole of .git: no separate hooks and config binds, no pin.
+      if (shadow && n.name.startsWith('.git/')) continue;
+      protect(root.path, n, Boolean(n.homeOnly) && root.path !== home);
+    }
   }
 
   for (const p of protectedUnderHome(home)) {
@@ -122,14 +140,35 @@ export function planBox(inputs: BoxInputs): BoxPlan {
     if (kind) hidden.push({ path: s.path, kind, label: s.label, reason: s.reason });
   }
 
+  const hostSockets = (inputs.socketFolders ?? [])
+    .map(normalizePath)
+    .filter((f) => !writable.some((w) => isUnder(f, w.path)));
+
   return {
     writable,
     readOnly,
     pinned,
+    git,
     hidden,
+    hostSockets,
     allowedHosts: [...inputs.allowedHosts],
     cwd: normalizePath(inputs.workspaceFolders[0] ?? home),
     sessionTemp: normalizePath(inputs.sessionTemp),
     home,
   };
+}
+
+/** The shadow of `<root>/.git` when it is a folder inside a writable root (else it is read-only anyway). */
+function gitInBox(root: string, writable: readonly WritableRoot[], inputs: BoxInputs): GitInBox | undefined {
+  const found = inputs.gitFolder?.(root);
+  if (!found) return undefined;
+  const path = normalizePath(found.path);
+  if (!writable.some((w) => isUnder(path, w.path) && w.why !== 'build cache')) return undefined;
+  const plan: GitInBox = { path, via: `${root}/.git`, live: [], readOnly: [], state: [] };
+  for (const e of found.entries) {
+    if (e.kind === 'dir' && GIT_LIVE_FOLDERS.includes(e.name)) plan.live.push(e.name);
+    else if (e.kind === 'file' && isGitStateFile(e.name)) plan.state.push(e.name);
+    else plan.readOnly.push(e);
+  }
+  return plan;
 }

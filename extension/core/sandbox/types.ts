@@ -41,6 +41,24 @@ export interface HiddenPath {
   reason: string;
 }
 
+/**
+ * A repository's `.git` as the box shows it (git-in-box.ts): a folder of the box's own, with the
+ * repository's live folders bound writable, its other entries bound read-only, and copies of the files
+ * git rewrites, carried back after the command when they changed.
+ */
+export interface GitInBox {
+  /** The `.git` folder's real path (a `.git` link's target). */
+  path: string;
+  /** The path the workspace names it by (`<root>/.git`), for refusals. */
+  via: string;
+  /** Live folders that exist (objects, refs, logs, lfs). */
+  live: string[];
+  /** Every other entry that exists, bound read-only. */
+  readOnly: Array<{ name: string; kind: 'file' | 'dir' }>;
+  /** Rewritten files that exist now (index, HEAD …), copied in. */
+  state: string[];
+}
+
 export interface BoxPlan {
   writable: WritableRoot[];
   readOnly: ReadOnlyPath[];
@@ -49,7 +67,11 @@ export interface BoxPlan {
    * themselves, so a command cannot rename them away and make a new one where the protection is not.
    */
   pinned: string[];
+  /** Repositories whose `.git` the box shows as its own folder (only data is carried back). */
+  git: GitInBox[];
   hidden: HiddenPath[];
+  /** Host folders that hold unix sockets (/run, $XDG_RUNTIME_DIR …): an empty private tmpfs in the box. */
+  hostSockets: string[];
   /** Hosts reached through the host's proxy; nothing else is reachable (no route at all). */
   allowedHosts: string[];
   /** Folder commands start in. */
@@ -91,6 +113,8 @@ export interface BoxedLaunch {
   /** Connections this box's proxy saw so far (allowed and refused). */
   connections(): BoxConnection[];
   release(): BoxRefusal[];
+  /** Whether a path exists on the host, outside the box (to tell the host's /tmp from a missing file). */
+  existsOnHost?(path: string): boolean;
 }
 
 export interface LaunchRequest {

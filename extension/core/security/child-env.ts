@@ -2,9 +2,11 @@
 // user's keys (OPENAI_API_KEY, cloud credentials, tokens); a command inheriting it can print or
 // send them, and its output reaches the model. So every variable named by a provider's
 // `apiKeyEnv`, every variable whose name says it is a secret, and every value that carries
-// credentials in a URL is dropped, unless the user chose to pass that name through.
+// credentials in a URL or has the shape of a key the redaction patterns know (`OPENAI=sk-…`) is
+// dropped, unless the user chose to pass that name through.
 
 import { withGitSafety } from './git-safety';
+import { looksLikeSecret } from './redact';
 
 /**
  * Words that say "secret" when they stand as a whole `_`-separated part of a name: FOO_API_KEY,
@@ -32,6 +34,16 @@ const SECRET_WORDS = [
   'AUTH',
 ];
 const SECRET_NAME = new RegExp(`(?:^|_)(?:${SECRET_WORDS.join('|')})(?:$|_)`, 'i');
+
+/**
+ * Words that say "secret" at the end of a name's part, glued to what they qualify: npm's
+ * `npm_config__authToken`, NGROK_AUTHTOKEN, CI_JOB_JWT, SLACK_WEBHOOK_URL, GPG_PASSPHRASE,
+ * SIGNING_KEY_PASSPHRASE, MYAPIKEY. (Not KEY: HOTKEY, MONKEY; not TOKEN at a part's start: TOKENIZERS.)
+ */
+const SECRET_ENDING = /(?:^|_)[A-Z0-9]*(?:TOKEN|PASSWORD|PASSPHRASE|APIKEY|JWT|WEBHOOK)(?:$|_)/i;
+
+/** npm's auth settings as environment variables: npm_config__auth, npm_config_//host/:_authToken. */
+const NPM_AUTH = /^npm_config_.*_auth/i;
 
 /** `SECRET` anywhere in a name (CLIENTSECRET, MYSECRETVALUE): no ordinary variable spells it. */
 const SECRET_ANYWHERE = /SECRET/i;
@@ -76,7 +88,13 @@ export interface ChildEnv {
 export function isSecretVariable(name: string, value: string): boolean {
   const upper = name.toUpperCase();
   return (
-    SECRET_NAMES.has(upper) || SECRET_NAME.test(upper) || SECRET_ANYWHERE.test(upper) || CREDENTIAL_URL.test(value)
+    SECRET_NAMES.has(upper) ||
+    SECRET_NAME.test(upper) ||
+    SECRET_ENDING.test(upper) ||
+    SECRET_ANYWHERE.test(upper) ||
+    NPM_AUTH.test(name) ||
+    CREDENTIAL_URL.test(value) ||
+    looksLikeSecret(value)
   );
 }
 

@@ -42,6 +42,16 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, number]> = [
   [/\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, 0],
 ];
 
+/** Whether `value` holds a key of a known shape (the patterns above): an environment variable's value, say. */
+export function looksLikeSecret(value: string): boolean {
+  return PATTERNS.some(([re]) => {
+    re.lastIndex = 0;
+    const hit = re.test(value);
+    re.lastIndex = 0;
+    return hit;
+  });
+}
+
 /** Generic `password = …` assignments: right for exports and logs, too eager for stored code. */
 const ASSIGNMENTS: ReadonlyArray<readonly [RegExp, number]> = [
   // key=value / "apiKey": "…" assignments whose name says secret.

@@ -5,7 +5,9 @@
 // and /tmp (this session's temp folder); the writable roots are bound writable over it; protected
 // paths inside them are bound read-only again — a missing one gets an empty read-only folder as a
 // stand-in, so nothing can be created there; secret folders become empty read-only tmpfs, secret files an empty
-// file. A new network namespace has only loopback: the one way out is the proxy bridge.
+// file; the folders of the host's unix sockets (/run, $XDG_RUNTIME_DIR …) an empty private tmpfs; a
+// repository's .git the box's own folder (git-shadow.ts). A new network namespace has only loopback:
+// the one way out is the proxy bridge.
 import type { BoxPlan } from '../../core/sandbox/types';
 
 /** Where the box's own files (the proxy socket, the forwarder) appear inside the box. */
@@ -29,6 +31,8 @@ export interface BwrapLayout {
    * sockets, when that is not under /tmp already (which the box replaces with its own).
    */
   cover?: readonly string[];
+  /** bwrap arguments that show each repository's `.git` as the box's own folder (git-shadow.ts). */
+  gitShadows?: readonly string[];
 }
 
 /** The namespaces and the read-only root every box starts from (detect.ts tries exactly these). */
@@ -55,10 +59,13 @@ export const BOX_BASE_ARGS_SHARED_NET: readonly string[] = BOX_BASE_ARGS.filter(
 export function bwrapArgs(plan: BoxPlan, layout: BwrapLayout, script: string): string[] {
   const base = layout.sharedNet ? BOX_BASE_ARGS_SHARED_NET : BOX_BASE_ARGS;
   const args = [...base, '--bind', plan.sessionTemp, '/tmp'];
+  // Before the writable roots, so a workspace under /run (/run/media/…) is bound again on top.
+  for (const s of plan.hostSockets) args.push('--tmpfs', s);
   for (const w of plan.writable) args.push('--bind', w.path, w.path);
   for (const c of layout.cover ?? []) args.push('--tmpfs', c, '--remount-ro', c);
   // Writable as before, but a mount point now: renaming `.git` away fails (EBUSY), with its hooks in it.
   for (const p of plan.pinned) args.push('--bind', p, p);
+  args.push(...(layout.gitShadows ?? []));
   for (const r of plan.readOnly) {
     if (r.exists) args.push('--ro-bind', r.path, r.path);
     // A stand-in is always an empty folder: git ignores it (an empty file would show as untracked).

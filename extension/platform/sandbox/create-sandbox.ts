@@ -2,12 +2,13 @@
 // plans the box (core/sandbox/box-plan.ts), starts that box's proxy on a socket of its own (so every
 // connection is attributed to its command in the audit log), and returns the launch — bwrap's
 // command line on Linux, sandbox-exec with a generated profile on macOS. Node only; never 'vscode'.
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isUnder, normalizePath } from '../../core/permissions/paths';
 import { planBox } from '../../core/sandbox/box-plan';
+import { hostSocketFolders, withoutHostIpc } from '../../core/sandbox/host-sockets';
 import type {
   BoxConnection,
   BoxPlan,
@@ -23,8 +24,10 @@ import { makeBoxFolder, PROXY_SOCKET } from './box-folder';
 import { detectBackend, type Detected } from './detect';
 import { FORWARDER_SOURCE } from './forwarder';
 import { guardGitLinks } from './git-link-guard';
+import { type GitShadows, prepareGitShadows } from './git-shadow';
 import { type HolderLease, HolderPool } from './holder-pool';
 import { findNsenter, holderWorks } from './net-holder';
+import { guardNewRepositories } from './new-repositories';
 import { startBoxProxy } from './proxy';
 import { seatbeltProfile } from './seatbelt-profile';
 import { StandIns } from './stand-ins';
@@ -51,6 +54,11 @@ export interface SandboxHostOptions {
    */
   nsenter?: string | false;
   detect?: () => Detected;
+  /**
+   * The host's environment, where the socket folders are found ($XDG_RUNTIME_DIR, a unix DOCKER_HOST);
+   * default: this process's.
+   */
+  hostEnv?: Readonly<Record<string, string | undefined>>;
   /** Every connection a boxed command asked for, allowed or refused (the audit log). */
   onConnection?(c: BoxConnection, who: { sessionId: string; callId: string }): void;
   /** Writes a refusal's narrow rule into user settings. */
@@ -128,6 +136,8 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
       home: o.home,
       sessionTemp,
       allowedHosts: settings.allowedHosts,
+      socketFolders: socketFolders(o.hostEnv ?? process.env, o.home),
+      gitFolder,
       kindOf,
     });
     // A long-lived process (an MCP server) would keep its stand-ins — empty folders named AGENTS.md,
@@ -138,10 +148,14 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
     const joinStderr = !req.separateStderr;
     let file: string;
     let args: string[];
-    let env = { ...req.env };
+    // No variable leads the command to a host socket or agent (the folders are covered too).
+    let env = withoutHostIpc(req.env);
     let releaseBox = () => {};
+    let shadows: GitShadows | undefined;
     if (d.backend === 'bubblewrap') {
       const cover = coverable(stateRoot, plan);
+      shadows = prepareGitShadows(plan, join(stateRoot, `g-${process.pid}-${++seq}`));
+      const gitShadows = shadows.args;
       // A long-lived process (an MCP server) keeps a network of its own, as before: servers do not share
       // a loopback with each other or with the chat's commands, and its one start cost does not matter.
       const pool = req.longLived ? undefined : holders(d.bwrap);
@@ -168,7 +182,11 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
         [file, ...args] = [
           ...held.enter,
           d.bwrap,
-          ...bwrapArgs(plan, { ...empties, sharedNet: true, cover }, boxScript(req.command, undefined, joinStderr)),
+          ...bwrapArgs(
+            plan,
+            { ...empties, sharedNet: true, cover, gitShadows },
+            boxScript(req.command, undefined, joinStderr),
+          ),
         ];
         if (useProxy) env = { ...env, ...proxyEnv() };
         releaseBox = () => held.release();
@@ -189,7 +207,7 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
         }
         const script = boxScript(req.command, useProxy ? { node: o.node ?? process.execPath } : undefined, joinStderr);
         file = d.bwrap;
-        args = bwrapArgs(plan, { ...empties, boxDir, cover }, script);
+        args = bwrapArgs(plan, { ...empties, boxDir, cover, gitShadows }, script);
         releaseBox = () => {
           proxy?.close();
           rmSync(boxDir, { recursive: true, force: true });
@@ -220,6 +238,7 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
     }
     const releaseStandIns = standIns.claim(plan.readOnly);
     const checkGitLinks = guardGitLinks(plan);
+    const checkNewRepositories = guardNewRepositories(plan);
     let released = false;
     const release = (): BoxRefusal[] => {
       if (released) return [];
@@ -227,10 +246,12 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
       live.delete(release);
       releaseStandIns();
       releaseBox();
-      return checkGitLinks();
+      // What the box undid or did not carry over after the command: a replaced .git link, files made in
+      // the box's view of .git, repositories made in the workspace.
+      return [...checkGitLinks(), ...(shadows?.release() ?? []), ...checkNewRepositories()];
     };
     live.add(release);
-    return { file, args, env, plan, connections: () => [...connections], release };
+    return { file, args, env, plan, connections: () => [...connections], release, existsOnHost: existsSync };
   };
   return {
     status,
@@ -249,6 +270,38 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
       sessionTemps.clear();
     },
   };
+}
+
+/** The host's socket folders that exist, as real paths, each once (/var/run is usually a link to /run). */
+function socketFolders(env: Readonly<Record<string, string | undefined>>, home: string): string[] {
+  const out = new Set<string>();
+  for (const p of hostSocketFolders(env, home)) {
+    try {
+      const real = realpathSync(p);
+      if (statSync(real).isDirectory()) out.add(real);
+    } catch {
+      /* not on this machine */
+    }
+  }
+  return [...out];
+}
+
+/** `<root>/.git` when it is a folder (a link's target too): its real path and entries (kinds followed). */
+function gitFolder(root: string): { path: string; entries: Array<{ name: string; kind: 'file' | 'dir' }> } | undefined {
+  try {
+    const path = realpathSync(join(root, '.git'));
+    if (!statSync(path).isDirectory()) return undefined;
+    const entries: Array<{ name: string; kind: 'file' | 'dir' }> = [];
+    for (const name of readdirSync(path)) {
+      // A socket, a fifo or a dangling link is not bound: it is simply not there in the box.
+      const st = statSync(join(path, name), { throwIfNoEntry: false });
+      if (st?.isDirectory()) entries.push({ name, kind: 'dir' });
+      else if (st?.isFile()) entries.push({ name, kind: 'file' });
+    }
+    return { path, entries };
+  } catch {
+    return undefined;
+  }
 }
 
 function kindOf(path: string): 'file' | 'dir' | undefined {

@@ -2,7 +2,12 @@
 // bubblewrap's command line. Reads are allowed except the hidden secret locations; writes only under
 // the writable roots and the session temp folder, never under the protected paths (present or not —
 // Seatbelt matches paths, so a missing one needs no stand-in); network only to the host's proxy port.
+import { GIT_LIVE_FOLDERS, GIT_STATE_PATTERN } from '../../core/sandbox/git-in-box';
 import type { BoxPlan } from '../../core/sandbox/types';
+
+function regexQuote(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 /** A string literal in the profile's Scheme syntax. */
 function lit(s: string): string {
@@ -25,6 +30,14 @@ export function seatbeltProfile(plan: BoxPlan, proxyPort: number | undefined): s
   const writable = [...plan.writable.map((w) => w.path), plan.sessionTemp, '/dev/null', '/dev/tty'];
   lines.push(`(allow file-write* ${writable.map((p) => `(subpath ${lit(p)})`).join(' ')})`);
   for (const r of plan.readOnly) lines.push(`(deny file-write* (subpath ${lit(r.path)}))`);
+  // .git: Seatbelt matches paths, so no shadow is needed — nothing in it is writable but the live folders
+  // and the files a commit rewrites (with their locks); the later rule wins.
+  for (const g of plan.git) {
+    lines.push(`(deny file-write* (subpath ${lit(g.path)}))`);
+    const live = GIT_LIVE_FOLDERS.map((n) => `(subpath ${lit(`${g.path}/${n}`)})`).join(' ');
+    const files = `(regex ${lit(`^${regexQuote(g.path)}/${GIT_STATE_PATTERN}(\\.lock)?$`)})`;
+    lines.push(`(allow file-write* ${live} ${files})`);
+  }
   for (const h of plan.hidden) lines.push(`(deny file-write* (subpath ${lit(h.path)}))`);
   if (proxyPort !== undefined) lines.push(`(allow network-outbound (remote ip ${lit(`localhost:${proxyPort}`)}))`);
   // A server the command starts may listen on loopback; connecting out goes only to the proxy (macOS has

@@ -3,14 +3,14 @@
 // fails inside the box and nothing appears on the host. Skipped with the reason where no box works.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { bashWord, boxedSpawner } from '../../../extension/core/mcp/boxed-spawn';
 import { spawnServer } from '../../../extension/core/mcp/spawn';
 import { createSandbox } from '../../../extension/platform/sandbox/create-sandbox';
 import { detectBackend } from '../../../extension/platform/sandbox/detect';
 import { createNodePorts, makeContext, textOf } from '../../fixtures/node-ports';
-import { createManager, source, stdioServer } from './harness';
+import { createManager, source, stdioServer, stdioServerFile } from './harness';
 
 const detected = detectBackend();
 const skip =
@@ -28,10 +28,11 @@ test('bashWord keeps every argument one word, whatever it holds', () => {
 test('a stdio MCP server runs boxed: its tools answer, a write outside the workspace is refused', {
   skip,
 }, async () => {
-  // Outside /tmp: the box has a /tmp of its own, so "outside" must be somewhere it cannot write.
   const base = path.join(process.cwd(), 'test-results', `mcp-box-${process.pid}`);
   const ws = path.join(base, 'ws');
-  const outside = path.join(base, 'outside');
+  // Not under /tmp (the box's /tmp is its own, so a write there would land in the chat's temp, wherever
+  // the checkout is): /var/tmp, which every user may write and the box keeps read-only.
+  const outside = existsSync('/var/tmp') ? mkdtempSync('/var/tmp/sextant-mcp-outside-') : path.join(base, 'outside');
   mkdirSync(ws, { recursive: true });
   mkdirSync(outside, { recursive: true });
   const real = { ws: realpathSync(ws), outside: realpathSync(outside) };
@@ -53,8 +54,12 @@ test('a stdio MCP server runs boxed: its tools answer, a write outside the works
     }),
   });
   try {
-    // Markers in the workspace (writable in the box); notes outside it (read-only in the box).
+    // Markers in the workspace (writable in the box); notes outside it (read-only in the box). The server's
+    // file is copied into the workspace: the checkout may be under /tmp, which the box does not show.
     const server = await stdioServer(real.ws, { NOTES_DIR: real.outside });
+    const inWorkspace = path.join(real.ws, 'server.cjs');
+    copyFileSync(server.args?.[0] ?? '', inWorkspace);
+    server.args = [inWorkspace];
     t.manager.setSources({ workspace: { servers: {}, problems: [] }, user: source({ demo: server }) });
     await t.manager.prepare();
     assert.deepEqual(boxed, [], 'the server was started without the box');
@@ -76,5 +81,41 @@ test('a stdio MCP server runs boxed: its tools answer, a write outside the works
     await t.manager.dispose();
     sandbox.dispose();
     rmSync(base, { recursive: true, force: true });
+    rmSync(real.outside, { recursive: true, force: true });
+  }
+});
+
+test("a stdio MCP server installed in the host's /tmp: the start fails saying the box does not show it", {
+  skip,
+}, async () => {
+  const base = path.join(process.cwd(), 'test-results', `mcp-tmp-${process.pid}`);
+  const ws = path.join(base, 'ws');
+  mkdirSync(ws, { recursive: true });
+  // /tmp itself, not os.tmpdir(): this is about the host's /tmp, which the box replaces.
+  const installed = realpathSync(mkdtempSync('/tmp/sextant-mcp-server-'));
+  const file = path.join(installed, 'server.cjs');
+  copyFileSync(await stdioServerFile(), file);
+  const sandbox = createSandbox({
+    settings: () => ({ mode: 'box', allowedHosts: [], extraWriteRoots: [] }),
+    workspaceFolders: () => [realpathSync(ws)],
+    home: path.join(realpathSync(base), 'home'),
+    stateRoot: path.join(realpathSync(base), 'state'),
+  });
+  const spawner = boxedSpawner({
+    sandbox: () => sandbox,
+    unboxed: () => assert.fail('the server must not start without the box'),
+    cwd: () => realpathSync(ws),
+  });
+  try {
+    await assert.rejects(
+      async () => spawner({ command: process.execPath, args: [file], env: {} }),
+      (e: Error) =>
+        e.message.includes(`${file} is in the host's /tmp, which the sandbox does not show`) &&
+        e.message.includes(`add ${installed} to sextant.sandbox.extraWriteRoots`),
+    );
+  } finally {
+    sandbox.dispose();
+    rmSync(base, { recursive: true, force: true });
+    rmSync(installed, { recursive: true, force: true });
   }
 });

@@ -235,3 +235,86 @@ test('refusals named from output and proxy: protected, outside (a folder to allo
   assert.equal(explainRefusal({ plan, output: 'tests failed: 3', connections: [] }), undefined);
   assert.equal(explainRefusal({ plan, output: 'getaddrinfo EAI_AGAIN example.com', connections: [] })?.kind, 'network');
 });
+
+test('.git as the box shows it: live data writable, rewritten files copied, the rest read-only', () => {
+  const entries = [
+    { name: 'objects', kind: 'dir' as const },
+    { name: 'refs', kind: 'dir' as const },
+    { name: 'logs', kind: 'dir' as const },
+    { name: 'hooks', kind: 'dir' as const },
+    { name: 'modules', kind: 'dir' as const },
+    { name: 'config', kind: 'file' as const },
+    { name: 'index', kind: 'file' as const },
+    { name: 'HEAD', kind: 'file' as const },
+    { name: 'description', kind: 'file' as const },
+  ];
+  const shadowed = planBox({
+    workspaceFolders: ['/ws'],
+    extraWriteRoots: [],
+    home: '/home/u',
+    sessionTemp: '/state/s-1',
+    allowedHosts: [],
+    socketFolders: ['/run', '/ws/run-inside'],
+    gitFolder: (root) => (root === '/ws' ? { path: '/ws/.git', entries } : undefined),
+    kindOf: (p) => existing[p],
+  });
+  assert.deepEqual(shadowed.git, [
+    {
+      path: '/ws/.git',
+      via: '/ws/.git',
+      live: ['objects', 'refs', 'logs'],
+      readOnly: [
+        { name: 'hooks', kind: 'dir' },
+        { name: 'modules', kind: 'dir' },
+        { name: 'config', kind: 'file' },
+        { name: 'description', kind: 'file' },
+      ],
+      state: ['index', 'HEAD'],
+    },
+  ]);
+  assert.equal(shadowed.pinned.includes('/ws/.git'), false, 'the shadow is the mount point');
+  assert.equal(
+    shadowed.readOnly.some((r) => r.path.startsWith('/ws/.git')),
+    false,
+    'no separate hooks/config binds',
+  );
+  assert.deepEqual(shadowed.hostSockets, ['/run'], 'a socket folder inside a writable root stays as it is');
+  const args = bwrapArgs(
+    shadowed,
+    { emptyFile: '/e/f', emptyDir: '/e/d', gitShadows: ['--bind', '/g', '/ws/.git'] },
+    'x',
+  );
+  assert.ok(args.join(' ').includes('--tmpfs /run'));
+  assert.ok(args.indexOf('--tmpfs') < args.indexOf('/ws'), 'socket folders are covered before the writable roots');
+  const profile = seatbeltProfile(shadowed, undefined);
+  assert.match(
+    profile,
+    /\(deny file-write\* \(subpath "\/ws\/\.git"\)\)\n\(allow file-write\* \(subpath "\/ws\/\.git\/objects"\)/,
+  );
+  const refusal = explainRefusal({
+    plan: shadowed,
+    output: 'bash: line 1: .git/modules/x/hooks/post-checkout: Read-only file system',
+    connections: [],
+  });
+  assert.equal(refusal?.kind, 'protected');
+  assert.match(
+    refusal?.rule ?? '',
+    /^\.git\/modules stays read-only in the sandbox: git reads it as configuration or code/,
+  );
+});
+
+test('refusals read paths with spaces whole, as bash, coreutils and node print them', () => {
+  const spaced = planBox({
+    workspaceFolders: ['/w s/ws'],
+    extraWriteRoots: [],
+    home: '/w s/home',
+    sessionTemp: '/state/s-1',
+    allowedHosts: [],
+    socketFolders: ['/w s/run'],
+    kindOf: (p) => (p === '/w s/home/.ssh' ? 'dir' : undefined),
+  });
+  const explain = (output: string) => explainRefusal({ plan: spaced, output, connections: [] });
+  assert.equal(explain("cat: '/w s/home/.ssh/id_rsa': No such file or directory")?.kind, 'secret');
+  assert.equal(explain('connect ENOENT /w s/run/bus')?.kind, 'secret');
+  assert.equal(explain('bash: line 1: /w s/out/x.txt: Read-only file system')?.target, '/w s/out/x.txt');
+});

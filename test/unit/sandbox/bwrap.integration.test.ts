@@ -8,14 +8,17 @@ import assert from 'node:assert/strict';
 import {
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   readlinkSync,
   realpathSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -25,7 +28,9 @@ import { killShellTool } from '../../../extension/core/tools/kill-shell';
 import { createToolSessionState, disposeToolSession } from '../../../extension/core/tools/registry';
 import type { ApprovalRequest } from '../../../extension/core/ports';
 import type { BoxConnection } from '../../../extension/core/sandbox/types';
+import { shellQuote } from '../../../extension/platform/sandbox/bwrap-args';
 import { createSandbox } from '../../../extension/platform/sandbox/create-sandbox';
+import { CLOCK_SLACK_MS } from '../../../extension/platform/sandbox/new-repositories';
 import { detectBackend } from '../../../extension/platform/sandbox/detect';
 import { createNodePorts, makeContext, textOf } from '../../fixtures/node-ports';
 
@@ -36,7 +41,11 @@ const skip =
     : `no bubblewrap box here: ${detected.ok ? detected.backend : detected.reason}`;
 if (skip) console.log(`# sandbox integration skipped: ${skip}`);
 
-/** Folders outside /tmp: the box has a /tmp of its own, so "outside" must be somewhere it cannot write. */
+/**
+ * Folders for one test. "Outside" is where the box cannot write wherever the checkout is: not under
+ * /tmp (the box's /tmp is its own and writable, so a checkout under /tmp would make it a write into
+ * the chat's temp) — /var/tmp, a host folder every user may write that the box keeps read-only.
+ */
 function scratch(): { base: string; ws: string; home: string; outside: string } {
   const base = path.join(
     process.cwd(),
@@ -50,8 +59,8 @@ function scratch(): { base: string; ws: string; home: string; outside: string } 
   writeFileSync(path.join(ws, 'input.txt'), 'workspace data\n');
   mkdirSync(path.join(home, '.ssh'), { recursive: true });
   writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY\n');
-  const outside = path.join(base, 'outside');
-  mkdirSync(outside);
+  const outside = existsSync('/var/tmp') ? mkdtempSync('/var/tmp/sextant-outside-') : path.join(base, 'outside');
+  mkdirSync(outside, { recursive: true });
   return { base: realpathSync(base), ws: realpathSync(ws), home: realpathSync(home), outside: realpathSync(outside) };
 }
 
@@ -88,6 +97,7 @@ function setup(allowedHosts: string[] = []) {
       disposeToolSession(session);
       sandbox.dispose();
       rmSync(dirs.base, { recursive: true, force: true });
+      rmSync(dirs.outside, { recursive: true, force: true });
     },
   };
 }
@@ -101,7 +111,8 @@ test('a boxed command: its own output and reads work; protected, outside and sec
       {
         command:
           'cat input.txt; echo made > out.txt; echo evil > .git/hooks/pre-commit; ' +
-          `echo x > ${t.outside}/escaped.txt; echo y > ~/.ssh/authorized_keys; echo z > .mcp.json; exit 3`,
+          `echo x > ${shellQuote(`${t.outside}/escaped.txt`)}; ` +
+          'echo y > ~/.ssh/authorized_keys; echo z > .mcp.json; exit 3',
       },
       t.ctx,
     );
@@ -122,7 +133,7 @@ test('a boxed command: its own output and reads work; protected, outside and sec
     assert.match(text, /Read-only file system/);
     // The first refusal is named with its rule, for the model and the card.
     assert.match(text, /\[sandbox\] refused \.git\/hooks\/pre-commit|\[sandbox\] refused .*\.git\/hooks/);
-    assert.match(text, /stays read-only in the sandbox: git hooks and config can run code/);
+    assert.match(text, /\.git\/hooks stays read-only in the sandbox: git reads it as configuration or code/);
     // One prompt at the edge: it names the rule and offers a run outside the box (no widening for .git).
     assert.equal(t.asked.length, 1);
     assert.equal(t.asked[0].labels?.approve, 'Run once outside the box');
@@ -135,7 +146,7 @@ test('a boxed command: its own output and reads work; protected, outside and sec
 test('each refusal alone names its own rule', { skip }, async () => {
   const t = setup();
   try {
-    const outside = await bashTool.execute({ command: `echo x > ${t.outside}/escaped.txt` }, t.ctx);
+    const outside = await bashTool.execute({ command: `echo x > ${shellQuote(`${t.outside}/escaped.txt`)}` }, t.ctx);
     assert.match(textOf(outside), /\[sandbox\] refused .*escaped\.txt: .* is outside the box's writable folders/);
     assert.equal(t.asked.at(-1)?.labels?.always, 'Allow this folder');
     assert.equal(t.asked.at(-1)?.alwaysRule, t.outside);
@@ -149,6 +160,34 @@ test('each refusal alone names its own rule', { skip }, async () => {
     assert.equal(existsSync(path.join(t.ws, '.mcp.json')), false);
   } finally {
     t.done();
+  }
+});
+
+test("a folder in the host's /tmp: the refusal says the box does not show it and offers to allow it", {
+  skip,
+}, async () => {
+  const t = setup();
+  // /tmp itself, not os.tmpdir(): the box replaces /tmp with the chat's own.
+  const hostTemp = realpathSync(mkdtempSync('/tmp/sextant-host-temp-'));
+  writeFileSync(path.join(hostTemp, 'data.txt'), 'host data\n');
+  try {
+    const read = await bashTool.execute({ command: `cat ${hostTemp}/data.txt` }, t.ctx);
+    assert.doesNotMatch(textOf(read), /host data/);
+    assert.match(
+      textOf(read),
+      /\[sandbox\] refused .*data\.txt: .* outside the box's writable folders: the host's \/tmp is not visible/,
+    );
+    assert.equal(t.asked.at(-1)?.labels?.always, 'Allow this folder');
+    assert.equal(t.asked.at(-1)?.alwaysRule, hostTemp);
+    const write = await bashTool.execute({ command: `echo x > ${hostTemp}/new.txt` }, t.ctx);
+    assert.match(textOf(write), /the host's \/tmp is not visible in the box/);
+    assert.equal(existsSync(path.join(hostTemp, 'new.txt')), false);
+    // A path that is nowhere, on the host either, is not blamed on the box.
+    const nowhere = await bashTool.execute({ command: `cat /tmp/sextant-no-such-${process.pid}/x` }, t.ctx);
+    assert.doesNotMatch(textOf(nowhere), /\[sandbox\]/);
+  } finally {
+    t.done();
+    rmSync(hostTemp, { recursive: true, force: true });
   }
 });
 
@@ -181,6 +220,140 @@ test('.git: a repository made in the command gets no hook; .git cannot be rename
     assert.equal(existsSync(path.join(t.ws, '.git')), false, 'the stand-in is removed after the command');
     assert.match(text, /\.git stays read-only in the sandbox while it does not exist/);
     rmSync(path.join(t.ws, '.git-x'), { recursive: true, force: true });
+  } finally {
+    t.done();
+  }
+});
+
+/** A real repository in the workspace, made on the host (outside any box), with one commit. */
+function realRepository(ws: string): (...args: string[]) => string {
+  rmSync(path.join(ws, '.git'), { recursive: true, force: true });
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: ws, GIT_CONFIG_NOSYSTEM: '1', LANG: 'C' };
+  const git = (...args: string[]) => {
+    const r = spawnSync('git', args, { cwd: ws, env, encoding: 'utf8' });
+    assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+  git('init', '-q');
+  git('config', 'user.name', 'host');
+  git('config', 'user.email', 'host@example.com');
+  git('add', 'input.txt');
+  git('commit', '-qm', 'on the host');
+  return git;
+}
+
+test('git in the box: add and commit work and reach the repository (index, HEAD, refs, objects)', {
+  skip,
+}, async () => {
+  const t = setup();
+  try {
+    const git = realRepository(t.ws);
+    const r = await bashTool.execute(
+      {
+        command:
+          'echo hello > f.txt && git add f.txt && ' +
+          'git -c user.name=box -c user.email=box@example.com commit -qm boxed ' +
+          '&& git checkout -qb feature && git log --format=%s | head -1',
+      },
+      t.ctx,
+    );
+    assert.equal(r.isError, false, textOf(r));
+    assert.doesNotMatch(textOf(r), /\[sandbox\]/);
+    // On the host, after the box: the commit, the branch switch and the index are all there.
+    assert.equal(git('log', '--format=%s', '-1').trim(), 'boxed');
+    assert.equal(git('rev-parse', '--abbrev-ref', 'HEAD').trim(), 'feature');
+    assert.equal(git('status', '--porcelain').trim(), '', 'the index the box wrote is the repository’s');
+    assert.deepEqual(
+      readdirSync(path.join(t.ws, '.git')).filter((n) => n.includes('sextant') || n.endsWith('.lock')),
+      [],
+    );
+  } finally {
+    t.done();
+  }
+});
+
+test('git in the box: what git reads as configuration or code never reaches the repository', { skip }, async () => {
+  const t = setup();
+  try {
+    const git = realRepository(t.ws);
+    mkdirSync(path.join(t.ws, '.git', 'modules'));
+    const config = readFileSync(path.join(t.ws, '.git', 'config'), 'utf8');
+    // fsmonitor runs in the working tree: a relative marker, so no path (spaces and all) needs quoting.
+    const marker = path.join(t.ws, 'MARKER');
+    const evil = '[core]\n\tfsmonitor = touch MARKER #\n';
+    mkdirSync(path.join(t.ws, 'elsewhere'));
+    writeFileSync(path.join(t.ws, 'elsewhere', 'config'), evil);
+    const r = await bashTool.execute(
+      {
+        command: [
+          // The path built at run time, as a policy would never see it.
+          `python3 -c "open('.g'+'it/commondir','w').write('${t.ws}/elsewhere')" ||` +
+            ` echo '${t.ws}/elsewhere' > .git/commondir`,
+          `printf '${evil.replace(/\n/g, '\\n').replace(/\t/g, '\\t')}' > .git/config.worktree`,
+          'mkdir -p .git/worktrees/w && echo x > .git/worktrees/w/config',
+          'mkdir -p .git/modules/x/hooks',
+          'echo evil > .git/hooks/pre-commit',
+          'echo "[alias]" >> .git/config',
+          'echo "*.txt filter=evil" > .git/info/attributes',
+          'echo done',
+        ].join('; '),
+      },
+      t.ctx,
+    );
+    const text = textOf(r);
+    assert.match(text, /done/);
+    for (const name of [
+      'commondir',
+      'config.worktree',
+      'worktrees',
+      'hooks/pre-commit',
+      'modules/x',
+      'info/attributes',
+    ])
+      assert.equal(existsSync(path.join(t.ws, '.git', name)), false, `.git/${name} reached the repository`);
+    assert.equal(readFileSync(path.join(t.ws, '.git', 'config'), 'utf8'), config);
+    // Reported, and kept aside (never deleted).
+    assert.match(
+      text,
+      /\[sandbox\] refused \.git\/\S+: .*not carried over to the repository: git reads it as configuration/,
+    );
+    const kept = readdirSync(t.ws).filter((n) => n.startsWith('.git.sextant-refused-'));
+    assert.equal(kept.length, 1);
+    assert.ok(existsSync(path.join(t.ws, kept[0], 'commondir')));
+    // git on the host still works and runs nothing.
+    git('status', '--porcelain');
+    assert.equal(existsSync(marker), false);
+  } finally {
+    t.done();
+  }
+});
+
+test('a repository made by a boxed command inside the workspace is put aside when the box ends', { skip }, async () => {
+  const t = setup();
+  try {
+    realRepository(t.ws);
+    // A nested repository the user made before: not the command's, left alone.
+    spawnSync('git', ['init', '-q', path.join(t.ws, 'old')]);
+    // Made before the command: once the clock is past the launch's slack for the kernel's coarse file times.
+    const born = statSync(path.join(t.ws, 'old', '.git')).birthtimeMs || Date.now();
+    await waitFor(() => Date.now() > born + CLOCK_SLACK_MS + 1);
+    const r = await bashTool.execute(
+      {
+        command:
+          "git init -q sub && git -C sub config core.fsmonitor 'touch ../MARKER #' && " +
+          "mkdir -p deep/er && printf 'gitdir: /elsewhere\\n' > deep/er/.git && echo made",
+      },
+      t.ctx,
+    );
+    const text = textOf(r);
+    assert.match(text, /made/);
+    assert.equal(existsSync(path.join(t.ws, 'sub', '.git')), false);
+    assert.equal(existsSync(path.join(t.ws, 'deep', 'er', '.git')), false);
+    assert.equal(readdirSync(path.join(t.ws, 'sub')).filter((n) => n.startsWith('.git.sextant-refused-')).length, 1);
+    assert.ok(existsSync(path.join(t.ws, 'old', '.git', 'HEAD')), "the user's own nested repository is untouched");
+    assert.match(text, /\[sandbox\] refused (sub|deep\/er)\/\.git: a repository made in the box/);
+    spawnSync('git', ['status'], { cwd: path.join(t.ws, 'sub') });
+    assert.equal(existsSync(path.join(t.ws, 'MARKER')), false);
   } finally {
     t.done();
   }
@@ -271,7 +444,7 @@ test('run once outside the box: only after the user approves at the edge', { ski
   const t = setup();
   try {
     t.approveEdge();
-    const r = await bashTool.execute({ command: `echo x > ${t.outside}/approved.txt` }, t.ctx);
+    const r = await bashTool.execute({ command: `echo x > ${shellQuote(`${t.outside}/approved.txt`)}` }, t.ctx);
     assert.equal(r.isError, false, textOf(r));
     assert.match(textOf(r), /ran once outside the sandbox \(the user approved\)/);
     assert.equal(readFileSync(path.join(t.outside, 'approved.txt'), 'utf8'), 'x\n');

@@ -15,7 +15,7 @@ import { detectBackend } from '../../../extension/platform/sandbox/detect';
 
 const UID = 65534; // nobody / nogroup on Debian, Ubuntu, Fedora
 const root = process.cwd();
-const FILES = ['bwrap.integration.test.ts', 'holder.integration.test.ts'];
+const FILES = ['bwrap.integration.test.ts', 'holder.integration.test.ts', 'host-sockets.integration.test.ts'];
 /** The compiled test runs from dist-test; the files it runs again are bundled from their sources. */
 const SOURCES = path.join(root, 'test', 'unit', 'sandbox');
 

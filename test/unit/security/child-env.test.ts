@@ -100,4 +100,37 @@ describe('child environment', () => {
     }
     assert.ok(!isSecretVariable('GIT_REMOTE', 'ssh://git@github.com/o/r.git'));
   });
+
+  it('drops secrets with unusual names, and key-shaped values under bland names', () => {
+    const host = {
+      npm_config__authToken: 'npm_abcdefghijklmnopqrstuvwxyz0123456789',
+      'npm_config_//registry.example.com/:_auth': 'dXNlcjpwYXNz',
+      NGROK_AUTHTOKEN: '2abcDEFghiJKLmnoPQRstuVWXyz_0123456789',
+      CI_JOB_JWT: 'header.payload.signature',
+      SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T000/B000/XXXXXXXX',
+      GPG_PASSPHRASE: 'correct horse battery staple',
+      SIGNING_KEY_PASSPHRASE: 'hunter22',
+      OPENAI: 'sk-proj-abcdefghijklmnopqrstuvwxyz012345',
+      MY_SETTING: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+      DEPLOY: 'xoxb-1234567890-abcdefghij',
+      HF: 'hf_abcdefghijklmnopqrstuvwxyz01234567',
+      AWS_ID: 'AKIAABCDEFGHIJKLMNOP',
+      PRIVATE: '-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n-----END OPENSSH PRIVATE KEY-----',
+      PATH: '/usr/bin',
+      HOTKEY: 'ctrl+k',
+      TOKENIZERS_PARALLELISM: 'false',
+      npm_config_cache: '/home/u/.npm',
+      npm_config_registry: 'https://registry.npmjs.org/',
+    };
+    const r = childEnvironment(host, { apiKeyEnvNames: [] });
+    const dropped = Object.keys(host).filter(
+      (n) => !['PATH', 'HOTKEY', 'TOKENIZERS_PARALLELISM', 'npm_config_cache', 'npm_config_registry'].includes(n),
+    );
+    for (const name of dropped) {
+      assert.equal(r.env[name], undefined, `${name} reached the command`);
+      assert.ok(r.removed.includes(name), `${name} not reported as removed`);
+    }
+    for (const name of ['PATH', 'HOTKEY', 'TOKENIZERS_PARALLELISM', 'npm_config_cache', 'npm_config_registry'])
+      assert.equal(r.env[name], host[name as keyof typeof host], name);
+  });
 });

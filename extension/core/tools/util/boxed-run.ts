@@ -44,7 +44,12 @@ export async function startCommand(ctx: ToolContext, s: CommandStart): Promise<J
         const [undone] = launch.release();
         if (undone && job) job.boxRefusal = undone;
         else if (job && (job.status !== 'exited' || job.exitCode !== 0)) {
-          job.boxRefusal = explainRefusal({ plan: launch.plan, output: job.output.text(), connections });
+          job.boxRefusal = explainRefusal({
+            plan: launch.plan,
+            output: job.output.text(),
+            connections,
+            existsOnHost: launch.existsOnHost,
+          });
         }
       },
     });

@@ -1,0 +1,49 @@
+// What a boxed command may change in a repository's `.git`. git reads much of `.git` as configuration
+// or code — config, config.worktree, commondir (where the config is), hooks, info/attributes, the
+// repositories of submodules (modules/*) and worktrees (worktrees/*) — and the next git run on the host
+// (the user's, VS Code's, Sextant's) would run what they name. A commit needs only data: objects,
+// refs, reflogs and the few files git rewrites through a lock and a rename (index, HEAD …). So the box
+// sees `.git` as a folder of its own (a "shadow", made per box): objects, refs, logs and lfs are the
+// repository's own, bound writable; every other entry that exists is bound read-only; the rewritten
+// files are copies. After the command the copies that changed go back to the repository, under git's
+// own lock; anything else the command made there (a commondir, a config.worktree …) does not — it is
+// kept aside and reported.
+
+/** Folders of `.git` shared with the host as they are: data git never runs (objects, refs, reflogs, LFS). */
+export const GIT_LIVE_FOLDERS: readonly string[] = ['objects', 'refs', 'logs', 'lfs'];
+
+/**
+ * Top-level files git rewrites in ordinary work (add, commit, checkout, merge, reset, a rebase that
+ * finishes, gc): carried back to the repository when the command changed them. Data, never run.
+ */
+export const GIT_STATE_PATTERN =
+  '(?:index|HEAD|ORIG_HEAD|FETCH_HEAD|COMMIT_EDITMSG|packed-refs|MERGE_HEAD|MERGE_MSG|MERGE_MODE|AUTO_MERGE|' +
+  'CHERRY_PICK_HEAD|REVERT_HEAD|REBASE_HEAD|SQUASH_MSG|TAG_EDITMSG|BISECT_LOG|BISECT_START|BISECT_EXPECTED_REV|' +
+  'BISECT_ANCESTORS_OK|BISECT_NAMES|BISECT_TERMS|shallow|gc\\.pid|gc\\.log|sharedindex\\.[0-9a-f]{40,64})';
+const STATE_FILE = new RegExp(`^${GIT_STATE_PATTERN}$`);
+
+export function isGitStateFile(name: string): boolean {
+  return STATE_FILE.test(name);
+}
+
+/** A lock git leaves when it is killed mid-write: not carried back, not worth a report. */
+export function isGitLock(name: string): boolean {
+  return name.endsWith('.lock');
+}
+
+export const GIT_READ_ONLY_REASON =
+  'git reads it as configuration or code, and git on the host (yours, VS Code’s, Sextant’s) would run what it ' +
+  'names; in the sandbox `.git` takes only objects, refs, logs and the files a commit rewrites (index, HEAD …)';
+
+/** The rule a refusal names for a path in `.git` that is not live data or a rewritten file. */
+export function gitEntryReason(name: string): string {
+  return `.git/${name} stays read-only in the sandbox: ${GIT_READ_ONLY_REASON}`;
+}
+
+export function gitNotCarriedReason(names: readonly string[]): string {
+  const list = names.map((n) => `.git/${n}`).join(', ');
+  return (
+    `${list} ${names.length > 1 ? 'were' : 'was'} made in the box's view of .git and not carried over to the ` +
+    `repository: ${GIT_READ_ONLY_REASON}`
+  );
+}
