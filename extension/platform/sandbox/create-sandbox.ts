@@ -23,6 +23,7 @@ import { makeBoxFolder, PROXY_SOCKET } from './box-folder';
 import { detectBackend, type Detected } from './detect';
 import { FORWARDER_SOURCE } from './forwarder';
 import { guardGitLinks } from './git-link-guard';
+import { RunLaterGuard } from './run-later-guard';
 import { type HolderLease, HolderPool } from './holder-pool';
 import { findNsenter, holderWorks } from './net-holder';
 import { startBoxProxy } from './proxy';
@@ -66,6 +67,7 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
   const backend = () => (detected ??= (o.detect ?? detectBackend)());
   const stateRoot = o.stateRoot ?? join(tmpdir(), `sextant-box-${process.getuid?.() ?? 'u'}`);
   const standIns = new StandIns();
+  const runLaterGuard = new RunLaterGuard();
   const live = new Set<() => BoxRefusal[]>();
   /** The chats' private /tmp folders this window made: removed when it closes (they are temp). */
   const sessionTemps = new Set<string>();
@@ -220,6 +222,8 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
     }
     const releaseStandIns = standIns.claim(plan.readOnly);
     const checkGitLinks = guardGitLinks(plan);
+    const checkRunLater = req.watchRunLater ? runLaterGuard.watch(plan) : undefined;
+    let runLater: ReturnType<NonNullable<BoxedLaunch['runLater']>>;
     let released = false;
     const release = (): BoxRefusal[] => {
       if (released) return [];
@@ -227,10 +231,11 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
       live.delete(release);
       releaseStandIns();
       releaseBox();
+      runLater = checkRunLater?.();
       return checkGitLinks();
     };
     live.add(release);
-    return { file, args, env, plan, connections: () => [...connections], release };
+    return { file, args, env, plan, connections: () => [...connections], release, runLater: () => runLater };
   };
   return {
     status,
