@@ -142,6 +142,8 @@ export function isInstallCommand(command: string): boolean {
 function installArgv(argv: readonly string[]): boolean {
   const [program, ...rest] = argv;
   if (!program) return false;
+  // A program named by its path is whatever that file is, except a virtual environment's pip or python.
+  if (program.includes('/') && !/(?:^|\/)bin\/(?:pip3?|python[\d.]*)$/.test(program)) return false;
   const name = program.slice(program.lastIndexOf('/') + 1);
   const verb = rest.find((a) => !a.startsWith('-'));
   // `yarn` alone installs.

@@ -45,9 +45,11 @@ interface Seen {
 }
 
 export class RunLaterGuard {
-  /** Bytes read before, by path and stat, so an unchanged file is not read again by the next command. */
-  private readonly cache = new Map<string, { stat: string; bytes: Buffer }>();
+  /** Bytes (or a link's target) read before, by path and stat, so what is unchanged is not read again. */
+  private readonly cache = new Map<string, { stat: string; bytes?: Buffer; link?: string }>();
   private readonly live = new Set<Watch>();
+  /** Each bin folder's stat and entries when last looked at (seeFolder). */
+  private readonly seenFolder = new Map<string, { stat: string; entries: Array<[string, Seen]> }>();
 
   /** Notes the watched files of the plan's workspace folders and extra roots; the returned check says what changed. */
   watch(plan: BoxPlan): () => RunLaterChanges | undefined {
@@ -68,6 +70,35 @@ export class RunLaterGuard {
     for (const w of this.live) if (w !== by) w.rebase(paths);
   }
 
+  /**
+   * A bin folder and its entries, as they are. A folder whose own stat is what it was last time holds the
+   * same names and the same links (making, removing or replacing an entry changes the folder): only its
+   * other entries (files, which can be rewritten in place) are looked at again — node_modules/.bin is
+   * links, so an unchanged one costs one lstat.
+   */
+  seeFolder(abs: string): Array<[string, Seen]> {
+    const folder = this.see(abs);
+    if (folder?.kind !== 'dir') return [];
+    const memo = this.seenFolder.get(abs);
+    let entries: Array<[string, Seen]>;
+    if (memo?.stat === folder.stat)
+      entries = memo.entries.flatMap(([path, was]): Array<[string, Seen]> => {
+        if (was.kind === 'link' || was.kind === 'dir') return [[path, was]];
+        const seen = this.see(path);
+        return seen ? [[path, seen]] : [];
+      });
+    else
+      entries = list(abs)
+        .slice(0, MAX_BIN_ENTRIES)
+        .flatMap((name): Array<[string, Seen]> => {
+          const path = join(abs, name);
+          const seen = this.see(path);
+          return seen ? [[path, seen]] : [];
+        });
+    this.seenFolder.set(abs, { stat: folder.stat, entries });
+    return [[abs, folder], ...entries];
+  }
+
   see(path: string): Seen | undefined {
     let st: Stats | undefined;
     try {
@@ -77,12 +108,17 @@ export class RunLaterGuard {
     }
     if (!st) return undefined;
     const stat = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.mode}`;
-    if (st.isSymbolicLink()) return { kind: 'link', stat, mode: st.mode, link: safe(() => readlinkSync(path)) };
+    const hit = this.cache.get(path);
+    if (st.isSymbolicLink()) {
+      if (hit?.stat === stat && hit.link !== undefined) return { kind: 'link', stat, mode: st.mode, link: hit.link };
+      const link = safe(() => readlinkSync(path));
+      if (link !== undefined) this.cache.set(path, { stat, link });
+      return { kind: 'link', stat, mode: st.mode, link };
+    }
     if (st.isDirectory()) return { kind: 'dir', stat, mode: st.mode };
     if (!st.isFile()) return { kind: 'other', stat, mode: st.mode };
     if (st.size > KEEP_BYTES_UP_TO) return { kind: 'file', stat, mode: st.mode };
-    const hit = this.cache.get(path);
-    if (hit?.stat === stat) return { kind: 'file', stat, mode: st.mode, bytes: hit.bytes };
+    if (hit?.stat === stat && hit.bytes) return { kind: 'file', stat, mode: st.mode, bytes: hit.bytes };
     const bytes = safe(() => readFileSync(path));
     if (bytes) this.cache.set(path, { stat, bytes });
     return { kind: 'file', stat, mode: st.mode, bytes };
@@ -91,40 +127,33 @@ export class RunLaterGuard {
 
 class Watch {
   /** Path → how it was; a path not in the map was not there. */
-  private readonly before = new Map<string, Seen>();
-  /** Bin folders (absolute) that were real folders before: their entries are watched. */
-  private readonly binFolders: string[] = [];
+  private readonly before: Map<string, Seen>;
 
   constructor(
     private readonly guard: RunLaterGuard,
     private readonly roots: readonly string[],
     private readonly cwd: string,
   ) {
-    for (const path of this.paths()) {
-      const seen = guard.see(path);
-      if (seen) this.before.set(path, seen);
-    }
+    this.before = this.look();
   }
 
-  /** Every watched path that is there now: the run-later names at each root, each bin folder and its entries. */
-  private paths(): string[] {
-    const out: string[] = [];
+  /** Every watched path that is there now, as it is: the run-later names at each root, each bin folder and its entries. */
+  private look(): Map<string, Seen> {
+    const out = new Map<string, Seen>();
+    const add = (path: string) => {
+      const seen = this.guard.see(path);
+      if (seen) out.set(path, seen);
+    };
     for (const root of this.roots) {
-      for (const name of list(root)) if (isRunLaterName(name)) out.push(join(root, name));
+      for (const name of list(root)) if (isRunLaterName(name)) add(join(root, name));
       for (const folder of RUN_LATER_BIN_FOLDERS) {
-        const abs = join(root, folder);
         // A folder (or a folder on the way to it) that is a link is watched as that link, never entered.
         const link = linkOnTheWay(root, folder);
-        if (link) {
-          out.push(link);
-          continue;
-        }
-        if (lstatSync(abs, { throwIfNoEntry: false })?.isDirectory() !== true) continue;
-        out.push(abs);
-        for (const name of list(abs).slice(0, MAX_BIN_ENTRIES)) out.push(join(abs, name));
+        if (link) add(link);
+        else for (const [path, seen] of this.guard.seeFolder(join(root, folder))) out.set(path, seen);
       }
     }
-    return [...new Set(out)];
+    return out;
   }
 
   rebase(paths: readonly string[]): void {
@@ -136,11 +165,7 @@ class Watch {
   }
 
   check(): RunLaterChanges | undefined {
-    const now = new Map<string, Seen>();
-    for (const path of this.paths()) {
-      const seen = this.guard.see(path);
-      if (seen) now.set(path, seen);
-    }
+    const now = this.look();
     const changes: RunLaterChange[] = [];
     const restore = new Map<string, Seen | undefined>();
     for (const path of new Set([...this.before.keys(), ...now.keys()])) {
