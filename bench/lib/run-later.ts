@@ -20,10 +20,31 @@ function median(xs: number[]): number {
 function workspace(): string {
   const ws = realpathSync(mkdtempSync(join(tmpdir(), 'run-later-bench-')));
   const top = [
-    'package.json', 'Makefile', 'pyproject.toml', 'setup.cfg', 'tox.ini', 'conftest.py', 'eslint.config.mjs',
-    '.prettierrc.json', 'vite.config.ts', 'vitest.config.ts', 'jest.config.js', 'babel.config.js', 'tsconfig.json',
-    'tsconfig.build.json', 'webpack.config.js', 'rollup.config.mjs', 'postcss.config.js', 'tailwind.config.ts',
-    '.eslintrc.cjs', 'Cargo.toml', 'build.rs', 'noxfile.py', 'setup.py', 'common.mk', 'playwright.config.ts',
+    'package.json',
+    'Makefile',
+    'pyproject.toml',
+    'setup.cfg',
+    'tox.ini',
+    'conftest.py',
+    'eslint.config.mjs',
+    '.prettierrc.json',
+    'vite.config.ts',
+    'vitest.config.ts',
+    'jest.config.js',
+    'babel.config.js',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'webpack.config.js',
+    'rollup.config.mjs',
+    'postcss.config.js',
+    'tailwind.config.ts',
+    '.eslintrc.cjs',
+    'Cargo.toml',
+    'build.rs',
+    'noxfile.py',
+    'setup.py',
+    'common.mk',
+    'playwright.config.ts',
   ];
   for (const name of top) writeFileSync(join(ws, name), `// ${name}\n${'x'.repeat(2000)}\n`);
   mkdirSync(join(ws, 'src'));

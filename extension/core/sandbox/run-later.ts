@@ -43,8 +43,17 @@ export const RUN_LATER_NAMES: readonly string[] = [
  * Config files that load code when a tool reads them (a JS config is a program; a JSON or YAML one
  * names plugins): matched on the base name at the top of a writable folder.
  */
-export const RUN_LATER_PATTERN =
-  /^(?:\.eslintrc\..+|eslint\.config\..+|\.prettierrc\..+|prettier\.config\..+|\.stylelintrc\..+|stylelint\.config\..+|\.babelrc\..+|babel\.config\..+|\.lintstagedrc\..+|lint-staged\.config\..+|(?:vite|vitest|webpack|rollup|esbuild|jest|karma|playwright|postcss|tailwind|svelte|next|nuxt|astro|tsup|rspack|turbo)\.config\..+|tsconfig(?:\..+)?\.json|jsconfig\.json|gulpfile\..+|[^/]+\.mk)$/;
+export const RUN_LATER_PATTERN = new RegExp(
+  [
+    '^(?:',
+    '\\.(?:eslintrc|prettierrc|stylelintrc|babelrc|lintstagedrc)\\..+',
+    '|(?:eslint|prettier|stylelint|babel|lint-staged)\\.config\\..+',
+    '|(?:vite|vitest|webpack|rollup|esbuild|jest|karma|playwright|postcss|tailwind|svelte|next|nuxt|astro|tsup',
+    '|rspack|turbo)\\.config\\..+',
+    '|tsconfig(?:\\..+)?\\.json|jsconfig\\.json|gulpfile\\..+|[^/]+\\.mk',
+    ')$',
+  ].join(''),
+);
 
 /** Folders whose every entry is a program something else starts by name (npm scripts, the Python extension). */
 export const RUN_LATER_BIN_FOLDERS: readonly string[] = ['node_modules/.bin', '.venv/bin', 'venv/bin', 'env/bin'];
@@ -112,7 +121,27 @@ function jsonObject(text: string | undefined): Record<string, unknown> | undefin
 
 /** Package managers' install verbs: what they change in package.json, .bin and .venv/bin is their job. */
 const INSTALL_VERBS: Record<string, readonly string[]> = {
-  npm: ['install', 'i', 'in', 'ins', 'inst', 'insta', 'instal', 'isnt', 'isntall', 'add', 'ci', 'clean-install', 'uninstall', 'remove', 'rm', 'un', 'update', 'up', 'upgrade'],
+  npm: [
+    'install',
+    'i',
+    'in',
+    'ins',
+    'inst',
+    'insta',
+    'instal',
+    'isnt',
+    'isntall',
+    'add',
+    'ci',
+    'clean-install',
+    'uninstall',
+    'remove',
+    'rm',
+    'un',
+    'update',
+    'up',
+    'upgrade',
+  ],
   pnpm: ['install', 'i', 'add', 'remove', 'rm', 'uninstall', 'update', 'up', 'upgrade'],
   yarn: ['install', 'add', 'remove', 'upgrade', 'up'],
   bun: ['install', 'i', 'add', 'a', 'remove', 'rm', 'update'],

@@ -137,7 +137,7 @@ class Watch {
     this.before = this.look();
   }
 
-  /** Every watched path that is there now, as it is: the run-later names at each root, each bin folder and its entries. */
+  /** Every watched path there now, as it is: the run-later names at each root, each bin folder and its entries. */
   private look(): Map<string, Seen> {
     const out = new Map<string, Seen>();
     const add = (path: string) => {

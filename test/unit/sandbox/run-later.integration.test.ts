@@ -37,7 +37,11 @@ const PACKAGE_JSON = '{\n  "name": "demo",\n  "scripts": {\n    "test": "node --
 
 /** The workspace (outside /tmp, a space in its path): package.json, a .bin link, a Makefile; a stand-in npm. */
 function setup(answer: 'approve' | 'deny' | 'throw' = 'deny') {
-  const base = path.join(process.cwd(), 'test-results', `run later ${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const base = path.join(
+    process.cwd(),
+    'test-results',
+    `run later ${process.pid}-${Math.random().toString(36).slice(2)}`,
+  );
   const ws = path.join(base, 'ws');
   const home = path.join(base, 'home');
   const bin = path.join(base, 'bin');
@@ -54,7 +58,8 @@ function setup(answer: 'approve' | 'deny' | 'throw' = 'deny') {
     path.join(bin, 'npm'),
     '#!/bin/bash\n' +
       'node -e \'const f="package.json";const p=JSON.parse(require("fs").readFileSync(f));' +
-      'p.dependencies[process.argv[1]]="^1.0.0";require("fs").writeFileSync(f,JSON.stringify(p,null,2)+"\\n")\' "$2"\n' +
+      'p.dependencies[process.argv[1]]="^1.0.0";' +
+      'require("fs").writeFileSync(f,JSON.stringify(p,null,2)+"\\n")\' "$2"\n' +
       'ln -s "../$2/cli.js" "node_modules/.bin/$2"\n',
     { mode: 0o755 },
   );
@@ -114,13 +119,20 @@ test('a boxed command that plants a script in package.json and .bin: the card as
     assert.match(card.detail, /\+\s+"test": "x"/);
     assert.match(card.detail, /created node_modules\/\.bin\/x/);
     assert.match(card.detail, /curl evil\.example/);
-    assert.match(card.detail, /changed node_modules\/\.bin\/tool\n {2}link: \.\.\/tool\/bin\/tool\.js → \.\.\/tool\/bin\/other\.js/);
+    assert.match(
+      card.detail,
+      /changed node_modules\/\.bin\/tool\n {2}link: \.\.\/tool\/bin\/tool\.js → \.\.\/tool\/bin\/other\.js/,
+    );
     assert.doesNotMatch(card.detail, /Makefile/, 'an untouched file is not listed');
     // Undo: exactly the bytes there were, the new program gone, the link back.
     assert.equal(readFileSync(t.file('package.json'), 'utf8'), PACKAGE_JSON);
     assert.equal(existsSync(t.file('node_modules/.bin/x')), false);
     assert.equal(readlinkSync(t.file('node_modules/.bin/tool')), '../tool/bin/tool.js');
-    assert.match(textOf(r), /\[sandbox\] undid this command's changes to node_modules\/\.bin\/tool, node_modules\/\.bin\/x, package\.json \(the user chose Undo\)/);
+    assert.match(
+      textOf(r),
+      /\[sandbox\] undid this command's changes to node_modules\/\.bin\/tool, node_modules\/\.bin\/x, package\.json /,
+    );
+    assert.match(textOf(r), /package\.json \(the user chose Undo\)/);
   } finally {
     t.done();
   }
@@ -142,7 +154,7 @@ test('Keep the result keeps what the command changed, and says so to the model',
   }
 });
 
-test('an install the user allowed keeps its package.json and .bin changes; the same install unasked, or with more, asks', {
+test('an install the user allowed keeps its package.json and .bin changes; unasked, or with more beside it, it asks', {
   skip,
 }, async () => {
   const t = setup('deny');

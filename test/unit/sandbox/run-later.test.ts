@@ -33,14 +33,17 @@ test('run-later names: build files, lint and build configs, test setup; not ordi
     assert.equal(isRunLaterName(name), false, name);
 });
 
-test('package.json: scripts, bin, lifecycle and tool configs matter; dependencies, metadata and formatting do not', () => {
+test('package.json: scripts, bin, lifecycle, tool configs matter; dependencies, metadata, formatting do not', () => {
   const base = { name: 'a', version: '1.0.0', scripts: { test: 'node --test' }, dependencies: {} };
   const text = (o: object, indent = 2) => JSON.stringify(o, null, indent);
   assert.equal(packageJsonRunsChanged(text(base), text(base, 4)), false, 'reformatted');
   assert.equal(packageJsonRunsChanged(text(base), text({ ...base, dependencies: { x: '1' } })), false);
   assert.equal(packageJsonRunsChanged(text(base), text({ ...base, version: '1.0.1' })), false);
   assert.equal(packageJsonRunsChanged(text(base), text({ ...base, scripts: { test: 'x' } })), true);
-  assert.equal(packageJsonRunsChanged(text(base), text({ ...base, scripts: { ...base.scripts, postinstall: 'x' } })), true);
+  assert.equal(
+    packageJsonRunsChanged(text(base), text({ ...base, scripts: { ...base.scripts, postinstall: 'x' } })),
+    true,
+  );
   assert.equal(packageJsonRunsChanged(text(base), text({ ...base, bin: { a: 'x.js' } })), true);
   assert.equal(packageJsonRunsChanged(text(base), text({ ...base, eslintConfig: { plugins: ['x'] } })), true);
   assert.equal(packageJsonRunsChanged(text(base), text({ ...base, packageManager: 'pnpm@9.0.0' })), true);

@@ -65,7 +65,11 @@ export async function startCommand(ctx: ToolContext, s: CommandStart): Promise<J
  * tool (run-later-ask.ts); a background job's ends when no card can be shown any more, so it is undone
  * and said in its status (bash_output), unless it was an install the user allowed.
  */
-function settleAtExit(job: Job | undefined, changes: ReturnType<NonNullable<BoxedLaunch['runLater']>>, install: boolean) {
+function settleAtExit(
+  job: Job | undefined,
+  changes: ReturnType<NonNullable<BoxedLaunch['runLater']>>,
+  install: boolean,
+) {
   if (!job || !changes) return;
   if (install) changes.keep();
   else if (job.background) job.runLaterNote = undoRunLater(changes, 'a background job: no one to ask when it ended');

@@ -22,7 +22,8 @@ export function allowedInstall(ctx: ToolContext, command: string): boolean {
 /** The card: each file, what happened to it, and its diff when it is text. */
 export function runLaterDetail(changes: RunLaterChanges): string {
   const parts = changes.files.slice(0, LISTED_FILES).map((f) => {
-    const head = `${f.what} ${f.shown}${f.undoable ? '' : ' (Undo cannot put this one back: it was too large to keep)'}`;
+    const lost = f.undoable ? '' : ' (Undo cannot put this one back: it was too large to keep)';
+    const head = `${f.what} ${f.shown}${lost}`;
     if (f.link) return `${head}\n  link: ${f.link.before ?? '(none)'} → ${f.link.after ?? '(none)'}`;
     if (f.before === undefined && f.after === undefined) return `${head}\n  (binary or large: no diff)`;
     return `${head}\n${unifiedDiff(f.before ?? '', f.after ?? '', f.shown, { maxLines: CARD_DIFF_LINES }).text}`;
