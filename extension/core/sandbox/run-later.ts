@@ -200,6 +200,8 @@ export interface RunLaterChange {
   after?: string;
   /** A link's target before and after (a node_modules/.bin entry is usually a link). */
   link?: { before?: string; after?: string };
+  /** A folder was made, removed, or put where a link or file was (a .bin folder swapped for a link). */
+  folder?: boolean;
   /** False when the old bytes were not kept (a file too large): undo cannot put it back. */
   undoable: boolean;
 }

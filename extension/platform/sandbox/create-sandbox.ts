@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { isUnder, normalizePath } from '../../core/permissions/paths';
 import { planBox } from '../../core/sandbox/box-plan';
+import type { RunLaterChanges } from '../../core/sandbox/run-later';
 import type {
   BoxConnection,
   BoxPlan,
@@ -223,7 +224,7 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
     const releaseStandIns = standIns.claim(plan.readOnly);
     const checkGitLinks = guardGitLinks(plan);
     const checkRunLater = req.watchRunLater ? runLaterGuard.watch(plan) : undefined;
-    let runLater: ReturnType<NonNullable<BoxedLaunch['runLater']>>;
+    let runLater: RunLaterChanges | undefined;
     let released = false;
     const release = (): BoxRefusal[] => {
       if (released) return [];

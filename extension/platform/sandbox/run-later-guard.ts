@@ -176,9 +176,9 @@ class Watch {
       if (was?.kind === 'dir' && is?.kind === 'dir') continue;
       const beforeText = text(was);
       const afterText = text(is);
-      if (path.endsWith('/package.json') && was?.kind === 'file' && is?.kind === 'file') {
-        if (!packageJsonRunsChanged(beforeText, afterText)) continue;
-      }
+      // package.json: only a change to what runs counts (a dependency added is what `npm i x` does).
+      const bothText = beforeText !== undefined && afterText !== undefined;
+      if (path.endsWith('/package.json') && bothText && !packageJsonRunsChanged(beforeText, afterText)) continue;
       restore.set(path, was);
       changes.push({
         path,
@@ -187,6 +187,7 @@ class Watch {
         ...(beforeText !== undefined ? { before: beforeText } : {}),
         ...(afterText !== undefined ? { after: afterText } : {}),
         ...(was?.kind === 'link' || is?.kind === 'link' ? { link: { before: was?.link, after: is?.link } } : {}),
+        ...(was?.kind === 'dir' || is?.kind === 'dir' ? { folder: true } : {}),
         undoable: !was || was.kind === 'link' || was.kind === 'dir' || was.bytes !== undefined,
       });
     }

@@ -4,7 +4,8 @@
 // rule refused what. The edge prompt itself is `askAtTheEdge`.
 import { defaultChildEnv } from '../../security/child-env';
 import { explainRefusal, refusalNote } from '../../sandbox/refusal';
-import type { BoxedLaunch, BoxRefusal } from '../../sandbox/types';
+import type { RunLaterChanges } from '../../sandbox/run-later';
+import type { BoxRefusal } from '../../sandbox/types';
 import type { ToolContext } from '../types';
 import type { Job, StartOptions } from './jobs';
 import { allowedInstall, undoRunLater } from './run-later-ask';
@@ -65,11 +66,7 @@ export async function startCommand(ctx: ToolContext, s: CommandStart): Promise<J
  * tool (run-later-ask.ts); a background job's ends when no card can be shown any more, so it is undone
  * and said in its status (bash_output), unless it was an install the user allowed.
  */
-function settleAtExit(
-  job: Job | undefined,
-  changes: ReturnType<NonNullable<BoxedLaunch['runLater']>>,
-  install: boolean,
-) {
+function settleAtExit(job: Job | undefined, changes: RunLaterChanges | undefined, install: boolean): void {
   if (!job || !changes) return;
   if (install) changes.keep();
   else if (job.background) job.runLaterNote = undoRunLater(changes, 'a background job: no one to ask when it ended');

@@ -24,7 +24,12 @@ export function runLaterDetail(changes: RunLaterChanges): string {
   const parts = changes.files.slice(0, LISTED_FILES).map((f) => {
     const lost = f.undoable ? '' : ' (Undo cannot put this one back: it was too large to keep)';
     const head = `${f.what} ${f.shown}${lost}`;
-    if (f.link) return `${head}\n  link: ${f.link.before ?? '(none)'} → ${f.link.after ?? '(none)'}`;
+    if (f.link) {
+      const was = f.link.before ?? (f.what === 'created' ? '(none)' : '(not a link)');
+      const is = f.link.after ?? (f.what === 'deleted' ? '(none)' : '(not a link)');
+      return `${head}\n  link: ${was} → ${is}`;
+    }
+    if (f.folder) return `${head}\n  (a folder)`;
     if (f.before === undefined && f.after === undefined) return `${head}\n  (binary or large: no diff)`;
     return `${head}\n${unifiedDiff(f.before ?? '', f.after ?? '', f.shown, { maxLines: CARD_DIFF_LINES }).text}`;
   });
