@@ -33,6 +33,7 @@ const benches = [
   ],
   ['permissions', 'bench/permissions.mjs', 'permission decision per tool call (policy + shell parse)'],
   ['sandbox', 'bench/sandbox.mjs', 'time a boxed command adds (true, node -e 0, git status) and proxy throughput'],
+  ['run-later', 'bench/run-later.mjs', 'files that run later: time the watch adds to a boxed command (400 .bin links)'],
   ['checkpoints', 'bench/checkpoints.mjs', 'checkpoint per turn and rewind, 1/10/100 files of 10 KB'],
   [
     'command-coverage',

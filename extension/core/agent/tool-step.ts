@@ -210,6 +210,7 @@ async function runCall(c: StepCall, step: Step): Promise<ModelMessage> {
   const runStartedAt = opts.now();
   queue.push({ type: 'tool_updated', call: { ...shown, status: 'running', startedAt: runStartedAt } });
   const reviewed = change?.ok ? change.change : undefined;
+  ctx.decidedBy = decidedBy;
   let result = await execute(prepared, reviewed, editedText, step.tools, ctx, editedTexts);
   if (result.spent) step.onSpent(result.spent);
   const status = opts.signal.aborted ? 'aborted' : result.isError ? 'error' : 'ok';

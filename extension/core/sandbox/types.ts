@@ -1,6 +1,7 @@
 // The sandbox port: what the exec tools ask of "the box" and what a backend (bubblewrap on Linux,
 // sandbox-exec on macOS — extension/platform/sandbox/) answers. Core decides *what* a boxed command
 // may write, see and reach (box-plan.ts, pure); a backend only turns that plan into a launch.
+import type { RunLaterChanges } from './run-later';
 
 /** sextant.sandbox.mode: `auto` runs boxed commands without asking, `box` boxes and keeps the rules, `off`. */
 export type SandboxMode = 'auto' | 'box' | 'off';
@@ -115,6 +116,11 @@ export interface BoxedLaunch {
   release(): BoxRefusal[];
   /** Whether a path exists on the host, outside the box (to tell the host's /tmp from a missing file). */
   existsOnHost?(path: string): boolean;
+  /**
+   * After release(), for a request with `watchRunLater`: what the command changed in the files that run
+   * later outside the box (core/sandbox/run-later.ts), for the caller to keep or undo; undefined if nothing.
+   */
+  runLater?(): RunLaterChanges | undefined;
 }
 
 export interface LaunchRequest {
@@ -135,6 +141,11 @@ export interface LaunchRequest {
    * that exist stay read-only.
    */
   longLived?: boolean;
+  /**
+   * Watch the files that run later outside the box (package.json's scripts, node_modules/.bin, Makefile,
+   * lint and build configs, .venv/bin): the agent's commands set it, and settle what changed after release.
+   */
+  watchRunLater?: boolean;
 }
 
 export interface SandboxPort {

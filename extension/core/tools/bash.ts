@@ -7,6 +7,7 @@ import { capMiddle, formatDuration, stripAnsi } from './util/cap';
 import { jobsOf } from './util/session';
 import type { Job } from './util/jobs';
 import { askAtTheEdge, startCommand } from './util/boxed-run';
+import { settleRunLater } from './util/run-later-ask';
 import { OUTSIDE_BOX_ARGUMENT, outsideBoxReason } from '../sandbox/command-gate';
 import { refusalNote } from '../sandbox/refusal';
 import { redactingStream, toolRedactor } from './util/redaction';
@@ -71,7 +72,8 @@ export function statusLine(job: Job): string {
         job.exitCode === null
           ? `[terminated by ${job.signal ?? 'a signal'} after ${took}]`
           : `[exit code ${job.exitCode} · ${took}]`;
-      return job.boxRefusal ? `${line}\n${refusalNote(job.boxRefusal)}` : line;
+      const refused = job.boxRefusal ? `\n${refusalNote(job.boxRefusal)}` : '';
+      return `${line}${refused}${job.runLaterNote ? `\n${job.runLaterNote}` : ''}`;
     }
   }
 }
@@ -216,6 +218,10 @@ async function run(
     job.listeners.delete(listener);
     pump.flush();
   }
+  // Files that run later outside the box (package.json's scripts, .bin, configs): kept only if the user says so.
+  const changes = job.runLater;
+  job.runLater = undefined;
+  job.runLaterNote = await settleRunLater(ctx, i.command, changes);
   const full = stripAnsi(job.output.text()).replace(/\r\n/g, '\n');
   const capped = capMiddle(
     full,

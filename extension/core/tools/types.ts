@@ -4,6 +4,7 @@ import type { ChangePlanInput, Mode, SubagentView, ToolKind, Todo } from '../../
 import { factsProblem, type ToolPermission } from '../permissions/tool-facts';
 import type { ContentBlock } from '../providers/types';
 import type { ToolPorts } from '../ports';
+import type { AuditDecidedBy } from '../security/audit-log';
 import type { Usage } from '../../protocol';
 
 /** State a tool may keep for the life of a chat session (files read, jobs, todos). */
@@ -36,6 +37,11 @@ export interface ToolContext {
   planSubmitted?(plan: ChangePlanInput): void;
   /** Whether the model accepts images in tool results. */
   supportsImages: boolean;
+  /**
+   * Who let this call run, set once it was judged and approved: a rule, the user's click, the default …
+   * (an install the user allowed keeps what it changes in package.json and node_modules/.bin).
+   */
+  decidedBy?: AuditDecidedBy;
   /**
    * Whether read_file could read this absolute path without asking (the permission policy's read
    * rules); tools that show other files' text (a definition's line) show only those. Absent: only

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { isUnder, normalizePath } from '../../core/permissions/paths';
 import { planBox } from '../../core/sandbox/box-plan';
 import { hostSocketFolders, withoutHostIpc } from '../../core/sandbox/host-sockets';
+import type { RunLaterChanges } from '../../core/sandbox/run-later';
 import type {
   BoxConnection,
   BoxPlan,
@@ -25,6 +26,7 @@ import { detectBackend, type Detected } from './detect';
 import { FORWARDER_SOURCE } from './forwarder';
 import { guardGitLinks } from './git-link-guard';
 import { type GitShadows, prepareGitShadows } from './git-shadow';
+import { RunLaterGuard } from './run-later-guard';
 import { type HolderLease, HolderPool } from './holder-pool';
 import { findNsenter, holderWorks } from './net-holder';
 import { guardNewRepositories } from './new-repositories';
@@ -74,6 +76,7 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
   const backend = () => (detected ??= (o.detect ?? detectBackend)());
   const stateRoot = o.stateRoot ?? join(tmpdir(), `sextant-box-${process.getuid?.() ?? 'u'}`);
   const standIns = new StandIns();
+  const runLaterGuard = new RunLaterGuard();
   const live = new Set<() => BoxRefusal[]>();
   /** The chats' private /tmp folders this window made: removed when it closes (they are temp). */
   const sessionTemps = new Set<string>();
@@ -239,6 +242,8 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
     const releaseStandIns = standIns.claim(plan.readOnly);
     const checkGitLinks = guardGitLinks(plan);
     const checkNewRepositories = guardNewRepositories(plan);
+    const checkRunLater = req.watchRunLater ? runLaterGuard.watch(plan) : undefined;
+    let runLater: RunLaterChanges | undefined;
     let released = false;
     const release = (): BoxRefusal[] => {
       if (released) return [];
@@ -246,12 +251,22 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
       live.delete(release);
       releaseStandIns();
       releaseBox();
+      runLater = checkRunLater?.();
       // What the box undid or did not carry over after the command: a replaced .git link, files made in
       // the box's view of .git, repositories made in the workspace.
       return [...checkGitLinks(), ...(shadows?.release() ?? []), ...checkNewRepositories()];
     };
     live.add(release);
-    return { file, args, env, plan, connections: () => [...connections], release, existsOnHost: existsSync };
+    return {
+      file,
+      args,
+      env,
+      plan,
+      connections: () => [...connections],
+      release,
+      existsOnHost: existsSync,
+      runLater: () => runLater,
+    };
   };
   return {
     status,

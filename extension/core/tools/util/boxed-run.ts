@@ -4,9 +4,11 @@
 // rule refused what. The edge prompt itself is `askAtTheEdge`.
 import { defaultChildEnv } from '../../security/child-env';
 import { explainRefusal, refusalNote } from '../../sandbox/refusal';
+import type { RunLaterChanges } from '../../sandbox/run-later';
 import type { BoxRefusal } from '../../sandbox/types';
 import type { ToolContext } from '../types';
 import type { Job, StartOptions } from './jobs';
+import { allowedInstall, undoRunLater } from './run-later-ask';
 import { jobsOf } from './session';
 
 export interface CommandStart {
@@ -32,7 +34,9 @@ export async function startCommand(ctx: ToolContext, s: CommandStart): Promise<J
     env,
     sessionId: ctx.session.sessionId,
     callId: ctx.callId ?? '',
+    watchRunLater: true,
   });
+  const install = allowedInstall(ctx, s.command);
   let job: Job | undefined;
   try {
     job = jobs.start({
@@ -42,6 +46,7 @@ export async function startCommand(ctx: ToolContext, s: CommandStart): Promise<J
         const connections = launch.connections();
         // What the box undid after the command (a replaced `.git` link) is reported even when it exited 0.
         const [undone] = launch.release();
+        settleAtExit(job, launch.runLater?.(), install);
         if (undone && job) job.boxRefusal = undone;
         else if (job && (job.status !== 'exited' || job.exitCode !== 0)) {
           job.boxRefusal = explainRefusal({
@@ -59,6 +64,18 @@ export async function startCommand(ctx: ToolContext, s: CommandStart): Promise<J
   }
   job.boxed = true;
   return job;
+}
+
+/**
+ * What a command changed in the files that run later: a foreground command's is asked about by the bash
+ * tool (run-later-ask.ts); a background job's ends when no card can be shown any more, so it is undone
+ * and said in its status (bash_output), unless it was an install the user allowed.
+ */
+function settleAtExit(job: Job | undefined, changes: RunLaterChanges | undefined, install: boolean): void {
+  if (!job || !changes) return;
+  if (install) changes.keep();
+  else if (job.background) job.runLaterNote = undoRunLater(changes, 'a background job: no one to ask when it ended');
+  else job.runLater = changes;
 }
 
 export type EdgeChoice = 'outside' | 'widened' | 'keep';

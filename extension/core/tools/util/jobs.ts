@@ -4,6 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { defaultChildEnv } from '../../security/child-env';
 import { commandShell, shellInvocation } from './command-shell';
+import type { RunLaterChanges } from '../../sandbox/run-later';
 import type { BoxRefusal } from '../../sandbox/types';
 import { OutputBuffer } from './output-buffer';
 
@@ -30,6 +31,10 @@ export interface Job {
   boxed?: boolean;
   /** Set when a boxed job failed because of the box: which rule refused what (core/sandbox/refusal.ts). */
   boxRefusal?: BoxRefusal;
+  /** A foreground boxed job's changes to files that run later outside the box, until the bash tool settles them. */
+  runLater?: RunLaterChanges;
+  /** What was done about them (a background job's were undone): said with its status. */
+  runLaterNote?: string;
 }
 
 export interface StartOptions {
