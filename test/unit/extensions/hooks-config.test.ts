@@ -20,12 +20,13 @@ test("Claude Code's settings shape is read as is: events, matchers, commands, ti
       PreToolUse: [{ matcher: 'Bash|Write', hooks: [{ type: 'command', command: 'check.sh', timeout: 5 }] }],
       UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'ctx.sh' }] }],
       SubagentStop: [{ hooks: [{ type: 'command', command: 'sub.sh' }] }],
-      // An event Claude Code has and Sextant does not fire: accepted (the file is not refused), not run.
+      // An event Claude Code has and Sextant does not fire: reported and ignored; the file still counts.
       PostToolUseFailure: [{ hooks: [{ type: 'command', command: 'later.sh' }] }],
     }),
     '.claude/settings.json',
   );
-  assert.deepEqual(parsed.problems, []);
+  assert.equal(parsed.problems.length, 1);
+  assert.match(parsed.problems[0], /^\.claude\/settings\.json:\d+:\d+: "PostToolUseFailure" is a Claude Code event Sextant does not fire; its 1 hook ignored\.$/);
   assert.deepEqual(
     parsed.hooks.map((h) => `${h.event} ${h.matcher} ${h.command} ${h.timeoutS} ${h.scope}`),
     [
@@ -36,19 +37,67 @@ test("Claude Code's settings shape is read as is: events, matchers, commands, ti
   );
 });
 
-test('a bad hooks entry refuses the whole file with a message naming the file and the line', () => {
-  const text = file({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' }] }] });
+test('a bad hooks entry is ignored and reported by file and line; its neighbours still count', () => {
+  const text = file({
+    PreToolUse: [
+      { matcher: 'Bash', hooks: [{ type: 'command' }, { type: 'command', command: 'guard.sh' }] },
+      { matcher: 'Edit', hooks: 'nope' },
+    ],
+  });
   const parsed = parseHooksFile(text, '.claude/settings.json');
-  assert.equal(parsed.hooks.length, 0);
-  assert.equal(parsed.problems.length, 1);
-  assert.match(parsed.problems[0], /^\.claude\/settings\.json:\d+:\d+: .*command/);
-  assert.match(parsed.problems[0], /no hook of \.claude\/settings\.json was used/);
+  assert.deepEqual(
+    parsed.hooks.map((h) => h.command),
+    ['guard.sh'],
+  );
+  assert.equal(parsed.problems.length, 2);
+  assert.match(parsed.problems[0], /^\.claude\/settings\.json:\d+:\d+: "PreToolUse\[0\]\.hooks\[0\]" "command" .*; ignored\.$/);
+  assert.match(parsed.problems[1], /^\.claude\/settings\.json:\d+:\d+: "PreToolUse\[1\]" must be/);
   const unknownEvent = parseHooksFile(file({ BeforeEverything: [] }), '.sextant/settings.json');
-  assert.match(unknownEvent.problems[0] ?? '', /\.sextant\/settings\.json.*BeforeEverything/);
+  assert.match(unknownEvent.problems[0] ?? '', /\.sextant\/settings\.json.*"BeforeEverything" is not an event Sextant knows/);
   const broken = parseHooksFile('{"hooks": {', '.claude/settings.local.json');
   assert.match(broken.problems[0] ?? '', /^\.claude\/settings\.local\.json:1:\d+: not valid JSON/);
   const user = hooksFromValue({ Stop: 'nope' }, 'user settings (sextant.hooks)', 'user');
   assert.match(user.problems[0] ?? '', /user settings \(sextant\.hooks\)/);
+  const notAnObject = hooksFromValue(['x'], 'user settings (sextant.hooks)', 'user');
+  assert.match(notAnObject.problems[0] ?? '', /"hooks" must be an object/);
+});
+
+test('a "prompt" hook and newer events (SubagentStart, PostCompact) are ignored and reported; the guards load', () => {
+  const parsed = parseHooksFile(
+    file({
+      PreToolUse: [
+        {
+          matcher: 'Bash',
+          hooks: [
+            { type: 'prompt', prompt: 'Is this command safe? $ARGUMENTS' },
+            { type: 'command', command: 'guard.sh', async: false, statusMessage: 'checking' },
+          ],
+        },
+      ],
+      SubagentStart: [{ hooks: [{ type: 'command', command: 'start.sh' }] }],
+      PostCompact: [{ hooks: [{ type: 'command', command: 'a.sh' }, { type: 'command', command: 'b.sh' }] }],
+      Stop: [{ hooks: [{ type: 'agent', prompt: 'verify' }, { type: 'command', command: 'stop.sh' }] }],
+    }),
+    '.claude/settings.json',
+  );
+  assert.deepEqual(
+    parsed.hooks.map((h) => `${h.event} ${h.command}`),
+    ['PreToolUse guard.sh', 'Stop stop.sh'],
+  );
+  const problems = parsed.problems.join('\n');
+  assert.match(problems, /"PreToolUse\[0\]\.hooks\[0\]" is a "prompt" hook; Sextant runs "command" hooks only, so it is ignored/);
+  assert.match(problems, /"SubagentStart" is a Claude Code event Sextant does not fire; its 1 hook ignored/);
+  assert.match(problems, /"PostCompact" is a Claude Code event Sextant does not fire; its 2 hooks ignored/);
+  assert.match(problems, /"Stop\[0\]\.hooks\[0\]" is a "agent" hook/);
+  // Where the user sees it: the hooks view (the approval card's problems), beside the hooks to approve.
+  const settings = new HookSettings(new HookTrust(new MemoryState()), () => true);
+  settings.setWorkspaceFiles([{ file: '.claude/settings.json', text: file(parsed.raw) }]);
+  const view = settings.view();
+  assert.deepEqual(
+    view.workspace?.hooks.map((h) => h.command),
+    ['guard.sh', 'stop.sh'],
+  );
+  assert.equal(view.problems.length, 4);
 });
 
 test("matchers match Claude Code's tool names and ours, whole names only; mcp tools by pattern", () => {
