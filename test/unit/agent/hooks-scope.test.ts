@@ -254,7 +254,10 @@ test("a workspace hook's approval binds the script it runs: editing the script a
   mkdirSync(join(s.root, '.claude', 'hooks'), { recursive: true });
   const body = (tag: string) => `echo ${tag} >> '${marker}'`;
   script(join(s.root, 'scripts'), 'mark.sh', body('sh'));
-  writeFileSync(join(s.root, '.claude', 'hooks', 'mark.js'), "require('fs').appendFileSync(process.argv[2], 'js\\n');\n");
+  writeFileSync(
+    join(s.root, '.claude', 'hooks', 'mark.js'),
+    "require('fs').appendFileSync(process.argv[2], 'js\\n');\n",
+  );
   s.setWorkspace({
     ...on('UserPromptSubmit', undefined, handler('./scripts/mark.sh')),
     ...on('Stop', undefined, handler(`node "$CLAUDE_PROJECT_DIR"/.claude/hooks/mark.js '${marker}'`)),
@@ -272,7 +275,10 @@ test("a workspace hook's approval binds the script it runs: editing the script a
   await h.controller.send('r2', 'again', 'agent');
   assert.equal(readFileSync(marker, 'utf8'), 'sh\njs\n', 'the edited script did not run unapproved');
   assert.ok(await s.settings.decide(s.settings.view().workspace?.hash ?? '', true));
-  writeFileSync(join(s.root, '.claude', 'hooks', 'mark.js'), "require('fs').appendFileSync(process.argv[2], 'JS\\n');\n");
+  writeFileSync(
+    join(s.root, '.claude', 'hooks', 'mark.js'),
+    "require('fs').appendFileSync(process.argv[2], 'JS\\n');\n",
+  );
   await h.controller.send('r3', 'third', 'agent');
   assert.equal(readFileSync(marker, 'utf8'), 'sh\njs\n', "an interpreter's script is bound too");
 });

@@ -224,7 +224,7 @@ test('a read-only sub-agent is not offered writers, and a forged write is refuse
   assert.equal(h.envelopes().filter((e) => e.event.type === 'approval_needed').length, 0, 'nothing even asked');
 });
 
-test("a .claude/agents file's disallowedTools is honoured: a read-only reviewer has no Write, Edit or Bash", async () => {
+test("an agent file's disallowedTools is honoured: a read-only reviewer has no Write, Edit or Bash", async () => {
   let offered: ToolSpec[] | undefined;
   const { root, h, views } = await setup({
     files: {

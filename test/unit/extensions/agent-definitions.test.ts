@@ -134,16 +134,27 @@ test('disallowedTools: Claude Code names mapped; one file writer taken away take
   );
   assert.ok(r.ok);
   assert.equal(r.agent.tools, undefined, 'no allow-list: every tool of the mode, less the disallowed');
-  assert.deepEqual(
-    [...(r.agent.disallowedTools ?? [])].sort(),
-    ['bash', 'bash_output', 'edit_file', 'kill_shell', 'multi_edit', 'notebook_edit', 'rename', 'write_file'],
-  );
+  assert.deepEqual([...(r.agent.disallowedTools ?? [])].sort(), [
+    'bash',
+    'bash_output',
+    'edit_file',
+    'kill_shell',
+    'multi_edit',
+    'notebook_edit',
+    'rename',
+    'write_file',
+  ]);
   const both = parseAgentDefinition(
-    '---\nname: b\ndescription: d\ntools: [Read, Grep, WebFetch]\ndisallowedTools:\n  - WebFetch\n  - mcp__github\n---\nbody',
+    '---\nname: b\ndescription: d\ntools: [Read, Grep, WebFetch]\n' +
+      'disallowedTools:\n  - WebFetch\n  - mcp__github\n---\nbody',
     'b.md',
   );
   assert.ok(both.ok);
   assert.deepEqual(both.agent.tools, ['read_file', 'grep', 'web_fetch']);
   assert.deepEqual(both.agent.disallowedTools, ['web_fetch', 'mcp__github']);
-  assert.deepEqual(disallowedToolNamesOf(['Bash(git push:*)']), ['bash', 'bash_output', 'kill_shell'], 'a pattern takes the whole tool');
+  assert.deepEqual(
+    disallowedToolNamesOf(['Bash(git push:*)']),
+    ['bash', 'bash_output', 'kill_shell'],
+    'a pattern takes the whole tool',
+  );
 });

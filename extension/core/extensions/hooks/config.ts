@@ -72,8 +72,7 @@ function where(file: string, text: string, offset: number | undefined): string {
   return `${file}:${line}:${column}`;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const SHAPE = '{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "…", "timeout": 60}]}]}';
 
@@ -90,7 +89,10 @@ export function hooksFromValue(
 ): HookSource {
   if (value === undefined || value === null) return { hooks: [], problems: [] };
   if (!isObject(value))
-    return { hooks: [], problems: [`${describe([])}: "hooks" must be an object like ${SHAPE}; no hook of ${source} was used.`] };
+    return {
+      hooks: [],
+      problems: [`${describe([])}: "hooks" must be an object like ${SHAPE}; no hook of ${source} was used.`],
+    };
   const hooks: HookCommand[] = [];
   const problems: string[] = [];
   const events = new Set<string>(HOOK_EVENTS);
@@ -118,13 +120,17 @@ export function hooksFromValue(
         const name = `"${event}[${g}].hooks[${i}]"`;
         const type = isObject(entry) ? entry.type : undefined;
         if (typeof type === 'string' && type !== 'command') {
-          problems.push(`${at(g, 'hooks', i)}: ${name} is a "${type}" hook; Sextant runs "command" hooks only, so it is ignored.`);
+          problems.push(
+            `${at(g, 'hooks', i)}: ${name} is a "${type}" hook; Sextant runs "command" hooks only, so it is ignored.`,
+          );
           return;
         }
         const checked = CommandHookSchema.safeParse(entry);
         if (!checked.success) {
           const why = checked.error.issues.map((x) => `${x.path.length ? `"${pathText(x.path)}" ` : ''}${x.message}`);
-          problems.push(`${at(g, 'hooks', i)}: ${name} ${why.join('; ')} (expected {"type": "command", "command": "…"}); ignored.`);
+          problems.push(
+            `${at(g, 'hooks', i)}: ${name} ${why.join('; ')} (expected {"type": "command", "command": "…"}); ignored.`,
+          );
           return;
         }
         const h = checked.data;

@@ -37,7 +37,10 @@ export class HookConditions {
 
   private policies(base: Policy, rules: string[]): { allow: Policy; deny: Policy } {
     let byRules = this.compiled.get(base);
-    if (!byRules) this.compiled.set(base, (byRules = new Map()));
+    if (!byRules) {
+      byRules = new Map();
+      this.compiled.set(base, byRules);
+    }
     const key = rules.join('\n');
     let p = byRules.get(key);
     if (!p) {

@@ -79,7 +79,10 @@ export class HookEngine {
   /** A hook with an `if`: skipped when no part of the call matches; run, allow void, when unsure. */
   private withCondition(hook: HookCommand, text: string, toolCall: ToolCallSubject | undefined): Picked | undefined {
     let parsed = this.parsed.get(text);
-    if (!parsed) this.parsed.set(text, (parsed = parseHookCondition(text)));
+    if (!parsed) {
+      parsed = parseHookCondition(text);
+      this.parsed.set(text, parsed);
+    }
     if (!parsed.ok) return { hook, allowWhy: parsed.problem };
     const policy = this.o.policy?.();
     if (!policy || !toolCall) return { hook, allowWhy: `its "if" ${text} could not be judged here` };

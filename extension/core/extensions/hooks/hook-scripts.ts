@@ -42,7 +42,8 @@ function simpleCommands(command: string, root: string): string[][] {
 }
 
 /** Programs that run the script named by their first argument that is not an option. */
-const INTERPRETERS = /^(?:ba|z|da|k|fi)?sh$|^node(?:js)?$|^python[\d.]*$|^ruby$|^perl$|^php$|^deno$|^bun$|^tsx$|^ts-node$|^source$|^\.$/;
+const INTERPRETERS =
+  /^(?:ba|z|da|k|fi)?sh$|^node(?:js)?$|^python[\d.]*$|^ruby$|^perl$|^php$|^deno$|^bun$|^tsx$|^ts-node$|^source$|^\.$/;
 /** Their words before the script: `deno run`, `bun run`. */
 const SUBCOMMANDS = new Set(['run']);
 

@@ -83,6 +83,7 @@ export class HookSettings {
               hooks: status.hooks.map((h) => ({
                 event: h.event,
                 matcher: h.matcher,
+                ...(h.if !== undefined ? { if: h.if } : {}),
                 command: h.command,
                 timeoutS: h.timeoutS,
                 source: h.source,
