@@ -9,6 +9,9 @@ import { claudeToolName, matcherMatches } from '../../../extension/core/extensio
 import { mergeVerdicts, readVerdict } from '../../../extension/core/extensions/hooks/hook-output';
 import { hookAllowRefusal, withHookDecision } from '../../../extension/core/extensions/hooks/hook-permission';
 import { workspaceScriptsDigest } from '../../../extension/core/extensions/hooks/hook-scripts';
+import { HookConditions, parseHookCondition } from '../../../extension/core/extensions/hooks/hook-condition';
+import { createPolicy } from '../../../extension/core/permissions';
+import { declaredToolFacts } from '../../../extension/core/tools/registry';
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -305,4 +308,33 @@ test("a workspace hook's if is part of what is approved: changing it asks again"
   s.setWorkspaceFiles(ws('Bash(*)'));
   assert.equal(s.view().workspace?.state, 'pending');
   assert.equal(s.view().workspace?.changed, true);
+});
+
+test("if: Claude Code's rule forms read with the permission parser; paths and commands judged both ways", () => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'hook-if-')));
+  const policy = createPolicy({
+    user: {},
+    workspaceFolders: [root],
+    home: '/nonexistent-home',
+    tools: declaredToolFacts(),
+  });
+  const c = new HookConditions();
+  const rules = (text: string) => {
+    const p = parseHookCondition(text);
+    assert.ok(p.ok, text);
+    return p.rules;
+  };
+  const bash = (cond: string, command: string) => c.match(rules(cond), { tool: 'bash', input: { command } }, policy);
+  assert.equal(bash('Bash(git status:*)', 'git status'), 'all');
+  assert.equal(bash('Bash(git status:*)', 'git status --short'), 'all');
+  assert.equal(bash('Bash(git status:*)', 'git push'), 'none');
+  assert.equal(bash('Bash(git status*)', 'git status && npm publish'), 'some');
+  assert.notEqual(bash('Bash(git push*)', 'FOO=1 git push origin main'), 'none');
+  assert.equal(bash('Bash(git push*)', 'git $verb origin main'), 'some', 'a word known only at run time');
+  const edit = (file_path: string) =>
+    c.match(rules('Edit(src/**)'), { tool: 'edit_file', input: { file_path: join(root, file_path) } }, policy);
+  assert.equal(edit('src/a.ts'), 'all');
+  assert.equal(edit('docs/a.md'), 'none');
+  for (const bad of ['Bash(git push', 'Nope(x)', ''])
+    assert.equal(parseHookCondition(bad).ok, false, `${JSON.stringify(bad)} cannot be read`);
 });
