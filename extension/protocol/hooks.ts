@@ -5,6 +5,8 @@ import * as z from 'zod';
 export const HookViewSchema = z.object({
   event: z.string(),
   matcher: z.string(),
+  /** Claude Code's `if` (a permission rule scoping the hook), when it has one. */
+  if: z.string().optional(),
   command: z.string(),
   timeoutS: z.number(),
   /** The file it comes from. */

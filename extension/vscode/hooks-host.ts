@@ -9,6 +9,7 @@ import { HookEngine } from '../core/extensions/hooks/hook-engine';
 import { boxedHookRunner } from '../core/extensions/hooks/hook-process';
 import { HookSettings } from '../core/extensions/hooks/hook-settings';
 import { HookTrust } from '../core/extensions/hooks/hook-trust';
+import type { Policy } from '../core/permissions';
 import type { Logger } from '../core/ports';
 import type { AuditEntry } from '../core/security/audit-log';
 import { defaultChildEnv } from '../core/security/child-env';
@@ -31,9 +32,15 @@ export function createRuntimeHooks(o: {
   post(message: Outbound): void;
   tools: ToolsHost;
   audit(entry: AuditEntry): void;
+  /** The permission policy in force: a hook's `if` is judged with it. */
+  policy(): Policy;
 }): RuntimeHooks {
   const folder = () => vscode.workspace.workspaceFolders?.[0];
-  const settings = new HookSettings(new HookTrust(o.context.workspaceState), () => vscode.workspace.isTrusted);
+  const settings = new HookSettings(
+    new HookTrust(o.context.workspaceState),
+    () => vscode.workspace.isTrusted,
+    () => folder()?.uri.fsPath,
+  );
   const engine = new HookEngine({
     hooks: () => settings.inForce(),
     run: boxedHookRunner(() => o.tools.ports.sandbox),
@@ -41,6 +48,7 @@ export function createRuntimeHooks(o: {
     cwd: () => folder()?.uri.fsPath,
     audit: o.audit,
     log: o.log,
+    policy: o.policy,
   });
   const post = () => o.post({ type: 'hooks', view: settings.view() });
   let reported = '';

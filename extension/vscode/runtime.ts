@@ -184,7 +184,14 @@ export async function createRuntime(
   });
 
   // Hooks (Claude Code's format): the user's, and the workspace's once approved on their card; in the box.
-  const hooks = createRuntimeHooks({ context, log, post, tools, audit: (entry) => permissions.audit(entry) });
+  const hooks = createRuntimeHooks({
+    context,
+    log,
+    post,
+    tools,
+    audit: (entry) => permissions.audit(entry),
+    policy: () => permissions.gate.policy(),
+  });
 
   // The one place approvals are answered: the card, the diff view and Approve/Deny Change all reach it.
   const approvals = new ApprovalBroker(log);

@@ -43,7 +43,9 @@ export class SxHookApprovals extends LightElement {
       <ul class="hook-list">
         ${w.hooks.map(
           (h) => html`<li>
-            <strong>${h.event}</strong>${h.matcher ? html` matching <code>${h.matcher}</code>` : nothing}
+            <strong>${h.event}</strong>${h.matcher ? html` matching <code>${h.matcher}</code>` : nothing}${
+              h.if ? html` if <code>${h.if}</code>` : nothing
+            }
             <span class="mcp-hints">(${h.source}, ${h.timeoutS} s)</span>
             <pre class="approval-subject">${revealInvisible(h.command).text}</pre>
           </li>`,

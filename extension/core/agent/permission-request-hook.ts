@@ -3,7 +3,8 @@
 // denies. Adversarially, as PreToolUse's allow (hook-permission.ts): a deny always holds, but an allow
 // answers only the policy's default question. A user's ask rule, a protected path, a read or write
 // outside the workspace, a command that cannot be judged and the box's escape prompts still ask the
-// user (deny rules never reach a card at all).
+// user (deny rules never reach a card at all), and no command is allowed while no sandbox works.
+import { hookAllowRefusal } from '../extensions/hooks/hook-permission';
 import type { ToolResult } from '../tools/types';
 import { errorResult } from '../tools/types';
 import type { Judgement } from './permission-gate';
@@ -33,6 +34,11 @@ export async function askPermissionRequestHooks(
     };
   }
   if (r.permission !== 'allow') return { kind: 'ask', notes };
+  const noBox = hookAllowRefusal(call.tool, opts.ports.sandbox?.status());
+  if (noBox) {
+    notes.push(`A PermissionRequest hook's allow cannot answer this: ${noBox}.`);
+    return { kind: 'ask', notes };
+  }
   if (judged.source === 'default') return { kind: 'allow', notes };
   notes.push(`A PermissionRequest hook's allow cannot answer this question (${judged.reason}); you are asked.`);
   return { kind: 'ask', notes };

@@ -166,7 +166,11 @@ async function run(
   }
   const tools = restrictTools(
     scope.parentTools,
-    { ...(def.tools ? { allowed: def.tools } : {}), readOnly: def.mode === 'plan' },
+    {
+      ...(def.tools ? { allowed: def.tools } : {}),
+      ...(def.disallowedTools ? { denied: def.disallowedTools } : {}),
+      readOnly: def.mode === 'plan',
+    },
     scope.locks,
     scope.ports,
   );

@@ -18,6 +18,8 @@ const READ_ONLY_KINDS: ReadonlySet<ToolKind> = new Set(['read', 'network']);
 export interface ToolRestriction {
   /** Tool names the definition allows; undefined: all of the parent's. */
   allowed?: readonly string[];
+  /** Tool names it takes away (`disallowedTools`); `mcp__server` takes away that server's every tool. */
+  denied?: readonly string[];
   /** Nothing that writes files or runs commands. */
   readOnly: boolean;
 }
@@ -37,6 +39,7 @@ export function restrictTools(
   const offered = (name: string) => {
     if (PARENT_ONLY_TOOLS.has(name)) return false;
     if (allowed && !allowed.has(name)) return false;
+    if (r.denied?.some((d) => name === d || name.startsWith(`${d}__`))) return false;
     const kind = kindOf(base, name);
     return kind !== undefined && (!r.readOnly || READ_ONLY_KINDS.has(kind));
   };

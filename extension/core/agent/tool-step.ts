@@ -11,7 +11,7 @@ import type { AuditDecidedBy } from '../security/audit-log';
 import { errorResult, type PreparedCall, type Proposal, type ToolContext, type ToolResult } from '../tools/types';
 import { displaySubject } from '../tools/registry';
 import type { AsyncQueue } from '../util/async-queue';
-import { withHookDecision } from '../extensions/hooks/hook-permission';
+import { hookAllowRefusal, withHookDecision } from '../extensions/hooks/hook-permission';
 import { hookBlockedResult, resultText, withPostToolFeedback } from '../extensions/hooks/tool-feedback';
 import type { Judgement } from './permission-gate';
 import { StepOrder } from './step-order';
@@ -123,7 +123,8 @@ async function runCall(c: StepCall, step: Step): Promise<ModelMessage> {
     opts.hooks && policyJudged.decision !== 'deny'
       ? await opts.hooks.preToolUse(tool.name, input, view.callId, opts.signal)
       : undefined;
-  const adjust = (j: Judgement) => (pre ? withHookDecision(j, pre) : j);
+  const noBox = hookAllowRefusal(tool.name, opts.ports.sandbox?.status());
+  const adjust = (j: Judgement) => (pre ? withHookDecision(j, pre, noBox) : j);
   if (pre?.notes.length) shown = { ...view, hooks: [...pre.notes] };
   if (pre?.updatedInput && pre.permission !== 'deny' && !pre.block) {
     // A hook's rewrite is the model's call made anew: validated by the tool's schema, judged again.

@@ -1,5 +1,6 @@
 // Sub-agent definitions: Markdown files with Claude Code's frontmatter — `name`, `description`, `tools`
 // (a comma-separated list such as `Read, Grep, Glob, Bash`; omitted: every tool the parent's mode has),
+// `disallowedTools` (tools taken away from those, `Write, Edit, Bash` for a read-only reviewer),
 // `model` (`inherit`, or a Sextant `provider/model`), and Sextant's optional `mode` (`plan`: read-only) —
 // whose body is the sub-agent's system prompt. Read from the workspace's `.sextant/agents/` and
 // `.claude/agents/`, then the user's `~/.sextant/agents/` and `~/.claude/agents/` (a name found first
@@ -8,7 +9,7 @@ import * as path from 'node:path';
 import explorePrompt from '../../../prompts/subagent-explore.md';
 import researcherPrompt from '../../../prompts/subagent-researcher.md';
 import reviewerPrompt from '../../../prompts/subagent-reviewer.md';
-import { fieldList, fieldText, parseFrontmatter } from './frontmatter';
+import { type Frontmatter, fieldList, fieldText, parseFrontmatter } from './frontmatter';
 import type { ProjectFiles } from './project-files';
 
 export interface AgentDefinition {
@@ -16,6 +17,11 @@ export interface AgentDefinition {
   description: string;
   /** Sextant tool names it may use; undefined: all its mode's tools (still capped by the parent's mode). */
   tools?: string[];
+  /**
+   * Sextant tool names it may not use, whatever `tools` says (`disallowedTools`). An `mcp__server` entry
+   * takes away every tool of that server.
+   */
+  disallowedTools?: string[];
   /** `provider/model`; undefined or `inherit`: the parent's model. */
   model?: string;
   /** `plan`: read-only tools only, whatever `tools` says. */
@@ -64,6 +70,41 @@ export const CLAUDE_TOOL_NAMES: Readonly<Record<string, readonly string[]>> = {
   Task: ['task'],
   Agent: ['task'],
 };
+
+/**
+ * What `disallowedTools` takes away, where it is more than toolNamesOf's: taking away one tool that
+ * changes files takes away every tool that does (a reviewer told "no Write, no Edit" must not keep
+ * multi_edit or rename) — a deny-list errs towards less.
+ */
+const FILE_CHANGERS = ['write_file', 'edit_file', 'multi_edit', 'notebook_edit', 'rename'];
+const DISALLOW_ALSO: Readonly<Record<string, readonly string[]>> = {
+  Write: FILE_CHANGERS,
+  Edit: FILE_CHANGERS,
+  MultiEdit: FILE_CHANGERS,
+  write_file: FILE_CHANGERS,
+  edit_file: FILE_CHANGERS,
+  multi_edit: FILE_CHANGERS,
+  bash: CLAUDE_TOOL_NAMES.Bash,
+};
+
+/**
+ * `disallowedTools` → Sextant tool names. An entry with a pattern (`Bash(git push:*)`) takes away the
+ * whole tool: a sub-agent's tool list cannot be narrower than a tool.
+ */
+export function disallowedToolNamesOf(list: readonly string[]): string[] {
+  const out = new Set(toolNamesOf(list));
+  for (const raw of list) {
+    const name = raw.replace(/\(.*\)$/s, '').trim();
+    for (const n of DISALLOW_ALSO[name] ?? []) out.add(n);
+  }
+  return [...out];
+}
+
+/** A list field by its Claude Code name (`disallowedTools`), whichever case the frontmatter keeps keys in. */
+function listField(fm: Frontmatter, name: string): string[] | undefined {
+  const key = name.toLowerCase() in fm.fields ? name.toLowerCase() : name;
+  return fm.fields[key] === undefined ? undefined : (fieldList(fm, key) ?? []);
+}
 
 /** `Read, Grep, Bash(git diff:*)` → Sextant tool names (a rule's pattern is for permissions, not here). */
 export function toolNamesOf(list: readonly string[]): string[] {
@@ -131,6 +172,8 @@ export function parseAgentDefinition(
     return fail(`"mode: ${mode}" must be plan (read-only) or agent`);
   const model = fieldText(fm, 'model');
   const tools = fm.fields.tools === undefined ? undefined : toolNamesOf(fieldList(fm, 'tools') ?? []);
+  const disallowed = listField(fm, 'disallowedTools');
+  const disallowedTools = disallowed?.length ? disallowedToolNamesOf(disallowed) : undefined;
   const prompt = fm.body.trim();
   if (!prompt) return fail('the body (the sub-agent\u2019s instructions) is empty');
   return {
@@ -139,6 +182,7 @@ export function parseAgentDefinition(
       name,
       description: description.replace(/\s+/g, ' ').trim(),
       ...(tools ? { tools } : {}),
+      ...(disallowedTools ? { disallowedTools } : {}),
       ...(model && model !== 'inherit' ? { model } : {}),
       ...(mode ? { mode } : {}),
       prompt,

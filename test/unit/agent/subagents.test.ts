@@ -224,6 +224,49 @@ test('a read-only sub-agent is not offered writers, and a forged write is refuse
   assert.equal(h.envelopes().filter((e) => e.event.type === 'approval_needed').length, 0, 'nothing even asked');
 });
 
+test("an agent file's disallowedTools is honoured: a read-only reviewer has no Write, Edit or Bash", async () => {
+  let offered: ToolSpec[] | undefined;
+  const { root, h, views } = await setup({
+    files: {
+      '.claude/agents/ro-reviewer.md':
+        '---\nname: ro-reviewer\ndescription: Reviews read-only\ndisallowedTools: Write, Edit, Bash\n' +
+        'model: inherit\n---\nYou are `ro-reviewer`. Review the code.\n',
+    },
+    route: (req) => {
+      if (sender(req) === 'parent')
+        return hasToolResult(req)
+          ? answer('ok')
+          : [
+              call('t1', 'task', { description: 'review', prompt: 'review it', subagent_type: 'ro-reviewer' }),
+              { type: 'done', stopReason: 'tool_calls' },
+            ];
+      offered ??= req.tools;
+      if (!hasToolResult(req))
+        return [
+          call('w', 'write_file', { file_path: 'pwned.txt', content: 'x' }),
+          call('e', 'edit_file', { file_path: 'src/alpha.ts', old_string: '1', new_string: '2' }),
+          call('b', 'bash', { command: 'touch pwned2.txt' }),
+          { type: 'done', stopReason: 'tool_calls' },
+        ];
+      return answer(`tried: ${toolResults(req).join(' | ')}`);
+    },
+  });
+  await h.controller.send('r1', 'go', 'agent');
+  const names = (offered ?? []).map((t) => t.name);
+  assert.ok(names.includes('read_file') && names.includes('grep'), `reads are kept: ${names.join(', ')}`);
+  for (const gone of ['write_file', 'edit_file', 'multi_edit', 'rename', 'bash'])
+    assert.ok(!names.includes(gone), `${gone} is not offered`);
+  await assert.rejects(fs.stat(path.join(root, 'pwned.txt')), 'the forged write did nothing');
+  await assert.rejects(fs.stat(path.join(root, 'pwned2.txt')), 'the forged command did nothing');
+  assert.equal(await fs.readFile(path.join(root, 'src/alpha.ts'), 'utf8'), 'export const alpha = 1;\n');
+  const steps = ([...views().values()][0]?.steps ?? []).filter((s) => s.kind === 'tool');
+  assert.deepEqual(
+    steps.map((s) => (s.kind === 'tool' ? `${s.name}:${s.status}` : '')),
+    ['write_file:error', 'edit_file:error', 'bash:error'],
+  );
+  assert.equal(h.envelopes().filter((e) => e.event.type === 'approval_needed').length, 0, 'nothing even asked');
+});
+
 test('sextant.agents.maxConcurrent caps how many sub-agents run at once', async () => {
   const { provider, h, views } = await setup({
     maxConcurrent: 1,

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   BUILTIN_AGENTS,
+  disallowedToolNamesOf,
   discoverAgents,
   parseAgentDefinition,
   toolNamesOf,
@@ -124,4 +125,36 @@ test('settings: sextant.agents.* clamped with defaults; the spend rate off unles
     { maxConcurrent: 16, maxSteps: 1, maxCostUsd: undefined, maxCostUsdPerMinute: 0.5 },
   );
   assert.equal(parseSubagentSettings({ maxConcurrent: 'x' }).maxConcurrent, 4);
+});
+
+test('disallowedTools: Claude Code names mapped; one file writer taken away takes them all; with tools too', () => {
+  const r = parseAgentDefinition(
+    '---\nname: ro\ndescription: d\ndisallowedTools: Write, Edit, Bash\n---\nbody',
+    '.claude/agents/ro.md',
+  );
+  assert.ok(r.ok);
+  assert.equal(r.agent.tools, undefined, 'no allow-list: every tool of the mode, less the disallowed');
+  assert.deepEqual([...(r.agent.disallowedTools ?? [])].sort(), [
+    'bash',
+    'bash_output',
+    'edit_file',
+    'kill_shell',
+    'multi_edit',
+    'notebook_edit',
+    'rename',
+    'write_file',
+  ]);
+  const both = parseAgentDefinition(
+    '---\nname: b\ndescription: d\ntools: [Read, Grep, WebFetch]\n' +
+      'disallowedTools:\n  - WebFetch\n  - mcp__github\n---\nbody',
+    'b.md',
+  );
+  assert.ok(both.ok);
+  assert.deepEqual(both.agent.tools, ['read_file', 'grep', 'web_fetch']);
+  assert.deepEqual(both.agent.disallowedTools, ['web_fetch', 'mcp__github']);
+  assert.deepEqual(
+    disallowedToolNamesOf(['Bash(git push:*)']),
+    ['bash', 'bash_output', 'kill_shell'],
+    'a pattern takes the whole tool',
+  );
 });

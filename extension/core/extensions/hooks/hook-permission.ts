@@ -6,12 +6,27 @@
 //   the user's own ask rule, a protected path, a read or write outside the workspace, a command the
 //   parser cannot judge, or the sandbox's prompts (running outside the box, no working box) — as in
 //   Claude Code, where a hook's allow "skips the prompt but not deny or ask rules".
+//   Nor does it run a command while no sandbox works (none here, or sextant.sandbox.mode off): the
+//   command would run unboxed with no card, which the user's own defaultMode allow cannot do either.
 import type { Decision } from '../../permissions/types';
+import { runsCommands } from '../../sandbox/command-gate';
+import type { SandboxStatus } from '../../sandbox/types';
 import type { HookResult } from './hook-output';
 
 type Judged = Decision & { alwaysRule?: string };
 
-export function withHookDecision<J extends Judged>(judged: J, hook: HookResult): J {
+/**
+ * Why no hook may allow this call, if none may: a command while no sandbox works. Undefined status is
+ * a host without a sandbox port (unit tests of the loop); the extension always has one.
+ */
+export function hookAllowRefusal(tool: string, status: SandboxStatus | undefined): string | undefined {
+  if (!runsCommands(tool) || !status || status.active) return undefined;
+  const why = status.mode === 'off' ? 'sextant.sandbox.mode is off' : (status.reason ?? 'unknown reason');
+  return `a hook allowed this, but no sandbox works here (${why}), so Sextant asks`;
+}
+
+/** `noBox`: hookAllowRefusal's answer for this call — a hook's allow then still asks. */
+export function withHookDecision<J extends Judged>(judged: J, hook: HookResult, noBox?: string): J {
   const reason = hook.reason ? `: ${hook.reason}` : '';
   if (hook.permission === 'deny' || hook.block) {
     const { alwaysRule: _never, ...rest } = judged;
@@ -25,6 +40,7 @@ export function withHookDecision<J extends Judged>(judged: J, hook: HookResult):
     return { ...rest, decision: 'ask', source: 'hook', reason: `a PreToolUse hook asks${reason}` } as J;
   }
   if (hook.permission === 'allow' && judged.decision === 'ask' && judged.source === 'default') {
+    if (noBox) return { ...judged, reason: `${judged.reason}; ${noBox}` };
     const { alwaysRule: _unused, ...rest } = judged;
     return { ...rest, decision: 'allow', source: 'hook', reason: `a PreToolUse hook allowed it${reason}` } as J;
   }

@@ -4,6 +4,7 @@
 // at every event, so an approval, a denial or an edit counts from the next event on.
 import type { HooksView } from '../../../protocol';
 import { type HookCommand, type HookSource, hooksFromValue, parseHooksFile } from './config';
+import { workspaceScriptsDigest } from './hook-scripts';
 import { type HookTrust, hooksInForce, workspaceHooksStatus } from './hook-trust';
 
 export const USER_HOOKS_SOURCE = 'user settings (sextant.hooks)';
@@ -11,11 +12,14 @@ export const USER_HOOKS_SOURCE = 'user settings (sextant.hooks)';
 export class HookSettings {
   private user: HookSource = { hooks: [], problems: [] };
   private workspace: HookSource[] = [];
+  private lastHash: string | undefined;
   private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly trust: HookTrust,
     private readonly trusted: () => boolean,
+    /** The workspace folder: the scripts a workspace hook runs there are bound to its approval. */
+    private readonly root: () => string | undefined = () => undefined,
   ) {}
 
   onDidChange(listener: () => void): () => void {
@@ -44,12 +48,22 @@ export class HookSettings {
   }
 
   private status() {
-    return workspaceHooksStatus(this.workspaceHooks(), this.trusted(), this.trust);
+    // Read at every event: a script edited after the approval gives another hash, so it asks again.
+    const root = this.root();
+    return workspaceHooksStatus(this.workspaceHooks(), this.trusted(), this.trust, (h) =>
+      workspaceScriptsDigest(h.command, root),
+    );
   }
 
   /** The hooks that run now. */
   inForce(): HookCommand[] {
-    return hooksInForce(this.user.hooks, this.status());
+    const status = this.status();
+    // A script edited since the last look changed the hash: the card must show the question again.
+    if (status?.hash !== this.lastHash) {
+      this.lastHash = status?.hash;
+      queueMicrotask(() => this.changed());
+    }
+    return hooksInForce(this.user.hooks, status);
   }
 
   problems(): string[] {
@@ -69,6 +83,7 @@ export class HookSettings {
               hooks: status.hooks.map((h) => ({
                 event: h.event,
                 matcher: h.matcher,
+                ...(h.if !== undefined ? { if: h.if } : {}),
                 command: h.command,
                 timeoutS: h.timeoutS,
                 source: h.source,

@@ -54,9 +54,10 @@ export function workspaceHooksStatus(
   hooks: HookCommand[],
   trusted: boolean,
   trust: HookTrust,
+  scripts?: (hook: HookCommand) => string,
 ): WorkspaceHooksStatus | undefined {
   if (!hooks.length) return undefined;
-  const hash = workspaceHooksHash(hooks);
+  const hash = workspaceHooksHash(hooks, scripts);
   const decided = trust.decision(hash);
   const changed = !decided && trust.changedSinceApproval(hash);
   const state = !trusted ? 'untrusted' : (decided ?? 'pending');

@@ -1,7 +1,7 @@
 // The hooks of one session, event by event, with Claude Code's input fields. The turn loop, the tool
 // step, the agent turn and compaction call these at their points; without hooks configured each is a
 // cheap no-op (no process starts).
-import type { HookEngine } from './hook-engine';
+import type { HookEngine, ToolCallSubject } from './hook-engine';
 import { type HookResult, NO_HOOKS } from './hook-output';
 import { toolHookInput } from './hook-engine';
 
@@ -30,9 +30,9 @@ export class SessionHooks {
     event: Parameters<HookEngine['fire']>[0],
     input: Record<string, unknown>,
     signal: AbortSignal,
-    o: { callId?: string; matchOn?: string } = {},
+    o: { callId?: string; matchOn?: string; toolCall?: ToolCallSubject } = {},
   ): Promise<HookResult> {
-    if (!this.engine.selected(event, o.matchOn).length) return Promise.resolve(NO_HOOKS);
+    if (!this.engine.selected(event, o.matchOn, o.toolCall).length) return Promise.resolve(NO_HOOKS);
     return this.engine.fire(event, input, { sessionId: this.sessionId, signal, ...o });
   }
 
@@ -41,10 +41,7 @@ export class SessionHooks {
       'PreToolUse',
       { ...toolHookInput(tool, input), tool_use_id: callId, ...this.agentFields() },
       signal,
-      {
-        callId,
-        matchOn: tool,
-      },
+      { callId, matchOn: tool, toolCall: { tool, input } },
     );
   }
 
@@ -53,6 +50,7 @@ export class SessionHooks {
     return this.fire('PermissionRequest', { ...toolHookInput(tool, input), ...this.agentFields() }, signal, {
       callId,
       matchOn: tool,
+      toolCall: { tool, input },
     });
   }
 
@@ -75,7 +73,7 @@ export class SessionHooks {
         tool_response: { output: response.output, is_error: response.isError, success: !response.isError },
       },
       signal,
-      { callId, matchOn: tool },
+      { callId, matchOn: tool, toolCall: { tool, input } },
     );
   }
 
