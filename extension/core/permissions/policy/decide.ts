@@ -286,6 +286,7 @@ function editRules(policy: Policy, list: 'deny' | 'ask' | 'allow'): CompiledRule
 
 /** A redirection writes a file an edit deny or ask rule names: denied or asked, as an edit of it would be. */
 function editRuleHolding(policy: Policy, writes: readonly CommandWrite[]): Decision | undefined {
+  if (!writes.some((w) => w.redirect)) return undefined;
   for (const list of ['deny', 'ask'] as const) {
     const rules = editRules(policy, list);
     for (const w of writes) {
@@ -302,7 +303,7 @@ function editRuleHolding(policy: Policy, writes: readonly CommandWrite[]): Decis
  * rule naming the file (acceptEdits and allow let edits inside the workspace run).
  */
 function redirectAsk(policy: Policy, writes: readonly CommandWrite[]): Decision | undefined {
-  if (policy.defaultMode !== 'ask') return undefined;
+  if (policy.defaultMode !== 'ask' || !writes.some((w) => w.redirect)) return undefined;
   const allow = editRules(policy, 'allow');
   const w = writes.find((x) => x.redirect && (x.glob !== undefined || !allow.some((r) => r.test(x.path))));
   if (!w) return undefined;
