@@ -154,6 +154,9 @@ test('issue 35 item 11: a redirection into the workspace is judged as an edit of
     tools: declaredToolFacts(),
   });
   assert.equal(judged('ls > src/secret/k', denied).decision, 'deny');
+  // "Always allow" offers no command rule that would not spare the next ask.
+  assert.equal(suggestRule(bash('ls > src/index.ts'), policy([])), undefined);
+  assert.equal(suggestRule(bash('ls > src/index.ts'), policy([], 'acceptEdits')), 'bash(ls)');
   // Protected files and writes outside the workspace ask as before, whatever the mode.
   assert.equal(decide(bash('ls > .git/hooks/pre-commit'), policy(['bash(ls*)'], 'allow')).source, 'protected');
   assert.equal(decide(bash('ls > /tmp/x'), policy(['bash(ls*)'], 'acceptEdits')).source, 'confinement');

@@ -302,7 +302,7 @@ function editRuleHolding(policy: Policy, writes: readonly CommandWrite[]): Decis
  * leave to run `ls > src/index.ts`. That write is an edit, so with defaultMode ask it needs an edit
  * rule naming the file (acceptEdits and allow let edits inside the workspace run).
  */
-function redirectAsk(policy: Policy, writes: readonly CommandWrite[]): Decision | undefined {
+export function redirectAsk(policy: Policy, writes: readonly CommandWrite[]): Decision | undefined {
   if (policy.defaultMode !== 'ask' || !writes.some((w) => w.redirect)) return undefined;
   const allow = editRules(policy, 'allow');
   const w = writes.find((x) => x.redirect && (x.glob !== undefined || !allow.some((r) => r.test(x.path))));
