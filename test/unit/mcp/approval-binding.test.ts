@@ -47,7 +47,7 @@ test('issue 35 item 6: an approval of a changed tool list approves only the list
   assert.ok(names(manager.tools('agent')).includes('mcp__demo__echo'));
 });
 
-test('issue 35 item 6: an approval of a workspace server approves only the configuration its card showed', async (t) => {
+test('issue 35 item 6: a workspace server is approved only for the configuration its card showed', async (t) => {
   const dir = tempDir();
   const { manager } = createManager();
   // Stopped also when an assertion fails, so a failure cannot leave servers running.
