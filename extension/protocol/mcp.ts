@@ -34,6 +34,12 @@ export const McpApprovalSchema = z.object({
   removed: z.array(z.string()).default([]),
   /** Short fingerprint of the tool list waiting for approval. */
   listHash: z.string().optional(),
+  /**
+   * What this card shows, sent back with the answer: the configuration's hash, and for a changed tool
+   * list the whole list's hash. An answer whose hashes are no longer current approves nothing.
+   */
+  configHash: z.string(),
+  toolsHash: z.string().optional(),
 });
 export type McpApproval = z.infer<typeof McpApprovalSchema>;
 

@@ -130,7 +130,14 @@ export const InboundSchema = z.discriminatedUnion('type', [
     overwrite: z.array(z.string()).max(10_000).default([]),
   }),
   /** The user's answer to an MCP server waiting for approval (new, changed config, changed tools). */
-  z.object({ type: z.literal('mcpDecision'), server: z.string().min(1), decision: z.enum(['approve', 'deny']) }),
+  z.object({
+    type: z.literal('mcpDecision'),
+    server: z.string().min(1),
+    decision: z.enum(['approve', 'deny']),
+    /** The hashes the card showed (McpApproval's): an approval counts only while they are current. */
+    configHash: z.string().min(1),
+    toolsHash: z.string().optional(),
+  }),
   /** The `@` listbox asks for files and folders matching what follows the `@`. */
   z.object({ type: z.literal('referenceCandidates'), query: z.string().max(1_000) }),
   /** The context meter asks for the breakdown of the next request. */

@@ -30,7 +30,11 @@ export interface HandlerHost {
   planDocuments: PlanDocuments;
   diffReviews: Pick<DiffReviews, 'reveal'>;
   /** The user's answer to an MCP server waiting for approval (mcp-host.ts). */
-  mcpDecide(server: string, decision: 'approve' | 'deny'): Promise<void>;
+  mcpDecide(
+    server: string,
+    decision: 'approve' | 'deny',
+    card: { configHash: string; toolsHash?: string },
+  ): Promise<void>;
   /** The user's answer to the workspace hooks' approval card (hooks-host.ts). */
   hookDecide(hash: string, decision: 'approve' | 'deny'): Promise<void>;
   /** `/mcp__<server>__<prompt>` and `@<server>:<uri>` in a message, resolved (the text as typed if none). */
@@ -243,7 +247,11 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       if (!(await host.diffReviews.reveal(m.callId, m.path))) host.log.warn(`no diff to show for ${m.callId}`);
     },
     answer: (m) => c.answer(m.callId, m.answers),
-    mcpDecision: (m) => host.mcpDecide(m.server, m.decision),
+    mcpDecision: (m) =>
+      host.mcpDecide(m.server, m.decision, {
+        configHash: m.configHash,
+        ...(m.toolsHash !== undefined && { toolsHash: m.toolsHash }),
+      }),
     hookDecision: (m) => host.hookDecide(m.hash, m.decision),
     history: (m) => c.postHistory(m.query, { offset: m.offset, limit: m.limit }),
     resume: async (m) => {

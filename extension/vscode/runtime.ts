@@ -384,7 +384,7 @@ export async function createRuntime(
     exportReport: runtime.exportReport,
     planDocuments: new PlanDocuments(),
     diffReviews,
-    mcpDecide: (server, decision) => mcp.manager.decide(server, decision),
+    mcpDecide: async (server, decision, card) => void (await mcp.manager.decide(server, decision, card)),
     hookDecide: (hash, decision) => hooks.decide(hash, decision),
     expandMessage: (text) => mcp.expandMessage(text),
     project,

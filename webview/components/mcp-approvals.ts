@@ -25,13 +25,23 @@ export class SxMcpApprovals extends LightElement {
   }
 
   private key(s: McpServerView): string {
-    return `${s.name}:${s.approval?.reason}:${s.approval?.listHash ?? ''}`;
+    // A card drawn for another configuration or tool list is a new card: it can be answered again.
+    return `${s.name}:${s.approval?.reason}:${s.approval?.configHash ?? ''}:${s.approval?.toolsHash ?? ''}`;
   }
 
   private decide(s: McpServerView, decision: 'approve' | 'deny'): void {
     if (!this.ctx || this.decided.has(this.key(s))) return;
     this.decided.add(this.key(s));
-    this.ctx.host.post({ type: 'mcpDecision', server: s.name, decision });
+    if (!s.approval) return;
+    // The hashes this card shows go back with the answer: the manager approves only what was shown.
+    const { configHash, toolsHash } = s.approval;
+    this.ctx.host.post({
+      type: 'mcpDecision',
+      server: s.name,
+      decision,
+      configHash,
+      ...(toolsHash !== undefined && { toolsHash }),
+    });
     this.requestUpdate();
   }
 

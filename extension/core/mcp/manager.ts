@@ -16,6 +16,7 @@ import { ServerConnection, type Timers } from './server-connection';
 import { commandLine, resolveServer, serverSpec, type McpServerSpec, type ResolvedServer } from './server-spec';
 import type { McpClientModule, McpContent, McpPromptMessage, Spawner } from './session-port';
 import { diffToolLists, listHash, needsApproval, toolHashes, type McpToolInfo } from './tool-list';
+import { mcpServerPrefix, serverNameClashes } from './tool-name';
 import { toToolResult } from './tool-result';
 import type { McpTrustStore, ServerDecision } from './trust-store';
 
@@ -93,6 +94,18 @@ export class McpManager {
         );
       next.set(name, serverSpec(name, 'user', config));
     }
+    // Two servers whose tools would share a prefix: a rule for one would cover the other. Neither starts.
+    for (const group of serverNameClashes(next.keys())) {
+      this.problemList.push(
+        `MCP servers ${group.map((n) => `"${n}"`).join(' and ')} would give their tools the same names ` +
+          `(${mcpServerPrefix(group[0])}…), so a rule for one would cover the other: neither is started. ` +
+          'Rename one of them.',
+      );
+      for (const name of group) next.delete(name);
+    }
+    for (const name of next.keys())
+      if (mcpServerPrefix(name) !== `mcp__${name}__`)
+        this.deps.log(name, `its tools are named ${mcpServerPrefix(name)}… (rules: ${mcpServerPrefix(name)}*)`);
     for (const [name, entry] of this.entries) {
       const spec = next.get(name);
       if (spec && spec.configHash === entry.spec.configHash) continue;
@@ -235,14 +248,31 @@ export class McpManager {
     }
   }
 
-  /** The user's answer to a server waiting for approval. */
-  async decide(name: string, decision: 'approve' | 'deny'): Promise<void> {
+  /**
+   * The user's answer to a server waiting for approval, with the hashes its card showed (`card`): an
+   * approval counts only for what the user saw. If the configuration or the tool list changed since
+   * the card was drawn, the answer approves nothing and a fresh card is shown ('stale'). A denial
+   * never loosens anything, so it holds whatever the card showed.
+   */
+  async decide(
+    name: string,
+    decision: 'approve' | 'deny',
+    card: { configHash: string; toolsHash?: string },
+  ): Promise<'done' | 'stale' | 'nothing'> {
     const entry = this.entries.get(name);
-    if (!entry) return;
+    if (!entry) return 'nothing';
     const { spec, connection } = entry;
     const store = this.deps.decisions[spec.scope];
     const view = this.view(entry);
-    if (view.state !== 'needs_approval' || !view.approval) return;
+    if (view.state !== 'needs_approval' || !view.approval) return 'nothing';
+    const fresh =
+      card.configHash === view.approval.configHash &&
+      (view.approval.reason !== 'tools_changed' || card.toolsHash === view.approval.toolsHash);
+    if (decision === 'approve' && !fresh) {
+      this.deps.log(name, 'the approval was for what the server showed before it changed: asking again');
+      this.changed();
+      return 'stale';
+    }
     if (view.approval.reason === 'tools_changed') {
       if (decision === 'approve') {
         await store.patch(name, spec.configHash, { tools: toolHashes(connection.tools) });
@@ -262,6 +292,7 @@ export class McpManager {
       this.deps.log(name, 'denied: it will not start unless you approve it from Sextant: MCP Servers');
     }
     this.changed();
+    return 'done';
   }
 
   /** Asks again: forgets the approval and the recorded tool list. */
@@ -351,7 +382,11 @@ export class McpManager {
     if (spec.scope === 'workspace' && !d?.approved) {
       if (d?.denied) return { ...base, state: 'denied' };
       const reason = this.deps.decisions.workspace.hadOther(spec.name, spec.configHash) ? 'config_changed' : 'new';
-      return { ...base, state: 'needs_approval', approval: { reason, added: [], changed: [], removed: [] } };
+      return {
+        ...base,
+        state: 'needs_approval',
+        approval: { reason, added: [], changed: [], removed: [], configHash: spec.configHash },
+      };
     }
     if (connection.state === 'connected' && d?.tools) {
       const current = toolHashes(connection.tools);
@@ -373,6 +408,8 @@ export class McpManager {
             changed: pick(diff.changed),
             removed: diff.removed,
             listHash: listHash(current).slice(0, 12),
+            configHash: spec.configHash,
+            toolsHash: listHash(current),
           },
         };
       }

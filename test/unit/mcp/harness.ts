@@ -95,3 +95,13 @@ export async function until(pred: () => boolean, what = 'condition'): Promise<vo
   for (let i = 0; i < 3000 && !pred(); i++) await new Promise((r) => setTimeout(r, 5));
   assert.ok(pred(), `timed out waiting for ${what}`);
 }
+
+/** The hashes the approval card of `server` shows now: what the webview sends back with an answer. */
+export function shown(manager: McpManager, server: string): { configHash: string; toolsHash?: string } {
+  const approval = manager.views().find((v) => v.name === server)?.approval;
+  assert.ok(approval, `${server} shows an approval card`);
+  return {
+    configHash: approval.configHash,
+    ...(approval.toolsHash !== undefined && { toolsHash: approval.toolsHash }),
+  };
+}

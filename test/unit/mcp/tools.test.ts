@@ -17,7 +17,7 @@ import type { McpManager } from '../../../extension/core/mcp/manager';
 import { ScriptedProvider } from '../../fixtures/scripted-provider';
 import { startTestHttpServer } from '../../fixtures/mcp/http-server';
 import { createHarness } from '../agent/harness';
-import { createManager, none, source, stdioServer, tempDir, until } from './harness';
+import { createManager, none, shown, source, stdioServer, tempDir, until } from './harness';
 
 const call = (id: string, name: string, args: unknown): ProviderEvent[] => [
   { type: 'tool_call', call: { id, name, argumentsJson: JSON.stringify(args) } },
@@ -166,7 +166,7 @@ test('Streamable HTTP: tools called with arguments; a workspace server not conta
     await manager.prepare();
     assert.equal(server.requests, 0, 'no connection before approval');
     assert.equal(manager.views()[0].url, server.url);
-    await manager.decide('web', 'approve');
+    await manager.decide('web', 'approve', shown(manager, 'web'));
     await until(() => manager.views()[0].state === 'connected', 'connected');
     const provider = new ScriptedProvider([call('a', 'mcp__web__add', { a: 40, b: 2 }), answer]);
     const h = harness(manager, provider, realpathSync(tempDir()));

@@ -5,7 +5,7 @@
 // configuration names.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createManager, none, source, started, stdioServer, tempDir, until } from './harness';
+import { createManager, none, shown, source, started, stdioServer, tempDir, until } from './harness';
 
 const names = (tools: Array<{ name: string }>) => tools.map((t) => t.name).sort();
 
@@ -27,13 +27,13 @@ test('a workspace server is never started before approval, nor in an untrusted w
   assert.deepEqual(view.envNames, ['MARKER_DIR', 'NOTES_DIR']);
   assert.deepEqual(started(dir), [], 'no process before approval');
 
-  await manager.decide('demo', 'deny');
+  await manager.decide('demo', 'deny', shown(manager, 'demo'));
   await manager.prepare();
   assert.equal(manager.views()[0].state, 'denied');
   assert.deepEqual(started(dir), [], 'no process after a denial');
 
   await manager.reapprove('demo');
-  await manager.decide('demo', 'approve');
+  await manager.decide('demo', 'approve', shown(manager, 'demo'));
   await until(() => manager.views()[0].state === 'connected', 'connected');
   assert.equal(started(dir).length, 1, 'started once approved');
   assert.ok(names(manager.tools('agent')).includes('mcp__demo__echo'));
@@ -45,7 +45,7 @@ test('an approved server whose configuration changes asks again and is stopped',
   const { manager } = createManager();
   const config = await stdioServer(dir);
   manager.setSources({ workspace: source({ demo: config }), user: none });
-  await manager.decide('demo', 'approve');
+  await manager.decide('demo', 'approve', shown(manager, 'demo'));
   await until(() => manager.views()[0].state === 'connected', 'connected');
   const pid = started(dir)[0].pid;
 
@@ -119,7 +119,7 @@ test('a changed tool list asks again with a diff; nothing of it reaches the mode
   assert.deepEqual(names(manager.tools('agent')), before, 'the new tool is withheld');
 
   // A rug pull: echo's description changes. The changed echo is withheld too.
-  await manager.decide('demo', 'approve');
+  await manager.decide('demo', 'approve', shown(manager, 'demo'));
   assert.ok(names(manager.tools('agent')).includes('mcp__demo__surprise'));
   const reword = manager.tools('agent').find((t) => t.name === 'mcp__demo__reword');
   await reword?.execute({}, ctx);
@@ -130,7 +130,7 @@ test('a changed tool list asks again with a diff; nothing of it reaches the mode
   const stale = await manager.callTool('demo', 'echo', { text: 'x' }, ctx);
   assert.equal(stale.isError, true, 'a call to the changed tool does not run');
 
-  await manager.decide('demo', 'deny');
+  await manager.decide('demo', 'deny', shown(manager, 'demo'));
   assert.equal(manager.views()[0].state, 'disabled');
   assert.deepEqual(manager.tools('agent'), []);
   await manager.dispose();

@@ -259,6 +259,8 @@ function decideCommand(call: PermissionCall, facts: ToolFacts, policy: Policy, r
     );
     if (!lifted) return result('ask', 'confinement', secretFile.reason);
   }
+  const heldEdit = editRuleHolding(policy, a.writes);
+  if (heldEdit) return heldEdit;
 
   const used: CompiledRule[] = [];
   const unmatched: CommandPiece[] = [];
@@ -298,8 +300,47 @@ function decideCommand(call: PermissionCall, facts: ToolFacts, policy: Policy, r
       unmatched.length > 1 ? ` (and ${unmatched.length - 1} more part${unmatched.length > 2 ? 's' : ''})` : '';
     return result('ask', 'default', `no rule allows ${quote(unmatched[0].shown)}${more}`);
   }
-  if (used.length) return allowedBy(used);
+  if (used.length) return redirectAsk(policy, a.writes) ?? allowedBy(used);
   return result('ask', 'default', 'no rule allows this command');
+}
+
+/** Every edit rule of a kind (`edit(src/**)` and rules for one file tool), over all the file tools that write. */
+function editRules(policy: Policy, list: 'deny' | 'ask' | 'allow'): CompiledRule[] {
+  const out = new Set<CompiledRule>();
+  for (const tool of policy.groups.edit) for (const r of policy.byTool.get(tool)?.[list] ?? []) out.add(r);
+  return [...out];
+}
+
+/** A redirection writes a file an edit deny or ask rule names: denied or asked, as an edit of it would be. */
+function editRuleHolding(policy: Policy, writes: readonly CommandWrite[]): Decision | undefined {
+  if (!writes.some((w) => w.redirect)) return undefined;
+  for (const list of ['deny', 'ask'] as const) {
+    const rules = editRules(policy, list);
+    for (const w of writes) {
+      const r = w.redirect && !w.glob ? rules.find((x) => x.test(w.path)) : undefined;
+      if (r) return ruleDecision(list, r, `${quote(showPath(w.path, policy.home))}, which a redirection writes`);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A command rule names a program's words, never the file its redirection writes: `bash(ls*)` is no
+ * leave to run `ls > src/index.ts`. That write is an edit, so with defaultMode ask it needs an edit
+ * rule naming the file (acceptEdits and allow let edits inside the workspace run).
+ */
+export function redirectAsk(policy: Policy, writes: readonly CommandWrite[]): Decision | undefined {
+  if (policy.defaultMode !== 'ask' || !writes.some((w) => w.redirect)) return undefined;
+  const allow = editRules(policy, 'allow');
+  const w = writes.find((x) => x.redirect && (x.glob !== undefined || !allow.some((r) => r.test(x.path))));
+  if (!w) return undefined;
+  const shown = showPath(w.glob ? `${w.path}/${w.glob}` : w.path, policy.home);
+  return result(
+    'ask',
+    'default',
+    `a redirection writes to ${quote(shown)}: a command rule does not cover the files its redirections write, ` +
+      'and edits ask unless an edit rule or defaultMode acceptEdits allows them',
+  );
 }
 
 function allowedBy(used: CompiledRule[]): Decision {

@@ -39,26 +39,41 @@ export interface RuleEnv {
   groups: Readonly<Record<string, string[]>>;
 }
 
+/** A letter, digit or `_`: a character that continues a word (`ls` → `lsof`, `status` → `statusx`). */
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+
 /**
  * `bash(npm test*)`: `*` is any text (spaces and slashes too); `\*` is a literal star and `\\` a
  * backslash; the rest is literal, runs of spaces as one.
+ *
+ * In an allow rule a trailing `*` right after a letter or digit ends the word there: `bash(ls*)` covers
+ * `ls` and `ls -la`, not `lsof`; `bash(git status*)` not `git status-x` or `git statusx` (which run a
+ * repository's git aliases). A deny or ask rule keeps the plain prefix: catching more is the safe side.
  */
-function commandMatcher(pattern: string): {
+function commandMatcher(
+  pattern: string,
+  list: RuleList,
+): {
   test: (s: string) => boolean;
   wildcard: boolean;
   mayMatch: (shape: string) => boolean;
 } {
   const p = pattern.replace(/\s+/g, ' ').trim();
+  const trailing = /(?<!\\)\*+$/.exec(p);
+  const endsWord = list === 'allow' && trailing !== null && WORD_CHAR.test(p[trailing.index - 1] ?? '');
+  const body = endsWord && trailing ? p.slice(0, trailing.index) : p;
   let src = '';
-  let wildcard = false;
-  for (let i = 0; i < p.length; i++) {
-    const c = p[i];
-    if (c === '\\' && (p[i + 1] === '*' || p[i + 1] === '\\')) src += escapeRegExp(p[++i]);
+  let wildcard = endsWord;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === '\\' && (body[i + 1] === '*' || body[i + 1] === '\\')) src += escapeRegExp(body[++i]);
     else if (c === '*') {
       src += '.*';
       wildcard = true;
     } else src += escapeRegExp(c);
   }
+  // Nothing more, or a space and the rest of the command: the next word, never more of this one.
+  if (endsWord) src += '(?: .*)?';
   const re = new RegExp(`^${src}$`, 's');
   const tokens = ruleTokens(pattern);
   return { test: (s) => re.test(s), wildcard, mayMatch: (shape) => mayMatch(tokens, shape) };
@@ -183,7 +198,7 @@ export function compileRule(
     subject === 'path'
       ? pathMatcher(pattern, env, list)
       : subject === 'command'
-        ? commandMatcher(pattern)
+        ? commandMatcher(pattern, list)
         : subject === 'url'
           ? urlMatcher(pattern)
           : textMatcher(pattern);

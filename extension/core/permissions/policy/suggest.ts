@@ -6,7 +6,7 @@ import { analyzeCommand } from '../shell/analyse';
 import { factsFromAnnotations } from '../tool-facts';
 import type { PermissionCall } from '../types';
 import type { Policy } from './compile';
-import { decide, inWriteRoots, protectedWrite, subjectText, targetPaths, writeOutside } from './decide';
+import { decide, inWriteRoots, protectedWrite, redirectAsk, subjectText, targetPaths, writeOutside } from './decide';
 
 /** Programs whose "always allow" covers only the exact command, never its family. */
 const EXACT_ONLY_PROGRAMS = new Set([
@@ -118,6 +118,8 @@ function suggestCommand(command: string | undefined, policy: Policy): string | u
   const namesSecretFile = a.findings.length > 0 && a.findings.every((f) => f.kind === 'secret-file');
   if ((a.findings.length && !namesSecretFile) || a.pieces.some((p) => p.transparent)) return undefined;
   if (a.writes.some((w) => protectedWrite(policy, w) || writeOutside(policy, w))) return undefined;
+  // A command rule never covers the file a redirection writes: the rule would not spare the next ask.
+  if (redirectAsk(policy, a.writes)) return undefined;
   if (a.pieces.length !== 1) return undefined;
   const piece = a.pieces[0];
   if (piece.allowTexts[0] !== piece.text || piece.openArgs) return undefined;

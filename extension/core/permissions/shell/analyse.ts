@@ -73,6 +73,11 @@ export interface CommandWrite {
   shown: string;
   /** What writes it: "a redirection", "tee", "cp" … */
   by: string;
+  /**
+   * Written by the shell's redirection (`> f`, `>> f`, `&> f`), not by the program: no command rule
+   * names it (rules match the program's words), so the policy judges it as an edit of that file.
+   */
+  redirect?: true;
 }
 
 export interface CommandFinding {
@@ -135,7 +140,7 @@ class Analyzer {
     for (const a of cmd.assignments) this.assignment(a.name, a.value, program);
     for (const r of cmd.redirects) {
       const fdTarget = /^(\d+|-)$/.test(r.target.value);
-      if (WRITE_OPS.has(r.op) || (r.op === '>&' && !fdTarget)) this.write(r.target, 'a redirection', state);
+      if (WRITE_OPS.has(r.op) || (r.op === '>&' && !fdTarget)) this.write(r.target, 'a redirection', state, true);
       if (r.op === '<' || r.op === '<>' || (r.op === '<&' && !fdTarget)) this.mention(r.target.value, r.target);
     }
     if (cmd.words.length > 0) this.words(cmd.words, cmd, state, depth, wrap);
@@ -389,7 +394,7 @@ class Analyzer {
     return normalizePath(v);
   }
 
-  write(w: ShellWord, by: string, state: State): void {
+  write(w: ShellWord, by: string, state: State, redirect?: true): void {
     if (w.procSub) return;
     if (!w.dynamic && HARMLESS_DEV.test(w.value)) return;
     if (w.pattern) {
@@ -398,13 +403,19 @@ class Analyzer {
       const dirWord = { ...w, value: cut < 0 ? '.' : w.value.slice(0, cut) || '/', pattern: false };
       const dir = this.resolve(dirWord, state);
       if (dir !== undefined) {
-        this.writes.push({ path: dir, glob: w.value.slice(cut + 1), shown: w.value, by });
+        this.writes.push({
+          path: dir,
+          glob: w.value.slice(cut + 1),
+          shown: w.value,
+          by,
+          ...(redirect && { redirect }),
+        });
         return;
       }
     } else {
       const path = this.resolve(w, state);
       if (path !== undefined) {
-        this.writes.push({ path, shown: w.value, by });
+        this.writes.push({ path, shown: w.value, by, ...(redirect && { redirect }) });
         return;
       }
     }

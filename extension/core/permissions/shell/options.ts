@@ -52,9 +52,11 @@ const GIT_SUB: Record<string, string> = {
   whatchanged: LOG,
   diff: `${DIFF} --cached --staged --merge-base --no-index --ours --theirs --base -1 -2 -3`,
   'diff-tree': `${DIFF} -r -t --root --no-commit-id -m -c --cc`,
+  // Deleting, renaming, copying, forcing a branch or changing its upstream (-d -D -m -M -c -C -f -u …) is
+  // not what `bash(git branch*)` is written for: those ask. Listing and creating a branch are covered.
   branch: `-a --all -r --remotes -l --list -v -vv --verbose --merged --no-merged --contains --no-contains --sort
-    --show-current --format --color --no-color --points-at -d -D --delete -m -M --move -c -C --copy -f --force
-    --set-upstream-to -u --unset-upstream --track --no-track -q --quiet --column --no-column --omit-empty`,
+    --show-current --format --color --no-color --points-at --track --no-track -q --quiet --column --no-column
+    --omit-empty`,
   'rev-parse': `--show-toplevel --abbrev-ref --short --verify --git-dir --is-inside-work-tree --show-prefix
     --show-cdup --symbolic-full-name --absolute-git-dir --git-common-dir -q --quiet --all --branches --tags
     --is-bare-repository --is-inside-git-dir --show-superproject-working-tree --symbolic --default --since
@@ -70,8 +72,9 @@ const GIT_SUB: Record<string, string> = {
     --reverse --first-parent --ignore-rev --ignore-revs-file --color-lines --color-by-age -f -n --show-name
     --show-number --show-email --abbrev`,
   describe: '--tags --all --long --abbrev --always --dirty --broken --exact-match --match --exclude --contains',
+  // Like branch: deleting or moving a tag (-d, -f) asks.
   tag: `-l --list -n --sort --contains --no-contains --points-at --merged --no-merged --format --column -a -m
-    --message -d --delete -f --force --annotate -i --ignore-case`,
+    --message --annotate -i --ignore-case`,
   remote: '-v --verbose',
   grep: `-n --line-number -i --ignore-case -w --word-regexp -v --invert-match -l -L -c --count -e -E -F -P -G
     -h -H --name-only --files-with-matches --files-without-match --cached --untracked --no-index -r

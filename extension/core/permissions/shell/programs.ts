@@ -136,6 +136,8 @@ export const OUTPUT_OPTIONS: Record<string, { short: string; long: string[] }> =
   wget: { short: 'Ooa', long: ['--output-document', '--output-file', '--append-output'] },
   sort: { short: 'o', long: ['--output'] },
   patch: { short: 'o', long: ['--output'] },
+  // BSD/macOS base64 (-o FILE, -oFILE, --output=FILE); GNU's has no -o, so nothing is lost there.
+  base64: { short: 'o', long: ['--output'] },
 };
 
 /** Why an allowed git command could still run any program, or undefined. */
@@ -172,7 +174,7 @@ export function gitRunsCode(args: string[]): string | undefined {
 
 /** Options of other programs that run a program of the caller's choosing. */
 export const RUNS_CODE: Record<string, [RegExp, string]> = {
-  rg: [/^--pre(=|$)/, 'rg --pre runs a program on every file'],
+  rg: [/^--(pre|hostname-bin)(=|$)/, "rg --pre and --hostname-bin run a program of the caller's choosing"],
   tar: [
     /^(--to-command|--checkpoint-action|--use-compress-program|-I|--info-script|-F|--new-volume-script|--rsh-command)/,
     'these tar options run a program',
