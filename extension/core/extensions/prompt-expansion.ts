@@ -35,6 +35,7 @@ export async function expandPrompt(
   const command = await commands.find(call.name);
   if (command) {
     const loaded = command.load ? await command.load(call.args) : undefined;
+    if (loaded?.problem) return { ok: false, message: `The command /${call.name} cannot run: ${loaded.problem}` };
     const expanded = (loaded ? loaded.text : await command.expand(call.args)).trim();
     if (!expanded) return { ok: false, message: `The command /${call.name} has no prompt text.` };
     const grant = loaded?.allowedTools
