@@ -14,6 +14,7 @@ import type { TurnCheckpoint } from '../ports';
 import type { ModelMessage } from '../providers/types';
 import { generateTitle } from '../session-title';
 import { agentTurn } from './agent-turn';
+import { subagentModelRef } from './subagent-model';
 import type { ApprovalBroker } from './approval-broker';
 import type { ChatServices } from './chat-services';
 import type { CurrentChat } from './current-chat';
@@ -91,6 +92,17 @@ export class RequestRunner {
     else this.heldNotices.push(text);
   }
 
+  /**
+   * A slash command's `model` as Claude Code's files write it (`haiku`, `inherit`, `claude-3-5-haiku-…`), read
+   * against the configured providers exactly as a sub-agent's is; a fallback is said in the chat.
+   */
+  private async commandModel(wanted: string, mode: Mode): Promise<string> {
+    const chatRef = modelRefFor(this.services.models, this.chat.session.model, mode);
+    const { ref, note } = await subagentModelRef(wanted, chatRef, () => this.services.models.modelChoices());
+    if (note) this.heldNotices.push(`The command's model: ${note}.`);
+    return ref;
+  }
+
   /** The request running now, if any. */
   get running(): string | undefined {
     return this.inFlight?.requestId;
@@ -113,12 +125,13 @@ export class RequestRunner {
     }
   }
 
-  async send(requestId: string, text: string, requestedMode: Mode, opts: SendOptions = {}): Promise<void> {
+  async send(requestId: string, text: string, requestedMode: Mode, given: SendOptions = {}): Promise<void> {
     await this.abort();
     await this.holding;
     const { host } = this.services;
     const s = this.chat.session;
     const mode = effectiveMode(requestedMode, this.chat.modeContext());
+    const opts = given.model ? { ...given, model: await this.commandModel(given.model, mode) } : given;
     if (mode !== s.mode) this.chat.setMode(mode);
     if (!s.persisted) {
       s.title = generateTitle(text);
