@@ -50,6 +50,8 @@ export interface SendOptions {
   preApproved?: PreApproval;
   /** Images the user attached, checked (chat-images.ts): image parts to the model, names and sizes to the chat. */
   images?: CheckedImageSet;
+  /** The text is a command file's body: its `` !`command` `` lines run before it is sent (command-shell.ts). */
+  commandShell?: boolean;
 }
 
 interface InFlight {
@@ -372,6 +374,8 @@ export class RequestRunner {
       ...(opts.preApproved ? { preApproved: opts.preApproved } : {}),
       steers: this.steersOf(requestId),
       ...(opts.images?.blocks.length ? { images: opts.images.blocks } : {}),
+      // `text` is the command's body with the attached files below it: only the body's commands run.
+      ...(opts.commandShell ? { commandShellChars: text.length - attachedChars(opts.attachments) } : {}),
       ...(checkpoints ? { beforeWrite: checkpoints.beforeWrite, beforeCommand: checkpoints.beforeCommand } : {}),
       ...(budget ? { budget } : {}),
     });
@@ -418,4 +422,9 @@ export class RequestRunner {
     this.chat.stop(requestId);
     this.chat.emit(requestId, { type: 'aborted', partialSaved: true });
   }
+}
+
+/** How many characters the attachments add below a message's text (messageWithAttachments). */
+function attachedChars(attachments: readonly Attachment[] | undefined): number {
+  return attachments?.length ? messageWithAttachments('', attachments).length : 0;
 }
