@@ -26,7 +26,7 @@ for (const written of ['haiku', 'claude-3-5-haiku-20241022', 'HAIKU']) {
   });
 }
 
-test('"model: inherit" runs on the chat model; an alias with no such model configured says so and uses it', async () => {
+test('"model: inherit" runs on the chat model; an alias with no such model configured says so, uses it', async () => {
   const chat = new ScriptedProvider([say('Chat model.'), say('Chat model again.')]);
   const h = createHarness({ provider: chat });
   await h.controller.send('r1', 'Summarise', 'chat', { model: 'inherit' });

@@ -52,7 +52,7 @@ test('a Sextant reference passes unchanged, without asking for the model list', 
   assert.equal(asked, false);
 });
 
-test('a bare Claude model id: that model where configured, else one of its family; inherit is the chat model', async () => {
+test('a bare Claude model id: that model where configured, else its family; inherit is the chat model', async () => {
   const list = choices(
     choice('openrouter/anthropic/claude-3-5-haiku-20241022'),
     choice('anthropic/claude-haiku-4-5'),

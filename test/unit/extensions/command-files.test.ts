@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { ApprovalRequest } from '../../../extension/protocol';
+import type { ApprovalRequest } from '../../../extension/core/ports';
 import { createPolicy } from '../../../extension/core/permissions';
 import { declaredToolFacts } from '../../../extension/core/tools/registry';
 import { gateWithPreApproval, type PermissionGate } from '../../../extension/core/agent/permission-gate';

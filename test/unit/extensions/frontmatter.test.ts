@@ -78,7 +78,7 @@ test('an agent file: a comment after the model is not part of it, comment lines 
   assert.deepEqual(parsed.agent.tools, ['read_file', 'grep', 'glob']);
 });
 
-test('values keep the callers\u2019 shape: a tools list as YAML list or comma string; numbers and booleans as text', () => {
+test('values keep the callers\u2019 shape: tools as a YAML list or comma string; numbers, booleans as text', () => {
   const asList = parseFrontmatter('---\nallowed-tools:\n  - Bash(git add:*)\n  - Read\n---\n');
   const asString = parseFrontmatter('---\nallowed-tools: Bash(git add:*), Read\n---\n');
   const asFlow = parseFrontmatter('---\nallowed-tools: [Bash(git add:*), Read]\n---\n');
@@ -93,7 +93,7 @@ test('values keep the callers\u2019 shape: a tools list as YAML list or comma st
   assert.equal(fieldText(parseFrontmatter('---\nargument-hint: [message]\n---\n'), 'argument-hint'), '[message]');
 });
 
-test('broken YAML: a problem naming the line in the file; the agent, skill and command say so, the rest load', async () => {
+test('broken YAML: a problem naming the line; the agent, skill and command say so, the rest load', async () => {
   const broken = '---\nname: bad\ndescription: "never closed\nmodel: opus\n---\nBody\n';
   const fm = parseFrontmatter(broken);
   assert.deepEqual(fm.fields, {});
