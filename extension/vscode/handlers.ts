@@ -69,14 +69,22 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
    * keeps the draft in the view, which checks the name against the same list before sending. Once the
    * request completes, the next queued message goes (after Stop or an error they stay queued).
    */
-  /** The `@` chips' content, or undefined after telling the view why they could not be read (nothing sent). */
-  const attach = async (text: string, references: readonly Reference[] | undefined, images?: readonly ChatImage[]) => {
+  /**
+   * The `@` chips' content, or undefined after telling the view why they could not be read (nothing sent).
+   * `chips`: what goes back to the composer then (a command file's own `@path`s are not the user's chips).
+   */
+  const attach = async (
+    text: string,
+    references: readonly Reference[] | undefined,
+    images?: readonly ChatImage[],
+    chips = references,
+  ) => {
     if (!references?.length) return [] as Attachment[];
     const read = host.references
       ? await host.references.resolve(references)
       : { ok: false as const, message: 'Not sent: references cannot be read here.' };
     if (read.ok) return read.attachments;
-    refuse(read.message, text, references, images);
+    refuse(read.message, text, chips, images);
     return undefined;
   };
   /** The message goes back to the composer, chips and images included, with why it was not sent. */
@@ -126,11 +134,16 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       });
       return;
     }
+    // A command file's `@path`s are read like chips (the same rules; a refused one sends nothing).
+    const fromCommand = prompt.references?.length ? await attach(text, prompt.references, images, references) : [];
+    if (!fromCommand) return;
     const preApproved = prompt.grant && host.grants ? await preApprovalFor(prompt.grant, host.grants) : undefined;
+    const attached = [...attachments, ...fromCommand];
     const opts = {
       ...(budget ? { budget } : {}),
       ...(prompt.model ? { model: prompt.model } : {}),
-      ...(attachments.length ? { attachments } : {}),
+      ...(attached.length ? { attachments: attached } : {}),
+      ...(prompt.commandShell ? { commandShell: true } : {}),
       ...(preApproved ? { preApproved } : {}),
       ...(checkedImages ? { images: checkedImages } : {}),
     };

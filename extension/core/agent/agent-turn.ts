@@ -26,7 +26,9 @@ import { reasoningFor, type Target, withFallback } from './run-target';
 import { compactSession, nextPromptTokens } from './session-compaction';
 import { withDelegation } from './task-tool';
 import { runTurn, type TurnEvent } from './turn';
-import { gateWithPreApproval } from './permission-gate';
+import { gateWithPreApproval, type PermissionGate } from './permission-gate';
+import { runShellCommandsOf } from './command-shell';
+import type { ToolSessionState } from '../tools/types';
 import type { PreApproval } from '../extensions/allowed-tools';
 import type { SteerSource } from './steering';
 import type { ImageBlock } from '../extensions/images/chat-images';
@@ -50,26 +52,37 @@ export interface AgentTurnRequest {
   steers?: SteerSource;
   /** Images the user attached to the message (checked): image parts after its text. */
   images?: ImageBlock[];
+  /**
+   * A command file's body is the first this many characters of `text`: its `` !`command` `` lines run
+   * (command-shell.ts) before it is sent. What follows (attached files) is data and is never run.
+   */
+  commandShellChars?: number;
 }
 
 export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: AgentTurnRequest) {
   const s = chat.session;
   const { target, signal, budget } = r;
   const hooks = services.hooks && new SessionHooks(services.hooks, s.id);
+  const permissions =
+    r.preApproved && services.tools.permissions
+      ? gateWithPreApproval(services.tools.permissions, r.preApproved)
+      : services.tools.permissions;
+  const text = await withCommandOutputs(services, r, permissions, s.tools);
+  if (signal.aborted) return;
   // SessionStart (the session's first turn) and UserPromptSubmit hooks: context for the model, or a block.
-  const opening = hooks ? await promptHooks(hooks, r.text, s.modelMessages.length === 0, signal) : undefined;
+  const opening = hooks ? await promptHooks(hooks, text, s.modelMessages.length === 0, signal) : undefined;
   if (signal.aborted) return;
   for (const note of opening?.notes ?? []) yield { type: 'notice', text: note } as TurnEvent;
   if (opening?.blocked !== undefined) {
     yield { type: 'notice', text: `A UserPromptSubmit hook blocked this prompt: ${opening.blocked}` } as TurnEvent;
     return;
   }
-  const said = opening?.context ? `${r.text}\n\n${HOOK_CONTEXT_LABEL}\n${opening.context}` : r.text;
+  const said = opening?.context ? `${text}\n\n${HOOK_CONTEXT_LABEL}\n${opening.context}` : text;
   const userMessage: ModelMessage = {
     role: 'user',
     content: r.images?.length ? [{ type: 'text', text: said }, ...r.images] : said,
   };
-  if (opening?.context) yield { type: 'prompt', message: userMessage } as TurnEvent;
+  if (opening?.context || text !== r.text) yield { type: 'prompt', message: userMessage } as TurnEvent;
   await services.tools.prepareTools?.(r.mode, r.signal);
   if (r.signal.aborted) return;
   const prompt = await turnPrompt(services, r.mode, s.createdAt);
@@ -79,7 +92,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
   const fixedTokens = estimatePromptTokens(system, tools?.specs() ?? [], []);
   const near = (extra: number, midTurn: boolean) =>
     compactNearWindow(chat, services, { target, fixedTokens, extraTokens: extra, signal, budget, midTurn, hooks });
-  const first = await near(estimateTextTokens(r.text), false);
+  const first = await near(estimateTextTokens(text), false);
   if (signal.aborted) return;
   for (const ev of first?.events ?? []) yield ev;
   // The marker reaches the chat when the outbox flushes: the compaction in force is taken from here.
@@ -153,10 +166,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     ...(services.history.persistence.images ? { images: services.history.persistence.images } : {}),
     signal,
     now: services.host.now,
-    permissions:
-      r.preApproved && services.tools.permissions
-        ? gateWithPreApproval(services.tools.permissions, r.preApproved)
-        : services.tools.permissions,
+    permissions,
     audit: services.tools.audit,
     newId: services.host.newId,
     ...(r.beforeWrite ? { beforeWrite: r.beforeWrite } : {}),
@@ -203,6 +213,29 @@ function skippedRulesNotices(extras: Map<string, unknown>, rules: readonly Rules
     out.push(text);
   }
   return out;
+}
+
+/** The request's text with its command body's `` !`…` `` outputs in place (the rest as it was). */
+async function withCommandOutputs(
+  services: ChatServices,
+  r: AgentTurnRequest,
+  permissions: PermissionGate | undefined,
+  session: ToolSessionState,
+): Promise<string> {
+  if (r.commandShellChars === undefined) return r.text;
+  const body = r.text.slice(0, r.commandShellChars);
+  const ran = await runShellCommandsOf(body, {
+    mode: r.mode,
+    ...(permissions ? { permissions } : {}),
+    ports: { ...services.tools.ports, ...r.asking },
+    session,
+    signal: r.signal,
+    ...(r.beforeCommand ? { beforeCommand: r.beforeCommand } : {}),
+    ...(services.tools.audit ? { audit: services.tools.audit } : {}),
+    newId: services.host.newId,
+    now: services.host.now,
+  });
+  return ran + r.text.slice(r.commandShellChars);
 }
 /** Where hooks' context starts in the user's message (the model sees it; the chat shows the text typed). */
 export const HOOK_CONTEXT_LABEL = "[Context added by the user's hooks]";

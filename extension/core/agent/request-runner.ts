@@ -14,6 +14,7 @@ import type { TurnCheckpoint } from '../ports';
 import type { ModelMessage } from '../providers/types';
 import { generateTitle } from '../session-title';
 import { agentTurn } from './agent-turn';
+import { subagentModelRef } from './subagent-model';
 import type { ApprovalBroker } from './approval-broker';
 import type { ChatServices } from './chat-services';
 import type { CurrentChat } from './current-chat';
@@ -49,6 +50,8 @@ export interface SendOptions {
   preApproved?: PreApproval;
   /** Images the user attached, checked (chat-images.ts): image parts to the model, names and sizes to the chat. */
   images?: CheckedImageSet;
+  /** The text is a command file's body: its `` !`command` `` lines run before it is sent (command-shell.ts). */
+  commandShell?: boolean;
 }
 
 interface InFlight {
@@ -91,6 +94,17 @@ export class RequestRunner {
     else this.heldNotices.push(text);
   }
 
+  /**
+   * A slash command's `model` as Claude Code's files write it (`haiku`, `inherit`, `claude-3-5-haiku-…`), read
+   * against the configured providers exactly as a sub-agent's is; a fallback is said in the chat.
+   */
+  private async commandModel(wanted: string, mode: Mode): Promise<string> {
+    const chatRef = modelRefFor(this.services.models, this.chat.session.model, mode);
+    const { ref, note } = await subagentModelRef(wanted, chatRef, () => this.services.models.modelChoices());
+    if (note) this.heldNotices.push(`The command's model: ${note}.`);
+    return ref;
+  }
+
   /** The request running now, if any. */
   get running(): string | undefined {
     return this.inFlight?.requestId;
@@ -113,12 +127,13 @@ export class RequestRunner {
     }
   }
 
-  async send(requestId: string, text: string, requestedMode: Mode, opts: SendOptions = {}): Promise<void> {
+  async send(requestId: string, text: string, requestedMode: Mode, given: SendOptions = {}): Promise<void> {
     await this.abort();
     await this.holding;
     const { host } = this.services;
     const s = this.chat.session;
     const mode = effectiveMode(requestedMode, this.chat.modeContext());
+    const opts = given.model ? { ...given, model: await this.commandModel(given.model, mode) } : given;
     if (mode !== s.mode) this.chat.setMode(mode);
     if (!s.persisted) {
       s.title = generateTitle(text);
@@ -359,6 +374,8 @@ export class RequestRunner {
       ...(opts.preApproved ? { preApproved: opts.preApproved } : {}),
       steers: this.steersOf(requestId),
       ...(opts.images?.blocks.length ? { images: opts.images.blocks } : {}),
+      // `text` is the command's body with the attached files below it: only the body's commands run.
+      ...(opts.commandShell ? { commandShellChars: text.length - attachedChars(opts.attachments) } : {}),
       ...(checkpoints ? { beforeWrite: checkpoints.beforeWrite, beforeCommand: checkpoints.beforeCommand } : {}),
       ...(budget ? { budget } : {}),
     });
@@ -405,4 +422,9 @@ export class RequestRunner {
     this.chat.stop(requestId);
     this.chat.emit(requestId, { type: 'aborted', partialSaved: true });
   }
+}
+
+/** How many characters the attachments add below a message's text (messageWithAttachments). */
+function attachedChars(attachments: readonly Attachment[] | undefined): number {
+  return attachments?.length ? messageWithAttachments('', attachments).length : 0;
 }

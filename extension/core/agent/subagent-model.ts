@@ -3,10 +3,13 @@
 // file is read): read as a Sextant reference, "sonnet" would be an unknown provider and every such
 // sub-agent would fail. An alias picks a configured model of that family — the parent's provider first,
 // then any other with a key — and, when none is configured, the parent's own model, said so in the card.
+// A slash command's `model` is read the same way (its own aliases, `inherit`, or a bare Claude model id
+// such as `claude-3-5-haiku-20241022`: that model where configured, else one of its family).
 import type { ModelChoice } from '../../protocol';
 
 /** Claude Code's model aliases and the family name their model ids hold (`opusplan` runs Opus). */
 const ALIASES: Readonly<Record<string, string>> = { sonnet: 'sonnet', opus: 'opus', haiku: 'haiku', opusplan: 'opus' };
+const FAMILIES = ['haiku', 'sonnet', 'opus'] as const;
 
 export interface SubagentModel {
   ref: string;
@@ -19,11 +22,25 @@ export async function subagentModelRef(
   parentRef: string,
   choices: () => Promise<ModelChoice[]>,
 ): Promise<SubagentModel> {
-  const family = ALIASES[wanted.trim().toLowerCase()];
-  if (!family) return { ref: wanted };
+  const name = wanted.trim().toLowerCase();
+  if (name === 'inherit' || name === '') return { ref: parentRef };
+  const bareClaudeId = /^claude-[\w.-]+$/.test(name);
+  const family = ALIASES[name] ?? (bareClaudeId ? FAMILIES.find((f) => name.includes(f)) : undefined);
+  if (!family && !bareClaudeId) return { ref: wanted };
   const usable = (await choices().catch(() => [] as ModelChoice[])).filter((c) => c.hasKey && !c.unavailable);
-  const ofFamily = usable.filter((c) => modelId(c.ref).toLowerCase().includes(family));
   const provider = providerOf(parentRef);
+  if (bareClaudeId) {
+    // The very model, where a configured provider serves it (`openrouter/anthropic/…` ends with it).
+    const exact = usable.filter((c) => {
+      const id = modelId(c.ref).toLowerCase();
+      return id === name || id.endsWith(`/${name}`);
+    });
+    const same = exact.find((c) => providerOf(c.ref) === provider) ?? exact[0];
+    if (same) return { ref: same.ref };
+  }
+  if (!family)
+    return { ref: parentRef, note: `${wanted} is not configured: "model: ${wanted}" runs on the chat's model` };
+  const ofFamily = usable.filter((c) => modelId(c.ref).toLowerCase().includes(family));
   const pick = ofFamily.find((c) => providerOf(c.ref) === provider) ?? ofFamily[0];
   if (pick) return { ref: pick.ref };
   return { ref: parentRef, note: `no ${family} model is configured: "model: ${wanted}" runs on the chat's model` };

@@ -161,6 +161,7 @@ export function parseAgentDefinition(
     return fail('no frontmatter: start the file with a --- block holding name and description');
   const fm = parseFrontmatter(text);
   if (fm.body === text) return fail('the frontmatter is not closed: end it with a line holding ---');
+  if (fm.problem) return fail(`the frontmatter is not valid YAML: ${fm.problem}`);
   const name = fieldText(fm, 'name');
   if (!name) return fail('the frontmatter has no "name"');
   if (!NAME.test(name))

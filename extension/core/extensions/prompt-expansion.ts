@@ -1,6 +1,8 @@
 // What a sent message becomes before it reaches the model: a custom slash command's prompt (with its
-// arguments and model), or the text as typed. An unknown `/name` is refused, not sent as prose.
-import { BUILTIN_COMMANDS, type Mode } from '../../protocol';
+// arguments, model, the files its body names with `@` and whether it runs `` !`commands` ``), or the text
+// as typed. An unknown `/name` is refused, not sent as prose.
+import { BUILTIN_COMMANDS, type Mode, type Reference } from '../../protocol';
+import { bodyFileReferences, bodyShellCommands } from './command-body';
 import initTemplate from '../../../prompts/init.md';
 import { type ReviewDiff, reviewPrompt } from './review';
 import { type LoadedCommand, parseInvocation, type SlashCommandRegistry } from './slash-commands';
@@ -12,7 +14,18 @@ export interface CommandGrant extends Omit<LoadedCommand, 'text'> {
 }
 
 export type ExpandedPrompt =
-  | { ok: true; text: string; model?: string; command?: string; mode?: Mode; grant?: CommandGrant }
+  | {
+      ok: true;
+      text: string;
+      model?: string;
+      command?: string;
+      mode?: Mode;
+      grant?: CommandGrant;
+      /** A command file's `@path`s: attached like the user's `@` chips, under the same read rules. */
+      references?: Reference[];
+      /** A command file's `` !`command` ``s: run (policy and box) before the prompt is sent. */
+      commandShell?: boolean;
+    }
   | { ok: false; message: string };
 
 export async function expandPrompt(
@@ -35,17 +48,23 @@ export async function expandPrompt(
   const command = await commands.find(call.name);
   if (command) {
     const loaded = command.load ? await command.load(call.args) : undefined;
+    if (loaded?.problem) return { ok: false, message: `The command /${call.name} cannot run: ${loaded.problem}` };
     const expanded = (loaded ? loaded.text : await command.expand(call.args)).trim();
     if (!expanded) return { ok: false, message: `The command /${call.name} has no prompt text.` };
     const grant = loaded?.allowedTools
       ? { command: call.name, ...loaded, allowedTools: loaded.allowedTools }
       : undefined;
+    // Claude Code's file-only syntax: a command from elsewhere (an MCP prompt) is text as it comes.
+    const references = loaded ? bodyFileReferences(expanded) : [];
+    const commandShell = loaded ? bodyShellCommands(expanded).length > 0 : false;
     return {
       ok: true,
       text: expanded,
       command: call.name,
       ...(command.model ? { model: command.model } : {}),
       ...(grant ? { grant } : {}),
+      ...(references.length ? { references } : {}),
+      ...(commandShell ? { commandShell } : {}),
     };
   }
   // A built-in the view did not carry out itself (an old view): say so rather than send it to the model.

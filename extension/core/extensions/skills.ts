@@ -25,6 +25,8 @@ export interface Skill {
   /** `.claude/skills/pdf` or `~/.sextant/skills/pdf`: where the user finds it. */
   label: string;
   scope: 'workspace' | 'user';
+  /** Its SKILL.md's frontmatter is broken (the file and line): shown to the user, never listed to the model. */
+  problem?: string;
 }
 
 export async function discoverSkills(files: ProjectFiles): Promise<Skill[]> {
@@ -41,17 +43,22 @@ export async function discoverSkills(files: ProjectFiles): Promise<Skill[]> {
       const read = await files.readText(path.join(dir, 'SKILL.md'), SKILL_MAX_BYTES);
       if (!read?.text) continue;
       const fm = parseFrontmatter(read.text);
+      const label = `${place.label}/${folder}`;
       const name = (fieldText(fm, 'name') ?? folder).slice(0, NAME_MAX);
-      const description = (fieldText(fm, 'description') ?? firstLine(fm.body)).slice(0, DESCRIPTION_MAX);
+      const problem = fm.problem && `${label}/SKILL.md: ${fm.problem}`;
+      const description = problem
+        ? `Not loaded: ${problem}`
+        : (fieldText(fm, 'description') ?? firstLine(fm.body)).slice(0, DESCRIPTION_MAX);
       if (found.has(name) || found.size >= MAX_SKILLS) continue;
-      found.set(name, { name, description, dir, label: `${place.label}/${folder}`, scope: place.scope });
+      found.set(name, { name, description, dir, label, scope: place.scope, ...(problem ? { problem } : {}) });
     }
   }
   return [...found.values()];
 }
 
 /** The skills part of the system prompt: names and descriptions only, in a fixed order. */
-export function skillsSection(skills: readonly Skill[]): string {
+export function skillsSection(all: readonly Skill[]): string {
+  const skills = all.filter((s) => !s.problem);
   if (!skills.length) return '';
   return [
     '# Skills',

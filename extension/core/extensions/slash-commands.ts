@@ -36,6 +36,8 @@ export interface SlashCommand {
 
 export interface LoadedCommand {
   text: string;
+  /** The file's frontmatter is broken (`line 3: …`): the command does not run, this says why. */
+  problem?: string;
   allowedTools?: string[];
   file: string;
   scope: 'workspace' | 'user';
@@ -118,12 +120,20 @@ async function collect(files: ProjectFiles, dir: string, label: string, ns: stri
       if (!/^[A-Za-z0-9_][\w.:-]*$/.test(name) || out.some((c) => c.name === name)) continue;
       const read = await files.readText(abs, COMMAND_MAX_BYTES);
       if (read?.text === undefined) continue;
-      out.push(markdownCommand(name, read.text, abs, label, files));
+      out.push(markdownCommand(name, read.text, abs, label, files, `${label}/${[...ns, e.name].join('/')}`));
     }
   }
 }
 
-function markdownCommand(name: string, text: string, abs: string, label: string, files: ProjectFiles): SlashCommand {
+/** `shown`: the file as the user finds it (`.claude/commands/frontend/review.md`), for problems. */
+function markdownCommand(
+  name: string,
+  text: string,
+  abs: string,
+  label: string,
+  files: ProjectFiles,
+  shown: string,
+): SlashCommand {
   const fm = parseFrontmatter(text);
   const firstLine =
     fm.body
@@ -133,9 +143,11 @@ function markdownCommand(name: string, text: string, abs: string, label: string,
   const argumentHint = fieldText(fm, 'argument-hint');
   const model = fieldText(fm, 'model');
   const allowedTools = fieldList(fm, 'allowed-tools');
+  const described = fieldText(fm, 'description') ?? firstLine.replace(/^#+\s*/, '').slice(0, 120);
   return {
     name,
-    description: fieldText(fm, 'description') ?? firstLine.replace(/^#+\s*/, '').slice(0, 120),
+    // A broken header is said in the menu, where the user looks for the command.
+    description: fm.problem ? `Not loaded: ${shown}: ${fm.problem}` : described,
     source: label,
     ...(argumentHint ? { argumentHint } : {}),
     ...(model ? { model } : {}),
@@ -150,6 +162,7 @@ function markdownCommand(name: string, text: string, abs: string, label: string,
       const tools = fieldList(fmNow, 'allowed-tools');
       return {
         text: expandTemplate(fmNow.body.trim(), args),
+        ...(fmNow.problem ? { problem: `${shown}: ${fmNow.problem}` } : {}),
         ...(tools?.length ? { allowedTools: tools } : {}),
         file: abs,
         scope: label.startsWith('~/') ? 'user' : 'workspace',

@@ -139,7 +139,11 @@ export function createHarness(opts: {
       },
       ...(opts.plannerModel ? { plannerModel: () => opts.plannerModel } : {}),
       ...(opts.reasoning ? { reasoning: opts.reasoning } : {}),
-      modelChoices: async () => [{ ref: 'scripted/m', label: 'Scripted', hasKey: true }],
+      // The extra models are configured ones too (a slash command's or sub-agent's alias picks among them).
+      modelChoices: async () => [
+        { ref: 'scripted/m', label: 'Scripted', hasKey: true },
+        ...Object.keys(opts.models ?? {}).map((ref) => ({ ref, label: ref, hasKey: true })),
+      ],
       defaultModel: () => 'scripted/m',
       maxSteps: () => opts.maxSteps ?? 50,
       ...(opts.budget ? { budget: () => opts.budget ?? {} } : {}),

@@ -51,3 +51,21 @@ test('a Sextant reference passes unchanged, without asking for the model list', 
   assert.deepEqual(r, { ref: 'anthropic/claude-sonnet-4-5' });
   assert.equal(asked, false);
 });
+
+test('a bare Claude model id: that model where configured, else its family; inherit is the chat model', async () => {
+  const list = choices(
+    choice('openrouter/anthropic/claude-3-5-haiku-20241022'),
+    choice('anthropic/claude-haiku-4-5'),
+    choice('anthropic/claude-sonnet-4-5'),
+  );
+  assert.deepEqual(await subagentModelRef('claude-3-5-haiku-20241022', 'anthropic/claude-sonnet-4-5', list), {
+    ref: 'openrouter/anthropic/claude-3-5-haiku-20241022',
+  });
+  assert.deepEqual(await subagentModelRef('claude-3-haiku-20240307', 'anthropic/claude-sonnet-4-5', list), {
+    ref: 'anthropic/claude-haiku-4-5',
+  });
+  assert.deepEqual(await subagentModelRef('inherit', 'openai/gpt-5', list), { ref: 'openai/gpt-5' });
+  const unknown = await subagentModelRef('claude-instant-1', 'openai/gpt-5', list);
+  assert.equal(unknown.ref, 'openai/gpt-5');
+  assert.match(unknown.note ?? '', /claude-instant-1 is not configured/);
+});
