@@ -66,6 +66,8 @@ function plan(ws: string): BoxPlan {
     readOnly: [],
     pinned: [],
     hidden: [],
+    git: [],
+    hostSockets: [],
     allowedHosts: [],
     cwd: ws,
     sessionTemp: '/tmp',
