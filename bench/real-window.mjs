@@ -6,9 +6,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { bundleForNode } from '../scripts/bundle-node.mjs';
-import { root } from '../test/build-tests.mjs';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
 const cache = process.env.SEXTANT_E2E_CACHE ?? join(root, '.vscode-test');
 if (!existsSync(join(cache, 'code-server-4.139.1', '.sextant-setup-ok'))) {

@@ -106,8 +106,12 @@ export function findViolations(files: SourceFile[]): Violation[] {
         }
       }
       // Benchmarks drive the same fake servers and Node ports as the tests, so their numbers come from
-      // the code the tests check: bench/ may use test/fixtures — and nothing else of test/.
-      const benchFixture = under(p, 'bench') && target !== undefined && under(target, 'test/fixtures');
+      // the code the tests check: bench/ may use test/fixtures, and the real-window bench the e2e suite's
+      // harness (code-server driven as the suite drives it) — and nothing else of test/.
+      const benchFixture =
+        under(p, 'bench') &&
+        target !== undefined &&
+        (under(target, 'test/fixtures') || under(target, 'test/e2e/harness'));
       if (!under(p, 'test') && target && under(target, 'test') && !benchFixture)
         add('nothing outside test/ imports from test/');
     }

@@ -46,6 +46,10 @@ const BOUNDARY: Array<[string, string, 'allow' | 'ask']> = [
   // A `*` after something that is not a letter or digit still runs on, as written.
   ['bash(npm run test-*)', 'npm run test-unit', 'allow'],
   ['bash(cat src/*)', 'cat src/a.ts', 'allow'],
+  // After a file name or path the `*` stays a glob over the name.
+  ['bash(cat src/app*)', 'cat src/app.config.ts', 'allow'],
+  ['bash(head README*)', 'head README', 'allow'],
+  ['bash(head README*)', 'head READMEx', 'ask'],
   ['bash(git log -*)', 'git log -5', 'allow'],
   // A star inside the pattern is any text, as before.
   ['bash(git * --oneline)', 'git log --oneline', 'allow'],

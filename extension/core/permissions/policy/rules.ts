@@ -48,7 +48,9 @@ const WORD_CHAR = /[\p{L}\p{N}_]/u;
  *
  * In an allow rule a trailing `*` right after a letter or digit ends the word there: `bash(ls*)` covers
  * `ls` and `ls -la`, not `lsof`; `bash(git status*)` not `git status-x` or `git statusx` (which run a
- * repository's git aliases). A deny or ask rule keeps the plain prefix: catching more is the safe side.
+ * repository's git aliases). After a file name or path (a word with `.` or `/`: `bash(grep * .env*)`,
+ * `bash(cat src/app*)`) the `*` stays a glob over the name. A deny or ask rule keeps the plain prefix:
+ * catching more is the safe side.
  */
 function commandMatcher(
   pattern: string,
@@ -60,7 +62,13 @@ function commandMatcher(
 } {
   const p = pattern.replace(/\s+/g, ' ').trim();
   const trailing = /(?<!\\)\*+$/.exec(p);
-  const endsWord = list === 'allow' && trailing !== null && WORD_CHAR.test(p[trailing.index - 1] ?? '');
+  // The word the `*` follows: a file name or path (`.env*`, `src/app*`) keeps `*` as a glob over the name.
+  const lastWord = trailing ? (p.slice(0, trailing.index).split(' ').pop() ?? '') : '';
+  const endsWord =
+    list === 'allow' &&
+    trailing !== null &&
+    WORD_CHAR.test(p[trailing.index - 1] ?? '') &&
+    !/[./]/.test(lastWord);
   const body = endsWord && trailing ? p.slice(0, trailing.index) : p;
   let src = '';
   let wildcard = endsWord;
