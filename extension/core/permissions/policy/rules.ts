@@ -65,10 +65,7 @@ function commandMatcher(
   // The word the `*` follows: a file name or path (`.env*`, `src/app*`) keeps `*` as a glob over the name.
   const lastWord = trailing ? (p.slice(0, trailing.index).split(' ').pop() ?? '') : '';
   const endsWord =
-    list === 'allow' &&
-    trailing !== null &&
-    WORD_CHAR.test(p[trailing.index - 1] ?? '') &&
-    !/[./]/.test(lastWord);
+    list === 'allow' && trailing !== null && WORD_CHAR.test(p[trailing.index - 1] ?? '') && !/[./]/.test(lastWord);
   const body = endsWord && trailing ? p.slice(0, trailing.index) : p;
   let src = '';
   let wildcard = endsWord;
