@@ -16,6 +16,7 @@ import { ServerConnection, type Timers } from './server-connection';
 import { commandLine, resolveServer, serverSpec, type McpServerSpec, type ResolvedServer } from './server-spec';
 import type { McpClientModule, McpContent, McpPromptMessage, Spawner } from './session-port';
 import { diffToolLists, listHash, needsApproval, toolHashes, type McpToolInfo } from './tool-list';
+import { mcpServerPrefix } from './tool-name';
 import { toToolResult } from './tool-result';
 import type { McpTrustStore, ServerDecision } from './trust-store';
 
@@ -92,6 +93,19 @@ export class McpManager {
           `MCP server "${name}" is in both .mcp.json and sextant.mcp.servers: your setting is used.`,
         );
       next.set(name, serverSpec(name, 'user', config));
+    }
+    // "a.b" and "a_b" would share every tool name (mcp__a_b__…) and every rule: the second is left out.
+    const prefixes = new Map<string, string>();
+    for (const name of [...next.keys()]) {
+      const prefix = mcpServerPrefix(name);
+      const first = prefixes.get(prefix);
+      if (first === undefined) prefixes.set(prefix, name);
+      else {
+        next.delete(name);
+        this.problemList.push(
+          `MCP servers "${first}" and "${name}" would have the same tool names (${prefix}…): "${name}" was left out.`,
+        );
+      }
     }
     for (const [name, entry] of this.entries) {
       const spec = next.get(name);
@@ -342,6 +356,7 @@ export class McpManager {
       withheld: [] as string[],
       prompts: connection.prompts.map((p) => ({ name: p.name, description: p.description ?? '' })),
       resources: connection.resources.map((r) => ({ uri: r.uri, name: r.name })),
+      resourceTemplates: connection.resourceTemplates.map((t) => ({ uriTemplate: t.uriTemplate, name: t.name })),
       restarts: connection.restarts,
       ...(connection.lastError ? { lastError: connection.lastError } : {}),
       ...(connection.stderrTail ? { stderrTail: connection.stderrTail } : {}),
