@@ -16,6 +16,7 @@ test('/mcp__<server>__<prompt> becomes the prompt; @<server>:<uri> attaches the 
   };
   assert.deepEqual(await expandMcpReferences('/mcp__demo__greet Ada Lovelace', src), {
     text: 'Say hello to Ada Lovelace.',
+    images: [],
     problems: [],
   });
   const withResource = await expandMcpReferences('Summarise @demo:note://readme please', src);
