@@ -5,6 +5,7 @@
 // resource (listed, or fitting one of its templates: the server decides) is read (resources/read) and
 // attached below the message as data. A reference that cannot be resolved leaves the text as typed and
 // says why.
+import { type ChatImage, ChatImageMediaTypeSchema, MAX_CHAT_IMAGES } from '../../protocol/images';
 import type { McpContent, McpPromptMessage } from './session-port';
 
 const PROMPT = /^\/mcp__([A-Za-z0-9_.-]+?)__(\S+)(?:\s+([\s\S]*))?$/;
@@ -62,6 +63,22 @@ export function promptText(messages: readonly McpPromptMessage[]): { text: strin
     text: `The prompt is this conversation; continue it as the assistant:\n\n${turns.join('\n\n')}`,
     images,
   };
+}
+
+/**
+ * A prompt's images as the message's images (the same check as the user's own follows when it is
+ * sent): the media types the models take, at most the message's limit; the rest named as problems.
+ */
+export function promptChatImages(images: readonly PromptImage[]): { images: ChatImage[]; problems: string[] } {
+  const out: ChatImage[] = [];
+  const problems: string[] = [];
+  images.forEach((image, i) => {
+    const mediaType = ChatImageMediaTypeSchema.safeParse(image.mimeType);
+    if (!mediaType.success) problems.push(`the prompt's image ${i + 1} is ${image.mimeType}, which is not sent`);
+    else if (out.length >= MAX_CHAT_IMAGES) problems.push(`the prompt's image ${i + 1} is over ${MAX_CHAT_IMAGES}`);
+    else out.push({ name: `prompt image ${i + 1}`, mediaType: mediaType.data, dataBase64: image.data });
+  });
+  return { images: out, problems };
 }
 
 /** Splits prompt arguments: in the prompt's order, space-separated, the last one taking the rest. */

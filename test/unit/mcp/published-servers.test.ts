@@ -10,14 +10,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import * as path from 'node:path';
-import type { McpServerConfig } from '../../../extension/core/mcp/config';
+import type { StdioServerConfig } from '../../../extension/core/mcp/config';
 import type { Timers } from '../../../extension/core/mcp/server-connection';
 import { createNodePorts, makeContext, textOf } from '../../fixtures/node-ports';
 import { createManager, source, tempDir, until } from './harness';
 
 const modules = path.join(process.cwd(), 'node_modules', '@modelcontextprotocol');
 const entry = (pkg: string) => path.join(modules, pkg, 'dist', 'index.js');
-const node = (pkg: string, ...args: string[]): McpServerConfig => ({
+const node = (pkg: string, ...args: string[]): StdioServerConfig => ({
   command: process.execPath,
   args: [entry(pkg), ...args],
 });
