@@ -32,7 +32,7 @@ test('/mcp__<server>__<prompt> becomes the prompt; @<server>:<uri> attaches the 
   assert.equal(unknown.text, '/mcp__demo__nope x', 'kept as typed');
   assert.match(unknown.problems[0], /no prompt "nope"/);
   const email = await expandMcpReferences('mail me at someone@example.com:25', src);
-  assert.deepEqual(email, { text: 'mail me at someone@example.com:25', problems: [] });
+  assert.deepEqual(email, { text: 'mail me at someone@example.com:25', images: [], problems: [] });
   await manager.dispose();
 });
 
