@@ -1,5 +1,6 @@
 // One server's life: start (spawn or connect, initialize, list tools, prompts, resources and resource
-// templates), follow its tool list, write what the server logs (notifications/message) to its log, and when it dies unasked, restart it with backoff (1 s, 2 s, 4 s … up to 60 s; after 5
+// templates), follow its tool list, write what the server logs (notifications/message) to its log,
+// and when it dies unasked, restart it with backoff (1 s, 2 s, 4 s … up to 60 s; after 5
 // failures in a row it stays failed until the user restarts it). Its state, last error and the tail of
 // its stderr are kept for the status view. No SDK here: it talks to the server through `McpSession`.
 import type {

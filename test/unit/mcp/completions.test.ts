@@ -1,4 +1,5 @@
-// The composer's MCP picker: resources (and resource templates' fixed part) after `@`, prompts only at the start of a message, only from
+// The composer's MCP picker: resources (and resource templates' fixed part) after `@`, prompts only
+// at the start of a message, only from
 // connected servers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -24,7 +24,7 @@ const node = (pkg: string, ...args: string[]): StdioServerConfig => ({
 /** No restart timers: a server that fails stays failed, and the test ends when it does. */
 const noRetry: Timers = { setTimeout: () => 0, clearTimeout: () => undefined };
 
-test('server-everything over stdio: tools, prompts, resources and templates, progress to the last, its log', async () => {
+test('server-everything over stdio: tools, prompts, resources, templates, the last progress, its log', async () => {
   const t = createManager({ timers: noRetry });
   t.manager.setSources({
     workspace: { servers: {}, problems: [] },
