@@ -64,6 +64,8 @@ export const McpServerViewSchema = z.object({
   withheld: z.array(z.string()).default([]),
   prompts: z.array(z.object({ name: z.string(), description: z.string() })),
   resources: z.array(z.object({ uri: z.string(), name: z.string() })),
+  /** Resource templates (RFC 6570, e.g. `file:///{path}`): `@server:` plus a URI that fits one is read. */
+  resourceTemplates: z.array(z.object({ uriTemplate: z.string(), name: z.string() })).default([]),
   restarts: z.number().int().min(0),
 });
 export type McpServerView = z.infer<typeof McpServerViewSchema>;

@@ -37,8 +37,11 @@ export interface HandlerHost {
   ): Promise<void>;
   /** The user's answer to the workspace hooks' approval card (hooks-host.ts). */
   hookDecide(hash: string, decision: 'approve' | 'deny'): Promise<void>;
-  /** `/mcp__<server>__<prompt>` and `@<server>:<uri>` in a message, resolved (the text as typed if none). */
-  expandMessage(text: string): Promise<string>;
+  /**
+   * `/mcp__<server>__<prompt>` and `@<server>:<uri>` in a message, resolved (the text as typed if none);
+   * a prompt's images come back to be sent with the message.
+   */
+  expandMessage(text: string): Promise<{ text: string; images: ChatImage[] }>;
   /** Rules, skills and slash commands (the `/` menu and the context popover). */
   project: ProjectContext;
   prompts: PromptHistory;
@@ -120,11 +123,14 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     host.post({ type: 'promptHistory', prompts: host.prompts.add(text) });
     // Images first (a text-only model refuses them before anything is read), then the `@` chips: either
     // refusing sends the message back to the composer.
-    const checkedImages = await checkImages(text, mode, references, images);
+    // An MCP prompt's images join the user's, and are checked with them.
+    const expanded = await host.expandMessage(text);
+    const allImages = expanded.images.length ? [...(images ?? []), ...expanded.images] : images;
+    const checkedImages = await checkImages(text, mode, references, allImages);
     if (checkedImages === false) return;
     const attachments = await attach(text, references, images);
     if (!attachments) return;
-    const prompt = await expandPrompt(host.project.commands, await host.expandMessage(text), {
+    const prompt = await expandPrompt(host.project.commands, expanded.text, {
       reviewDiff: gitReviewDiff(() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, host.references?.mayRead),
     });
     if (!prompt.ok) {

@@ -113,6 +113,10 @@ async function serverActions(
     items.push(sep(`Resources (${s.resources.length})`));
     for (const r of s.resources) items.push({ label: `@${s.name}:${r.uri}`, detail: r.name });
   }
+  if (s.resourceTemplates.length) {
+    items.push(sep(`Resource templates (${s.resourceTemplates.length})`));
+    for (const t of s.resourceTemplates) items.push({ label: `@${s.name}:${t.uriTemplate}`, detail: t.name });
+  }
   const pick = await vscode.window.showQuickPick(items, {
     title: `MCP server ${s.name} — ${describe(s)}`,
     matchOnDetail: true,

@@ -14,7 +14,8 @@ import { serverBaseEnvironment } from '../core/mcp/base-env';
 import type { McpClientModule, Spawner } from '../core/mcp/session-port';
 import { McpTrustStore } from '../core/mcp/trust-store';
 import { McpOAuthProvider } from '../core/mcp/oauth';
-import { expandMcpReferences, contentText } from '../core/mcp/message-references';
+import { expandMcpReferences, contentText, promptChatImages } from '../core/mcp/message-references';
+import type { ChatImage } from '../protocol/images';
 import { spawnServer } from '../core/mcp/spawn';
 import type { Logger, SecretsPort } from '../core/ports';
 import { readMcpServersSetting } from './settings';
@@ -135,8 +136,8 @@ export class McpHost implements vscode.Disposable {
   }
 
   /** Resolves MCP prompts and resources in a message; what fails is said and the text kept as typed. */
-  async expandMessage(text: string): Promise<string> {
-    if (!text.includes('mcp__') && !text.includes('@')) return text;
+  async expandMessage(text: string): Promise<{ text: string; images: ChatImage[] }> {
+    if (!text.includes('mcp__') && !text.includes('@')) return { text, images: [] };
     const m = this.manager;
     // A server not started yet (first use) has listed no prompts or resources: start the allowed ones.
     if (m.names().some((n) => text.includes(`mcp__${n}__`) || text.includes(`@${n}:`))) await m.prepare();
@@ -146,8 +147,10 @@ export class McpHost implements vscode.Disposable {
       getPrompt: (s, p, a) => m.getPrompt(s, p, a),
       readResource: (s, u) => m.readResource(s, u),
     });
-    if (r.problems.length) void vscode.window.showWarningMessage(`Sextant: ${r.problems.join('; ')}`);
-    return r.text;
+    const images = promptChatImages(r.images);
+    const problems = [...r.problems, ...images.problems];
+    if (problems.length) void vscode.window.showWarningMessage(`Sextant: ${problems.join('; ')}`);
+    return { text: r.text, images: images.images };
   }
 
   /** An MCP resource's text, for an `@server:uri` chip (the server started first if it may). */

@@ -31,6 +31,7 @@ const server = (toolsHash: string): McpServerView => ({
   withheld: ['surprise'],
   prompts: [],
   resources: [],
+  resourceTemplates: [],
   restarts: 0,
   approval: {
     reason: 'tools_changed',

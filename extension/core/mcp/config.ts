@@ -1,9 +1,12 @@
 // MCP server configuration in Claude Code's `.mcp.json` shape: `{"mcpServers": {name: server}}`, a
 // server being `{command, args?, env?}` (stdio, `type` optional or "stdio") or `{type: "http" | "sse",
 // url, headers?}`. The same shape comes from the user setting `sextant.mcp.servers` (its value is the
-// `mcpServers` object itself, or the whole file's shape). A file that is not valid JSON or not of this
-// shape is reported with its line and column and ignored whole: half a server list would start servers
-// the user cannot predict; nothing else depends on it.
+// `mcpServers` object itself, or the whole file's shape). A file that is not valid JSON, or whose
+// `mcpServers` is not an object, is reported with its line and column and gives no server. Inside it,
+// each server is judged on its own: a key we do not know (`alwaysAllow`, `oauth`, … — other clients
+// add their own) is ignored and reported, a server we cannot read (no command, a bad URL type, a bad
+// name) is left out and reported, and its neighbours still load — a new field in one entry must not
+// drop the others (each still needs its own approval before it starts).
 import * as path from 'node:path';
 import * as z from 'zod';
 import { readRepositoryFile, type RepositoryFiles } from '../extensions/repository-file';
@@ -16,7 +19,7 @@ export type McpScope = 'workspace' | 'user';
 
 const StringMap = z.record(z.string(), z.string());
 
-const StdioServerSchema = z.strictObject({
+const StdioServerSchema = z.object({
   type: z.literal('stdio').optional(),
   command: z.string().min(1, 'command is empty'),
   args: z.array(z.string()).optional(),
@@ -26,12 +29,17 @@ const StdioServerSchema = z.strictObject({
   timeout: z.number().int().positive().optional(),
 });
 
-const RemoteServerSchema = z.strictObject({
+const RemoteServerSchema = z.object({
   type: z.enum(['http', 'sse', 'streamable-http']),
   url: z.string().min(1, 'url is empty'),
   headers: StringMap.optional(),
   timeout: z.number().int().positive().optional(),
 });
+
+const STDIO_KEYS = new Set(Object.keys(StdioServerSchema.shape));
+const REMOTE_KEYS = new Set(Object.keys(RemoteServerSchema.shape));
+/** Keys other clients write that we read as "this entry is off": such a server is not loaded. */
+const DISABLED_KEY = 'disabled';
 
 const ServerSchema = z.union([StdioServerSchema, RemoteServerSchema], {
   error: 'a server is {"command", "args"?, "env"?} or {"type": "http" | "sse", "url", "headers"?}',
@@ -41,16 +49,18 @@ export type StdioServerConfig = z.infer<typeof StdioServerSchema>;
 export type RemoteServerConfig = z.infer<typeof RemoteServerSchema>;
 export type McpServerConfig = StdioServerConfig | RemoteServerConfig;
 
-/** A server name is part of every tool name (`mcp__<server>__<tool>`): letters, digits, `_`, `-`. */
-export const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-const NAME_RULE = 'a server name uses letters, digits, "_" and "-" (at most 64)';
+/**
+ * A server name is part of every tool name (`mcp__<server>__<tool>`, other characters made "_"):
+ * letters, digits, `_`, `-` and `.` (Claude Code's files use dotted names such as `github.com`).
+ */
+export const SERVER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+const NAME_RULE = 'a server name uses letters, digits, "_", "-" and "." (at most 64)';
 
-const ServersSchema = z.record(z.string().regex(SERVER_NAME, NAME_RULE), ServerSchema);
-const FileSchema = z.object({ mcpServers: ServersSchema }).loose();
+const FileSchema = z.object({ mcpServers: z.record(z.string(), z.unknown()) }).loose();
 
 export interface McpConfigSource {
   servers: Record<string, McpServerConfig>;
-  /** One line per problem, naming the file (and line:column); non-empty means the source was ignored. */
+  /** One line per problem, naming the file (and line:column) and what was ignored or left out. */
   problems: string[];
 }
 
@@ -63,7 +73,49 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   return issue.code === 'invalid_key' ? NAME_RULE : issue.message;
 }
 
-/** Parses the text of a `.mcp.json`. Never throws; a bad file gives no servers and says where it is wrong. */
+type Where = (path: ReadonlyArray<PropertyKey>) => string;
+
+/**
+ * Each server of an `mcpServers` object on its own: the ones we can read (unknown keys dropped and
+ * named), and one problem per key ignored or server left out. `where` prefixes a problem with its place.
+ */
+function readServers(entries: Record<string, unknown>, where: Where): McpConfigSource {
+  const servers: Record<string, McpServerConfig> = {};
+  const problems: string[] = [];
+  for (const [name, raw] of Object.entries(entries)) {
+    const path = ['mcpServers', name];
+    if (!SERVER_NAME.test(name)) {
+      problems.push(`${where(path)}: "${name}": ${NAME_RULE}; this server was left out.`);
+      continue;
+    }
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+      problems.push(`${where(path)}: "${name}" is not an object; this server was left out.`);
+      continue;
+    }
+    const entry = raw as Record<string, unknown>;
+    if (entry[DISABLED_KEY] === true) {
+      problems.push(`${where([...path, DISABLED_KEY])}: "${name}" says "disabled": true; it was not loaded.`);
+      continue;
+    }
+    const checked = ServerSchema.safeParse(entry);
+    if (!checked.success) {
+      const details = checked.error.issues.map((issue) => {
+        const at = [...path, ...issue.path];
+        return `${where(at)}: "${pathText(at.slice(1))}" ${issueMessage(issue)}`;
+      });
+      problems.push(`${details.join('; ')}; this server was left out (the others still load).`);
+      continue;
+    }
+    // zod's object drops unknown keys; name them, so the user knows they have no effect here.
+    const known = 'url' in checked.data ? REMOTE_KEYS : STDIO_KEYS;
+    for (const key of Object.keys(entry).filter((k) => !known.has(k)))
+      problems.push(`${where([...path, key])}: "${name}.${key}" is not a setting Sextant knows; it was ignored.`);
+    servers[name] = checked.data;
+  }
+  return { servers, problems };
+}
+
+/** Parses the text of a `.mcp.json`. Never throws; what cannot be read is left out and said where. */
 export function parseMcpJson(text: string, file = MCP_JSON_PATH): McpConfigSource {
   if (!text.trim()) return { servers: {}, problems: [] };
   const parsed = parseJsonc(text);
@@ -84,7 +136,7 @@ export function parseMcpJson(text: string, file = MCP_JSON_PATH): McpConfigSourc
     });
     return { servers: {}, problems: [`${details.join('; ')}; the file was ignored (no server of it started).`] };
   }
-  return { servers: checked.data.mcpServers, problems: [] };
+  return readServers(checked.data.mcpServers, (path) => at(offsetNear(parsed.offsetOf, path)));
 }
 
 /** Reads `sextant.mcp.servers`: the `mcpServers` object (or a whole `.mcp.json` shape). */
@@ -93,15 +145,17 @@ export function parseUserServers(value: unknown): McpConfigSource {
   const candidate =
     typeof value === 'object' && !Array.isArray(value) && 'mcpServers' in value ? value : { mcpServers: value };
   const checked = FileSchema.safeParse(candidate);
-  if (checked.success) return { servers: checked.data.mcpServers, problems: [] };
-  const details = checked.error.issues.map((issue) => {
-    const path = issue.path[0] === 'mcpServers' ? issue.path.slice(1) : issue.path;
-    return `${path.length ? `"${pathText(path)}" ` : ''}${issueMessage(issue)}`;
-  });
-  return {
-    servers: {},
-    problems: [`sextant.mcp.servers: ${details.join('; ')}; the setting was ignored (no server of it started).`],
-  };
+  if (!checked.success) {
+    const details = checked.error.issues.map((issue) => {
+      const path = issue.path[0] === 'mcpServers' ? issue.path.slice(1) : issue.path;
+      return `${path.length ? `"${pathText(path)}" ` : ''}${issueMessage(issue)}`;
+    });
+    return {
+      servers: {},
+      problems: [`sextant.mcp.servers: ${details.join('; ')}; the setting was ignored (no server of it started).`],
+    };
+  }
+  return readServers(checked.data.mcpServers, () => 'sextant.mcp.servers');
 }
 
 /**

@@ -9,7 +9,7 @@ export interface Expansion {
   value: string;
   /** Variables read (whether set or not). */
   used: string[];
-  /** Variables that were unset and had no default: expanded to "". */
+  /** Variables that were unset (not merely empty) and had no default: expanded to "". */
   missing: string[];
 }
 
@@ -19,7 +19,9 @@ export function expandVariables(text: string, env: Readonly<Record<string, strin
   const value = text.replace(VARIABLE, (_whole, name: string, fallback: string | undefined) => {
     if (!used.includes(name)) used.push(name);
     const v = env[name];
-    if (v !== undefined && v !== '') return v;
+    // As in the shell: `${VAR:-default}` takes the default when VAR is unset or empty; a plain
+    // `${VAR}` set to "" is set (to nothing), not missing.
+    if (v !== undefined && (v !== '' || fallback === undefined)) return v;
     if (fallback !== undefined) return fallback;
     if (!missing.includes(name)) missing.push(name);
     return '';

@@ -373,6 +373,7 @@ export class McpManager {
       withheld: [] as string[],
       prompts: connection.prompts.map((p) => ({ name: p.name, description: p.description ?? '' })),
       resources: connection.resources.map((r) => ({ uri: r.uri, name: r.name })),
+      resourceTemplates: connection.resourceTemplates.map((t) => ({ uriTemplate: t.uriTemplate, name: t.name })),
       restarts: connection.restarts,
       ...(connection.lastError ? { lastError: connection.lastError } : {}),
       ...(connection.stderrTail ? { stderrTail: connection.stderrTail } : {}),

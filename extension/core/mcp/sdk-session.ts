@@ -1,8 +1,10 @@
 // The one file that imports the MCP SDK (@modelcontextprotocol/client): a connected `McpSession` over
 // stdio (our own transport on an injectable spawner, so the sandbox can wrap the process), Streamable
 // HTTP, or the older HTTP+SSE transport (used when the config says "sse", or when a server answers the
-// Streamable HTTP handshake with 404/405). Built as its own bundle, `dist/mcp-client.js`, loaded on the
+// Streamable HTTP handshake with a 4xx other than 401/403, as the protocol's backwards-compatibility
+// section says). Built as its own bundle, `dist/mcp-client.js`, loaded on the
 // first server start (see session-port.ts).
+import { existsSync } from 'node:fs';
 import {
   Client,
   ReadBuffer,
@@ -21,6 +23,8 @@ import type {
   McpClientModule,
   McpContent,
   McpPromptMessage,
+  McpResourceInfo,
+  McpResourceTemplateInfo,
   McpSession,
   SpawnedProcess,
   Spawner,
@@ -38,12 +42,19 @@ class SpawnedStdioTransport implements Transport {
   private child?: SpawnedProcess;
   private readonly buffer = new ReadBuffer();
   private closed = false;
+  /**
+   * Messages are handed to the SDK one microtask apart, in order. The SDK runs a notification's handler
+   * a microtask later but settles a response at once: a server's last progress notification and the
+   * result, read from one stdout chunk, would otherwise settle the call first and drop that progress
+   * ("unknown token"). Chaining each delivery lets the queued handler run before the next message.
+   */
+  private delivery: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly spawn: Spawner,
     private readonly request: SpawnRequest,
     private readonly onStderr: (text: string) => void,
-    private readonly onSpawned?: (pid: number | undefined) => void,
+    private readonly onSpawned?: (pid: number) => void,
   ) {}
 
   async start(): Promise<void> {
@@ -52,15 +63,22 @@ class SpawnedStdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       this.child = child;
       let started = false;
+      let failed = false;
       child.on('error', (err) => {
-        if (!started) reject(err);
-        else this.onerror?.(err);
+        if (started) this.onerror?.(err);
+        else {
+          failed = true;
+          reject(this.startError(err));
+        }
       });
       child.on('exit', (code, signal) => {
         this.child = undefined;
         if (!this.closed) {
           this.closed = true;
-          const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+          // 127 is the shell's "command not found" (a boxed server starts through bash's exec).
+          const how = signal
+            ? `was killed by ${signal}`
+            : `exited with code ${code}${code === 127 ? ` (command not found: ${this.request.command})` : ''}`;
           this.onerror?.(new Error(`the server process ${how}`));
         }
         this.onclose?.();
@@ -76,18 +94,32 @@ class SpawnedStdioTransport implements Transport {
             continue;
           }
           if (!message) break;
-          this.onmessage?.(message);
+          const next = message;
+          this.delivery = this.delivery.then(() => this.onmessage?.(next));
         }
       });
       child.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk.toString('utf8')));
       // A spawn that fails (ENOENT) reports 'error' on the next tick; a process that started has a pid.
       setImmediate(() => {
-        if (this.child !== child && child.pid === undefined) return;
+        if (failed) return;
+        if (child.pid === undefined) {
+          failed = true;
+          reject(new Error(`could not start ${this.request.command}: it has no process id`));
+          return;
+        }
         started = true;
         this.onSpawned?.(child.pid);
         resolve();
       });
     });
+  }
+
+  /** A spawn failure in words: ENOENT names the command (or the missing working folder). */
+  private startError(err: Error): Error {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return err;
+    const { command, cwd } = this.request;
+    if (cwd && !existsSync(cwd)) return new Error(`could not start: its working folder ${cwd} does not exist`);
+    return new Error(`could not start: ${command} not found (is it installed and on the PATH?)`);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -116,9 +148,24 @@ class SpawnedStdioTransport implements Transport {
   }
 }
 
-function isHttpStatus(err: unknown, codes: number[]): boolean {
-  const text = err instanceof Error ? `${err.message} ${String((err as { code?: unknown }).code ?? '')}` : '';
-  return codes.some((c) => text.includes(String(c)));
+/**
+ * The HTTP status an SDK error carries: `SdkHttpError` keeps it in `status` (its `data.status`); its
+ * message only quotes the response body, and its `code` is a name, so neither tells the status.
+ */
+export function httpStatusOf(err: unknown): number | undefined {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const x = e as { status?: unknown; data?: { status?: unknown }; cause?: unknown };
+    if (typeof x.status === 'number') return x.status;
+    if (typeof x.data?.status === 'number') return x.data.status;
+    e = x.cause;
+  }
+  return undefined;
+}
+
+/** A server of the 2024-11-05 protocol refuses the Streamable HTTP POST with a 4xx (404 and 405 mostly). */
+function wantsOldSse(err: unknown): boolean {
+  const status = httpStatusOf(err);
+  return status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403;
 }
 
 function toContent(parts: unknown): McpContent[] {
@@ -160,7 +207,25 @@ class SdkSession implements McpSession {
   }
   async listResources() {
     if (!this.client.getServerCapabilities()?.resources) return [];
-    return (await this.client.listResources()).resources;
+    const all: McpResourceInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.client.listResources(cursor ? { cursor } : undefined);
+      all.push(...page.resources);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return all;
+  }
+  async listResourceTemplates(): Promise<McpResourceTemplateInfo[]> {
+    if (!this.client.getServerCapabilities()?.resources) return [];
+    const all: McpResourceTemplateInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.client.listResourceTemplates(cursor ? { cursor } : undefined);
+      all.push(...page.resourceTemplates);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return all;
   }
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<McpCallResult> {
     const result = await this.client.callTool(
@@ -214,6 +279,11 @@ function newClient(options: ConnectOptions): Client {
 
 async function connectWith(options: ConnectOptions, transport: Transport): Promise<McpSession> {
   const client = newClient(options);
+  // The server's own log (notifications/message): shown in its log, never dropped.
+  client.setNotificationHandler('notifications/message', (n) => {
+    const { level, logger, data } = n.params;
+    options.onLog?.({ level, ...(logger ? { logger } : {}), data });
+  });
   let closedByUs = false;
   let lastError: Error | undefined;
   client.onerror = (err) => {
@@ -260,7 +330,9 @@ async function connect(options: ConnectOptions): Promise<McpSession> {
       return connectWith(options, transport);
     }
     // Servers of the 2024-11-05 protocol answer the Streamable HTTP POST with 404 or 405: try HTTP+SSE.
-    if (r.kind === 'sse' || !isHttpStatus(err, [404, 405])) throw err;
+    if (r.kind === 'sse' || !wantsOldSse(err)) throw err;
+    options.onFallback?.(`the server refused Streamable HTTP (HTTP ${httpStatusOf(err)}): trying HTTP+SSE`);
+    await transport.close().catch(() => undefined);
     return connectWith(options, new SSEClientTransport(url, shared));
   }
 }

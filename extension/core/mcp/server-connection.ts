@@ -1,17 +1,20 @@
-// One server's life: start (spawn or connect, initialize, list tools, prompts and resources), follow
-// its tool list, and when it dies unasked, restart it with backoff (1 s, 2 s, 4 s … up to 60 s; after 5
+// One server's life: start (spawn or connect, initialize, list tools, prompts, resources and resource
+// templates), follow its tool list, write what the server logs (notifications/message) to its log,
+// and when it dies unasked, restart it with backoff (1 s, 2 s, 4 s … up to 60 s; after 5
 // failures in a row it stays failed until the user restarts it). Its state, last error and the tail of
 // its stderr are kept for the status view. No SDK here: it talks to the server through `McpSession`.
 import type {
   ConnectOptions,
   McpClientModule,
   McpPromptInfo,
+  McpLogMessage,
   McpResourceInfo,
+  McpResourceTemplateInfo,
   McpSession,
   Spawner,
 } from './session-port';
 import type { ResolvedServer } from './server-spec';
-import type { McpToolInfo } from './tool-list';
+import { callableTools, type McpToolInfo } from './tool-list';
 
 export type ConnectionState = 'stopped' | 'starting' | 'connected' | 'restarting' | 'failed';
 
@@ -37,6 +40,7 @@ export interface ServerConnectionDeps {
 }
 
 const STDERR_TAIL = 4000;
+const MAX_LOG_LINE = 2000;
 const MAX_FAILURES = 5;
 const MAX_BACKOFF_MS = 60_000;
 
@@ -48,6 +52,7 @@ export class ServerConnection {
   tools: McpToolInfo[] = [];
   prompts: McpPromptInfo[] = [];
   resources: McpResourceInfo[] = [];
+  resourceTemplates: McpResourceTemplateInfo[] = [];
   serverInfo?: string;
   protocolVersion?: string;
   private session?: McpSession;
@@ -90,8 +95,9 @@ export class ServerConnection {
           timeoutMs: this.deps.timeoutMs,
           ...(this.deps.authProvider ? { authProvider: this.deps.authProvider } : {}),
           ...(this.deps.fetch ? { fetch: this.deps.fetch } : {}),
-          onToolsChanged: (tools) => {
+          onToolsChanged: (listed) => {
             if (generation !== this.generation) return;
+            const tools = this.callable(listed);
             this.tools = tools;
             this.deps.log(`tool list changed: ${tools.length} tools`);
             this.deps.onTools(tools);
@@ -104,14 +110,18 @@ export class ServerConnection {
             this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL);
             for (const line of text.split('\n')) if (line.trim()) this.deps.log(`stderr: ${line}`);
           },
-          onSpawned: (pid) => this.deps.log(`process started (pid ${pid ?? '?'})`),
+          onSpawned: (pid) => this.deps.log(`process started (pid ${pid})`),
+          onLog: (message) => {
+            if (generation === this.generation) this.deps.log(logLine(message));
+          },
+          onFallback: (note) => this.deps.log(note),
         };
         session = await client.connect(options);
         if (generation !== this.generation) {
           await session.close();
           return undefined;
         }
-        const tools = await session.listTools();
+        const tools = this.callable(await session.listTools());
         this.session = session;
         this.tools = tools;
         await this.refreshLists(generation);
@@ -122,7 +132,8 @@ export class ServerConnection {
         this.lastError = undefined;
         this.deps.log(
           `connected${this.serverInfo ? ` to ${this.serverInfo}` : ''} (protocol ${this.protocolVersion ?? '?'}): ` +
-            `${tools.length} tools, ${this.prompts.length} prompts, ${this.resources.length} resources`,
+            `${tools.length} tools, ${this.prompts.length} prompts, ${this.resources.length} resources, ` +
+            `${this.resourceTemplates.length} resource templates`,
         );
         this.deps.onTools(tools);
         this.deps.onChange();
@@ -140,16 +151,28 @@ export class ServerConnection {
     return attempt;
   }
 
+  /** The tools Sextant can call; the task-only ones are named in the log once per list. */
+  private callable(listed: McpToolInfo[]): McpToolInfo[] {
+    const { callable, taskOnly } = callableTools(listed);
+    if (taskOnly.length)
+      this.deps.log(
+        `not offered to the model: ${taskOnly.join(', ')} (they run only as MCP tasks, which Sextant does not use)`,
+      );
+    return callable;
+  }
+
   private async refreshLists(generation: number): Promise<void> {
     const s = this.session;
     if (!s || generation !== this.generation) return;
-    const [prompts, resources] = await Promise.all([
+    const [prompts, resources, templates] = await Promise.all([
       s.listPrompts().catch(() => [] as McpPromptInfo[]),
       s.listResources().catch(() => [] as McpResourceInfo[]),
+      s.listResourceTemplates().catch(() => [] as McpResourceTemplateInfo[]),
     ]);
     if (generation !== this.generation) return;
     this.prompts = prompts;
     this.resources = resources;
+    this.resourceTemplates = templates;
     this.deps.onChange();
   }
 
@@ -206,4 +229,11 @@ export class ServerConnection {
     this.restarts++;
     return this.start();
   }
+}
+
+/** A server's log message as one line of its log: `server log [level] logger: data`. */
+export function logLine(message: McpLogMessage): string {
+  const text = typeof message.data === 'string' ? message.data : JSON.stringify(message.data);
+  const data = text.length > MAX_LOG_LINE ? `${text.slice(0, MAX_LOG_LINE)}… (${text.length} characters)` : text;
+  return `server log [${message.level}]${message.logger ? ` ${message.logger}` : ''}: ${data}`;
 }

@@ -57,6 +57,21 @@ export interface McpCallResult {
   isError?: boolean;
 }
 
+/** A URI template (RFC 6570) a server reads resources by, e.g. `file:///{path}`. */
+export interface McpResourceTemplateInfo {
+  uriTemplate: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** A server's log message (notifications/message): a syslog level and any JSON data. */
+export interface McpLogMessage {
+  level: string;
+  logger?: string;
+  data: unknown;
+}
+
 export interface McpPromptMessage {
   role: 'user' | 'assistant';
   content: McpContent;
@@ -77,6 +92,7 @@ export interface McpSession {
   listTools(): Promise<McpToolInfo[]>;
   listPrompts(): Promise<McpPromptInfo[]>;
   listResources(): Promise<McpResourceInfo[]>;
+  listResourceTemplates(): Promise<McpResourceTemplateInfo[]>;
   callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<McpCallResult>;
   getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<McpPromptMessage[]>;
   readResource(uri: string, signal?: AbortSignal): Promise<McpContent[]>;
@@ -98,8 +114,12 @@ export interface ConnectOptions {
   onClosed(error?: Error): void;
   /** A chunk of the server's stderr (stdio only). */
   onStderr(text: string): void;
-  /** The pid of a stdio server once spawned (for the log). */
-  onSpawned?(pid: number | undefined): void;
+  /** The pid of a stdio server once its process exists (for the log). */
+  onSpawned?(pid: number): void;
+  /** A log message the server sent (notifications/message). */
+  onLog?(message: McpLogMessage): void;
+  /** A note for the server's log: the connection fell back to HTTP+SSE, and why. */
+  onFallback?(note: string): void;
   /** An OAuthClientProvider for remote servers that need one (the SDK's interface). */
   authProvider?: unknown;
   fetch?: typeof fetch;

@@ -16,6 +16,18 @@ export interface McpToolInfo {
     idempotentHint?: boolean;
     title?: string;
   };
+  /** How the tool runs: `taskSupport: "required"` means only as a task (tools/call with a task). */
+  execution?: { taskSupport?: string };
+}
+
+/**
+ * The tools Sextant can call, and the ones it cannot: a tool whose `execution.taskSupport` is
+ * "required" answers only a task-augmented call, which Sextant does not make — offered to the model, it
+ * would fail every time, so it is kept out (and the server's log says why).
+ */
+export function callableTools(tools: readonly McpToolInfo[]): { callable: McpToolInfo[]; taskOnly: string[] } {
+  const taskOnly = tools.filter((t) => t.execution?.taskSupport === 'required');
+  return { callable: tools.filter((t) => !taskOnly.includes(t)), taskOnly: taskOnly.map((t) => t.name) };
 }
 
 export function toolHash(tool: McpToolInfo): string {
