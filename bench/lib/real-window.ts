@@ -33,22 +33,11 @@ async function keydownToWire(wb: Workbench, fake: FakeLlm, text: string, answer:
   fake.enqueue({ text: answer });
   await wb.typeMessage(text, { send: false });
   const box = wb.inWebview('textbox', 'Message');
-  await box.evaluate((el) => {
-    const w = el.ownerDocument.defaultView as (Window & { sextantKeydownAt?: number }) | null;
-    el.ownerDocument.addEventListener(
-      'keydown',
-      () => {
-        if (w) w.sextantKeydownAt = performance.timeOrigin + performance.now();
-      },
-      { capture: true, once: true },
-    );
-  });
+  await wb.armKeydownClock();
   await box.press('Enter');
   await poll('the model request', async () => chatRequests(fake).length > before);
   const req = chatRequests(fake)[before];
-  const keydownAt = await box.evaluate(
-    (el) => (el.ownerDocument.defaultView as (Window & { sextantKeydownAt?: number }) | null)?.sextantKeydownAt,
-  );
+  const keydownAt = await wb.keydownAt();
   await poll(`the answer "${answer}"`, async () => (await wb.articles('Sextant').last().innerText()).includes(answer));
   return keydownAt === undefined ? Number.NaN : req.receivedAt - keydownAt;
 }

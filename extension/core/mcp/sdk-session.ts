@@ -205,27 +205,19 @@ class SdkSession implements McpSession {
     if (!this.client.getServerCapabilities()?.prompts) return [];
     return (await this.client.listPrompts()).prompts;
   }
-  async listResources() {
+  async listResources(): Promise<McpResourceInfo[]> {
     if (!this.client.getServerCapabilities()?.resources) return [];
-    const all: McpResourceInfo[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.client.listResources(cursor ? { cursor } : undefined);
-      all.push(...page.resources);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return all;
+    return allPages(
+      (cursor) => this.client.listResources(cursor),
+      (page) => page.resources,
+    );
   }
   async listResourceTemplates(): Promise<McpResourceTemplateInfo[]> {
     if (!this.client.getServerCapabilities()?.resources) return [];
-    const all: McpResourceTemplateInfo[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.client.listResourceTemplates(cursor ? { cursor } : undefined);
-      all.push(...page.resourceTemplates);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return all;
+    return allPages(
+      (cursor) => this.client.listResourceTemplates(cursor),
+      (page) => page.resourceTemplates,
+    );
   }
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<McpCallResult> {
     const result = await this.client.callTool(
@@ -343,3 +335,18 @@ interface SignInProvider extends OAuthClientProvider {
 }
 
 export const mcpClientModule: McpClientModule = { connect };
+
+/** Every item of a paged MCP list: pages are fetched until the server gives no next cursor. */
+async function allPages<Page extends { nextCursor?: string }, Item>(
+  fetch: (params: { cursor: string } | undefined) => Promise<Page>,
+  items: (page: Page) => Item[],
+): Promise<Item[]> {
+  const all: Item[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await fetch(cursor ? { cursor } : undefined);
+    all.push(...items(page));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return all;
+}

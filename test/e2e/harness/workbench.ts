@@ -127,6 +127,31 @@ export class Workbench {
     );
   }
 
+  /**
+   * Starts a clock at the next keydown inside the Sextant webview (captured before Sextant's own
+   * handlers), in the page's time origin: keydownAt() reads it back. For first-use figures measured
+   * from the key itself, not from the harness delivering it into the nested frame.
+   */
+  async armKeydownClock(): Promise<void> {
+    await this.inWebview('textbox', 'Message').evaluate((el) => {
+      const w = el.ownerDocument.defaultView as (Window & { sextantKeydownAt?: number }) | null;
+      el.ownerDocument.addEventListener(
+        'keydown',
+        () => {
+          if (w) w.sextantKeydownAt = performance.timeOrigin + performance.now();
+        },
+        { capture: true, once: true },
+      );
+    });
+  }
+
+  /** When the keydown armed by armKeydownClock() happened (epoch ms), if it has. */
+  keydownAt(): Promise<number | undefined> {
+    return this.inWebview('textbox', 'Message').evaluate(
+      (el) => (el.ownerDocument.defaultView as (Window & { sextantKeydownAt?: number }) | null)?.sextantKeydownAt,
+    );
+  }
+
   inWebview(role: AriaRole, name: string | RegExp): Locator {
     return this.webviewFrame().getByRole(role, { name, exact: typeof name === 'string' ? true : undefined });
   }

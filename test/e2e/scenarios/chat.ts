@@ -24,23 +24,12 @@ export function chatScenarios(e2e: E2E): void {
       // Two clocks: from the test's key press (includes the browser delivering the key into the nested
       // webview frame, which is the harness's, not Sextant's), and from the keydown inside the webview.
       const box = wb.inWebview('textbox', 'Message');
-      await box.evaluate((el) => {
-        const w = el.ownerDocument.defaultView as (Window & { sextantKeydownAt?: number }) | null;
-        el.ownerDocument.addEventListener(
-          'keydown',
-          () => {
-            if (w) w.sextantKeydownAt = performance.timeOrigin + performance.now();
-          },
-          { capture: true, once: true },
-        );
-      });
+      await wb.armKeydownClock();
       const sentAt = performance.timeOrigin + performance.now();
       await box.press('Enter');
       const first = await fake.waitForRequests(1);
       figure('first use: Enter → request on the wire ms', Number((first[0].receivedAt - sentAt).toFixed(1)));
-      const keydownAt = await box.evaluate(
-        (el) => (el.ownerDocument.defaultView as (Window & { sextantKeydownAt?: number }) | null)?.sextantKeydownAt,
-      );
+      const keydownAt = await wb.keydownAt();
       if (keydownAt !== undefined)
         figure(
           'first use: keydown in the view → request on the wire ms',
