@@ -35,7 +35,7 @@ if (skip) console.log(`# run-later integration skipped: ${skip}`);
 
 const PACKAGE_JSON = '{\n  "name": "demo",\n  "scripts": {\n    "test": "node --test"\n  },\n  "dependencies": {}\n}\n';
 
-/** The workspace (outside /tmp, a space in its path): package.json, a .bin link, a Makefile; a stand-in npm. */
+/** The workspace (a space in its path): package.json, a .bin link, a Makefile; a stand-in npm in it. */
 function setup(answer: 'approve' | 'deny' | 'throw' = 'deny') {
   const base = path.join(
     process.cwd(),
@@ -44,7 +44,8 @@ function setup(answer: 'approve' | 'deny' | 'throw' = 'deny') {
   );
   const ws = path.join(base, 'ws');
   const home = path.join(base, 'home');
-  const bin = path.join(base, 'bin');
+  // Inside the workspace: the box shows a host path under /tmp (a clone there) only within a writable root.
+  const bin = path.join(ws, '.tools');
   mkdirSync(path.join(ws, 'node_modules', '.bin'), { recursive: true });
   mkdirSync(path.join(ws, 'node_modules', 'tool', 'bin'), { recursive: true });
   mkdirSync(home, { recursive: true });
