@@ -219,10 +219,10 @@ export function secretFileOf(p: string): SecretFileFact | undefined {
  */
 export function secretFileWord(word: string, pattern: boolean): SecretFileFact | undefined {
   const last = word.slice(Math.max(word.lastIndexOf('/'), word.lastIndexOf('=')) + 1);
-  if (!last) return undefined;
-  if (!pattern || !/[*?[]/.test(last)) return SECRET_FILES.find((f) => f.testName(last));
-  // bash's patterns match a leading dot only when they start with one (dotglob is off by default).
+  // Every secret file's name starts with a dot (SECRET_FILE_NAMES), and bash's patterns match a leading
+  // dot only when they start with one (dotglob is off by default): most words end here, on every command.
   if (!last.startsWith('.')) return undefined;
+  if (!pattern || !/[*?[]/.test(last)) return SECRET_FILES.find((f) => f.testName(last));
   const re = new RegExp(`^${globSource(last)}$`, 'i');
   return SECRET_FILES.find((f) => f.names.some((n) => re.test(n)));
 }

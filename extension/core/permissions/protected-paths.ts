@@ -290,6 +290,7 @@ export interface SecretFileName {
   what: string;
 }
 
+/** Each `match` starts with a dot: secretFileWord (paths.ts) skips every other word at once. */
 export const SECRET_FILE_NAMES: readonly SecretFileName[] = [
   {
     match: '^\\.env(rc)?(\\..+)?$',
