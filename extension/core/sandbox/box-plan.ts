@@ -4,7 +4,13 @@
 // read-only (present or not); secret locations are hidden; the network is the proxy's allow-list.
 import { isUnder, normalizePath } from '../permissions/paths';
 import { type ProtectedName, protectedNamesInBox, protectedUnderHome, secretLocationsInBox } from './protected-in-box';
-import { GIT_LIVE_FOLDERS, isGitStateFile } from './git-in-box';
+import {
+  GIT_LIVE_FOLDERS,
+  isGitStateFile,
+  MAX_NESTED_SHADOWS,
+  NESTED_GIT_FILE_REASON,
+  nestedGitWholeReason,
+} from './git-in-box';
 import type { BoxPlan, GitInBox, HiddenPath, ReadOnlyPath, WritableRoot } from './types';
 
 /**
@@ -28,6 +34,12 @@ export const BUILD_CACHES = [
   '.nuget/packages',
 ];
 
+/** A `.git` folder as found on disk: its real path and what it holds (kinds followed through links). */
+export interface GitFolder {
+  path: string;
+  entries: Array<{ name: string; kind: 'file' | 'dir' }>;
+}
+
 export interface BoxInputs {
   /** Real paths; the first is where commands run. */
   workspaceFolders: readonly string[];
@@ -46,7 +58,14 @@ export interface BoxInputs {
    * `<root>/.git` when it is a folder (through a link too): its real path and what it holds. Without
    * it, `.git` keeps the older, narrower protection (hooks and config read-only).
    */
-  gitFolder?(root: string): { path: string; entries: Array<{ name: string; kind: 'file' | 'dir' }> } | undefined;
+  gitFolder?(root: string): GitFolder | undefined;
+  /**
+   * Folders below a writable root that hold a `.git` of their own (vendor/lib, a sub-project): each
+   * gets the same treatment as the root's `.git`.
+   */
+  nestedRepositories?(root: string): readonly string[];
+  /** The folder a `.git` file (`gitdir: …`) points at, as gitFolder describes one. */
+  gitFileTarget?(gitFile: string): GitFolder | undefined;
   /** What is at a path now: the plan only hides what exists and knows which names are missing. */
   kindOf(path: string): 'file' | 'dir' | undefined;
 }
@@ -113,12 +132,54 @@ export function planBox(inputs: BoxInputs): BoxPlan {
   const names = protectedNamesInBox();
   for (const root of writable) {
     if (root.why !== 'workspace' && root.why !== 'extra root') continue;
-    const shadow = gitInBox(root.path, writable, inputs);
+    const found = inputs.gitFolder?.(root.path);
+    const shadow = found && gitInBox(found, `${root.path}/.git`, writable);
     if (shadow && !git.some((g) => g.path === shadow.path)) git.push(shadow);
     for (const n of names) {
       // The shadow covers the whole of .git: no separate hooks and config binds, no pin.
       if (shadow && n.name.startsWith('.git/')) continue;
       protect(root.path, n, Boolean(n.homeOnly) && root.path !== home);
+    }
+  }
+
+  // Repositories inside the workspace: the same `.git` of the box's own, after the roots' (a submodule's
+  // `.git` file pointing into the root's `.git/modules` finds it covered, read-only, already).
+  let nestedShadows = 0;
+  const guard = (found: GitFolder | undefined, via: string, label: string) => {
+    if (!found) return;
+    const path = normalizePath(found.path);
+    if (git.some((g) => isUnder(path, g.path))) return;
+    if (nestedShadows >= MAX_NESTED_SHADOWS) {
+      if (writable.some((w) => isUnder(path, w.path) && w.why !== 'build cache'))
+        keep({ path, kind: 'dir', exists: true, label, reason: `${label} stays read-only: ${nestedGitWholeReason()}` });
+      return;
+    }
+    const shadow = gitInBox(found, via, writable);
+    if (!shadow) return;
+    git.push(shadow);
+    nestedShadows++;
+  };
+  for (const root of writable) {
+    if (root.why !== 'workspace' && root.why !== 'extra root') continue;
+    for (const folder of inputs.nestedRepositories?.(root.path) ?? []) {
+      const dir = normalizePath(folder);
+      if (!isUnder(dir, root.path) || dir === root.path) continue;
+      const via = `${dir}/.git`;
+      const label = via.slice(root.path.length + 1);
+      const kind = inputs.kindOf(via);
+      if (kind === 'dir') guard(inputs.gitFolder?.(dir), via, label);
+      else if (kind === 'file') {
+        // Read-only as it is (a mount point, so it cannot be removed or repointed either) …
+        keep({
+          path: via,
+          kind: 'file',
+          exists: true,
+          label,
+          reason: `${label} stays read-only: ${NESTED_GIT_FILE_REASON}`,
+        });
+        // … and the folder it points at, when that is in the workspace, gets the box's own view too.
+        guard(inputs.gitFileTarget?.(via), via, label);
+      }
     }
   }
 
@@ -158,13 +219,14 @@ export function planBox(inputs: BoxInputs): BoxPlan {
   };
 }
 
-/** The shadow of `<root>/.git` when it is a folder inside a writable root (else it is read-only anyway). */
-function gitInBox(root: string, writable: readonly WritableRoot[], inputs: BoxInputs): GitInBox | undefined {
-  const found = inputs.gitFolder?.(root);
-  if (!found) return undefined;
+/**
+ * The shadow of a repository's `.git` folder (`via` is the name the workspace gives it) when the folder
+ * is inside a writable root (else it is read-only anyway).
+ */
+function gitInBox(found: GitFolder, via: string, writable: readonly WritableRoot[]): GitInBox | undefined {
   const path = normalizePath(found.path);
   if (!writable.some((w) => isUnder(path, w.path) && w.why !== 'build cache')) return undefined;
-  const plan: GitInBox = { path, via: `${root}/.git`, live: [], readOnly: [], state: [] };
+  const plan: GitInBox = { path, via, live: [], readOnly: [], state: [] };
   for (const e of found.entries) {
     if (e.kind === 'dir' && GIT_LIVE_FOLDERS.includes(e.name)) plan.live.push(e.name);
     else if (e.kind === 'file' && isGitStateFile(e.name)) plan.state.push(e.name);

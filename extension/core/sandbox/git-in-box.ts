@@ -47,3 +47,22 @@ export function gitNotCarriedReason(names: readonly string[]): string {
     `repository: ${GIT_READ_ONLY_REASON}`
   );
 }
+
+/**
+ * Repositories inside the workspace (vendor/lib/.git …) that get the box's own `.git` folder each; the
+ * ones past this number keep their `.git` read-only as a whole (every shadow is ~10 mounts a command).
+ */
+export const MAX_NESTED_SHADOWS = 16;
+
+/** Why a nested repository's `.git` file stays read-only: it says where that repository is. */
+export const NESTED_GIT_FILE_REASON =
+  'it says where a nested repository is: pointed elsewhere, git on the host would read the config and hooks ' +
+  'the command chose';
+
+export function nestedGitWholeReason(): string {
+  return (
+    `the workspace holds more than ${MAX_NESTED_SHADOWS} repositories, so beyond the first ${MAX_NESTED_SHADOWS} a ` +
+    `nested .git stays read-only as a whole in the sandbox (git add and commit there run outside the box): ` +
+    GIT_READ_ONLY_REASON
+  );
+}

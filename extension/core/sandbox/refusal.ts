@@ -11,6 +11,8 @@ import type { BoxConnection, BoxPlan, BoxRefusal } from './types';
 /** "…: Read-only file system" messages with the path they name (bash, coreutils, node, python, git). */
 const READ_ONLY_PATTERNS = [
   /(?:^|\s)(?:bash: (?:line \d+: )?)?([~/.][^\n:'"]*?): Read-only file system/m,
+  // bash names a redirection's file as typed: a relative one (vendor/lib/.git/config) too.
+  /^bash: (?:line \d+: )?([^\s:'"][^\n:'"]*?): Read-only file system/m,
   /cannot (?:touch|create[^']*|remove|open|make directory|move)\s+'([^']+)'[^\n]*Read-only file system/m,
   /EROFS: read-only file system, \w+ '([^']+)'/m,
   /\[Errno 30\] Read-only file system: '([^']+)'/m,

@@ -2,12 +2,21 @@
 // plans the box (core/sandbox/box-plan.ts), starts that box's proxy on a socket of its own (so every
 // connection is attributed to its command in the audit log), and returns the launch — bwrap's
 // command line on Linux, sandbox-exec with a generated profile on macOS. Node only; never 'vscode'.
-import { existsSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { isUnder, normalizePath } from '../../core/permissions/paths';
-import { planBox } from '../../core/sandbox/box-plan';
+import { type GitFolder, planBox } from '../../core/sandbox/box-plan';
 import { hostSocketFolders, withoutHostIpc } from '../../core/sandbox/host-sockets';
 import type { RunLaterChanges } from '../../core/sandbox/run-later';
 import type {
@@ -30,6 +39,7 @@ import { RunLaterGuard } from './run-later-guard';
 import { type HolderLease, HolderPool } from './holder-pool';
 import { findNsenter, holderWorks } from './net-holder';
 import { guardNewRepositories } from './new-repositories';
+import { NestedRepositories } from './nested-repositories';
 import { startBoxProxy } from './proxy';
 import { seatbeltProfile } from './seatbelt-profile';
 import { StandIns } from './stand-ins';
@@ -77,6 +87,8 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
   const stateRoot = o.stateRoot ?? join(tmpdir(), `sextant-box-${process.getuid?.() ?? 'u'}`);
   const standIns = new StandIns();
   const runLaterGuard = new RunLaterGuard();
+  /** Repositories inside the workspace folders, as the last walk found them. */
+  const nested = new NestedRepositories();
   const live = new Set<() => BoxRefusal[]>();
   /** The chats' private /tmp folders this window made: removed when it closes (they are temp). */
   const sessionTemps = new Set<string>();
@@ -141,6 +153,8 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
       allowedHosts: settings.allowedHosts,
       socketFolders: socketFolders(o.hostEnv ?? process.env, o.home),
       gitFolder,
+      gitFileTarget,
+      nestedRepositories: (root) => nested.below(root),
       kindOf,
     });
     // A long-lived process (an MCP server) would keep its stand-ins — empty folders named AGENTS.md,
@@ -241,7 +255,7 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
     }
     const releaseStandIns = standIns.claim(plan.readOnly);
     const checkGitLinks = guardGitLinks(plan);
-    const checkNewRepositories = guardNewRepositories(plan);
+    const checkNewRepositories = guardNewRepositories(plan, undefined, (root, found) => nested.refresh(root, found));
     const checkRunLater = req.watchRunLater ? runLaterGuard.watch(plan) : undefined;
     let runLater: RunLaterChanges | undefined;
     let released = false;
@@ -302,9 +316,23 @@ function socketFolders(env: Readonly<Record<string, string | undefined>>, home: 
 }
 
 /** `<root>/.git` when it is a folder (a link's target too): its real path and entries (kinds followed). */
-function gitFolder(root: string): { path: string; entries: Array<{ name: string; kind: 'file' | 'dir' }> } | undefined {
+function gitFolder(root: string): GitFolder | undefined {
+  return gitFolderAt(join(root, '.git'));
+}
+
+/** The folder a `.git` file names (`gitdir: <path>`, relative to the file's folder), when it is one. */
+function gitFileTarget(gitFile: string): GitFolder | undefined {
   try {
-    const path = realpathSync(join(root, '.git'));
+    const line = /^gitdir: *(.+?)\s*$/m.exec(readFileSync(gitFile, 'utf8').slice(0, 4096));
+    return line ? gitFolderAt(resolve(dirname(gitFile), line[1])) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function gitFolderAt(at: string): GitFolder | undefined {
+  try {
+    const path = realpathSync(at);
     if (!statSync(path).isDirectory()) return undefined;
     const entries: Array<{ name: string; kind: 'file' | 'dir' }> = [];
     for (const name of readdirSync(path)) {

@@ -9,6 +9,7 @@ import {
 } from '../../../extension/core/permissions/protected-paths';
 import { matchAllowedHost } from '../../../extension/core/sandbox/allowed-hosts';
 import { planBox } from '../../../extension/core/sandbox/box-plan';
+import { MAX_NESTED_SHADOWS } from '../../../extension/core/sandbox/git-in-box';
 import { explainRefusal } from '../../../extension/core/sandbox/refusal';
 import { bwrapArgs, boxScript } from '../../../extension/platform/sandbox/bwrap-args';
 import { holderArgs } from '../../../extension/platform/sandbox/net-holder';
@@ -317,4 +318,85 @@ test('refusals read paths with spaces whole, as bash, coreutils and node print t
   assert.equal(explain("cat: '/w s/home/.ssh/id_rsa': No such file or directory")?.kind, 'secret');
   assert.equal(explain('connect ENOENT /w s/run/bus')?.kind, 'secret');
   assert.equal(explain('bash: line 1: /w s/out/x.txt: Read-only file system')?.target, '/w s/out/x.txt');
+});
+
+test('a nested repository: its .git the box’s own too; a .git file read-only, its target shadowed', () => {
+  const entries = [
+    { name: 'objects', kind: 'dir' as const },
+    { name: 'hooks', kind: 'dir' as const },
+    { name: 'config', kind: 'file' as const },
+    { name: 'index', kind: 'file' as const },
+  ];
+  const kinds: Record<string, 'file' | 'dir'> = { ...existing, '/ws/vendor/lib/.git': 'dir', '/ws/sub/.git': 'file' };
+  const folders: Record<string, string> = {
+    '/ws': '/ws/.git',
+    '/ws/vendor/lib': '/ws/vendor/lib/.git',
+  };
+  const nested = planBox({
+    workspaceFolders: ['/ws'],
+    extraWriteRoots: [],
+    home: '/home/u',
+    sessionTemp: '/state/s-1',
+    allowedHosts: [],
+    gitFolder: (root) => (folders[root] ? { path: folders[root], entries } : undefined),
+    nestedRepositories: (root) => (root === '/ws' ? ['/ws/vendor/lib', '/ws/sub', '/ws/gone'] : []),
+    gitFileTarget: (file) => (file === '/ws/sub/.git' ? { path: '/ws/store/sub.git', entries } : undefined),
+    kindOf: (p) => kinds[p],
+  });
+  assert.deepEqual(
+    nested.git.map((g) => [g.path, g.via, g.live, g.readOnly.map((e) => e.name), g.state]),
+    [
+      ['/ws/.git', '/ws/.git', ['objects'], ['hooks', 'config'], ['index']],
+      ['/ws/vendor/lib/.git', '/ws/vendor/lib/.git', ['objects'], ['hooks', 'config'], ['index']],
+      ['/ws/store/sub.git', '/ws/sub/.git', ['objects'], ['hooks', 'config'], ['index']],
+    ],
+  );
+  const file = nested.readOnly.find((r) => r.path === '/ws/sub/.git');
+  assert.equal(file?.kind, 'file');
+  assert.match(file?.reason ?? '', /^sub\/\.git stays read-only: it says where a nested repository is/);
+  const refusal = explainRefusal({
+    plan: nested,
+    output: 'bash: line 1: vendor/lib/.git/hooks/pre-commit: Read-only file system',
+    connections: [],
+  });
+  assert.equal(refusal?.target, 'vendor/lib/.git/hooks/pre-commit');
+  assert.match(refusal?.rule ?? '', /^\.git\/hooks stays read-only in the sandbox/);
+
+  // A submodule's .git file pointing into the workspace's own .git/modules: covered there, read-only.
+  const submodule = planBox({
+    workspaceFolders: ['/ws'],
+    extraWriteRoots: [],
+    home: '/home/u',
+    sessionTemp: '/state/s-1',
+    allowedHosts: [],
+    gitFolder: (root) => (root === '/ws' ? { path: '/ws/.git', entries } : undefined),
+    nestedRepositories: () => ['/ws/sub'],
+    gitFileTarget: () => ({ path: '/ws/.git/modules/sub', entries }),
+    kindOf: (p) => kinds[p],
+  });
+  assert.deepEqual(
+    submodule.git.map((g) => g.path),
+    ['/ws/.git'],
+  );
+  assert.ok(submodule.readOnly.some((r) => r.path === '/ws/sub/.git'));
+
+  // Past MAX_NESTED_SHADOWS repositories, a nested .git is read-only as a whole (one mount, not ten).
+  const many = Array.from({ length: MAX_NESTED_SHADOWS + 2 }, (_, i) => `/ws/r${i}`);
+  const crowded = planBox({
+    workspaceFolders: ['/ws'],
+    extraWriteRoots: [],
+    home: '/home/u',
+    sessionTemp: '/state/s-1',
+    allowedHosts: [],
+    gitFolder: (root) => ({ path: `${root}/.git`, entries }),
+    nestedRepositories: () => many,
+    kindOf: (p) => (p.endsWith('/.git') ? 'dir' : existing[p]),
+  });
+  assert.equal(crowded.git.length, 1 + MAX_NESTED_SHADOWS);
+  const whole = crowded.readOnly.filter((r) => /^\/ws\/r\d+\/\.git$/.test(r.path));
+  assert.deepEqual(
+    whole.map((r) => r.path),
+    [`/ws/r${MAX_NESTED_SHADOWS}/.git`, `/ws/r${MAX_NESTED_SHADOWS + 1}/.git`],
+  );
+  assert.match(whole[0].reason, /stays read-only: the workspace holds more than 16 repositories/);
 });

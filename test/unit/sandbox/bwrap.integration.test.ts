@@ -359,6 +359,89 @@ test('a repository made by a boxed command inside the workspace is put aside whe
   }
 });
 
+test('a repository already inside the workspace (vendor/lib, a .git file) gets the same box as the workspace’s own', {
+  skip,
+}, async () => {
+  const t = setup();
+  try {
+    realRepository(t.ws);
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: t.ws, GIT_CONFIG_NOSYSTEM: '1', LANG: 'C' };
+    const gitIn = (cwd: string, ...args: string[]) => {
+      const r = spawnSync('git', args, { cwd, env, encoding: 'utf8' });
+      assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
+      return r.stdout;
+    };
+    // A vendored checkout with a commit, made on the host; and a sub-project whose `.git` is a file
+    // pointing at its repository elsewhere in the workspace.
+    const lib = path.join(t.ws, 'vendor', 'lib');
+    mkdirSync(lib, { recursive: true });
+    gitIn(lib, 'init', '-q');
+    writeFileSync(path.join(lib, 'lib.txt'), 'lib\n');
+    gitIn(lib, 'add', 'lib.txt');
+    gitIn(lib, '-c', 'user.name=host', '-c', 'user.email=host@example.com', 'commit', '-qm', 'on the host');
+    mkdirSync(path.join(lib, '.git', 'hooks'), { recursive: true });
+    mkdirSync(path.join(t.ws, 'store'));
+    gitIn(t.ws, 'init', '-q', '--separate-git-dir', path.join(t.ws, 'store', 'p.git'), path.join(t.ws, 'vendor', 'p'));
+    // Made before the command (else its release would put them aside as the command's own).
+    const born =
+      Math.max(
+        ...[path.join(lib, '.git'), path.join(t.ws, 'vendor', 'p', '.git')].map((g) => statSync(g).birthtimeMs),
+      ) || Date.now();
+    await waitFor(() => Date.now() > born + CLOCK_SLACK_MS + 1);
+    const pointer = readFileSync(path.join(t.ws, 'vendor', 'p', '.git'), 'utf8');
+    const libConfig = readFileSync(path.join(lib, '.git', 'config'), 'utf8');
+    const storeConfig = readFileSync(path.join(t.ws, 'store', 'p.git', 'config'), 'utf8');
+    const attack = await bashTool.execute(
+      {
+        command: [
+          "printf '[core]\\n\\tfsmonitor = touch MARKER #\\n' >> vendor/lib/.git/config",
+          'echo evil > vendor/lib/.git/hooks/pre-commit',
+          `echo ${shellQuote(t.outside)} > vendor/lib/.git/commondir`,
+          "printf 'gitdir: /elsewhere\\n' > vendor/p/.git",
+          'rm -f vendor/p/.git',
+          'mv vendor/lib/.git vendor/lib/.git-old',
+          "echo '[alias]' >> store/p.git/config",
+          'echo done',
+        ].join('; '),
+      },
+      t.ctx,
+    );
+    const text = textOf(attack);
+    assert.match(text, /done/);
+    assert.equal(readFileSync(path.join(lib, '.git', 'config'), 'utf8'), libConfig, 'the nested config is unchanged');
+    assert.equal(existsSync(path.join(lib, '.git', 'hooks', 'pre-commit')), false, 'no hook in the nested repository');
+    assert.equal(existsSync(path.join(lib, '.git', 'commondir')), false, 'no commondir in the nested repository');
+    assert.equal(existsSync(path.join(lib, '.git-old')), false, 'the nested .git cannot be renamed away');
+    assert.equal(
+      readFileSync(path.join(t.ws, 'vendor', 'p', '.git'), 'utf8'),
+      pointer,
+      'the .git file keeps its target',
+    );
+    assert.equal(readFileSync(path.join(t.ws, 'store', 'p.git', 'config'), 'utf8'), storeConfig);
+    assert.match(text, /\[sandbox\] refused vendor\/(lib|p)\/\.git/);
+    // What the command made in the nested .git is kept beside it and reported, as for the workspace's own.
+    const kept = readdirSync(lib).filter((n) => n.startsWith('.git.sextant-refused-'));
+    assert.equal(kept.length, 1);
+    assert.ok(existsSync(path.join(lib, kept[0], 'commondir')));
+    // git in the nested repository still works from the box, and its commit reaches the repository.
+    const commit = await bashTool.execute(
+      {
+        command:
+          'echo boxed > vendor/lib/new.txt && git -C vendor/lib add new.txt && ' +
+          'git -C vendor/lib -c user.name=box -c user.email=box@example.com commit -qm boxed && echo committed',
+      },
+      t.ctx,
+    );
+    assert.equal(commit.isError, false, textOf(commit));
+    assert.doesNotMatch(textOf(commit), /\[sandbox\]/);
+    assert.equal(gitIn(lib, 'log', '--format=%s', '-1').trim(), 'boxed');
+    assert.equal(gitIn(lib, 'status', '--porcelain', '--', 'lib.txt', 'new.txt').trim(), '', 'the index is the box’s');
+    assert.equal(existsSync(path.join(lib, 'MARKER')), false, 'git on the host ran nothing the box wrote');
+  } finally {
+    t.done();
+  }
+});
+
 test('.git as a link: a command that replaces it with a .git of its own gets the link back, its .git kept aside', {
   skip,
 }, async () => {
