@@ -16,6 +16,8 @@ export interface ViewState {
   references?: Reference[];
   /** The composer's images (within a size budget: composer-images.ts `imagesForViewState`). */
   images?: ChatImage[];
+  /** The session shown: an editor tab restored after a reload reopens it (chat-panels.ts). */
+  sessionId?: string;
 }
 
 interface VsCodeApi {
@@ -42,8 +44,10 @@ export class HostChannel {
         : '';
     const refs = parseReferences((raw as { references?: unknown } | undefined)?.references);
     const images = ChatImagesSchema.safeParse((raw as { images?: unknown } | undefined)?.images);
+    const sessionId = (raw as { sessionId?: unknown } | undefined)?.sessionId;
     this.viewState = {
       draft,
+      ...(typeof sessionId === 'string' && sessionId ? { sessionId } : {}),
       ...(refs.length ? { references: refs } : {}),
       ...(images.success && images.data.length ? { images: images.data } : {}),
     };
@@ -71,7 +75,10 @@ export class HostChannel {
         console.warn('[sextant] ignored a malformed message from the host:', parsed.error.issues.slice(0, 3));
         return;
       }
-      onMessage(parsed.data, receivedAt);
+      const m = parsed.data;
+      if (m.type === 'snapshot' && m.snapshot.sessionId !== this.viewState.sessionId)
+        this.saveState({ sessionId: m.snapshot.sessionId });
+      onMessage(m, receivedAt);
     };
     window.addEventListener('message', handler);
     return () => window.removeEventListener('message', handler);

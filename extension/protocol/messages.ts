@@ -90,6 +90,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
     limit: z.number().int().min(1).max(500).optional(),
   }),
   z.object({ type: z.literal('resume'), sessionId: z.string() }),
+  /** "Open in Editor" on a History entry: the session in an editor tab (its live chat, if one runs). */
+  z.object({ type: z.literal('openInEditor'), sessionId: z.string().min(1) }),
   z.object({ type: z.literal('renameSession'), sessionId: z.string(), title: z.string().min(1).max(200) }),
   z.object({ type: z.literal('deleteSession'), sessionId: z.string() }),
   z.object({ type: z.literal('undoDelete'), sessionId: z.string() }),

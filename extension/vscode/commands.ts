@@ -30,6 +30,15 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
       host.post({ type: 'showView', view: 'history' });
       await rt.handle({ type: 'history' });
     }),
+    guarded('sextant.newChatInEditor', async () => (await host.get()).openInEditor()),
+    guarded('sextant.showAgents', () => Promise.resolve(vscode.commands.executeCommand('sextant.agents.focus'))),
+    guarded('sextant.agents.open', async (item) => (await host.get()).agents.open(item)),
+    guarded('sextant.agents.stop', async (item) => (await host.get()).agents.stop(item)),
+    guarded('sextant.agents.approve', async (item) => (await host.get()).agents.decide(item, 'approve')),
+    guarded('sextant.agents.deny', async (item) => (await host.get()).agents.decide(item, 'deny')),
+    guarded('sextant.agents.continue', async (item) => (await host.get()).agents.continue(item)),
+    guarded('sextant.agents.filter', async () => (await host.get()).agents.pickFilter()),
+    guarded('sextant.agents.clearEnded', async () => (await host.get()).agents.clearEnded()),
     guarded('sextant.switchMode', async () => (await host.get()).pickMode()),
     guarded('sextant.selectModel', async () => (await host.get()).pickModel()),
     guarded('sextant.setApiKey', async () => (await host.get()).setApiKey()),

@@ -3,6 +3,8 @@
 // later, and a reload that follows right away can lose the update.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Logger } from '../core/ports';
+import { errorText } from '../core/util/error-text';
 
 const FILE = 'current-session.json';
 
@@ -17,6 +19,15 @@ export class CurrentSessionFile {
       return typeof id === 'string' && id ? id : undefined;
     } catch {
       return undefined; // none yet, or unreadable: start with a new chat
+    }
+  }
+
+  /** write(), with a failure logged rather than thrown (a chat goes on whether or not it is remembered). */
+  remember(sessionId: string | undefined, log: Logger): void {
+    try {
+      this.write(sessionId);
+    } catch (err) {
+      log.warn(`could not remember the current chat: ${errorText(err)}`);
     }
   }
 

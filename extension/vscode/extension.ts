@@ -3,7 +3,10 @@
 // loaded the first time the chat is shown or a command runs (see esbuild.mjs).
 import * as vscode from 'vscode';
 import { ChatViewProvider, CHAT_VIEW_ID } from './chat-view';
+// Only the constant: the panels themselves live in the runtime bundle.
+const CHAT_PANEL_TYPE = 'sextant.chatPanel';
 import { RuntimeHost } from './runtime-host';
+import { AgentsTree } from './agents-tree';
 import { registerCommands } from './commands';
 import { redactingLogChannel } from './adapters/log-channel';
 import { WalkthroughProgress, openWalkthrough, openWalkthroughOnce } from './walkthrough';
@@ -19,8 +22,14 @@ export function activate(context: vscode.ExtensionContext): void {
   const progress = new WalkthroughProgress();
   host.observer = (m) => progress.observe(m);
   const view = new ChatViewProvider(context.extensionUri, host, log);
+  const rt = host;
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view),
+    new AgentsTree(host),
+    // Chats in editor tabs come back after a reload, each on the session its webview last showed.
+    vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, {
+      deserializeWebviewPanel: async (panel, state) => (await rt.get()).restorePanel(panel, state),
+    }),
     ...registerCommands(host, view),
     vscode.commands.registerCommand('sextant.getStarted', () => openWalkthrough()),
     // An MCP server's OAuth sign-in comes back to vscode://sextant.sextant/mcp-oauth?code=…&state=….

@@ -27,6 +27,8 @@ export interface HandlerHost {
   pickModel(): Promise<void>;
   exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
   exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
+  /** "Open in Editor" on a History entry. */
+  openInEditor(sessionId: string): Promise<void>;
   planDocuments: PlanDocuments;
   diffReviews: Pick<DiffReviews, 'reveal'>;
   /** The user's answer to an MCP server waiting for approval (mcp-host.ts). */
@@ -277,6 +279,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       if (!(await c.resume(m.sessionId)))
         void vscode.window.showWarningMessage('Sextant: that session no longer exists.');
     },
+    openInEditor: (m) => host.openInEditor(m.sessionId),
     renameSession: (m) => {
       c.renameSession(m.sessionId, m.title);
       return c.postHistory(undefined, { reload: true });

@@ -4,12 +4,16 @@ import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import type { Outbound } from '../protocol/messages';
 import type * as RuntimeModule from './runtime';
+import type { AgentsTree } from './agents-tree';
 
 type Runtime = RuntimeModule.Runtime;
 
 export class RuntimeHost {
   private runtime: Promise<Runtime> | undefined;
   private poster: ((message: Outbound) => void) | undefined;
+  private visible: (() => boolean) | undefined;
+  /** The Agents view's tree, made at activation (agents-tree.ts). */
+  agentsTree: AgentsTree | undefined;
   /** Sees every post, live view or not (the Get Started walkthrough's progress). */
   observer: ((message: Outbound) => void) | undefined;
 
@@ -25,7 +29,16 @@ export class RuntimeHost {
       const file = path.join(__dirname, 'runtime.js');
       const mod = require(file) as typeof RuntimeModule;
       this.runtime = mod
-        .createRuntime(this.context, this.log, (m) => this.post(m))
+        .createRuntime(
+          this.context,
+          this.log,
+          {
+            post: (m) => this.post(m),
+            // A collapsed or disposed sidebar does not see its chat's approvals: they are notified instead.
+            visible: () => this.visible?.() ?? false,
+          },
+          this.agentsTree,
+        )
         .then((rt) => {
           this.log.info(`runtime ready in ${(performance.now() - started).toFixed(1)} ms`);
           return rt;
@@ -44,9 +57,10 @@ export class RuntimeHost {
     this.poster?.(message);
   }
 
-  /** The live view registers how to reach it; undefined when it is disposed. */
-  setPoster(poster: ((message: Outbound) => void) | undefined): void {
+  /** The live view registers how to reach it (and whether it is in front); undefined when it is disposed. */
+  setPoster(poster: ((message: Outbound) => void) | undefined, visible?: () => boolean): void {
     this.poster = poster;
+    this.visible = poster ? visible : undefined;
   }
 
   async dispose(): Promise<void> {

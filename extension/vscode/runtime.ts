@@ -7,37 +7,30 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { dispatchInbound, parseInbound, type Inbound, type Outbound } from '../protocol';
+import type { Inbound } from '../protocol';
 import { ApprovalBroker } from '../core/agent/approval-broker';
-import { ChatController } from '../core/agent/controller';
+import type { ChatController } from '../core/agent/controller';
 import { checkpointStorage, FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
 import { WorkerChangeFeed } from '../platform/watch/worker-change-feed';
 import type { Logger } from '../core/ports';
 import { ProjectContext } from '../core/extensions/project-context';
 import { projectFilesOver } from '../core/extensions/project-files';
-import { PromptHistory } from '../core/extensions/prompt-history';
 import { createSkillTool } from '../core/extensions/skill-tool';
 import type { AnyTool } from '../core/tools/types';
 import { searchSessions } from '../core/store/session-search';
 import { createToolSessionState, disposeToolSession } from '../core/tools/registry';
-import { errorText } from '../core/util/error-text';
 import { createLanguageModels } from './adapters/language-models';
 import { redactLogSecrets } from './adapters/log-channel';
 import { CurrentSessionFile } from './current-session';
 import { DiffReviews } from './diff-review';
 import { configureEmbeddings } from './embeddings-host';
 import { exportReportToWorkspace, exportSessionToWorkspace } from './export-command';
-import { createInboundHandlers } from './handlers';
-import { commandGrantHost, confirmReferenceRead, EditorReferences } from './reference-editor';
-import { referencesFor } from '../core/extensions/references/service';
 import { KeyCommands } from './key-commands';
 import { createPermissionHost } from './permission-host';
 import { createSandboxHost } from './sandbox-host';
 import { createRuntimeMcp } from './mcp-runtime';
 import { createRuntimeHooks } from './hooks-host';
-import { MessageQueue } from '../core/agent/message-queue';
 import { addMcpServer, showMcpServers } from './mcp-commands';
-import { PlanDocuments } from './plan-documents';
 import { ProvidersHost } from './providers-host';
 import { pickMode, pickModel, startResearch } from './quick-picks';
 import { createResearchHost } from './research-host';
@@ -50,36 +43,12 @@ import { modelServices } from './model-services';
 import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
 import { showStorage } from './storage-command';
 import { onTrustGranted, ToolsHost } from './tools-host';
-import { SubagentStops } from '../core/agent/task-tool';
 import { WorkspaceSettingsFile } from './workspace-settings';
-
-export interface Runtime {
-  controller: ChatController;
-  handle(raw: unknown): Promise<void>;
-  pickMode(): Promise<void>;
-  pickModel(): Promise<void>;
-  setApiKey(): Promise<void>;
-  clearApiKey(): Promise<void>;
-  setSearchApiKey(): Promise<void>;
-  clearSearchApiKey(): Promise<void>;
-  exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
-  /** Sextant: Show Storage — where history's disk space goes, and reclaiming it. */
-  showStorage(): Promise<void>;
-  /** Runs Research (or Plan Research) on a question in the chat, switching its mode. */
-  research(question: string, opts: { plan: boolean }): Promise<void>;
-  /** A report of the current chat (the one named, else a pick among them) to a workspace file. */
-  exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
-  showAuditLog(): Promise<void>;
-  /** Sextant: MCP Servers — each server's state, tools, prompts and resources, and what to do with it. */
-  showMcpServers(): Promise<void>;
-  /** Sextant: Add MCP Server — to user settings or the workspace's .mcp.json. */
-  addMcpServer(): Promise<void>;
-  /** The browser came back from an MCP server's OAuth sign-in (the URI handler). */
-  mcpOAuthRedirect(params: URLSearchParams): void;
-  /** "Sextant: Approve Change" / "Deny Change": the proposal shown in `target` (a diff's URI) or the active tab. */
-  decideChange(decision: 'approve' | 'deny', target?: unknown): Promise<void>;
-  dispose(): Promise<void>;
-}
+import type { SessionHub, SessionViewer } from '../core/sessions/session-hub';
+import { WindowChats } from './window-chats';
+import { sharedHandlerParts } from './handler-parts';
+import { type ChatSlotServices, createChatHub } from './chat-slots';
+import type { AgentsTree } from './agents-tree';
 
 /** Inbound messages whose handlers read the session store (all others run while it is still opening). */
 const READS_HISTORY: ReadonlySet<Inbound['type']> = new Set<Inbound['type']>([
@@ -90,17 +59,19 @@ const READS_HISTORY: ReadonlySet<Inbound['type']> = new Set<Inbound['type']>([
   'undoDelete',
   'export',
   'redoRewind',
+  'openInEditor',
 ]);
 
-/** Where the workspace's prompt history is kept (workspace state: per workspace, across windows). */
-const PROMPT_HISTORY_KEY = 'sextant.promptHistory';
-/** Messages queued while a turn runs (workspace state: a reloaded window still shows and sends them). */
-const QUEUE_KEY = 'sextant.queuedMessages';
+import type { Runtime } from './runtime-api';
+export type { Runtime } from './runtime-api';
 
 export async function createRuntime(
   context: vscode.ExtensionContext,
   channel: vscode.LogOutputChannel,
-  post: (message: Outbound) => void,
+  /** The sidebar chat view (RuntimeHost forwards to whichever webview is alive). */
+  sidebarViewer: SessionViewer,
+  /** The Agents view's tree (registered at activation), when VS Code has made it. */
+  agentsTree?: AgentsTree,
 ): Promise<Runtime> {
   const log: Logger = { info: (m) => channel.info(m), warn: (m) => channel.warn(m), error: (m) => channel.error(m) };
   const own = <T extends vscode.Disposable>(d: T): T => {
@@ -124,7 +95,14 @@ export async function createRuntime(
   // (the first request needs its key, and the journal's redaction needs the stored values).
   const started = performance.now();
   const secretsReady = providers.keys.refresh().then(() => performance.now() - started);
-  const store = openHistoryStore({ context, log, secrets: () => knownSecrets, notice: (t) => controller.notice(t) });
+  const store = openHistoryStore({
+    context,
+    log,
+    secrets: () => knownSecrets,
+    notice: (t) => {
+      for (const s of hub.slots()) s.controller.notice(t);
+    },
+  });
   log.info(`keys looked up in ${(await secretsReady).toFixed(0)} ms`);
   const embeddings = () => configureEmbeddings(store, configs, secrets, log);
   await embeddings();
@@ -138,7 +116,7 @@ export async function createRuntime(
       configs,
       knownSecrets: () => knownSecrets,
       resolveModel: (ref) => providers.resolve(ref),
-      currentModel: () => controller.currentModel(),
+      currentModel: () => sidebar.slot.controller.currentModel(),
       trusted,
       // Skills load through their own read-only tool, so every mode with tools may use them.
       moreTools: (): AnyTool[] => [createSkillTool(project.files)],
@@ -164,7 +142,7 @@ export async function createRuntime(
       log,
       gate: permissions.gate,
       audit: (entry) => permissions.audit(entry),
-      changed: () => void controller.postSnapshot(),
+      changed: () => hub.postSnapshots(),
     }),
   );
   tools.ports.sandbox = sandbox;
@@ -176,7 +154,7 @@ export async function createRuntime(
   } = createRuntimeMcp({
     context,
     log,
-    post: (message) => post(message),
+    post: (message) => hub.broadcast(message),
     tools,
     secrets,
     knownSecrets,
@@ -187,7 +165,7 @@ export async function createRuntime(
   const hooks = createRuntimeHooks({
     context,
     log,
-    post,
+    post: (message) => hub.broadcast(message),
     tools,
     audit: (entry) => permissions.audit(entry),
     policy: () => permissions.gate.policy(),
@@ -197,45 +175,46 @@ export async function createRuntime(
   const approvals = new ApprovalBroker(log);
   const changeFeed = own(new WorkerChangeFeed({ file: path.join(__dirname, 'change-watcher.js') }));
   const diffReviews = own(new DiffReviews({ decide: approvals.approve, log }));
-  const researchNotifier = own(new ResearchNotifier((requestId) => void controller.stop(requestId)));
+  // A research run's Cancel stops that request wherever it runs (stop with an id matches only its own).
+  const researchNotifier = own(
+    new ResearchNotifier((requestId) => {
+      for (const s of hub.slots()) void s.controller.stop(requestId);
+    }),
+  );
   // Per workspace (storageUri); without a folder open there is nothing to reopen.
   const currentSession = new CurrentSessionFile(context.storageUri?.fsPath);
-  const controller: ChatController = new ChatController({
-    approvals,
-    project,
-    hooks: hooks.engine,
-    host: {
-      // Every message passes the research notifier on its way: it shows a run's progress with Cancel.
-      post: (message) => {
-        researchNotifier.observe(message);
-        post(message);
+  const rememberSidebarChat = (id: string | undefined) => currentSession.remember(id, log);
+  // What every chat (the sidebar's, each editor tab's) shares; chat-slots.ts gives each its own controller.
+  const slotServices: ChatSlotServices = {
+    shared: {
+      approvals,
+      project,
+      hooks: hooks.engine,
+      models: modelServices(providers, context.globalState),
+      limits: {
+        maxSteps: () => readSettings().maxSteps,
+        budget: () => readSettings().budget,
+        maxCostUsdPerMinute: () => readSettings().subagents.maxCostUsdPerMinute,
       },
+      history: { persistence: store, searchSessions: (query) => searchSessions(store, query) },
+    },
+    host: {
       log,
       now: () => Date.now(),
       newId: () => randomUUID(),
       trusted,
       hasWorkspaceFolder: () => (vscode.workspace.workspaceFolders?.length ?? 0) > 0,
-      onCurrentSessionChanged: (id) => {
-        try {
-          currentSession.write(id);
-        } catch (err) {
-          log.warn(`could not remember the current chat: ${errorText(err)}`);
-        }
-      },
     },
-    models: modelServices(providers, context.globalState),
-    limits: {
-      maxSteps: () => readSettings().maxSteps,
-      budget: () => readSettings().budget,
-      maxCostUsdPerMinute: () => readSettings().subagents.maxCostUsdPerMinute,
+    // Every message passes the research notifier on its way: it shows a run's progress with Cancel.
+    observe: (message) => researchNotifier.observe(message),
+    // The sidebar's chat is the one a reloaded window reopens (editor tabs restore their own).
+    onCurrentSessionChanged: (slot, id) => {
+      if (sidebar?.slot === slot) rememberSidebarChat(id);
     },
-    subagents: {
-      limits: {
-        maxConcurrent: () => readSettings().subagents.maxConcurrent,
-        maxSteps: () => readSettings().subagents.maxSteps,
-        maxCostUsd: () => readSettings().subagents.maxCostUsd,
-      },
-      stops: new SubagentStops(),
+    subagentLimits: {
+      maxConcurrent: () => readSettings().subagents.maxConcurrent,
+      maxSteps: () => readSettings().subagents.maxSteps,
+      maxCostUsd: () => readSettings().subagents.maxCostUsd,
     },
     tools: {
       toolsFor: tools.toolsFor,
@@ -246,8 +225,10 @@ export async function createRuntime(
       permissions: permissions.gate,
       audit: (entry) => permissions.audit(entry),
       diffReview: diffReviews,
-      // Turn checkpoints: file contents as content-addressed blobs in global storage, never in the user's repo.
-      checkpoints: checkpointStorage(
+    },
+    // Turn checkpoints: file contents as content-addressed blobs in global storage, never in the user's repo.
+    checkpoints: () =>
+      checkpointStorage(
         withLocalFileOps(tools.ports.workspace),
         new FileCheckpointBlobs(path.join(context.globalStorageUri.fsPath, 'checkpoints')),
         // File events so a command's coverage looks only at what changed (a worker, started on first use).
@@ -256,23 +237,34 @@ export async function createRuntime(
           onScan: (r) => r.mode === 'full' && log.info(`command coverage: scanned ${r.root} (${r.reason})`),
         },
       ),
-    },
-    history: { persistence: store, searchSessions: (query) => searchSessions(store, query) },
-    research: createResearchHost({
-      searchClient: tools.searchClient,
-      pageFetcher: tools.pageFetcher,
-      resolveModel: (ref) => providers.resolve(ref),
-      fastModelRef: (): string => readSettings().fastModel ?? controller.currentModel(),
-      workspace: () => ({
-        ws: tools.ports.workspace,
-        rgPath: tools.ports.search.ripgrepPath(),
-        policy: () => permissions.gate.policy(),
+    research: (currentModel) =>
+      createResearchHost({
+        searchClient: tools.searchClient,
+        pageFetcher: tools.pageFetcher,
+        resolveModel: (ref) => providers.resolve(ref),
+        fastModelRef: (): string => readSettings().fastModel ?? currentModel(),
+        workspace: () => ({
+          ws: tools.ports.workspace,
+          rgPath: tools.ports.search.ripgrepPath(),
+          policy: () => permissions.gate.policy(),
+        }),
+        memento: context.workspaceState,
+        log,
+        browser: (runId) => tools.researchBrowser(runId),
       }),
-      memento: context.workspaceState,
-      log,
-      browser: (runId) => tools.researchBrowser(runId),
-    }),
-  });
+    queueState: context.workspaceState,
+    handlers: () => handlerParts,
+    // Every message waits for the last chat to reopen; those that read history wait until it is open.
+    beforeHandle: async (type) => {
+      await restored.catch(() => undefined);
+      if (READS_HISTORY.has(type)) await store.ready;
+    },
+    afterReady: () => {
+      mcp.post();
+      hooks.post();
+    },
+    log,
+  };
 
   // Settings → what reloads (the table is in setting-reactions.ts). Everything else is read on every use.
   own(
@@ -298,11 +290,28 @@ export async function createRuntime(
   own(
     languageModels.onDidChange(() => {
       providers.reload();
-      void controller.postSnapshot();
+      hub.postSnapshots();
     }),
   );
   // A key set or cleared (here, or in another window) updates the picker's "no key" marks.
-  own(context.secrets.onDidChange(() => void providers.keys.refresh().then(() => controller.postSnapshot())));
+  own(context.secrets.onDidChange(() => void providers.keys.refresh().then(() => hub.postSnapshots())));
+
+  // The live chats of this window (core/sessions): each slot runs on its own, whichever view shows it.
+  const hub: SessionHub<ChatController> = createChatHub(slotServices, (slot, wait) => chats.unseen.notify(slot, wait));
+  // Where the chats are shown: the sidebar, editor tabs, the Agents view, notifications.
+  const chats = own(
+    new WindowChats({
+      hub,
+      sidebarViewer,
+      agentsTree,
+      extensionUri: context.extensionUri,
+      memento: context.workspaceState,
+      channel,
+      storeReady: store.ready,
+      onSidebarMoved: (id) => rememberSidebarChat(id),
+    }),
+  );
+  const sidebar = chats.sidebar;
 
   // A reloaded window (or a restarted VS Code) reopens the chat this workspace had open — read from
   // history, so that one waits for the store; every message waits for it too, so nothing is shown or
@@ -310,7 +319,7 @@ export async function createRuntime(
   const lastSession = currentSession.read();
   const restored: Promise<void> = lastSession
     ? store.ready.then(async () => {
-        if (!(await controller.resume(lastSession)))
+        if (!(await sidebar.slot.controller.resume(lastSession)))
           log.info('the last chat of this workspace is gone from history; starting a new one');
       })
     : Promise.resolve();
@@ -324,27 +333,18 @@ export async function createRuntime(
     process.env,
     () => void providers.keys.refresh(),
   );
-
   const runtime: Runtime = {
-    controller,
-    handle: async (raw) => {
-      const parsed = parseInbound(raw);
-      if (!parsed.ok) {
-        log.warn(parsed.error.message);
-        post({ type: 'protocolError', error: parsed.error });
-        return;
-      }
-      await restored.catch(() => undefined);
-      // Messages that read history wait until it is open; a send, an approval or a Stop never does.
-      if (READS_HISTORY.has(parsed.message.type)) await store.ready;
-      await dispatchInbound(handlers, parsed.message);
-      if (parsed.message.type === 'ready') {
-        mcp.post();
-        hooks.post();
-      }
+    get controller() {
+      return sidebar.slot.controller;
     },
-    pickMode: () => pickMode(controller),
-    pickModel: () => pickModel(controller),
+    hub,
+    agents: chats.agents,
+    handle: (raw) => sidebar.handle(raw),
+    openInEditor: (sessionId) => chats.openInEditor(sessionId),
+    restorePanel: (panel, state) => chats.restorePanel(panel, state),
+    showSlot: (slotId) => chats.showSlot(slotId),
+    pickMode: () => pickMode(sidebar.slot.controller),
+    pickModel: () => pickModel(sidebar.slot.controller),
     setApiKey: () => keys.setApiKey(),
     clearApiKey: () => keys.clearApiKey(),
     setSearchApiKey: () => searchKeys.setSearchApiKey(),
@@ -359,66 +359,38 @@ export async function createRuntime(
       await store.ready;
       return exportSessionToWorkspace(
         {
-          current: () => controller.currentSessionRef(),
+          current: () => sidebar.slot.controller.currentSessionRef(),
           render: (id, f) => store.exportSession(id, f, { secrets: knownSecrets }),
         },
         format,
         log,
       );
     },
-    research: (question, { plan }) => startResearch(controller, question, plan),
+    research: (question, { plan }) => startResearch(sidebar.slot.controller, question, plan),
     exportReport: (reportId, format) =>
-      exportReportToWorkspace(controller.reports(), reportId, format, knownSecrets, log),
+      exportReportToWorkspace(sidebar.slot.controller.reports(), reportId, format, knownSecrets, log),
     dispose: async () => {
       await mcp.manager.dispose();
-      await controller.dispose();
+      await hub.dispose();
       await store.close();
     },
   };
-  const handlers = createInboundHandlers({
-    controller,
-    log: channel,
-    setApiKey: runtime.setApiKey,
-    pickModel: runtime.pickModel,
-    exportSession: runtime.exportSession,
-    exportReport: runtime.exportReport,
-    planDocuments: new PlanDocuments(),
+  // What every slot's handler table shares; each slot adds its controller, queue and post.
+  const handlerParts = sharedHandlerParts({
+    context,
+    channel,
+    runtime,
     diffReviews,
-    mcpDecide: async (server, decision, card) => void (await mcp.manager.decide(server, decision, card)),
-    hookDecide: (hash, decision) => hooks.decide(hash, decision),
-    expandMessage: (text) => mcp.expandMessage(text),
+    mcp,
+    hooks,
     project,
-    references: referencesFor({
-      workspace: tools.ports.workspace,
-      ripgrepPath: () => tools.ports.search.ripgrepPath(),
-      permissions: permissions.gate,
-      editor: own(new EditorReferences()),
-      fetchPage: async (url, signal) => {
-        const { page } = await tools.pageFetcher.fetch(url, signal ? { signal } : {});
-        return { url: page.finalUrl, title: page.title, markdown: page.markdown };
-      },
-      readMcpResource: (server, uri) => mcp.readResourceText(server, uri),
-      confirmRead: confirmReferenceRead,
-    }),
-    grants: commandGrantHost(context.workspaceState),
-    queue: new MessageQueue(
-      {
-        read: () => context.workspaceState.get(QUEUE_KEY),
-        write: (items) => void context.workspaceState.update(QUEUE_KEY, items),
-      },
-      randomUUID,
-    ),
-    newRequestId: randomUUID,
-    prompts: new PromptHistory({
-      read: () => context.workspaceState.get(PROMPT_HISTORY_KEY),
-      write: (prompts) => void context.workspaceState.update(PROMPT_HISTORY_KEY, prompts),
-    }),
-    post,
+    tools,
+    permissions,
   });
   // While the user reads the view and types, do what the first request needs — load its SDK bundle,
   // read its key and the key's bound host (each a round trip to the workbench) — so the first Send goes
   // straight to the wire. Best effort: the request meets (and reports) any problem itself.
-  setTimeout(() => void providers.warm(controller.currentModel()).catch(() => undefined), 0);
+  setTimeout(() => void providers.warm(sidebar.slot.controller.currentModel()).catch(() => undefined), 0);
   // Node's HTTP client (undici) loads on the first request: warm it against a local throwaway server.
   setTimeout(() => void warmHttpClient().catch(() => undefined), 0);
   return runtime;

@@ -193,6 +193,12 @@ export class SxHistory extends LightElement {
       <div class="session-actions">
         <button
           class="small-button"
+          aria-label=${`Open ${s.title} in Editor`}
+          title="Open in an editor tab (a running chat here keeps running)"
+          @click=${() => this.ctx?.host.post({ type: 'openInEditor', sessionId: s.id })}
+        >Open in Editor</button>
+        <button
+          class="small-button"
           aria-label=${`Rename ${s.title}`}
           @click=${() => this.startRename(s)}
         >Rename</button>

@@ -99,6 +99,8 @@ export function createHarness(opts: {
   hooks?: HookEngine;
   /** Whether the default model accepts images (its config's `images`); unset: the provider kind's default. */
   images?: boolean;
+  /** Sees every post after it is recorded (a session hub's slot, in the hub's tests). */
+  onPost?: (message: Outbound) => void;
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -177,6 +179,7 @@ export function createHarness(opts: {
             if (!journaled.has(`${e.requestId}:${e.seq}`)) postedBeforeJournal.push(`${e.requestId}:${e.seq}`);
         }
         posts.push(structuredClone(m));
+        opts.onPost?.(m);
       },
       log: { info() {}, warn() {}, error() {} },
       now: () => Date.now(),

@@ -110,6 +110,7 @@ test('dispatch calls exactly the handler of the message type', async () => {
     answer: record('answer'),
     history: record('history'),
     resume: record('resume'),
+    openInEditor: record('openInEditor'),
     renameSession: record('renameSession'),
     deleteSession: record('deleteSession'),
     undoDelete: record('undoDelete'),

@@ -1,0 +1,133 @@
+// What the Agents view lists: every session of this window (live, ended, interrupted by a reload), in
+// the words DESIGN §12 names, with the figures a user scans for — and the filter and the total. Pure, so
+// the wording and the arithmetic are tested without a window.
+import type { SessionState, SessionStatus } from './session-status';
+
+/** A state as the list says it; "interrupted" is a session a reload or crash cut off. */
+export type AgentState = Exclude<SessionState, 'waiting'> | 'waiting for you' | 'interrupted';
+
+export const AGENT_FILTERS = ['all', 'running', 'waiting for you', 'done', 'failed', 'interrupted'] as const;
+export type AgentFilter = (typeof AGENT_FILTERS)[number];
+
+export interface AgentEntry {
+  /** The live slot's id; undefined for a session that is only listed (ended, interrupted). */
+  slotId: string | undefined;
+  sessionId: string;
+  state: AgentState;
+  label: string;
+  description: string;
+  /** Lines of the tooltip (and the screen reader's detail). */
+  detail: string[];
+  costUsd: number | undefined;
+  waiting: { callId: string; label: string; detail: string; kind: 'approval' | 'question' }[];
+}
+
+export interface ListedSession {
+  slotId?: string;
+  status: SessionStatus;
+  folder?: string;
+  interrupted?: boolean;
+}
+
+export function agentState(s: ListedSession): AgentState {
+  if (s.interrupted) return 'interrupted';
+  return s.status.state === 'waiting' ? 'waiting for you' : s.status.state;
+}
+
+export function agentEntry(s: ListedSession, now: number): AgentEntry {
+  const st = s.status;
+  const state = agentState(s);
+  const steps = `${st.steps} tool step${st.steps === 1 ? '' : 's'}`;
+  const cost = st.costUsd === undefined ? undefined : formatUsd(st.costUsd);
+  const elapsed = st.startedAt === undefined ? undefined : formatElapsed((st.endedAt ?? now) - st.startedAt);
+  const description = [state, elapsed, st.startedAt === undefined ? undefined : steps, cost]
+    .filter(Boolean)
+    .join(' · ');
+  const detail = [
+    `${st.title} — ${state}`,
+    st.mode ? `Mode: ${st.mode}` : undefined,
+    st.model ? `Model: ${st.model}` : undefined,
+    elapsed ? `Elapsed: ${elapsed}` : undefined,
+    `Steps: ${steps}`,
+    `Cost: ${cost ?? (st.tokens ? `${st.tokens} tokens (price unknown)` : 'nothing yet')}`,
+    `Folder: ${s.folder ?? 'the workspace'}`,
+    st.error ? `Error: ${st.error}` : undefined,
+  ].filter((l): l is string => l !== undefined);
+  return {
+    slotId: s.slotId,
+    sessionId: st.sessionId,
+    state,
+    label: st.title || 'New chat',
+    description,
+    detail,
+    costUsd: st.costUsd,
+    waiting: [
+      ...st.approvals.map((a) => ({
+        callId: a.callId,
+        kind: 'approval' as const,
+        label: `${a.tool}: ${oneLine(a.subject)}`,
+        detail: a.detail,
+      })),
+      ...st.questions.map((q) => ({
+        callId: q.callId,
+        kind: 'question' as const,
+        label: `Question: ${oneLine(q.questions[0]?.question ?? '')}`,
+        detail: q.questions.map((x) => x.question).join('\n'),
+      })),
+    ],
+  };
+}
+
+/** The entries a filter keeps, most pressing first: waiting, running, then the rest by recency. */
+export function agentEntries(sessions: readonly ListedSession[], filter: AgentFilter, now: number): AgentEntry[] {
+  const rank: Record<AgentState, number> = {
+    'waiting for you': 0,
+    running: 1,
+    interrupted: 2,
+    failed: 3,
+    stopped: 4,
+    done: 5,
+    idle: 6,
+  };
+  return sessions
+    .map((s) => ({ s, e: agentEntry(s, now) }))
+    .filter(({ e }) => filter === 'all' || e.state === filter || (filter === 'done' && e.state === 'stopped'))
+    .sort(
+      (a, b) =>
+        rank[a.e.state] - rank[b.e.state] ||
+        (b.s.status.endedAt ?? b.s.status.startedAt ?? 0) - (a.s.status.endedAt ?? a.s.status.startedAt ?? 0),
+    )
+    .map(({ e }) => e);
+}
+
+/** The line above the list: how many run and wait, and what all of them cost. */
+export function agentsSummary(sessions: readonly ListedSession[]): string {
+  const states = sessions.map(agentState);
+  const count = (st: AgentState) => states.filter((x) => x === st).length;
+  let total: number | undefined;
+  for (const s of sessions) if (s.status.costUsd !== undefined) total = (total ?? 0) + s.status.costUsd;
+  const parts = [
+    `${count('running')} running`,
+    count('waiting for you') ? `${count('waiting for you')} waiting for you` : undefined,
+    count('interrupted') ? `${count('interrupted')} interrupted` : undefined,
+    total === undefined ? undefined : `${formatUsd(total)} total`,
+  ];
+  return parts.filter(Boolean).join(' · ');
+}
+
+export function formatUsd(usd: number): string {
+  return usd < 0.01 && usd > 0 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+}
+
+export function formatElapsed(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${s % 60}s`;
+  return `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}

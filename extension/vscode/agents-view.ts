@@ -1,0 +1,183 @@
+// The Agents view: every chat of this window — running, waiting for you, finished, failed, interrupted by
+// a reload — with what it costs, and one click to open it, stop it or answer what waits. The wording and
+// order come from core/sessions/agents-list.ts; this file makes tree items and commands of them.
+import * as vscode from 'vscode';
+import type { ChatController } from '../core/agent/controller';
+import {
+  AGENT_FILTERS,
+  type AgentEntry,
+  type AgentFilter,
+  agentEntries,
+  agentsSummary,
+  type ListedSession,
+} from '../core/sessions/agents-list';
+import type { SessionHub } from '../core/sessions/session-hub';
+import type { AgentsTree } from './agents-tree';
+
+const FILTER_KEY = 'sextant.agents.filter';
+
+/** A session row, or one thing waiting in it (a child row with inline Approve / Deny). */
+export class AgentItem extends vscode.TreeItem {
+  constructor(
+    readonly entry: AgentEntry,
+    readonly wait?: AgentEntry['waiting'][number],
+  ) {
+    super(
+      wait ? wait.label : entry.label,
+      !wait && entry.waiting.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
+    if (wait) {
+      this.id = `wait:${wait.callId}`;
+      this.contextValue = wait.kind === 'approval' ? 'sextant.agentApproval' : 'sextant.agentQuestion';
+      this.tooltip = wait.detail;
+      this.iconPath = new vscode.ThemeIcon(wait.kind === 'approval' ? 'shield' : 'question');
+      this.accessibilityInformation = { label: `${wait.label}, waiting for you in ${entry.label}` };
+      this.command = { command: 'sextant.agents.open', title: 'Open', arguments: [this] };
+      return;
+    }
+    this.id = `session:${entry.slotId ?? entry.sessionId}`;
+    this.description = entry.description;
+    this.tooltip = entry.detail.join('\n');
+    this.contextValue = `sextant.agent.${entry.state.replace(/ /g, '-')}`;
+    this.iconPath = new vscode.ThemeIcon(ICONS[entry.state] ?? 'comment-discussion');
+    this.accessibilityInformation = { label: `${entry.label}, ${entry.description}` };
+    this.command = { command: 'sextant.agents.open', title: 'Open', arguments: [this] };
+  }
+}
+
+const ICONS: Record<string, string> = {
+  running: 'sync~spin',
+  'waiting for you': 'bell-dot',
+  done: 'pass',
+  failed: 'error',
+  stopped: 'debug-stop',
+  interrupted: 'debug-disconnect',
+  idle: 'comment-discussion',
+};
+
+export interface AgentsViewHost {
+  hub: SessionHub<ChatController>;
+  tree: AgentsTree | undefined;
+  memento: vscode.Memento;
+  /** Sessions a reload or crash cut off (from the store), listed with Continue. */
+  interrupted(): ListedSession[];
+  showSlot(slotId: string): Promise<void>;
+  /** Opens a listed session (ended or interrupted) in an editor tab. */
+  openSession(sessionId: string): Promise<void>;
+  /** Continue on an interrupted session. */
+  continueSession?(sessionId: string): Promise<void>;
+}
+
+export class AgentsView implements vscode.Disposable {
+  private filter: AgentFilter;
+  private ticker: ReturnType<typeof setInterval> | undefined;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly host: AgentsViewHost) {
+    const saved = host.memento.get<string>(FILTER_KEY);
+    this.filter = (AGENT_FILTERS as readonly string[]).includes(saved ?? '') ? (saved as AgentFilter) : 'all';
+    this.unsubscribe = host.hub.onDidChange(() => this.update());
+    this.update();
+  }
+
+  children(element?: vscode.TreeItem): vscode.TreeItem[] {
+    if (element instanceof AgentItem)
+      return element.wait ? [] : element.entry.waiting.map((w) => new AgentItem(element.entry, w));
+    return agentEntries(this.listed(), this.filter, Date.now()).map((e) => new AgentItem(e));
+  }
+
+  /** Repaints the list, its badge and its summary; ticks the elapsed times while something runs. */
+  update(): void {
+    const listed = this.listed();
+    const tree = this.host.tree;
+    if (tree) {
+      const waits = listed.reduce((n, s) => n + s.status.approvals.length + s.status.questions.length, 0);
+      tree.view.badge = waits ? { value: waits, tooltip: `${waits} waiting for you` } : undefined;
+      tree.view.description = [this.filter === 'all' ? undefined : this.filter, agentsSummary(listed)]
+        .filter(Boolean)
+        .join(' · ');
+      tree.refresh();
+    }
+    const running = listed.some((s) => s.status.state === 'running' || s.status.state === 'waiting');
+    if (running && !this.ticker) this.ticker = setInterval(() => this.host.tree?.refresh(), 5_000);
+    if (!running && this.ticker) {
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
+  }
+
+  async open(item: unknown): Promise<void> {
+    const entry = entryOf(item);
+    if (!entry) return;
+    if (entry.slotId && this.host.hub.get(entry.slotId)) await this.host.showSlot(entry.slotId);
+    else await this.host.openSession(entry.sessionId);
+  }
+
+  async stop(item: unknown): Promise<void> {
+    const slot = this.slotOf(item);
+    if (slot) await slot.controller.stop();
+  }
+
+  /** Approve or Deny on a waiting row: the row names the tool and what it touches; the tooltip the detail. */
+  decide(item: unknown, decision: 'approve' | 'deny'): void {
+    const slot = this.slotOf(item);
+    const wait = item instanceof AgentItem ? item.wait : undefined;
+    if (!slot || !wait || wait.kind !== 'approval') return;
+    slot.controller.approve(wait.callId, decision === 'approve' ? { decision: 'approve' } : { decision: 'deny' });
+  }
+
+  async continue(item: unknown): Promise<void> {
+    const entry = entryOf(item);
+    if (entry && this.host.continueSession) await this.host.continueSession(entry.sessionId);
+  }
+
+  async pickFilter(): Promise<void> {
+    const pick = await vscode.window.showQuickPick(
+      AGENT_FILTERS.map((f) => ({ label: f, picked: f === this.filter })),
+      { title: 'Sextant: Show Agents that are…' },
+    );
+    if (!pick) return;
+    this.filter = pick.label;
+    await this.host.memento.update(FILTER_KEY, this.filter);
+    this.update();
+  }
+
+  /** Forgets the ended sessions listed (history keeps them). */
+  clearEnded(): void {
+    this.host.hub.forgetEnded();
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    if (this.ticker) clearInterval(this.ticker);
+  }
+
+  private listed(): ListedSession[] {
+    const live = this.host.hub.slots().map((s) => ({
+      slotId: s.id,
+      status: s.status,
+      ...(s.folder ? { folder: s.folder } : {}),
+    }));
+    // An empty new chat (the sidebar's, before its first message) is not an agent yet.
+    const shown = live.filter((s) => s.status.state !== 'idle' || s.status.approvals.length);
+    const liveIds = new Set(live.map((s) => s.status.sessionId));
+    const ended = this.host.hub
+      .endedSessions()
+      .filter((s) => !liveIds.has(s.sessionId))
+      .map((s) => ({ status: s, ...(s.folder ? { folder: s.folder } : {}) }));
+    const endedIds = new Set(ended.map((s) => s.status.sessionId));
+    const interrupted = this.host
+      .interrupted()
+      .filter((s) => !liveIds.has(s.status.sessionId) && !endedIds.has(s.status.sessionId));
+    return [...shown, ...ended, ...interrupted];
+  }
+
+  private slotOf(item: unknown) {
+    const entry = entryOf(item);
+    return entry?.slotId ? this.host.hub.get(entry.slotId) : undefined;
+  }
+}
+
+function entryOf(item: unknown): AgentEntry | undefined {
+  return item instanceof AgentItem ? item.entry : undefined;
+}

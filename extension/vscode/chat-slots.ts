@@ -1,0 +1,114 @@
+// One chat per hub slot (the sidebar's, each editor tab's, a background one): its own controller, message
+// queue and handler table over the services every chat shares. runtime.ts composes those services once.
+import { randomUUID } from 'node:crypto';
+import type * as vscode from 'vscode';
+import { ChatController } from '../core/agent/controller';
+import type { ChatHost, ChatServices } from '../core/agent/chat-services';
+import { MessageQueue } from '../core/agent/message-queue';
+import type { CheckpointStorage } from '../core/agent/rewind-session';
+import { SubagentStops, type SubagentServices } from '../core/agent/task-tool';
+import type { Logger } from '../core/ports';
+import type { ResearchHost } from '../core/research/host';
+import { SessionHub, type SessionSlot, type UnseenWait } from '../core/sessions/session-hub';
+import { dispatchInbound, parseInbound, type Inbound, type Outbound } from '../protocol';
+import { createInboundHandlers, type HandlerHost } from './handlers';
+
+/** Messages queued while a turn runs (workspace state: a reloaded window still shows and sends them). */
+const QUEUE_KEY = 'sextant.queuedMessages';
+
+export interface ChatSlotServices {
+  /** The controller's services that every chat shares as they are. */
+  shared: Pick<ChatServices, 'approvals' | 'project' | 'hooks' | 'models' | 'limits' | 'history'>;
+  host: Omit<ChatHost, 'post' | 'onCurrentSessionChanged'>;
+  tools: Omit<ChatServices['tools'], 'checkpoints'>;
+  subagentLimits: SubagentServices['limits'];
+  /** A chat's own checkpoint storage and research host (the latter reads the chat's model). */
+  checkpoints(): CheckpointStorage;
+  research(currentModel: () => string): ResearchHost;
+  /** Sees every message any chat posts (the research notifier). */
+  observe(message: Outbound): void;
+  onCurrentSessionChanged(slot: SessionSlot<ChatController>, sessionId: string | undefined): void;
+  queueState: vscode.Memento;
+  /** What every chat's handler table shares (read when a slot is made: the runtime builds it last). */
+  handlers(): Omit<HandlerHost, 'controller' | 'queue' | 'post'>;
+  /** Awaited before a message of this type is handled (the reopening chat, the store for history). */
+  beforeHandle(type: Inbound['type']): Promise<void>;
+  /** After a view's `ready`: the cards that are not a chat's (MCP servers, hooks). */
+  afterReady(): void;
+  log: Logger;
+}
+
+export function createChatHub(
+  services: ChatSlotServices,
+  onUnseenWait: (slot: SessionSlot<ChatController>, wait: UnseenWait) => void,
+): SessionHub<ChatController> {
+  let sidebarQueueTaken = false;
+  return new SessionHub<ChatController>({
+    newId: randomUUID,
+    now: Date.now,
+    onUnseenWait,
+    create: (post, slot, from) => {
+      const controller = newController(services, slot);
+      if (from) {
+        controller.setMode(from.status.mode ?? 'chat');
+        if (from.status.model) controller.setModel(from.status.model);
+      }
+      // The sidebar's first chat keeps its queue in workspace state (a reloaded window still sends it);
+      // other chats keep theirs in memory.
+      const persisted = slot.options.place === 'sidebar' && !sidebarQueueTaken;
+      if (persisted) sidebarQueueTaken = true;
+      const queue = new MessageQueue(persisted ? mementoQueue(services.queueState) : memoryQueue(), randomUUID);
+      const handlers = createInboundHandlers({ ...services.handlers(), controller, queue, post });
+      return {
+        controller,
+        handle: async (raw) => {
+          const parsed = parseInbound(raw);
+          if (!parsed.ok) {
+            services.log.warn(parsed.error.message);
+            post({ type: 'protocolError', error: parsed.error });
+            return;
+          }
+          await services.beforeHandle(parsed.message.type);
+          await dispatchInbound(handlers, parsed.message);
+          if (parsed.message.type === 'ready') services.afterReady();
+        },
+        dispose: () => controller.dispose(),
+      };
+    },
+  });
+}
+
+function newController(services: ChatSlotServices, slot: SessionSlot<ChatController>): ChatController {
+  const controller: ChatController = new ChatController({
+    ...services.shared,
+    host: {
+      ...services.host,
+      post: (message) => {
+        services.observe(message);
+        slot.post(message);
+      },
+      onCurrentSessionChanged: (id) => services.onCurrentSessionChanged(slot, id),
+    },
+    subagents: { limits: services.subagentLimits, stops: new SubagentStops() },
+    tools: { ...services.tools, checkpoints: services.checkpoints() },
+    research: services.research(() => controller.currentModel()),
+  });
+  return controller;
+}
+
+function mementoQueue(memento: vscode.Memento) {
+  return {
+    read: () => memento.get(QUEUE_KEY),
+    write: (items: unknown) => void memento.update(QUEUE_KEY, items),
+  };
+}
+
+function memoryQueue() {
+  let memory: unknown;
+  return {
+    read: () => memory,
+    write: (items: unknown) => {
+      memory = items;
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// The Agents view's words, order, filter and total (DESIGN §12: "running", "waiting for you", "done",
+// "failed", "interrupted").
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  agentEntries,
+  agentEntry,
+  agentsSummary,
+  type ListedSession,
+} from '../../../extension/core/sessions/agents-list';
+import { emptyStatus } from '../../../extension/core/sessions/session-status';
+import type { PendingApproval } from '../../../extension/protocol';
+
+const approval: PendingApproval = {
+  callId: 'c1',
+  tool: 'bash',
+  kind: 'execute',
+  subject: 'npm   test\n--watch',
+  detail: 'npm test --watch (in /repo)',
+};
+
+function listed(
+  title: string,
+  patch: Partial<ListedSession['status']>,
+  extra: Partial<ListedSession> = {},
+): ListedSession {
+  return { status: { ...emptyStatus(), sessionId: title, title, ...patch }, ...extra };
+}
+
+test('an entry says state, elapsed time, steps and cost, and names what waits in one line', () => {
+  const e = agentEntry(
+    listed(
+      'Fix the build',
+      {
+        state: 'waiting',
+        mode: 'agent',
+        model: 'openai/gpt',
+        startedAt: 0,
+        steps: 3,
+        costUsd: 0.125,
+        approvals: [approval],
+      },
+      { slotId: 's1', folder: '/wt/fix' },
+    ),
+    75_000,
+  );
+  assert.equal(e.state, 'waiting for you');
+  assert.equal(e.description, 'waiting for you · 1m 15s · 3 tool steps · $0.13');
+  assert.deepEqual(e.waiting, [
+    { callId: 'c1', kind: 'approval', label: 'bash: npm test --watch', detail: approval.detail },
+  ]);
+  assert.ok(e.detail.includes('Folder: /wt/fix'));
+  assert.ok(e.detail.includes('Model: openai/gpt'));
+});
+
+test('unknown prices are never made up: tokens are shown instead', () => {
+  const e = agentEntry(listed('t', { state: 'done', startedAt: 0, endedAt: 1000, tokens: 500 }), 5000);
+  assert.equal(e.description, 'done · 1s · 0 tool steps');
+  assert.ok(e.detail.includes('Cost: 500 tokens (price unknown)'));
+});
+
+test('waiting first, then running, then the rest; filters keep their state; the total adds known costs', () => {
+  const sessions = [
+    listed('done', { state: 'done', startedAt: 1, endedAt: 2, costUsd: 0.5 }),
+    listed('run', { state: 'running', startedAt: 3, costUsd: 0.25 }),
+    listed('wait', { state: 'waiting', startedAt: 4, approvals: [approval] }),
+    listed('cut', { state: 'idle', startedAt: 5 }, { interrupted: true }),
+  ];
+  assert.deepEqual(
+    agentEntries(sessions, 'all', 10).map((e) => e.label),
+    ['wait', 'run', 'cut', 'done'],
+  );
+  assert.deepEqual(
+    agentEntries(sessions, 'interrupted', 10).map((e) => e.label),
+    ['cut'],
+  );
+  assert.equal(agentsSummary(sessions), '1 running · 1 waiting for you · 1 interrupted · $0.75 total');
+});
