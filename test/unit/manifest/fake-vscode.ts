@@ -13,7 +13,8 @@ export const recorded: Recorded = { commands: [], views: [], executed: [] };
 
 /** A callable, constructible object whose every property is another such object. */
 function anything(): unknown {
-  const target = (() => {}) as unknown as Record<string | symbol, unknown>;
+  // A function expression, not an arrow: only those can be `new`ed (an EventEmitter at activation).
+  const target = function () {} as unknown as Record<string | symbol, unknown>;
   return new Proxy(target, {
     get: (t, key) => {
       if (key === 'then') return undefined; // not a thenable
@@ -31,6 +32,12 @@ const memento = new Map<string, unknown>();
 
 export const fakeVscode = new Proxy(
   {
+    // Listed as own keys: the bundle's namespace import copies only those (a proxy's `get` is not asked).
+    EventEmitter: class {
+      event = () => disposable;
+      fire(): void {}
+      dispose(): void {}
+    },
     commands: {
       registerCommand: (id: string) => {
         recorded.commands.push(id);
@@ -46,6 +53,10 @@ export const fakeVscode = new Proxy(
         registerWebviewViewProvider: (id: string) => {
           recorded.views.push(id);
           return disposable;
+        },
+        createTreeView: (id: string) => {
+          recorded.views.push(id);
+          return anything();
         },
       } as Record<string | symbol, unknown>,
       { get: (t, k) => (k in t ? t[k] : anything()) },
