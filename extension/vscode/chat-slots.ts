@@ -58,7 +58,8 @@ export function createChatHub(
       const persisted = slot.options.place === 'sidebar' && !sidebarQueueTaken;
       if (persisted) sidebarQueueTaken = true;
       const queue = new MessageQueue(persisted ? mementoQueue(services.queueState) : memoryQueue(), randomUUID);
-      const handlers = createInboundHandlers({ ...services.handlers(), controller, queue, post });
+      // Built on the first message: the sidebar's slot is opened while the runtime is still being composed.
+      let handlers: ReturnType<typeof createInboundHandlers> | undefined;
       return {
         controller,
         handle: async (raw) => {
@@ -69,6 +70,7 @@ export function createChatHub(
             return;
           }
           await services.beforeHandle(parsed.message.type);
+          handlers ??= createInboundHandlers({ ...services.handlers(), controller, queue, post });
           await dispatchInbound(handlers, parsed.message);
           if (parsed.message.type === 'ready') services.afterReady();
         },

@@ -45,6 +45,7 @@ import { showStorage } from './storage-command';
 import { onTrustGranted, ToolsHost } from './tools-host';
 import { WorkspaceSettingsFile } from './workspace-settings';
 import type { SessionHub, SessionViewer } from '../core/sessions/session-hub';
+import type { SessionView } from '../core/sessions/session-view';
 import { WindowChats } from './window-chats';
 import { sharedHandlerParts } from './handler-parts';
 import { type ChatSlotServices, createChatHub } from './chat-slots';
@@ -73,6 +74,9 @@ export async function createRuntime(
   /** The Agents view's tree (registered at activation), when VS Code has made it. */
   agentsTree?: AgentsTree,
 ): Promise<Runtime> {
+  // The chats and the sidebar exist only once everything they use does (below); what fires before then
+  // (a setting read, a server's card) has no chat to reach, so these are read through `late`.
+  const late: { hub?: SessionHub<ChatController>; sidebar?: SessionView<ChatController> } = {};
   const log: Logger = { info: (m) => channel.info(m), warn: (m) => channel.warn(m), error: (m) => channel.error(m) };
   const own = <T extends vscode.Disposable>(d: T): T => {
     context.subscriptions.push(d);
@@ -100,7 +104,7 @@ export async function createRuntime(
     log,
     secrets: () => knownSecrets,
     notice: (t) => {
-      for (const s of hub.slots()) s.controller.notice(t);
+      for (const s of late.hub?.slots() ?? []) s.controller.notice(t);
     },
   });
   log.info(`keys looked up in ${(await secretsReady).toFixed(0)} ms`);
@@ -116,7 +120,7 @@ export async function createRuntime(
       configs,
       knownSecrets: () => knownSecrets,
       resolveModel: (ref) => providers.resolve(ref),
-      currentModel: () => sidebar.slot.controller.currentModel(),
+      currentModel: () => late.sidebar?.slot.controller.currentModel() ?? readSettings().defaultModel,
       trusted,
       // Skills load through their own read-only tool, so every mode with tools may use them.
       moreTools: (): AnyTool[] => [createSkillTool(project.files)],
@@ -142,7 +146,7 @@ export async function createRuntime(
       log,
       gate: permissions.gate,
       audit: (entry) => permissions.audit(entry),
-      changed: () => hub.postSnapshots(),
+      changed: () => late.hub?.postSnapshots(),
     }),
   );
   tools.ports.sandbox = sandbox;
@@ -154,7 +158,7 @@ export async function createRuntime(
   } = createRuntimeMcp({
     context,
     log,
-    post: (message) => hub.broadcast(message),
+    post: (message) => late.hub?.broadcast(message),
     tools,
     secrets,
     knownSecrets,
@@ -165,7 +169,7 @@ export async function createRuntime(
   const hooks = createRuntimeHooks({
     context,
     log,
-    post: (message) => hub.broadcast(message),
+    post: (message) => late.hub?.broadcast(message),
     tools,
     audit: (entry) => permissions.audit(entry),
     policy: () => permissions.gate.policy(),
@@ -178,7 +182,7 @@ export async function createRuntime(
   // A research run's Cancel stops that request wherever it runs (stop with an id matches only its own).
   const researchNotifier = own(
     new ResearchNotifier((requestId) => {
-      for (const s of hub.slots()) void s.controller.stop(requestId);
+      for (const s of late.hub?.slots() ?? []) void s.controller.stop(requestId);
     }),
   );
   // Per workspace (storageUri); without a folder open there is nothing to reopen.
@@ -209,7 +213,7 @@ export async function createRuntime(
     observe: (message) => researchNotifier.observe(message),
     // The sidebar's chat is the one a reloaded window reopens (editor tabs restore their own).
     onCurrentSessionChanged: (slot, id) => {
-      if (sidebar?.slot === slot) rememberSidebarChat(id);
+      if (late.sidebar?.slot === slot) rememberSidebarChat(id);
     },
     subagentLimits: {
       maxConcurrent: () => readSettings().subagents.maxConcurrent,
@@ -290,11 +294,11 @@ export async function createRuntime(
   own(
     languageModels.onDidChange(() => {
       providers.reload();
-      hub.postSnapshots();
+      late.hub?.postSnapshots();
     }),
   );
   // A key set or cleared (here, or in another window) updates the picker's "no key" marks.
-  own(context.secrets.onDidChange(() => void providers.keys.refresh().then(() => hub.postSnapshots())));
+  own(context.secrets.onDidChange(() => void providers.keys.refresh().then(() => late.hub?.postSnapshots())));
 
   // The live chats of this window (core/sessions): each slot runs on its own, whichever view shows it.
   const hub: SessionHub<ChatController> = createChatHub(slotServices, (slot, wait) => chats.unseen.notify(slot, wait));
@@ -312,6 +316,8 @@ export async function createRuntime(
     }),
   );
   const sidebar = chats.sidebar;
+  late.hub = hub;
+  late.sidebar = sidebar;
 
   // A reloaded window (or a restarted VS Code) reopens the chat this workspace had open — read from
   // history, so that one waits for the store; every message waits for it too, so nothing is shown or

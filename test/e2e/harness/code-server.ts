@@ -27,6 +27,8 @@ export const QUIET_SETTINGS: Record<string, unknown> = {
   'git.openRepositoryInParentFolders': 'never',
   'terminal.integrated.enablePersistentSessions': false,
   'window.commandCenter': false,
+  // Editors open in tabs, where the scenarios look for them (VS Code may open some in a modal overlay).
+  'workbench.editor.useModal': 'off',
 };
 
 export interface CodeServerDirs {

@@ -249,8 +249,10 @@ export class Workbench {
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
     await waitUntil('Quick Open', () => input.waitFor({ state: 'visible', timeout: 10_000 }));
     const name = rel.split('/').pop() ?? rel;
-    // A file written a moment ago reaches Quick Open's index after the file watcher sees it: retype until it is listed.
-    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+    // A file written a moment ago reaches Quick Open's index after the file watcher sees it: retype until it is
+    // the focused row. Enter, not a click: the list re-sorts as results arrive (recent files first, then the
+    // search's), and a click can land on the row that moved under the pointer.
+    const focused = this.page.locator('.quick-input-list .monaco-list-row.focused .label-name').first();
     await poll(`${rel} in Quick Open`, async () => {
       // A view that takes the focus back (the walkthrough on a first activation) closes Quick Open: reopen it.
       if (!(await input.isVisible())) {
@@ -258,14 +260,14 @@ export class Workbench {
         await this.page.keyboard.press('ControlOrMeta+p');
         await input.waitFor({ state: 'visible', timeout: 2_000 });
       }
-      await input.fill('', { timeout: 2_000 });
-      await input.fill(rel, { timeout: 2_000 });
-      return row.waitFor({ state: 'visible', timeout: 2_000 }).then(
-        () => true,
-        () => false,
-      );
+      if ((await input.inputValue()) !== rel) {
+        await input.fill('', { timeout: 2_000 });
+        await input.fill(rel, { timeout: 2_000 });
+      }
+      const label = await focused.innerText({ timeout: 2_000 }).catch(() => '');
+      return label.trim() === name;
     });
-    await row.click();
+    await input.press('Enter');
     const tab = this.page.locator('.tabs-container .tab', { hasText: name }).first();
     await waitUntil(`the editor tab of ${name}`, () => tab.waitFor({ state: 'visible', timeout: 15_000 }));
   }
