@@ -1,19 +1,31 @@
 // The real window (code-server + headless Chromium, the e2e harness), measured as a user meets it:
 //   1. First use: a fresh window's first message, keydown in the view → request on the wire, typed the
-//      moment the view opens (the runtime may still be loading: the worst case), and again in a reloaded
-//      window once the output channel says the runtime is ready (as a person who types a question).
+//      moment the view opens (the runtime may still be loading: the worst case), and typed once the
+//      output channel says the runtime is ready (as a person who types a question). Each is the median
+//      of FIRST_USE_TRIES fresh windows (a window reload restarts the extension host), with the range.
 //   2. A long run: one Agent request of STEPS model turns, each a read_file the policy allows, answered
 //      at once by the fake model. The time per step is the gap between two model requests as the fake
 //      server receives them, so it holds everything Sextant does per step in the real window: the
 //      extension host's request, tool, journal and view updates, and the webview's rendering of a growing
 //      answer. REAL_WINDOW_HIDE=1 runs it with the view hidden (the Explorer in front): if that is flat
-//      and the visible run is not, what grows is the webview's.
+//      and the visible run is not, what grows is the webview's. REAL_WINDOW_STEPS=0 leaves it out.
 // Prints figures; asserts nothing.
 import type { FakeLlm } from '../../test/fixtures/fake-llm';
 import { E2E } from '../../test/e2e/harness/e2e';
-import { poll, type Workbench, waitUntil } from '../../test/e2e/harness/workbench';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findFiles, poll, type Workbench, waitUntil } from '../../test/e2e/harness/workbench';
 
 const STEPS = Number(process.env.REAL_WINDOW_STEPS ?? 150);
+/** Fresh windows per first-use figure (REAL_WINDOW_FIRST_USE_TRIES). */
+const FIRST_USE_TRIES = Math.max(1, Number(process.env.REAL_WINDOW_FIRST_USE_TRIES ?? 5));
+/**
+ * First use before the first-use work of issue 36 (a request's start recorded after its model call is on
+ * its way, the first Send's message schema compiled early): this bench on main's code (8559267), two runs
+ * on 2026-11-29 on the shared 2-core machine (load 0.3, then 3), 5 fresh windows each: each run's median.
+ * They differ by 3× — the window-to-window noise of this machine is larger than the change.
+ */
+const BASELINE = { atOnce: [651.8, 204.1], ready: [245.3, 118.9] };
 /** Steps at each end taken as a median, so one slow step (a GC, the TS server) does not decide. */
 const WINDOW = 15;
 
@@ -42,12 +54,51 @@ async function keydownToWire(wb: Workbench, fake: FakeLlm, text: string, answer:
   return keydownAt === undefined ? Number.NaN : req.receivedAt - keydownAt;
 }
 
+/** Sextant output-channel logs (one per extension host) that say the runtime is ready. */
+function readyLogs(wb: Workbench): number {
+  const logs = findFiles(join(wb.paths.userDataDir, 'logs'), (f) => /(^|\/)(\d+-)?Sextant\.log$/.test(f));
+  return logs.filter((f) => readFileSync(f, 'utf8').includes('runtime ready')).length;
+}
+
+/** A fresh window (the extension host restarts) with the Sextant view open. */
+async function freshWindow(wb: Workbench): Promise<void> {
+  await wb.reloadWindow();
+  await wb.openSextantView();
+}
+
+function range(xs: number[]): string {
+  const s = [...xs].sort((a, b) => a - b);
+  return `${s[0].toFixed(0)}–${s[s.length - 1].toFixed(0)}`;
+}
+
+const longRun = STEPS > 0 ? `, then a ${STEPS}-step Agent run` : '';
+
 e2e.scenario(
-  `real window: first use, then a ${STEPS}-step Agent run`,
+  `real window: first use (${FIRST_USE_TRIES} fresh windows each)${longRun}`,
   async ({ wb, fake, figure }) => {
-    await wb.openSextantView();
-    const atOnce = await keydownToWire(wb, fake, 'Hello', 'Ready.');
-    figure('first use, typed as the view opens: keydown → request on the wire ms', Number(atOnce.toFixed(1)));
+    // Typed the moment the view opens: the runtime may still be loading.
+    const atOnce: number[] = [];
+    const ready: number[] = [];
+    for (let i = 0; i < FIRST_USE_TRIES; i++) {
+      if (i === 0) await wb.openSextantView();
+      else await freshWindow(wb);
+      fake.reset();
+      atOnce.push(await keydownToWire(wb, fake, `Hello ${i}`, `Ready ${i}.`));
+      // Typed once the output channel says the runtime is ready, as a person's first question is.
+      const before = readyLogs(wb);
+      await freshWindow(wb);
+      await poll('"runtime ready" in the new Sextant output channel', async () => readyLogs(wb) > before);
+      fake.reset();
+      ready.push(await keydownToWire(wb, fake, `Hello again ${i}`, `Ready again ${i}.`));
+    }
+    const report = (what: string, xs: number[], baseline: number[]) => {
+      figure(`first use, ${what}: keydown → request on the wire ms, median`, Number(median(xs).toFixed(1)));
+      figure(`first use, ${what}: range of ${xs.length} tries ms`, range(xs));
+      figure(`first use, ${what}: before (main, medians of two runs) ms`, baseline.join(', '));
+    };
+    report('typed as the view opens', atOnce, BASELINE.atOnce);
+    report('typed once the runtime is ready (goal ≤ 50)', ready, BASELINE.ready);
+    if (STEPS <= 0) return;
 
     await wb.runPaletteCommand('Sextant: New Chat');
     const agent = wb.inWebview('radio', 'Agent');
@@ -104,19 +155,8 @@ e2e.scenario(
     figure(`long run${hidden}: last ÷ first (goal ≤ 1.1)`, Number((end / start).toFixed(2)));
     const body = JSON.stringify(all[all.length - 1].body).length;
     figure('long run: request body at the last step KB', Number((body / 1024).toFixed(1)));
-
-    // A fresh window again, now typed once the runtime has loaded, as a person's first question is.
-    fake.onRequest(undefined);
-    fake.reset();
-    await wb.reloadWindow();
-    await wb.openSextantView();
-    await poll('"runtime ready" in the Sextant output channel', async () =>
-      wb.outputChannelText('Sextant').includes('runtime ready'),
-    );
-    const ready = await keydownToWire(wb, fake, 'Hello again', 'Ready again.');
-    figure('first use, typed once the runtime is ready: keydown → request on the wire ms', Number(ready.toFixed(1)));
   },
-  { timeoutMs: 15 * 60_000 },
+  { timeoutMs: 30 * 60_000 },
 );
 
 e2e.run('Sextant in a real window: first use and a long run');

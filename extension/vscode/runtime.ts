@@ -399,5 +399,8 @@ export async function createRuntime(
   setTimeout(() => void providers.warm(sidebar.slot.controller.currentModel()).catch(() => undefined), 0);
   // Node's HTTP client (undici) loads on the first request: warm it against a local throwaway server.
   setTimeout(() => void warmHttpClient().catch(() => undefined), 0);
+  // The message schema compiles each kind of message on its first parse (tens of ms on a busy machine):
+  // the first Send's is done now, not between the user's Enter and the request.
+  setTimeout(() => parseInbound({ type: 'send', requestId: 'warm-up', text: 'warm-up', mode: 'chat' }), 0);
   return runtime;
 }

@@ -1,20 +1,12 @@
 // One request's life: it starts (the session written on its first message, a turn checkpoint), streams
 // its events through the current chat, and ends with exactly one terminal event — complete, aborted
 // (Stop, or a newer request) or error (with Retry). One request runs at a time.
-import {
-  compactRequests,
-  latestCompaction,
-  type Mode,
-  type Report,
-  type ResearchPlanInput,
-  type RunBudgetChoice,
-  type Todo,
-} from '../../protocol';
+import { compactRequests, latestCompaction, type Mode, type Report } from '../../protocol';
 import type { TurnCheckpoint } from '../ports';
 import type { ModelMessage } from '../providers/types';
 import { generateTitle } from '../session-title';
 import { agentTurn } from './agent-turn';
-import { subagentModelRef } from './subagent-model';
+import { commandModelRef } from './subagent-model';
 import type { ApprovalBroker } from './approval-broker';
 import type { ChatServices } from './chat-services';
 import type { CurrentChat } from './current-chat';
@@ -26,33 +18,14 @@ import { researchAsking, researchPlanRequest, researchRequest } from './research
 import type { SessionRewinder } from './rewind-session';
 import { llmOf, modelRefFor, plannerTarget, runBudget, type Target } from './run-target';
 import { TurnCheckpoints } from './turn-checkpoints';
-import { type Attachment, attachmentMeta, messageWithAttachments } from '../extensions/references/attach';
-import type { PreApproval } from '../extensions/allowed-tools';
+import { announcingProvider, startRecorder } from './request-start';
+import { type Attachment, messageWithAttachments } from '../extensions/references/attach';
 import { SteerInbox, type SteerSource } from './steering';
-import { type CheckedImageSet, storeChatImages } from '../extensions/images/chat-images';
+import type { CheckedImageSet } from '../extensions/images/chat-images';
 import { acceptsImages } from '../providers/registry';
+import type { SendOptions } from './send-options';
 
-/** How a request runs beyond its text and mode. */
-export interface SendOptions {
-  /** Seeds the session's todo list when the request starts (an approved plan's steps). */
-  todos?: Todo[];
-  /** Research mode: carry out this approved research plan instead of planning first. */
-  researchPlan?: ResearchPlanInput;
-  /** Plan mode: propose a research plan (Plan Research) instead of a change plan. */
-  planResearch?: boolean;
-  /** This request only runs on this model (a slash command's `model`), not the chat's. */
-  model?: string;
-  /** The composer's budget choice for this run, or Continue after a budget stop. */
-  budget?: RunBudgetChoice;
-  /** The message's `@` references, read: their content goes below the text to the model, only names to the chat. */
-  attachments?: Attachment[];
-  /** Rules a slash command's `allowed-tools` pre-approves for this turn (see core/extensions/allowed-tools.ts). */
-  preApproved?: PreApproval;
-  /** Images the user attached, checked (chat-images.ts): image parts to the model, names and sizes to the chat. */
-  images?: CheckedImageSet;
-  /** The text is a command file's body: its `` !`command` `` lines run before it is sent (command-shell.ts). */
-  commandShell?: boolean;
-}
+export type { SendOptions } from './send-options';
 
 interface InFlight {
   requestId: string;
@@ -62,6 +35,8 @@ interface InFlight {
   softStop?: () => boolean;
   /** Messages steering this request, delivered at its next step boundary. */
   steers: SteerInbox;
+  /** Records the request's start if it is not yet (request-start.ts): before anything is shown in it. */
+  begin: () => void;
 }
 
 export class RequestRunner {
@@ -90,19 +65,9 @@ export class RequestRunner {
    * the running request, or at the start of the next one.
    */
   notice(text: string): void {
-    if (this.inFlight) this.chat.emit(this.inFlight.requestId, { type: 'notice', text });
-    else this.heldNotices.push(text);
-  }
-
-  /**
-   * A slash command's `model` as Claude Code's files write it (`haiku`, `inherit`, `claude-3-5-haiku-…`), read
-   * against the configured providers exactly as a sub-agent's is; a fallback is said in the chat.
-   */
-  private async commandModel(wanted: string, mode: Mode): Promise<string> {
-    const chatRef = modelRefFor(this.services.models, this.chat.session.model, mode);
-    const { ref, note } = await subagentModelRef(wanted, chatRef, () => this.services.models.modelChoices());
-    if (note) this.heldNotices.push(`The command's model: ${note}.`);
-    return ref;
+    if (!this.inFlight) return void this.heldNotices.push(text);
+    this.inFlight.begin(); // the request's start first
+    this.chat.emit(this.inFlight.requestId, { type: 'notice', text });
   }
 
   /** The request running now, if any. */
@@ -133,15 +98,15 @@ export class RequestRunner {
     const { host } = this.services;
     const s = this.chat.session;
     const mode = effectiveMode(requestedMode, this.chat.modeContext());
-    const opts = given.model ? { ...given, model: await this.commandModel(given.model, mode) } : given;
+    const chatRef = () => modelRefFor(this.services.models, s.model, mode);
+    const choices = () => this.services.models.modelChoices();
+    const model = given.model && (await commandModelRef(given.model, chatRef(), choices, this.heldNotices));
+    const opts = model ? { ...given, model } : given;
     if (mode !== s.mode) this.chat.setMode(mode);
+    // Before the prompt is built: the system prompt's date is the session's start.
     if (!s.persisted) {
       s.title = generateTitle(text);
       s.createdAt = host.now();
-      const { id: sessionId, title, model } = s;
-      this.chat.journal({ kind: 'session_created', sessionId, title, mode: s.mode, model, at: host.now() });
-      s.persisted = true;
-      host.onCurrentSessionChanged?.(s.id);
     }
     // A new request moves the chat on: the last rewind can no longer be undone.
     this.rewinder.clearRedo(s);
@@ -149,36 +114,26 @@ export class RequestRunner {
     let finish!: () => void;
     const done = new Promise<void>((r) => (finish = r));
     const steers = new SteerInbox();
-    this.inFlight = { requestId, abort, done, steers };
     const userMessageId = host.newId();
     this.lastAttachments = opts.attachments?.length ? { userMessageId, attachments: opts.attachments } : undefined;
     this.lastImages = opts.images?.blocks.length ? { userMessageId, images: opts.images } : undefined;
-    // Their files first: the chat's thumbnails, History and exports read them there.
-    if (opts.images) storeChatImages(this.services.history.persistence.images, opts.images.blocks, host.log);
-    this.chat.emit(requestId, {
-      type: 'started',
+    const turn: TurnCheckpoint = { userMessageId, requestId, modelIndex: s.modelMessages.length };
+    // Recorded once the first model call is on its way (request-start.ts), before any of its events.
+    const begin = startRecorder(this.chat, this.services, {
+      requestId,
       userMessageId,
-      assistantMessageId: host.newId(),
       text,
       mode,
-      // The answer names the model that wrote it: the planner model for a plan.
       model: opts.model ?? modelRefFor(this.services.models, s.model, mode),
-      ...(opts.attachments?.length || opts.images?.metas.length
-        ? { attachments: [...(opts.attachments ?? []).map(attachmentMeta), ...(opts.images?.metas ?? [])] }
-        : {}),
+      ...(opts.attachments ? { attachments: opts.attachments } : {}),
+      ...(opts.images ? { images: opts.images } : {}),
+      notices: this.heldNotices.splice(0),
+      checkpoint: turn,
+      ...(opts.todos ? { todos: opts.todos } : {}),
     });
-    for (const text of this.heldNotices.splice(0)) this.chat.emit(requestId, { type: 'notice', text });
-    // Where this turn starts, so "Rewind to here" can cut the model history at this message.
-    const turn: TurnCheckpoint = { userMessageId, requestId, modelIndex: s.modelMessages.length };
-    s.checkpoints.push(turn);
-    this.chat.journal({ kind: 'turn_checkpoint', sessionId: s.id, checkpoint: turn, at: host.now() });
-    if (opts.todos) {
-      s.tools.todos = opts.todos;
-      this.chat.journal({ kind: 'todos', sessionId: s.id, todos: opts.todos, at: host.now() });
-      this.chat.emit(requestId, { type: 'todos', todos: opts.todos });
-    }
+    this.inFlight = { requestId, abort, done, steers, begin };
     try {
-      await this.run(requestId, text, mode, abort.signal, opts, turn);
+      await this.run(requestId, text, mode, abort.signal, opts, turn, begin);
     } finally {
       if (this.inFlight?.requestId === requestId) this.inFlight = undefined;
       compactRequests(s.chat);
@@ -250,6 +205,7 @@ export class RequestRunner {
     signal: AbortSignal,
     opts: SendOptions,
     turn: TurnCheckpoint,
+    begin: () => void,
   ): Promise<void> {
     const { host } = this.services;
     const s = this.chat.session;
@@ -281,12 +237,15 @@ export class RequestRunner {
     };
     try {
       const ref = opts.model ?? modelRefFor(this.services.models, s.model, mode);
-      const target: Target = { ...(await this.services.models.resolveModel(ref)), ref };
+      const resolved = await this.services.models.resolveModel(ref);
+      // The request's start is recorded once its first model call is on its way (request-start.ts).
+      const target: Target = { ...resolved, ref, provider: announcingProvider(resolved.provider, begin) };
       checkpoints = TurnCheckpoints.forTurn(this.services, requestId, mode);
-      const events = this.events(modelText, mode, requestId, signal, opts, target, checkpoints);
+      const events = this.events(modelText, mode, requestId, signal, opts, target, begin, checkpoints);
       for (;;) {
         const next = await events.next();
         if (next.done) break;
+        begin(); // the start before anything of the request's own
         const ev = next.value;
         if (ev.type === 'history') recordHistory(ev.messages);
         else if (ev.type === 'prompt') userMessage = ev.message;
@@ -298,6 +257,7 @@ export class RequestRunner {
           this.chat.emit(requestId, ev);
         }
       }
+      begin();
       await checkpoints?.save(this.chat, s.id, turn);
       if (signal.aborted) this.endAborted(requestId);
       else {
@@ -306,6 +266,7 @@ export class RequestRunner {
         this.retitleAfterFirstExchange(text);
       }
     } catch (err) {
+      begin();
       await checkpoints?.save(this.chat, s.id, turn);
       if (signal.aborted) return this.endAborted(requestId);
       const error = toErrorInfo(err);
@@ -323,10 +284,16 @@ export class RequestRunner {
     signal: AbortSignal,
     opts: SendOptions,
     target: Target,
+    begin: () => void,
     checkpoints?: TurnCheckpoints,
   ) {
     const { research, models, host } = this.services;
     const budget = runBudget(this.services.limits, this.chat.session.chat.messages, opts.budget);
+    // Cards and questions the request shows itself (approvals, a research question) come after its start.
+    const emit = (event: Parameters<CurrentChat['emit']>[1]) => {
+      begin();
+      this.chat.emit(requestId, event);
+    };
     if (research && (mode === 'research' || (mode === 'plan' && opts.planResearch))) {
       // Research mode plans (and checks for gaps) on the planner model; the report is the chat model's.
       const planner = mode === 'research' ? await plannerTarget(models, target) : undefined;
@@ -349,7 +316,6 @@ export class RequestRunner {
       const stop = new ResearchStop();
       if (this.inFlight?.requestId === requestId) this.inFlight.softStop = () => stop.request();
       const sessionId = this.chat.session.id;
-      const emit = (event: Parameters<CurrentChat['emit']>[1]) => this.chat.emit(requestId, event);
       // A question after a report continues from it (its sources are reused); not a fresh plan's run.
       const prior = opts.researchPlan ? undefined : this.followUps.get(sessionId);
       yield* researchRequest({
@@ -363,7 +329,6 @@ export class RequestRunner {
       });
       return;
     }
-    const emit = (event: Parameters<CurrentChat['emit']>[1]) => this.chat.emit(requestId, event);
     yield* agentTurn(this.chat, this.services, {
       text,
       mode,

@@ -55,3 +55,18 @@ function modelId(ref: string): string {
   const slash = ref.indexOf('/');
   return slash < 0 ? '' : ref.slice(slash + 1);
 }
+
+/**
+ * A slash command's `model` as Claude Code's files write it (`haiku`, `inherit`, `claude-3-5-haiku-…`), read
+ * against the configured providers exactly as a sub-agent's is; a fallback is said in the chat (`notices`).
+ */
+export async function commandModelRef(
+  wanted: string,
+  chatRef: string,
+  choices: () => Promise<ModelChoice[]>,
+  notices: string[],
+): Promise<string> {
+  const { ref, note } = await subagentModelRef(wanted, chatRef, choices);
+  if (note) notices.push(`The command's model: ${note}.`);
+  return ref;
+}
