@@ -6,6 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorktreeGit } from './worktree-git';
 
+/**
+ * `git add -A` over the whole tree, but not what the box kept aside (`.git.sextant-refused-<time>`:
+ * a config or hook a command tried to plant in `.git`) — that must never become part of the work.
+ */
+export const ADD_ALL: readonly string[] = ['add', '-A', '--', '.', ':(exclude,glob)**/.git.sextant-refused-*/**'];
+
 /** The tree id of `top`'s working tree as it is now; `gitDir` is its admin folder (where its index is). */
 export async function snapshotTree(git: WorktreeGit, top: string, gitDir: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'sextant-snapshot-'));
@@ -17,7 +23,7 @@ export async function snapshotTree(git: WorktreeGit, top: string, gitDir: string
       // No index yet (nothing ever staged): start from HEAD's tree.
       await git.run(['read-tree', 'HEAD'], { cwd: top, index });
     }
-    await git.run(['add', '-A', '--', '.'], { cwd: top, index });
+    await git.run(ADD_ALL, { cwd: top, index });
     return await git.text(['write-tree'], { cwd: top, index });
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -23,6 +23,8 @@ function work(f: Fixture, wt: SessionWorktree): void {
   f.git(wt.path, 'commit', '-qam', 'agent commit');
   f.write(join(wt.path, 'a.txt'), 'one\ntwo, edited by the agent\nthree\n');
   f.write(join(wt.path, 'new folder', 'untracked file.txt'), 'made by the agent\n');
+  // What the box kept aside when a command tried to plant a hook in `.git`: never part of the work.
+  f.write(join(wt.path, '.git.sextant-refused-1', 'hooks', 'pre-commit'), '#!/bin/sh\nevil\n');
 }
 
 function branchExists(f: Fixture, branch: string): boolean {
@@ -46,6 +48,7 @@ test('apply: the changes land in the main working tree uncommitted, the untracke
     assert.equal(f.read(join(f.repo, 'src', 'b.txt')), 'bee\ncommitted by the agent\n');
     assert.equal(f.read(join(f.repo, 'new folder', 'untracked file.txt')), 'made by the agent\n');
     assert.equal(f.read(join(f.repo, 'gone.txt')), 'the user edits this meanwhile\n');
+    assert.equal(existsSync(join(f.repo, '.git.sextant-refused-1')), false, 'what the box kept aside stays out');
     assert.equal(f.git(f.repo, 'rev-parse', 'HEAD').trim(), head, 'applied as edits, not committed');
     assert.equal(f.git(f.repo, 'diff', '--cached', '--name-only'), '', 'nothing staged');
     assert.equal(r.worktreeRemoved, true);
@@ -98,6 +101,7 @@ test('merge: the uncommitted work is committed on the branch, then merged --no-f
     assert.equal(f.read(join(f.repo, 'new folder', 'untracked file.txt')), 'made by the agent\n');
     assert.equal(f.read(join(f.repo, 'a.txt')), 'one\ntwo, edited by the agent\nthree\n');
     assert.equal(f.git(f.repo, 'status', '--porcelain'), '');
+    assert.doesNotMatch(f.git(f.repo, 'ls-files'), /sextant-refused/, 'what the box kept aside is not committed');
     assert.equal(existsSync(wt.path), false);
     assert.equal(branchExists(f, wt.branch), false, 'merged, so the branch goes');
   } finally {
