@@ -4,6 +4,7 @@
 // or committed on the kept branch; on a conflict or a refusal nothing is removed and the main working
 // tree is as it was, so the user can resolve by hand in the worktree and choose again.
 import { applyToMainTree } from './apply-to-main';
+import { unmergedPaths } from './conflicts';
 import { mergeBranchIntoMain } from './merge-branch';
 import { rebaseBranchOntoMain } from './rebase-branch';
 import { removeWorktree } from './remove';
@@ -32,6 +33,10 @@ export async function mergeBack(
     worktreeRemoved: false,
     branchKept: true,
   });
+  // A merge or rebase the agent left half-done in the worktree: its conflict markers are no work to bring back.
+  const unresolved = await unmergedPaths(inWorktree, wt.path);
+  if (unresolved.length)
+    return failed(unresolved, 'the worktree has unresolved conflicts of its own; resolve them there, then merge back');
   let savedCommit: string | undefined;
   if (choice !== 'apply') {
     try {

@@ -5,6 +5,7 @@
 // own merge driver and hooks run nothing on the host.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createWorktree, mergeBack, type SessionWorktree } from '../../../extension/core/worktrees';
@@ -252,6 +253,32 @@ test('the repository’s own merge driver and hooks run nothing: the file is a c
     const applied = await mergeBack(wt, 'apply');
     assert.equal(existsSync(marker), false);
     assert.equal(applied.ok, false);
+  } finally {
+    f.done();
+  }
+});
+
+test('a worktree with a conflict of its own (a merge the agent left half-done) is not merged back', { skip }, async () => {
+  const f = fixture();
+  try {
+    const wt = await session(f);
+    f.git(wt.path, 'checkout', '-qb', 'side');
+    f.write(join(wt.path, 'a.txt'), 'one\nside\nthree\n');
+    f.git(wt.path, 'commit', '-qam', 'side');
+    f.git(wt.path, 'checkout', '-q', wt.branch);
+    f.write(join(wt.path, 'a.txt'), 'one\nbranch\nthree\n');
+    f.git(wt.path, 'commit', '-qam', 'branch');
+    const merge = spawnSync('git', ['merge', 'side'], { cwd: wt.path });
+    assert.notEqual(merge.status, 0, 'the agent’s merge stopped on a conflict');
+    const mainBefore = treeState(f, f.repo);
+    for (const choice of ['apply', 'merge', 'keep'] as const) {
+      const r = await mergeBack(wt, choice);
+      assert.equal(r.ok, false);
+      assert.deepEqual(r.conflicts, ['a.txt']);
+      assert.match(r.message, /unresolved conflicts of its own/);
+    }
+    assert.equal(treeState(f, f.repo), mainBefore);
+    assert.ok(existsSync(wt.path));
   } finally {
     f.done();
   }
