@@ -72,6 +72,28 @@ test('create: a branch and folder named after the session, from HEAD, outside th
       folderSetting: join(f.base, 'trees here'),
     });
     assert.equal(set.worktree.path, join(f.base, 'trees here', 'my project', 'set-aaaaaa'));
+    // A workspace that is itself a linked worktree: the new one still hangs off the main working tree.
+    const fromLinked = await createWorktree({ repo: join(wt.path, 'src'), title: 'Nested', sessionId: 'bbbbbb' });
+    assert.equal(fromLinked.worktree.mainPath, f.repo);
+    assert.equal(fromLinked.worktree.commonDir, join(f.repo, '.git'));
+    assert.equal(fromLinked.worktree.path, join(f.base, 'my project.sextant-worktrees', 'nested-bbbbbb'));
+  } finally {
+    f.done();
+  }
+});
+
+test('create in the background: returns with the worktree, its files come with `ready`, the same tree', {
+  skip,
+}, async () => {
+  const f = fixture();
+  try {
+    const made = await createWorktree({ repo: f.repo, title: 'Quick', sessionId: 'abc123', populate: 'background' });
+    await made.ready;
+    const wt = made.worktree;
+    assert.equal(readFileSync(join(wt.path, 'old name.txt'), 'utf8'), readFileSync(join(f.repo, 'old name.txt'), 'utf8'));
+    assert.equal(f.git(wt.path, 'status', '--porcelain', '--untracked-files=all'), '', 'files and index as checked out');
+    assert.equal(f.git(wt.path, 'rev-parse', 'HEAD').trim(), wt.base);
+    assert.equal(f.git(wt.path, 'ls-files').split('\n').filter(Boolean).length, 4);
   } finally {
     f.done();
   }
