@@ -75,7 +75,10 @@ async function main(): Promise<void> {
         const { worktree } = await createWorktree({ repo, title: `${choice} ${r}`, sessionId: `m${r}bbbb` });
         for (let i = 0; i < CHANGED; i++) {
           const n = (r * 997 + i * 89) % FILES;
-          writeFileSync(join(worktree.path, `pkg${Math.floor(n / 100)}`, `f${n}.ts`), fileText(n, `// ${choice} ${r}\n`));
+          writeFileSync(
+            join(worktree.path, `pkg${Math.floor(n / 100)}`, `f${n}.ts`),
+            fileText(n, `// ${choice} ${r}\n`),
+          );
         }
         let t = performance.now();
         const listed = await worktreeChanges(worktree);
@@ -94,7 +97,9 @@ async function main(): Promise<void> {
     }
     console.log(`changes for review, ${CHANGED} files     median ${ms(median(changes))}`);
     console.log(`merge back: apply, ${CHANGED} files      median ${ms(median(apply))}   (incl. worktree removal)`);
-    console.log(`merge back: merge, ${CHANGED} files      median ${ms(median(merge))}   (incl. commit of the work, removal)`);
+    console.log(
+      `merge back: merge, ${CHANGED} files      median ${ms(median(merge))}   (incl. commit of the work, removal)`,
+    );
   } finally {
     rmSync(base, { recursive: true, force: true });
   }

@@ -37,7 +37,14 @@ const WORKTREE_LIVE_FOLDERS = ['logs', 'refs'];
  * folder is bound over the common one's read-only `worktrees`). `via` is `<root>/.git`, for refusals.
  */
 export function linkedWorktreeInBox(found: LinkedWorktreeGit, via: string): GitInBox[] {
-  const common: GitInBox = { path: normalizePath(found.commonDir.path), via, live: [], readOnly: [], state: [], role: 'common' };
+  const common: GitInBox = {
+    path: normalizePath(found.commonDir.path),
+    via,
+    live: [],
+    readOnly: [],
+    state: [],
+    role: 'common',
+  };
   for (const e of found.commonDir.entries) {
     if (e.kind === 'dir' && GIT_LIVE_FOLDERS.includes(e.name)) common.live.push(e.name);
     else if (e.kind === 'file' && COMMON_STATE_FILES.includes(e.name)) common.state.push(e.name);

@@ -31,16 +31,21 @@ export async function applyToMainTree(
     return { ok: true, conflicts: [], applied: 0, message: 'The worktree has no changes against its base.' };
   const mainGitDir = await inMain.text(['rev-parse', '--absolute-git-dir'], { cwd: wt.mainPath });
   const mainState = await snapshotTree(inMain, wt.mainPath, mainGitDir);
-  const merged = await withTemporaryIndex<{ tree?: string; conflicts: string[] }>(inMain, wt.mainPath, mainState, async (index) => {
-    const r = await inMain.run(['apply', '--cached', '--3way', '--binary', '-'], {
-      cwd: wt.mainPath,
-      index,
-      input: patch,
-      ok: [1, 128],
-    });
-    if (r.code !== 0) return { conflicts: await conflictingPaths(inMain, wt.mainPath, index, r.stderr) };
-    return { tree: await inMain.text(['write-tree'], { cwd: wt.mainPath, index }), conflicts: [] };
-  });
+  const merged = await withTemporaryIndex<{ tree?: string; conflicts: string[] }>(
+    inMain,
+    wt.mainPath,
+    mainState,
+    async (index) => {
+      const r = await inMain.run(['apply', '--cached', '--3way', '--binary', '-'], {
+        cwd: wt.mainPath,
+        index,
+        input: patch,
+        ok: [1, 128],
+      });
+      if (r.code !== 0) return { conflicts: await conflictingPaths(inMain, wt.mainPath, index, r.stderr) };
+      return { tree: await inMain.text(['write-tree'], { cwd: wt.mainPath, index }), conflicts: [] };
+    },
+  );
   if (!merged.tree)
     return {
       ok: false,

@@ -56,7 +56,11 @@ function binaryPaths(numstat: string): Set<string> {
     const m = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(parts[i]);
     if (!m) continue;
     // A rename: empty path here, then the old and the new path as two more parts.
-    const path = m[3] === '' ? parts[(i += 2)] : m[3];
+    let path = m[3];
+    if (path === '') {
+      path = parts[i + 2];
+      i += 2;
+    }
     if (m[1] === '-' && m[2] === '-' && path !== undefined) out.add(path);
   }
   return out;

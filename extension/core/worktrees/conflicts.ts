@@ -13,6 +13,12 @@ export async function unmergedPaths(git: WorktreeGit, cwd: string, index?: strin
   return [...paths].sort();
 }
 
+/** `error: <path>: <why>` lines of `git apply`. */
+const REFUSED_PATH = new RegExp(
+  '^error: (.+?): (?:already exists in (?:working directory|index)|does not exist in index|' +
+    'does not match index|patch does not apply)$',
+);
+
 /** The paths git lists in a refusal's message (tab-indented lines, `patch failed: <path>:<line>`, `<path>: …`). */
 export function pathsInGitMessage(stderr: string): string[] {
   const paths = new Set<string>();
@@ -21,9 +27,7 @@ export function pathsInGitMessage(stderr: string): string[] {
     if (listed) paths.add(listed[1]);
     const failed = /^error: patch failed: (.+):\d+$/.exec(line);
     if (failed) paths.add(failed[1]);
-    const named = /^error: (.+?): (?:already exists in (?:working directory|index)|does not exist in index|does not match index|patch does not apply)$/.exec(
-      line,
-    );
+    const named = REFUSED_PATH.exec(line);
     if (named) paths.add(named[1]);
     const merge = /^CONFLICT \([^)]*\): .*? in (.+)$/.exec(line);
     if (merge) paths.add(merge[1]);

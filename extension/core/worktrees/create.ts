@@ -96,7 +96,14 @@ export async function createWorktree(o: CreateWorktreeOptions): Promise<CreatedW
     }),
   ]);
   const path = realpathSync(chosen.path);
-  const worktree: SessionWorktree = { path, branch: chosen.branch, base, mainPath, commonDir, gitDir: adminFolder(path) };
+  const worktree: SessionWorktree = {
+    path,
+    branch: chosen.branch,
+    base,
+    mainPath,
+    commonDir,
+    gitDir: adminFolder(path),
+  };
   const ready = git
     .run(['reset', '--hard', '--quiet', '--no-recurse-submodules'], { cwd: path })
     .then(() => undefined)

@@ -42,7 +42,10 @@ export async function mergeBack(
     try {
       savedCommit = await saveUncommittedWork(wt, inWorktree);
     } catch (e) {
-      return failed([], `the worktree's uncommitted work could not be committed, so nothing was merged: ${(e as Error).message}`);
+      return failed(
+        [],
+        `the worktree's uncommitted work could not be committed, so nothing was merged: ${(e as Error).message}`,
+      );
     }
   }
   let message: string;

@@ -44,5 +44,10 @@ export async function rebaseBranchOntoMain(
         `${wt.branch} is rebased onto the main branch, but the main working tree was not moved to it: ` +
         `${firstError(ff.stderr)}`,
     };
-  return { ok: true, rebased: true, conflicts: [], message: `Rebased ${wt.branch} and fast-forwarded the main branch.` };
+  return {
+    ok: true,
+    rebased: true,
+    conflicts: [],
+    message: `Rebased ${wt.branch} and fast-forwarded the main branch.`,
+  };
 }

@@ -9,7 +9,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { bashTool } from '../../../extension/core/tools/bash';
@@ -30,8 +39,7 @@ if (skip) console.log(`# worktree sandbox integration skipped: ${skip}`);
 const HOST_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', LANG: 'C' };
 
 async function setup(under: 'checkout' | 'tmp') {
-  const parent =
-    under === 'tmp' ? tmpdir() : path.join(process.cwd(), 'test-results');
+  const parent = under === 'tmp' ? tmpdir() : path.join(process.cwd(), 'test-results');
   mkdirSync(parent, { recursive: true });
   const base = realpathSync(mkdtempSync(path.join(parent, 'wt box ')));
   const main = path.join(base, 'main repo');
@@ -61,7 +69,7 @@ async function setup(under: 'checkout' | 'tmp') {
   const asked: string[] = [];
   ports.approval = {
     request: async (req) => {
-      asked.push(req.title);
+      asked.push(`${req.tool}: ${req.subject}`);
       return { decision: 'deny' };
     },
   };
@@ -109,7 +117,8 @@ function protectedState(wt: SessionWorktree): string {
 }
 
 for (const under of ['checkout', 'tmp'] as const) {
-  test(`a worktree session in the box (repository ${under === 'tmp' ? 'under /tmp' : 'beside the checkout'}): git status, add and commit work and reach the repository`, {
+  const where = under === 'tmp' ? 'under /tmp' : 'beside the checkout';
+  test(`a worktree session in the box (repository ${where}): git status, add and commit work and reach it`, {
     skip,
   }, async () => {
     const t = await setup(under);
@@ -140,13 +149,14 @@ for (const under of ['checkout', 'tmp'] as const) {
   });
 }
 
-test('a worktree session in the box: its .git file, admin folder and the common .git’s config and hooks stay protected', {
+test('a worktree session in the box: its .git file, admin folder, the common config and hooks stay protected', {
   skip,
 }, async () => {
   const t = await setup('checkout');
   try {
     const before = protectedState(t.wt);
     const marker = path.join(t.base, 'MARKER');
+    const q = (...parts: string[]) => shellQuote(path.join(...parts));
     const evil = `[core]\\n\\tfsmonitor = touch ${shellQuote(marker)} #\\n`;
     const out = await t.run(
       [
@@ -155,10 +165,10 @@ test('a worktree session in the box: its .git file, admin folder and the common 
         `printf '${evil}' > ${shellQuote(path.join(t.wt.gitDir, 'config.worktree'))}`,
         `echo ${shellQuote(`${t.base}/elsewhere`)} > ${shellQuote(path.join(t.wt.gitDir, 'commondir'))}`,
         `echo /elsewhere/.git > ${shellQuote(path.join(t.wt.gitDir, 'gitdir'))}`,
-        `mkdir -p ${shellQuote(path.join(t.wt.gitDir, 'hooks'))} && echo evil > ${shellQuote(path.join(t.wt.gitDir, 'hooks', 'post-checkout'))}`,
+        `mkdir -p ${q(t.wt.gitDir, 'hooks')} && echo evil > ${q(t.wt.gitDir, 'hooks', 'post-checkout')}`,
         `printf '${evil}' >> ${shellQuote(path.join(t.wt.commonDir, 'config'))}`,
         `echo evil > ${shellQuote(path.join(t.wt.commonDir, 'hooks', 'pre-commit'))}`,
-        `mkdir -p ${shellQuote(path.join(t.wt.commonDir, 'info'))}; echo '* filter=evil' > ${shellQuote(path.join(t.wt.commonDir, 'info', 'attributes'))}`,
+        `mkdir -p ${q(t.wt.commonDir, 'info')}; echo '* filter=evil' > ${q(t.wt.commonDir, 'info', 'attributes')}`,
         `echo 0000000000000000000000000000000000000000 > ${shellQuote(path.join(t.wt.commonDir, 'HEAD'))}`,
         `echo x > ${shellQuote(path.join(t.wt.commonDir, 'index'))}`,
         `mv ${shellQuote(t.wt.commonDir)} ${shellQuote(`${t.wt.commonDir}-moved`)}`,

@@ -30,7 +30,7 @@ test('names: a safe slug of the title and six characters of the id; the folder b
   assert.throws(() => worktreesFolder('/src/app', 'trees'), /must be an absolute folder/);
 });
 
-test('create: a branch and folder named after the session, from HEAD, outside the workspace; the main tree’s edits stay there', {
+test('create: a branch and folder named after the session, from HEAD, outside the workspace; main’s edits stay', {
   skip,
 }, async () => {
   const f = fixture();
@@ -63,7 +63,10 @@ test('create: a branch and folder named after the session, from HEAD, outside th
     writeFileSync(join(f.base, 'my project.sextant-worktrees', 'other-abcdef', 'mine.txt'), 'mine\n');
     const third = await createWorktree({ repo: f.repo, title: 'Other', sessionId: 'abcdef' });
     assert.equal(third.worktree.branch, 'sextant/other-abcdef-2');
-    assert.equal(readFileSync(join(f.base, 'my project.sextant-worktrees', 'other-abcdef', 'mine.txt'), 'utf8'), 'mine\n');
+    assert.equal(
+      readFileSync(join(f.base, 'my project.sextant-worktrees', 'other-abcdef', 'mine.txt'), 'utf8'),
+      'mine\n',
+    );
     // A folder the user set.
     const set = await createWorktree({
       repo: f.repo,
@@ -90,8 +93,15 @@ test('create in the background: returns with the worktree, its files come with `
     const made = await createWorktree({ repo: f.repo, title: 'Quick', sessionId: 'abc123', populate: 'background' });
     await made.ready;
     const wt = made.worktree;
-    assert.equal(readFileSync(join(wt.path, 'old name.txt'), 'utf8'), readFileSync(join(f.repo, 'old name.txt'), 'utf8'));
-    assert.equal(f.git(wt.path, 'status', '--porcelain', '--untracked-files=all'), '', 'files and index as checked out');
+    assert.equal(
+      readFileSync(join(wt.path, 'old name.txt'), 'utf8'),
+      readFileSync(join(f.repo, 'old name.txt'), 'utf8'),
+    );
+    assert.equal(
+      f.git(wt.path, 'status', '--porcelain', '--untracked-files=all'),
+      '',
+      'files and index as checked out',
+    );
     assert.equal(f.git(wt.path, 'rev-parse', 'HEAD').trim(), wt.base);
     assert.equal(f.git(wt.path, 'ls-files').split('\n').filter(Boolean).length, 4);
   } finally {
@@ -129,17 +139,14 @@ test('what changed: commits on the branch, uncommitted, untracked, deleted and r
     const before = f.git(wt.path, 'status', '--porcelain');
     const changes = await worktreeChanges(wt);
     const byPath = new Map(changes.files.map((c) => [c.path, c]));
-    assert.deepEqual(
-      changes.files.map((c) => `${c.status} ${c.path}`).sort(),
-      [
-        'added bin.dat',
-        'added new dir/new file.txt',
-        'deleted gone.txt',
-        'modified a.txt',
-        'modified src/b.txt',
-        'renamed new name.txt',
-      ],
-    );
+    assert.deepEqual(changes.files.map((c) => `${c.status} ${c.path}`).sort(), [
+      'added bin.dat',
+      'added new dir/new file.txt',
+      'deleted gone.txt',
+      'modified a.txt',
+      'modified src/b.txt',
+      'renamed new name.txt',
+    ]);
     assert.equal(byPath.get('new name.txt')?.oldPath, 'old name.txt');
     assert.equal(byPath.get('bin.dat')?.binary, true);
     assert.equal(byPath.get('a.txt')?.binary, false);

@@ -258,7 +258,9 @@ test('the repository’s own merge driver and hooks run nothing: the file is a c
   }
 });
 
-test('a worktree with a conflict of its own (a merge the agent left half-done) is not merged back', { skip }, async () => {
+test('a worktree with a conflict of its own (a merge the agent left half-done) is not merged back', {
+  skip,
+}, async () => {
   const f = fixture();
   try {
     const wt = await session(f);
