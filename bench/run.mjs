@@ -37,6 +37,11 @@ const benches = [
   ['run-later', 'bench/run-later.mjs', 'files that run later: time the watch adds to a boxed command (400 .bin links)'],
   ['checkpoints', 'bench/checkpoints.mjs', 'checkpoint per turn and rewind, 1/10/100 files of 10 KB'],
   [
+    'worktrees',
+    'bench/worktrees.mjs',
+    'worktree per session: creation on a 10,000-file repository; merge back (review, apply, merge) of 100 files',
+  ],
+  [
     'command-coverage',
     'bench/command-coverage.mjs',
     'rewind coverage of commands: added time per command in a 10,000-file git repository, disk after 100',

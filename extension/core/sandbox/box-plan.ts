@@ -12,6 +12,7 @@ import {
   nestedGitWholeReason,
 } from './git-in-box';
 import type { BoxPlan, GitInBox, HiddenPath, ReadOnlyPath, WritableRoot } from './types';
+import { type LinkedWorktreeGit, linkedWorktreeInBox } from './worktree-in-box';
 
 /**
  * Package-manager and build caches under home that stay writable, when they exist: npm, pip and
@@ -66,6 +67,11 @@ export interface BoxInputs {
   nestedRepositories?(root: string): readonly string[];
   /** The folder a `.git` file (`gitdir: …`) points at, as gitFolder describes one. */
   gitFileTarget?(gitFile: string): GitFolder | undefined;
+  /**
+   * `<root>/.git` when it is the file of a linked worktree (`git worktree add`, a session's worktree):
+   * its admin folder and the repository's common `.git`, checked to belong together.
+   */
+  linkedWorktree?(root: string): LinkedWorktreeGit | undefined;
   /** What is at a path now: the plan only hides what exists and knows which names are missing. */
   kindOf(path: string): 'file' | 'dir' | undefined;
 }
@@ -129,12 +135,17 @@ export function planBox(inputs: BoxInputs): BoxPlan {
     keep({ path, kind: kind ?? n.kind, exists: kind !== undefined, label: n.label, reason: n.reason });
   };
   const git: GitInBox[] = [];
+  const linkedViews: GitInBox[] = [];
   const names = protectedNamesInBox();
   for (const root of writable) {
     if (root.why !== 'workspace' && root.why !== 'extra root') continue;
     const found = inputs.gitFolder?.(root.path);
     const shadow = found && gitInBox(found, `${root.path}/.git`, writable);
     if (shadow && !git.some((g) => g.path === shadow.path)) git.push(shadow);
+    // A linked worktree: its `.git` file stays read-only below (as a file on the way to .git/hooks);
+    // the folders it leads to get the box's own view (worktree-in-box.ts), after every other view.
+    const linked = !found && inputs.linkedWorktree?.(root.path);
+    if (linked) linkedViews.push(...linkedWorktreeInBox(linked, `${root.path}/.git`));
     for (const n of names) {
       // The shadow covers the whole of .git: no separate hooks and config binds, no pin.
       if (shadow && n.name.startsWith('.git/')) continue;
@@ -181,6 +192,14 @@ export function planBox(inputs: BoxInputs): BoxPlan {
         guard(inputs.gitFileTarget?.(via), via, label);
       }
     }
+  }
+
+  // Mounted last: a worktree's admin folder goes on top of its common `.git`'s view — this plan's own,
+  // or the one a writable root holding the main repository already gave it (then that one stays).
+  for (const view of linkedViews) {
+    if (git.some((g) => g.path === view.path)) continue;
+    if (view.role === 'common' && writable.some((w) => isUnder(view.path, w.path) && w.why !== 'build cache')) continue;
+    git.push(view);
   }
 
   for (const p of protectedUnderHome(home)) {

@@ -26,6 +26,17 @@ export function isGitStateFile(name: string): boolean {
   return STATE_FILE.test(name);
 }
 
+/**
+ * The rewritten files a linked worktree's git writes in the repository's common `.git` (every other
+ * one — HEAD, index, ORIG_HEAD, MERGE_HEAD … — is the worktree's own, in its admin folder).
+ */
+export const COMMON_STATE_FILES: readonly string[] = ['packed-refs'];
+
+/** Whether a rewritten file `name` made or changed in the box's view of `g` goes back to the repository. */
+export function isCarriedState(g: { role?: 'common' }, name: string): boolean {
+  return g.role === 'common' ? COMMON_STATE_FILES.includes(name) : isGitStateFile(name);
+}
+
 /** A lock git leaves when it is killed mid-write: not carried back, not worth a report. */
 export function isGitLock(name: string): boolean {
   return name.endsWith('.lock');

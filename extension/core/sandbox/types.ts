@@ -58,6 +58,11 @@ export interface GitInBox {
   readOnly: Array<{ name: string; kind: 'file' | 'dir' }>;
   /** Rewritten files that exist now (index, HEAD …), copied in. */
   state: string[];
+  /**
+   * `common`: the repository's common `.git` seen from a linked worktree (worktree-in-box.ts): it takes
+   * only objects, refs, logs, lfs and packed-refs; the main tree's index and HEAD stay read-only.
+   */
+  role?: 'common';
 }
 
 export interface BoxPlan {

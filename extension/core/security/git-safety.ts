@@ -49,16 +49,21 @@ export const HOST_GIT_CONFIG: ReadonlyArray<readonly [string, string]> = [['core
  * drivers are read from `git config --list --show-scope -z` first. The rest is off by other means:
  * core.fsmonitor and core.hooksPath above; external diff and textconv drivers by `--no-ext-diff
  * --no-textconv` on every diff Sextant asks for; aliases cannot shadow the built-in commands Sextant
- * runs; ssh, credential, editor, pager and gpg programs are not used by local read commands.
+ * runs; ssh, credential, editor, pager and gpg programs are not used by local read commands. Merge
+ * drivers are replaced by `false` (a conflict), for the merge back of a worktree.
  */
 export function repositoryOverrides(listing: string): Array<[string, string]> {
   // -z: "<scope>\0<key>\n<value>\0" per entry, so the parts alternate scope and "key\nvalue".
   const parts = listing.split('\0');
   const drivers = new Set<string>();
+  const mergeDrivers = new Set<string>();
   for (let i = 0; i + 1 < parts.length; i += 2) {
     if (parts[i] !== 'local' && parts[i] !== 'worktree') continue;
-    const m = /^filter\.(.+)\.(?:clean|smudge|process|required)$/i.exec(parts[i + 1].split('\n', 1)[0]);
+    const key = parts[i + 1].split('\n', 1)[0];
+    const m = /^filter\.(.+)\.(?:clean|smudge|process|required)$/i.exec(key);
     if (m) drivers.add(m[1]);
+    const merge = /^merge\.(.+)\.driver$/i.exec(key);
+    if (merge) mergeDrivers.add(merge[1]);
   }
   const out: Array<[string, string]> = [];
   for (const d of drivers)
@@ -68,5 +73,9 @@ export function repositoryOverrides(listing: string): Array<[string, string]> {
       [`filter.${d}.smudge`, ''],
       [`filter.${d}.required`, 'false'],
     );
+  // A merge driver (Sextant's merge back: merge, rebase, apply --3way) is a program too. It cannot be
+  // unset by `-c`; `false` in its place runs nothing of the repository's and makes every file it would
+  // have merged a conflict — shown to the user, never resolved by the repository's program.
+  for (const d of mergeDrivers) out.push([`merge.${d}.driver`, 'false']);
   return out;
 }

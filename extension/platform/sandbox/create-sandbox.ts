@@ -39,6 +39,7 @@ import { RunLaterGuard } from './run-later-guard';
 import { type HolderLease, HolderPool } from './holder-pool';
 import { findNsenter, holderWorks } from './net-holder';
 import { guardNewRepositories } from './new-repositories';
+import { linkedWorktreeAt } from './linked-worktree';
 import { NestedRepositories } from './nested-repositories';
 import { startBoxProxy } from './proxy';
 import { seatbeltProfile } from './seatbelt-profile';
@@ -154,6 +155,7 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
       socketFolders: socketFolders(o.hostEnv ?? process.env, o.home),
       gitFolder,
       gitFileTarget,
+      linkedWorktree: (root) => linkedWorktreeAt(root, gitFolderAt),
       nestedRepositories: (root) => nested.below(root),
       kindOf,
     });

@@ -24,7 +24,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { gitNotCarriedReason, isGitLock, isGitStateFile } from '../../core/sandbox/git-in-box';
+import { gitNotCarriedReason, isCarriedState, isGitLock } from '../../core/sandbox/git-in-box';
 import type { BoxPlan, BoxRefusal, GitInBox } from '../../core/sandbox/types';
 
 /** How long a copy waits for a git on the host to release its lock before it is kept aside instead. */
@@ -109,7 +109,7 @@ function carryBack(g: GitInBox, shadow: string, copied: Map<string, Copied>, cwd
     const at = join(shadow, name);
     const st = lstatSync(at, { throwIfNoEntry: false });
     if (!st) continue;
-    if (isGitStateFile(name) && st.isFile()) {
+    if (isCarriedState(g, name) && st.isFile()) {
       const before = copied.get(name);
       const changed = !before || before.ino !== st.ino || before.mtimeMs !== st.mtimeMs || before.size !== st.size;
       if (changed && !writeUnderLock(join(g.path, name), at)) failed.push(name);

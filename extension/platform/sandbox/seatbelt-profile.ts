@@ -2,7 +2,7 @@
 // bubblewrap's command line. Reads are allowed except the hidden secret locations; writes only under
 // the writable roots and the session temp folder, never under the protected paths (present or not —
 // Seatbelt matches paths, so a missing one needs no stand-in); network only to the host's proxy port.
-import { GIT_LIVE_FOLDERS, GIT_STATE_PATTERN } from '../../core/sandbox/git-in-box';
+import { COMMON_STATE_FILES, GIT_LIVE_FOLDERS, GIT_STATE_PATTERN } from '../../core/sandbox/git-in-box';
 import type { BoxPlan } from '../../core/sandbox/types';
 
 function regexQuote(s: string): string {
@@ -35,7 +35,8 @@ export function seatbeltProfile(plan: BoxPlan, proxyPort: number | undefined): s
   for (const g of plan.git) {
     lines.push(`(deny file-write* (subpath ${lit(g.path)}))`);
     const live = GIT_LIVE_FOLDERS.map((n) => `(subpath ${lit(`${g.path}/${n}`)})`).join(' ');
-    const files = `(regex ${lit(`^${regexQuote(g.path)}/${GIT_STATE_PATTERN}(\\.lock)?$`)})`;
+    const state = g.role === 'common' ? `(?:${COMMON_STATE_FILES.map(regexQuote).join('|')})` : GIT_STATE_PATTERN;
+    const files = `(regex ${lit(`^${regexQuote(g.path)}/${state}(\\.lock)?$`)})`;
     lines.push(`(allow file-write* ${live} ${files})`);
   }
   for (const h of plan.hidden) lines.push(`(deny file-write* (subpath ${lit(h.path)}))`);
