@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { Inbound } from '../protocol';
+import { type Inbound, parseInbound } from '../protocol';
 import { ApprovalBroker } from '../core/agent/approval-broker';
 import type { ChatController } from '../core/agent/controller';
 import { checkpointStorage, FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
