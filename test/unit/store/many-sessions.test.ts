@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JournalRecord } from '../../../extension/core/ports';
+import type { ChatMessage } from '../../../extension/protocol';
+import type { JournalRecord, StoredSession } from '../../../extension/core/ports';
 import type { SessionStore } from '../../../extension/core/store';
 import { created, open, recordingLog, RequestBuilder, tempDir } from './helpers';
 
@@ -69,13 +70,13 @@ function expectedAnswer(sessionId: string, r: number): string {
 }
 
 function assertSessionWhole(store: SessionStore, sessionId: string): void {
-  const s = store.getSession(sessionId);
+  const s: StoredSession | undefined = store.getSession(sessionId);
   assert.ok(s, `${sessionId} exists`);
   const requests = EVENTS / PER_REQUEST;
   assert.equal(s.messages.length, requests * 2, `${sessionId}: one user and one answer per request`);
   for (let r = 0; r < requests; r++) {
-    const answer = s.messages[r * 2 + 1];
-    const text = answer.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    const answer: ChatMessage = s.messages[r * 2 + 1];
+    const text: string = answer.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
     assert.equal(text, expectedAnswer(sessionId, r), `${sessionId} request ${r}: every delta once, in order`);
     assert.equal(answer.status, 'done');
   }
