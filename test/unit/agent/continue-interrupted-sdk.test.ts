@@ -167,7 +167,7 @@ function assertValidConversation(kind: 'openai' | 'anthropic', body: unknown): s
 }
 
 for (const kind of ['openai', 'anthropic'] as const) {
-  test(`${kind}: Continue on sessions interrupted mid-tool and mid-stream sends a valid history and completes`, async () => {
+  test(`${kind}: Continue after a crash mid-tool and mid-stream sends a valid history and completes`, async () => {
     const fake = await fakePromise;
     fake.reset();
     const { dir, cleanup } = tempDir(`continue-${kind}`);

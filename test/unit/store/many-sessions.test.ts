@@ -87,7 +87,7 @@ function assertSessionWhole(store: SessionStore, sessionId: string): void {
   );
 }
 
-test('4 sessions × 500 events appended concurrently with snapshots, a cold move and retention: reopen has each exactly', {
+test('4 sessions × 500 events appended at once with snapshots, cold moves and retention: reopen has each exactly', {
   timeout: 180_000,
 }, async () => {
   const { dir, cleanup } = tempDir('many');

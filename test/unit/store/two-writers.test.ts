@@ -103,7 +103,7 @@ async function runHub(dir: string, tag: string, count: number): Promise<void> {
   assert.ok(!/error/.test(stderr), stderr);
 }
 
-test('two windows, each streaming two sessions and both writing one shared session, with cold moves: reopen has every event once', {
+test('two windows streaming two sessions each and sharing one, with cold moves: reopen has every event once', {
   timeout: 180_000,
 }, async () => {
   const { dir, cleanup } = tempDir('two-hub');
