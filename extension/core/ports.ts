@@ -249,7 +249,24 @@ export type JournalRecord =
       at: number;
     }
   /** What a redo of the last rewind needs (null: nothing to redo any more). */
-  | { kind: 'rewind_state'; sessionId: string; redo: RewindRedo | null; at: number };
+  | { kind: 'rewind_state'; sessionId: string; redo: RewindRedo | null; at: number }
+  /**
+   * A request of the session started running (`requestId`) or ended (null). `writer` (the window's journal
+   * writer, `<pid>-<id>`) is stamped by the store: a session left running by a writer whose process is gone
+   * was interrupted (a crash or a reload mid-run).
+   */
+  | { kind: 'run_state'; sessionId: string; requestId: string | null; writer?: string; at: number };
+
+/** A session whose request was running in a window that is gone (crashed or reloaded mid-run). */
+export interface InterruptedSession {
+  id: string;
+  title: string;
+  /** The interrupted request, and when it started. */
+  requestId: string;
+  startedAt: number;
+  /** When the session was last written to (its last saved event). */
+  lastEventAt: number;
+}
 
 /** One request's turn: where it starts in the model history, and the files it changed. */
 export interface TurnCheckpoint {
@@ -324,6 +341,11 @@ export interface SessionPersistence {
    */
   append(record: JournalRecord): void;
   getSession(sessionId: string): StoredSession | undefined;
+  /**
+   * Sessions whose request was running in a window that is gone, newest first (absent: a store that does
+   * not keep run state — tests' fakes). Never a session running in this window or another live one.
+   */
+  interruptedSessions?(): InterruptedSession[];
   /** Newest first; `query` matches title and content; `offset` pages. Deleted sessions are left out. */
   listSessions(opts?: { query?: string; limit?: number; offset?: number }): SessionSummary[];
   /** Where images are kept (absent: no store folder; images then stay inline in the records). */

@@ -324,6 +324,8 @@ export const SessionSummarySchema = z.object({
   mode: ModeSchema,
   /** A matching excerpt when the list answers a search. */
   excerpt: z.string().optional(),
+  /** Its request was running in a window that closed or crashed: partial work kept, Continue offered. */
+  interrupted: z.literal(true).optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 

@@ -156,4 +156,18 @@ describe('history view', () => {
     });
     await list.getByRole('button', { name: 'Session 0', exact: true }).waitFor();
   });
+
+  it('a session interrupted by its window closing mid-run carries an "Interrupted" badge', async () => {
+    await view.page.getByRole('button', { name: 'History' }).click();
+    await view.waitForPost('history');
+    await deliver(view, {
+      type: 'history',
+      sessions: [{ ...sessions[2], interrupted: true }, sessions[0]],
+    });
+    const list = view.page.getByRole('list', { name: 'History' });
+    const rows = list.getByRole('listitem');
+    await rows.nth(1).waitFor();
+    assert.equal(await rows.nth(0).locator('.badge.interrupted').textContent(), 'Interrupted');
+    assert.equal(await rows.nth(1).locator('.badge.interrupted').count(), 0);
+  });
 });

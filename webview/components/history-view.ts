@@ -1,5 +1,5 @@
 // Past sessions: newest first, searchable (title and content, with the matching excerpt),
-// rename in place, delete with Undo, click to resume.
+// rename in place, delete with Undo, click to resume. A session whose window closed mid-run says "Interrupted".
 //
 // Thousands of sessions: the host sends the list a page at a time, and only the rows in and near the
 // visible part of the scroller are in the DOM (windowed rendering). The list's padding stands in for
@@ -188,7 +188,13 @@ export class SxHistory extends LightElement {
               @click=${() => this.resume(s)}
             >${s.title || 'Untitled'}</button>`
       }
-      <div class="session-meta">${formatDate(s.updatedAt)} · ${s.messageCount} messages</div>
+      <div class="session-meta">${formatDate(s.updatedAt)} · ${s.messageCount} messages${
+        s.interrupted
+          ? html` <span class="badge interrupted" title="Its window closed while it ran; open it to Continue"
+              >Interrupted</span
+            >`
+          : nothing
+      }</div>
       ${s.excerpt ? html`<div class="excerpt">${s.excerpt}</div>` : nothing}
       <div class="session-actions">
         <button

@@ -13,7 +13,7 @@ import type {
   ResearchScope,
   Snapshot,
 } from '../../protocol';
-import type { ApprovalDecision, AskAnswer, StoredSession } from '../ports';
+import type { ApprovalDecision, AskAnswer, InterruptedSession, StoredSession } from '../ports';
 import { sandboxView } from '../sandbox/view';
 import { sniffImage } from '../tools/util/images';
 import { ApprovalBroker } from './approval-broker';
@@ -22,6 +22,7 @@ import { compactNow } from './compact-now';
 import { contextBreakdown } from './context-breakdown';
 import { CurrentChat } from './current-chat';
 import { HistoryList } from './history-list';
+import { CLOSING_SEQ, CONTINUE_TEXT, repairInterruptedTurn } from './interrupted-run';
 import { liveSessionFromStored, newLiveSession, type LiveSession } from './live-session';
 import { effectiveMode, modeAvailability } from './modes';
 import { PlanFlow } from './plan-flow';
@@ -261,6 +262,9 @@ export class ChatController {
     if (this.chat.session.id !== stored.id) this.sessionEnded(this.chat.session, 'other');
     this.services.tools.disposeSession(this.chat.session.tools);
     this.chat.session = this.fromStored(stored);
+    // A session its window left mid-run opens with a valid history, whether the user continues or writes anew.
+    const interrupted = this.interruptedRun();
+    if (interrupted) this.closeInterrupted(interrupted);
     this.services.host.onCurrentSessionChanged?.(stored.id);
     await this.postSnapshot();
     return true;
@@ -277,7 +281,52 @@ export class ChatController {
     return s.persisted ? { id: s.id, title: s.title } : undefined;
   }
 
+  /**
+   * Continue on an interrupted session (its window closed mid-run): opens it when it is not the current one,
+   * makes its history valid (interrupted-run.ts) and runs CONTINUE_TEXT as request `requestId`. False when
+   * the session is not interrupted (it ended, or runs in another open window).
+   */
+  async continueInterrupted(requestId: string, sessionId = this.chat.session.id): Promise<boolean> {
+    if (sessionId !== this.chat.session.id && !(await this.resume(sessionId))) return false;
+    const run = this.interruptedRun();
+    if (!run) return false;
+    this.closeInterrupted(run);
+    await this.postSnapshot();
+    await this.runner.send(requestId, CONTINUE_TEXT, this.chat.session.mode);
+    return true;
+  }
+
+  /** The current session's interrupted run, if its window closed mid-run. */
+  interruptedRun(): InterruptedSession | undefined {
+    const id = this.chat.session.id;
+    return this.services.history.persistence.interruptedSessions?.().find((s) => s.id === id);
+  }
+
+  /** Closes the interrupted answer (stopped) and completes the model history, in memory and in the journal. */
+  private closeInterrupted(run: InterruptedSession): void {
+    const s = this.chat.session;
+    const at = this.services.host.now();
+    const repair = repairInterruptedTurn(s, run.requestId);
+    const open = repair.openAnswerId && s.chat.messages.find((m) => m.id === repair.openAnswerId);
+    if (open) {
+      open.status = 'stopped';
+      const event = { type: 'aborted' as const, partialSaved: true };
+      this.chat.journal({
+        kind: 'events',
+        sessionId: s.id,
+        envelopes: [{ requestId: run.requestId, seq: CLOSING_SEQ, ts: at, event }],
+        at,
+      });
+    }
+    if (repair.history.length) {
+      s.modelMessages.push(...repair.history);
+      this.chat.journal({ kind: 'model_messages', sessionId: s.id, messages: repair.history, at });
+    }
+  }
+
   async dispose(): Promise<void> {
+    // A request stopped because the window goes away stays marked running: the next start offers Continue.
+    this.runner.windowClosing();
     await this.runner.abort();
     this.sessionEnded(this.chat.session, 'other');
     this.chat.dispose();

@@ -52,6 +52,8 @@ export class RequestRunner {
   /** Per session, the last research report's sources: what a follow-up question continues from (memory only). */
   private readonly followUps = new Map<string, PriorResearch>();
   private ended: 'complete' | 'aborted' | 'error' | undefined;
+  /** The window is going away: a request it stops stays marked running, so the next start offers Continue. */
+  private closing = false;
 
   constructor(
     private readonly chat: CurrentChat,
@@ -137,6 +139,10 @@ export class RequestRunner {
     } finally {
       if (this.inFlight?.requestId === requestId) this.inFlight = undefined;
       compactRequests(s.chat);
+      if (!this.closing && s.persisted) {
+        this.chat.flush(); // the terminal event is journaled before the run is marked ended
+        this.chat.journal({ kind: 'run_state', sessionId: s.id, requestId: null, at: host.now() });
+      }
       finish();
     }
   }
@@ -162,6 +168,11 @@ export class RequestRunner {
     if (!f || f.abort.signal.aborted) return false;
     f.steers.add(text);
     return true;
+  }
+
+  /** The window is closing (reload, quit): what it stops now is interrupted, not ended (Continue next time). */
+  windowClosing(): void {
+    this.closing = true;
   }
 
   /** How the last request ended: `complete` lets queued messages go next; after Stop or an error they wait. */

@@ -55,6 +55,8 @@ function recordStart(chat: CurrentChat, services: ChatServices, r: RequestStart)
     s.persisted = true;
     host.onCurrentSessionChanged?.(s.id);
   }
+  // Running, durably: a window that dies from here on leaves the session listed as interrupted.
+  chat.journal({ kind: 'run_state', sessionId: s.id, requestId, at: host.now() });
   // Their files first: the chat's thumbnails, History and exports read them there.
   if (r.images) storeChatImages(services.history.persistence.images, r.images.blocks, host.log);
   chat.emit(requestId, {

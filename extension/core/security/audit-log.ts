@@ -2,7 +2,21 @@
 // default, a protected path), how it ended and how long it took. Arguments are redacted and
 // capped: the log answers "what did the agent do", it is not a second copy of every file.
 // Owner-only (0600 in a 0700 folder); rotated to `<file>.1` past a size so it cannot grow forever.
-import { appendFileSync, chmodSync, mkdirSync, renameSync, statSync } from 'node:fs';
+// Every VS Code window appends to the same file (it lives in the shared global storage): appends are
+// whole lines in one O_APPEND write, the size is read from the file (not counted per window), and a
+// rotation happens under a small lock file and only if the file is still over the size once held — so
+// two windows never both rotate, the second moving a nearly empty file over the full `.1`.
+import {
+  appendFileSync,
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import type { Redactor } from './redact';
 
@@ -34,6 +48,9 @@ export interface AuditLogOptions {
   now?: () => Date;
 }
 
+/** A rotation lock older than this was left by a window that died while rotating. */
+const STALE_ROTATION_LOCK_MS = 10_000;
+
 /** Longest string kept from an argument, and the longest argument record as a whole. */
 const MAX_STRING = 2_000;
 const MAX_ARGS = 8_000;
@@ -41,7 +58,6 @@ const MAX_ARGS = 8_000;
 export class AuditLog {
   private readonly maxBytes: number;
   private readonly now: () => Date;
-  private size: number | undefined;
 
   constructor(private readonly options: AuditLogOptions) {
     this.maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
@@ -62,16 +78,43 @@ export class AuditLog {
         args: capArgs(entry.args, this.options.redact),
       })}\n`;
       this.ensureFolder();
-      this.size ??= sizeOf(this.options.file);
-      if (this.size + line.length > this.maxBytes && this.size > 0) {
-        renameSync(this.options.file, `${this.options.file}.1`);
-        this.size = 0;
-      }
+      // The file's size now, other windows' lines included (one stat per tool call).
+      const size = sizeOf(this.options.file);
+      if (size + Buffer.byteLength(line) > this.maxBytes && size > 0) this.rotate(Buffer.byteLength(line));
       appendFileSync(this.options.file, line, { mode: 0o600 });
-      this.size += Buffer.byteLength(line);
       return true;
     } catch {
       return false;
+    }
+  }
+
+  /**
+   * Moves the file to `.1` if it is still too big once this window holds the rotation lock. Another
+   * window rotating now: skip (the line goes to whichever file is in place; a line written to the old
+   * file just before its rename lands in `.1`, kept either way).
+   */
+  private rotate(lineBytes: number): void {
+    const file = this.options.file;
+    const lock = `${file}.rotating`;
+    let fd: number;
+    try {
+      fd = openSync(lock, 'wx', 0o600);
+    } catch {
+      // Held by another window — or left by one that died mid-rotation: a rotation takes milliseconds.
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > STALE_ROTATION_LOCK_MS) rmSync(lock, { force: true });
+      } catch {
+        /* released meanwhile */
+      }
+      return;
+    }
+    try {
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      const size = sizeOf(file);
+      if (size > 0 && size + lineBytes > this.maxBytes) renameSync(file, `${file}.1`);
+    } finally {
+      rmSync(lock, { force: true });
     }
   }
 

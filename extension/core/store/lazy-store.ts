@@ -10,7 +10,7 @@
 // any read. Reads go through `ready`; the synchronous reads of SessionPersistence answer empty until
 // then, so callers that need history wait for `ready` first (the runtime gates those messages).
 import { createLiveRedactor, redactDeep } from '../security/redact';
-import type { JournalRecord, StoredSession } from '../ports';
+import type { InterruptedSession, JournalRecord, StoredSession } from '../ports';
 import type { SessionSummary } from '../../protocol';
 import type { Embedder } from './embeddings';
 import type { ExportFormat } from './export';
@@ -21,6 +21,7 @@ import type { MemoryHit, MemorySearchOptions } from './memory-query';
 import { makePrivateDir } from './private-files';
 import type { StorageReport } from './retention';
 import { openSessionStore, type ReclaimResult, type SessionStore, type SessionStoreOptions } from './store';
+import { stampWriter } from './store-runs';
 
 export interface LazySessionStore extends SessionStore {
   /** Settles when the database is open: true when it is, false when it could not be opened. */
@@ -55,6 +56,8 @@ class LazyStore implements LazySessionStore {
   /** Records that could not be written before the database opened (a full disk), oldest first. */
   private readonly early: JournalRecord[] = [];
   private toldFull = false;
+  /** This window's journal writer (stamped on run state records before the database opens). */
+  private readonly writer: string;
   /** Image files need no database: usable (and written by append) before it opens. */
   readonly images: ImageFiles;
 
@@ -66,6 +69,7 @@ class LazyStore implements LazySessionStore {
     this.images = new ImageFiles(opts.dir);
     const journal = new JournalWriter(opts.dir, opts.writerId ?? newWriterId(), opts.fsync ?? 'batch');
     this.journal = journal;
+    this.writer = journal.writer;
     // The user was told already when the disk filled while opening: the store's first telling is the same news.
     const onWriteError = (err: Error, dir: string) => {
       if (this.toldFull) this.toldFull = false;
@@ -111,7 +115,7 @@ class LazyStore implements LazySessionStore {
     if (this.inner) this.inner.append(record);
     // Durable before returning, exactly like the store's own append; applied when the database opens.
     else if (!this.failed) {
-      const clean = redactDeep(externalizeImages(record, this.images), this.redact);
+      const clean = redactDeep(stampWriter(externalizeImages(record, this.images), this.writer), this.redact);
       try {
         if (this.early.length) throw new Error('earlier records are waiting'); // keep the order
         this.journal?.append(clean);
@@ -124,6 +128,23 @@ class LazyStore implements LazySessionStore {
         this.early.push(clean);
       }
     }
+  }
+
+  markRunning(sessionId: string, requestId: string): void {
+    this.append({ kind: 'run_state', sessionId, requestId, at: (this.opts.now ?? Date.now)() });
+  }
+
+  markEnded(sessionId: string): void {
+    this.append({ kind: 'run_state', sessionId, requestId: null, at: (this.opts.now ?? Date.now)() });
+  }
+
+  /** Empty until the database is open (the runtime lists sessions after `ready`). */
+  interruptedSessions(): InterruptedSession[] {
+    return this.inner?.interruptedSessions() ?? [];
+  }
+
+  runningElsewhere(sessionId: string): boolean {
+    return this.inner?.runningElsewhere(sessionId) ?? false;
   }
 
   getSession(sessionId: string): StoredSession | undefined {

@@ -1,12 +1,17 @@
 // A lock file that serialises snapshot writers across VS Code windows sharing one global storage
 // folder. The hot path (journal appends) never takes it: each window appends to its own journal.
-// A lock whose owner process is gone, or which is older than `staleMs`, is taken over.
+// A lock whose owner process is gone is taken over at once. A live owner refreshes the lock file's
+// mtime while it holds it (a heartbeat every staleMs/3), so only a lock whose heartbeat stopped for
+// `staleMs` — an owner hung, or a pid reused by another program after a crash — is taken over by age:
+// a snapshot that merely takes long is never overtaken by a second writer (which would delete its
+// temporary file and race its renames).
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { PRIVATE_FILE_MODE } from './private-files';
 
 export interface LockOptions {
   timeoutMs?: number;
+  /** How long a live owner's heartbeat may be silent before its lock is taken over (default 30 s). */
   staleMs?: number;
 }
 
@@ -59,7 +64,9 @@ function tryTake(file: string, owner: string, staleMs: number): boolean {
   if (taken) return true;
   try {
     const held = JSON.parse(fs.readFileSync(file, 'utf8')) as { pid?: number; at?: number };
-    const stale = typeof held.pid === 'number' && (!isAlive(held.pid) || Date.now() - (held.at ?? 0) > staleMs);
+    // Age is the heartbeat's (the file's mtime), not when the lock was taken.
+    const silentFor = Date.now() - fs.statSync(file).mtimeMs;
+    const stale = typeof held.pid === 'number' && (!isAlive(held.pid) || silentFor > staleMs);
     if (stale) fs.rmSync(file, { force: true });
   } catch {
     // Written but not yet filled by its owner, or just released: look again next round,
@@ -99,7 +106,21 @@ export async function acquireLock(dir: string, owner: string, opts: LockOptions 
     await new Promise((r) => setTimeout(r, wait));
     wait = Math.min(wait * 2, 100);
   }
+  // The heartbeat: other windows see a live owner at work, however long the snapshot takes.
+  const heartbeat = setInterval(
+    () => {
+      try {
+        const now = new Date();
+        fs.utimesSync(file, now, now);
+      } catch {
+        /* taken over or gone: release() finds out */
+      }
+    },
+    Math.max(10, Math.floor(staleMs / 3)),
+  );
+  heartbeat.unref?.();
   return () => {
+    clearInterval(heartbeat);
     try {
       const held = JSON.parse(fs.readFileSync(file, 'utf8')) as { owner?: string };
       if (held.owner === owner) fs.rmSync(file, { force: true });

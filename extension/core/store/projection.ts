@@ -200,6 +200,15 @@ export class Projection {
         this.replaceConversation(rec);
         this.touch(rec.sessionId, rec.at);
         break;
+      case 'run_state':
+        this.ensureSession(rec.sessionId, rec.at);
+        if (rec.requestId === null) db.run('DELETE FROM session_runs WHERE session_id = ?', [rec.sessionId]);
+        else
+          db.run(
+            'INSERT OR REPLACE INTO session_runs (session_id, request_id, writer, started_at) VALUES (?, ?, ?, ?)',
+            [rec.sessionId, rec.requestId, rec.writer ?? '', rec.at],
+          );
+        break;
       case 'rewind_state':
         this.ensureSession(rec.sessionId, rec.at);
         db.run('UPDATE sessions SET rewind_json = ? WHERE id = ?', [

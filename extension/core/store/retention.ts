@@ -48,6 +48,7 @@ export function purgeDeleted(db: Database, cutoff: number, cold: ColdFiles, log:
       db.run('DELETE FROM artifacts WHERE session_id = ?', [id]);
       db.run('DELETE FROM todos WHERE session_id = ?', [id]);
       db.run('DELETE FROM turn_checkpoints WHERE session_id = ?', [id]);
+      db.run('DELETE FROM session_runs WHERE session_id = ?', [id]);
       dropSessionImages(db, id);
       db.run('DELETE FROM sessions WHERE id = ?', [id]);
     }

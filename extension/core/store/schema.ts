@@ -151,6 +151,16 @@ CREATE INDEX session_images_sha ON session_images(sha256);
 ALTER TABLE tool_traces ADD COLUMN images_json TEXT;
 `;
 
+/**
+ * v9: which session has a request running, in which window (journal writer), since when: a session left
+ * running by a window that is gone was interrupted (`run_state` records; store-runs.ts).
+ */
+const V9 = `
+CREATE TABLE session_runs (
+  session_id TEXT PRIMARY KEY, request_id TEXT NOT NULL, writer TEXT NOT NULL, started_at INTEGER NOT NULL
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'initial layout', up: (db) => db.exec(V1) },
   {
@@ -171,6 +181,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, description: "a session's workspace", up: (db) => db.exec(V6) },
   { version: 7, description: "cold sessions' search index in segment files", up: (db) => db.exec(V7) },
   { version: 8, description: 'images as files, named per session', up: (db) => db.exec(V8) },
+  { version: 9, description: 'running requests per session (interrupted runs)', up: (db) => db.exec(V9) },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

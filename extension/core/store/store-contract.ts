@@ -2,7 +2,7 @@
 // against. Kept apart from the implementation in store.ts so the options and promises can be read
 // without the journal and snapshot machinery (store.ts re-exports them from where they always were).
 import type { SessionSummary } from '../../protocol';
-import type { Logger, SessionPersistence } from '../ports';
+import type { InterruptedSession, Logger, SessionPersistence } from '../ports';
 import type { HotPolicy } from './cold-move';
 import type { Embedder } from './embeddings';
 import type { ExportFormat } from './export';
@@ -97,4 +97,12 @@ export interface SessionStore extends SessionPersistence {
   reclaim(opts?: { allDeleted?: boolean }): Promise<ReclaimResult>;
   /** Moves every session the hot policy lets go to cold files now, and snapshots. Returns how many moved. */
   compact(): Promise<number>;
+  /** Journals that a request of the session runs in this window (the request runner, when it starts). */
+  markRunning(sessionId: string, requestId: string): void;
+  /** Journals that the session's request ended (or that its interruption was dealt with). */
+  markEnded(sessionId: string): void;
+  /** Sessions whose request was running in a window that is gone (crash, reload), newest first. */
+  interruptedSessions(): InterruptedSession[];
+  /** Whether another window that is still open runs a request of this session now. */
+  runningElsewhere(sessionId: string): boolean;
 }

@@ -9,7 +9,7 @@
 // snapshot + every journal record it does not contain.
 import * as fs from 'node:fs';
 import { join } from 'node:path';
-import type { JournalRecord, Logger, StoredSession } from '../ports';
+import type { InterruptedSession, JournalRecord, Logger, StoredSession } from '../ports';
 import type { SessionSummary } from '../../protocol';
 import { createRedactor, redactDeep } from '../security/redact';
 import { registerFunctions } from './bm25';
@@ -34,6 +34,7 @@ import { runPendingDeletes } from './pending-deletes';
 import { storageReport, type StorageReport } from './retention';
 import type { ReclaimResult, SessionStore, SessionStoreOptions } from './store-contract';
 import { SnapshotSchedule } from './snapshot-schedule';
+import { interruptedSessions, runningElsewhere, stampWriter } from './store-runs';
 import { StoreSearch } from './store-search';
 import { StoreUpkeep } from './store-upkeep';
 import { UnsavedRecords } from './unsaved-records';
@@ -161,7 +162,10 @@ class Store implements SessionStore {
   append(record: JournalRecord): void {
     if (this.closed) throw new Error('the session store is closed');
     // Image bytes go to their files first: the journal and the database keep references.
-    const clean = redactDeep(this.stamped(externalizeImages(record, this.images)), this.redactor());
+    const clean = redactDeep(
+      stampWriter(this.stamped(externalizeImages(record, this.images)), this.writerId),
+      this.redactor(),
+    );
     this.unsaved.push(clean);
     try {
       this.projection.apply(clean);
@@ -177,6 +181,25 @@ class Store implements SessionStore {
     if (record.kind !== 'session_created' || record.workspace !== undefined) return record;
     const workspace = this.opts.workspace?.();
     return workspace === undefined ? record : { ...record, workspace };
+  }
+
+  markRunning(sessionId: string, requestId: string): void {
+    this.append({ kind: 'run_state', sessionId, requestId, at: this.now() });
+  }
+
+  markEnded(sessionId: string): void {
+    this.append({ kind: 'run_state', sessionId, requestId: null, at: this.now() });
+  }
+
+  interruptedSessions(): InterruptedSession[] {
+    // Other windows' journals first: a run another window started or ended since is known.
+    this.refresh();
+    return interruptedSessions(this.db, this.writerId);
+  }
+
+  runningElsewhere(sessionId: string): boolean {
+    this.refresh();
+    return runningElsewhere(this.db, sessionId, this.writerId);
   }
 
   /** Records kept in memory because they could not be written yet (a full disk). */
@@ -217,7 +240,9 @@ class Store implements SessionStore {
     // A later page reads what the first page's refresh picked up: paging stays consistent.
     if (!opts?.offset) this.refresh();
     this.projection.materialize();
-    return listSessions(this.db, opts, this.search.coldSearch);
+    const list = listSessions(this.db, opts, this.search.coldSearch);
+    const interrupted = new Set(interruptedSessions(this.db, this.writerId).map((s) => s.id));
+    return interrupted.size ? list.map((s) => (interrupted.has(s.id) ? { ...s, interrupted: true } : s)) : list;
   }
 
   countSessions(): number {

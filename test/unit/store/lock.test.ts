@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +43,42 @@ test('two owners in turn: the second waits for the first to release', async () =
     releaseA();
     await b;
     assert.deepEqual(order, ['a releases', 'b']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a live owner holding the lock for long is not taken over: only a silent heartbeat makes it stale', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sextant-lock-'));
+  try {
+    const releaseA = await acquireLock(dir, 'a');
+    // A snapshot that has held the lock for a minute, its owner alive and its heartbeat fresh.
+    const held = JSON.parse(readFileSync(lockPath(dir), 'utf8')) as { pid: number; owner: string; at: number };
+    writeFileSync(lockPath(dir), JSON.stringify({ ...held, at: Date.now() - 60_000 }));
+    await assert.rejects(acquireLock(dir, 'b', { timeoutMs: 300 }), /could not take the store lock/);
+    assert.equal((JSON.parse(readFileSync(lockPath(dir), 'utf8')) as { owner: string }).owner, 'a', 'still a’s');
+    // Its heartbeat silent for longer than staleMs (a hung owner, or its pid reused after a crash): taken.
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lockPath(dir), old, old);
+    const releaseB = await acquireLock(dir, 'b', { timeoutMs: 2_000, staleMs: 30_000 });
+    assert.equal((JSON.parse(readFileSync(lockPath(dir), 'utf8')) as { owner: string }).owner, 'b');
+    releaseA(); // a's late release leaves b's lock alone
+    assert.equal((JSON.parse(readFileSync(lockPath(dir), 'utf8')) as { owner: string }).owner, 'b');
+    releaseB();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the owner keeps the lock fresh while it holds it (the heartbeat)', { timeout: 20_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sextant-lock-'));
+  try {
+    const release = await acquireLock(dir, 'a', { staleMs: 60 });
+    const old = new Date(Date.now() - 3_600_000);
+    utimesSync(lockPath(dir), old, old);
+    while (statSync(lockPath(dir)).mtimeMs <= old.getTime()) await new Promise((r) => setTimeout(r, 10));
+    release();
+    assert.deepEqual(readdirSync(dir), []);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -90,3 +90,56 @@ test('two stores in one folder: each sees the other after a refresh; snapshots m
     cleanup();
   }
 });
+
+async function runHub(dir: string, tag: string, count: number): Promise<void> {
+  const child = await spawnChild(['hub', dir, tag, String(count)]);
+  let stderr = '';
+  let done = false;
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  createInterface({ input: child.stdout! }).on('line', (l) => (done ||= l === 'done'));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  assert.equal(code, 0, stderr);
+  assert.ok(done);
+  assert.ok(!/error/.test(stderr), stderr);
+}
+
+test('two windows streaming two sessions each and sharing one, with cold moves: reopen has every event once', {
+  timeout: 180_000,
+}, async () => {
+  const { dir, cleanup } = tempDir('two-hub');
+  try {
+    const count = 60;
+    await Promise.all([runHub(dir, 'A', count), runHub(dir, 'B', count)]);
+    const store = await open(dir);
+    for (const id of ['A-0', 'A-1', 'B-0', 'B-1']) {
+      const s = store.getSession(id);
+      assert.ok(s, id);
+      assert.equal(s.messages.length, count * 2, `${id}: every request`);
+      for (let r = 0; r < count; r++) {
+        const text = s.messages[r * 2 + 1].parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+        assert.equal(text, `${r}.0;${r}.1;${r}.2;${r}.3;${r}.4;`, `${id} request ${r}: every delta once`);
+      }
+      assert.deepEqual(
+        s.modelMessages.map((m) => (m.role === 'user' ? m.content : '')),
+        Array.from({ length: count }, (_, r) => `q${r}`),
+      );
+    }
+    // The shared session: both windows' writes land — each window's in its own order, interleaved with
+    // the other's by when a snapshot merged them — none lost, none doubled.
+    const shared = store.getSession('shared');
+    assert.ok(shared);
+    const got = shared.modelMessages.map((m) => (m.role === 'user' ? String(m.content) : ''));
+    assert.equal(got.length, 4 * count, 'every message of both windows, none twice');
+    assert.equal(new Set(got).size, got.length, 'no message twice');
+    for (const id of ['A-0', 'A-1', 'B-0', 'B-1'])
+      assert.deepEqual(
+        got.filter((c) => c.startsWith(`${id}-`)),
+        Array.from({ length: count }, (_, r) => `${id}-${r}`),
+        `${id}'s writes to the shared session in their order`,
+      );
+    assert.equal(store.listSessions().length, 5);
+    await store.close();
+  } finally {
+    cleanup();
+  }
+});
