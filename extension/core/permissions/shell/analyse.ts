@@ -34,7 +34,7 @@ import {
 } from './words';
 import { optionProblem } from './options';
 import { mayBecomeOption, SLOT, shapesOf } from './run-time-words';
-import { type Found, secretMentions } from './secret-mentions';
+import { secretMentions } from './secret-mentions';
 
 export type { CommandAnalysis, CommandFinding, CommandPiece, CommandWrite } from './command-analysis';
 
@@ -58,8 +58,6 @@ class Analyzer {
   readonly pieces: CommandPiece[] = [];
   readonly writes: CommandWrite[] = [];
   readonly findings: CommandFinding[] = [];
-  /** finding(), bound once: mention() hands it to secretMentions for every word. */
-  private readonly found: Found = (kind, reason, ruleNames) => this.finding(kind, reason, ruleNames);
 
   constructor(private readonly home: string) {}
 
@@ -100,7 +98,8 @@ class Analyzer {
 
   /** A word naming a secret location or a secret file asks, whatever the rules (secret-mentions.ts). */
   private mention(value: string, w?: ShellWord): void {
-    secretMentions(value, w, this.home, this.found);
+    const found = secretMentions(value, w, this.home);
+    if (found) for (const f of found) this.finding(f.kind, f.reason, f.ruleNames);
   }
 
   private words(ws: ShellWord[], cmd: ShellCommand, state: State, depth: number, wrap: Wrap): void {

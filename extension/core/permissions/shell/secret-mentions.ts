@@ -9,13 +9,29 @@ import type { CommandFinding } from './command-analysis';
 import type { ShellWord } from './parse';
 import { show } from './words';
 
-/** Called once per finding; a callback, not a list, since this runs for every word of every command. */
-export type Found = (kind: CommandFinding['kind'], reason: string, ruleNames?: string) => void;
+/** A finding for the analyser to record (CommandFinding's shape). */
+export type SecretMention = Pick<CommandFinding, 'kind' | 'reason' | 'ruleNames'>;
 
-/** The secret findings for one word (`w` its parsed form, when it has one: patterns and expansions). */
-export function secretMentions(value: string, w: ShellWord | undefined, home: string, found: Found): void {
+/**
+ * The secret findings for one word (`w` its parsed form, when it has one: patterns and expansions);
+ * undefined — nothing allocated — for the common word that names no secret, since this runs for every
+ * word of every command.
+ */
+export function secretMentions(value: string, w: ShellWord | undefined, home: string): SecretMention[] | undefined {
+  let out: SecretMention[] | undefined;
   if (SECRET_WORD.test(value) || ((w?.pattern || w?.dynamic) && mayNameSecret(value, home)))
-    found('confinement', `the command mentions ${show(value)}: commands touching keys and credentials always ask`);
+    out = [
+      {
+        kind: 'confinement',
+        reason: `the command mentions ${show(value)}: commands touching keys and credentials always ask`,
+      },
+    ];
   const secretFile = secretFileWord(value, Boolean(w?.pattern));
-  if (secretFile) found('secret-file', `the command names ${show(value)}: ${secretFile.reason}`, secretFile.ruleNames);
+  if (secretFile)
+    (out ??= []).push({
+      kind: 'secret-file',
+      reason: `the command names ${show(value)}: ${secretFile.reason}`,
+      ruleNames: secretFile.ruleNames,
+    });
+  return out;
 }
