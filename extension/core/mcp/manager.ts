@@ -7,16 +7,19 @@
 // recorded (names, descriptions, schemas, annotations — hashed per tool) and shown; a later change asks
 // again with a diff, and until the user approves it only the tools of the approved list, unchanged,
 // reach the model — whatever the permission rules say (rules judge calls, not what the model reads).
-import type { McpServerView, McpToolView, Mode } from '../../protocol';
+import type { McpServerView, Mode } from '../../protocol';
 import type { AnyTool, ToolContext, ToolResult } from '../tools/types';
 import { errorResult } from '../tools/types';
-import { isRemote, type McpConfigSource, type McpScope } from './config';
+import { cardIsCurrent, type ShownCard } from './approval-card';
+import { isRemote, type McpScope } from './config';
 import { isReadOnly, mcpTool } from './mcp-tool';
 import { ServerConnection, type Timers } from './server-connection';
-import { commandLine, resolveServer, serverSpec, type McpServerSpec, type ResolvedServer } from './server-spec';
+import { mergeServerSources, type ServerSources } from './server-sources';
+import { resolveServer, type McpServerSpec, type ResolvedServer } from './server-spec';
+import { serverView } from './server-view';
 import type { McpClientModule, McpContent, McpPromptMessage, Spawner } from './session-port';
-import { diffToolLists, listHash, needsApproval, toolHashes, type McpToolInfo } from './tool-list';
-import { mcpServerPrefix, serverNameClashes } from './tool-name';
+import { listHash, toolHashes, type McpToolInfo } from './tool-list';
+import { mcpServerPrefix } from './tool-name';
 import { toToolResult } from './tool-result';
 import type { McpTrustStore, ServerDecision } from './trust-store';
 
@@ -82,27 +85,9 @@ export class McpManager {
    * New configuration. A server whose configuration changed (or that is gone) is stopped; nothing is
    * started here — servers start on first use or on approval.
    */
-  setSources(sources: { workspace: McpConfigSource; user: McpConfigSource }): void {
-    this.problemList = [...sources.user.problems, ...sources.workspace.problems];
-    const next = new Map<string, McpServerSpec>();
-    for (const [name, config] of Object.entries(sources.workspace.servers))
-      next.set(name, serverSpec(name, 'workspace', config));
-    for (const [name, config] of Object.entries(sources.user.servers)) {
-      if (next.has(name))
-        this.problemList.push(
-          `MCP server "${name}" is in both .mcp.json and sextant.mcp.servers: your setting is used.`,
-        );
-      next.set(name, serverSpec(name, 'user', config));
-    }
-    // Two servers whose tools would share a prefix: a rule for one would cover the other. Neither starts.
-    for (const group of serverNameClashes(next.keys())) {
-      this.problemList.push(
-        `MCP servers ${group.map((n) => `"${n}"`).join(' and ')} would give their tools the same names ` +
-          `(${mcpServerPrefix(group[0])}…), so a rule for one would cover the other: neither is started. ` +
-          'Rename one of them.',
-      );
-      for (const name of group) next.delete(name);
-    }
+  setSources(sources: ServerSources): void {
+    const { specs: next, problems } = mergeServerSources(sources);
+    this.problemList = problems;
     for (const name of next.keys())
       if (mcpServerPrefix(name) !== `mcp__${name}__`)
         this.deps.log(name, `its tools are named ${mcpServerPrefix(name)}… (rules: ${mcpServerPrefix(name)}*)`);
@@ -254,21 +239,14 @@ export class McpManager {
    * the card was drawn, the answer approves nothing and a fresh card is shown ('stale'). A denial
    * never loosens anything, so it holds whatever the card showed.
    */
-  async decide(
-    name: string,
-    decision: 'approve' | 'deny',
-    card: { configHash: string; toolsHash?: string },
-  ): Promise<'done' | 'stale' | 'nothing'> {
+  async decide(name: string, decision: 'approve' | 'deny', card: ShownCard): Promise<'done' | 'stale' | 'nothing'> {
     const entry = this.entries.get(name);
     if (!entry) return 'nothing';
     const { spec, connection } = entry;
     const store = this.deps.decisions[spec.scope];
     const view = this.view(entry);
     if (view.state !== 'needs_approval' || !view.approval) return 'nothing';
-    const fresh =
-      card.configHash === view.approval.configHash &&
-      (view.approval.reason !== 'tools_changed' || card.toolsHash === view.approval.toolsHash);
-    if (decision === 'approve' && !fresh) {
+    if (decision === 'approve' && !cardIsCurrent(card, view.approval)) {
       this.deps.log(name, 'the approval was for what the server showed before it changed: asking again');
       this.changed();
       return 'stale';
@@ -351,71 +329,11 @@ export class McpManager {
   }
 
   private view({ spec, connection }: Entry): McpServerView {
-    const d = this.decision(spec);
-    const c = spec.config;
-    const toolView = (t: McpToolInfo, withSchema = false): McpToolView => ({
-      name: t.name,
-      description: t.description ?? t.title ?? '',
-      readOnly: isReadOnly(t),
-      destructive: t.annotations?.destructiveHint === true,
-      openWorld: t.annotations?.openWorldHint === true,
-      ...(withSchema ? { schema: JSON.stringify(t.inputSchema ?? {}) } : {}),
+    return serverView(spec, connection, {
+      decision: this.decision(spec),
+      trusted: this.deps.trusted(),
+      hadOtherConfig: () => this.deps.decisions.workspace.hadOther(spec.name, spec.configHash),
     });
-    const base = {
-      name: spec.name,
-      scope: spec.scope,
-      transport: isRemote(c) ? (c.type === 'sse' ? ('sse' as const) : ('http' as const)) : ('stdio' as const),
-      ...(isRemote(c) ? { url: c.url } : { commandLine: commandLine(c.command, c.args ?? []) }),
-      envNames: isRemote(c) ? [] : Object.keys(c.env ?? {}).sort(),
-      headerNames: isRemote(c) ? Object.keys(c.headers ?? {}).sort() : [],
-      readsEnv: spec.readsEnv,
-      tools: connection.tools.map((t) => toolView(t)),
-      withheld: [] as string[],
-      prompts: connection.prompts.map((p) => ({ name: p.name, description: p.description ?? '' })),
-      resources: connection.resources.map((r) => ({ uri: r.uri, name: r.name })),
-      resourceTemplates: connection.resourceTemplates.map((t) => ({ uriTemplate: t.uriTemplate, name: t.name })),
-      restarts: connection.restarts,
-      ...(connection.lastError ? { lastError: connection.lastError } : {}),
-      ...(connection.stderrTail ? { stderrTail: connection.stderrTail } : {}),
-    };
-    if (spec.scope === 'workspace' && !this.deps.trusted()) return { ...base, state: 'untrusted' };
-    if (d?.disabled) return { ...base, state: 'disabled' };
-    if (spec.scope === 'workspace' && !d?.approved) {
-      if (d?.denied) return { ...base, state: 'denied' };
-      const reason = this.deps.decisions.workspace.hadOther(spec.name, spec.configHash) ? 'config_changed' : 'new';
-      return {
-        ...base,
-        state: 'needs_approval',
-        approval: { reason, added: [], changed: [], removed: [], configHash: spec.configHash },
-      };
-    }
-    if (connection.state === 'connected' && d?.tools) {
-      const current = toolHashes(connection.tools);
-      const diff = diffToolLists(d.tools, current);
-      if (needsApproval(diff)) {
-        const byName = new Map(connection.tools.map((t) => [t.name, t]));
-        const pick = (names: string[]) =>
-          names.flatMap((n) => {
-            const t = byName.get(n);
-            return t ? [toolView(t, true)] : [];
-          });
-        return {
-          ...base,
-          withheld: [...diff.added, ...diff.changed],
-          state: 'needs_approval',
-          approval: {
-            reason: 'tools_changed',
-            added: pick(diff.added),
-            changed: pick(diff.changed),
-            removed: diff.removed,
-            listHash: listHash(current).slice(0, 12),
-            configHash: spec.configHash,
-            toolsHash: listHash(current),
-          },
-        };
-      }
-    }
-    return { ...base, state: connection.state };
   }
 
   async dispose(): Promise<void> {

@@ -7,7 +7,7 @@
 // (then no other such name can be a prefix of it up to `__`); any other name — one that needed
 // sanitising, has `__` or an `_` at either end, or is long — becomes a readable part plus a hash of the
 // name as written (`github_3f9c1a2b`). Two servers whose parts are still equal (ignoring case, as rules
-// do) are refused by the manager (`serverNameClashes`).
+// do) are refused, both (`serverNameClashes`, applied in server-sources.ts).
 import { sha256 } from './server-spec';
 
 const UNSAFE = /[^A-Za-z0-9_-]/g;

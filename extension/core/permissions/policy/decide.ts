@@ -21,29 +21,10 @@ import { analyzeCommand, type CommandPiece, type CommandWrite } from '../shell/a
 import { argumentText, type ToolFacts } from '../tool-facts';
 import type { Decision, PermissionCall } from '../types';
 import { NO_RULES, type Policy, type ToolRules } from './compile';
+import { editRuleHolding, redirectAsk } from './redirect-edits';
 import type { CompiledRule } from './rules';
-
-// ---------------------------------------------------------------------------------------------
-// Wording
-
-const where = (r: CompiledRule) => (r.source === 'user' ? 'your settings' : '.sextant/settings.json');
-const quote = (s: string) => `\`${s.length > 80 ? `${s.slice(0, 77)}…` : s}\``;
-
-function ruleDecision(decision: Decision['decision'], r: CompiledRule, what?: string): Decision {
-  const verb = decision === 'allow' ? 'allows' : decision === 'deny' ? 'denies' : 'asks for';
-  return {
-    decision,
-    reason: `${r.text} in ${where(r)} ${verb} ${what ?? 'it'}`,
-    rule: r.text,
-    source: 'rule',
-  };
-}
-
-const result = (decision: Decision['decision'], source: Decision['source'], reason: string): Decision => ({
-  decision,
-  reason,
-  source,
-});
+import { secretFileCommandAsk, secretFileRead } from './secret-file-lift';
+import { quote, result, ruleDecision, where } from './wording';
 
 // ---------------------------------------------------------------------------------------------
 // Paths
@@ -114,16 +95,10 @@ function decidePath(p: string, facts: ToolFacts, policy: Policy, rules: ToolRule
   if (facts.kind === 'read') {
     const refused = policy.deniedReads.find((f) => candidates.some((c) => f.test(c)));
     if (refused) return result('deny', 'confinement', refused.reason);
-    // A .env file's read asks under every mode and broad rule; only a user rule naming the file lifts it.
+    // A .env file's read asks under every mode and broad rule (secret-file-lift.ts).
     // (A search of a folder leaves the .env files in it out itself: grep.ts.)
     const secretFile = secretFileOf(p);
-    if (secretFile) {
-      const ask = rules.ask.find(matches);
-      if (ask) return ruleDecision('ask', ask, what);
-      const allow = rules.allow.find((r) => matches(r) && namesSecretFile(r, secretFile.ruleNames));
-      if (allow) return ruleDecision('allow', allow, what);
-      return result('ask', 'confinement', secretFile.reason);
-    }
+    if (secretFile) return secretFileRead(secretFile, rules, matches, what);
     if (facts.permission.folder) {
       const inside = deniedReadRoots(policy.home).find((r) => r !== p && isUnder(r, p));
       if (inside)
@@ -162,11 +137,6 @@ function decidePath(p: string, facts: ToolFacts, policy: Policy, rules: ToolRule
     return result('allow', 'default', `defaultMode ${policy.defaultMode} lets edits inside ${place} run`);
   }
   return result('ask', 'default', 'edits ask unless a rule or defaultMode allows them');
-}
-
-/** A rule that names a secret file (`read_file(.env)`, `bash(cat .env.local)`), not one that only covers it. */
-function namesSecretFile(r: CompiledRule, literal: string): boolean {
-  return !r.blanket && r.text.toLowerCase().includes(literal.toLowerCase());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -248,17 +218,10 @@ function decideCommand(call: PermissionCall, facts: ToolFacts, policy: Policy, r
     const ask = rules.ask.find((r) => matchesAny(r, piece.denyTexts));
     if (ask) return ruleDecision('ask', ask, quote(piece.text));
   }
-  // A command naming a .env file asks, whatever the mode or a broad rule (`bash(cat *)`) says, unless a
-  // rule of the user's that names the file covers a piece of it (`bash(cat .env)`).
-  const secretFile = a.findings.find((f) => f.kind === 'secret-file');
-  if (secretFile) {
-    const named = secretFile.ruleNames ?? '';
-    const lifted = a.pieces.some(
-      (piece) =>
-        !piece.transparent && rules.allow.some((r) => namesSecretFile(r, named) && matchesAny(r, piece.allowTexts)),
-    );
-    if (!lifted) return result('ask', 'confinement', secretFile.reason);
-  }
+  // A command naming a .env file asks, whatever the mode or a broad rule (`bash(cat *)`) says.
+  const secretAsk = secretFileCommandAsk(a, rules);
+  if (secretAsk) return secretAsk;
+  // A redirection is an edit of the file it writes: edit rules judge it too (redirect-edits.ts).
   const heldEdit = editRuleHolding(policy, a.writes);
   if (heldEdit) return heldEdit;
 
@@ -302,45 +265,6 @@ function decideCommand(call: PermissionCall, facts: ToolFacts, policy: Policy, r
   }
   if (used.length) return redirectAsk(policy, a.writes) ?? allowedBy(used);
   return result('ask', 'default', 'no rule allows this command');
-}
-
-/** Every edit rule of a kind (`edit(src/**)` and rules for one file tool), over all the file tools that write. */
-function editRules(policy: Policy, list: 'deny' | 'ask' | 'allow'): CompiledRule[] {
-  const out = new Set<CompiledRule>();
-  for (const tool of policy.groups.edit) for (const r of policy.byTool.get(tool)?.[list] ?? []) out.add(r);
-  return [...out];
-}
-
-/** A redirection writes a file an edit deny or ask rule names: denied or asked, as an edit of it would be. */
-function editRuleHolding(policy: Policy, writes: readonly CommandWrite[]): Decision | undefined {
-  if (!writes.some((w) => w.redirect)) return undefined;
-  for (const list of ['deny', 'ask'] as const) {
-    const rules = editRules(policy, list);
-    for (const w of writes) {
-      const r = w.redirect && !w.glob ? rules.find((x) => x.test(w.path)) : undefined;
-      if (r) return ruleDecision(list, r, `${quote(showPath(w.path, policy.home))}, which a redirection writes`);
-    }
-  }
-  return undefined;
-}
-
-/**
- * A command rule names a program's words, never the file its redirection writes: `bash(ls*)` is no
- * leave to run `ls > src/index.ts`. That write is an edit, so with defaultMode ask it needs an edit
- * rule naming the file (acceptEdits and allow let edits inside the workspace run).
- */
-export function redirectAsk(policy: Policy, writes: readonly CommandWrite[]): Decision | undefined {
-  if (policy.defaultMode !== 'ask' || !writes.some((w) => w.redirect)) return undefined;
-  const allow = editRules(policy, 'allow');
-  const w = writes.find((x) => x.redirect && (x.glob !== undefined || !allow.some((r) => r.test(x.path))));
-  if (!w) return undefined;
-  const shown = showPath(w.glob ? `${w.path}/${w.glob}` : w.path, policy.home);
-  return result(
-    'ask',
-    'default',
-    `a redirection writes to ${quote(shown)}: a command rule does not cover the files its redirections write, ` +
-      'and edits ask unless an edit rule or defaultMode acceptEdits allows them',
-  );
 }
 
 function allowedBy(used: CompiledRule[]): Decision {

@@ -6,7 +6,8 @@ import { analyzeCommand } from '../shell/analyse';
 import { factsFromAnnotations } from '../tool-facts';
 import type { PermissionCall } from '../types';
 import type { Policy } from './compile';
-import { decide, inWriteRoots, protectedWrite, redirectAsk, subjectText, targetPaths, writeOutside } from './decide';
+import { decide, inWriteRoots, protectedWrite, subjectText, targetPaths, writeOutside } from './decide';
+import { redirectAsk } from './redirect-edits';
 
 /** Programs whose "always allow" covers only the exact command, never its family. */
 const EXACT_ONLY_PROGRAMS = new Set([

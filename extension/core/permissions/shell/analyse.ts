@@ -1,7 +1,8 @@
 // From parsed shell to what the policy judges: the pieces a command runs (through wrappers such as
 // `timeout`, `xargs`, `sudo`, and into `bash -c '…'`, `eval`, `find -exec`), the files it writes
 // (redirections, tee, cp/mv/rm …), and findings — things no rule can vouch for, so the call asks.
-import { expandHome, isAbsolutePath, mayNameSecret, normalizePath, SECRET_WORD, secretFileWord } from '../paths';
+import { expandHome, isAbsolutePath, normalizePath } from '../paths';
+import type { CommandAnalysis, CommandFinding, CommandPiece, CommandWrite } from './command-analysis';
 import { parseShell, type ShellCommand, type ShellWord } from './parse';
 import {
   ASSIGN_WORD,
@@ -33,69 +34,9 @@ import {
 } from './words';
 import { optionProblem } from './options';
 import { mayBecomeOption, SLOT, shapesOf } from './run-time-words';
+import { secretMentions } from './secret-mentions';
 
-export interface CommandPiece {
-  /** Program and arguments as the shell passes them (quotes removed, escapes decoded). */
-  argv: string[];
-  /** argv joined by single spaces: what `bash(…)` rules match. */
-  text: string;
-  /** With its wrappers (`sudo npm test`), for the card. */
-  shown: string;
-  /** The wrappers' words before argv (`timeout`, `10`); empty without wrappers. */
-  wrapperArgv: string[];
-  /** Texts deny and ask rules are matched against (with wrappers, with the program's path dropped). */
-  denyTexts: string[];
-  /** Texts an allow rule may match. */
-  allowTexts: string[];
-  /** Why a rule with a wildcard does not cover this piece (it can run any program); an exact rule may. */
-  exactOnly?: string;
-  /** Gets more arguments at run time (xargs): only a rule with a wildcard covers it. */
-  openArgs?: boolean;
-  /** A builtin that changes nothing by itself (cd, echo, true, export …): needs no rule beside others. */
-  inert?: boolean;
-  /** Judged by deny and ask rules only: a wrapper whose inner commands are judged in their own right. */
-  transparent?: boolean;
-  /**
-   * With words bash only knows at run time: the deny texts with each such word as an open slot
-   * (run-time-words.ts), so a deny or ask rule that the command *might* meet is not missed.
-   */
-  denyShapes?: string[];
-  /** An unquoted pathname or brace pattern among its words: an exact rule (for literal text) does not cover it. */
-  globbed?: boolean;
-}
-
-export interface CommandWrite {
-  /** Normalized absolute path; for a pattern, the folder the pattern stays in. */
-  path: string;
-  /** For a pattern target (`*.log`): the pattern below `path`. */
-  glob?: string;
-  /** As written in the command. */
-  shown: string;
-  /** What writes it: "a redirection", "tee", "cp" … */
-  by: string;
-  /**
-   * Written by the shell's redirection (`> f`, `>> f`, `&> f`), not by the program: no command rule
-   * names it (rules match the program's words), so the policy judges it as an edit of that file.
-   */
-  redirect?: true;
-}
-
-export interface CommandFinding {
-  /**
-   * `protected`: it may write a protected file (always asks, like a protected write it shows);
-   * `secret-file`: it names a project secret file (.env …), which asks unless a rule names the file.
-   */
-  kind: 'parse' | 'confinement' | 'protected' | 'secret-file';
-  reason: string;
-  /** For `secret-file`: the literal a user's allow rule must contain to lift the ask (`.env`). */
-  ruleNames?: string;
-}
-
-export interface CommandAnalysis {
-  pieces: CommandPiece[];
-  writes: CommandWrite[];
-  findings: CommandFinding[];
-}
+export type { CommandAnalysis, CommandFinding, CommandPiece, CommandWrite } from './command-analysis';
 
 interface Wrap {
   /** Wrapper text around the command (`sudo -u root`, `timeout 10`). */
@@ -155,16 +96,10 @@ class Analyzer {
     this.mention(value.value);
   }
 
-  /** A word naming a secret location asks, whatever the rules: `cat ~/.ssh/id_rsa`. */
+  /** A word naming a secret location or a secret file asks, whatever the rules (secret-mentions.ts). */
   private mention(value: string, w?: ShellWord): void {
-    if (SECRET_WORD.test(value) || ((w?.pattern || w?.dynamic) && mayNameSecret(value, this.home)))
-      this.finding(
-        'confinement',
-        `the command mentions ${show(value)}: commands touching keys and credentials always ask`,
-      );
-    const secretFile = secretFileWord(value, Boolean(w?.pattern));
-    if (secretFile)
-      this.finding('secret-file', `the command names ${show(value)}: ${secretFile.reason}`, secretFile.ruleNames);
+    const found = secretMentions(value, w, this.home);
+    if (found) for (const f of found) this.finding(f.kind, f.reason, f.ruleNames);
   }
 
   private words(ws: ShellWord[], cmd: ShellCommand, state: State, depth: number, wrap: Wrap): void {

@@ -1,0 +1,35 @@
+// Which servers this window has: the workspace's `.mcp.json` and the user's `sextant.mcp.servers`,
+// merged. A name in both is the user's (their own setting wins over a file the repository ships).
+//
+// Two servers whose tools would share a name prefix are refused, both of them: a rule such as
+// `mcp__github__*` written for one would also cover the other, so neither may start until one is renamed.
+import type { McpConfigSource } from './config';
+import { serverSpec, type McpServerSpec } from './server-spec';
+import { mcpServerPrefix, serverNameClashes } from './tool-name';
+
+export interface ServerSources {
+  workspace: McpConfigSource;
+  user: McpConfigSource;
+}
+
+/** The servers that may exist, by name, and the problems to show (both sources' and the merge's). */
+export function mergeServerSources(sources: ServerSources): { specs: Map<string, McpServerSpec>; problems: string[] } {
+  const problems = [...sources.user.problems, ...sources.workspace.problems];
+  const specs = new Map<string, McpServerSpec>();
+  for (const [name, config] of Object.entries(sources.workspace.servers))
+    specs.set(name, serverSpec(name, 'workspace', config));
+  for (const [name, config] of Object.entries(sources.user.servers)) {
+    if (specs.has(name))
+      problems.push(`MCP server "${name}" is in both .mcp.json and sextant.mcp.servers: your setting is used.`);
+    specs.set(name, serverSpec(name, 'user', config));
+  }
+  for (const group of serverNameClashes(specs.keys())) {
+    problems.push(
+      `MCP servers ${group.map((n) => `"${n}"`).join(' and ')} would give their tools the same names ` +
+        `(${mcpServerPrefix(group[0])}…), so a rule for one would cover the other: neither is started. ` +
+        'Rename one of them.',
+    );
+    for (const name of group) specs.delete(name);
+  }
+  return { specs, problems };
+}
