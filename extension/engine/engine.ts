@@ -10,7 +10,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Envelope, Mode, Outbound, PendingApproval, PendingQuestion } from '../protocol';
+import type { Envelope, Mode, Outbound, PendingApproval, PendingQuestion, Usage } from '../protocol';
 import { ApprovalBroker } from '../core/agent/approval-broker';
 import { ChatController } from '../core/agent/controller';
 import { SubagentStops } from '../core/agent/task-tool';
@@ -94,6 +94,8 @@ export interface PromptOutcome {
   text: string;
   /** Approvals the host refused (each was reported in the events and never run). */
   refused: PendingApproval[];
+  /** Tokens and cost of the request, as last reported. */
+  usage?: Usage;
   error?: string;
 }
 
@@ -108,6 +110,10 @@ export interface Engine {
   /** The newest stored session of this workspace, if any. */
   latestSessionId(): Promise<string | undefined>;
   sessionId(): string;
+  /** Why a request on this model could not start (no such provider, no key), or undefined. */
+  modelProblem(ref?: string): string | undefined;
+  /** The exact key values the engine holds (live): whatever the host prints is redacted of them. */
+  knownSecrets(): ReadonlySet<string>;
   dispose(): Promise<void>;
 }
 
@@ -237,7 +243,10 @@ export async function createEngine(host: EngineHost): Promise<Engine> {
         });
       } else if (run) {
         if (e.type === 'text_delta') run.text += e.text;
+        else if (e.type === 'usage') run.usage = e.usage;
         else if (e.type === 'budget_stop') run.budget = true;
+        // Out of steps is a budget too: the run stopped at a cap, not on a failure.
+        else if (e.type === 'error' && e.error.code === 'max_steps') run.budget = true;
         else if (e.type === 'error') run.error = e.error.message;
       }
     }
@@ -324,6 +333,7 @@ export async function createEngine(host: EngineHost): Promise<Engine> {
         end,
         text: run.text,
         refused: run.refused,
+        ...(run.usage ? { usage: run.usage } : {}),
         ...(run.error ? { error: run.error } : {}),
       };
     },
@@ -337,6 +347,16 @@ export async function createEngine(host: EngineHost): Promise<Engine> {
       return store.listSessions({ limit: 1 })[0]?.id;
     },
     sessionId: () => controller.sessionId,
+    modelProblem: (ref) => {
+      const model = ref ?? controller.currentModel();
+      const name = model.includes('/') ? model.slice(0, model.indexOf('/')) : model;
+      const config = configs().find((c) => c.name === name);
+      if (!config) return `there is no provider "${name}" (add it to sextant.providers)`;
+      if (providers.keys.hasKey(name)) return undefined;
+      const env = config.apiKeyEnv ? `set ${config.apiKeyEnv}, or ` : '';
+      return `no API key for "${name}": ${env}add it to the "keys" of ~/.sextant/config.json`;
+    },
+    knownSecrets: () => knownSecrets,
     dispose: async () => {
       await mcp.dispose();
       await controller.dispose();
@@ -354,6 +374,7 @@ interface RunRecord {
   /** Approval cards already handed to the host (a card is posted again when its diff is edited). */
   asked: Set<string>;
   budget: boolean;
+  usage?: Usage;
   error?: string;
 }
 
