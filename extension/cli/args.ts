@@ -95,8 +95,10 @@ function parseFlags(argv: string[], cwd: string): Partial<CliOptions> {
   try {
     parsed = parse(argv);
   } catch (err) {
-    // node:util's messages name the flag; the first line is enough.
-    throw new UsageError(String((err as Error).message).split('\n')[0] ?? 'bad arguments');
+    // node:util's messages name the flag but run long: the flag is what the user needs.
+    const message = String((err as Error).message);
+    const unknown = /^Unknown option '([^']+)'/.exec(message);
+    throw new UsageError(unknown ? `unknown option ${unknown[1]}` : (message.split('\n')[0] ?? 'bad arguments'));
   }
   const v = parsed.values;
   if (v.help) return { command: 'help' };
@@ -120,8 +122,13 @@ function parseFlags(argv: string[], cwd: string): Partial<CliOptions> {
     trustWorkspace: v['trust-workspace'] ?? false,
     verbose: v.verbose ?? false,
   };
-  const mode = oneOf('mode', v.mode, MODES);
   const permissionMode = oneOf('permission-mode', v['permission-mode'], PERMISSION_MODES);
+  let mode = oneOf('mode', v.mode, MODES);
+  // plan: the run proposes and writes nothing — Plan mode, whose tools only read.
+  if (permissionMode === 'plan') {
+    if (mode && mode !== 'plan') throw new UsageError(`--permission-mode plan runs in Plan mode; drop --mode ${mode}`);
+    mode = 'plan';
+  }
   const sandbox = oneOf('sandbox', v.sandbox, SANDBOX);
   const maxSteps = positiveNumber('max-steps', v['max-steps'], true);
   const maxCostUsd = positiveNumber('max-cost-usd', v['max-cost-usd'], false);

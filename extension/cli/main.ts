@@ -39,8 +39,10 @@ export async function main(io: CliIo): Promise<number> {
   let opts: CliOptions;
   try {
     opts = parseCliArgs(io.argv, io.cwd);
-    if (opts.command === 'help') return (void io.stdout(`${USAGE}\n`), EXIT.done);
-    if (opts.command === 'version') return (void io.stdout(`${io.version}\n`), EXIT.done);
+    if (opts.command === 'help' || opts.command === 'version') {
+      io.stdout(`${opts.command === 'help' ? USAGE : io.version}\n`);
+      return EXIT.done;
+    }
     if (opts.command === 'acp') throw new UsageError('sextant acp is not in this build yet');
     if (!isDirectory(opts.cwd)) throw new UsageError(`--cwd ${opts.cwd} is not a folder`);
   } catch (err) {

@@ -416,6 +416,9 @@ async function trustWorkspaceExtensions(
   }
 }
 
+const UNTRUSTED =
+  'the workspace is not trusted (pass --trust-workspace, or list it in ~/.sextant/config.json "trustedWorkspaces")';
+
 /** Without trust the workspace's servers and hooks stay off: said once, with how to allow them. */
 function reportUntrusted(
   mcp: ReturnType<typeof createMcpManager>,
@@ -424,14 +427,7 @@ function reportUntrusted(
 ): void {
   const servers = mcp.views().filter((v) => v.state === 'needs_approval' || v.state === 'untrusted');
   if (servers.length)
-    log.warn(
-      `mcp: the workspace's servers ${servers.map((s) => `"${s.name}"`).join(', ')} do not start: ` +
-        'the workspace is not trusted (pass --trust-workspace, or list it in ~/.sextant/config.json "trustedWorkspaces")',
-    );
+    log.warn(`mcp: the workspace's servers ${servers.map((s) => `"${s.name}"`).join(', ')} do not start: ${UNTRUSTED}`);
   const ws = hooks.settings.view().workspace;
-  if (ws && ws.state !== 'approved')
-    log.warn(
-      "hooks: the workspace's hooks do not run: the workspace is not trusted " +
-        '(pass --trust-workspace, or list it in ~/.sextant/config.json "trustedWorkspaces")',
-    );
+  if (ws && ws.state !== 'approved') log.warn(`hooks: the workspace's hooks do not run: ${UNTRUSTED}`);
 }
