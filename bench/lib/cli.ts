@@ -42,7 +42,7 @@ function runCli(cli: string, args: string[], home: string, cwd: string): Promise
     const child = spawn(process.execPath, [cli, ...args], {
       cwd,
       env: { ...process.env, SEXTANT_HOME: home, BENCH_KEY: 'sk-bench-0000000000' },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'ignore', 'ignore'],
     });
     child.on('close', resolve);
   });
