@@ -8,10 +8,13 @@
 //   dist/research-html.js      linkedom + Readability + turndown: HTML → Markdown for web_fetch and
 //                              research, run in a worker thread (html-worker.ts / html-worker-client.ts)
 //   dist/browser-driver/lib/browser.js  playwright-core + the browser backend (first browser tool call)
+//   dist/cli.js                the `sextant` command (extension/cli): the same engine without VS Code; it
+//                              loads the provider, worker and MCP bundles above from dist/ like the
+//                              runtime does, and never enters the VSIX (.vscodeignore)
 // The webview is one browser bundle, dist/webview.js + dist/webview.css, plus chunks it imports on
 // first use (dist/webview-chunks/: the syntax highlighter).
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, existsSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sqlJsFileBytesPlugin } from './scripts/sqljs-file-bytes.mjs';
@@ -69,6 +72,17 @@ export const hostOptions = {
   },
 };
 
+/**
+ * The command line: the host options without `vscode` as an external (a `vscode` import anywhere in its
+ * graph fails the build), with the shebang that makes dist/cli.js the package's `bin`.
+ */
+export const cliOptions = {
+  ...hostOptions,
+  entryPoints: { cli: 'extension/cli/bin.ts' },
+  external: [],
+  banner: { js: '#!/usr/bin/env node' },
+};
+
 export const webviewOptions = {
   ...common,
   entryPoints: { webview: 'webview/main.ts' },
@@ -97,7 +111,8 @@ function copyRuntimeAssets() {
 
 async function main() {
   const absWebview = existsSync(join(root, 'webview/main.ts'));
-  const configs = [hostOptions, ...(absWebview ? [webviewOptions] : [])];
+  const hasCli = existsSync(join(root, cliOptions.entryPoints.cli));
+  const configs = [hostOptions, ...(hasCli ? [cliOptions] : []), ...(absWebview ? [webviewOptions] : [])];
   copyRuntimeAssets();
   // Chunk names carry a content hash: drop the last build's, or old ones would pile up in the VSIX.
   if (absWebview) rmSync(join(root, 'dist/webview-chunks'), { recursive: true, force: true });
@@ -110,6 +125,7 @@ async function main() {
     return;
   }
   await Promise.all(configs.map((c) => esbuild.build(c)));
+  if (hasCli) chmodSync(join(root, 'dist/cli.js'), 0o755);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

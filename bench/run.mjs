@@ -11,6 +11,11 @@ const only = process.argv.slice(2);
 const benches = [
   ['load', 'bench/load.mjs', 'bundle sizes, require and activate() time'],
   ['webview', 'bench/webview-stream.mjs', 'webview streaming at 20 and 2,000 messages (headless Chromium)'],
+  [
+    'cli',
+    'bench/cli.mjs',
+    'sextant -p: cold process start → first byte at the model; engine overhead per step vs the core turn',
+  ],
   ['agent', 'bench/agent-step.mjs', 'agent loop overhead per step (real SDK, fake LLM answering instantly)'],
   ['long-run', 'bench/long-run.mjs', '300-step agent run, instant model: harness time per step at the start and end'],
   [

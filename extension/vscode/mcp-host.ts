@@ -4,19 +4,16 @@
 // posts the servers' state to the chat view, where approvals are asked. The SDK bundle is loaded on the
 // first server start (`mcp-client.js`), never at activation or when the runtime loads.
 import { homedir } from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Outbound } from '../protocol';
+import type { Spawner } from '../core/mcp/session-port';
 import { MCP_JSON_PATH, parseMcpJson, parseUserServers, readMcpJson, type McpConfigSource } from '../core/mcp/config';
 import { localFiles } from '../core/local-files';
-import { McpManager } from '../core/mcp/manager';
-import { serverBaseEnvironment } from '../core/mcp/base-env';
-import type { McpClientModule, Spawner } from '../core/mcp/session-port';
-import { McpTrustStore } from '../core/mcp/trust-store';
+import type { McpManager } from '../core/mcp/manager';
+import { createMcpManager } from '../engine/mcp';
 import { McpOAuthProvider } from '../core/mcp/oauth';
 import { expandMcpReferences, contentText, promptChatImages } from '../core/mcp/message-references';
 import type { ChatImage } from '../protocol/images';
-import { spawnServer } from '../core/mcp/spawn';
 import type { Logger, SecretsPort } from '../core/ports';
 import { readMcpServersSetting } from './settings';
 
@@ -46,19 +43,16 @@ export class McpHost implements vscode.Disposable {
   private readonly signIns = new Map<string, McpOAuthProvider>();
 
   constructor(private readonly o: McpHostOptions) {
-    this.manager = new McpManager({
-      loadClient: async () =>
-        (require(path.join(__dirname, 'mcp-client.js')) as { mcpClientModule: McpClientModule }).mcpClientModule,
-      spawn: o.spawn ?? spawnServer,
-      decisions: {
-        workspace: new McpTrustStore(o.context.workspaceState),
-        user: new McpTrustStore(o.context.globalState),
-      },
+    this.manager = createMcpManager({
+      bundleDir: __dirname,
+      workspaceState: o.context.workspaceState,
+      globalState: o.context.globalState,
       trusted: () => vscode.workspace.isTrusted,
-      env: () => process.env,
-      baseChildEnv: () => serverBaseEnvironment(o.scrubbedEnv()),
+      env: process.env,
+      ports: () => ({ sandbox: undefined, childEnv: o.scrubbedEnv }),
       cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
       log: (server, line) => o.channel.info(`[${server}] ${line}`),
+      ...(o.spawn ? { spawn: o.spawn } : {}),
       // Remote servers that answer 401 get the MCP authorization flow; the browser comes back through
       // VS Code's URI handler. A server with a static Authorization header never reaches it.
       authProviderFor: (server, url) => {

@@ -1,49 +1,13 @@
-// What the chat controller asks about models, answered from the providers host and user settings:
-// resolving a reference to a client, reading a provider's settings without one, the picker's choices,
-// the default / planner / fallback models, the reasoning choice per model and the mode's system prompt.
+// What the chat controller asks about models, in VS Code: the engine's model services
+// (extension/engine/model-services.ts) over the user's settings, global state and the window's folders.
 import * as vscode from 'vscode';
-import type { ModelServices, ReasoningChoices } from '../core/agent/chat-services';
-import { systemPromptFor } from '../core/agent/prompts';
-import { REASONING_STATE_KEY, reasoningChoicesIn } from '../core/providers/reasoning-choices';
+import type { ModelServices } from '../core/agent/chat-services';
+import { modelServices as engineModelServices } from '../engine/model-services';
 import type { ProvidersHost } from './providers-host';
-import { readSettings } from './settings';
+import { vscodeSettings } from './settings';
 
 export function modelServices(providers: ProvidersHost, globalState: vscode.Memento): ModelServices {
-  return {
-    resolveModel: (ref) => providers.resolve(ref),
-    modelConfig: (ref) => {
-      const name = ref.includes('/') ? ref.slice(0, ref.indexOf('/')) : ref;
-      return providers.configs().find((c) => c.name === name);
-    },
-    modelChoices: () => providers.modelChoices(),
-    defaultModel: () => readSettings().defaultModel,
-    plannerModel: () => readSettings().plannerModel,
-    fallbackModel: () => readSettings().fallbackModel,
-    reasoning: reasoningStore(globalState),
-    systemPrompt: (mode, sessionStartedAt) =>
-      systemPromptFor(mode, {
-        workspaceRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
-        platform: process.platform,
-        date: new Date(sessionStartedAt),
-      }),
-  };
-}
-
-/**
- * The model picker's reasoning choice per model, in global state: a per-user preference like the
- * picked model, shared by every workspace. Not a setting: the picker changes it often, and a
- * workspace cannot set it (spending stays bounded by the user-only sextant.budget.* caps).
- */
-function reasoningStore(state: vscode.Memento): ReasoningChoices {
-  const all = () => reasoningChoicesIn(state.get<unknown>(REASONING_STATE_KEY));
-  return {
-    all,
-    get: (ref) => all()[ref],
-    set: (ref, choice) => {
-      const next = { ...all() };
-      if (choice === 'off') delete next[ref];
-      else next[ref] = choice;
-      void state.update(REASONING_STATE_KEY, next);
-    },
-  };
+  return engineModelServices(providers, globalState, vscodeSettings, () =>
+    (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+  );
 }

@@ -1,105 +1,12 @@
-// Research mode's host: the search client (failover across the user's providers) and the guarded page
-// fetcher the runtime already built for web_search / web_fetch, the loop's limits from settings, and
-// the fast model (sextant.research.fastModel, else the chat's model) as the claim checker.
+// Research mode's host in VS Code: the engine's research host (extension/engine/research.ts) reading
+// `sextant.research.*` from VS Code's settings.
 import * as vscode from 'vscode';
-import type { ReadApproval, ResearchHost } from '../core/research/host';
-import type { PageBrowser } from '../core/research/browser-reader';
-import { researchLimits } from '../core/research/limits';
-import { collectText } from '../core/research/loop/llm-text';
-import type { PageFetcher } from '../core/web/fetch/page-fetcher';
-import type { SearchClient } from '../core/web/search/client';
-import { claimJudgeFrom } from '../core/research/verify';
-import type { Provider, ProviderConfig } from '../core/providers/types';
-import { researchDefaults } from '../core/research/defaults';
-import type { ResearchServices } from '../core/research/loop/research-run';
-import { createWorkspaceSources, type WorkspaceSourceDeps } from '../core/research/workspace/workspace-sources';
-import { ResearchScopeSchema, type ResearchScope } from '../protocol';
+import type { ResearchHost } from '../core/research/host';
+import { createResearchHost as createEngineResearch, type ResearchHostDeps } from '../engine/research';
 
-export interface ResearchHostDeps {
-  searchClient: SearchClient;
-  pageFetcher: PageFetcher;
-  /** What workspace sources are read through: the tools' ports, ripgrep, and the permission policy. */
-  workspace?: () => Omit<WorkspaceSourceDeps, 'approve'>;
-  /** Where the "Research scope" picker's choice is kept (the workspace's state). */
-  memento?: vscode.Memento;
-  log?: Pick<vscode.LogOutputChannel, 'warn'>;
-  resolveModel(ref: string): Promise<{ provider: Provider; model: string; config?: ProviderConfig }>;
-  /** The fast model's reference now (the setting, else the chat's current model). */
-  fastModelRef(): string;
-  /** A run's own read-only browser (ToolsHost.researchBrowser); absent: no browser. */
-  browser?(runId: string): PageBrowser | undefined;
-}
-
-const SCOPE_KEY = 'sextant.researchScope';
-
-export function createResearchHost(deps: ResearchHostDeps): ResearchHost {
-  let scope: ResearchScope = ResearchScopeSchema.catch('web').parse(deps.memento?.get(SCOPE_KEY));
-  const workspaceServices = deps.workspace
-    ? async (approve?: ReadApproval): Promise<ResearchServices> => {
-        const wsDeps = (deps.workspace as () => Omit<WorkspaceSourceDeps, 'approve'>)();
-        const refuse = async (): Promise<never> => {
-          throw new Error('A workspace-only research run reads no web page.');
-        };
-        return {
-          search: refuse,
-          fetchPage: refuse,
-          // One per run: a run reads each file once.
-          workspace: createWorkspaceSources({ ...wsDeps, ...(approve ? { approve } : {}) }),
-        };
-      }
-    : undefined;
-  return {
-    ...(workspaceServices ? { workspaceServices } : {}),
-    ...(deps.browser ? { browser: deps.browser } : {}),
-    scope: () => scope,
-    setScope(next) {
-      scope = next;
-      void deps.memento?.update(SCOPE_KEY, next);
-    },
-    defaults() {
-      const c = vscode.workspace.getConfiguration('sextant.research');
-      const d = researchDefaults({
-        clarify: c.get('clarify'),
-        includeDomains: c.get('includeDomains'),
-        excludeDomains: c.get('excludeDomains'),
-        recencyDays: c.get('recencyDays'),
-      });
-      for (const p of d.problems) deps.log?.warn(p);
-      return d;
-    },
-    async services() {
-      const problem = await deps.searchClient.setupProblem();
-      if (problem) throw Object.assign(new Error(problem), { code: 'no_key' });
-      return {
-        search: async (q, signal) => {
-          try {
-            return (await deps.searchClient.search(q, signal)).results;
-          } catch (e) {
-            // A plan may name a provider the user has since switched off: search with the others.
-            if (q.provider && (e as { code?: unknown }).code === 'disabled')
-              return (await deps.searchClient.search({ ...q, provider: undefined }, signal)).results;
-            throw e;
-          }
-        },
-        fetchPage: async (url, signal) => (await deps.pageFetcher.fetch(url, { signal })).page,
-      };
-    },
-    limits() {
-      const c = vscode.workspace.getConfiguration('sextant.research');
-      return researchLimits({
-        minSearches: c.get('minSearches'),
-        maxSearches: c.get('maxSearches'),
-        timeBudgetSeconds: c.get('timeBudgetSeconds'),
-        subResearchers: c.get('subResearchers'),
-      });
-    },
-    async judge() {
-      const target = await deps.resolveModel(deps.fastModelRef());
-      // Its calls are costed at the fast model's own price and counted in the run's usage.
-      return claimJudgeFrom(
-        (req, signal) => collectText(target, { system: req.system, user: req.user }, signal),
-        target.config?.price,
-      );
-    },
-  };
+export function createResearchHost(deps: Omit<ResearchHostDeps, 'setting'>): ResearchHost {
+  return createEngineResearch({
+    ...deps,
+    setting: (key) => vscode.workspace.getConfiguration('sextant.research').get<unknown>(key),
+  });
 }

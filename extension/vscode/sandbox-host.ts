@@ -1,15 +1,14 @@
-// The VS Code side of the sandbox: the backend (extension/platform/sandbox) fed from user settings
-// and the workspace folders, its proxy's connections written to the audit log, the edge prompt's
-// "Allow this host / folder" written into user settings, and the view told when the state changes.
-import { realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
+// The VS Code side of the sandbox: the engine's box (extension/engine/sandbox.ts) fed from user settings
+// and the window's folders, the edge prompt's "Allow this host / folder" written into user settings,
+// and the view told when the state changes.
 import * as vscode from 'vscode';
 import type { Logger } from '../core/ports';
 import { DEFAULT_ALLOWED_HOSTS } from '../core/sandbox/allowed-hosts';
 import type { BoxRefusal } from '../core/sandbox/types';
 import type { AuditEntry } from '../core/security/audit-log';
 import type { PermissionGate } from '../core/agent/permission-gate';
-import { createSandbox, type SandboxHost } from '../platform/sandbox/create-sandbox';
+import type { SandboxHost } from '../platform/sandbox/create-sandbox';
+import { createEngineSandbox } from '../engine/sandbox';
 import { readSandboxSettings } from './settings';
 
 export interface SandboxHostDeps {
@@ -22,31 +21,12 @@ export interface SandboxHostDeps {
 }
 
 export function createSandboxHost(deps: SandboxHostDeps): SandboxHost & vscode.Disposable {
-  let reported = '';
-  let statusLogged = false;
-  const settings = () => {
-    const s = readSandboxSettings();
-    const problems = s.problems.join('\n');
-    if (problems && problems !== reported) for (const p of s.problems) deps.log.warn(`sandbox: ${p}`);
-    reported = problems;
-    return { mode: s.mode, allowedHosts: s.allowedHosts, extraWriteRoots: deps.gate.policy().extraWriteRoots };
-  };
-  const sandbox = createSandbox({
-    settings,
-    workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => realPath(f.uri.fsPath)),
-    home: realPath(homedir()),
-    onConnection: (c, who) =>
-      deps.audit({
-        sessionId: who.sessionId,
-        callId: who.callId,
-        tool: 'bash',
-        decision: c.allowed ? 'allow' : 'deny',
-        decidedBy: 'rule',
-        rule: c.allowed ? `sextant.sandbox.network.allowedHosts: ${c.rule}` : c.rule,
-        status: c.allowed ? 'ok' : 'denied',
-        durationMs: 0,
-        args: { sandboxConnection: `${c.host}:${c.port}` },
-      }),
+  const sandbox = createEngineSandbox({
+    log: deps.log,
+    settings: readSandboxSettings,
+    gate: deps.gate,
+    workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath),
+    audit: deps.audit,
     widen: (refusal) => widen(refusal, deps.log),
   });
   const subscription = vscode.workspace.onDidChangeConfiguration((e) => {
@@ -54,18 +34,6 @@ export function createSandboxHost(deps: SandboxHostDeps): SandboxHost & vscode.D
   });
   return {
     ...sandbox,
-    status: () => {
-      const s = sandbox.status();
-      if (!statusLogged) {
-        statusLogged = true;
-        deps.log.info(
-          s.backend
-            ? `sandbox: ${s.backend} works here; mode ${s.mode}`
-            : `sandbox: none works here (${s.reason}); fix: ${s.fix}. Commands ask unless your own rule allows them.`,
-        );
-      }
-      return s;
-    },
     dispose: () => {
       subscription.dispose();
       sandbox.dispose();
@@ -84,12 +52,4 @@ async function widen(refusal: BoxRefusal, log: Logger): Promise<void> {
   if (current.includes(w.value)) return;
   await config.update(w.setting, [...current, w.value], vscode.ConfigurationTarget.Global);
   log.info(`sandbox: added ${w.value} to sextant.${w.setting} (user settings)`);
-}
-
-function realPath(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return p;
-  }
 }

@@ -83,6 +83,9 @@ class SpawnedStdioTransport implements Transport {
         }
         this.onclose?.();
       });
+      // A server that exits before reading its input makes our next write fail (EPIPE): the write's own
+      // callback reports it; without a listener the stream's 'error' would end the whole process.
+      child.stdin?.on('error', (err) => this.onerror?.(err));
       child.stdout?.on('data', (chunk: Buffer) => {
         this.buffer.append(chunk);
         for (;;) {

@@ -45,6 +45,15 @@ test('each planted violation is caught', () => {
     ['extension/core/x.ts', 'export default function f() {}', /no default exports/],
     ['extension/platform/sandbox/x.ts', "import * as vscode from 'vscode';", /platform never imports 'vscode'/],
     ['extension/platform/sandbox/x.ts', "import { a } from '../../vscode/runtime';", /platform never imports the host/],
+    ['extension/engine/x.ts', "import * as vscode from 'vscode';", /engine never imports 'vscode'/],
+    ['extension/engine/x.ts', "import { x } from '../vscode/settings';", /engine never imports the VS Code host/],
+    ['extension/cli/x.ts', "import { window } from 'vscode';", /cli never imports 'vscode'/],
+    [
+      'extension/core/agent/x.ts',
+      "import { createEngine } from '../../engine/engine';",
+      /core never imports the engine/,
+    ],
+    ['extension/engine/x.ts', "import { main } from '../cli/main';", /engine never imports the command line/],
     [
       'extension/core/tools/x.ts',
       "import { createSandbox } from '../../platform/sandbox/create-sandbox';",

@@ -78,6 +78,18 @@ export function findViolations(files: SourceFile[]): Violation[] {
         if (target && (under(target, 'extension/vscode') || under(target, 'webview')))
           add('extension/platform never imports the host or the webview');
       }
+      // The engine (extension/engine) and the command line (extension/cli) are hosts of core beside the
+      // extension: they never reach VS Code, and core and the extension never depend on the CLI.
+      for (const dir of ['extension/engine', 'extension/cli']) {
+        if (!under(p, dir)) continue;
+        if (spec === 'vscode' || spec.startsWith('vscode/')) add(`${dir} never imports 'vscode'`);
+        if (target && (under(target, 'extension/vscode') || under(target, 'webview')))
+          add(`${dir} never imports the VS Code host or the webview`);
+      }
+      if (under(p, 'extension/core') && target && (under(target, 'extension/engine') || under(target, 'extension/cli')))
+        add('extension/core never imports the engine or the command line');
+      if (under(p, 'extension/engine') && target && under(target, 'extension/cli'))
+        add('extension/engine never imports the command line (a host of it)');
       if (under(p, 'extension/core') && target && under(target, 'extension/platform'))
         add('extension/core never imports extension/platform (backends are reached through ports)');
       // The store implements a port (core/ports.ts); it must not depend on the controller it serves.

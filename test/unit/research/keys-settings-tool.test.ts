@@ -12,7 +12,7 @@ import { webSearchTool } from '../../../extension/core/tools/web-search';
 import { createNodePorts, makeContext, makeTempWorkspace, textOf } from '../../fixtures/node-ports';
 import { startFakeExa } from '../../fixtures/research/fake-exa';
 import { lastRequest, type FakeSearchServer } from '../../fixtures/research/fake-search-server';
-import { KeyDirectory } from '../../../extension/vscode/key-directory';
+import { KeyDirectory } from '../../../extension/engine/key-directory';
 import { SEARCH_APIS } from '../../../extension/core/web/search/catalog';
 import { SEARCH_PROVIDER_IDS } from '../../../extension/core/web/types';
 import { memorySecrets, signal, testClient } from './helpers';

@@ -1,0 +1,260 @@
+// `sextant`: the engine on the command line. Parses the flags (a mistake: one line, exit 2), reads the
+// user's settings, keys and trust from ~/.sextant, composes the engine with this host's small adapters,
+// and runs one request (-p, or stdin as the prompt) or a prompt loop on a terminal. Nothing here asks in
+// a non-interactive run: whatever would ask is refused, reported, and makes the exit code 4.
+//
+// Exit codes: 0 done, 1 error, 2 bad usage (flags, settings, a missing key), 3 stopped by a budget,
+// 4 refused because it would ask.
+import * as path from 'node:path';
+import { statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Outbound, PendingApproval } from '../protocol';
+import type { ApprovalDecision } from '../core/ports';
+import { createEngine, type Engine, type PromptOutcome } from '../engine/engine';
+import { readPermissionSettings } from '../engine/settings';
+import { type CliOptions, parseCliArgs, USAGE, UsageError } from './args';
+import { ensureHome, sextantHome } from './home';
+import { stderrLog, type StderrLog } from './log';
+import { createOutput, describe, type Output } from './output';
+import { cliSearch, cliTerminal, cliWorkspace } from './ports';
+import { cliSettings, readSettingsFile } from './settings-file';
+import { fileState, memoryState } from './state-file';
+import { ConfigError, configSecrets, readUserConfig, trustsWorkspace } from './user-config';
+
+export const EXIT = { done: 0, error: 1, usage: 2, budget: 3, refused: 4 } as const;
+
+export interface CliIo {
+  argv: string[];
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  /** The folder the other bundles (provider SDKs, workers, sql-wasm.wasm) sit in. */
+  bundleDir: string;
+  version: string;
+}
+
+export async function main(io: CliIo): Promise<number> {
+  let opts: CliOptions;
+  try {
+    opts = parseCliArgs(io.argv, io.cwd);
+    if (opts.command === 'help' || opts.command === 'version') {
+      io.stdout(`${opts.command === 'help' ? USAGE : io.version}\n`);
+      return EXIT.done;
+    }
+    if (opts.command === 'acp') throw new UsageError('sextant acp is not in this build yet');
+    if (!isDirectory(opts.cwd)) throw new UsageError(`--cwd ${opts.cwd} is not a folder`);
+  } catch (err) {
+    if (err instanceof UsageError) return usage(io, err.message);
+    throw err;
+  }
+  const log = stderrLog(opts.verbose, io.stderr);
+  const home = sextantHome(io.env);
+  const approver: Approver = {};
+  let engine: Engine;
+  let output: Output;
+  try {
+    ({ engine, output } = await startEngine(io, opts, log, home, approver));
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof UsageError) return usage(io, log.redact(err.message));
+    throw err;
+  }
+  try {
+    const problem = engine.modelProblem(opts.model);
+    if (problem) return usage(io, log.redact(problem));
+    if (opts.resume && !(await engine.resume(opts.resume)))
+      return usage(io, `there is no session "${opts.resume}" in ${home.storageDir}`);
+    if (opts.continue) {
+      const latest = await engine.latestSessionId();
+      if (!latest) return usage(io, `--continue: there is no earlier session in ${home.storageDir}`);
+      await engine.resume(latest);
+    }
+    const interactive = opts.prompt === undefined && io.stdin.isTTY === true;
+    if (interactive) return await promptLoop(io, opts, engine, output, approver);
+    const piped = io.stdin.isTTY ? '' : await readAll(io.stdin);
+    const prompt = opts.prompt === undefined ? piped.trim() : withContext(opts.prompt, piped);
+    if (!prompt) return usage(io, 'no prompt: pass -p PROMPT or pipe one on stdin');
+    return await runOnce(opts, engine, output, log, prompt);
+  } finally {
+    await engine.dispose();
+  }
+}
+
+function usage(io: CliIo, message: string): number {
+  io.stderr(`sextant: ${message} (see sextant --help)\n`);
+  return EXIT.usage;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The flags this run layers over the user's settings. */
+function flagSettings(opts: CliOptions): Record<string, unknown> {
+  const s: Record<string, unknown> = {};
+  if (opts.maxSteps) s['agent.maxSteps'] = opts.maxSteps;
+  if (opts.maxCostUsd) s['budget.maxCostUsd'] = opts.maxCostUsd;
+  if (opts.sandbox) s['sandbox.mode'] = opts.sandbox;
+  // accept-edits: writes inside the workspace run, as the extension's mode; auto: that, and commands
+  // run in the box without asking (where no box works they still ask, so they are refused).
+  if (opts.permissionMode === 'accept-edits' || opts.permissionMode === 'auto')
+    s['permissions.defaultMode'] = 'acceptEdits';
+  if (opts.permissionMode === 'ask') s['permissions.defaultMode'] = 'ask';
+  if (opts.permissionMode === 'auto' && !opts.sandbox) s['sandbox.mode'] = 'auto';
+  return s;
+}
+
+async function startEngine(
+  io: CliIo,
+  opts: CliOptions,
+  log: StderrLog,
+  home: ReturnType<typeof sextantHome>,
+  approver: Approver,
+): Promise<{ engine: Engine; output: Output }> {
+  const config = readUserConfig(home.configFile);
+  let file: Record<string, unknown>;
+  try {
+    file = readSettingsFile(home.settingsFile);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const settings = cliSettings(file, flagSettings(opts), {
+    'permissions.allow': opts.allow,
+    'permissions.deny': opts.deny,
+  });
+  ensureHome(home);
+  const roots = [opts.cwd];
+  const outputs: Output[] = [];
+  const engine = await createEngine({
+    log,
+    settings,
+    secrets: configSecrets(config),
+    env: io.env,
+    workspaceFolders: roots,
+    storageDir: home.storageDir,
+    bundleDir: io.bundleDir,
+    ports: {
+      workspace: cliWorkspace(roots, () =>
+        readPermissionSettings(settings).extraWriteRoots.filter(
+          (r): r is string => typeof r === 'string' && path.isAbsolute(r),
+        ),
+      ),
+      search: cliSearch(io.env),
+      terminal: cliTerminal,
+    },
+    globalState: fileState(home.stateFile),
+    workspaceState: memoryState(),
+    trustWorkspace: opts.trustWorkspace || trustsWorkspace(config, opts.cwd),
+    post: (m: Outbound) => {
+      for (const o of outputs) o.message(m);
+    },
+    approve: async (a: PendingApproval): Promise<ApprovalDecision> => {
+      const ask = approver.current;
+      if (ask) return ask(a);
+      log.warn(`refused: ${describe(a)} — a non-interactive run refuses whatever would ask`);
+      return {
+        decision: 'deny',
+        reason:
+          'This is a non-interactive run: nothing can be approved. Do without this call, or stop and say what ' +
+          'permission would be needed (the user can re-run with --allow or --permission-mode).',
+      };
+    },
+    answer: async () => undefined,
+    confirmKeyDestination: async (q) => {
+      log.error(
+        `refused to send the ${q.provider} key to ${q.host}: it belongs to ${q.boundHost}` +
+          " (a non-interactive run does not ask; fix the provider's baseUrl or the key)",
+      );
+      return 'no';
+    },
+  });
+  log.redactSecrets(engine.knownSecrets());
+  const output = createOutput(opts.outputFormat, log.redact, io.stdout, io.stderr);
+  outputs.push(output);
+  return { engine, output };
+}
+
+/** Set while the prompt loop asks on the terminal; otherwise approvals are refused. */
+interface Approver {
+  current?: (a: PendingApproval) => Promise<ApprovalDecision>;
+}
+
+function exitCodeOf(outcome: PromptOutcome): number {
+  if (outcome.end === 'budget') return EXIT.budget;
+  if (outcome.refused.length) return EXIT.refused;
+  if (outcome.end === 'error') return EXIT.error;
+  return EXIT.done;
+}
+
+async function runOnce(opts: CliOptions, engine: Engine, output: Output, log: StderrLog, prompt: string) {
+  const outcome = await engine.prompt(prompt, {
+    ...(opts.mode ? { mode: opts.mode } : {}),
+    ...(opts.model ? { model: opts.model } : {}),
+  });
+  const exitCode = exitCodeOf(outcome);
+  output.result({
+    type: 'result',
+    sessionId: outcome.sessionId,
+    requestId: outcome.requestId,
+    end: outcome.end,
+    exitCode,
+    result: outcome.text,
+    ...(outcome.usage ? { usage: outcome.usage } : {}),
+    refused: outcome.refused.map((a) => ({ tool: a.tool, subject: a.subject, reason: a.reason ?? '' })),
+    ...(outcome.error ? { error: outcome.error } : {}),
+  });
+  if (opts.outputFormat === 'text') log.info(`session ${outcome.sessionId} (sextant --resume ${outcome.sessionId})`);
+  return exitCode;
+}
+
+/** `sextant` on a terminal: one prompt after another in one session; approvals asked as y/N. */
+async function promptLoop(
+  io: CliIo,
+  opts: CliOptions,
+  engine: Engine,
+  output: Output,
+  approver: Approver,
+): Promise<number> {
+  const log = stderrLog(opts.verbose, io.stderr);
+  log.redactSecrets(engine.knownSecrets());
+  const rl = createInterface({ input: io.stdin, output: process.stderr, terminal: true });
+  const question = (q: string) => new Promise<string>((resolve) => rl.question(q, resolve));
+  approver.current = async (a) => {
+    const answer = (await question(`Allow ${describe(a)}? [y/N] `)).trim().toLowerCase();
+    return answer === 'y' || answer === 'yes' ? { decision: 'approve' } : { decision: 'deny' };
+  };
+  rl.on('SIGINT', () => void engine.cancel());
+  let last: number = EXIT.done;
+  io.stderr('sextant: type a prompt (Ctrl-D to quit, Ctrl-C stops a running request)\n');
+  for (;;) {
+    const line = await new Promise<string | undefined>((resolve) => {
+      rl.question('> ', resolve);
+      rl.once('close', () => resolve(undefined));
+    });
+    if (line === undefined) break;
+    if (!line.trim()) continue;
+    last = await runOnce(opts, engine, output, log, line);
+  }
+  approver.current = undefined;
+  return last;
+}
+
+function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => (text += chunk));
+    stream.on('end', () => resolve(text));
+    stream.on('error', reject);
+  });
+}
+
+/** `git diff | sextant -p "review this"`: the piped text goes below the prompt, marked as such. */
+function withContext(prompt: string, piped: string): string {
+  return piped.trim() ? `${prompt}\n\n<stdin>\n${piped.replace(/\s+$/, '')}\n</stdin>` : prompt;
+}

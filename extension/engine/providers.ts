@@ -1,0 +1,121 @@
+// The model side of an engine: provider configs from the host's settings (and, in VS Code, its language
+// models), the provider registry (rebuilt when either changes; rate limits and breakers kept across),
+// the keys Sextant holds (for the picker's "no key" marks and for redaction), and the first request's
+// warm-up. Host-neutral: the extension (extension/vscode/providers-host.ts) and the command line
+// (extension/cli) each hand it their own language models, key-destination question and SDK loader.
+import * as path from 'node:path';
+import type { LanguageModelsPort, LmModelInfo, Logger, SecretsPort } from '../core/ports';
+import type { KeyDestinationAnswer, KeyDestinationQuestion } from '../core/providers/key-binding';
+import { ProviderGuards } from '../core/providers/guarded-provider';
+import {
+  listModelChoices,
+  mergeProviderConfigs,
+  ProviderRegistry,
+  type ProviderModule,
+  withLmModelInfo,
+} from '../core/providers/registry';
+import type { ProviderConfig, ProviderKind } from '../core/providers/types';
+import { createVscodeLmProvider } from '../core/providers/vscode-lm';
+import { SEARCH_APIS } from '../core/web/search/catalog';
+import { searchKeySecretName } from '../core/web/search/keys';
+import { SEARCH_PROVIDER_IDS } from '../core/web/types';
+import type { ModelChoice } from '../protocol';
+import { KeyDirectory } from './key-directory';
+
+/** An editor's own models (VS Code's Language Model API); absent on the command line. */
+export interface HostLanguageModels extends LanguageModelsPort {
+  /** The models as last listed. */
+  cached(): LmModelInfo[];
+}
+
+export interface ProvidersDeps {
+  secrets: SecretsPort;
+  log: Logger;
+  /** `sextant.providers` as the user set it (merged with the presets here). */
+  providersSetting(): unknown;
+  env: Record<string, string | undefined>;
+  /** Asked before a key goes to a host other than the one it was stored for. */
+  confirmKeyDestination(q: KeyDestinationQuestion): Promise<KeyDestinationAnswer>;
+  /** VS Code's models; without them `vscode-lm` providers say they need VS Code. */
+  languageModels?: HostLanguageModels;
+  /** The folder the provider SDK bundles (`provider-<kind>.js`) sit in. */
+  bundleDir: string;
+}
+
+/** No editor: a `vscode-lm` model is refused with a line that says why, not a stack. */
+const noLanguageModels: HostLanguageModels = {
+  cached: () => [],
+  list: async () => [],
+  send: async () => {
+    throw new Error("VS Code's language models (vscode-lm) are only available inside VS Code.");
+  },
+  countTokens: async () => 0,
+};
+
+export class ProvidersHost {
+  private registry: ProviderRegistry;
+  private readonly guards: ProviderGuards;
+  private readonly languageModels: HostLanguageModels;
+  readonly keys: KeyDirectory;
+
+  constructor(private readonly deps: ProvidersDeps) {
+    const log = deps.log;
+    this.languageModels = deps.languageModels ?? noLanguageModels;
+    // Rate limits and circuit breakers per provider, kept across settings changes (a new registry).
+    this.guards = new ProviderGuards({
+      onBreakerChange: (name, state, detail) =>
+        (state === 'open' ? log.warn : log.info)(`providers: ${name} circuit breaker ${state}: ${detail}`),
+    });
+    this.registry = this.newRegistry();
+    this.keys = new KeyDirectory(
+      deps.secrets,
+      () => this.configs(),
+      deps.env,
+      () => SEARCH_PROVIDER_IDS.map((id) => ({ secret: searchKeySecretName(id), env: SEARCH_APIS[id].envVar })),
+    );
+  }
+
+  /** sextant.providers merged with the presets, with the editor's models' context windows. */
+  configs(): ProviderConfig[] {
+    const merged = mergeProviderConfigs(this.deps.providersSetting());
+    for (const e of merged.errors) this.deps.log.warn(`sextant.providers: ${e}`);
+    return withLmModelInfo(merged.configs, this.languageModels.cached());
+  }
+
+  resolve(ref: string) {
+    return this.registry.resolve(ref);
+  }
+
+  async modelChoices(): Promise<ModelChoice[]> {
+    return listModelChoices(this.configs(), (name) => this.keys.hasKey(name), await this.languageModels.list());
+  }
+
+  /** Settings or the editor's model list changed: the next request uses a registry built from them. */
+  reload(): void {
+    this.registry = this.newRegistry();
+  }
+
+  /** Loads the model's SDK bundle and reads its key now, so the first request goes straight to the wire. */
+  warm(modelRef: string): Promise<void> {
+    return this.registry.warm(modelRef);
+  }
+
+  private loadKind = (kind: ProviderKind): Promise<ProviderModule> => {
+    // The editor's own models need no SDK: the provider talks to the editor through its port.
+    if (kind === 'vscode-lm')
+      return Promise.resolve({ createProvider: (config) => createVscodeLmProvider(config, this.languageModels) });
+    // Each SDK is its own bundle, loaded on the first request that needs it.
+    return Promise.resolve(require(path.join(this.deps.bundleDir, `provider-${kind}.js`)) as ProviderModule);
+  };
+
+  private newRegistry(): ProviderRegistry {
+    return new ProviderRegistry({
+      configs: this.configs(),
+      secrets: this.deps.secrets,
+      env: this.deps.env,
+      loadKind: this.loadKind,
+      confirmKeyDestination: this.deps.confirmKeyDestination,
+      guards: this.guards,
+    });
+  }
+}

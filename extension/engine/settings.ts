@@ -1,0 +1,171 @@
+// Reads the `sextant.*` settings from a host's settings source: VS Code's configuration in the
+// extension (extension/vscode/settings.ts), `~/.sextant/settings.json` on the command line
+// (extension/cli/settings-file.ts). One reader for both hosts, so a setting means the same in each.
+// Settings that decide trust (USER_ONLY_SETTINGS) are read from the user's scope only: the source's
+// `user` never answers with a workspace's value.
+import { clampMaxSteps, type UserOnlySetting } from '../core/config/user-scope';
+import { type BudgetLimits, capValue } from '../core/usage/budget';
+import type { MemoryScope } from '../core/store/memory-query';
+import { purgeDeletedAfterDays } from '../core/store/storage-summary';
+import { parseSearchSettings, type ParsedSearchSettings } from '../core/web/search/settings';
+import { parseSandboxSettings, type SandboxSettingsRead } from '../core/sandbox/settings';
+import { parseSubagentSettings, type SubagentSettings } from '../core/config/subagent-settings';
+
+/** Where a host keeps the `sextant.*` settings (keys without the `sextant.` prefix). */
+export interface SettingsSource {
+  /** The user's value (else the default); a value a workspace sets is never returned. */
+  user(key: string): unknown;
+  /** The value from any scope: only for settings that decide nothing about trust. */
+  any(key: string): unknown;
+}
+
+export interface EmbeddingsSetting {
+  /** A configured provider whose base URL and key are used (e.g. "openai"). */
+  provider?: string;
+  baseUrl?: string;
+  model: string;
+  apiKeyEnv?: string;
+}
+
+export interface SextantSettings {
+  providers: unknown;
+  defaultModel: string;
+  maxSteps: number;
+  embeddings: EmbeddingsSetting | undefined;
+  /** sextant.memory.scope: which sessions the agent's memory_search reads. */
+  memoryScope: MemoryScope;
+  /** sextant.web.allowPrivateHosts: hosts web_fetch may reach on a private network. */
+  allowPrivateHosts: string[];
+  /** sextant.research.fastModel: the model web_fetch answers with (undefined: the chat's model). */
+  fastModel: string | undefined;
+  /** sextant.fallbackModel: the model a failing chat model fails over to (undefined: none). */
+  fallbackModel: string | undefined;
+  /** sextant.plannerModel: the model Plan mode and the research planner use (undefined: the chat's model). */
+  plannerModel: string | undefined;
+  /** sextant.budget.*: spending caps per run and per session (they decide spending: user settings only). */
+  budget: BudgetLimits;
+  /** sextant.history.purgeDeletedAfterDays (0 = keep deleted chats). */
+  purgeDeletedAfterDays: number;
+  /** sextant.agents.* and sextant.budget.maxCostUsdPerMinute (user settings only). */
+  subagents: SubagentSettings;
+}
+
+/** sextant.permissions.* and sextant.sandbox.extraWriteRoots, from user settings only. */
+export interface PermissionSettingsRead {
+  allow: unknown[];
+  ask: unknown[];
+  deny: unknown[];
+  defaultMode: unknown;
+  extraWriteRoots: unknown[];
+}
+
+export const DEFAULT_MODEL = 'minimax/MiniMax-M2.1';
+
+function list(s: SettingsSource, key: UserOnlySetting): unknown[] {
+  const v = s.user(key);
+  if (v === undefined || v === null) return [];
+  // Not a list: handed on as one entry, so the policy reports it instead of it vanishing.
+  return Array.isArray(v) ? v : [v];
+}
+
+export function readSettings(s: SettingsSource): SextantSettings {
+  const defaultModel = s.user('defaultModel');
+  return {
+    providers: s.user('providers') ?? [],
+    defaultModel: typeof defaultModel === 'string' && defaultModel.trim() ? defaultModel : DEFAULT_MODEL,
+    maxSteps: clampMaxSteps(s.user('agent.maxSteps')),
+    embeddings: embeddingsSetting(s.user('memory.embeddings')),
+    memoryScope: s.user('memory.scope') === 'all' ? 'all' : 'workspace',
+    allowPrivateHosts: list(s, 'web.allowPrivateHosts').filter((h): h is string => typeof h === 'string' && !!h.trim()),
+    fastModel: nonEmpty(s.user('research.fastModel')),
+    fallbackModel: nonEmpty(s.user('fallbackModel')),
+    plannerModel: nonEmpty(s.user('plannerModel')),
+    budget: {
+      maxCostUsd: capValue(s.user('budget.maxCostUsd')),
+      maxTokens: capValue(s.user('budget.maxTokens')),
+      sessionMaxCostUsd: capValue(s.user('budget.sessionMaxCostUsd')),
+      sessionMaxTokens: capValue(s.user('budget.sessionMaxTokens')),
+    },
+    purgeDeletedAfterDays: purgeDeletedAfterDays(s.user('history.purgeDeletedAfterDays')),
+    subagents: parseSubagentSettings({
+      maxConcurrent: s.user('agents.maxConcurrent'),
+      maxSteps: s.user('agents.maxSteps'),
+      maxCostUsd: s.user('agents.maxCostUsd'),
+      maxCostUsdPerMinute: s.user('budget.maxCostUsdPerMinute'),
+    }),
+  };
+}
+
+function nonEmpty(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() ? v.trim() : undefined;
+}
+
+/**
+ * sextant.browser.executablePath and .headless (user settings only: a workspace must not pick the
+ * program the browser tools start).
+ */
+export function readBrowserSettings(s: SettingsSource): { executablePath?: string; headless: boolean } {
+  const path = nonEmpty(s.user('browser.executablePath'));
+  return { ...(path ? { executablePath: path } : {}), headless: s.user('browser.headless') !== false };
+}
+
+/** sextant.mcp.servers (user settings only: a server there starts without asking). */
+export function readMcpServersSetting(s: SettingsSource): unknown {
+  return s.user('mcp.servers');
+}
+
+/** `sextant.hooks` (user scope only): Claude Code's "hooks" object, checked by core/extensions/hooks/config.ts. */
+export function readHooksSetting(s: SettingsSource): unknown {
+  return s.user('hooks');
+}
+
+export function readPermissionSettings(s: SettingsSource): PermissionSettingsRead {
+  return {
+    allow: list(s, 'permissions.allow'),
+    ask: list(s, 'permissions.ask'),
+    deny: list(s, 'permissions.deny'),
+    defaultMode: s.user('permissions.defaultMode'),
+    extraWriteRoots: list(s, 'sandbox.extraWriteRoots'),
+  };
+}
+
+/** sextant.sandbox.mode and .network.allowedHosts, from user settings only (parsed in core/sandbox/settings.ts). */
+export function readSandboxSettings(s: SettingsSource): SandboxSettingsRead {
+  return parseSandboxSettings({
+    mode: s.user('sandbox.mode'),
+    allowedHosts: s.user('sandbox.network.allowedHosts'),
+  });
+}
+
+/**
+ * sextant.research.searchProviders (any scope: a workspace may reorder or narrow the providers, which
+ * sends no key anywhere new) and sextant.research.endpoints (user settings only: it decides where keys go).
+ */
+export function readSearchSettings(s: SettingsSource): ParsedSearchSettings {
+  const providers = s.any('research.searchProviders');
+  return parseSearchSettings(providers, s.user('research.endpoints'));
+}
+
+/** The embeddings setting, or undefined when unset or unusable (memory search then uses BM25 alone). */
+function embeddingsSetting(raw: unknown): EmbeddingsSetting | undefined {
+  if (!raw || typeof raw !== 'object') return undefined;
+  const r = raw as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+  const model = str(r.model);
+  if (!model) return undefined;
+  return { model, provider: str(r.provider), baseUrl: str(r.baseUrl), apiKeyEnv: str(r.apiKeyEnv) };
+}
+
+/**
+ * `sextant.agent.passEnv`, from user settings only: a workspace must not be able to hand the user's
+ * keys to the commands an agent runs in it.
+ */
+export function readPassEnv(s: SettingsSource): string[] {
+  const raw = s.user('agent.passEnv');
+  return Array.isArray(raw) ? raw.filter((n): n is string => typeof n === 'string' && n.trim() !== '') : [];
+}
+
+/** sextant.research.* as the research host reads them (limits, default filters); any scope. */
+export function researchSetting(s: SettingsSource, key: string): unknown {
+  return s.any(`research.${key}`);
+}
