@@ -313,6 +313,8 @@ export async function createRuntime(
       channel,
       storeReady: store.ready,
       onSidebarMoved: (id) => rememberSidebarChat(id),
+      interrupted: () => store.interruptedSessions(),
+      newRequestId: randomUUID,
     }),
   );
   const sidebar = chats.sidebar;

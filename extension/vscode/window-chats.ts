@@ -5,6 +5,8 @@ import * as vscode from 'vscode';
 import type { ChatController } from '../core/agent/controller';
 import type { SessionHub, SessionViewer } from '../core/sessions/session-hub';
 import { SessionView } from '../core/sessions/session-view';
+import { emptyStatus } from '../core/sessions/session-status';
+import type { InterruptedSession } from '../core/ports';
 import type { AgentsTree } from './agents-tree';
 import { AgentsView } from './agents-view';
 import { ChatPanels } from './chat-panels';
@@ -21,6 +23,9 @@ export interface WindowChatsOptions {
   storeReady: Promise<unknown>;
   /** Told which session the sidebar shows after it moved (a reloaded window reopens it). */
   onSidebarMoved(sessionId: string | undefined): void;
+  /** Sessions a closed or crashed window left running (the store's run state), once history is open. */
+  interrupted(): InterruptedSession[];
+  newRequestId(): string;
 }
 
 export class WindowChats implements vscode.Disposable {
@@ -38,10 +43,41 @@ export class WindowChats implements vscode.Disposable {
       hub: o.hub,
       tree: o.agentsTree,
       memento: o.memento,
-      interrupted: () => [],
+      interrupted: () =>
+        o.interrupted().map((r) => ({
+          status: { ...emptyStatus(), sessionId: r.id, title: r.title, startedAt: r.startedAt, endedAt: r.lastEventAt },
+          interrupted: true,
+        })),
       showSlot: (slotId) => this.showSlot(slotId),
       openSession: (sessionId) => this.openInEditor(sessionId),
+      continueSession: (sessionId) => this.continueInterrupted(sessionId),
     });
+    // Nothing is lost to a reload or a crash: what was cut off is listed, and said once.
+    void o.storeReady.then(() => {
+      this.agents.update();
+      const cut = o.interrupted();
+      if (cut.length)
+        void vscode.window
+          .showInformationMessage(
+            `Sextant: ${cut.length === 1 ? `“${cut[0]?.title}” was` : `${cut.length} chats were`} interrupted ` +
+              'when the last window closed. Their work so far is kept; Continue picks up where they stopped.',
+            'Show Agents',
+          )
+          .then((pick) => pick && vscode.commands.executeCommand('sextant.agents.focus'));
+    });
+  }
+
+  /** Continue on an interrupted session: in an editor tab (the sidebar's chat stays as it is). */
+  async continueInterrupted(sessionId: string): Promise<void> {
+    await this.o.storeReady;
+    const slot = this.o.hub.bySession(sessionId) ?? (await this.o.hub.reopen(sessionId, { place: 'editor' }));
+    if (!slot) throw new Error('that chat is no longer in history');
+    if (this.sidebar.slot !== slot) await this.panels.show(slot);
+    if (!(await slot.controller.continueInterrupted(this.o.newRequestId(), sessionId)))
+      void vscode.window.showInformationMessage(
+        'Sextant: that chat is no longer interrupted (or runs in another window).',
+      );
+    this.agents.update();
   }
 
   /** Sextant: New Chat in Editor (no id), or a session in an editor tab (its live chat if one runs). */

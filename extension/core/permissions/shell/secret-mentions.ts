@@ -27,11 +27,11 @@ export function secretMentions(value: string, w: ShellWord | undefined, home: st
       },
     ];
   const secretFile = secretFileWord(value, Boolean(w?.pattern));
-  if (secretFile)
-    (out ??= []).push({
-      kind: 'secret-file',
-      reason: `the command names ${show(value)}: ${secretFile.reason}`,
-      ruleNames: secretFile.ruleNames,
-    });
-  return out;
+  if (!secretFile) return out;
+  const named: SecretMention = {
+    kind: 'secret-file',
+    reason: `the command names ${show(value)}: ${secretFile.reason}`,
+    ruleNames: secretFile.ruleNames,
+  };
+  return out ? [...out, named] : [named];
 }
