@@ -219,7 +219,8 @@ test('migration: cold documents from before v7 leave the full-text index for a s
     db.exec('DELETE FROM cold_search; DROP TABLE cold_search; DROP TABLE cold_vectors;');
     // Later versions' tables and columns go too (v8: session_images, tool_traces.images_json).
     db.exec(
-      'DROP TABLE session_runs; DROP TABLE session_images; ALTER TABLE tool_traces DROP COLUMN images_json; PRAGMA user_version = 6',
+      'DROP TABLE session_runs; DROP TABLE session_images; ' +
+        'ALTER TABLE tool_traces DROP COLUMN images_json; PRAGMA user_version = 6',
     );
     const { writeSnapshot } = await import('../../../extension/core/store/snapshot');
     await writeSnapshot(dir, db.export(), 99, 'test', true);
