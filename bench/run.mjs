@@ -17,6 +17,11 @@ const benches = [
     'sextant -p: cold process start → first byte at the model; engine overhead per step vs the core turn',
   ],
   ['agent', 'bench/agent-step.mjs', 'agent loop overhead per step (real SDK, fake LLM answering instantly)'],
+  [
+    'sessions',
+    'bench/sessions.mjs',
+    '4 chats × 50 tool steps at 200 ms per model call: wall ÷ slowest alone, first use of a fifth chat, idle memory',
+  ],
   ['long-run', 'bench/long-run.mjs', '300-step agent run, instant model: harness time per step at the start and end'],
   [
     'real-window',

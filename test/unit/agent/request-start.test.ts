@@ -50,14 +50,16 @@ test("the request goes out first; the user's message is in the journal on disk b
     await h.controller.send('r1', 'hello there', 'chat');
 
     assert.deepEqual(atDispatch, [], 'nothing is written before the request is on its way');
-    assert.deepEqual(atAnswer, ['session_created', 'events:started', 'turn_checkpoint']);
+    // The run's start (run_state) comes with the session: a window that dies now leaves it interrupted.
+    assert.deepEqual(atAnswer, ['session_created', 'run_state', 'events:started', 'turn_checkpoint']);
     const records = journalRecords(dir);
-    assert.match(JSON.stringify(records[1]), /hello there/, "the started record carries the user's message");
+    assert.match(JSON.stringify(records[2]), /hello there/, "the started record carries the user's message");
     // The order of every record is the one it always was: the start, then the request's own records.
     const all = kinds(records);
-    assert.deepEqual(all.slice(0, 3), ['session_created', 'events:started', 'turn_checkpoint']);
-    assert.ok(all.indexOf('model_messages') > 2, 'the model history after the start');
-    assert.match(all.at(-1) ?? '', /complete$/);
+    assert.deepEqual(all.slice(0, 4), ['session_created', 'run_state', 'events:started', 'turn_checkpoint']);
+    assert.ok(all.indexOf('model_messages') > 3, 'the model history after the start');
+    assert.match(all.filter((k) => k.startsWith('events:')).at(-1) ?? '', /complete$/);
+    assert.equal(all.at(-1), 'run_state', 'the run is marked ended after its terminal event');
     assertEnvelopeInvariants(h.envelopes());
     assert.deepEqual(h.postedBeforeJournal, []);
 
@@ -79,8 +81,15 @@ test("a request that fails before any answer still records the user's message, t
   const records = h.persistence.records.map((r) =>
     r.kind === 'events' ? `events:${r.envelopes.map((e) => e.event.type).join(',')}` : r.kind,
   );
-  assert.deepEqual(records, ['session_created', 'events:started', 'turn_checkpoint', 'events:error']);
-  assert.match(JSON.stringify(h.persistence.records[1]), /are you there\?/);
+  assert.deepEqual(records, [
+    'session_created',
+    'run_state',
+    'events:started',
+    'turn_checkpoint',
+    'events:error',
+    'run_state',
+  ]);
+  assert.match(JSON.stringify(h.persistence.records[2]), /are you there\?/);
   assertEnvelopeInvariants(h.envelopes());
   assert.deepEqual(
     h.envelopes('r1').map((e) => e.event.type),
