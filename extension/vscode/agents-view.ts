@@ -35,7 +35,9 @@ export class AgentItem extends vscode.TreeItem {
       this.command = { command: 'sextant.agents.open', title: 'Open', arguments: [this] };
       return;
     }
-    this.id = `session:${entry.slotId ?? entry.sessionId}`;
+    // A row that starts waiting is a new element to the tree, so it opens on what waits (the tree keeps a
+    // known element's collapsed state, and a row without children was collapsed).
+    this.id = `session:${entry.slotId ?? entry.sessionId}${entry.waiting.length ? ':waiting' : ''}`;
     this.description = entry.description;
     this.tooltip = entry.detail.join('\n');
     this.contextValue = `sextant.agent.${entry.state.replace(/ /g, '-')}`;

@@ -31,6 +31,7 @@ import { subagentScenarios } from './scenarios/subagents';
 import { languageScenarios } from './scenarios/language';
 import { queueSteerScenarios } from './scenarios/queue-steer';
 import { imageScenarios } from './scenarios/images';
+import { sessionsScenarios } from './scenarios/sessions';
 
 const e2e = new E2E();
 // First: the walkthrough opens on the first start, which only the first scenario sees.
@@ -61,6 +62,7 @@ projectContextScenarios(e2e);
 repositoryLinkScenarios(e2e);
 queueSteerScenarios(e2e);
 imageScenarios(e2e);
+sessionsScenarios(e2e);
 // Late: TypeScript's language service and its editors are the heaviest state a scenario leaves behind.
 languageScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.

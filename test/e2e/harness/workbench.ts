@@ -98,6 +98,27 @@ export class Workbench {
       .contentFrame();
   }
 
+  /**
+   * A Sextant chat frame by where it is: the sidebar's (leftmost) or an editor tab's (rightmost). Webview
+   * iframes live in an overlay outside the views' DOM, so their place on screen tells them apart.
+   */
+  async chatFrame(where: 'sidebar' | 'editor'): Promise<FrameLocator> {
+    const frames = this.page.locator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]:visible`);
+    let pick = -1;
+    let best = where === 'sidebar' ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+    const count = await frames.count();
+    for (let i = 0; i < count; i++) {
+      const x = (await frames.nth(i).boundingBox())?.x;
+      if (x === undefined) continue;
+      if (where === 'sidebar' ? x < best : x > best) {
+        best = x;
+        pick = i;
+      }
+    }
+    if (pick < 0) throw new Error(`E2E: no visible Sextant chat in the ${where}`);
+    return frames.nth(pick).contentFrame().locator('iframe#active-frame').contentFrame();
+  }
+
   /** Opens the Sextant view from the activity bar and waits for its composer. */
   async openSextantView(): Promise<FrameLocator> {
     await this.openActivity('Sextant');
