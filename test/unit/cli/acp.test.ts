@@ -1,0 +1,208 @@
+// `sextant acp` as an editor runs it: the built dist/cli.js spawned with its own SEXTANT_HOME, driven by
+// the Agent Client Protocol SDK's own client side over stdio, against the fake LLM server (issue 38
+// item 3's "Must show": streamed text and a tool call, a permission request answered by the client, a
+// cancelled prompt, a loaded session replayed).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import { startFakeLlm, type FakeLlm } from '../../fixtures/fake-llm';
+import { cliFile, FAKE_KEY, makeCliHome, type CliHome } from './cli-harness';
+
+let fake: FakeLlm;
+before(async () => {
+  fake = await startFakeLlm();
+});
+after(async () => {
+  await fake.close();
+});
+
+/** What the client saw: every session update, and every permission request (answered as `answer` says). */
+interface Seen {
+  updates: acp.SessionUpdate[];
+  permissions: acp.RequestPermissionRequest[];
+  stderr: string;
+}
+
+/** Waits until `cond` holds on what the client has seen (checked on each update; no timers). */
+type Waiter = (cond: (seen: Seen) => boolean) => Promise<void>;
+
+async function withAgent<T>(
+  h: CliHome,
+  answer: (req: acp.RequestPermissionRequest) => acp.RequestPermissionResponse,
+  op: (ctx: acp.ClientContext, seen: Seen, until: Waiter) => Promise<T>,
+): Promise<{ result: T; seen: Seen; code: number | null }> {
+  const child: ChildProcess = spawn(process.execPath, [cliFile(), 'acp'], {
+    cwd: h.workspace,
+    env: { ...process.env, SEXTANT_HOME: h.home, FAKE_CLI_KEY: FAKE_KEY } as NodeJS.ProcessEnv,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const seen: Seen = { updates: [], permissions: [], stderr: '' };
+  child.stderr?.on('data', (d: Buffer) => (seen.stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const waiters: Array<{ cond: (s: Seen) => boolean; resolve: () => void }> = [];
+  const check = () => {
+    for (const w of [...waiters])
+      if (w.cond(seen)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+  };
+  const until: Waiter = (cond) =>
+    new Promise((resolve) => {
+      waiters.push({ cond, resolve });
+      check();
+    });
+  const client = acp
+    .client({ name: 'sextant-test-client' })
+    .onNotification('session/update', ({ params }) => {
+      seen.updates.push(params.update);
+      check();
+    })
+    .onRequest('session/request_permission', ({ params }) => {
+      seen.permissions.push(params);
+      check();
+      return answer(params);
+    });
+  const stream = acp.ndJsonStream(
+    Writable.toWeb(child.stdin as Writable) as WritableStream<Uint8Array>,
+    Readable.toWeb(child.stdout as Readable) as ReadableStream<Uint8Array>,
+  );
+  let result: T;
+  try {
+    result = await client.connectWith(stream, (ctx) => op(ctx, seen, until));
+  } finally {
+    child.stdin?.end();
+  }
+  const code = await exited;
+  return { result, seen, code };
+}
+
+const allowOnce = (req: acp.RequestPermissionRequest): acp.RequestPermissionResponse => {
+  const option = req.options.find((o) => o.kind === 'allow_once');
+  return { outcome: { outcome: 'selected', optionId: option?.optionId ?? '' } };
+};
+
+const text = (updates: acp.SessionUpdate[], kind: 'agent_message_chunk' | 'user_message_chunk') =>
+  updates.map((u) => (u.sessionUpdate === kind && u.content.type === 'text' ? u.content.text : '')).join('');
+
+async function initialize(ctx: acp.ClientContext): Promise<acp.InitializeResponse> {
+  return ctx.request('initialize', {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false } },
+  });
+}
+
+test('acp: a prompt streams text and a tool call; the client allows the write; the tool runs; end_turn', async () => {
+  fake.reset();
+  fake.enqueue(
+    {
+      text: ['Writing ', 'the file.'],
+      toolCalls: [{ name: 'write_file', arguments: { file_path: 'notes/acp.md', content: '# From ACP\n' } }],
+    },
+    { text: 'Done: notes/acp.md.' },
+  );
+  const h = makeCliHome(fake);
+  const { result, seen, code } = await withAgent(h, allowOnce, async (ctx) => {
+    const init = await initialize(ctx);
+    assert.equal(init.agentCapabilities?.loadSession, true);
+    assert.equal(init.agentCapabilities?.promptCapabilities?.embeddedContext, true);
+    const session = await ctx.request('session/new', { cwd: h.workspace, mcpServers: [] });
+    assert.equal(session.modes?.currentModeId, 'agent');
+    assert.deepEqual(
+      session.modes?.availableModes.map((m) => m.id),
+      ['chat', 'plan', 'research', 'agent'],
+    );
+    const answer = await ctx.request('session/prompt', {
+      sessionId: session.sessionId,
+      prompt: [{ type: 'text', text: 'write the notes file' }],
+    });
+    return { answer, sessionId: session.sessionId };
+  });
+  assert.equal(result.answer.stopReason, 'end_turn', seen.stderr);
+  assert.equal(code, 0, seen.stderr);
+  assert.equal(text(seen.updates, 'agent_message_chunk'), 'Writing the file.Done: notes/acp.md.');
+  const call = seen.updates.find((u) => u.sessionUpdate === 'tool_call');
+  assert.ok(call && call.sessionUpdate === 'tool_call', 'a tool_call update');
+  assert.equal(call.kind, 'edit');
+  assert.equal(seen.permissions.length, 1, 'the write asked once');
+  const asked = seen.permissions[0];
+  assert.equal(asked?.toolCall.toolCallId, call.toolCallId);
+  assert.ok(asked?.options.some((o) => o.kind === 'reject_once'));
+  const done = seen.updates.filter((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === call.toolCallId);
+  assert.equal(done.at(-1)?.sessionUpdate === 'tool_call_update' && done.at(-1)?.status, 'completed');
+  assert.equal(readFileSync(path.join(h.workspace, 'notes/acp.md'), 'utf8'), '# From ACP\n');
+  assert.ok(!seen.stderr.includes(FAKE_KEY), 'the key is never logged');
+});
+
+test('acp: the client rejects the write → the tool does not run', async () => {
+  fake.reset();
+  fake.enqueue(
+    { toolCalls: [{ name: 'write_file', arguments: { file_path: 'no.md', content: 'x' } }] },
+    { text: 'Not written.' },
+  );
+  const h = makeCliHome(fake);
+  const { result, seen } = await withAgent(
+    h,
+    () => ({ outcome: { outcome: 'selected', optionId: 'reject_once' } }),
+    async (ctx) => {
+      await initialize(ctx);
+      const session = await ctx.request('session/new', { cwd: h.workspace, mcpServers: [] });
+      return ctx.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'write' }] });
+    },
+  );
+  assert.equal(result.stopReason, 'end_turn', seen.stderr);
+  assert.equal(seen.permissions.length, 1);
+  assert.equal(existsSync(path.join(h.workspace, 'no.md')), false);
+});
+
+test('acp: session/cancel stops a running prompt (stopReason cancelled); session/load replays it', async () => {
+  fake.reset();
+  fake.enqueue({ text: 'First answer.' }, { text: ['Working on it'], hang: true });
+  const h = makeCliHome(fake);
+  const first = await withAgent(h, allowOnce, async (ctx, seen, until) => {
+    await initialize(ctx);
+    const session = await ctx.request('session/new', { cwd: h.workspace, mcpServers: [] });
+    const sessionId = session.sessionId;
+    const one = await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'first question' }] });
+    assert.equal(one.stopReason, 'end_turn');
+    await ctx.request('session/set_mode', { sessionId, modeId: 'chat' });
+    const running = ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'second question' }] });
+    await until((s) => text(s.updates, 'agent_message_chunk').includes('Working on it'));
+    await ctx.notify('session/cancel', { sessionId });
+    const two = await running;
+    return {
+      sessionId,
+      two: two.stopReason,
+      modeUpdate: seen.updates.some((u) => u.sessionUpdate === 'current_mode_update'),
+    };
+  });
+  assert.equal(first.result.two, 'cancelled', first.seen.stderr);
+  assert.equal(first.result.modeUpdate, true);
+
+  // A new process (as an editor restarted) loads the stored session and gets its messages back.
+  const second = await withAgent(h, allowOnce, async (ctx) => {
+    const init = await initialize(ctx);
+    assert.equal(init.agentCapabilities?.loadSession, true);
+    return ctx.request('session/load', { sessionId: first.result.sessionId, cwd: h.workspace, mcpServers: [] });
+  });
+  assert.equal(second.code, 0, second.seen.stderr);
+  assert.match(text(second.seen.updates, 'user_message_chunk'), /first question/);
+  assert.match(text(second.seen.updates, 'agent_message_chunk'), /First answer\./);
+});
+
+test('acp: loading a session that does not exist is an error, not a crash', async () => {
+  fake.reset();
+  const h = makeCliHome(fake);
+  const { result } = await withAgent(h, allowOnce, async (ctx) => {
+    await initialize(ctx);
+    return ctx.request('session/load', { sessionId: 'no-such-session', cwd: h.workspace, mcpServers: [] }).then(
+      () => 'loaded',
+      (err: unknown) => String((err as Error).message),
+    );
+  });
+  assert.notEqual(result, 'loaded');
+});
