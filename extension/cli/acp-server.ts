@@ -4,19 +4,22 @@
 // engine's events as session updates, approvals become permission requests, cancel is Stop, modes are
 // the engine's modes, and session/load resumes a stored session and replays it.
 //
-// What is local: the engine's tools read and write files on this machine's disk (the client's fs
-// methods are not used), and commands run here (in the box where it works), as in `sextant -p`.
+// What is local: commands run here (in the box where it works), as in `sextant -p`; files are this
+// machine's, except that when the client offers its file system, a text file is read as the editor
+// holds it and a change to one goes through the editor too (acp-workspace.ts).
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { MODES, type Mode, type Outbound } from '../protocol';
+import type { WorkspacePort } from '../core/ports';
 import type { Engine } from '../engine/engine';
 import type { CliOptions } from './args';
 import type { sextantHome } from './home';
 import type { StderrLog } from './log';
 import type { Approver, CliIo } from './main';
 import { AcpSession } from './acp-session';
+import { acpWorkspace } from './acp-workspace';
 import { MODE_NAMES } from './acp-updates';
 import { promptText } from './acp-prompt';
 
@@ -32,6 +35,7 @@ export interface AcpServerDeps {
     home: ReturnType<typeof sextantHome>,
     approver: Approver,
     post: (m: Outbound) => void,
+    wrapWorkspace: (ws: WorkspacePort) => WorkspacePort,
   ): Promise<Engine>;
 }
 
@@ -40,6 +44,8 @@ export async function runAcpServer(deps: AcpServerDeps): Promise<number> {
   const { io, opts, log } = deps;
   const sessions = new Map<string, AcpSession>();
   const defaultMode: Mode = opts.mode ?? 'agent';
+  // What the client said it offers at initialize (its file system, for the files tools).
+  let clientFs: acp.FileSystemCapabilities | undefined;
 
   const session = (id: string): AcpSession => {
     const s = sessions.get(id);
@@ -53,7 +59,9 @@ export async function runAcpServer(deps: AcpServerDeps): Promise<number> {
     const s = new AcpSession({ client, log }, defaultMode, resumeId);
     let engine: Engine;
     try {
-      engine = await deps.start(io, { ...opts, cwd }, log, deps.home, s.approver, s.post);
+      engine = await deps.start(io, { ...opts, cwd }, log, deps.home, s.approver, s.post, (ws) =>
+        acpWorkspace(ws, { client, capabilities: clientFs, sessionId: () => s.id, log }),
+      );
     } catch (err) {
       throw acp.RequestError.internalError(undefined, log.redact((err as Error).message));
     }
@@ -78,15 +86,18 @@ export async function runAcpServer(deps: AcpServerDeps): Promise<number> {
 
   const app = acp
     .agent({ name: 'sextant' })
-    .onRequest('initialize', ({ params }) => ({
-      protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
-      },
-      agentInfo: { name: 'sextant', version: io.version },
-      authMethods: [],
-    }))
+    .onRequest('initialize', ({ params }) => {
+      clientFs = params.clientCapabilities?.fs;
+      return {
+        protocolVersion: Math.min(params.protocolVersion, acp.PROTOCOL_VERSION),
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        },
+        agentInfo: { name: 'sextant', version: io.version },
+        authMethods: [],
+      };
+    })
     .onRequest('session/new', async ({ params, client }) => {
       const s = await open(client, params.cwd);
       return { sessionId: s.id, modes: modes(s) };

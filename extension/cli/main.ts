@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Outbound, PendingApproval } from '../protocol';
-import type { ApprovalDecision } from '../core/ports';
+import type { ApprovalDecision, WorkspacePort } from '../core/ports';
 import { createEngine, type Engine, type PromptOutcome } from '../engine/engine';
 import { readPermissionSettings } from '../engine/settings';
 import { type CliOptions, parseCliArgs, USAGE, UsageError } from './args';
@@ -127,6 +127,8 @@ export async function startEngine(
   home: ReturnType<typeof sextantHome>,
   approver: Approver,
   post: (m: Outbound) => void,
+  /** Another host's view of the files (an ACP client's editor) over this host's node:fs workspace. */
+  wrapWorkspace: (ws: WorkspacePort) => WorkspacePort = (ws) => ws,
 ): Promise<Engine> {
   const config = readUserConfig(home.configFile);
   let file: Record<string, unknown>;
@@ -150,9 +152,11 @@ export async function startEngine(
     storageDir: home.storageDir,
     bundleDir: io.bundleDir,
     ports: {
-      workspace: cliWorkspace(roots, () =>
-        readPermissionSettings(settings).extraWriteRoots.filter(
-          (r): r is string => typeof r === 'string' && path.isAbsolute(r),
+      workspace: wrapWorkspace(
+        cliWorkspace(roots, () =>
+          readPermissionSettings(settings).extraWriteRoots.filter(
+            (r): r is string => typeof r === 'string' && path.isAbsolute(r),
+          ),
         ),
       ),
       search: cliSearch(io.env),

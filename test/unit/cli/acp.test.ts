@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { startFakeLlm, type FakeLlm } from '../../fixtures/fake-llm';
-import { cliFile, FAKE_KEY, makeCliHome, type CliHome } from './cli-harness';
+import { cliFile, FAKE_KEY, makeCliHome, sentMessages, type CliHome } from './cli-harness';
 
 let fake: FakeLlm;
 before(async () => {
@@ -27,6 +27,12 @@ interface Seen {
   stderr: string;
 }
 
+/** The test client's editor: its open buffers (by absolute path) and the writes it received. */
+interface Editor {
+  buffers: Map<string, string>;
+  writes: Array<{ path: string; content: string }>;
+}
+
 /** Waits until `cond` holds on what the client has seen (checked on each update; no timers). */
 type Waiter = (cond: (seen: Seen) => boolean) => Promise<void>;
 
@@ -34,6 +40,7 @@ async function withAgent<T>(
   h: CliHome,
   answer: (req: acp.RequestPermissionRequest) => acp.RequestPermissionResponse,
   op: (ctx: acp.ClientContext, seen: Seen, until: Waiter) => Promise<T>,
+  editor?: Editor,
 ): Promise<{ result: T; seen: Seen; code: number | null }> {
   const child: ChildProcess = spawn(process.execPath, [cliFile(), 'acp'], {
     cwd: h.workspace,
@@ -66,6 +73,16 @@ async function withAgent<T>(
       seen.permissions.push(params);
       check();
       return answer(params);
+    })
+    .onRequest('fs/read_text_file', ({ params }) => {
+      const text = editor?.buffers.get(params.path);
+      if (text === undefined) throw acp.RequestError.resourceNotFound(params.path);
+      return { content: text };
+    })
+    .onRequest('fs/write_text_file', ({ params }) => {
+      editor?.writes.push({ path: params.path, content: params.content });
+      editor?.buffers.set(params.path, params.content);
+      return {};
     });
   const stream = acp.ndJsonStream(
     Writable.toWeb(child.stdin as Writable) as WritableStream<Uint8Array>,
@@ -89,10 +106,10 @@ const allowOnce = (req: acp.RequestPermissionRequest): acp.RequestPermissionResp
 const text = (updates: acp.SessionUpdate[], kind: 'agent_message_chunk' | 'user_message_chunk') =>
   updates.map((u) => (u.sessionUpdate === kind && u.content.type === 'text' ? u.content.text : '')).join('');
 
-async function initialize(ctx: acp.ClientContext): Promise<acp.InitializeResponse> {
+async function initialize(ctx: acp.ClientContext, fs = false): Promise<acp.InitializeResponse> {
   return ctx.request('initialize', {
     protocolVersion: acp.PROTOCOL_VERSION,
-    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false } },
+    clientCapabilities: { fs: { readTextFile: fs, writeTextFile: fs } },
   });
 }
 
@@ -132,8 +149,10 @@ test('acp: a prompt streams text and a tool call; the client allows the write; t
   const asked = seen.permissions[0];
   assert.equal(asked?.toolCall.toolCallId, call.toolCallId);
   assert.ok(asked?.options.some((o) => o.kind === 'reject_once'));
-  const done = seen.updates.filter((u) => u.sessionUpdate === 'tool_call_update' && u.toolCallId === call.toolCallId);
-  assert.equal(done.at(-1)?.sessionUpdate === 'tool_call_update' && done.at(-1)?.status, 'completed');
+  const statuses = seen.updates.flatMap((u) =>
+    u.sessionUpdate === 'tool_call_update' && u.toolCallId === call.toolCallId ? [u.status] : [],
+  );
+  assert.equal(statuses.at(-1), 'completed');
   assert.equal(readFileSync(path.join(h.workspace, 'notes/acp.md'), 'utf8'), '# From ACP\n');
   assert.ok(!seen.stderr.includes(FAKE_KEY), 'the key is never logged');
 });
@@ -205,4 +224,55 @@ test('acp: loading a session that does not exist is an error, not a crash', asyn
     );
   });
   assert.notEqual(result, 'loaded');
+});
+
+test('acp: with the client fs, a read takes the editor buffer (unsaved text) and a change goes through the editor', async () => {
+  fake.reset();
+  fake.enqueue(
+    { toolCalls: [{ name: 'read_file', arguments: { file_path: 'a.txt' } }] },
+    { toolCalls: [{ name: 'write_file', arguments: { file_path: 'a.txt', content: 'rewritten\n' } }] },
+    { text: 'Rewrote a.txt.' },
+  );
+  const h = makeCliHome(fake, {}, { 'a.txt': 'on disk\n' });
+  const abs = path.join(h.workspace, 'a.txt');
+  const editor: Editor = { buffers: new Map([[abs, 'unsaved in the editor\n']]), writes: [] };
+  const { result, seen } = await withAgent(
+    h,
+    allowOnce,
+    async (ctx) => {
+      await initialize(ctx, true);
+      const session = await ctx.request('session/new', { cwd: h.workspace, mcpServers: [] });
+      return ctx.request('session/prompt', {
+        sessionId: session.sessionId,
+        prompt: [{ type: 'text', text: 'rewrite a' }],
+      });
+    },
+    editor,
+  );
+  assert.equal(result.stopReason, 'end_turn', seen.stderr);
+  assert.match(JSON.stringify(sentMessages(fake, 1)), /unsaved in the editor/, 'the model read the editor buffer');
+  assert.deepEqual(editor.writes, [{ path: abs, content: 'rewritten\n' }]);
+  assert.equal(readFileSync(abs, 'utf8'), 'rewritten\n');
+});
+
+test('acp: embedded context in a prompt reaches the model below the text', async () => {
+  fake.reset();
+  fake.enqueue({ text: 'Seen.' });
+  const h = makeCliHome(fake);
+  const { result, seen } = await withAgent(h, allowOnce, async (ctx) => {
+    await initialize(ctx);
+    const session = await ctx.request('session/new', { cwd: h.workspace, mcpServers: [] });
+    return ctx.request('session/prompt', {
+      sessionId: session.sessionId,
+      prompt: [
+        { type: 'text', text: 'explain this' },
+        { type: 'resource', resource: { uri: 'file:///x/y.ts', text: 'const answer = 42;' } },
+      ],
+    });
+  });
+  assert.equal(result.stopReason, 'end_turn', seen.stderr);
+  const sent = JSON.stringify(sentMessages(fake, 0));
+  assert.match(sent, /explain this/);
+  assert.match(sent, /const answer = 42;/);
+  assert.match(sent, /file:\/\/\/x\/y\.ts/);
 });
