@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { startFakeLlm, type FakeLlm } from '../../fixtures/fake-llm';
-import { cliFile, FAKE_KEY, makeCliHome, sentMessages, type CliHome } from './cli-harness';
+import { cliFile, FAKE_KEY, filesContaining, makeCliHome, sentMessages, type CliHome } from './cli-harness';
 
 let fake: FakeLlm;
 before(async () => {
@@ -41,8 +41,9 @@ async function withAgent<T>(
   answer: (req: acp.RequestPermissionRequest) => acp.RequestPermissionResponse,
   op: (ctx: acp.ClientContext, seen: Seen, until: Waiter) => Promise<T>,
   editor?: Editor,
+  args: string[] = [],
 ): Promise<{ result: T; seen: Seen; code: number | null }> {
-  const child: ChildProcess = spawn(process.execPath, [cliFile(), 'acp'], {
+  const child: ChildProcess = spawn(process.execPath, [cliFile(), 'acp', ...args], {
     cwd: h.workspace,
     env: { ...process.env, SEXTANT_HOME: h.home, FAKE_CLI_KEY: FAKE_KEY } as NodeJS.ProcessEnv,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -155,6 +156,8 @@ test('acp: a prompt streams text and a tool call; the client allows the write; t
   assert.equal(statuses.at(-1), 'completed');
   assert.equal(readFileSync(path.join(h.workspace, 'notes/acp.md'), 'utf8'), '# From ACP\n');
   assert.ok(!seen.stderr.includes(FAKE_KEY), 'the key is never logged');
+  assert.ok(!JSON.stringify(seen).includes(FAKE_KEY), 'the key is in no message to the client');
+  assert.deepEqual(filesContaining(h.home, FAKE_KEY), [], 'the key is in no stored file');
 });
 
 test('acp: the client rejects the write → the tool does not run', async () => {
@@ -275,4 +278,62 @@ test('acp: embedded context in a prompt reaches the model below the text', async
   assert.match(sent, /explain this/);
   assert.match(sent, /const answer = 42;/);
   assert.match(sent, /file:\/\/\/x\/y\.ts/);
+});
+
+test('acp: a budget stop ends the prompt with max_tokens and says so in the answer', async () => {
+  fake.reset();
+  // $1 per million input tokens: the first step costs $1, past the $0.5 cap.
+  fake.enqueue(
+    {
+      toolCalls: [{ name: 'read_file', arguments: { file_path: 'a.txt' } }],
+      usage: { inputTokens: 1_000_000, outputTokens: 10 },
+    },
+    { text: 'never reached' },
+  );
+  const h = makeCliHome(fake, { 'sextant.budget.maxCostUsd': 0.5 }, { 'a.txt': 'hello\n' });
+  const { result, seen } = await withAgent(h, allowOnce, async (ctx) => {
+    await initialize(ctx);
+    const session = await ctx.request('session/new', { cwd: h.workspace, mcpServers: [] });
+    return ctx.request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: 'read a' }] });
+  });
+  assert.equal(result.stopReason, 'max_tokens', seen.stderr);
+  assert.match(text(seen.updates, 'agent_message_chunk'), /\$|budget|cap/i);
+  assert.doesNotMatch(text(seen.updates, 'agent_message_chunk'), /never reached/);
+});
+
+test("acp: a repository's .mcp.json server and hooks stay off without trust; acp --trust-workspace starts them", async () => {
+  const marker = (name: string) => `node -e "require('fs').writeFileSync('${name}', 'x')"`;
+  const files = {
+    '.mcp.json': JSON.stringify({
+      mcpServers: { repo: { command: 'node', args: ['-e', "require('fs').writeFileSync('mcp-started', 'x')"] } },
+    }),
+    '.claude/settings.json': JSON.stringify({
+      hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: marker('hook-ran') }] }] },
+    }),
+  };
+  fake.reset();
+  fake.onRequest(() => ({ text: 'ok' }));
+  try {
+    const h = makeCliHome(fake, { 'sextant.sandbox.mode': 'off' }, files);
+    const session = async (ctx: acp.ClientContext) => {
+      await initialize(ctx);
+      const s = await ctx.request('session/new', { cwd: h.workspace, mcpServers: [] });
+      return ctx.request('session/prompt', { sessionId: s.sessionId, prompt: [{ type: 'text', text: 'hello' }] });
+    };
+    const untrusted = await withAgent(h, allowOnce, session);
+    assert.equal(untrusted.result.stopReason, 'end_turn', untrusted.seen.stderr);
+    assert.equal(existsSync(path.join(h.workspace, 'mcp-started')), false, 'the MCP server must not start');
+    assert.equal(existsSync(path.join(h.workspace, 'hook-ran')), false, 'the hook must not run');
+
+    const trusted = await withAgent(h, allowOnce, session, undefined, ['--trust-workspace']);
+    assert.equal(trusted.result.stopReason, 'end_turn', trusted.seen.stderr);
+    assert.equal(
+      existsSync(path.join(h.workspace, 'hook-ran')),
+      true,
+      `the hook runs when trusted: ${trusted.seen.stderr}`,
+    );
+    assert.equal(existsSync(path.join(h.workspace, 'mcp-started')), true, 'the server starts when trusted');
+  } finally {
+    fake.onRequest(undefined);
+  }
 });
