@@ -229,7 +229,7 @@ test('acp: loading a session that does not exist is an error, not a crash', asyn
   assert.notEqual(result, 'loaded');
 });
 
-test('acp: with the client fs, a read takes the editor buffer (unsaved text) and a change goes through the editor', async () => {
+test('acp: with the client fs, reads take the editor buffer (unsaved) and changes go through it', async () => {
   fake.reset();
   fake.enqueue(
     { toolCalls: [{ name: 'read_file', arguments: { file_path: 'a.txt' } }] },
@@ -301,7 +301,7 @@ test('acp: a budget stop ends the prompt with max_tokens and says so in the answ
   assert.doesNotMatch(text(seen.updates, 'agent_message_chunk'), /never reached/);
 });
 
-test("acp: a repository's .mcp.json server and hooks stay off without trust; acp --trust-workspace starts them", async () => {
+test("acp: a repository's .mcp.json server and hooks stay off untrusted; --trust-workspace starts them", async () => {
   const marker = (name: string) => `node -e "require('fs').writeFileSync('${name}', 'x')"`;
   const files = {
     '.mcp.json': JSON.stringify({
