@@ -18,6 +18,12 @@ import {
   updatesOf,
 } from './acp-updates';
 
+/**
+ * The command line's engine host does not write "Always allow" rules to ~/.sextant/settings.json yet
+ * (createEngine gets no rememberRule there), so the client is not offered a choice that would only allow once.
+ */
+const HOST_REMEMBERS_RULES = false;
+
 export interface SessionWiring {
   /** The connection's client side (notify / request). */
   client: acp.AgentContext;
@@ -104,7 +110,7 @@ export class AcpSession {
           { type: 'content', content: { type: 'text', text: a.reason ? `${a.detail}\n\n${a.reason}` : a.detail } },
         ],
       },
-      options: permissionOptions(a),
+      options: permissionOptions(a, HOST_REMEMBERS_RULES),
     });
     const outcome = res.outcome;
     if (outcome.outcome !== 'selected') return { decision: 'deny', reason: 'The request was cancelled.' };

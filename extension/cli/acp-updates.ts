@@ -127,12 +127,15 @@ export const ALLOW_ONCE = 'allow_once';
 export const ALLOW_ALWAYS = 'allow_always';
 export const REJECT_ONCE = 'reject_once';
 
-/** The choices an approval card offers, as permission options ("always" only when the engine has a rule). */
-export function permissionOptions(a: PendingApproval): acp.PermissionOption[] {
+/**
+ * The choices an approval card offers, as permission options. "Always allow" only when the engine has a
+ * narrow rule for it AND the host can remember that rule (`remembers`); otherwise it would be a lie.
+ */
+export function permissionOptions(a: PendingApproval, remembers: boolean): acp.PermissionOption[] {
   const options: acp.PermissionOption[] = [
     { optionId: ALLOW_ONCE, name: a.labels?.approve ?? 'Allow once', kind: 'allow_once' },
   ];
-  if (a.alwaysRule)
+  if (a.alwaysRule && remembers)
     options.push({
       optionId: ALLOW_ALWAYS,
       name: a.labels?.always ?? `Always allow ${a.alwaysRule}`,
