@@ -37,7 +37,7 @@ const PERMISSION_MODES: readonly PermissionMode[] = ['ask', 'accept-edits', 'aut
 const SANDBOX: readonly SandboxFlag[] = ['auto', 'box', 'off'];
 
 export const USAGE = `Usage: sextant [-p PROMPT] [options]
-       sextant acp
+       sextant acp [options]    an Agent Client Protocol server on stdio (Zed, JetBrains, Neovim)
 
   -p, --print PROMPT        run one request and exit (stdin, if piped, is added as context)
   --mode MODE               chat | plan | research | agent (default: chat)

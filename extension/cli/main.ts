@@ -9,12 +9,13 @@ import * as path from 'node:path';
 import { statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Outbound, PendingApproval } from '../protocol';
-import type { ApprovalDecision } from '../core/ports';
+import type { ApprovalDecision, WorkspacePort } from '../core/ports';
 import { createEngine, type Engine, type PromptOutcome } from '../engine/engine';
 import { readPermissionSettings } from '../engine/settings';
 import { type CliOptions, parseCliArgs, USAGE, UsageError } from './args';
 import { ensureHome, sextantHome } from './home';
 import { stderrLog, type StderrLog } from './log';
+import { runAcpServer } from './acp-server';
 import { createOutput, describe, type Output } from './output';
 import { cliSearch, cliTerminal, cliWorkspace } from './ports';
 import { cliSettings, readSettingsFile } from './settings-file';
@@ -43,7 +44,6 @@ export async function main(io: CliIo): Promise<number> {
       io.stdout(`${opts.command === 'help' ? USAGE : io.version}\n`);
       return EXIT.done;
     }
-    if (opts.command === 'acp') throw new UsageError('sextant acp is not in this build yet');
     if (!isDirectory(opts.cwd)) throw new UsageError(`--cwd ${opts.cwd} is not a folder`);
   } catch (err) {
     if (err instanceof UsageError) return usage(io, err.message);
@@ -51,11 +51,18 @@ export async function main(io: CliIo): Promise<number> {
   }
   const log = stderrLog(opts.verbose, io.stderr);
   const home = sextantHome(io.env);
+  // stdout is the protocol's channel: the ACP server writes nothing else to it.
+  if (opts.command === 'acp') return runAcpServer({ io, opts, log, home, start: startEngine });
   const approver: Approver = {};
   let engine: Engine;
   let output: Output;
+  const outputs: Output[] = [];
   try {
-    ({ engine, output } = await startEngine(io, opts, log, home, approver));
+    engine = await startEngine(io, opts, log, home, approver, (m) => {
+      for (const o of outputs) o.message(m);
+    });
+    output = createOutput(opts.outputFormat, log.redact, io.stdout, io.stderr);
+    outputs.push(output);
   } catch (err) {
     if (err instanceof ConfigError || err instanceof UsageError) return usage(io, log.redact(err.message));
     throw err;
@@ -109,13 +116,20 @@ function flagSettings(opts: CliOptions): Record<string, unknown> {
   return s;
 }
 
-async function startEngine(
+/**
+ * The engine on this host: the user's settings, keys and trust, `opts.cwd` as the workspace. `post`
+ * gets every message the webview would; an approval goes to `approver.current`, or is refused.
+ */
+export async function startEngine(
   io: CliIo,
   opts: CliOptions,
   log: StderrLog,
   home: ReturnType<typeof sextantHome>,
   approver: Approver,
-): Promise<{ engine: Engine; output: Output }> {
+  post: (m: Outbound) => void,
+  /** Another host's view of the files (an ACP client's editor) over this host's node:fs workspace. */
+  wrapWorkspace: (ws: WorkspacePort) => WorkspacePort = (ws) => ws,
+): Promise<Engine> {
   const config = readUserConfig(home.configFile);
   let file: Record<string, unknown>;
   try {
@@ -129,7 +143,6 @@ async function startEngine(
   });
   ensureHome(home);
   const roots = [opts.cwd];
-  const outputs: Output[] = [];
   const engine = await createEngine({
     log,
     settings,
@@ -139,9 +152,11 @@ async function startEngine(
     storageDir: home.storageDir,
     bundleDir: io.bundleDir,
     ports: {
-      workspace: cliWorkspace(roots, () =>
-        readPermissionSettings(settings).extraWriteRoots.filter(
-          (r): r is string => typeof r === 'string' && path.isAbsolute(r),
+      workspace: wrapWorkspace(
+        cliWorkspace(roots, () =>
+          readPermissionSettings(settings).extraWriteRoots.filter(
+            (r): r is string => typeof r === 'string' && path.isAbsolute(r),
+          ),
         ),
       ),
       search: cliSearch(io.env),
@@ -150,9 +165,7 @@ async function startEngine(
     globalState: fileState(home.stateFile),
     workspaceState: memoryState(),
     trustWorkspace: opts.trustWorkspace || trustsWorkspace(config, opts.cwd),
-    post: (m: Outbound) => {
-      for (const o of outputs) o.message(m);
-    },
+    post,
     approve: async (a: PendingApproval): Promise<ApprovalDecision> => {
       const ask = approver.current;
       if (ask) return ask(a);
@@ -174,13 +187,11 @@ async function startEngine(
     },
   });
   log.redactSecrets(engine.knownSecrets());
-  const output = createOutput(opts.outputFormat, log.redact, io.stdout, io.stderr);
-  outputs.push(output);
-  return { engine, output };
+  return engine;
 }
 
-/** Set while the prompt loop asks on the terminal; otherwise approvals are refused. */
-interface Approver {
+/** Set while the prompt loop (or an ACP client) asks; otherwise approvals are refused. */
+export interface Approver {
   current?: (a: PendingApproval) => Promise<ApprovalDecision>;
 }
 
