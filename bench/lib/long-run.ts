@@ -6,9 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { ChatController } from '../../extension/core/agent/controller';
-import { defineTool } from '../../extension/core/tools/types';
+import { peekTool } from './peek-tool';
 import { createToolRegistry } from '../../extension/core/tools/registry';
 import type { Provider, ProviderEvent, ProviderRequest } from '../../extension/core/providers/types';
 import { applyEnvelope, emptyChatState } from '../../extension/protocol';
@@ -21,19 +20,7 @@ const WARM_UP = 100;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-const peek = defineTool({
-  name: 'peek',
-  description: 'Reads a file.',
-  kind: 'read',
-  input: z.object({ path: z.string() }),
-  permission: { subject: 'path', paths: (i) => [i.path] },
-  modes: ['agent'],
-  subject: (i) => i.path,
-  execute: async (i) => {
-    const text = `contents of ${i.path}\n${'const x = 1; // a line of code\n'.repeat(64)}`;
-    return { forModel: text, forUi: text, isError: false };
-  },
-});
+const peek = peekTool(64);
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'sextant-long-run-'));

@@ -6,32 +6,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { ChatController } from '../../extension/core/agent/controller';
+import { peekTool } from './peek-tool';
 import type { ProviderEvent } from '../../extension/core/providers/types';
 import { SessionHub } from '../../extension/core/sessions/session-hub';
 import { openSessionStore } from '../../extension/core/store';
 import { createToolRegistry } from '../../extension/core/tools/registry';
-import { defineTool } from '../../extension/core/tools/types';
 
 const CHATS = Number(process.env.SESSIONS_CHATS ?? 4);
 const STEPS = Number(process.env.SESSIONS_STEPS ?? 50);
 const MODEL_MS = Number(process.env.SESSIONS_MODEL_MS ?? 200);
 const IDLE = 40;
 
-const peek = defineTool({
-  name: 'peek',
-  description: 'Reads a file.',
-  kind: 'read',
-  input: z.object({ path: z.string() }),
-  permission: { subject: 'path', paths: (i) => [i.path] },
-  modes: ['agent'],
-  subject: (i) => i.path,
-  execute: async (i) => {
-    const text = `contents of ${i.path}\n${'const x = 1; // a line of code\n'.repeat(32)}`;
-    return { forModel: text, forUi: text, isError: false };
-  },
-});
+const peek = peekTool(32);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = { info() {}, warn: (m: string) => console.error(`warn ${m}`), error: (m: string) => console.error(m) };
@@ -151,7 +138,7 @@ async function main() {
       '(core; the real window adds the webview → host hop: npm run bench -- real-window)',
   );
   console.log(
-    `an idle chat adds ${(perIdle / 1024 / 1024).toFixed(2)} MB RSS, ${(heapPerIdle / 1024).toFixed(0)} KB heap ` +
+    `an idle chat adds ${(Math.max(0, perIdle) / 1024 / 1024).toFixed(2)} MB RSS, ${(heapPerIdle / 1024).toFixed(0)} KB heap ` +
       `(mean of ${IDLE}${gc ? ', after GC' : ', no --expose-gc'}; goal ≤ 5 MB)`,
   );
 }
