@@ -138,7 +138,8 @@ async function main() {
       '(core; the real window adds the webview → host hop: npm run bench -- real-window)',
   );
   console.log(
-    `an idle chat adds ${(Math.max(0, perIdle) / 1024 / 1024).toFixed(2)} MB RSS, ${(heapPerIdle / 1024).toFixed(0)} KB heap ` +
+    `an idle chat adds ${(Math.max(0, perIdle) / 1024 / 1024).toFixed(2)} MB RSS, ` +
+      `${(heapPerIdle / 1024).toFixed(0)} KB heap ` +
       `(mean of ${IDLE}${gc ? ', after GC' : ', no --expose-gc'}; goal ≤ 5 MB)`,
   );
 }
