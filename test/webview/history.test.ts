@@ -42,7 +42,7 @@ describe('history view', () => {
       .getByRole('button', { name: /session|build|research/i })
       .allTextContents();
     assert.deepEqual(
-      titles.filter((t) => !/^(Rename|Delete)/.test(t)),
+      titles.filter((t) => !/^(Rename|Delete|Open in Editor)/.test(t)),
       ['Middle research', 'Old session about parsers', 'Newest: fix the build'],
     );
     // Focus moved into the search box.
