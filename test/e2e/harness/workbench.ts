@@ -274,7 +274,8 @@ export class Workbench {
     // the focused row. Enter, not a click: the list re-sorts as results arrive (recent files first, then the
     // search's), and a click can land on the row that moved under the pointer.
     const focused = this.page.locator('.quick-input-list .monaco-list-row.focused .label-name').first();
-    await poll(`${rel} in Quick Open`, async () => {
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
+    const listed = await poll(`${rel} in Quick Open`, async () => {
       // A view that takes the focus back (the walkthrough on a first activation) closes Quick Open: reopen it.
       if (!(await input.isVisible())) {
         await this.focusWorkbench();
@@ -286,9 +287,12 @@ export class Workbench {
         await input.fill(rel, { timeout: 2_000 });
       }
       const label = await focused.innerText({ timeout: 2_000 }).catch(() => '');
-      return label.trim() === name;
+      if (label.trim() === name) return 'focused';
+      // Some rows (a notebook's) do not show the name as the focused label: the listed row will do.
+      return (await row.isVisible()) ? 'listed' : undefined;
     });
-    await input.press('Enter');
+    if (listed === 'focused') await input.press('Enter');
+    else await row.click();
     const tab = this.page.locator('.tabs-container .tab', { hasText: name }).first();
     await waitUntil(`the editor tab of ${name}`, () => tab.waitFor({ state: 'visible', timeout: 15_000 }));
   }
