@@ -265,14 +265,27 @@ export class Workbench {
 
   /** Opens a workspace file in its editor through Quick Open (Ctrl+P), as a user would. */
   async openFile(rel: string): Promise<void> {
+    const name = rel.split('/').pop() ?? rel;
+    const tab = this.page.locator('.tabs-container .tab', { hasText: name }).first();
+    // Quick Open's list re-sorts as results arrive (recent files first, then the search's): the row picked can
+    // move under the pointer and another file opens. Check the tab, and pick again when it is not there.
+    for (let attempt = 1; ; attempt++) {
+      await this.pickInQuickOpen(rel, name);
+      const opened = await tab.waitFor({ state: 'visible', timeout: attempt < 3 ? 5_000 : 15_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (opened) return;
+      if (attempt >= 3) throw new Error(`E2E: the editor tab of ${name} did not open from Quick Open`);
+    }
+  }
+
+  private async pickInQuickOpen(rel: string, name: string): Promise<void> {
     await this.focusWorkbench();
     await this.page.keyboard.press('ControlOrMeta+p');
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
     await waitUntil('Quick Open', () => input.waitFor({ state: 'visible', timeout: 10_000 }));
-    const name = rel.split('/').pop() ?? rel;
-    // A file written a moment ago reaches Quick Open's index after the file watcher sees it: retype until it is
-    // the focused row. Enter, not a click: the list re-sorts as results arrive (recent files first, then the
-    // search's), and a click can land on the row that moved under the pointer.
+    // A file written a moment ago reaches Quick Open's index after the file watcher sees it: retype until listed.
     const focused = this.page.locator('.quick-input-list .monaco-list-row.focused .label-name').first();
     const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
     const listed = await poll(`${rel} in Quick Open`, async () => {
@@ -293,8 +306,6 @@ export class Workbench {
     });
     if (listed === 'focused') await input.press('Enter');
     else await row.click();
-    const tab = this.page.locator('.tabs-container .tab', { hasText: name }).first();
-    await waitUntil(`the editor tab of ${name}`, () => tab.waitFor({ state: 'visible', timeout: 15_000 }));
   }
 
   /**

@@ -77,17 +77,21 @@ export function sessionsScenarios(e2e: E2E): void {
         const agents = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Agents' }) });
         await wb.runPaletteCommand('Sextant: Show Agents');
         const row = (title: RegExp) => agents.locator('.monaco-list-row', { hasText: title }).first();
-        await poll('both chats listed as running in the Agents view', async () => {
-          const a =
-            (await row(/Task A/)
-              .getAttribute('aria-label')
-              .catch(() => null)) ?? '';
-          const b =
-            (await row(/Task B/)
-              .getAttribute('aria-label')
-              .catch(() => null)) ?? '';
-          return /, running/.test(a) && /, running/.test(b);
-        });
+        await poll(
+          'both chats listed as running in the Agents view',
+          async () => {
+            const a =
+              (await row(/Task A/)
+                .getAttribute('aria-label')
+                .catch(() => null)) ?? '';
+            const b =
+              (await row(/Task B/)
+                .getAttribute('aria-label')
+                .catch(() => null)) ?? '';
+            return /, running/.test(a) && /, running/.test(b);
+          },
+          60_000,
+        );
         release = true;
 
         const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'wants to run write_file' });
