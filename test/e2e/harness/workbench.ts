@@ -214,8 +214,10 @@ export class Workbench {
     // (`editorHasSelection`, …) are listed.
     if (!opts.fromEditor) await this.focusWorkbench();
     const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    // The command itself, not a longer one that starts with its title ("New Chat" vs "New Chat in Editor").
+    const t = title.replace(/"/g, '\\"');
     const row = this.page
-      .locator(`.quick-input-list .monaco-list-row[aria-label^="${title.replace(/"/g, '\\"')}"]`)
+      .locator(`.quick-input-list .monaco-list-row[aria-label^="${t}"]:not([aria-label^="${t} "])`)
       .first();
     // A view that takes the focus back while the palette is open (a webview re-rendering its composer,
     // the walkthrough ticking a step off) closes it under us: the input goes inert or the row away
