@@ -27,6 +27,8 @@ import { effectiveMode, modeAvailability } from './modes';
 import { PlanFlow } from './plan-flow';
 import { RequestRunner, type SendOptions } from './request-runner';
 import { RewindFlow } from './rewind-flow';
+import { modelRefFor } from './run-target';
+import { acceptsImages } from '../providers/registry';
 import { SessionHooks } from '../extensions/hooks/session-hooks';
 import { SessionRewinder } from './rewind-session';
 
@@ -69,8 +71,10 @@ export class ChatController {
   }
 
   /** Whether the model a request in `mode` would run on takes images (checked before a send with images). */
-  imagesAccepted(mode: Mode): Promise<{ accepts: boolean; model: string }> {
-    return this.runner.imagesAccepted(mode);
+  async imagesAccepted(mode: Mode): Promise<{ accepts: boolean; model: string }> {
+    const ref = modelRefFor(this.services.models, this.chat.session.model, mode);
+    const resolved = await this.services.models.resolveModel(ref);
+    return { accepts: acceptsImages(resolved.config), model: ref };
   }
 
   /** A stored image for the view (a sent message's image, a screenshot); undefined when missing or damaged. */

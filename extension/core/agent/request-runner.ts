@@ -5,16 +5,15 @@ import {
   compactRequests,
   latestCompaction,
   type Mode,
-  type Report,
   type ResearchPlanInput,
   type RunBudgetChoice,
   type Todo,
 } from '../../protocol';
 import type { TurnCheckpoint } from '../ports';
 import type { ModelMessage } from '../providers/types';
-import { generateTitle } from '../session-title';
+import type { RunBudget } from '../usage/budget';
 import { agentTurn } from './agent-turn';
-import { subagentModelRef } from './subagent-model';
+import { commandModelRef } from './subagent-model';
 import type { ApprovalBroker } from './approval-broker';
 import type { ChatServices } from './chat-services';
 import type { CurrentChat } from './current-chat';
@@ -26,11 +25,18 @@ import { researchAsking, researchPlanRequest, researchRequest } from './research
 import type { SessionRewinder } from './rewind-session';
 import { llmOf, modelRefFor, plannerTarget, runBudget, type Target } from './run-target';
 import { TurnCheckpoints } from './turn-checkpoints';
-import { type Attachment, attachmentMeta, messageWithAttachments } from '../extensions/references/attach';
+import {
+  type Attachment,
+  attachedChars,
+  attachmentMeta,
+  messageWithAttachments,
+} from '../extensions/references/attach';
 import type { PreApproval } from '../extensions/allowed-tools';
 import { SteerInbox, type SteerSource } from './steering';
 import { type CheckedImageSet, storeChatImages } from '../extensions/images/chat-images';
-import { acceptsImages } from '../providers/registry';
+import { FleetSeat } from './fleet-seat';
+import { ResendExtras } from './resend-extras';
+import { journalReport, persistOnFirstMessage, retitleAfterFirstExchange } from './request-records';
 
 /** How a request runs beyond its text and mode. */
 export interface SendOptions {
@@ -52,6 +58,8 @@ export interface SendOptions {
   images?: CheckedImageSet;
   /** The text is a command file's body: its `` !`command` `` lines run before it is sent (command-shell.ts). */
   commandShell?: boolean;
+  /** The message is the goal loop's (goal-loop.ts), labelled so in the chat. */
+  origin?: 'goal';
 }
 
 interface InFlight {
@@ -68,15 +76,14 @@ export class RequestRunner {
   private inFlight: InFlight | undefined;
   /** Notices waiting for the next request (notice()). */
   private readonly heldNotices: string[] = [];
-  /** The last user message's `@` attachments (their content is nowhere in the chat), so Retry sends them again. */
-  private lastAttachments: { userMessageId: string; attachments: Attachment[] } | undefined;
-  /** The last user message's images (the chat keeps their names only), so Retry sends them again. */
-  private lastImages: { userMessageId: string; images: CheckedImageSet } | undefined;
+  /** What Retry sends again beside the text (attachments, images). */
+  private readonly resend = new ResendExtras();
   /** Work a new request must wait for (a "Compact now" under way), so it gets the brief. */
   private holding: Promise<void> | undefined;
   /** Per session, the last research report's sources: what a follow-up question continues from (memory only). */
   private readonly followUps = new Map<string, PriorResearch>();
   private ended: 'complete' | 'aborted' | 'error' | undefined;
+  private pausedBy: 'budget' | 'max_steps' | undefined;
 
   constructor(
     private readonly chat: CurrentChat,
@@ -92,17 +99,6 @@ export class RequestRunner {
   notice(text: string): void {
     if (this.inFlight) this.chat.emit(this.inFlight.requestId, { type: 'notice', text });
     else this.heldNotices.push(text);
-  }
-
-  /**
-   * A slash command's `model` as Claude Code's files write it (`haiku`, `inherit`, `claude-3-5-haiku-…`), read
-   * against the configured providers exactly as a sub-agent's is; a fallback is said in the chat.
-   */
-  private async commandModel(wanted: string, mode: Mode): Promise<string> {
-    const chatRef = modelRefFor(this.services.models, this.chat.session.model, mode);
-    const { ref, note } = await subagentModelRef(wanted, chatRef, () => this.services.models.modelChoices());
-    if (note) this.heldNotices.push(`The command's model: ${note}.`);
-    return ref;
   }
 
   /** The request running now, if any. */
@@ -133,16 +129,15 @@ export class RequestRunner {
     const { host } = this.services;
     const s = this.chat.session;
     const mode = effectiveMode(requestedMode, this.chat.modeContext());
-    const opts = given.model ? { ...given, model: await this.commandModel(given.model, mode) } : given;
-    if (mode !== s.mode) this.chat.setMode(mode);
-    if (!s.persisted) {
-      s.title = generateTitle(text);
-      s.createdAt = host.now();
-      const { id: sessionId, title, model } = s;
-      this.chat.journal({ kind: 'session_created', sessionId, title, mode: s.mode, model, at: host.now() });
-      s.persisted = true;
-      host.onCurrentSessionChanged?.(s.id);
+    let opts = given;
+    if (given.model) {
+      // A slash command's `model` (Claude Code's aliases read as a sub-agent's are); a fallback is said.
+      const { ref, note } = await commandModelRef(this.services.models, s.model, mode, given.model);
+      if (note) this.heldNotices.push(`The command's model: ${note}.`);
+      opts = { ...given, model: ref };
     }
+    if (mode !== s.mode) this.chat.setMode(mode);
+    if (!s.persisted) persistOnFirstMessage(this.chat, this.services, text);
     // A new request moves the chat on: the last rewind can no longer be undone.
     this.rewinder.clearRedo(s);
     const abort = new AbortController();
@@ -151,8 +146,7 @@ export class RequestRunner {
     const steers = new SteerInbox();
     this.inFlight = { requestId, abort, done, steers };
     const userMessageId = host.newId();
-    this.lastAttachments = opts.attachments?.length ? { userMessageId, attachments: opts.attachments } : undefined;
-    this.lastImages = opts.images?.blocks.length ? { userMessageId, images: opts.images } : undefined;
+    this.resend.remember(userMessageId, opts);
     // Their files first: the chat's thumbnails, History and exports read them there.
     if (opts.images) storeChatImages(this.services.history.persistence.images, opts.images.blocks, host.log);
     this.chat.emit(requestId, {
@@ -166,6 +160,7 @@ export class RequestRunner {
       ...(opts.attachments?.length || opts.images?.metas.length
         ? { attachments: [...(opts.attachments ?? []).map(attachmentMeta), ...(opts.images?.metas ?? [])] }
         : {}),
+      ...(opts.origin ? { origin: opts.origin } : {}),
     });
     for (const text of this.heldNotices.splice(0)) this.chat.emit(requestId, { type: 'notice', text });
     // Where this turn starts, so "Rewind to here" can cut the model history at this message.
@@ -177,9 +172,15 @@ export class RequestRunner {
       this.chat.journal({ kind: 'todos', sessionId: s.id, todos: opts.todos, at: host.now() });
       this.chat.emit(requestId, { type: 'todos', todos: opts.todos });
     }
+    this.pausedBy = undefined;
+    // A slot among the window's running sessions (sextant.agents.maxParallelSessions) before any model call.
+    const seat = new FleetSeat(this.services.fleet, s.id);
     try {
-      await this.run(requestId, text, mode, abort.signal, opts, turn);
+      const say = (text: string) => this.chat.emit(requestId, { type: 'notice', kind: 'info', text });
+      if (await seat.take(abort.signal, say)) await this.run(requestId, text, mode, abort.signal, opts, turn, seat);
+      else this.endAborted(requestId);
     } finally {
+      seat.release();
       if (this.inFlight?.requestId === requestId) this.inFlight = undefined;
       compactRequests(s.chat);
       finish();
@@ -209,6 +210,11 @@ export class RequestRunner {
     return true;
   }
 
+  /** A `complete` last request that paused with Continue: at a spending cap or at the step limit. */
+  get lastPause(): 'budget' | 'max_steps' | undefined {
+    return this.pausedBy;
+  }
+
   /** How the last request ended: `complete` lets queued messages go next; after Stop or an error they wait. */
   get lastEnd(): 'complete' | 'aborted' | 'error' | undefined {
     return this.ended;
@@ -224,23 +230,10 @@ export class RequestRunner {
 
   /** Runs the last user message of the session again. */
   async retry(requestId: string): Promise<void> {
-    const s = this.chat.session;
-    const lastUser = [...s.chat.messages].reverse().find((m) => m.role === 'user');
-    const text = lastUser?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
-    if (!text) return;
-    const kept = this.lastAttachments?.userMessageId === lastUser?.id ? this.lastAttachments?.attachments : undefined;
-    const images = this.lastImages?.userMessageId === lastUser?.id ? this.lastImages?.images : undefined;
-    await this.send(requestId, text, lastUser?.mode ?? s.mode, {
-      ...(kept ? { attachments: kept } : {}),
-      ...(images ? { images } : {}),
-    });
-  }
-
-  /** Whether the model a request in `mode` would run on takes images, and its name for a refusal. */
-  async imagesAccepted(mode: Mode): Promise<{ accepts: boolean; model: string }> {
-    const ref = modelRefFor(this.services.models, this.chat.session.model, mode);
-    const resolved = await this.services.models.resolveModel(ref);
-    return { accepts: acceptsImages(resolved.config), model: ref };
+    const again = this.resend.retryOf(this.chat.session.chat.messages);
+    if (!again) return;
+    const { text, mode, ...extras } = again;
+    await this.send(requestId, text, mode ?? this.chat.session.mode, extras);
   }
 
   private async run(
@@ -250,6 +243,7 @@ export class RequestRunner {
     signal: AbortSignal,
     opts: SendOptions,
     turn: TurnCheckpoint,
+    seat: FleetSeat,
   ): Promise<void> {
     const { host } = this.services;
     const s = this.chat.session;
@@ -283,7 +277,8 @@ export class RequestRunner {
       const ref = opts.model ?? modelRefFor(this.services.models, s.model, mode);
       const target: Target = { ...(await this.services.models.resolveModel(ref)), ref };
       checkpoints = TurnCheckpoints.forTurn(this.services, requestId, mode);
-      const events = this.events(modelText, mode, requestId, signal, opts, target, checkpoints);
+      const budget = runBudget(this.services.limits, s.chat.messages, opts.budget, seat.shared);
+      const events = this.events(modelText, mode, requestId, signal, opts, target, budget, checkpoints);
       for (;;) {
         const next = await events.next();
         if (next.done) break;
@@ -294,8 +289,12 @@ export class RequestRunner {
           if (ev.type === 'usage') promptSeen(ev.usage.inputTokens);
           if (ev.type === 'todos')
             this.chat.journal({ kind: 'todos', sessionId: s.id, todos: ev.todos, at: host.now() });
-          if (ev.type === 'report') this.journalReport(ev.report);
+          if (ev.type === 'report') journalReport(this.chat, this.services, ev.report);
+          if (ev.type === 'budget_stop') this.pausedBy = 'budget';
+          if (ev.type === 'notice' && ev.kind === 'step_limit') this.pausedBy = 'max_steps';
           this.chat.emit(requestId, ev);
+          const warning = ev.type === 'usage' ? seat.usage(ev.usage) : undefined;
+          if (warning) this.chat.emit(requestId, { type: 'notice', kind: 'budget', text: warning });
         }
       }
       await checkpoints?.save(this.chat, s.id, turn);
@@ -303,7 +302,7 @@ export class RequestRunner {
       else {
         this.ended = 'complete';
         this.chat.emit(requestId, { type: 'complete' });
-        this.retitleAfterFirstExchange(text);
+        retitleAfterFirstExchange(this.chat, this.services, text);
       }
     } catch (err) {
       await checkpoints?.save(this.chat, s.id, turn);
@@ -323,10 +322,10 @@ export class RequestRunner {
     signal: AbortSignal,
     opts: SendOptions,
     target: Target,
+    budget: RunBudget | undefined,
     checkpoints?: TurnCheckpoints,
   ) {
     const { research, models, host } = this.services;
-    const budget = runBudget(this.services.limits, this.chat.session.chat.messages, opts.budget);
     if (research && (mode === 'research' || (mode === 'plan' && opts.planResearch))) {
       // Research mode plans (and checks for gaps) on the planner model; the report is the chat model's.
       const planner = mode === 'research' ? await plannerTarget(models, target) : undefined;
@@ -386,35 +385,6 @@ export class RequestRunner {
     return f?.requestId === requestId ? f.steers : { take: () => [], pending: () => false };
   }
 
-  /** A report is also an artifact of the session, with its citations (the store's artifacts table). */
-  private journalReport(report: Report): void {
-    this.chat.journal({
-      kind: 'artifact',
-      sessionId: this.chat.session.id,
-      artifact: {
-        id: report.id,
-        kind: 'report',
-        title: report.title,
-        content: report.markdown,
-        citations: report.sources.map((src) => ({ n: src.n, url: src.url, title: src.title })),
-      },
-      at: this.services.host.now(),
-    });
-  }
-
-  /** "hi"-style first messages get their title from the answer once the first exchange is done. */
-  private retitleAfterFirstExchange(userText: string): void {
-    const s = this.chat.session;
-    if (s.chat.messages.length !== 2) return;
-    const answer = s.chat.messages[1].parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
-    const title = generateTitle(userText, answer);
-    if (title && title !== s.title) {
-      s.title = title;
-      const at = this.services.host.now();
-      this.chat.journal({ kind: 'session_meta', sessionId: s.id, title, titleSource: 'auto', at });
-    }
-  }
-
   private endAborted(requestId: string): void {
     this.ended = 'aborted';
     // Deltas received before Stop are still delivered; then only the terminal event.
@@ -422,9 +392,4 @@ export class RequestRunner {
     this.chat.stop(requestId);
     this.chat.emit(requestId, { type: 'aborted', partialSaved: true });
   }
-}
-
-/** How many characters the attachments add below a message's text (messageWithAttachments). */
-function attachedChars(attachments: readonly Attachment[] | undefined): number {
-  return attachments?.length ? messageWithAttachments('', attachments).length : 0;
 }

@@ -5,7 +5,9 @@
 // then any other with a key — and, when none is configured, the parent's own model, said so in the card.
 // A slash command's `model` is read the same way (its own aliases, `inherit`, or a bare Claude model id
 // such as `claude-3-5-haiku-20241022`: that model where configured, else one of its family).
-import type { ModelChoice } from '../../protocol';
+import type { Mode, ModelChoice } from '../../protocol';
+import type { ModelServices } from './chat-services';
+import { modelRefFor } from './run-target';
 
 /** Claude Code's model aliases and the family name their model ids hold (`opusplan` runs Opus). */
 const ALIASES: Readonly<Record<string, string>> = { sonnet: 'sonnet', opus: 'opus', haiku: 'haiku', opusplan: 'opus' };
@@ -54,4 +56,17 @@ function providerOf(ref: string): string {
 function modelId(ref: string): string {
   const slash = ref.indexOf('/');
   return slash < 0 ? '' : ref.slice(slash + 1);
+}
+
+/**
+ * A slash command's `model` as Claude Code's files write it (`haiku`, `inherit`, `claude-3-5-haiku-…`), read
+ * against the configured providers exactly as a sub-agent's is, from the model the chat's request would use.
+ */
+export function commandModelRef(
+  models: Parameters<typeof modelRefFor>[0] & Pick<ModelServices, 'modelChoices'>,
+  chatModel: string,
+  mode: Mode,
+  wanted: string,
+): Promise<SubagentModel> {
+  return subagentModelRef(wanted, modelRefFor(models, chatModel, mode), () => models.modelChoices());
 }
