@@ -70,6 +70,8 @@ export interface RunLimits {
   budget?(): BudgetLimits;
   /** sextant.budget.maxCostUsdPerMinute: a run spending faster gets a warning notice (undefined: none). */
   maxCostUsdPerMinute?(): number | undefined;
+  /** sextant.goal.maxAttempts: turns a `/goal` may take before it stops (default 10). */
+  goalMaxAttempts?(): number | undefined;
 }
 
 /** The tools a turn is built with, what they reach, and what guards them. */

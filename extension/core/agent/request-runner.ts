@@ -1,14 +1,7 @@
 // One request's life: it starts (the session written on its first message, a turn checkpoint), streams
 // its events through the current chat, and ends with exactly one terminal event — complete, aborted
 // (Stop, or a newer request) or error (with Retry). One request runs at a time.
-import {
-  compactRequests,
-  latestCompaction,
-  type Mode,
-  type ResearchPlanInput,
-  type RunBudgetChoice,
-  type Todo,
-} from '../../protocol';
+import { compactRequests, latestCompaction, type Mode, type RequestEvent } from '../../protocol';
 import type { TurnCheckpoint } from '../ports';
 import type { ModelMessage } from '../providers/types';
 import type { RunBudget } from '../usage/budget';
@@ -25,42 +18,16 @@ import { researchAsking, researchPlanRequest, researchRequest } from './research
 import type { SessionRewinder } from './rewind-session';
 import { llmOf, modelRefFor, plannerTarget, runBudget, type Target } from './run-target';
 import { TurnCheckpoints } from './turn-checkpoints';
-import {
-  type Attachment,
-  attachedChars,
-  attachmentMeta,
-  messageWithAttachments,
-} from '../extensions/references/attach';
-import type { PreApproval } from '../extensions/allowed-tools';
+import { attachedChars, attachmentMeta, messageWithAttachments } from '../extensions/references/attach';
 import { SteerInbox, type SteerSource } from './steering';
-import { type CheckedImageSet, storeChatImages } from '../extensions/images/chat-images';
+import { storeChatImages } from '../extensions/images/chat-images';
 import { FleetSeat } from './fleet-seat';
 import { ResendExtras } from './resend-extras';
 import { journalReport, persistOnFirstMessage, retitleAfterFirstExchange } from './request-records';
 
-/** How a request runs beyond its text and mode. */
-export interface SendOptions {
-  /** Seeds the session's todo list when the request starts (an approved plan's steps). */
-  todos?: Todo[];
-  /** Research mode: carry out this approved research plan instead of planning first. */
-  researchPlan?: ResearchPlanInput;
-  /** Plan mode: propose a research plan (Plan Research) instead of a change plan. */
-  planResearch?: boolean;
-  /** This request only runs on this model (a slash command's `model`), not the chat's. */
-  model?: string;
-  /** The composer's budget choice for this run, or Continue after a budget stop. */
-  budget?: RunBudgetChoice;
-  /** The message's `@` references, read: their content goes below the text to the model, only names to the chat. */
-  attachments?: Attachment[];
-  /** Rules a slash command's `allowed-tools` pre-approves for this turn (see core/extensions/allowed-tools.ts). */
-  preApproved?: PreApproval;
-  /** Images the user attached, checked (chat-images.ts): image parts to the model, names and sizes to the chat. */
-  images?: CheckedImageSet;
-  /** The text is a command file's body: its `` !`command` `` lines run before it is sent (command-shell.ts). */
-  commandShell?: boolean;
-  /** The message is the goal loop's (goal-loop.ts), labelled so in the chat. */
-  origin?: 'goal';
-}
+import type { SendOptions } from './send-options';
+
+export type { AroundTurn, SendOptions } from './send-options';
 
 interface InFlight {
   requestId: string;
@@ -278,7 +245,10 @@ export class RequestRunner {
       const target: Target = { ...(await this.services.models.resolveModel(ref)), ref };
       checkpoints = TurnCheckpoints.forTurn(this.services, requestId, mode);
       const budget = runBudget(this.services.limits, s.chat.messages, opts.budget, seat.shared);
-      const events = this.events(modelText, mode, requestId, signal, opts, target, budget, checkpoints);
+      const inner = this.events(modelText, mode, requestId, signal, opts, target, budget, checkpoints);
+      const emit = (event: RequestEvent) => this.chat.emit(requestId, event);
+      const around = { asking: this.approvals.portsFor(emit), signal, paused: () => this.pausedBy };
+      const events = opts.around ? opts.around(inner, around) : inner;
       for (;;) {
         const next = await events.next();
         if (next.done) break;
