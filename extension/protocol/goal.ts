@@ -36,7 +36,7 @@ export function parseGoalArgs(args: string): GoalCommand {
   if (CLEAR_WORDS.has(text.toLowerCase())) return { kind: 'clear' };
   let condition = text;
   let check: GoalCheck = { kind: 'judge' };
-  const flag = /^--check(?:=|\s+)/.exec(text);
+  const flag = /^--check(?:=|\s+|$)/.exec(text);
   if (flag) {
     const rest = text.slice(flag[0].length);
     const quoted = /^(["'])([\s\S]*?)\1(?:\s+|$)/.exec(rest);

@@ -228,6 +228,7 @@ export async function createRuntime(
       maxSteps: () => readSettings().maxSteps,
       budget: () => readSettings().budget,
       maxCostUsdPerMinute: () => readSettings().subagents.maxCostUsdPerMinute,
+      goalMaxAttempts: () => readSettings().goalMaxAttempts,
     },
     subagents: {
       limits: {

@@ -4,6 +4,8 @@
 // come from user settings only; a value a workspace sets for one of them is ignored and reported once
 // (watchIgnoredWorkspaceSettings).
 import * as vscode from 'vscode';
+import type { FleetLimits } from '../core/usage/fleet-budget';
+import { DEFAULT_GOAL_MAX_ATTEMPTS } from '../core/agent/goal-loop';
 import { parseJsonc } from '../core/config/jsonc';
 import {
   clampMaxSteps,
@@ -50,6 +52,8 @@ export interface SextantSettings {
   purgeDeletedAfterDays: number;
   /** sextant.agents.* and sextant.budget.maxCostUsdPerMinute (user settings only). */
   subagents: SubagentSettings;
+  /** sextant.goal.maxAttempts: turns a `/goal` may take (user settings only). */
+  goalMaxAttempts: number;
 }
 
 /** sextant.permissions.* and sextant.sandbox.extraWriteRoots, from user settings only. */
@@ -100,6 +104,31 @@ export function readSettings(): SextantSettings {
       maxCostUsd: userValue<unknown>('agents.maxCostUsd'),
       maxCostUsdPerMinute: userValue<unknown>('budget.maxCostUsdPerMinute'),
     }),
+    goalMaxAttempts: goalMaxAttempts(userValue<unknown>('goal.maxAttempts')),
+  };
+}
+
+function goalMaxAttempts(v: unknown): number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 1 ? Math.min(v, 100) : DEFAULT_GOAL_MAX_ATTEMPTS;
+}
+
+/**
+ * The window's fleet limits (core/usage/fleet-budget.ts), read on every check so a changed setting applies
+ * at once: sextant.agents.maxParallelSessions, sextant.budget.totalMaxCostUsd / .totalMaxTokens and the
+ * spend rate (sextant.budget.maxCostUsdPerMinute), all from user settings only (they decide spending).
+ */
+export function readFleetLimits(): FleetLimits {
+  const parallel = userValue<unknown>('agents.maxParallelSessions');
+  const rate = capValue(userValue<unknown>('budget.maxCostUsdPerMinute'));
+  const cost = capValue(userValue<unknown>('budget.totalMaxCostUsd'));
+  const tokens = capValue(userValue<unknown>('budget.totalMaxTokens'));
+  return {
+    ...(typeof parallel === 'number' && Number.isInteger(parallel) && parallel > 0
+      ? { maxParallelSessions: parallel }
+      : {}),
+    ...(cost !== undefined ? { totalMaxCostUsd: cost } : {}),
+    ...(tokens !== undefined ? { totalMaxTokens: tokens } : {}),
+    ...(rate !== undefined ? { maxCostUsdPerMinute: rate } : {}),
   };
 }
 
