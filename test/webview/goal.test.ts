@@ -2,7 +2,9 @@
 // loop's messages labelled as its own, each check said as a notice in the answer, and the composer's /goal.
 import { beforeEach, afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { GoalView } from '../../extension/protocol';
+import type { GoalView, RequestEvent } from '../../extension/protocol';
+
+type Started = Extract<RequestEvent, { type: 'started' }>;
 import { deliver, useViewEnvironment, type ViewHarness } from './harness';
 import { RequestScript, snapshot, snapshotMessage } from './fixtures';
 
@@ -51,7 +53,10 @@ describe('goals', () => {
     await deliver(
       view,
       r1.events(
-        { ...r1.started('[Goal loop — attempt 2 of 10] The goal’s check did not pass.', 'agent'), origin: 'goal' },
+        {
+          ...(r1.started('[Goal loop — attempt 2 of 10] The goal’s check did not pass.', 'agent') as Started),
+          origin: 'goal',
+        },
         { type: 'text_delta', text: 'Fixed it.' },
         { type: 'goal_check', attempt: 2, maxAttempts: 10, passed: true, text: 'Goal check 2: passed.' },
         { type: 'complete' },
@@ -65,7 +70,7 @@ describe('goals', () => {
     assert.match((await answer.textContent()) ?? '', /Goal check 2: passed\./);
   });
 
-  it('the composer sends /goal to the host in Agent mode, refuses it without a condition, and /goal clear stops', async () => {
+  it('the composer sends /goal to the host in Agent mode, refuses a bad one, and /goal clear stops', async () => {
     await deliver(view, snapshotMessage(snapshot()));
     const box = view.page.getByRole('textbox', { name: 'Message' });
     await box.fill('/goal --check "npm test" make it pass');

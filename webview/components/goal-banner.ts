@@ -23,7 +23,11 @@ export function renderGoalBanner(goal: GoalView | undefined, host: HostChannel):
       <span class="goal-status" role="status">${STATUS[goal.status]}</span>
       ${
         live
-          ? html`<button class="link-button" title="End the goal and stop its turn" @click=${() => host.post({ type: 'stopGoal' })}>
+          ? html`<button
+              class="link-button"
+              title="End the goal and stop its turn"
+              @click=${() => host.post({ type: 'stopGoal' })}
+            >
               Stop goal
             </button>`
           : nothing

@@ -159,12 +159,13 @@ export class GoalLoop {
       !r.passed && g.attempt >= g.maxAttempts
         ? ` The goal stops here: ${g.maxAttempts} attempts (${GOAL_MAX_ATTEMPTS_SETTING}).`
         : '';
+    const why = said && (!r.passed || check.kind === 'judge') ? ` — ${said}` : '';
     yield {
       type: 'goal_check',
       attempt: g.attempt,
       maxAttempts: g.maxAttempts,
       passed: r.passed,
-      text: `Goal check ${g.attempt}: ${r.summary}${said && (!r.passed || check.kind === 'judge') ? ` — ${said}` : ''}.${capped}`,
+      text: `Goal check ${g.attempt}: ${r.summary}${why}.${capped}`,
     };
   }
 
@@ -199,7 +200,8 @@ function nextAttemptText(g: Goal, r: CheckResult): string {
     g.spec.check.kind === 'command'
       ? `Check: \`${g.spec.check.command}\` → ${r.summary}\n\nIts output:\n\`\`\`\n${r.detail}\n\`\`\``
       : `The reviewer says: ${r.detail}`;
-  return `${head}\n\nGoal: ${g.spec.condition}\n\n${check}\n\nKeep working toward the goal; the check runs again after this turn.`;
+  const next = 'Keep working toward the goal; the check runs again after this turn.';
+  return `${head}\n\nGoal: ${g.spec.condition}\n\n${check}\n\n${next}`;
 }
 
 /** What the judge reads: the model history of the last turn (from the last user message on). */
