@@ -31,15 +31,10 @@ import type { BoxConnection } from '../../../extension/core/sandbox/types';
 import { shellQuote } from '../../../extension/platform/sandbox/bwrap-args';
 import { createSandbox } from '../../../extension/platform/sandbox/create-sandbox';
 import { CLOCK_SLACK_MS } from '../../../extension/platform/sandbox/new-repositories';
-import { detectBackend } from '../../../extension/platform/sandbox/detect';
 import { createNodePorts, makeContext, textOf } from '../../fixtures/node-ports';
+import { bubblewrapSkip, hostProcesses, waitFor } from '../../fixtures/box-test';
 
-const detected = detectBackend();
-const skip =
-  detected.ok && detected.backend === 'bubblewrap'
-    ? false
-    : `no bubblewrap box here: ${detected.ok ? detected.backend : detected.reason}`;
-if (skip) console.log(`# sandbox integration skipped: ${skip}`);
+const skip = bubblewrapSkip('sandbox integration');
 
 /**
  * Folders for one test. "Outside" is where the box cannot write wherever the checkout is: not under
@@ -557,36 +552,11 @@ test('background jobs run boxed; bash_output names the refusal; kill_shell takes
     );
     const longId = /bash_\d+/.exec(textOf(long))?.[0] ?? '';
     await waitFor(async () => /^started$/m.test(textOf(await bashOutputTool.execute({ bash_id: longId }, t.ctx))));
-    await waitFor(() => processes(marker) === 2);
+    await waitFor(() => hostProcesses(marker) === 2);
     const killed = await killShellTool.execute({ shell_id: longId }, t.ctx);
     assert.equal(killed.isError, false, textOf(killed));
-    await waitFor(() => processes(marker) === 0);
+    await waitFor(() => hostProcesses(marker) === 0);
   } finally {
     t.done();
   }
 });
-
-/** Live (not zombie) processes on the host whose command line is exactly `marker`. */
-function processes(marker: string): number {
-  let n = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (cmd === marker && stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z') n++;
-    } catch {
-      /* gone */
-    }
-  }
-  return n;
-}
-
-async function waitFor(cond: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('condition not reached in time');
-}

@@ -17,18 +17,13 @@ import { killShellTool } from '../../../extension/core/tools/kill-shell';
 import { createToolSessionState, disposeToolSession } from '../../../extension/core/tools/registry';
 import type { SandboxSettings } from '../../../extension/platform/sandbox/create-sandbox';
 import { createSandbox } from '../../../extension/platform/sandbox/create-sandbox';
-import { detectBackend } from '../../../extension/platform/sandbox/detect';
 import { findNsenter } from '../../../extension/platform/sandbox/net-holder';
 import { createNodePorts, makeContext, textOf } from '../../fixtures/node-ports';
+import { bubblewrapSkip, hostProcesses, waitFor } from '../../fixtures/box-test';
 
-const detected = detectBackend();
-const skip =
-  detected.ok && detected.backend === 'bubblewrap'
-    ? findNsenter()
-      ? false
-      : 'nsenter missing: commands use a box per command (tested in bwrap.integration.test.ts)'
-    : `no bubblewrap box here: ${detected.ok ? detected.backend : detected.reason}`;
-if (skip) console.log(`# sandbox holder integration skipped: ${skip}`);
+const skip = bubblewrapSkip('sandbox holder integration', () =>
+  findNsenter() ? false : 'nsenter missing: commands use a box per command (tested in bwrap.integration.test.ts)',
+);
 
 function setup(initial: Partial<SandboxSettings> = {}, opts: { nsenter?: false } = {}) {
   const base = path.join(
@@ -122,7 +117,7 @@ test('what a command leaves behind dies with it, and a background job cannot wri
     const a = t.chat('a');
     // Orphans, a new session, a double fork: the command's PID namespace ends with it.
     await run(a, `(${marker} &); setsid ${marker} & nohup ${marker} >/dev/null 2>&1 & echo left`);
-    await waitFor(() => processes(marker) === 0);
+    await waitFor(() => hostProcesses(marker) === 0);
     // A background job waits for the next command, then tries to plant a hook and a stand-in's name.
     const bg = await bashTool.execute(
       {
@@ -144,9 +139,9 @@ test('what a command leaves behind dies with it, and a background job cannot wri
     // Killed mid-run: nothing is left, and the chat's next command still runs.
     const long = await bashTool.execute({ command: `echo started; ${marker} & ${marker}`, run_in_background: true }, a);
     const longId = /bash_\d+/.exec(textOf(long))?.[0] ?? '';
-    await waitFor(() => processes(marker) === 2);
+    await waitFor(() => hostProcesses(marker) === 2);
     assert.equal((await killShellTool.execute({ shell_id: longId }, a)).isError, false);
-    await waitFor(() => processes(marker) === 0);
+    await waitFor(() => hostProcesses(marker) === 0);
     assert.match(await run(a, 'echo still here'), /still here/);
   } finally {
     t.done();
@@ -228,28 +223,3 @@ test('a settings change: the proxy bridge comes with allowedHosts and goes witho
     server.close();
   }
 });
-
-/** Live (not zombie) processes on the host whose command line is exactly `marker`. */
-function processes(marker: string): number {
-  let n = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (cmd === marker && stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z') n++;
-    } catch {
-      /* gone */
-    }
-  }
-  return n;
-}
-
-async function waitFor(cond: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('condition not reached in time');
-}

@@ -11,15 +11,10 @@ import * as path from 'node:path';
 import { bashTool } from '../../../extension/core/tools/bash';
 import { createToolSessionState, disposeToolSession } from '../../../extension/core/tools/registry';
 import { createSandbox } from '../../../extension/platform/sandbox/create-sandbox';
-import { detectBackend } from '../../../extension/platform/sandbox/detect';
 import { createNodePorts, makeContext, textOf } from '../../fixtures/node-ports';
+import { bubblewrapSkip } from '../../fixtures/box-test';
 
-const detected = detectBackend();
-const skip =
-  detected.ok && detected.backend === 'bubblewrap'
-    ? false
-    : `no bubblewrap box here: ${detected.ok ? detected.backend : detected.reason}`;
-if (skip) console.log(`# host sockets integration skipped: ${skip}`);
+const skip = bubblewrapSkip('host sockets integration');
 
 /** A server on a unix socket that answers every connection with a word, so a reached socket shows. */
 async function listen(socket: string): Promise<Server> {

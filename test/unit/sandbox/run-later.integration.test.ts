@@ -23,15 +23,10 @@ import { bashOutputTool } from '../../../extension/core/tools/bash-output';
 import { createToolSessionState, disposeToolSession } from '../../../extension/core/tools/registry';
 import type { ApprovalRequest } from '../../../extension/core/ports';
 import { createSandbox } from '../../../extension/platform/sandbox/create-sandbox';
-import { detectBackend } from '../../../extension/platform/sandbox/detect';
 import { createNodePorts, makeContext, textOf } from '../../fixtures/node-ports';
+import { bubblewrapSkip, waitFor } from '../../fixtures/box-test';
 
-const detected = detectBackend();
-const skip =
-  detected.ok && detected.backend === 'bubblewrap'
-    ? false
-    : `no bubblewrap box here: ${detected.ok ? detected.backend : detected.reason}`;
-if (skip) console.log(`# run-later integration skipped: ${skip}`);
+const skip = bubblewrapSkip('run-later integration');
 
 const PACKAGE_JSON = '{\n  "name": "demo",\n  "scripts": {\n    "test": "node --test"\n  },\n  "dependencies": {}\n}\n';
 
@@ -267,12 +262,3 @@ test('what the user kept while a background job ran is not undone when that job 
     t.done();
   }
 });
-
-async function waitFor(cond: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('condition not reached in time');
-}

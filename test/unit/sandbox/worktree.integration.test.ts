@@ -26,15 +26,10 @@ import { createToolSessionState, disposeToolSession } from '../../../extension/c
 import { createWorktree, type SessionWorktree, worktreeSessionRoots } from '../../../extension/core/worktrees';
 import { shellQuote } from '../../../extension/platform/sandbox/bwrap-args';
 import { createSandbox } from '../../../extension/platform/sandbox/create-sandbox';
-import { detectBackend } from '../../../extension/platform/sandbox/detect';
 import { createNodePorts, makeContext, textOf } from '../../fixtures/node-ports';
+import { bubblewrapSkip } from '../../fixtures/box-test';
 
-const detected = detectBackend();
-const skip =
-  detected.ok && detected.backend === 'bubblewrap'
-    ? false
-    : `no bubblewrap box here: ${detected.ok ? detected.backend : detected.reason}`;
-if (skip) console.log(`# worktree sandbox integration skipped: ${skip}`);
+const skip = bubblewrapSkip('worktree sandbox integration');
 
 const HOST_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', LANG: 'C' };
 
