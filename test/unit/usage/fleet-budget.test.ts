@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BudgetStop } from '../../../extension/protocol';
 import { FleetBudget, type FleetLimits, FleetWaitAborted } from '../../../extension/core/usage/fleet-budget';
+import { FleetSeat } from '../../../extension/core/agent/fleet-seat';
 
 function fleet(limits: FleetLimits, now = () => 0) {
   const current = { ...limits };
@@ -123,4 +124,36 @@ test('the spend rate over all sessions warns once, and again after it fell back 
   assert.equal(f.report('a', { tokens: 1, costUsd: 0.1 }).warning, undefined);
   assert.match(f.report('a', { tokens: 1, costUsd: 1 }).warning ?? '', /last minute/);
   assert.equal(heard.length, 2);
+});
+
+test('the Agents view is told: who is queued, each slot taken or freed, each report; the caps in force', async () => {
+  const limits: FleetLimits = { maxParallelSessions: 1, totalMaxCostUsd: 5 };
+  const fleet = new FleetBudget({ limits: () => limits, now: () => 0 });
+  let changes = 0;
+  const off = fleet.onChange(() => changes++);
+  const first = await fleet.acquire('a');
+  const waiting = fleet.acquire('b');
+  assert.deepEqual([...fleet.queuedSessions()], ['b']);
+  fleet.report('a', { tokens: 10, costUsd: 0.5 });
+  assert.equal(changes, 3, 'taken, queued, reported');
+  first.release();
+  (await waiting).release();
+  assert.deepEqual([...fleet.queuedSessions()], []);
+  assert.ok(changes >= 5);
+  assert.deepEqual(fleet.caps(), { costUsd: 5 });
+  off();
+  const before = changes;
+  fleet.report('a', { tokens: 1 });
+  assert.equal(changes, before, 'no listener after off');
+});
+
+test("a run's spending reported twice over (usage totals and live sub-agent totals) counts once", () => {
+  const fleet = new FleetBudget({ limits: () => ({}), now: () => 0 });
+  const seat = new FleetSeat(fleet, 's');
+  seat.usage({ inputTokens: 100, outputTokens: 10, cachedTokens: 0, costUsd: 0.1 });
+  // The turn's total with a running sub-agent's spending, then the parent's usage alone (lower): no double.
+  seat.spend({ tokens: 200, costUsd: 0.2 });
+  seat.usage({ inputTokens: 100, outputTokens: 10, cachedTokens: 0, costUsd: 0.1 });
+  seat.spend({ tokens: 260, costUsd: 0.25 });
+  assert.deepEqual(fleet.spentBy('s'), { tokens: 260, costUsd: 0.25 });
 });
