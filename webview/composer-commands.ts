@@ -1,7 +1,13 @@
 // What the composer does with a `/name …` message: a built-in command is carried out in the view (most
 // are existing messages to the host), a project command or `/init` is sent for the host to expand, an
 // unknown name is refused with the draft kept.
-import { BUILTIN_COMMANDS, ModeSchema, parseInvocation, type ProjectContextInfo } from '../extension/protocol';
+import {
+  BUILTIN_COMMANDS,
+  ModeSchema,
+  parseGoalArgs,
+  parseInvocation,
+  type ProjectContextInfo,
+} from '../extension/protocol';
 
 export interface MenuCommand {
   name: string;
@@ -38,6 +44,12 @@ export function classify(text: string, info: ProjectContextInfo | undefined): Co
   const call = parseInvocation(text);
   if (!call) return { kind: 'text' };
   if (call.name === 'init') return { kind: 'host', mode: 'agent' };
+  // `/goal <condition>` runs in Agent mode (its check may run a command); `/goal clear` is done here.
+  if (call.name === 'goal') {
+    const goal = parseGoalArgs(call.args);
+    if (goal.kind === 'refused') return { kind: 'refused', message: goal.message };
+    return goal.kind === 'clear' ? { kind: 'builtin', name: 'goal', args: call.args } : { kind: 'host', mode: 'agent' };
+  }
   if (call.name === 'review') return { kind: 'host' };
   // An MCP server's prompt (`/mcp__<server>__<prompt>`): the host resolves it (mcp-host.ts).
   if (call.name.startsWith('mcp__')) return { kind: 'host' };

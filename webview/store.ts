@@ -17,6 +17,7 @@ import {
   type Envelope,
   type Mode,
   type HooksView,
+  type GoalView,
   type QueuedMessage,
   type McpServerView,
   type ModelChoice,
@@ -94,6 +95,8 @@ export class ChatStore {
   hooks: HooksView = { problems: [] };
   /** Messages queued while a turn runs (the host keeps them; sent one by one when a turn completes). */
   queued: QueuedMessage[] = [];
+  /** The session's goal (`/goal`): the banner above the composer. */
+  goal: GoalView | undefined;
   /** Rules files, skills and slash commands in effect (asked for on `/` and by the context popover). */
   project: ProjectContextInfo | undefined;
   /** The user's earlier prompts in this workspace, oldest first (Up/Down in the composer). */
@@ -245,6 +248,10 @@ export class ChatStore {
       this.queued = m.items;
       this.mark('panels');
     },
+    goal: (m) => {
+      this.goal = m.goal ?? undefined;
+      this.mark('panels');
+    },
     rewound: (m) => {
       this.rewind = undefined;
       this.rewindNotice = m.summary;
@@ -369,6 +376,7 @@ export class ChatStore {
       ...(snapshot.researchScope ? { researchScope: snapshot.researchScope } : {}),
     };
     this.redo = snapshot.redo;
+    this.goal = snapshot.goal;
     this.versions.clear();
     this.generation++;
     this.loaded = true;

@@ -11,11 +11,12 @@ import { createInterface } from 'node:readline';
 import type { Outbound, PendingApproval } from '../protocol';
 import type { ApprovalDecision, WorkspacePort } from '../core/ports';
 import { createEngine, type Engine, type PromptOutcome } from '../engine/engine';
-import { readPermissionSettings } from '../engine/settings';
+import { readFleetLimits, readPermissionSettings, type SettingsSource } from '../engine/settings';
+import { FleetBudget, type FleetLimits } from '../core/usage/fleet-budget';
 import { type CliOptions, parseCliArgs, USAGE, UsageError } from './args';
 import { ensureHome, sextantHome } from './home';
 import { stderrLog, type StderrLog } from './log';
-import { runAcpServer } from './acp-server';
+import { type AcpServerDeps, runAcpServer } from './acp-server';
 import { createOutput, describe, type Output } from './output';
 import { cliSearch, cliTerminal, cliWorkspace } from './ports';
 import { cliSettings, readSettingsFile } from './settings-file';
@@ -52,7 +53,19 @@ export async function main(io: CliIo): Promise<number> {
   const log = stderrLog(opts.verbose, io.stderr);
   const home = sextantHome(io.env);
   // stdout is the protocol's channel: the ACP server writes nothing else to it.
-  if (opts.command === 'acp') return runAcpServer({ io, opts, log, home, start: startEngine });
+  if (opts.command === 'acp') {
+    // One fleet for all the server's sessions (as for a VS Code window's chats): the total caps, the parallel
+    // limit and the spend rate count them together, with the settings the newest session started with.
+    let limits: FleetLimits = {};
+    const fleet = new FleetBudget({ limits: () => limits, now: Date.now });
+    const shared = (settings: SettingsSource) => {
+      limits = readFleetLimits(settings);
+      fleet.limitsChanged();
+      return fleet;
+    };
+    const start: AcpServerDeps['start'] = (...a) => startEngine(...a, shared);
+    return runAcpServer({ io, opts, log, home, start });
+  }
   const approver: Approver = {};
   let engine: Engine;
   let output: Output;
@@ -129,6 +142,8 @@ export async function startEngine(
   post: (m: Outbound) => void,
   /** Another host's view of the files (an ACP client's editor) over this host's node:fs workspace. */
   wrapWorkspace: (ws: WorkspacePort) => WorkspacePort = (ws) => ws,
+  /** The fleet shared with the host's other engines (the ACP server's sessions), given this one's settings. */
+  sharedFleet?: (settings: SettingsSource) => FleetBudget,
 ): Promise<Engine> {
   const config = readUserConfig(home.configFile);
   let file: Record<string, unknown>;
@@ -165,6 +180,7 @@ export async function startEngine(
     globalState: fileState(home.stateFile),
     workspaceState: memoryState(),
     trustWorkspace: opts.trustWorkspace || trustsWorkspace(config, opts.cwd),
+    ...(sharedFleet ? { fleet: sharedFleet(settings) } : {}),
     post,
     approve: async (a: PendingApproval): Promise<ApprovalDecision> => {
       const ask = approver.current;

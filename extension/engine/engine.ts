@@ -13,6 +13,8 @@ import { randomUUID } from 'node:crypto';
 import type { Envelope, Mode, Outbound, PendingApproval, PendingQuestion, Usage } from '../protocol';
 import { ApprovalBroker } from '../core/agent/approval-broker';
 import { ChatController } from '../core/agent/controller';
+import { FleetBudget } from '../core/usage/fleet-budget';
+import { type GoalOutcome, promptRequestId, sendPrompt } from './goal-prompt';
 import { SubagentStops } from '../core/agent/task-tool';
 import { checkpointStorage, FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
 import { ProjectContext } from '../core/extensions/project-context';
@@ -43,6 +45,7 @@ import { ProvidersHost } from './providers';
 import { createResearchHost } from './research';
 import { createEngineSandbox } from './sandbox';
 import {
+  readFleetLimits,
   readHooksSetting,
   readMcpServersSetting,
   readPermissionSettings,
@@ -83,6 +86,8 @@ export interface EngineHost {
   answer?(question: PendingQuestion): Promise<AskAnswer[] | undefined>;
   /** Before a key goes to a host it was not stored for (a non-interactive host refuses). */
   confirmKeyDestination(q: KeyDestinationQuestion): Promise<KeyDestinationAnswer>;
+  /** Limits shared with the host's other engines (fleet-budget.ts); without it the engine has its own. */
+  fleet?: FleetBudget;
 }
 
 /** How one prompt ended. */
@@ -224,7 +229,7 @@ export async function createEngine(host: EngineHost): Promise<Engine> {
   const runs = new Map<string, RunRecord>();
   const onEvents = (envelopes: Envelope[]) => {
     for (const env of envelopes) {
-      const run = runs.get(env.requestId);
+      const run = runs.get(promptRequestId(env.requestId)); // a goal's attempts belong to its prompt
       const e = env.event;
       if (e.type === 'approval_needed' && !run?.asked.has(e.approval.callId)) {
         run?.asked.add(e.approval.callId);
@@ -271,7 +276,10 @@ export async function createEngine(host: EngineHost): Promise<Engine> {
       maxSteps: () => readSettings(settings).maxSteps,
       budget: () => readSettings(settings).budget,
       maxCostUsdPerMinute: () => readSettings(settings).subagents.maxCostUsdPerMinute,
+      goalMaxAttempts: () => readSettings(settings).goalMaxAttempts,
     },
+    // The total caps, the parallel limit and the spend rate over the sessions this engine's host runs.
+    fleet: host.fleet ?? new FleetBudget({ limits: () => readFleetLimits(settings), now: Date.now }),
     subagents: {
       limits: {
         maxConcurrent: () => readSettings(settings).subagents.maxConcurrent,
@@ -320,12 +328,14 @@ export async function createEngine(host: EngineHost): Promise<Engine> {
       runs.set(requestId, run);
       if (opts.model) controller.setModel(opts.model);
       const mode = opts.mode ?? 'chat';
+      let goal: GoalOutcome | undefined;
       try {
-        await controller.send(requestId, text, mode);
+        goal = await sendPrompt(controller, requestId, text, mode);
       } finally {
         runs.delete(requestId);
       }
-      const last = controller.lastEnd();
+      if (goal?.problem && !run.error) run.error = goal.problem;
+      const last = goal?.problem && !run.budget ? 'error' : controller.lastEnd();
       const end = run.budget ? 'budget' : (last ?? (run.error ? 'error' : 'complete'));
       return {
         requestId,

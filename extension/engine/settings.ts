@@ -10,6 +10,8 @@ import { purgeDeletedAfterDays } from '../core/store/storage-summary';
 import { parseSearchSettings, type ParsedSearchSettings } from '../core/web/search/settings';
 import { parseSandboxSettings, type SandboxSettingsRead } from '../core/sandbox/settings';
 import { parseSubagentSettings, type SubagentSettings } from '../core/config/subagent-settings';
+import type { FleetLimits } from '../core/usage/fleet-budget';
+import { DEFAULT_GOAL_MAX_ATTEMPTS } from '../core/agent/goal-loop';
 
 /** Where a host keeps the `sextant.*` settings (keys without the `sextant.` prefix). */
 export interface SettingsSource {
@@ -48,6 +50,8 @@ export interface SextantSettings {
   purgeDeletedAfterDays: number;
   /** sextant.agents.* and sextant.budget.maxCostUsdPerMinute (user settings only). */
   subagents: SubagentSettings;
+  /** sextant.goal.maxAttempts: turns a `/goal` may take (user settings only). */
+  goalMaxAttempts: number;
 }
 
 /** sextant.permissions.* and sextant.sandbox.extraWriteRoots, from user settings only. */
@@ -93,6 +97,32 @@ export function readSettings(s: SettingsSource): SextantSettings {
       maxCostUsd: s.user('agents.maxCostUsd'),
       maxCostUsdPerMinute: s.user('budget.maxCostUsdPerMinute'),
     }),
+    goalMaxAttempts: goalMaxAttempts(s.user('goal.maxAttempts')),
+  };
+}
+
+function goalMaxAttempts(v: unknown): number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 1 ? Math.min(v, 100) : DEFAULT_GOAL_MAX_ATTEMPTS;
+}
+
+/**
+ * The fleet limits of all sessions of one window or engine (core/usage/fleet-budget.ts), read on every
+ * check so a changed setting applies at once: sextant.agents.maxParallelSessions,
+ * sextant.budget.totalMaxCostUsd / .totalMaxTokens and the spend rate (sextant.budget.maxCostUsdPerMinute),
+ * all from user settings only (they decide spending).
+ */
+export function readFleetLimits(s: SettingsSource): FleetLimits {
+  const parallel = s.user('agents.maxParallelSessions');
+  const rate = capValue(s.user('budget.maxCostUsdPerMinute'));
+  const cost = capValue(s.user('budget.totalMaxCostUsd'));
+  const tokens = capValue(s.user('budget.totalMaxTokens'));
+  return {
+    ...(typeof parallel === 'number' && Number.isInteger(parallel) && parallel > 0
+      ? { maxParallelSessions: parallel }
+      : {}),
+    ...(cost !== undefined ? { totalMaxCostUsd: cost } : {}),
+    ...(tokens !== undefined ? { totalMaxTokens: tokens } : {}),
+    ...(rate !== undefined ? { maxCostUsdPerMinute: rate } : {}),
   };
 }
 

@@ -30,6 +30,8 @@ export const RequestEventSchema = z.discriminatedUnion('type', [
     model: z.string(),
     /** The message's `@` references, attached to what the model was sent (names and sizes only here). */
     attachments: z.array(AttachmentMetaSchema).optional(),
+    /** The message is the goal loop's (a failed check's output sent on), not the user's. */
+    origin: z.literal('goal').optional(),
   }),
   z.object({ type: z.literal('text_delta'), text: z.string() }),
   z.object({ type: z.literal('thinking_delta'), text: z.string() }),
@@ -46,6 +48,14 @@ export const RequestEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('todos'), todos: z.array(TodoSchema) }),
   z.object({ type: z.literal('usage'), usage: UsageSchema }),
   z.object({ type: z.literal('notice'), text: z.string(), kind: NoticeKindSchema.optional() }),
+  /** The goal's check ran after this turn (`/goal`): passed or failed, with what it said. Shown as a notice. */
+  z.object({
+    type: z.literal('goal_check'),
+    attempt: z.number().int().positive(),
+    maxAttempts: z.number().int().positive(),
+    passed: z.boolean(),
+    text: z.string(),
+  }),
   /** A spending cap ended the run: shown as a notice naming the cap; the request then completes. */
   z.object({ type: z.literal('budget_stop'), stop: BudgetStopSchema, text: z.string() }),
   /**

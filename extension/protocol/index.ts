@@ -15,3 +15,4 @@ export * from './project-context';
 export * from './references';
 export * from './images';
 export * from './context-usage';
+export * from './goal';

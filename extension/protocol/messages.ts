@@ -17,6 +17,7 @@ import { McpServerViewSchema } from './mcp';
 import { MAX_REFERENCES, ReferenceCandidateSchema, ReferenceSchema } from './references';
 import { ContextBreakdownSchema } from './context-usage';
 import { HooksViewSchema } from './hooks';
+import { GoalViewSchema } from './goal';
 import { ChatImageMediaTypeSchema, ChatImagesSchema } from './images';
 
 /** Webview → host. */
@@ -34,6 +35,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
     images: ChatImagesSchema.optional(),
   }),
   z.object({ type: z.literal('abort'), requestId: z.string().optional() }),
+  /** The goal banner's Stop (or `/goal clear`): the goal ends, and its running turn stops. */
+  z.object({ type: z.literal('stopGoal') }),
   /** Stop on a sub-agent's card: that sub-agent alone ends; the run goes on with what it returned. */
   z.object({ type: z.literal('stopSubagent'), callId: z.string().min(1) }),
   /** A `path:line` link in an answer (/review's findings): opens the workspace file at that line. */
@@ -233,5 +236,7 @@ export const OutboundSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hooks'), view: HooksViewSchema }),
   /** The messages queued while a turn runs, in the order they will be sent (kept by the host). */
   z.object({ type: z.literal('queued'), items: z.array(QueuedMessageSchema) }),
+  /** The session's goal moved on (attempt, check, end); null: no goal. */
+  z.object({ type: z.literal('goal'), goal: GoalViewSchema.nullable() }),
 ]);
 export type Outbound = z.infer<typeof OutboundSchema>;

@@ -2,6 +2,7 @@
 // Both sides validate it with these schemas; the host is the only source of truth.
 // A namespace import lets the webview bundle drop the parts of zod it never uses (e.g. locales).
 import * as z from 'zod';
+import { GoalViewSchema } from './goal';
 import { AttachmentMetaSchema, MAX_REFERENCES, ReferenceSchema } from './references';
 import { ChatImagesSchema, ImageRefSchema } from './images';
 import { PlanArtifactSchema } from './plan';
@@ -109,7 +110,15 @@ export const CompactionSchema = z.object({
 export type Compaction = z.infer<typeof CompactionSchema>;
 
 /** Which spending cap stopped a run (sextant.budget.*). */
-export const BudgetCapSchema = z.enum(['run_cost', 'run_tokens', 'session_cost', 'session_tokens']);
+export const BudgetCapSchema = z.enum([
+  'run_cost',
+  'run_tokens',
+  'session_cost',
+  'session_tokens',
+  /** All sessions of the window together (sextant.budget.totalMaxCostUsd / .totalMaxTokens). */
+  'total_cost',
+  'total_tokens',
+]);
 export type BudgetCap = z.infer<typeof BudgetCapSchema>;
 
 export const BudgetStopSchema = z.object({
@@ -139,7 +148,7 @@ export const QueuedMessageSchema = z.object({
 });
 export type QueuedMessage = z.infer<typeof QueuedMessageSchema>;
 
-export const NoticeKindSchema = z.enum(['info', 'budget', 'fallback', 'compaction', 'step_limit', 'steer']);
+export const NoticeKindSchema = z.enum(['info', 'budget', 'fallback', 'compaction', 'step_limit', 'steer', 'goal']);
 export type NoticeKind = z.infer<typeof NoticeKindSchema>;
 
 /** A notice in an answer: stored and replayed like any other part, so its Continue survives a reload. */
@@ -212,6 +221,8 @@ export const ChatMessageSchema = z.object({
   createdAt: z.number(),
   /** A research run's latest progress (the "Research progress" bar while it streams). */
   research: ResearchProgressSchema.optional(),
+  /** A user-side message the goal loop wrote (a failed check's output), not the user: labelled so. */
+  origin: z.literal('goal').optional(),
 });
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
@@ -369,5 +380,7 @@ export const SnapshotSchema = z.object({
   sandbox: SandboxViewSchema.optional(),
   /** Research mode's "Research scope" picker: where the next run looks. */
   researchScope: z.enum(['web', 'workspace', 'both']).optional(),
+  /** The session's goal (`/goal`), running or as it ended, for the goal banner. */
+  goal: GoalViewSchema.optional(),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;

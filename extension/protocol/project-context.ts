@@ -33,6 +33,11 @@ export const BUILTIN_COMMANDS = [
   { name: 'context', description: 'Show what fills the context window' },
   { name: 'cost', description: 'Show what this chat has cost so far' },
   { name: 'export', description: 'Export this chat (Markdown, HTML or JSON)' },
+  {
+    name: 'goal',
+    description: 'Keep working until a check passes',
+    argumentHint: '<condition> | --check "<command>" [condition] | clear',
+  },
   { name: 'init', description: 'Read the repository and write an AGENTS.md draft' },
   { name: 'mode', description: 'Switch mode', argumentHint: 'chat | plan | research | agent' },
   { name: 'model', description: 'Pick the model' },

@@ -78,6 +78,7 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
       ],
       status: 'done',
       createdAt: now,
+      ...(event.origin ? { origin: event.origin } : {}),
     });
     state.messages.push({
       id: event.assistantMessageId,
@@ -184,6 +185,9 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
       break;
     case 'notice':
       msg.parts.push({ type: 'notice', notice: { kind: event.kind ?? 'info', text: event.text } });
+      break;
+    case 'goal_check':
+      msg.parts.push({ type: 'notice', notice: { kind: 'goal', text: event.text } });
       break;
     case 'budget_stop':
       msg.parts.push({ type: 'notice', notice: { kind: 'budget', text: event.text, budgetStop: event.stop } });

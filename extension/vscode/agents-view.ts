@@ -12,6 +12,7 @@ import {
   type ListedSession,
 } from '../core/sessions/agents-list';
 import type { SessionHub } from '../core/sessions/session-hub';
+import type { FleetBudget } from '../core/usage/fleet-budget';
 import type { AgentsTree } from './agents-tree';
 
 const FILTER_KEY = 'sextant.agents.filter';
@@ -49,6 +50,7 @@ export class AgentItem extends vscode.TreeItem {
 
 const ICONS: Record<string, string> = {
   running: 'sync~spin',
+  queued: 'watch',
   'waiting for you': 'bell-dot',
   done: 'pass',
   failed: 'error',
@@ -68,6 +70,8 @@ export interface AgentsViewHost {
   openSession(sessionId: string): Promise<void>;
   /** Continue on an interrupted session. */
   continueSession?(sessionId: string): Promise<void>;
+  /** The window's fleet: queued sessions, and the total spent against the total caps. */
+  fleet?: FleetBudget;
 }
 
 export class AgentsView implements vscode.Disposable {
@@ -78,7 +82,13 @@ export class AgentsView implements vscode.Disposable {
   constructor(private readonly host: AgentsViewHost) {
     const saved = host.memento.get<string>(FILTER_KEY);
     this.filter = (AGENT_FILTERS as readonly string[]).includes(saved ?? '') ? (saved as AgentFilter) : 'all';
-    this.unsubscribe = host.hub.onDidChange(() => this.update());
+    const offHub = host.hub.onDidChange(() => this.update());
+    // A slot taken or freed, spending reported: the queued rows and the total change.
+    const offFleet = host.fleet?.onChange(() => this.update());
+    this.unsubscribe = () => {
+      offHub();
+      offFleet?.();
+    };
     this.update();
   }
 
@@ -95,7 +105,9 @@ export class AgentsView implements vscode.Disposable {
     if (tree) {
       const waits = listed.reduce((n, s) => n + s.status.approvals.length + s.status.questions.length, 0);
       tree.view.badge = waits ? { value: waits, tooltip: `${waits} waiting for you` } : undefined;
-      tree.view.description = [this.filter === 'all' ? undefined : this.filter, agentsSummary(listed)]
+      const fleet = this.host.fleet;
+      const total = fleet ? { spent: fleet.spent(), caps: fleet.caps() } : undefined;
+      tree.view.description = [this.filter === 'all' ? undefined : this.filter, agentsSummary(listed, total)]
         .filter(Boolean)
         .join(' · ');
       tree.refresh();
@@ -155,10 +167,12 @@ export class AgentsView implements vscode.Disposable {
   }
 
   private listed(): ListedSession[] {
+    const queued = this.host.fleet?.queuedSessions();
     const live = this.host.hub.slots().map((s) => ({
       slotId: s.id,
       status: s.status,
       ...(s.folder ? { folder: s.folder } : {}),
+      ...(queued?.has(s.controller.sessionId) ? { queued: true } : {}),
     }));
     // An empty new chat (the sidebar's, before its first message) is not an agent yet.
     const shown = live.filter((s) => s.status.state !== 'idle' || s.status.approvals.length);

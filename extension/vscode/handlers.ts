@@ -18,7 +18,7 @@ import type { DiffReviews } from './diff-review';
 import { openWorkspaceSource } from './open-source';
 import { admitImages } from '../core/extensions/images/chat-images';
 import type { CheckedImageSet } from '../core/extensions/images/chat-images';
-import { type ChatImage, ChatImageMediaTypeSchema } from '../protocol';
+import { type ChatImage, ChatImageMediaTypeSchema, parseGoalArgs, parseInvocation } from '../protocol';
 
 export interface HandlerHost {
   controller: ChatController;
@@ -123,6 +123,8 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
   ) => {
     // What the user typed (not a command's expansion) is what Up brings back.
     host.post({ type: 'promptHistory', prompts: host.prompts.add(text) });
+    const call = parseInvocation(text);
+    if (call?.name === 'goal') return goal(requestId, call.args, text, budget, references, images);
     // Images first (a text-only model refuses them before anything is read), then the `@` chips: either
     // refusing sends the message back to the composer.
     // An MCP prompt's images join the user's, and are checked with them.
@@ -162,6 +164,28 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     postQueue();
     await sendText(host.newRequestId(), next.text, next.mode, undefined, next.references, next.images);
   };
+  /**
+   * `/goal …`: sets the goal (it runs in Agent mode: its check may run a command), or `/goal clear` ends it; a
+   * malformed one goes back to the composer with the usage. The goal's own messages carry no attachments.
+   */
+  const goal = async (
+    requestId: string,
+    args: string,
+    text: string,
+    budget?: RunBudgetChoice,
+    references?: readonly Reference[],
+    images?: readonly ChatImage[],
+  ) => {
+    const parsed = parseGoalArgs(args);
+    if (parsed.kind === 'refused') return refuse(parsed.message, text, references, images);
+    if (parsed.kind === 'clear') return c.stopGoal();
+    await c.startGoal(requestId, parsed.goal, 'agent', budget ? { budget } : {});
+    if (c.lastEnd() !== 'complete' || c.isRunning()) return;
+    const next = host.queue.shift();
+    if (!next) return;
+    postQueue();
+    await sendText(host.newRequestId(), next.text, next.mode, undefined, next.references, next.images);
+  };
   return {
     ready: () => {
       host.post({ type: 'promptHistory', prompts: host.prompts.list() });
@@ -170,6 +194,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     },
     // Not awaited: a send runs for the whole turn, and the next message (Stop) must get through.
     send: (m) => void sendText(m.requestId, m.text, m.mode, m.budget, m.references, m.images),
+    stopGoal: () => c.stopGoal(),
     queue: (m) => {
       // The turn may have ended meanwhile: then the message goes now.
       if (!c.isRunning()) return void sendText(host.newRequestId(), m.text, m.mode, undefined, m.references, m.images);

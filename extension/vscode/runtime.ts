@@ -49,6 +49,7 @@ import type { SessionView } from '../core/sessions/session-view';
 import { WindowChats } from './window-chats';
 import { sharedHandlerParts } from './handler-parts';
 import { type ChatSlotServices, createChatHub } from './chat-slots';
+import { createWindowFleet } from './window-fleet';
 import type { AgentsTree } from './agents-tree';
 
 /** Inbound messages whose handlers read the session store (all others run while it is still opening). */
@@ -188,6 +189,8 @@ export async function createRuntime(
   // Per workspace (storageUri); without a folder open there is nothing to reopen.
   const currentSession = new CurrentSessionFile(context.storageUri?.fsPath);
   const rememberSidebarChat = (id: string | undefined) => currentSession.remember(id, log);
+  // One fleet for the window: every chat's requests count against its limits (window-fleet.ts).
+  const fleet = createWindowFleet(own);
   // What every chat (the sidebar's, each editor tab's) shares; chat-slots.ts gives each its own controller.
   const slotServices: ChatSlotServices = {
     shared: {
@@ -199,7 +202,9 @@ export async function createRuntime(
         maxSteps: () => readSettings().maxSteps,
         budget: () => readSettings().budget,
         maxCostUsdPerMinute: () => readSettings().subagents.maxCostUsdPerMinute,
+        goalMaxAttempts: () => readSettings().goalMaxAttempts,
       },
+      fleet,
       history: { persistence: store, searchSessions: (query) => searchSessions(store, query) },
     },
     host: {
@@ -285,6 +290,7 @@ export async function createRuntime(
         logPrivateHosts: () => tools.logPrivateHosts(),
         reloadUserHooks: () => hooks.reloadUser(),
         invalidatePermissions: () => permissions.invalidate(),
+        fleetLimitsChanged: () => fleet.limitsChanged(),
       }),
       log,
     ),
@@ -314,6 +320,7 @@ export async function createRuntime(
       storeReady: store.ready,
       onSidebarMoved: (id) => rememberSidebarChat(id),
       interrupted: () => store.interruptedSessions(),
+      fleet,
       newRequestId: randomUUID,
     }),
   );

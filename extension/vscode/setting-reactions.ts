@@ -37,6 +37,8 @@ export interface RuntimeReactionTargets {
   /** Permissions or the box: the policy is rebuilt for the next tool call. */
   invalidatePermissions(): void;
   purgeDeletedAfterDays(): number | undefined;
+  /** The fleet limits changed: a raised sextant.agents.maxParallelSessions lets waiting requests in. */
+  fleetLimitsChanged?(): void;
 }
 
 /** The runtime's table: each row's sections, what it says in the output channel, what it reloads. */
@@ -64,6 +66,10 @@ export function runtimeReactions(t: RuntimeReactionTargets): SettingReaction[] {
       sections: ['sextant.permissions', 'sextant.sandbox'],
       says: 'permissions: settings changed; the policy is rebuilt for the next tool call',
       react: () => t.invalidatePermissions(),
+    },
+    {
+      sections: ['sextant.agents.maxParallelSessions', 'sextant.budget'],
+      react: () => t.fleetLimitsChanged?.(),
     },
   ];
 }

@@ -24,6 +24,7 @@ export const readHooksSetting = () => engine.readHooksSetting(vscodeSettings);
 export const readPermissionSettings = () => engine.readPermissionSettings(vscodeSettings);
 export const readSandboxSettings = () => engine.readSandboxSettings(vscodeSettings);
 export const readSearchSettings = () => engine.readSearchSettings(vscodeSettings);
+export const readFleetLimits = () => engine.readFleetLimits(vscodeSettings);
 
 /** Workspace values of user-only settings: what VS Code reports, and what `.vscode/settings.json` says. */
 async function workspaceValues(): Promise<Map<string, { value: unknown; where: string }>> {

@@ -7,6 +7,7 @@ import type { SessionHub, SessionViewer } from '../core/sessions/session-hub';
 import { SessionView } from '../core/sessions/session-view';
 import { emptyStatus } from '../core/sessions/session-status';
 import type { InterruptedSession } from '../core/ports';
+import type { FleetBudget } from '../core/usage/fleet-budget';
 import type { AgentsTree } from './agents-tree';
 import { AgentsView } from './agents-view';
 import { ChatPanels } from './chat-panels';
@@ -25,6 +26,8 @@ export interface WindowChatsOptions {
   onSidebarMoved(sessionId: string | undefined): void;
   /** Sessions a closed or crashed window left running (the store's run state), once history is open. */
   interrupted(): InterruptedSession[];
+  /** The window's fleet: who waits for a running slot, and the total spent against the total caps. */
+  fleet?: FleetBudget;
   newRequestId(): string;
 }
 
@@ -43,6 +46,7 @@ export class WindowChats implements vscode.Disposable {
       hub: o.hub,
       tree: o.agentsTree,
       memento: o.memento,
+      ...(o.fleet ? { fleet: o.fleet } : {}),
       interrupted: () =>
         o.interrupted().map((r) => ({
           status: { ...emptyStatus(), sessionId: r.id, title: r.title, startedAt: r.startedAt, endedAt: r.lastEventAt },

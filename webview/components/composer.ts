@@ -16,6 +16,7 @@ import { ModeSchema, type Reference } from '../../extension/protocol';
 import { renderSlashMenu } from './slash-menu';
 import { renderScopePicker } from './scope-picker';
 import { renderQueued } from './queued-list';
+import { renderGoalBanner } from './goal-banner';
 import { DraftImages, imageFiles, imagesForViewState, renderDraftImages } from '../composer-images';
 
 /** The quick budget picker: the dollar cap of the next run ('' = sextant.budget.maxCostUsd, 'none' = no cap). */
@@ -267,6 +268,9 @@ export class SxComposer extends LightElement {
       case 'compact':
         host.post({ type: 'compactNow' });
         return true;
+      case 'goal': // `/goal clear` (a goal to set goes to the host)
+        host.post({ type: 'stopGoal' });
+        return true;
       case 'context':
       case 'cost':
         store.setContextOpen(true);
@@ -371,6 +375,7 @@ export class SxComposer extends LightElement {
         void this.images.add(files);
       }}
     >
+      ${renderGoalBanner(store.goal, this.ctx.host)}
       ${renderQueued(store.queued, this.ctx.host, inFlight)}
       ${items.length ? renderSlashMenu(items, active, (c) => this.pick(c)) : nothing}
       ${renderDraftChips(this.references, (i) => this.removeReference(i))}

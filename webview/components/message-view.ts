@@ -194,13 +194,15 @@ export class SxMessage extends LightElement {
     const m = this.message;
     if (!m || !this.ctx) return nothing;
     const user = m.role === 'user';
+    // A goal's own messages (a failed check sent on) are not the user's: they say whose they are.
+    const author = user ? (m.origin === 'goal' ? 'Goal loop' : 'You') : 'Sextant';
     const streaming = m.status === 'streaming';
     const lastIndex = m.parts.length - 1;
     // While a user message is edited, its text is hidden (the editor below takes its place).
     const editing = user && this.editing !== undefined ? ' editing' : '';
-    return html`<article class="message ${m.role} status-${m.status}${editing}" aria-label=${user ? 'You' : 'Sextant'}>
+    return html`<article class="message ${m.role} status-${m.status}${editing}" aria-label=${author}>
       <div class="message-header">
-        <span class="author">${user ? 'You' : 'Sextant'}</span>
+        <span class="author">${author}</span>
         <span class="badge mode-badge" title="Mode of this turn">${MODE_LABELS[m.mode]}</span>
         ${!user && m.model ? html`<span class="model-name">${m.model}</span>` : nothing}
         ${m.status === 'stopped' ? html`<span class="badge stopped-badge">stopped</span>` : nothing}

@@ -57,6 +57,11 @@ export interface AgentTurnRequest {
    * (command-shell.ts) before it is sent. What follows (attached files) is data and is never run.
    */
   commandShellChars?: number;
+  /**
+   * The window's sessions together (fleet-seat.ts): the run's spending so far — its own calls and its
+   * sub-agents', live — as it grows; a warning to show. With it, the spend-rate warning is the window's.
+   */
+  spend?: (run: { tokens: number; costUsd: number | undefined }) => string | undefined;
 }
 
 export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: AgentTurnRequest) {
@@ -150,7 +155,8 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     shown.add(problem);
     yield { type: 'notice', kind: 'info', text: `Sub-agent definition not loaded: ${problem}` } as TurnEvent;
   }
-  const rate = new SpendRateWatch(services.limits.maxCostUsdPerMinute?.(), services.host.now());
+  // The window's spend rate counts every session (fleet-budget.ts); a run alone judges its own.
+  const rate = new SpendRateWatch(r.spend ? undefined : services.limits.maxCostUsdPerMinute?.(), services.host.now());
   const turn = runTurn([...modelFacingHistory(s.modelMessages, compaction), userMessage], {
     sessionId: s.id,
     // The turn may fail over (and says so); the compaction above never does: its summary uses the chat's model.
@@ -189,7 +195,8 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     if (ev.type === 'usage' || ev.type === 'subagent_updated') {
       const cost =
         parentUsage.costUsd === undefined ? undefined : parentUsage.costUsd + (delegation?.liveCostUsd() ?? 0);
-      const warning = rate.check(cost, services.host.now());
+      const tokens = tokensOf(parentUsage) + (delegation?.liveTokens() ?? 0);
+      const warning = r.spend ? r.spend({ tokens, costUsd: cost }) : rate.check(cost, services.host.now());
       if (warning) yield { type: 'notice', kind: 'budget', text: warning } as TurnEvent;
     }
   }

@@ -15,6 +15,7 @@ import type { CheckpointStorage } from './rewind-session';
 import type { Scheduler } from './outbox';
 import type { SubagentServices } from './task-tool';
 import type { ToolRuntime } from './turn';
+import type { Fleet } from './fleet-seat';
 
 /** The editor around the chat: where messages go, the log, time, ids and the workspace's state. */
 export interface ChatHost {
@@ -69,6 +70,8 @@ export interface RunLimits {
   budget?(): BudgetLimits;
   /** sextant.budget.maxCostUsdPerMinute: a run spending faster gets a warning notice (undefined: none). */
   maxCostUsdPerMinute?(): number | undefined;
+  /** sextant.goal.maxAttempts: turns a `/goal` may take before it stops (default 10). */
+  goalMaxAttempts?(): number | undefined;
 }
 
 /** The tools a turn is built with, what they reach, and what guards them. */
@@ -116,4 +119,9 @@ export interface ChatServices {
   research?: ResearchHost;
   /** The user's and the approved workspace hooks (Claude Code's format); without it none run. */
   hooks?: HookEngine;
+  /**
+   * The window's sessions together (core/usage/fleet-budget.ts): parallel slots, total caps, the spend-rate
+   * warning. One FleetBudget shared by every session's services; without it a session runs alone.
+   */
+  fleet?: Fleet;
 }

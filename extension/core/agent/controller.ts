@@ -6,6 +6,7 @@
 import type {
   Compaction,
   ContextBreakdown,
+  GoalSpec,
   Mode,
   PlanArtifact,
   ReasoningChoice,
@@ -28,6 +29,9 @@ import { effectiveMode, modeAvailability } from './modes';
 import { PlanFlow } from './plan-flow';
 import { RequestRunner, type SendOptions } from './request-runner';
 import { RewindFlow } from './rewind-flow';
+import { GoalLoop } from './goal-loop';
+import { modelRefFor } from './run-target';
+import { acceptsImages } from '../providers/registry';
 import { SessionHooks } from '../extensions/hooks/session-hooks';
 import { SessionRewinder } from './rewind-session';
 
@@ -42,6 +46,7 @@ export class ChatController {
   readonly plans: PlanFlow;
   readonly rewinds: RewindFlow;
   readonly history: HistoryList;
+  readonly goals: GoalLoop;
 
   constructor(private readonly services: ChatServices) {
     this.chat = new CurrentChat(services, this.freshSession());
@@ -57,6 +62,7 @@ export class ChatController {
     this.plans = new PlanFlow(this.chat, services, this.runner);
     this.rewinds = new RewindFlow(this.chat, services, this.runner, rewinder, () => this.postSnapshot());
     this.history = new HistoryList(this.chat, services);
+    this.goals = new GoalLoop(this.chat, services, this.runner);
   }
 
   get sessionId(): string {
@@ -66,12 +72,26 @@ export class ChatController {
   // ---- requests, approvals, compaction ---------------------------------------------------------
 
   send(requestId: string, text: string, mode: Mode, opts: SendOptions = {}): Promise<void> {
+    // Continue after a goal paused at a cap goes on with the goal; any other message ends it (a new request).
+    if (opts.budget?.continuing && this.goals.paused()) return this.goals.resume(requestId, text, opts);
     return this.runner.send(requestId, text, mode, opts);
   }
 
+  /** `/goal`: works toward the goal, turn after turn, until its check passes or it is stopped (goal-loop.ts). */
+  startGoal(requestId: string, goal: GoalSpec, mode: Mode, opts: SendOptions = {}): Promise<void> {
+    return this.goals.start(requestId, goal, mode, opts);
+  }
+
+  /** The goal banner's Stop and `/goal clear`. */
+  stopGoal(): Promise<void> {
+    return this.goals.stop();
+  }
+
   /** Whether the model a request in `mode` would run on takes images (checked before a send with images). */
-  imagesAccepted(mode: Mode): Promise<{ accepts: boolean; model: string }> {
-    return this.runner.imagesAccepted(mode);
+  async imagesAccepted(mode: Mode): Promise<{ accepts: boolean; model: string }> {
+    const ref = modelRefFor(this.services.models, this.chat.session.model, mode);
+    const resolved = await this.services.models.resolveModel(ref);
+    return { accepts: acceptsImages(resolved.config), model: ref };
   }
 
   /** A stored image for the view (a sent message's image, a screenshot); undefined when missing or damaged. */
@@ -212,6 +232,7 @@ export class ChatController {
       questions: s.chat.questions,
       workspaceTrusted: this.services.host.trusted(),
       ...(this.services.research?.scope ? { researchScope: this.services.research.scope() } : {}),
+      ...(this.goals.view() ? { goal: this.goals.view() } : {}),
       ...(s.redo ? { redo: { messageId: s.redo.userMessageId, summary: s.redo.summary } } : {}),
       ...(reasoning ? { reasoning: reasoning.all() } : {}),
       ...(this.services.tools.ports.sandbox
@@ -244,6 +265,7 @@ export class ChatController {
   }
 
   async newChat(): Promise<void> {
+    await this.goals.stop();
     await this.runner.abort();
     const old = this.chat.session;
     this.sessionEnded(old, 'clear');
@@ -258,6 +280,7 @@ export class ChatController {
   async resume(sessionId: string): Promise<boolean> {
     const stored = this.services.history.persistence.getSession(sessionId);
     if (!stored) return false;
+    await this.goals.stop();
     await this.runner.abort();
     if (this.chat.session.id !== stored.id) this.sessionEnded(this.chat.session, 'other');
     this.services.tools.disposeSession(this.chat.session.tools);

@@ -1,10 +1,11 @@
 // One request's life: it starts (the session written on its first message, a turn checkpoint), streams
 // its events through the current chat, and ends with exactly one terminal event — complete, aborted
 // (Stop, or a newer request) or error (with Retry). One request runs at a time.
-import { compactRequests, latestCompaction, type Mode, type Report } from '../../protocol';
+import { compactRequests, latestCompaction, type Mode, type RequestEvent } from '../../protocol';
 import type { TurnCheckpoint } from '../ports';
 import type { ModelMessage } from '../providers/types';
 import { generateTitle } from '../session-title';
+import type { RunBudget } from '../usage/budget';
 import { agentTurn } from './agent-turn';
 import { commandModelRef } from './subagent-model';
 import type { ApprovalBroker } from './approval-broker';
@@ -19,13 +20,14 @@ import type { SessionRewinder } from './rewind-session';
 import { llmOf, modelRefFor, plannerTarget, runBudget, type Target } from './run-target';
 import { TurnCheckpoints } from './turn-checkpoints';
 import { announcingProvider, startRecorder } from './request-start';
-import { type Attachment, messageWithAttachments } from '../extensions/references/attach';
+import { attachedChars, messageWithAttachments } from '../extensions/references/attach';
 import { SteerInbox, type SteerSource } from './steering';
-import type { CheckedImageSet } from '../extensions/images/chat-images';
-import { acceptsImages } from '../providers/registry';
+import { FleetSeat } from './fleet-seat';
+import { ResendExtras } from './resend-extras';
+import { journalReport, retitleAfterFirstExchange } from './request-records';
 import type { SendOptions } from './send-options';
 
-export type { SendOptions } from './send-options';
+export type { AroundTurn, SendOptions } from './send-options';
 
 interface InFlight {
   requestId: string;
@@ -43,15 +45,14 @@ export class RequestRunner {
   private inFlight: InFlight | undefined;
   /** Notices waiting for the next request (notice()). */
   private readonly heldNotices: string[] = [];
-  /** The last user message's `@` attachments (their content is nowhere in the chat), so Retry sends them again. */
-  private lastAttachments: { userMessageId: string; attachments: Attachment[] } | undefined;
-  /** The last user message's images (the chat keeps their names only), so Retry sends them again. */
-  private lastImages: { userMessageId: string; images: CheckedImageSet } | undefined;
+  /** What Retry sends again beside the text (attachments, images). */
+  private readonly resend = new ResendExtras();
   /** Work a new request must wait for (a "Compact now" under way), so it gets the brief. */
   private holding: Promise<void> | undefined;
   /** Per session, the last research report's sources: what a follow-up question continues from (memory only). */
   private readonly followUps = new Map<string, PriorResearch>();
   private ended: 'complete' | 'aborted' | 'error' | undefined;
+  private pausedBy: 'budget' | 'max_steps' | undefined;
   /** The window is going away: a request it stops stays marked running, so the next start offers Continue. */
   private closing = false;
 
@@ -117,8 +118,7 @@ export class RequestRunner {
     const done = new Promise<void>((r) => (finish = r));
     const steers = new SteerInbox();
     const userMessageId = host.newId();
-    this.lastAttachments = opts.attachments?.length ? { userMessageId, attachments: opts.attachments } : undefined;
-    this.lastImages = opts.images?.blocks.length ? { userMessageId, images: opts.images } : undefined;
+    this.resend.remember(userMessageId, opts);
     const turn: TurnCheckpoint = { userMessageId, requestId, modelIndex: s.modelMessages.length };
     // Recorded once the first model call is on its way (request-start.ts), before any of its events.
     const begin = startRecorder(this.chat, this.services, {
@@ -132,11 +132,26 @@ export class RequestRunner {
       notices: this.heldNotices.splice(0),
       checkpoint: turn,
       ...(opts.todos ? { todos: opts.todos } : {}),
+      ...(opts.origin ? { origin: opts.origin } : {}),
     });
     this.inFlight = { requestId, abort, done, steers, begin };
+    this.pausedBy = undefined;
+    // A slot among the window's running sessions (sextant.agents.maxParallelSessions) before any model call;
+    // a request that waits for one is shown (its start recorded) with the reason and Stop.
+    const seat = new FleetSeat(this.services.fleet, s.id);
+    const say = (text: string) => {
+      begin();
+      this.chat.emit(requestId, { type: 'notice', kind: 'info', text });
+    };
     try {
-      await this.run(requestId, text, mode, abort.signal, opts, turn, begin);
+      const seated = await seat.take(abort.signal, say);
+      if (seated) await this.run(requestId, text, mode, abort.signal, opts, turn, begin, seat);
+      else {
+        begin(); // Stop while waiting for a slot: the request is shown, then aborted
+        this.endAborted(requestId);
+      }
     } finally {
+      seat.release();
       if (this.inFlight?.requestId === requestId) this.inFlight = undefined;
       compactRequests(s.chat);
       if (!this.closing && s.persisted) {
@@ -175,6 +190,11 @@ export class RequestRunner {
     this.closing = true;
   }
 
+  /** A `complete` last request that paused with Continue: at a spending cap or at the step limit. */
+  get lastPause(): 'budget' | 'max_steps' | undefined {
+    return this.pausedBy;
+  }
+
   /** How the last request ended: `complete` lets queued messages go next; after Stop or an error they wait. */
   get lastEnd(): 'complete' | 'aborted' | 'error' | undefined {
     return this.ended;
@@ -190,23 +210,10 @@ export class RequestRunner {
 
   /** Runs the last user message of the session again. */
   async retry(requestId: string): Promise<void> {
-    const s = this.chat.session;
-    const lastUser = [...s.chat.messages].reverse().find((m) => m.role === 'user');
-    const text = lastUser?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
-    if (!text) return;
-    const kept = this.lastAttachments?.userMessageId === lastUser?.id ? this.lastAttachments?.attachments : undefined;
-    const images = this.lastImages?.userMessageId === lastUser?.id ? this.lastImages?.images : undefined;
-    await this.send(requestId, text, lastUser?.mode ?? s.mode, {
-      ...(kept ? { attachments: kept } : {}),
-      ...(images ? { images } : {}),
-    });
-  }
-
-  /** Whether the model a request in `mode` would run on takes images, and its name for a refusal. */
-  async imagesAccepted(mode: Mode): Promise<{ accepts: boolean; model: string }> {
-    const ref = modelRefFor(this.services.models, this.chat.session.model, mode);
-    const resolved = await this.services.models.resolveModel(ref);
-    return { accepts: acceptsImages(resolved.config), model: ref };
+    const again = this.resend.retryOf(this.chat.session.chat.messages);
+    if (!again) return;
+    const { text, mode, ...extras } = again;
+    await this.send(requestId, text, mode ?? this.chat.session.mode, extras);
   }
 
   private async run(
@@ -217,6 +224,7 @@ export class RequestRunner {
     opts: SendOptions,
     turn: TurnCheckpoint,
     begin: () => void,
+    seat: FleetSeat,
   ): Promise<void> {
     const { host } = this.services;
     const s = this.chat.session;
@@ -252,7 +260,15 @@ export class RequestRunner {
       // The request's start is recorded once its first model call is on its way (request-start.ts).
       const target: Target = { ...resolved, ref, provider: announcingProvider(resolved.provider, begin) };
       checkpoints = TurnCheckpoints.forTurn(this.services, requestId, mode);
-      const events = this.events(modelText, mode, requestId, signal, opts, target, begin, checkpoints);
+      const budget = runBudget(this.services.limits, s.chat.messages, opts.budget, seat.shared);
+      const inner = this.events(modelText, mode, requestId, signal, opts, target, begin, budget, seat, checkpoints);
+      // The goal loop's check runs inside the request, around its turn (send-options.ts).
+      const emit = (event: RequestEvent) => {
+        begin();
+        this.chat.emit(requestId, event);
+      };
+      const around = { asking: this.approvals.portsFor(emit), signal, paused: () => this.pausedBy };
+      const events = opts.around ? opts.around(inner, around) : inner;
       for (;;) {
         const next = await events.next();
         if (next.done) break;
@@ -264,8 +280,13 @@ export class RequestRunner {
           if (ev.type === 'usage') promptSeen(ev.usage.inputTokens);
           if (ev.type === 'todos')
             this.chat.journal({ kind: 'todos', sessionId: s.id, todos: ev.todos, at: host.now() });
-          if (ev.type === 'report') this.journalReport(ev.report);
+          if (ev.type === 'report') journalReport(this.chat, this.services, ev.report);
+          if (ev.type === 'budget_stop') this.pausedBy = 'budget';
+          if (ev.type === 'notice' && ev.kind === 'step_limit') this.pausedBy = 'max_steps';
           this.chat.emit(requestId, ev);
+          // What the run spent so far goes to the window's total (and its spend rate) as it comes.
+          const warning = ev.type === 'usage' ? seat.usage(ev.usage) : undefined;
+          if (warning) this.chat.emit(requestId, { type: 'notice', kind: 'budget', text: warning });
         }
       }
       begin();
@@ -274,7 +295,7 @@ export class RequestRunner {
       else {
         this.ended = 'complete';
         this.chat.emit(requestId, { type: 'complete' });
-        this.retitleAfterFirstExchange(text);
+        retitleAfterFirstExchange(this.chat, this.services, text);
       }
     } catch (err) {
       begin();
@@ -296,10 +317,11 @@ export class RequestRunner {
     opts: SendOptions,
     target: Target,
     begin: () => void,
+    budget: RunBudget | undefined,
+    seat: FleetSeat,
     checkpoints?: TurnCheckpoints,
   ) {
     const { research, models, host } = this.services;
-    const budget = runBudget(this.services.limits, this.chat.session.chat.messages, opts.budget);
     // Cards and questions the request shows itself (approvals, a research question) come after its start.
     const emit = (event: Parameters<CurrentChat['emit']>[1]) => {
       begin();
@@ -354,41 +376,13 @@ export class RequestRunner {
       ...(opts.commandShell ? { commandShellChars: text.length - attachedChars(opts.attachments) } : {}),
       ...(checkpoints ? { beforeWrite: checkpoints.beforeWrite, beforeCommand: checkpoints.beforeCommand } : {}),
       ...(budget ? { budget } : {}),
+      ...(seat.active ? { spend: (run: { tokens: number; costUsd: number | undefined }) => seat.spend(run) } : {}),
     });
   }
 
   private steersOf(requestId: string): SteerSource {
     const f = this.inFlight;
     return f?.requestId === requestId ? f.steers : { take: () => [], pending: () => false };
-  }
-
-  /** A report is also an artifact of the session, with its citations (the store's artifacts table). */
-  private journalReport(report: Report): void {
-    this.chat.journal({
-      kind: 'artifact',
-      sessionId: this.chat.session.id,
-      artifact: {
-        id: report.id,
-        kind: 'report',
-        title: report.title,
-        content: report.markdown,
-        citations: report.sources.map((src) => ({ n: src.n, url: src.url, title: src.title })),
-      },
-      at: this.services.host.now(),
-    });
-  }
-
-  /** "hi"-style first messages get their title from the answer once the first exchange is done. */
-  private retitleAfterFirstExchange(userText: string): void {
-    const s = this.chat.session;
-    if (s.chat.messages.length !== 2) return;
-    const answer = s.chat.messages[1].parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
-    const title = generateTitle(userText, answer);
-    if (title && title !== s.title) {
-      s.title = title;
-      const at = this.services.host.now();
-      this.chat.journal({ kind: 'session_meta', sessionId: s.id, title, titleSource: 'auto', at });
-    }
   }
 
   private endAborted(requestId: string): void {
@@ -398,9 +392,4 @@ export class RequestRunner {
     this.chat.stop(requestId);
     this.chat.emit(requestId, { type: 'aborted', partialSaved: true });
   }
-}
-
-/** How many characters the attachments add below a message's text (messageWithAttachments). */
-function attachedChars(attachments: readonly Attachment[] | undefined): number {
-  return attachments?.length ? messageWithAttachments('', attachments).length : 0;
 }

@@ -32,6 +32,8 @@ export interface RequestStart {
   notices: string[];
   checkpoint: TurnCheckpoint;
   todos?: Todo[];
+  /** The message is the goal loop's (goal-loop.ts), labelled so in the chat. */
+  origin?: 'goal';
 }
 
 /** Records the request's start; the first call does it, later calls do nothing. */
@@ -69,6 +71,7 @@ function recordStart(chat: CurrentChat, services: ChatServices, r: RequestStart)
     ...(r.attachments?.length || r.images?.metas.length
       ? { attachments: [...(r.attachments ?? []).map(attachmentMeta), ...(r.images?.metas ?? [])] }
       : {}),
+    ...(r.origin ? { origin: r.origin } : {}),
   });
   for (const text of r.notices) chat.emit(requestId, { type: 'notice', text });
   // Where this turn starts, so "Rewind to here" can cut the model history at this message.

@@ -1,7 +1,7 @@
 // Which model a request runs on, and how: the planner model for Plan mode and the research planner
 // (sextant.plannerModel), the picker's reasoning level, failover to sextant.fallbackModel, and the
 // run's spending caps (sextant.budget.* with the composer's choice and what the session has spent).
-import { type ChatMessage, type RunBudgetChoice, spending, type Mode } from '../../protocol';
+import { type BudgetStop, type ChatMessage, type RunBudgetChoice, spending, type Mode } from '../../protocol';
 import { type ModelTarget, withFailover } from '../providers/failover';
 import type { Provider, ReasoningEffort } from '../providers/types';
 import { type BudgetLimits, type RunBudget, tokensOf } from '../usage/budget';
@@ -45,27 +45,30 @@ export function withFallback(deps: Deps, chatModel: string, target: ModelTarget)
 /**
  * The caps of a run: the settings, with the composer's dollar cap in place of maxCostUsd, and no session
  * caps for a run the user continued past one. The session's spending is everything its messages record
- * (answers and compaction summaries).
+ * (answers and compaction summaries). `shared`: the caps of all the window's sessions (fleet-budget.ts),
+ * also lifted for a continued run.
  */
 export function runBudget(
   deps: Pick<RunLimits, 'budget'>,
   messages: readonly ChatMessage[],
   choice: RunBudgetChoice | undefined,
+  shared?: () => BudgetStop | undefined,
 ): RunBudget | undefined {
   const settings = deps.budget?.();
-  if (!settings && choice?.maxCostUsd == null) return undefined;
+  const sharedCheck = choice?.continuing ? undefined : shared;
+  if (!settings && choice?.maxCostUsd == null && !sharedCheck) return undefined;
   const limits: BudgetLimits = { ...settings };
   if (choice?.maxCostUsd !== undefined) limits.maxCostUsd = choice.maxCostUsd ?? undefined;
   if (choice?.continuing) {
     limits.sessionMaxCostUsd = undefined;
     limits.sessionMaxTokens = undefined;
   }
-  if (Object.values(limits).every((v) => v === undefined)) return undefined;
+  if (Object.values(limits).every((v) => v === undefined) && !sharedCheck) return undefined;
   let tokens = 0;
   let costUsd = 0;
   for (const { usage } of spending(messages)) {
     tokens += tokensOf(usage);
     costUsd += usage.costUsd ?? 0;
   }
-  return { limits, sessionSpent: { tokens, costUsd } };
+  return { limits, sessionSpent: { tokens, costUsd }, ...(sharedCheck ? { shared: sharedCheck } : {}) };
 }

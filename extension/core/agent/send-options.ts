@@ -1,9 +1,11 @@
 // What a request carries beyond its text and mode (RequestRunner.send): set by the composer, a slash
-// command, an approved plan or Retry.
+// command, an approved plan, Retry or the goal loop (goal-loop.ts).
 import type { ResearchPlanInput, RunBudgetChoice, Todo } from '../../protocol';
 import type { Attachment } from '../extensions/references/attach';
 import type { PreApproval } from '../extensions/allowed-tools';
 import type { CheckedImageSet } from '../extensions/images/chat-images';
+import type { ToolPorts } from '../ports';
+import type { TurnEvent } from './turn';
 
 /** How a request runs beyond its text and mode. */
 export interface SendOptions {
@@ -25,4 +27,15 @@ export interface SendOptions {
   images?: CheckedImageSet;
   /** The text is a command file's body: its `` !`command` `` lines run before it is sent (command-shell.ts). */
   commandShell?: boolean;
+  /** The message is the goal loop's (goal-loop.ts), labelled so in the chat. */
+  origin?: 'goal';
+  /** Work inside the request around its turn: the goal loop admits its check before and runs it after. */
+  around?: (turn: AsyncGenerator<TurnEvent>, ctx: AroundTurn) => AsyncGenerator<TurnEvent>;
+}
+
+export interface AroundTurn {
+  asking: Pick<ToolPorts, 'approval' | 'ask'>;
+  signal: AbortSignal;
+  /** Whether the turn paused with Continue (a spending cap, the step limit). */
+  paused(): 'budget' | 'max_steps' | undefined;
 }

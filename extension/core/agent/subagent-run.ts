@@ -379,7 +379,10 @@ function subagentBudget(scope: SubagentScope, callId: string): RunBudget | undef
     sessionMaxTokens: run?.sessionMaxTokens,
   };
   const before = scope.budget?.sessionSpent ?? { tokens: 0, costUsd: 0 };
+  const shared = scope.budget?.shared;
   return {
+    // The window's total caps pause a sub-agent at its next step too (fleet-budget.ts).
+    ...(shared ? { shared } : {}),
     limits,
     sessionSpent: {
       get tokens() {

@@ -3,6 +3,7 @@
 // under one concurrency gate, one set of per-file turns, and the run's budgets. Sub-agents cannot
 // start sub-agents: depth is at most 1 (their tools never include `task`).
 import type { Usage } from '../../protocol';
+import { tokensOf } from '../usage/budget';
 import { type AgentDefinition, BUILTIN_AGENTS, discoverAgents } from '../extensions/agent-definitions';
 import type { ProjectFiles } from '../extensions/project-files';
 import { createToolRegistry } from '../tools/registry';
@@ -74,6 +75,11 @@ export async function withDelegation(files: ProjectFiles | undefined, scope: Del
       for (const u of full.spent.values()) sum += u.costUsd ?? 0;
       return sum;
     },
+    liveTokens: () => {
+      let sum = 0;
+      for (const u of full.spent.values()) sum += tokensOf(u);
+      return sum;
+    },
     parentReported: () => {
       for (const id of full.settled) full.spent.delete(id);
       full.settled.clear();
@@ -87,6 +93,8 @@ export interface Delegation {
   problems: string[];
   /** What running (and finished, not yet folded) sub-agents have spent so far. */
   liveCostUsd(): number;
+  /** The same in tokens (sent and received). */
+  liveTokens(): number;
   /** The parent reported its usage: finished sub-agents' spending is in it from now on. */
   parentReported(): void;
 }

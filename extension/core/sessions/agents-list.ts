@@ -3,10 +3,13 @@
 // the wording and the arithmetic are tested without a window.
 import type { SessionState, SessionStatus } from './session-status';
 
-/** A state as the list says it; "interrupted" is a session a reload or crash cut off. */
-export type AgentState = Exclude<SessionState, 'waiting'> | 'waiting for you' | 'interrupted';
+/**
+ * A state as the list says it; "interrupted" is a session a reload or crash cut off; "queued" one whose
+ * request waits for a running slot (sextant.agents.maxParallelSessions).
+ */
+export type AgentState = Exclude<SessionState, 'waiting'> | 'waiting for you' | 'interrupted' | 'queued';
 
-export const AGENT_FILTERS = ['all', 'running', 'waiting for you', 'done', 'failed', 'interrupted'] as const;
+export const AGENT_FILTERS = ['all', 'running', 'queued', 'waiting for you', 'done', 'failed', 'interrupted'] as const;
 export type AgentFilter = (typeof AGENT_FILTERS)[number];
 
 export interface AgentEntry {
@@ -27,10 +30,19 @@ export interface ListedSession {
   status: SessionStatus;
   folder?: string;
   interrupted?: boolean;
+  /** Its request waits for a running slot (the window's fleet says so). */
+  queued?: boolean;
+}
+
+/** All sessions' spending together (the window's fleet) and the total caps in force. */
+export interface FleetTotal {
+  spent: { tokens: number; costUsd: number };
+  caps: { costUsd?: number; tokens?: number };
 }
 
 export function agentState(s: ListedSession): AgentState {
   if (s.interrupted) return 'interrupted';
+  if (s.queued && s.status.state === 'running') return 'queued';
   return s.status.state === 'waiting' ? 'waiting for you' : s.status.state;
 }
 
@@ -83,6 +95,7 @@ export function agentEntries(sessions: readonly ListedSession[], filter: AgentFi
   const rank: Record<AgentState, number> = {
     'waiting for you': 0,
     running: 1,
+    queued: 2,
     interrupted: 2,
     failed: 3,
     stopped: 4,
@@ -100,19 +113,41 @@ export function agentEntries(sessions: readonly ListedSession[], filter: AgentFi
     .map(({ e }) => e);
 }
 
-/** The line above the list: how many run and wait, and what all of them cost. */
-export function agentsSummary(sessions: readonly ListedSession[]): string {
+/**
+ * The line above the list: how many run, wait and are queued, and what all of them spent. With the
+ * window's fleet, the total is everything its sessions spent (sub-agents included), against the total
+ * cap when one is set: dollars, or tokens when nothing spent had a price.
+ */
+export function agentsSummary(sessions: readonly ListedSession[], fleet?: FleetTotal): string {
   const states = sessions.map(agentState);
   const count = (st: AgentState) => states.filter((x) => x === st).length;
   let total: number | undefined;
   for (const s of sessions) if (s.status.costUsd !== undefined) total = (total ?? 0) + s.status.costUsd;
   const parts = [
     `${count('running')} running`,
+    count('queued') ? `${count('queued')} queued` : undefined,
     count('waiting for you') ? `${count('waiting for you')} waiting for you` : undefined,
     count('interrupted') ? `${count('interrupted')} interrupted` : undefined,
-    total === undefined ? undefined : `${formatUsd(total)} total`,
+    fleet ? fleetTotalText(fleet) : total === undefined ? undefined : `${formatUsd(total)} total`,
   ];
   return parts.filter(Boolean).join(' · ');
+}
+
+/**
+ * "$0.42 of $5.00 total", "12,300 tokens total", "$0.0017 and 1,540 of 1,500 tokens total": dollars once
+ * anything priced was spent or a dollar cap is set, tokens when nothing had a price or a token cap is set.
+ */
+export function fleetTotalText({ spent, caps }: FleetTotal): string | undefined {
+  const parts: string[] = [];
+  if (spent.costUsd > 0 || caps.costUsd !== undefined)
+    parts.push(`${formatUsd(spent.costUsd)}${caps.costUsd === undefined ? '' : ` of ${formatUsd(caps.costUsd)}`}`);
+  if (caps.tokens !== undefined) parts.push(`${count(spent.tokens)} of ${count(caps.tokens)} tokens`);
+  else if (!parts.length && spent.tokens > 0) parts.push(`${count(spent.tokens)} tokens`);
+  return parts.length ? `${parts.join(' and ')} total` : undefined;
+}
+
+function count(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
 }
 
 export function formatUsd(usd: number): string {

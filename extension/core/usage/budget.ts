@@ -15,6 +15,11 @@ export interface BudgetLimits {
 export interface RunBudget {
   limits: BudgetLimits;
   sessionSpent: { tokens: number; costUsd: number };
+  /**
+   * A cap shared with other sessions (all sessions of the window: fleet-budget.ts), asked at the same step
+   * boundaries; absent for a run the user continued past a cap.
+   */
+  shared?: () => BudgetStop | undefined;
 }
 
 export const BUDGET_SETTING: Record<BudgetCap, string> = {
@@ -22,6 +27,8 @@ export const BUDGET_SETTING: Record<BudgetCap, string> = {
   run_tokens: 'sextant.budget.maxTokens',
   session_cost: 'sextant.budget.sessionMaxCostUsd',
   session_tokens: 'sextant.budget.sessionMaxTokens',
+  total_cost: 'sextant.budget.totalMaxCostUsd',
+  total_tokens: 'sextant.budget.totalMaxTokens',
 };
 
 /** Tokens a usage report counts against a token cap: everything sent and received. */
@@ -62,14 +69,18 @@ export function budgetReached(budget: RunBudget | undefined, run: Usage, last: U
     if (limit === undefined || spent === undefined) continue;
     if (spent >= limit || spent + next > limit) return { cap, setting: BUDGET_SETTING[cap], limit, spent };
   }
-  return undefined;
+  return budget.shared?.();
 }
 
 /** What the chat says when a cap stops a run. */
 export function budgetStopText(stop: BudgetStop): string {
-  const money = stop.cap === 'run_cost' || stop.cap === 'session_cost';
+  const money = stop.cap.endsWith('_cost');
   const fmt = (n: number) => (money ? `$${n.toFixed(4)}` : `${Math.round(n).toLocaleString('en-US')} tokens`);
-  const scope = stop.cap.startsWith('session') ? 'this session' : 'this run';
+  const scope = stop.cap.startsWith('session')
+    ? 'this session'
+    : stop.cap.startsWith('total')
+      ? 'all sessions of this window'
+      : 'this run';
   return (
     `Stopped at the budget: ${fmt(stop.spent)} spent in ${scope}, and the cap is ${fmt(stop.limit)} ` +
     `(${stop.setting}). What was done so far is kept. Continue to go on past it for one more run, or raise the cap.`

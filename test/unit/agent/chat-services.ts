@@ -15,6 +15,7 @@ type Flat = ChatServices['host'] &
     project?: ChatServices['project'];
     subagents?: ChatServices['subagents'];
     hooks?: ChatServices['hooks'];
+    fleet?: ChatServices['fleet'];
   };
 
 export function chatServices(d: Flat): ChatServices {
@@ -42,6 +43,7 @@ export function chatServices(d: Flat): ChatServices {
       maxSteps: d.maxSteps,
       ...(d.budget ? { budget: d.budget } : {}),
       ...(d.maxCostUsdPerMinute ? { maxCostUsdPerMinute: d.maxCostUsdPerMinute } : {}),
+      ...(d.goalMaxAttempts ? { goalMaxAttempts: d.goalMaxAttempts } : {}),
     },
     tools: {
       toolsFor: d.toolsFor,
@@ -59,6 +61,7 @@ export function chatServices(d: Flat): ChatServices {
     ...(d.project ? { project: d.project } : {}),
     ...(d.subagents ? { subagents: d.subagents } : {}),
     ...(d.hooks ? { hooks: d.hooks } : {}),
+    ...(d.fleet ? { fleet: d.fleet } : {}),
   };
 }
 

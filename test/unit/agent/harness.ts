@@ -2,7 +2,7 @@
 import type { SandboxPort } from '../../../extension/core/sandbox/types';
 import type { ResearchHost } from '../../../extension/core/research/host';
 import { z } from 'zod';
-import { ChatController, type ReasoningChoices } from '../../../extension/core/agent/controller';
+import { type ChatServices, ChatController, type ReasoningChoices } from '../../../extension/core/agent/controller';
 import type { Envelope, Mode, Outbound } from '../../../extension/protocol';
 import { defineTool, type AnyTool, type ToolSessionState } from '../../../extension/core/tools/types';
 import { createToolRegistry } from '../../../extension/core/tools/registry';
@@ -97,6 +97,10 @@ export function createHarness(opts: {
   maxCostUsdPerMinute?: number;
   /** Hooks (Claude Code's format); none by default. */
   hooks?: HookEngine;
+  /** sextant.goal.maxAttempts. */
+  goalMaxAttempts?: number;
+  /** The window's fleet limits shared with other sessions (core/usage/fleet-budget.ts). */
+  fleet?: ChatServices['fleet'];
   /** Whether the default model accepts images (its config's `images`); unset: the provider kind's default. */
   images?: boolean;
   /** Sees every post after it is recorded (a session hub's slot, in the hub's tests). */
@@ -191,6 +195,8 @@ export function createHarness(opts: {
       project: opts.project,
       subagents: opts.subagents,
       ...(opts.maxCostUsdPerMinute ? { maxCostUsdPerMinute: () => opts.maxCostUsdPerMinute } : {}),
+      ...(opts.goalMaxAttempts ? { goalMaxAttempts: () => opts.goalMaxAttempts } : {}),
+      ...(opts.fleet ? { fleet: opts.fleet } : {}),
       hooks: opts.hooks,
       scheduler: {
         setTimeout: (fn, _ms) => setTimeout(fn, 1),

@@ -19,6 +19,7 @@ import { createNodePorts, makeTempWorkspace } from '../../fixtures/node-ports';
 import type { SessionPersistence } from '../../../extension/core/ports';
 import { open, tempDir } from '../store/helpers';
 import { assertEnvelopeInvariants, createHarness } from './harness';
+import { FleetBudget } from '../../../extension/core/usage/fleet-budget';
 
 type Route = (req: ProviderRequest, signal: AbortSignal) => Promise<ProviderEvent[]> | ProviderEvent[];
 
@@ -80,6 +81,7 @@ async function setup(opts: {
   maxCostUsdPerMinute?: number;
   files?: Record<string, string>;
   store?: SessionPersistence;
+  fleet?: FleetBudget;
 }) {
   const root = await makeTempWorkspace({
     'src/alpha.ts': 'export const alpha = 1;\n',
@@ -106,6 +108,7 @@ async function setup(opts: {
     },
     ...(opts.budget ? { budget: opts.budget } : {}),
     ...(opts.store ? { store: opts.store } : {}),
+    ...(opts.fleet ? { fleet: opts.fleet } : {}),
     ...(opts.audit ? { audit: opts.audit } : {}),
     ...(opts.maxCostUsdPerMinute ? { maxCostUsdPerMinute: opts.maxCostUsdPerMinute } : {}),
   });
@@ -356,6 +359,45 @@ test("the run's cost cap counts its sub-agents' spending", async () => {
   const stop = h.envelopes('r1').find((e) => e.event.type === 'budget_stop')?.event;
   assert.ok(stop?.type === 'budget_stop');
   assert.ok(stop.stop.spent >= 0.2, `spent ${stop.stop.spent}`);
+});
+
+test("a sub-agent's spending counts in the window's total as it spends; the total cap stops it", async () => {
+  // Total cap $0.30 over all sessions: the parent's first call costs ~$0.10, each sub-agent call ~$0.102. The
+  // sub-agent's own cap ($1) and steps (10) would allow many; the window's total stops it after two.
+  const fleet = new FleetBudget({ limits: () => ({ totalMaxCostUsd: 0.3 }), now: () => 0 });
+  const { h, views } = await setup({
+    maxCostUsd: 1,
+    fleet,
+    route: (req) => {
+      if (sender(req) === 'parent')
+        return hasToolResult(req)
+          ? answer('done')
+          : [
+              call('t1', 'task', { description: 'loop', prompt: 'loop', subagent_type: 'explore' }),
+              usage(100_000, 0),
+              { type: 'done', stopReason: 'tool_calls' },
+            ];
+      return [
+        call(`l${req.messages.length}`, 'ls', {}),
+        usage(100_000, 1_000),
+        { type: 'done', stopReason: 'tool_calls' },
+      ];
+    },
+  });
+  let spentWhileRunning = 0;
+  const off = fleet.onChange(() => {
+    if ([...views().values()][0]?.status === 'running') spentWhileRunning = fleet.spent().costUsd;
+  });
+  await h.controller.send('r1', 'go', 'agent');
+  off();
+  const card = [...views().values()][0];
+  assert.equal(card?.status, 'budget');
+  assert.ok((card?.modelCalls ?? 0) <= 3, `${card?.modelCalls} calls`);
+  assert.ok(spentWhileRunning > 0.15, `the sub-agent's spending was in the total while it ran: ${spentWhileRunning}`);
+  const stop = h.envelopes('r1').find((e) => e.event.type === 'budget_stop')?.event;
+  assert.ok(stop?.type === 'budget_stop');
+  assert.equal(stop.stop.cap, 'total_cost');
+  assert.ok(fleet.spent().costUsd >= 0.3);
 });
 
 test("Stop on one sub-agent's card ends it alone; the parent's Stop ends all of them", async () => {

@@ -337,3 +337,35 @@ test("acp: a repository's .mcp.json server and hooks stay off untrusted; --trust
     fake.onRequest(undefined);
   }
 });
+
+test("acp: the server's sessions share one total cap — the second session stops at what both spent", async () => {
+  fake.reset();
+  fake.enqueue(
+    { text: 'First session.', usage: { inputTokens: 900, outputTokens: 200 } },
+    {
+      toolCalls: [{ name: 'read_file', arguments: { file_path: 'a.txt' } }],
+      usage: { inputTokens: 900, outputTokens: 200 },
+    },
+    { text: 'never reached' },
+  );
+  const h = makeCliHome(fake, { 'sextant.budget.totalMaxTokens': 2_000 }, { 'a.txt': 'hello\n' });
+  const { result, seen } = await withAgent(h, allowOnce, async (ctx) => {
+    await initialize(ctx);
+    const one = await ctx.request('session/new', { cwd: h.workspace, mcpServers: [] });
+    const first = await ctx.request('session/prompt', {
+      sessionId: one.sessionId,
+      prompt: [{ type: 'text', text: 'hi' }],
+    });
+    const two = await ctx.request('session/new', { cwd: h.workspace, mcpServers: [] });
+    const second = await ctx.request('session/prompt', {
+      sessionId: two.sessionId,
+      prompt: [{ type: 'text', text: 'read a' }],
+    });
+    return { first, second };
+  });
+  // Alone, neither session reached 2,000 tokens (1,100 each); together they did.
+  assert.equal(result.first.stopReason, 'end_turn', seen.stderr);
+  assert.equal(result.second.stopReason, 'max_tokens', seen.stderr);
+  assert.match(text(seen.updates, 'agent_message_chunk'), /sextant\.budget\.totalMaxTokens/);
+  assert.doesNotMatch(text(seen.updates, 'agent_message_chunk'), /never reached/);
+});

@@ -93,6 +93,7 @@ test('dispatch calls exactly the handler of the message type', async () => {
     send: record('send'),
     abort: record('abort'),
     stopSubagent: record('stopSubagent'),
+    stopGoal: record('stopGoal'),
     openFile: record('openFile'),
     retry: record('retry'),
     projectContext: record('projectContext'),

@@ -76,3 +76,33 @@ test('waiting first, then running, then the rest; filters keep their state; the 
   );
   assert.equal(agentsSummary(sessions), '1 running · 1 waiting for you · 1 interrupted · $0.75 total');
 });
+
+test("the fleet's total: dollars against the dollar cap, tokens when nothing had a price, both caps named", () => {
+  const listed1 = [listed('a', { state: 'running', startedAt: 0, costUsd: 0.2 })];
+  const fleet = (spent: { tokens: number; costUsd: number }, caps: { costUsd?: number; tokens?: number }) =>
+    agentsSummary(listed1, { spent, caps });
+  assert.equal(fleet({ tokens: 900, costUsd: 1.2 }, { costUsd: 5 }), '1 running · $1.20 of $5.00 total');
+  assert.equal(fleet({ tokens: 12_300, costUsd: 0 }, {}), '1 running · 12,300 tokens total');
+  assert.equal(fleet({ tokens: 1_540, costUsd: 0 }, { tokens: 1_500 }), '1 running · 1,540 of 1,500 tokens total');
+  assert.equal(
+    fleet({ tokens: 800, costUsd: 0.5 }, { costUsd: 2, tokens: 1_000 }),
+    '1 running · $0.50 of $2.00 and 800 of 1,000 tokens total',
+  );
+  assert.equal(fleet({ tokens: 0, costUsd: 0 }, {}), '1 running');
+});
+
+test('a session whose request waits for a slot is listed as queued, and the queued filter keeps it', () => {
+  const sessions = [
+    listed('a', { state: 'running', startedAt: 0 }),
+    listed('b', { state: 'running', startedAt: 1 }, { queued: true }),
+  ];
+  assert.deepEqual(
+    agentEntries(sessions, 'all', 10).map((e) => `${e.label}:${e.state}`),
+    ['a:running', 'b:queued'],
+  );
+  assert.deepEqual(
+    agentEntries(sessions, 'queued', 10).map((e) => e.label),
+    ['b'],
+  );
+  assert.equal(agentsSummary(sessions), '1 running · 1 queued');
+});

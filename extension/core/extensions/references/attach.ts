@@ -51,3 +51,8 @@ export function messageWithAttachments(text: string, attachments: readonly Attac
 export function attachmentMeta(a: Attachment): AttachmentMeta {
   return { kind: a.kind, label: a.label, chars: a.chars, ...(a.cutFrom !== undefined ? { cutFrom: a.cutFrom } : {}) };
 }
+
+/** How many characters the attachments add below a message's text (messageWithAttachments). */
+export function attachedChars(attachments: readonly Attachment[] | undefined): number {
+  return attachments?.length ? messageWithAttachments('', attachments).length : 0;
+}

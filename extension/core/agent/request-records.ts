@@ -1,0 +1,35 @@
+// What a request leaves in the session beside its events (its start is request-start.ts): a research report
+// as an artifact, and a better title once the first exchange is done ("hi"-style messages).
+import type { Report } from '../../protocol';
+import { generateTitle } from '../session-title';
+import type { ChatServices } from './chat-services';
+import type { CurrentChat } from './current-chat';
+
+/** A report is also an artifact of the session, with its citations (the store's artifacts table). */
+export function journalReport(chat: CurrentChat, services: ChatServices, report: Report): void {
+  chat.journal({
+    kind: 'artifact',
+    sessionId: chat.session.id,
+    artifact: {
+      id: report.id,
+      kind: 'report',
+      title: report.title,
+      content: report.markdown,
+      citations: report.sources.map((src) => ({ n: src.n, url: src.url, title: src.title })),
+    },
+    at: services.host.now(),
+  });
+}
+
+/** "hi"-style first messages get their title from the answer once the first exchange is done. */
+export function retitleAfterFirstExchange(chat: CurrentChat, services: ChatServices, userText: string): void {
+  const s = chat.session;
+  if (s.chat.messages.length !== 2) return;
+  const answer = s.chat.messages[1].parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+  const title = generateTitle(userText, answer);
+  if (title && title !== s.title) {
+    s.title = title;
+    const at = services.host.now();
+    chat.journal({ kind: 'session_meta', sessionId: s.id, title, titleSource: 'auto', at });
+  }
+}
