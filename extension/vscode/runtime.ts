@@ -40,7 +40,7 @@ import { secretsPort } from './secrets';
 import { runtimeReactions, watchSettings } from './setting-reactions';
 import { openHistoryStore } from './history-store-host';
 import { modelServices } from './model-services';
-import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
+import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings, watchSettingsCache } from './settings';
 import { showStorage } from './storage-command';
 import { onTrustGranted, ToolsHost } from './tools-host';
 import { WorkspaceSettingsFile } from './workspace-settings';
@@ -82,12 +82,15 @@ export async function createRuntime(
     context.subscriptions.push(d);
     return d;
   };
-  const secrets = own(secretsPort(context.secrets));
-  // Trust settings are read from user settings only; say so when a workspace sets one. The workspace's
-  // own .sextant/settings.json may only tighten permissions.
-  const ignoredSettings = own(watchIgnoredWorkspaceSettings(log));
+  // The workspace's own .sextant/settings.json may only tighten permissions.
   const workspaceSettings = own(new WorkspaceSettingsFile(log));
+  // Settings are read once per change, not on every use (a request reads ~20 of them several times):
+  // registered before any other listener, so every reaction to a change reads the new values.
+  own(watchSettingsCache(workspaceSettings.onDidChange));
   void workspaceSettings.reload();
+  const secrets = own(secretsPort(context.secrets));
+  // Trust settings are read from user settings only; say so when a workspace sets one.
+  const ignoredSettings = own(watchIgnoredWorkspaceSettings(log));
   // VS Code's Language Model API: listed now and whenever VS Code says the models changed.
   const languageModels = own(createLanguageModels(log));
   const providers = new ProvidersHost(secrets, languageModels, log);
