@@ -32,7 +32,7 @@ const WINDOW = 15;
 const e2e = new E2E();
 
 function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
+  const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
@@ -61,10 +61,11 @@ async function keydownToWire(wb: Workbench, fake: FakeLlm, text: string, answer:
   const keydownAt = await wb.keydownAt();
   await poll(`the answer "${answer}"`, async () => (await wb.articles('Sextant').last().innerText()).includes(answer));
   if (keydownAt === undefined) return { total: Number.NaN, hop: Number.NaN, own: Number.NaN };
-  // The window's "first request" line says when the message reached the host (vscode/first-send-clock.ts).
+  // The window's "first request" line says when the message reached the host (vscode/first-send-clock.ts);
+  // a build without that line gives the total alone.
   const arrived = await poll('the "first request" line in the Sextant output channel', async () =>
     hostArrivals(wb).find((t) => t >= keydownAt && t <= req.receivedAt),
-  );
+  ).catch(() => Number.NaN);
   return { total: req.receivedAt - keydownAt, hop: arrived - keydownAt, own: req.receivedAt - arrived };
 }
 
@@ -89,7 +90,8 @@ async function freshWindow(wb: Workbench): Promise<void> {
 }
 
 function range(xs: number[]): string {
-  const s = [...xs].sort((a, b) => a - b);
+  const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+  if (!s.length) return 'n/a';
   return `${s[0].toFixed(0)}–${s[s.length - 1].toFixed(0)}`;
 }
 
