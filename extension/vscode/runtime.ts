@@ -44,6 +44,7 @@ import { onTrustGranted, ToolsHost } from './tools-host';
 import { WorkspaceSettingsFile } from './workspace-settings';
 import { FirstSendClock } from './first-send-clock';
 import { warmFirstRequest } from './first-request-warm-up';
+import { whenRequestWritten } from '../platform/net/request-written';
 import type { SessionHub, SessionViewer } from '../core/sessions/session-hub';
 import type { SessionView } from '../core/sessions/session-view';
 import { WindowChats } from './window-chats';
@@ -201,6 +202,8 @@ export async function createRuntime(
       newId: () => randomUUID(),
       trusted,
       hasWorkspaceFolder: () => (vscode.workspace.workspaceFolders?.length ?? 0) > 0,
+      // A request's start is recorded once the call is on its connection, not while one is being opened.
+      afterModelCallSent: (written) => whenRequestWritten(written),
     },
     // Every message passes the research notifier on its way: it shows a run's progress with Cancel.
     observe: (message) => {

@@ -250,7 +250,8 @@ export class RequestRunner {
       const ref = opts.model ?? modelRefFor(this.services.models, s.model, mode);
       const resolved = await this.services.models.resolveModel(ref);
       // The request's start is recorded once its first model call is on its way (request-start.ts).
-      const target: Target = { ...resolved, ref, provider: announcingProvider(resolved.provider, begin) };
+      const provider = announcingProvider(resolved.provider, begin, host.afterModelCallSent?.bind(host));
+      const target: Target = { ...resolved, ref, provider };
       checkpoints = TurnCheckpoints.forTurn(this.services, requestId, mode);
       const events = this.events(modelText, mode, requestId, signal, opts, target, begin, checkpoints);
       for (;;) {
