@@ -20,12 +20,13 @@ const STEPS = Number(process.env.REAL_WINDOW_STEPS ?? 150);
 /** Fresh windows per first-use figure (REAL_WINDOW_FIRST_USE_TRIES). */
 const FIRST_USE_TRIES = Math.max(1, Number(process.env.REAL_WINDOW_FIRST_USE_TRIES ?? 5));
 /**
- * First use before the first-use work of issue 36 (a request's start recorded after its model call is on
- * its way, the first Send's message schema compiled early): this bench on main's code (8559267), two runs
- * on 2026-11-29 on the shared 2-core machine (load 0.3, then 3), 5 fresh windows each: each run's median.
- * They differ by 3× — the window-to-window noise of this machine is larger than the change.
+ * Before the second round of first-use work of issue 36 (settings read once per change, the model's client
+ * and connection made at warm-up, the start recorded once the call is written): this bench on main
+ * (0612b5c), two runs on 2026-11-29 on the shared 2-core machine (load 3–7), 5 fresh windows each: each
+ * run's median, and the long run's last ÷ first step. The first round's before (8559267): typed as the
+ * view opens 651.8 and 204.1 ms, once ready 245.3 and 118.9 ms. Run to run, this machine varies by 2×.
  */
-const BASELINE = { atOnce: [651.8, 204.1], ready: [245.3, 118.9] };
+const BASELINE = { atOnce: [158.8, 343.8], ready: [141.2, 190.4], longRun: [0.99, 0.52] };
 /** Steps at each end taken as a median, so one slow step (a GC, the TS server) does not decide. */
 const WINDOW = 15;
 
@@ -188,6 +189,7 @@ e2e.scenario(
     figure(`long run${hidden}: ms per step, median of the first ${WINDOW}`, Number(start.toFixed(1)));
     figure(`long run${hidden}: ms per step, median of the last ${WINDOW}`, Number(end.toFixed(1)));
     figure(`long run${hidden}: last ÷ first (goal ≤ 1.1)`, Number((end / start).toFixed(2)));
+    figure('long run: last ÷ first before (main, two runs)', BASELINE.longRun.join(', '));
     const body = JSON.stringify(all[all.length - 1].body).length;
     figure('long run: request body at the last step KB', Number((body / 1024).toFixed(1)));
   },
