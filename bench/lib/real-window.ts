@@ -20,27 +20,37 @@ const STEPS = Number(process.env.REAL_WINDOW_STEPS ?? 150);
 /** Fresh windows per first-use figure (REAL_WINDOW_FIRST_USE_TRIES). */
 const FIRST_USE_TRIES = Math.max(1, Number(process.env.REAL_WINDOW_FIRST_USE_TRIES ?? 5));
 /**
- * First use before the first-use work of issue 36 (a request's start recorded after its model call is on
- * its way, the first Send's message schema compiled early): this bench on main's code (8559267), two runs
- * on 2026-11-29 on the shared 2-core machine (load 0.3, then 3), 5 fresh windows each: each run's median.
- * They differ by 3× — the window-to-window noise of this machine is larger than the change.
+ * Before the second round of first-use work of issue 36 (settings read once per change, the model's client
+ * and connection made at warm-up, the start recorded once the call is written): this bench on main
+ * (0612b5c), two runs on 2026-11-29 on the shared 2-core machine (load 3–7), 5 fresh windows each: each
+ * run's median, and the long run's last ÷ first step. The first round's before (8559267): typed as the
+ * view opens 651.8 and 204.1 ms, once ready 245.3 and 118.9 ms. Run to run, this machine varies by 2×.
  */
-const BASELINE = { atOnce: [651.8, 204.1], ready: [245.3, 118.9] };
+const BASELINE = { atOnce: [158.8, 343.8], ready: [141.2, 190.4], longRun: [0.99, 0.52] };
 /** Steps at each end taken as a median, so one slow step (a GC, the TS server) does not decide. */
 const WINDOW = 15;
 
 const e2e = new E2E();
 
 function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
+  const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 const chatRequests = (fake: FakeLlm) => fake.requests.filter((r) => r.api === 'openai');
 
+/** One first use: keydown → on the wire, split where the message reached the extension host. */
+interface FirstUse {
+  total: number;
+  /** keydown in the view → the message at the extension host: VS Code's webview → host hop. */
+  hop: number;
+  /** The message at the extension host → the request on the wire: Sextant's own part. */
+  own: number;
+}
+
 /** Sends `text` from the composer and returns ms from the keydown inside the webview to the request. */
-async function keydownToWire(wb: Workbench, fake: FakeLlm, text: string, answer: string): Promise<number> {
+async function keydownToWire(wb: Workbench, fake: FakeLlm, text: string, answer: string): Promise<FirstUse> {
   const before = chatRequests(fake).length;
   fake.enqueue({ text: answer });
   await wb.typeMessage(text, { send: false });
@@ -51,7 +61,21 @@ async function keydownToWire(wb: Workbench, fake: FakeLlm, text: string, answer:
   const req = chatRequests(fake)[before];
   const keydownAt = await wb.keydownAt();
   await poll(`the answer "${answer}"`, async () => (await wb.articles('Sextant').last().innerText()).includes(answer));
-  return keydownAt === undefined ? Number.NaN : req.receivedAt - keydownAt;
+  if (keydownAt === undefined) return { total: Number.NaN, hop: Number.NaN, own: Number.NaN };
+  // The window's "first request" line says when the message reached the host (vscode/first-send-clock.ts);
+  // a build without that line gives the total alone.
+  const arrived = await poll('the "first request" line in the Sextant output channel', async () =>
+    hostArrivals(wb).find((t) => t >= keydownAt && t <= req.receivedAt),
+  ).catch(() => Number.NaN);
+  return { total: req.receivedAt - keydownAt, hop: arrived - keydownAt, own: req.receivedAt - arrived };
+}
+
+/** Every "first request" arrival time (epoch ms) in the Sextant logs of this run's windows. */
+function hostArrivals(wb: Workbench): number[] {
+  const logs = findFiles(join(wb.paths.userDataDir, 'logs'), (f) => /(^|\/)(\d+-)?Sextant\.log$/.test(f));
+  return logs.flatMap((f) =>
+    [...readFileSync(f, 'utf8').matchAll(/first request: .*\(epoch ([\d.]+) ms\)/g)].map((m) => Number(m[1])),
+  );
 }
 
 /** Sextant output-channel logs (one per extension host) that say the runtime is ready. */
@@ -67,7 +91,8 @@ async function freshWindow(wb: Workbench): Promise<void> {
 }
 
 function range(xs: number[]): string {
-  const s = [...xs].sort((a, b) => a - b);
+  const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+  if (!s.length) return 'n/a';
   return `${s[0].toFixed(0)}–${s[s.length - 1].toFixed(0)}`;
 }
 
@@ -77,8 +102,8 @@ e2e.scenario(
   `real window: first use (${FIRST_USE_TRIES} fresh windows each)${longRun}`,
   async ({ wb, fake, figure }) => {
     // Typed the moment the view opens: the runtime may still be loading.
-    const atOnce: number[] = [];
-    const ready: number[] = [];
+    const atOnce: FirstUse[] = [];
+    const ready: FirstUse[] = [];
     for (let i = 0; i < FIRST_USE_TRIES; i++) {
       if (i === 0) await wb.openSextantView();
       else await freshWindow(wb);
@@ -91,9 +116,20 @@ e2e.scenario(
       fake.reset();
       ready.push(await keydownToWire(wb, fake, `Hello again ${i}`, `Ready again ${i}.`));
     }
-    const report = (what: string, xs: number[], baseline: number[]) => {
+    const report = (what: string, tries: FirstUse[], baseline: number[]) => {
+      const xs = tries.map((t) => t.total);
       figure(`first use, ${what}: keydown → request on the wire ms, median`, Number(median(xs).toFixed(1)));
       figure(`first use, ${what}: range of ${xs.length} tries ms`, range(xs));
+      const hop = tries.map((t) => t.hop);
+      const own = tries.map((t) => t.own);
+      figure(
+        `first use, ${what}: of which keydown → at the extension host (VS Code's webview hop) ms, median`,
+        `${median(hop).toFixed(1)} (${range(hop)})`,
+      );
+      figure(
+        `first use, ${what}: of which at the extension host → on the wire (Sextant) ms, median`,
+        `${median(own).toFixed(1)} (${range(own)})`,
+      );
       figure(`first use, ${what}: before (main, medians of two runs) ms`, baseline.join(', '));
     };
     report('typed as the view opens', atOnce, BASELINE.atOnce);
@@ -153,6 +189,7 @@ e2e.scenario(
     figure(`long run${hidden}: ms per step, median of the first ${WINDOW}`, Number(start.toFixed(1)));
     figure(`long run${hidden}: ms per step, median of the last ${WINDOW}`, Number(end.toFixed(1)));
     figure(`long run${hidden}: last ÷ first (goal ≤ 1.1)`, Number((end / start).toFixed(2)));
+    figure('long run: last ÷ first before (main, two runs)', BASELINE.longRun.join(', '));
     const body = JSON.stringify(all[all.length - 1].body).length;
     figure('long run: request body at the last step KB', Number((body / 1024).toFixed(1)));
   },

@@ -95,8 +95,11 @@ export class ProvidersHost {
     this.registry = this.newRegistry();
   }
 
-  /** Loads the model's SDK bundle and reads its key now, so the first request goes straight to the wire. */
-  warm(modelRef: string): Promise<void> {
+  /**
+   * Loads the model's SDK bundle, reads its key and makes its client now, so the first request goes
+   * straight to the wire; answers the URL that request goes to when a key for it is at hand.
+   */
+  warm(modelRef: string): Promise<{ baseUrl: string } | undefined> {
     return this.registry.warm(modelRef);
   }
 

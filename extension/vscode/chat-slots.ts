@@ -16,6 +16,18 @@ import { createInboundHandlers, type HandlerHost } from './handlers';
 /** Messages queued while a turn runs (workspace state: a reloaded window still shows and sends them). */
 const QUEUE_KEY = 'sextant.queuedMessages';
 
+/** Inbound messages whose handlers read the session store (all others run while it is still opening). */
+export const READS_HISTORY: ReadonlySet<Inbound['type']> = new Set<Inbound['type']>([
+  'history',
+  'resume',
+  'renameSession',
+  'deleteSession',
+  'undoDelete',
+  'export',
+  'redoRewind',
+  'openInEditor',
+]);
+
 export interface ChatSlotServices {
   /**
    * The controller's services that every chat shares as they are — among them the window's one fleet
@@ -28,8 +40,10 @@ export interface ChatSlotServices {
   /** A chat's own checkpoint storage and research host (the latter reads the chat's model). */
   checkpoints(): CheckpointStorage;
   research(currentModel: () => string): ResearchHost;
-  /** Sees every message any chat posts (the research notifier). */
+  /** Sees every message any chat posts (the research notifier, the first-send clock). */
   observe(message: Outbound): void;
+  /** Sees every message from any chat view as it arrives, before it is parsed (the first-send clock). */
+  arrived(raw: unknown): void;
   onCurrentSessionChanged(slot: SessionSlot<ChatController>, sessionId: string | undefined): void;
   queueState: vscode.Memento;
   /** What every chat's handler table shares (read when a slot is made: the runtime builds it last). */
@@ -66,6 +80,7 @@ export function createChatHub(
       return {
         controller,
         handle: async (raw) => {
+          services.arrived(raw);
           const parsed = parseInbound(raw);
           if (!parsed.ok) {
             services.log.warn(parsed.error.message);

@@ -2,12 +2,10 @@
 // never at activation (see runtime-host.ts). It composes hosts — providers (providers-host.ts), tools
 // and the web part (tools-host.ts), research (research-host.ts), permissions, the quick picks — and
 // one table of settings → what reloads (setting-reactions.ts).
-import { warmHttpClient } from '../platform/net/warm-http-client';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { type Inbound, parseInbound } from '../protocol';
 import { ApprovalBroker } from '../core/agent/approval-broker';
 import type { ChatController } from '../core/agent/controller';
 import { checkpointStorage, FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
@@ -40,29 +38,20 @@ import { secretsPort } from './secrets';
 import { runtimeReactions, watchSettings } from './setting-reactions';
 import { openHistoryStore } from './history-store-host';
 import { modelServices } from './model-services';
-import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
+import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings, watchSettingsCache } from './settings';
 import { showStorage } from './storage-command';
 import { onTrustGranted, ToolsHost } from './tools-host';
 import { WorkspaceSettingsFile } from './workspace-settings';
+import { FirstSendClock } from './first-send-clock';
+import { warmFirstRequest } from './first-request-warm-up';
+import { whenRequestWritten } from '../platform/net/request-written';
 import type { SessionHub, SessionViewer } from '../core/sessions/session-hub';
 import type { SessionView } from '../core/sessions/session-view';
 import { WindowChats } from './window-chats';
 import { sharedHandlerParts } from './handler-parts';
-import { type ChatSlotServices, createChatHub } from './chat-slots';
+import { type ChatSlotServices, createChatHub, READS_HISTORY } from './chat-slots';
 import { createWindowFleet } from './window-fleet';
 import type { AgentsTree } from './agents-tree';
-
-/** Inbound messages whose handlers read the session store (all others run while it is still opening). */
-const READS_HISTORY: ReadonlySet<Inbound['type']> = new Set<Inbound['type']>([
-  'history',
-  'resume',
-  'renameSession',
-  'deleteSession',
-  'undoDelete',
-  'export',
-  'redoRewind',
-  'openInEditor',
-]);
 
 import type { Runtime } from './runtime-api';
 export type { Runtime } from './runtime-api';
@@ -83,12 +72,17 @@ export async function createRuntime(
     context.subscriptions.push(d);
     return d;
   };
-  const secrets = own(secretsPort(context.secrets));
-  // Trust settings are read from user settings only; say so when a workspace sets one. The workspace's
-  // own .sextant/settings.json may only tighten permissions.
-  const ignoredSettings = own(watchIgnoredWorkspaceSettings(log));
+  // The workspace's own .sextant/settings.json may only tighten permissions.
   const workspaceSettings = own(new WorkspaceSettingsFile(log));
+  // Settings are read once per change, not on every use (a request reads ~20 of them several times):
+  // registered before any other listener, so every reaction to a change reads the new values.
+  own(watchSettingsCache(workspaceSettings.onDidChange));
   void workspaceSettings.reload();
+  // Says when this window's first message reached the host (first use's split: VS Code's hop, Sextant's part).
+  const firstSend = new FirstSendClock(log);
+  const secrets = own(secretsPort(context.secrets));
+  // Trust settings are read from user settings only; say so when a workspace sets one.
+  const ignoredSettings = own(watchIgnoredWorkspaceSettings(log));
   // VS Code's Language Model API: listed now and whenever VS Code says the models changed.
   const languageModels = own(createLanguageModels(log));
   const providers = new ProvidersHost(secrets, languageModels, log);
@@ -213,9 +207,15 @@ export async function createRuntime(
       newId: () => randomUUID(),
       trusted,
       hasWorkspaceFolder: () => (vscode.workspace.workspaceFolders?.length ?? 0) > 0,
+      // A request's start is recorded once the call is on its connection, not while one is being opened.
+      afterModelCallSent: (written) => whenRequestWritten(written),
     },
     // Every message passes the research notifier on its way: it shows a run's progress with Cancel.
-    observe: (message) => researchNotifier.observe(message),
+    observe: (message) => {
+      researchNotifier.observe(message);
+      firstSend.observe(message);
+    },
+    arrived: (raw) => firstSend.arrived(raw),
     // The sidebar's chat is the one a reloaded window reopens (editor tabs restore their own).
     onCurrentSessionChanged: (slot, id) => {
       if (late.sidebar?.slot === slot) rememberSidebarChat(id);
@@ -402,14 +402,6 @@ export async function createRuntime(
     tools,
     permissions,
   });
-  // While the user reads the view and types, do what the first request needs — load its SDK bundle,
-  // read its key and the key's bound host (each a round trip to the workbench) — so the first Send goes
-  // straight to the wire. Best effort: the request meets (and reports) any problem itself.
-  setTimeout(() => void providers.warm(sidebar.slot.controller.currentModel()).catch(() => undefined), 0);
-  // Node's HTTP client (undici) loads on the first request: warm it against a local throwaway server.
-  setTimeout(() => void warmHttpClient().catch(() => undefined), 0);
-  // The message schema compiles each kind of message on its first parse (tens of ms on a busy machine):
-  // the first Send's is done now, not between the user's Enter and the request.
-  setTimeout(() => parseInbound({ type: 'send', requestId: 'warm-up', text: 'warm-up', mode: 'chat' }), 0);
+  warmFirstRequest({ warmModel: () => providers.warm(sidebar.slot.controller.currentModel()) });
   return runtime;
 }

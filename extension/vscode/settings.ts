@@ -1,8 +1,10 @@
-// Reads the `sextant.*` settings from VS Code. Read on every use, so edits apply without a reload.
+// Reads the `sextant.*` settings from VS Code. Read on every use, so edits apply without a reload: the
+// values are kept only from one change to the next (watchSettingsCache drops them on every change).
 // The readers themselves are host-neutral (extension/engine/settings.ts); this file gives them VS Code's
 // configuration as their source: user-only settings (USER_ONLY_SETTINGS) from the user's scope, a
 // workspace's value for one of them ignored and reported once (watchIgnoredWorkspaceSettings).
 import * as vscode from 'vscode';
+import { CachedSettingsSource } from '../engine/cached-settings';
 import { parseJsonc } from '../core/config/jsonc';
 import { IgnoredSettingsReporter, USER_ONLY_SETTINGS, userOnlyKeysIn, userScopeValue } from '../core/config/user-scope';
 import type { Logger } from '../core/ports';
@@ -11,11 +13,35 @@ import * as engine from '../engine/settings';
 export type { EmbeddingsSetting, PermissionSettingsRead, SextantSettings } from '../engine/settings';
 export { DEFAULT_MODEL } from '../engine/settings';
 
-/** VS Code's configuration as the readers' source. */
-export const vscodeSettings: engine.SettingsSource = {
+/** VS Code's configuration as the readers' source, each value kept until the next change (below). */
+const cachedSettings = new CachedSettingsSource({
   user: (key) => userScopeValue(vscode.workspace.getConfiguration('sextant').inspect<unknown>(key)).value,
   any: (key) => vscode.workspace.getConfiguration('sextant').get<unknown>(key),
-};
+});
+export const vscodeSettings: engine.SettingsSource = cachedSettings;
+
+/**
+ * Keeps the values read until something may change them: a `sextant.*` setting (any scope), the
+ * workspace's folders (their settings), workspace trust (VS Code applies restricted settings once it
+ * is granted), and whatever else the caller names (the workspace's `.sextant/settings.json`). The
+ * runtime registers this before any other listener, so every reaction to a change reads the new value.
+ */
+export function watchSettingsCache(...alsoOn: vscode.Event<unknown>[]): vscode.Disposable {
+  const invalidate = () => cachedSettings.invalidate();
+  const subscriptions = [
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('sextant')) invalidate();
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(invalidate),
+    vscode.workspace.onDidGrantWorkspaceTrust(invalidate),
+    ...alsoOn.map((event) => event(invalidate)),
+  ];
+  const unwatch = cachedSettings.watch();
+  return new vscode.Disposable(() => {
+    unwatch();
+    for (const s of subscriptions) s.dispose();
+  });
+}
 
 export const readSettings = () => engine.readSettings(vscodeSettings);
 export const readBrowserSettings = () => engine.readBrowserSettings(vscodeSettings);

@@ -28,6 +28,12 @@ export interface ChatHost {
   hasWorkspaceFolder(): boolean;
   /** Told which session is current (undefined: an empty new chat), so a reloaded window can reopen it. */
   onCurrentSessionChanged?(sessionId: string | undefined): void;
+  /**
+   * Calls `written` once the model call just dispatched is written to its connection (the host knows
+   * its HTTP client), or soon after at most; a request's start is recorded then (request-start.ts).
+   * Absent: in the next turn of the event loop.
+   */
+  afterModelCallSent?(written: () => void): void;
 }
 
 /** The reasoning option chosen per model reference (`off` or absent: nothing is sent). */

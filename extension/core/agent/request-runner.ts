@@ -258,7 +258,8 @@ export class RequestRunner {
       const ref = opts.model ?? modelRefFor(this.services.models, s.model, mode);
       const resolved = await this.services.models.resolveModel(ref);
       // The request's start is recorded once its first model call is on its way (request-start.ts).
-      const target: Target = { ...resolved, ref, provider: announcingProvider(resolved.provider, begin) };
+      const provider = announcingProvider(resolved.provider, begin, host.afterModelCallSent?.bind(host));
+      const target: Target = { ...resolved, ref, provider };
       checkpoints = TurnCheckpoints.forTurn(this.services, requestId, mode);
       const budget = runBudget(this.services.limits, s.chat.messages, opts.budget, seat.shared);
       const inner = this.events(modelText, mode, requestId, signal, opts, target, begin, budget, seat, checkpoints);

@@ -7,10 +7,12 @@
 // - the records are the same, in the same order, and all of them come before any record of the
 //   request's own (its events, its model history): the runner calls `begin` before it handles the
 //   request's first event, and before it ends in any way (complete, Stop, an error, a blocking hook);
-// - they are written (synchronously, durable as every journal append) in the macrotask right after the
-//   one that dispatched the model call — before any byte of the answer can be read. Only a process kill
-//   within that one step of the event loop could leave a request sent with no record of it; the answer
-//   would be lost with it, as it is for any kill during a request.
+// - they are written (synchronously, durable as every journal append) once the host says the model call
+//   is written to its connection (ChatHost.afterModelCallSent, a short time at most; without it, the
+//   macrotask right after the one that dispatched the call), and in any case before the request's first
+//   event is handled — before any of the answer is shown or kept. Only a process kill within that short
+//   time could leave a request sent with no record of it; the answer would be lost with it, as it is for
+//   any kill during a request.
 import type { Mode, Todo } from '../../protocol';
 import type { TurnCheckpoint } from '../ports';
 import type { Provider } from '../providers/types';
@@ -85,10 +87,15 @@ function recordStart(chat: CurrentChat, services: ChatServices, r: RequestStart)
 }
 
 /**
- * `provider`, calling `sent` once its first model call has been dispatched: in the macrotask after the
- * one that starts the call, when the microtasks that hand it to the HTTP client have all run.
+ * `provider`, calling `sent` once its first model call has been dispatched: when `afterSent` says it is
+ * written to its connection, by default in the macrotask after the one that starts the call, when the
+ * microtasks that hand it to the HTTP client have all run.
  */
-export function announcingProvider(provider: Provider, sent: () => void): Provider {
+export function announcingProvider(
+  provider: Provider,
+  sent: () => void,
+  afterSent: (written: () => void) => void = (written) => setImmediate(written),
+): Provider {
   let announced = false;
   return {
     name: provider.name,
@@ -99,7 +106,7 @@ export function announcingProvider(provider: Provider, sent: () => void): Provid
         [Symbol.asyncIterator]() {
           if (!announced) {
             announced = true;
-            setImmediate(sent);
+            afterSent(sent);
           }
           return inner[Symbol.asyncIterator]();
         },

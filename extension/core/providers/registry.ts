@@ -5,7 +5,7 @@ import type { ModelChoice } from '../../protocol';
 import type { LmModelInfo, SecretsPort } from '../ports';
 import { defaultModelOf } from './config';
 import type { ProviderGuards } from './guarded-provider';
-import { checkKeyDestination, destinationOf, keyBindingName, type ConfirmKeyDestination } from './key-binding';
+import { checkKeyDestination, DEFAULT_BASE_URLS, destinationOf, type ConfirmKeyDestination } from './key-binding';
 import { lookupApiKey } from './keys';
 import { NO_LM_MODEL_MESSAGE } from './vscode-lm';
 import { type ModelInfo, ProviderError, type Provider, type ProviderConfig, type ProviderKind } from './types';
@@ -166,30 +166,44 @@ export class ProviderRegistry {
   }
 
   /**
+   * Does ahead what the first request to `ref` needs — its SDK bundle, its key and the key's bound host
+   * read from secret storage, its client made — without asking or sending anything, so the first Send goes
+   * straight out. Answers the URL that request will go to when a key for it is at hand and bound there (a
+   * connection to it may be opened now); undefined otherwise. Best effort: a problem here is met again,
+   * and reported, by the request itself.
+   */
+  async warm(ref: string): Promise<{ baseUrl: string } | undefined> {
+    const found = resolveModelRef(ref, this.opts.configs);
+    if (!found.ok) return undefined;
+    const base = this.opts.configs.find((c) => c.name === found.config.name) ?? found.config;
+    // Without a question: a key not bound to where the request goes is refused here, and asked about by
+    // the request itself.
+    const [, made] = await Promise.allSettled([this.opts.loadKind(base.kind), this.client(base, undefined)]);
+    const baseUrl = base.baseUrl ?? DEFAULT_BASE_URLS[base.kind];
+    return made.status === 'fulfilled' && made.value.hasKey && baseUrl ? { baseUrl } : undefined;
+  }
+
+  /**
    * Throws ProviderError: `bad_request` for an unknown reference, `no_key` when a key is missing,
    * `auth` when the user did not let the key go to a server it is not bound to.
    */
-  /**
-   * Does ahead what the first request to `ref` needs — its SDK bundle, its key and the key's bound host
-   * read from secret storage — without asking or sending anything, so the first Send goes straight out.
-   * Best effort: a problem here is met again, and reported, by the request itself.
-   */
-  async warm(ref: string): Promise<void> {
-    const found = resolveModelRef(ref, this.opts.configs);
-    if (!found.ok) return;
-    const base = this.opts.configs.find((c) => c.name === found.config.name) ?? found.config;
-    await Promise.allSettled([
-      this.opts.loadKind(base.kind),
-      lookupApiKey(base, this.opts.secrets, this.opts.env).then(
-        (key) => key && this.opts.secrets.get(keyBindingName(base.name, key)),
-      ),
-    ]);
-  }
-
   async resolve(ref: string): Promise<ResolvedModel> {
     const found = resolveModelRef(ref, this.opts.configs);
     if (!found.ok) throw new ProviderError('bad_request', found.error);
     const base = this.opts.configs.find((c) => c.name === found.config.name) ?? found.config;
+    const { provider } = await this.client(base, this.opts.confirmKeyDestination);
+    const guards = this.opts.guards;
+    return { provider: guards ? guards.guard(provider, base) : provider, model: found.model, config: found.config };
+  }
+
+  /**
+   * The provider's client, made once per (config, key): its key looked up and checked against where it
+   * would go (`confirm` asks about a key not bound there; without it such a key is refused).
+   */
+  private async client(
+    base: ProviderConfig,
+    confirm: ConfirmKeyDestination | undefined,
+  ): Promise<{ provider: Provider; hasKey: boolean }> {
     const key = await lookupApiKey(base, this.opts.secrets, this.opts.env);
     if (key) {
       await checkKeyDestination({
@@ -197,7 +211,7 @@ export class ProviderRegistry {
         key,
         destination: destinationOf(base),
         secrets: this.opts.secrets,
-        confirm: this.opts.confirmKeyDestination,
+        confirm,
       });
     }
     const apiKey = key?.value;
@@ -212,9 +226,7 @@ export class ProviderRegistry {
         if (this.instances.get(base.name) === created) this.instances.delete(base.name);
       });
     }
-    const provider = await entry.provider;
-    const guards = this.opts.guards;
-    return { provider: guards ? guards.guard(provider, base) : provider, model: found.model, config: found.config };
+    return { provider: await entry.provider, hasKey: Boolean(apiKey) };
   }
 
   private async create(config: ProviderConfig, apiKey: string | undefined): Promise<Provider> {

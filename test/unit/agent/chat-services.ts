@@ -29,6 +29,7 @@ export function chatServices(d: Flat): ChatServices {
       hasWorkspaceFolder: d.hasWorkspaceFolder,
       ...(d.scheduler ? { scheduler: d.scheduler } : {}),
       ...(d.onCurrentSessionChanged ? { onCurrentSessionChanged: d.onCurrentSessionChanged } : {}),
+      ...(d.afterModelCallSent ? { afterModelCallSent: d.afterModelCallSent } : {}),
     },
     models: {
       resolveModel: d.resolveModel,

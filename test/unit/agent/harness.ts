@@ -77,6 +77,8 @@ export function createHarness(opts: {
   idPrefix?: string;
   /** Research mode's host (search, fetch, limits); without it Research is not offered. */
   research?: ResearchHost;
+  /** When the host says a model call is written to its connection (default: the next macrotask). */
+  afterModelCallSent?: (written: () => void) => void;
   /** Spending caps (sextant.budget.*); none by default. */
   budget?: BudgetLimits;
   /** The system prompt (default `system for <mode>`). */
@@ -198,6 +200,7 @@ export function createHarness(opts: {
       ...(opts.goalMaxAttempts ? { goalMaxAttempts: () => opts.goalMaxAttempts } : {}),
       ...(opts.fleet ? { fleet: opts.fleet } : {}),
       hooks: opts.hooks,
+      ...(opts.afterModelCallSent ? { afterModelCallSent: opts.afterModelCallSent } : {}),
       scheduler: {
         setTimeout: (fn, _ms) => setTimeout(fn, 1),
         clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),

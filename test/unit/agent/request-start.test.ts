@@ -115,3 +115,56 @@ test('a second request in the chat: its start is recorded after the first ended 
   assertEnvelopeInvariants(h.envelopes());
   assert.deepEqual(h.postedBeforeJournal, []);
 });
+
+test('with a host that says when the call is written: the start is recorded then, and before any answer', async () => {
+  const { dir, cleanup } = tempDir('request-start-written');
+  try {
+    const store = openSessionStoreLazily({ dir, log: recordingLog(), sql: await sql() });
+    let written: (() => void) | undefined;
+    let afterTurn: string[] | undefined;
+    let atWritten: string[] | undefined;
+    let release!: () => void;
+    const answer = new Promise<void>((r) => (release = r));
+    const provider: Provider = {
+      name: 'scripted',
+      kind: 'openai',
+      async *stream() {
+        // A connection being opened: turns of the event loop pass, and the call is not written yet.
+        for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+        afterTurn = kinds(journalRecords(dir));
+        written?.();
+        atWritten = kinds(journalRecords(dir));
+        await answer;
+        yield { type: 'text', text: 'Hello.' };
+        yield done;
+      },
+    };
+    const h = createHarness({ provider, store, afterModelCallSent: (w) => (written = w) });
+    const sent = h.controller.send('r1', 'hello there', 'chat');
+    await new Promise((r) => setImmediate(r));
+    release();
+    await sent;
+    assert.deepEqual(afterTurn, [], 'not recorded while the call is not yet written');
+    assert.deepEqual(atWritten, ['session_created', 'run_state', 'events:started', 'turn_checkpoint']);
+    await store.close();
+  } finally {
+    cleanup();
+  }
+});
+
+test('a host that never says the call is written: the start still comes before the answer', async () => {
+  const provider: Provider = {
+    name: 'scripted',
+    kind: 'openai',
+    async *stream() {
+      yield { type: 'text', text: 'Hello.' };
+      yield done;
+    },
+  };
+  const h = createHarness({ provider, afterModelCallSent: () => {} });
+  await h.controller.send('r1', 'hello there', 'chat');
+  const types = h.envelopes().map((e) => e.event.type);
+  assert.equal(types[0], 'started');
+  assert.ok(types.indexOf('text_delta') > 0 || types.includes('complete'));
+  assertEnvelopeInvariants(h.envelopes());
+});

@@ -349,7 +349,7 @@ describe('ProviderRegistry', () => {
     assert.deepEqual(loader.created, [{ kind: 'anthropic', name: 'anthropic', apiKey: 'sk-ant' }]);
   });
 
-  test('warm loads the kind and reads the key and its binding, asks nothing and creates nothing', async () => {
+  test('warm loads the kind, reads the key and its binding and makes the client; it asks nothing', async () => {
     const loader = fakeLoader();
     const secrets = memorySecrets({ 'sextant.apiKey.openai': 'sk-openai' });
     let asked = 0;
@@ -363,14 +363,40 @@ describe('ProviderRegistry', () => {
         return 'no';
       },
     });
-    await registry.warm('openai');
-    assert.deepEqual(loader.loads, ['openai']);
-    assert.deepEqual(secrets.reads, ['sextant.apiKey.openai', 'sextant.apiKeyOrigin.openai']);
-    assert.deepEqual(loader.created, [], 'no client is made until a request');
+    const warmed = await registry.warm('openai');
+    assert.deepEqual(warmed, { baseUrl: 'https://api.openai.com/v1' }, 'where the first request will go');
+    assert.ok(loader.loads.includes('openai'));
+    assert.deepEqual([...new Set(secrets.reads)], ['sextant.apiKey.openai', 'sextant.apiKeyOrigin.openai']);
+    assert.deepEqual(loader.created, [{ kind: 'openai', name: 'openai', apiKey: 'sk-openai' }]);
     assert.equal(asked, 0);
-    // An unknown reference or a provider without a key: nothing to warm, and no error.
-    await registry.warm('nowhere/model');
-    await registry.warm('deepseek');
+    // The first request finds the client made.
+    await registry.resolve('openai');
+    assert.equal(loader.created.length, 1);
+    // An unknown reference or a provider without a key: no connection to open, and no error.
+    assert.equal(await registry.warm('nowhere/model'), undefined);
+    assert.equal(await registry.warm('deepseek'), undefined);
+  });
+
+  test('warm with a key not bound to where the request goes: nothing asked, no client, no connection', async () => {
+    const loader = fakeLoader();
+    const secrets = memorySecrets({
+      'sextant.apiKey.openai': 'sk-openai',
+      'sextant.apiKeyOrigin.openai': 'https://elsewhere.example',
+    });
+    let asked = 0;
+    const registry = new ProviderRegistry({
+      configs: configs(),
+      secrets,
+      env: {},
+      loadKind: loader.loadKind,
+      confirmKeyDestination: async () => {
+        asked++;
+        return 'no';
+      },
+    });
+    assert.equal(await registry.warm('openai'), undefined);
+    assert.equal(asked, 0);
+    assert.deepEqual(loader.created, []);
   });
 
   test('a new key gives a new instance', async () => {
