@@ -47,6 +47,15 @@ export const SubagentViewSchema = z.object({
 });
 export type SubagentView = z.infer<typeof SubagentViewSchema>;
 
+/** Auto mode's reviewer on one call: its answer and one-line reason ("Reviewed: …" on the card). */
+export const ReviewNoteSchema = z.object({
+  decision: z.enum(['allow', 'ask']),
+  reason: z.string(),
+  /** The reviewer model (`provider/model`); absent when the reviewer could not answer. */
+  model: z.string().optional(),
+});
+export type ReviewNote = z.infer<typeof ReviewNoteSchema>;
+
 /** One tool call as the chat shows it: a compact card. */
 export const ToolCallViewSchema = z.object({
   callId: z.string(),
@@ -71,6 +80,8 @@ export const ToolCallViewSchema = z.object({
   hooks: z.array(z.string()).optional(),
   /** Images the call returned (a browser screenshot), shown as thumbnails; the bytes are in the image store. */
   images: z.array(ImageRefSchema).max(8).optional(),
+  /** Auto mode: what the reviewer said about this call. */
+  review: ReviewNoteSchema.optional(),
 });
 export type ToolCallView = z.infer<typeof ToolCallViewSchema>;
 
@@ -89,6 +100,15 @@ export const UsageSchema = z.object({
   cacheWriteTokens: z.number().optional(),
   /** Undefined when the model's price is unknown: tokens are shown, never a made-up figure. */
   costUsd: z.number().optional(),
+  /** Auto mode's reviewer calls: a part of the figures above, shown apart. */
+  review: z
+    .object({
+      calls: z.number().int().nonnegative(),
+      inputTokens: z.number(),
+      outputTokens: z.number(),
+      costUsd: z.number().optional(),
+    })
+    .optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 

@@ -18,7 +18,7 @@ const QUEUE_KEY = 'sextant.queuedMessages';
 
 export interface ChatSlotServices {
   /** The controller's services that every chat shares as they are. */
-  shared: Pick<ChatServices, 'approvals' | 'project' | 'hooks' | 'models' | 'limits' | 'history'>;
+  shared: Pick<ChatServices, 'approvals' | 'project' | 'hooks' | 'models' | 'limits' | 'history' | 'autoMode'>;
   host: Omit<ChatHost, 'post' | 'onCurrentSessionChanged'>;
   tools: Omit<ChatServices['tools'], 'checkpoints'>;
   subagentLimits: SubagentServices['limits'];

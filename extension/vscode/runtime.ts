@@ -40,7 +40,12 @@ import { secretsPort } from './secrets';
 import { runtimeReactions, watchSettings } from './setting-reactions';
 import { openHistoryStore } from './history-store-host';
 import { modelServices } from './model-services';
-import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
+import {
+  readAutoModeSettings,
+  readPermissionSettings,
+  readSettings,
+  watchIgnoredWorkspaceSettings,
+} from './settings';
 import { showStorage } from './storage-command';
 import { onTrustGranted, ToolsHost } from './tools-host';
 import { WorkspaceSettingsFile } from './workspace-settings';
@@ -195,6 +200,10 @@ export async function createRuntime(
       project,
       hooks: hooks.engine,
       models: modelServices(providers, context.globalState),
+      autoMode: {
+        reviewerModel: () => readAutoModeSettings().reviewerModel,
+        timeoutMs: () => readAutoModeSettings().timeoutMs,
+      },
       limits: {
         maxSteps: () => readSettings().maxSteps,
         budget: () => readSettings().budget,

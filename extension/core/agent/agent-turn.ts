@@ -28,6 +28,7 @@ import { withDelegation } from './task-tool';
 import { runTurn, type TurnEvent } from './turn';
 import { gateWithPreApproval, type PermissionGate } from './permission-gate';
 import { runShellCommandsOf } from './command-shell';
+import { turnReviewer } from './auto-review/turn-reviewer';
 import type { ToolSessionState } from '../tools/types';
 import type { PreApproval } from '../extensions/allowed-tools';
 import type { SteerSource } from './steering';
@@ -151,6 +152,17 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     yield { type: 'notice', kind: 'info', text: `Sub-agent definition not loaded: ${problem}` } as TurnEvent;
   }
   const rate = new SpendRateWatch(services.limits.maxCostUsdPerMinute?.(), services.host.now());
+  const autoReview = turnReviewer({
+    services,
+    permissions,
+    chatModel: target.ref,
+    chat: () => {
+      chat.flush();
+      return s.chat;
+    },
+    ...(budget ? { budget } : {}),
+    runUsage: () => parentUsage,
+  });
   const turn = runTurn([...modelFacingHistory(s.modelMessages, compaction), userMessage], {
     sessionId: s.id,
     // The turn may fail over (and says so); the compaction above never does: its summary uses the chat's model.
@@ -176,6 +188,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     compactBetweenSteps,
     ...(hooks ? { hooks } : {}),
     ...(r.steers ? { steers: r.steers } : {}),
+    ...(autoReview ? { autoReview } : {}),
   });
   for (;;) {
     const next = await turn.next();

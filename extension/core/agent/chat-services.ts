@@ -10,6 +10,7 @@ import type { BudgetLimits } from '../usage/budget';
 import type { ProjectContext } from '../extensions/project-context';
 import type { HookEngine } from '../extensions/hooks/hook-engine';
 import type { ApprovalBroker } from './approval-broker';
+import type { AutoModeSettings } from './auto-review/turn-reviewer';
 import type { PermissionGate } from './permission-gate';
 import type { CheckpointStorage } from './rewind-session';
 import type { Scheduler } from './outbox';
@@ -116,4 +117,6 @@ export interface ChatServices {
   research?: ResearchHost;
   /** The user's and the approved workspace hooks (Claude Code's format); without it none run. */
   hooks?: HookEngine;
+  /** sextant.autoMode.*: without it nothing is reviewed, and defaultMode auto asks like ask. */
+  autoMode?: AutoModeSettings;
 }
