@@ -4,7 +4,7 @@
 // error, no answer within the time limit, a malformed answer, a spending cap reached — asks the user.
 // One reviewer per turn: its verdicts are cached per identical action within that turn, no longer.
 import type { ReviewNote, ToolKind, Usage } from '../../../protocol';
-import { floorHolding } from '../../permissions/floor';
+import { floorHolding, floorItem } from '../../permissions/floor';
 import type { Policy } from '../../permissions';
 import type { Logger } from '../../ports';
 import type { Provider, ProviderConfig } from '../../providers/types';
@@ -65,13 +65,17 @@ export class AutoReviewer {
     signal: AbortSignal,
   ): Promise<Judgement> {
     const policy = this.deps.policy();
-    if (policy?.defaultMode !== 'auto' || judged.decision !== 'ask') return judged;
+    if (!policy) return judged;
     const facts = {
       kind: call.kind,
       runsCommands: runsCommands(call.tool),
       boxed: status?.active === true,
       byUrl: policy.tools[call.tool]?.permission.subject === 'url',
     };
+    // The floor holds in every mode: defaultMode allow's fetch by URL asks too (the network item).
+    if (judged.decision === 'allow' && judged.source === 'default' && facts.byUrl)
+      return { ...judged, decision: 'ask', reason: `${floorItem('network').reason}; a rule of yours may allow it` };
+    if (policy.defaultMode !== 'auto' || judged.decision !== 'ask') return judged;
     if (floorHolding(judged, facts)) return judged;
     const model = this.deps.reviewerModel();
     const answer = await this.verdict(call, judged.reason, model, signal);
