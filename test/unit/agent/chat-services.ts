@@ -15,6 +15,7 @@ type Flat = ChatServices['host'] &
     project?: ChatServices['project'];
     subagents?: ChatServices['subagents'];
     hooks?: ChatServices['hooks'];
+    autoMode?: ChatServices['autoMode'];
   };
 
 export function chatServices(d: Flat): ChatServices {
@@ -59,6 +60,7 @@ export function chatServices(d: Flat): ChatServices {
     ...(d.project ? { project: d.project } : {}),
     ...(d.subagents ? { subagents: d.subagents } : {}),
     ...(d.hooks ? { hooks: d.hooks } : {}),
+    ...(d.autoMode ? { autoMode: d.autoMode } : {}),
   };
 }
 

@@ -20,6 +20,7 @@ import type { ProjectContext } from '../../../extension/core/extensions/project-
 import type { SubagentServices } from '../../../extension/core/agent/task-tool';
 import type { HookEngine } from '../../../extension/core/extensions/hooks/hook-engine';
 import { chatServices } from './chat-services';
+import type { ChatServices } from '../../../extension/core/agent/chat-services';
 
 export const readTool = (log: string[], delayMs = 20) =>
   defineTool({
@@ -101,6 +102,8 @@ export function createHarness(opts: {
   images?: boolean;
   /** Sees every post after it is recorded (a session hub's slot, in the hub's tests). */
   onPost?: (message: Outbound) => void;
+  /** sextant.autoMode.* (the reviewer of defaultMode auto); none by default. */
+  autoMode?: ChatServices['autoMode'];
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -192,6 +195,7 @@ export function createHarness(opts: {
       subagents: opts.subagents,
       ...(opts.maxCostUsdPerMinute ? { maxCostUsdPerMinute: () => opts.maxCostUsdPerMinute } : {}),
       hooks: opts.hooks,
+      ...(opts.autoMode ? { autoMode: opts.autoMode } : {}),
       scheduler: {
         setTimeout: (fn, _ms) => setTimeout(fn, 1),
         clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
