@@ -364,6 +364,10 @@ export const SandboxViewSchema = z.object({
 });
 export type SandboxView = z.infer<typeof SandboxViewSchema>;
 
+/** sextant.permissions.defaultMode, as the header's "Permission mode" picker shows and sets it. */
+export const PermissionModeSchema = z.enum(['ask', 'auto', 'acceptEdits', 'allow']);
+export type PermissionMode = z.infer<typeof PermissionModeSchema>;
+
 export const SnapshotSchema = z.object({
   sessionId: z.string(),
   title: z.string(),
@@ -389,5 +393,7 @@ export const SnapshotSchema = z.object({
   sandbox: SandboxViewSchema.optional(),
   /** Research mode's "Research scope" picker: where the next run looks. */
   researchScope: z.enum(['web', 'workspace', 'both']).optional(),
+  /** The permission mode in force (absent: the host has no policy). */
+  permissionMode: PermissionModeSchema.optional(),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;

@@ -40,12 +40,7 @@ import { secretsPort } from './secrets';
 import { runtimeReactions, watchSettings } from './setting-reactions';
 import { openHistoryStore } from './history-store-host';
 import { modelServices } from './model-services';
-import {
-  readAutoModeSettings,
-  readPermissionSettings,
-  readSettings,
-  watchIgnoredWorkspaceSettings,
-} from './settings';
+import { readAutoModeSettings, readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
 import { showStorage } from './storage-command';
 import { onTrustGranted, ToolsHost } from './tools-host';
 import { WorkspaceSettingsFile } from './workspace-settings';

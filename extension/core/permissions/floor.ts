@@ -81,7 +81,7 @@ export const FLOOR: readonly FloorItem[] = [
   {
     id: 'changed-mcp-tools',
     title: 'MCP tools whose list changed',
-    reason: "a server that changed what it offers waits for your approval; its tools are not offered until then",
+    reason: 'a server that changed what it offers waits for your approval; its tools are not offered until then',
     enforcedBy: 'the MCP manager',
   },
   {
@@ -115,8 +115,7 @@ export function floorItem(id: FloorId): FloorItem {
  */
 export function floorHolding(judged: Decision, facts: FloorFacts): FloorItem | undefined {
   if (judged.decision === 'allow') return undefined;
-  if (judged.decision === 'deny')
-    return floorItem(judged.source === 'confinement' ? 'secret-reads' : 'deny-rules');
+  if (judged.decision === 'deny') return floorItem(judged.source === 'confinement' ? 'secret-reads' : 'deny-rules');
   switch (judged.source) {
     case 'default':
       if (facts.runsCommands && !facts.boxed) return floorItem('leaving-the-box');

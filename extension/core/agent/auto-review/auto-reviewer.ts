@@ -86,7 +86,13 @@ export class AutoReviewer {
     const review: ReviewNote = { ...answer, model };
     if (answer.decision === 'ask') return { ...judged, review };
     const { alwaysRule: _notOffered, ...rest } = judged;
-    return { ...rest, decision: 'allow', source: 'reviewer', reason: `the reviewer allowed it: ${answer.reason}`, review };
+    return {
+      ...rest,
+      decision: 'allow',
+      source: 'reviewer',
+      reason: `the reviewer allowed it: ${answer.reason}`,
+      review,
+    };
   }
 
   /** What the reviews cost since last taken: the turn adds it to the run's usage (and its caps). */
@@ -177,7 +183,9 @@ export class AutoReviewer {
     this.spent.push(s);
     addUsage(this.unreported, s.usage);
     this.unreported.costUsd =
-      this.unreported.costUsd === undefined || s.costUsd === undefined ? undefined : this.unreported.costUsd + s.costUsd;
+      this.unreported.costUsd === undefined || s.costUsd === undefined
+        ? undefined
+        : this.unreported.costUsd + s.costUsd;
   }
 
   /** A spending cap the run has reached counting the reviews not yet reported: no more reviews then. */
