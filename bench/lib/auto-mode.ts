@@ -16,11 +16,13 @@ async function main() {
     console.log('mode   steps   prompts   reviewer calls');
     for (const r of [ask, auto])
       console.log(
-        `${r.mode.padEnd(5)}  ${String(r.steps).padStart(5)}   ${String(r.prompts.length).padStart(7)}   ${String(r.reviews).padStart(14)}`,
+        `${r.mode.padEnd(5)}  ${String(r.steps).padStart(5)}   ${String(r.prompts.length).padStart(7)}   ` +
+          String(r.reviews).padStart(14),
       );
     const ratio = ask.prompts.length ? auto.prompts.length / ask.prompts.length : 0;
     console.log(
-      `auto asks ${auto.prompts.length} of ask mode's ${ask.prompts.length} (1 in ${ratio ? (1 / ratio).toFixed(1) : '∞'}); ` +
+      `auto asks ${auto.prompts.length} of ask mode's ${ask.prompts.length} ` +
+        `(1 in ${ratio ? (1 / ratio).toFixed(1) : '∞'}); ` +
         `goal ≤ 1 in 10: ${ratio <= 0.1 ? 'met' : 'NOT met'}`,
     );
     console.log(
