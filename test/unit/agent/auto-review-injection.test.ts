@@ -14,7 +14,7 @@ import { bashTool } from '../../../extension/core/tools/bash';
 import { readFileTool } from '../../../extension/core/tools/read-file';
 import { declaredToolFacts } from '../../../extension/core/tools/registry';
 import { createWebFetchTool } from '../../../extension/core/tools/web-fetch';
-import type { Envelope, PendingApproval, ToolCallView } from '../../../extension/protocol';
+import { type Envelope, type PendingApproval, type ToolCallView, usageLine } from '../../../extension/protocol';
 import { startFakeLlm, type RecordedRequest } from '../../fixtures/fake-llm';
 import { NodeWorkspace } from '../../fixtures/node-ports';
 import { BOXED } from '../../fixtures/auto-review-judge';
@@ -131,6 +131,14 @@ test('a planted page and file reach the agent, but never the reviewer', async ()
     assert.ok(!sent.includes(planted), `the reviewer's request holds "${planted}"`);
   assert.ok(sent.includes(USER_TEXT), "the reviewer sees the user's own message");
   assert.ok(sent.includes(DEPLOY), 'the reviewer sees the action in full');
+  // Its call counts in the run's usage and is kept apart.
+  const usage = h
+    .envelopes('r1')
+    .flatMap((e: Envelope) => (e.event.type === 'usage' ? [e.event.usage] : []))
+    .at(-1);
+  assert.equal(usage?.review?.calls, 1);
+  assert.ok(usage && usage.review && usage.inputTokens > usage.review.inputTokens);
+  assert.match(usageLine(usage), /of which reviewer: 1 call, \$/);
   // The reviewer's "ask" is on the card, as one line.
   const cards = h
     .envelopes('r1')
