@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { createPolicy, type Policy } from '../../../extension/core/permissions';
 import * as openai from '../../../extension/core/providers/openai';
 import { mergeProviderConfigs, ProviderRegistry } from '../../../extension/core/providers/registry';
+import type { AuditEntry } from '../../../extension/core/security/audit-log';
 import { bashTool } from '../../../extension/core/tools/bash';
 import { readFileTool } from '../../../extension/core/tools/read-file';
 import { declaredToolFacts } from '../../../extension/core/tools/registry';
@@ -95,6 +96,7 @@ test('a planted page and file reach the agent, but never the reviewer', async ()
     },
     rememberRule: async () => {},
   };
+  const audit: AuditEntry[] = [];
   const h = createHarness({
     provider,
     tools: [webFetch, readFileTool, bashTool],
@@ -102,6 +104,7 @@ test('a planted page and file reach the agent, but never the reviewer', async ()
     permissions,
     sandbox: { status: () => BOXED, launch: async () => Promise.reject(new Error('not run')), widen: async () => {} },
     autoMode: { reviewerModel: () => undefined, timeoutMs: () => undefined },
+    audit: (e) => audit.push(e),
   });
   const sending = h.controller.send('r1', USER_TEXT, 'agent');
   const approval = await until(
@@ -131,6 +134,15 @@ test('a planted page and file reach the agent, but never the reviewer', async ()
     assert.ok(!sent.includes(planted), `the reviewer's request holds "${planted}"`);
   assert.ok(sent.includes(USER_TEXT), "the reviewer sees the user's own message");
   assert.ok(sent.includes(DEPLOY), 'the reviewer sees the action in full');
+  // The audit log has the reviewer's answer beside the user's decision.
+  const logged = audit.find((e) => e.tool === 'bash');
+  assert.equal(logged?.decidedBy, 'user');
+  assert.equal(logged?.status, 'denied');
+  assert.deepEqual(logged?.review, {
+    decision: 'ask',
+    reason: 'deploying to production was not asked for',
+    model: 'scripted/m',
+  });
   // Its call counts in the run's usage and is kept apart.
   const usage = h
     .envelopes('r1')
