@@ -3,6 +3,8 @@
 // picks, which answers allow or ask with a one-line reason. Every way the reviewer can fail — an
 // error, no answer within the time limit, a malformed answer, a spending cap reached — asks the user.
 // One reviewer per turn: its verdicts are cached per identical action within that turn, no longer.
+// It is also where the one floor item the policy's default would let through in `allow` mode is held:
+// a fetch by URL (web_fetch, the browser) asks unless the user's own rule allows it.
 import type { ReviewNote, ToolKind, Usage } from '../../../protocol';
 import { floorHolding, floorItem } from '../../permissions/floor';
 import type { Policy } from '../../permissions';
