@@ -94,7 +94,8 @@ export function usageLine(
   const r = u.review;
   const review = r?.calls
     ? ` · of which reviewer: ${r.calls} call${r.calls === 1 ? '' : 's'}, ` +
-      `${r.costUsd === undefined ? formatTokens(r.inputTokens + r.outputTokens) + ' tokens' : formatUsd(r.costUsd)}`
+      (r.costUsd === undefined ? `${formatTokens(r.inputTokens + r.outputTokens)} tokens` : formatUsd(r.costUsd))
     : '';
-  return `${formatTokens(u.inputTokens)} in${cached} · ${formatTokens(u.outputTokens)} out${reasoning} · ${cost}${review}`;
+  const line = `${formatTokens(u.inputTokens)} in${cached} · ${formatTokens(u.outputTokens)} out${reasoning} · ${cost}`;
+  return line + review;
 }

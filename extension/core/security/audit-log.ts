@@ -22,15 +22,7 @@ import type { Redactor } from './redact';
 
 export type AuditDecision = 'allow' | 'ask' | 'deny';
 /** Who made the decision: a permission rule, the user at an approval card, a default, a built-in, a hook. */
-export type AuditDecidedBy =
-  | 'rule'
-  | 'user'
-  | 'default'
-  | 'protected'
-  | 'confinement'
-  | 'mode'
-  | 'hook'
-  | 'reviewer';
+export type AuditDecidedBy = 'rule' | 'user' | 'default' | 'protected' | 'confinement' | 'mode' | 'hook' | 'reviewer';
 export type AuditStatus = 'ok' | 'error' | 'denied' | 'aborted';
 
 export interface AuditEntry {

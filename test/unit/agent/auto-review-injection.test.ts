@@ -149,7 +149,7 @@ test('a planted page and file reach the agent, but never the reviewer', async ()
     .flatMap((e: Envelope) => (e.event.type === 'usage' ? [e.event.usage] : []))
     .at(-1);
   assert.equal(usage?.review?.calls, 1);
-  assert.ok(usage && usage.review && usage.inputTokens > usage.review.inputTokens);
+  assert.ok(usage?.review && usage.inputTokens > usage.review.inputTokens);
   assert.match(usageLine(usage), /of which reviewer: 1 call, \$/);
   // The reviewer's "ask" is on the card, as one line.
   const cards = h
