@@ -43,6 +43,11 @@ const benches = [
     'memory and snapshot at 1/10/100 MB of history (1 GB with SEXTANT_BENCH_1GB=1), all-hot layout vs cold sessions',
   ],
   ['permissions', 'bench/permissions.mjs', 'permission decision per tool call (policy + shell parse)'],
+  [
+    'auto-mode',
+    'bench/auto-mode.mjs',
+    'prompts shown over a scripted 100-step Agent session: ask mode vs auto mode (fake LLM as model and reviewer)',
+  ],
   ['sandbox', 'bench/sandbox.mjs', 'time a boxed command adds (true, node -e 0, git status) and proxy throughput'],
   ['run-later', 'bench/run-later.mjs', 'files that run later: time the watch adds to a boxed command (400 .bin links)'],
   ['checkpoints', 'bench/checkpoints.mjs', 'checkpoint per turn and rewind, 1/10/100 files of 10 KB'],

@@ -21,6 +21,7 @@ import {
   type QueuedMessage,
   type McpServerView,
   type ModelChoice,
+  type PermissionMode,
   type ReasoningChoice,
   type Outbound,
   type OutboundHandlers,
@@ -57,6 +58,8 @@ export interface Meta {
   sandbox?: SandboxView;
   /** Research mode's "Research scope" (absent: the host has no research). */
   researchScope?: ResearchScope;
+  /** sextant.permissions.defaultMode (absent: the host has no policy). */
+  permissionMode?: PermissionMode;
 }
 
 /** Fired on window after each flush: lets tests and the benchmark time renders from inside the page. */
@@ -280,6 +283,13 @@ export class ChatStore {
     this.schedule();
   }
 
+  /** The header's permission mode, shown at once (the host writes the setting and sends a snapshot). */
+  setPermissionMode(permissionMode: PermissionMode): void {
+    this.meta = { ...this.meta, permissionMode };
+    this.mark('meta');
+    this.schedule();
+  }
+
   setModel(model: string): void {
     this.meta = { ...this.meta, model };
     this.mark('meta');
@@ -374,6 +384,7 @@ export class ChatStore {
       reasoning: snapshot.reasoning ?? {},
       ...(snapshot.sandbox ? { sandbox: snapshot.sandbox } : {}),
       ...(snapshot.researchScope ? { researchScope: snapshot.researchScope } : {}),
+      ...(snapshot.permissionMode ? { permissionMode: snapshot.permissionMode } : {}),
     };
     this.redo = snapshot.redo;
     this.goal = snapshot.goal;

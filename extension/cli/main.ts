@@ -120,12 +120,12 @@ function flagSettings(opts: CliOptions): Record<string, unknown> {
   if (opts.maxSteps) s['agent.maxSteps'] = opts.maxSteps;
   if (opts.maxCostUsd) s['budget.maxCostUsd'] = opts.maxCostUsd;
   if (opts.sandbox) s['sandbox.mode'] = opts.sandbox;
-  // accept-edits: writes inside the workspace run, as the extension's mode; auto: that, and commands
-  // run in the box without asking (where no box works they still ask, so they are refused).
-  if (opts.permissionMode === 'accept-edits' || opts.permissionMode === 'auto')
-    s['permissions.defaultMode'] = 'acceptEdits';
+  // accept-edits: writes inside the workspace run, as the extension's mode; auto: the extension's auto
+  // mode — a reviewer model (sextant.autoMode.reviewerModel, else the run's model) answers what no rule
+  // covers, through the same core; the floor, and a reviewer's "ask", are refused (nobody to ask here).
+  if (opts.permissionMode === 'accept-edits') s['permissions.defaultMode'] = 'acceptEdits';
+  if (opts.permissionMode === 'auto') s['permissions.defaultMode'] = 'auto';
   if (opts.permissionMode === 'ask') s['permissions.defaultMode'] = 'ask';
-  if (opts.permissionMode === 'auto' && !opts.sandbox) s['sandbox.mode'] = 'auto';
   return s;
 }
 

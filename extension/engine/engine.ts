@@ -50,6 +50,7 @@ import {
   readMcpServersSetting,
   readPermissionSettings,
   readSandboxSettings,
+  readAutoModeSettings,
   readSettings,
   researchSetting,
   type SettingsSource,
@@ -272,6 +273,10 @@ export async function createEngine(host: EngineHost): Promise<Engine> {
       hasWorkspaceFolder: () => host.workspaceFolders.length > 0,
     },
     models: modelServices(providers, host.globalState, settings, () => host.workspaceFolders),
+    autoMode: {
+      reviewerModel: () => readAutoModeSettings(settings).reviewerModel,
+      timeoutMs: () => readAutoModeSettings(settings).timeoutMs,
+    },
     limits: {
       maxSteps: () => readSettings(settings).maxSteps,
       budget: () => readSettings(settings).budget,

@@ -159,6 +159,17 @@ export function readPermissionSettings(s: SettingsSource): PermissionSettingsRea
   };
 }
 
+/**
+ * sextant.autoMode.*: the reviewer model (undefined: the chat's) and how long a review may take
+ * (undefined: the reviewer's default). User settings only: a workspace must not pick who answers for you.
+ */
+export function readAutoModeSettings(s: SettingsSource): { reviewerModel?: string; timeoutMs?: number } {
+  const model = nonEmpty(s.user('autoMode.reviewerModel'));
+  const t = s.user('autoMode.timeoutMs');
+  const timeoutMs = typeof t === 'number' && Number.isFinite(t) && t >= 1000 ? Math.min(t, 120_000) : undefined;
+  return { ...(model ? { reviewerModel: model } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
+}
+
 /** sextant.sandbox.mode and .network.allowedHosts, from user settings only (parsed in core/sandbox/settings.ts). */
 export function readSandboxSettings(s: SettingsSource): SandboxSettingsRead {
   return parseSandboxSettings({

@@ -5,6 +5,7 @@ import { EnvelopeSchema } from './events';
 import {
   ModeSchema,
   QueuedMessageSchema,
+  PermissionModeSchema,
   ReasoningChoiceSchema,
   RunBudgetChoiceSchema,
   SessionSummarySchema,
@@ -58,6 +59,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
     end: z.number().int().positive().optional(),
   }),
   z.object({ type: z.literal('setModel'), model: z.string().min(1) }),
+  /** The header's "Permission mode" picker: sextant.permissions.defaultMode in the user's settings. */
+  z.object({ type: z.literal('setPermissionMode'), mode: PermissionModeSchema }),
   /** The model picker's reasoning option for one model (kept per model reference). */
   z.object({ type: z.literal('setReasoning'), model: z.string().min(1), reasoning: ReasoningChoiceSchema }),
   z.object({ type: z.literal('newChat') }),

@@ -48,6 +48,15 @@ export const SubagentViewSchema = z.object({
 });
 export type SubagentView = z.infer<typeof SubagentViewSchema>;
 
+/** Auto mode's reviewer on one call: its answer and one-line reason ("Reviewed: …" on the card). */
+export const ReviewNoteSchema = z.object({
+  decision: z.enum(['allow', 'ask']),
+  reason: z.string(),
+  /** The reviewer model (`provider/model`); absent when the reviewer could not answer. */
+  model: z.string().optional(),
+});
+export type ReviewNote = z.infer<typeof ReviewNoteSchema>;
+
 /** One tool call as the chat shows it: a compact card. */
 export const ToolCallViewSchema = z.object({
   callId: z.string(),
@@ -72,6 +81,8 @@ export const ToolCallViewSchema = z.object({
   hooks: z.array(z.string()).optional(),
   /** Images the call returned (a browser screenshot), shown as thumbnails; the bytes are in the image store. */
   images: z.array(ImageRefSchema).max(8).optional(),
+  /** Auto mode: what the reviewer said about this call. */
+  review: ReviewNoteSchema.optional(),
 });
 export type ToolCallView = z.infer<typeof ToolCallViewSchema>;
 
@@ -90,6 +101,15 @@ export const UsageSchema = z.object({
   cacheWriteTokens: z.number().optional(),
   /** Undefined when the model's price is unknown: tokens are shown, never a made-up figure. */
   costUsd: z.number().optional(),
+  /** Auto mode's reviewer calls: a part of the figures above, shown apart. */
+  review: z
+    .object({
+      calls: z.number().int().nonnegative(),
+      inputTokens: z.number(),
+      outputTokens: z.number(),
+      costUsd: z.number().optional(),
+    })
+    .optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 
@@ -355,6 +375,10 @@ export const SandboxViewSchema = z.object({
 });
 export type SandboxView = z.infer<typeof SandboxViewSchema>;
 
+/** sextant.permissions.defaultMode, as the header's "Permission mode" picker shows and sets it. */
+export const PermissionModeSchema = z.enum(['ask', 'auto', 'acceptEdits', 'allow']);
+export type PermissionMode = z.infer<typeof PermissionModeSchema>;
+
 export const SnapshotSchema = z.object({
   sessionId: z.string(),
   title: z.string(),
@@ -382,5 +406,7 @@ export const SnapshotSchema = z.object({
   researchScope: z.enum(['web', 'workspace', 'both']).optional(),
   /** The session's goal (`/goal`), running or as it ended, for the goal banner. */
   goal: GoalViewSchema.optional(),
+  /** The permission mode in force (absent: the host has no policy). */
+  permissionMode: PermissionModeSchema.optional(),
 });
 export type Snapshot = z.infer<typeof SnapshotSchema>;

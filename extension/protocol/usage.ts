@@ -12,6 +12,8 @@ export interface UsageTotal {
   costUsd: number | undefined;
   /** Answers that reported usage. */
   answers: number;
+  /** Auto mode's reviewer calls, a part of the figures above (absent: none). */
+  review?: Usage['review'];
 }
 
 export function sessionUsage(messages: readonly ChatMessage[]): UsageTotal {
@@ -32,6 +34,15 @@ export function sessionUsage(messages: readonly ChatMessage[]): UsageTotal {
     total.outputTokens += u.outputTokens;
     total.reasoningTokens += u.reasoningTokens ?? 0;
     total.costUsd = total.costUsd === undefined || u.costUsd === undefined ? undefined : total.costUsd + u.costUsd;
+    if (u.review) {
+      const r = total.review ?? { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+      total.review = {
+        calls: r.calls + u.review.calls,
+        inputTokens: r.inputTokens + u.review.inputTokens,
+        outputTokens: r.outputTokens + u.review.outputTokens,
+        ...(r.costUsd === undefined || u.review.costUsd === undefined ? {} : { costUsd: r.costUsd + u.review.costUsd }),
+      };
+    }
   }
   return total;
 }
@@ -63,9 +74,15 @@ export function formatUsd(n: number): string {
   return `$${n.toFixed(2)}`;
 }
 
-/** One line: "12.3k in (10k cached) · 450 out (300 reasoning) · $0.012" — or "· price unknown". */
+/**
+ * One line: "12.3k in (10k cached) · 450 out (300 reasoning) · $0.012" — or "· price unknown" — and,
+ * in auto mode, the reviewer's part apart: "· of which reviewer: 3 calls, $0.0004".
+ */
 export function usageLine(
-  u: Pick<Usage, 'inputTokens' | 'cachedTokens' | 'cacheWriteTokens' | 'outputTokens' | 'reasoningTokens' | 'costUsd'>,
+  u: Pick<
+    Usage,
+    'inputTokens' | 'cachedTokens' | 'cacheWriteTokens' | 'outputTokens' | 'reasoningTokens' | 'costUsd' | 'review'
+  >,
 ): string {
   const parts = [
     u.cachedTokens ? `${formatTokens(u.cachedTokens)} cached` : '',
@@ -74,5 +91,11 @@ export function usageLine(
   const cached = parts.length ? ` (${parts.join(', ')})` : '';
   const reasoning = u.reasoningTokens ? ` (${formatTokens(u.reasoningTokens)} reasoning)` : '';
   const cost = u.costUsd === undefined ? 'price unknown' : formatUsd(u.costUsd);
-  return `${formatTokens(u.inputTokens)} in${cached} · ${formatTokens(u.outputTokens)} out${reasoning} · ${cost}`;
+  const r = u.review;
+  const review = r?.calls
+    ? ` · of which reviewer: ${r.calls} call${r.calls === 1 ? '' : 's'}, ` +
+      (r.costUsd === undefined ? `${formatTokens(r.inputTokens + r.outputTokens)} tokens` : formatUsd(r.costUsd))
+    : '';
+  const line = `${formatTokens(u.inputTokens)} in${cached} · ${formatTokens(u.outputTokens)} out${reasoning} · ${cost}`;
+  return line + review;
 }

@@ -33,7 +33,10 @@ export interface ChatSlotServices {
    * The controller's services that every chat shares as they are — among them the window's one fleet
    * (window-fleet.ts): every slot's requests count against its parallel limit, total caps and spend rate.
    */
-  shared: Pick<ChatServices, 'approvals' | 'project' | 'hooks' | 'models' | 'limits' | 'history' | 'fleet'>;
+  shared: Pick<
+    ChatServices,
+    'approvals' | 'project' | 'hooks' | 'models' | 'limits' | 'history' | 'fleet' | 'autoMode'
+  >;
   host: Omit<ChatHost, 'post' | 'onCurrentSessionChanged'>;
   tools: Omit<ChatServices['tools'], 'checkpoints'>;
   subagentLimits: SubagentServices['limits'];

@@ -35,6 +35,7 @@ export function sharedHandlerParts(o: {
   return {
     log: o.channel,
     setApiKey: runtime.setApiKey,
+    setPermissionMode: (mode) => o.permissions.setDefaultMode(mode),
     pickModel: runtime.pickModel,
     exportSession: runtime.exportSession,
     exportReport: runtime.exportReport,

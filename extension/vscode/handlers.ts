@@ -5,7 +5,15 @@ import * as vscode from 'vscode';
 import { type GrantHost, preApprovalFor } from '../core/extensions/command-grants';
 import { type Attachment, messageWithAttachments } from '../core/extensions/references/attach';
 import type { ResolvedReferences } from '../core/extensions/references/resolve';
-import type { InboundHandlers, Mode, Outbound, Reference, ReferenceCandidate, RunBudgetChoice } from '../protocol';
+import type {
+  InboundHandlers,
+  Mode,
+  Outbound,
+  PermissionMode,
+  Reference,
+  ReferenceCandidate,
+  RunBudgetChoice,
+} from '../protocol';
 import type { ChatController } from '../core/agent/controller';
 import { expandPrompt } from '../core/extensions/prompt-expansion';
 import { gitReviewDiff } from '../core/extensions/review';
@@ -25,6 +33,8 @@ export interface HandlerHost {
   log: vscode.LogOutputChannel;
   setApiKey(): Promise<void>;
   pickModel(): Promise<void>;
+  /** The header's "Permission mode": writes sextant.permissions.defaultMode (user settings). */
+  setPermissionMode?(mode: PermissionMode): Promise<void>;
   exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
   exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
   /** "Open in Editor" on a History entry. */
@@ -264,6 +274,10 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     setResearchScope: (m) => c.setResearchScope(m.scope),
     openSource: (m) => openWorkspaceSource(m.path, { start: m.start, end: m.end }, host.log),
     setModel: (m) => c.setModel(m.model),
+    setPermissionMode: async (m) => {
+      await host.setPermissionMode?.(m.mode);
+      await c.postSnapshot();
+    },
     setReasoning: (m) => c.setReasoning(m.model, m.reasoning),
     newChat: () => c.newChat(),
     openLink: async (m) => {

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PermissionGate } from '../core/agent/permission-gate';
 import type { PermissionSettings } from '../core/permissions/types';
+import type { PermissionMode } from '../protocol';
 import type { Logger } from '../core/ports';
 import type { AuditEntry } from '../core/security/audit-log';
 import { createPermissions, type UserPermissionSettings } from '../engine/permissions';
@@ -27,6 +28,8 @@ export interface PermissionHost extends vscode.Disposable {
   audit(entry: AuditEntry): void;
   /** Settings, the workspace file or the folders changed: the policy is rebuilt for the next tool call. */
   invalidate(): void;
+  /** The header's "Permission mode": sextant.permissions.defaultMode in the user's settings. */
+  setDefaultMode(mode: PermissionMode): Promise<void>;
   showAuditLog(): Promise<void>;
 }
 
@@ -55,6 +58,13 @@ export function createPermissionHost(deps: PermissionHostDeps): PermissionHost {
     gate: permissions.gate,
     audit: permissions.audit,
     invalidate: permissions.invalidate,
+    setDefaultMode: async (mode) => {
+      const config = vscode.workspace.getConfiguration('sextant');
+      await config.update('permissions.defaultMode', mode, vscode.ConfigurationTarget.Global);
+      deps.log.info(`permissions: the header set sextant.permissions.defaultMode to ${mode} (user settings)`);
+      // Now, not when the change event arrives: the snapshot that follows shows the mode in force.
+      permissions.invalidate();
+    },
     showAuditLog: async () => {
       try {
         const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(permissions.auditFile));

@@ -38,7 +38,13 @@ import { secretsPort } from './secrets';
 import { runtimeReactions, watchSettings } from './setting-reactions';
 import { openHistoryStore } from './history-store-host';
 import { modelServices } from './model-services';
-import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings, watchSettingsCache } from './settings';
+import {
+  readAutoModeSettings,
+  readPermissionSettings,
+  readSettings,
+  watchIgnoredWorkspaceSettings,
+  watchSettingsCache,
+} from './settings';
 import { showStorage } from './storage-command';
 import { onTrustGranted, ToolsHost } from './tools-host';
 import { WorkspaceSettingsFile } from './workspace-settings';
@@ -192,6 +198,10 @@ export async function createRuntime(
       project,
       hooks: hooks.engine,
       models: modelServices(providers, context.globalState),
+      autoMode: {
+        reviewerModel: () => readAutoModeSettings().reviewerModel,
+        timeoutMs: () => readAutoModeSettings().timeoutMs,
+      },
       limits: {
         maxSteps: () => readSettings().maxSteps,
         budget: () => readSettings().budget,

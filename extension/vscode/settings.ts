@@ -49,6 +49,7 @@ export const readMcpServersSetting = () => engine.readMcpServersSetting(vscodeSe
 export const readHooksSetting = () => engine.readHooksSetting(vscodeSettings);
 export const readPermissionSettings = () => engine.readPermissionSettings(vscodeSettings);
 export const readSandboxSettings = () => engine.readSandboxSettings(vscodeSettings);
+export const readAutoModeSettings = () => engine.readAutoModeSettings(vscodeSettings);
 export const readSearchSettings = () => engine.readSearchSettings(vscodeSettings);
 export const readFleetLimits = () => engine.readFleetLimits(vscodeSettings);
 

@@ -1,5 +1,5 @@
 // The header: the mode switch (a radio group; disabled modes carry their reason as a tooltip),
-// the model picker, the session's usage and cost, and New chat / History / Export.
+// the model picker, the permission mode, the session's usage and cost, and New chat / History / Export.
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import {
@@ -16,6 +16,7 @@ import {
 import type { Meta, Topic } from '../store';
 import { LightElement, defineElement } from './base';
 import './context-popover';
+import { renderPermissionMode } from './permission-mode';
 import { iconAdd, iconExport, iconHistory } from './icons';
 
 export const MODE_LABELS: Record<Mode, string> = { chat: 'Chat', plan: 'Plan', research: 'Research', agent: 'Agent' };
@@ -178,6 +179,10 @@ export class SxHeader extends LightElement {
           )}
         </select>
         ${this.renderReasoning(current, meta.reasoning[meta.model] ?? 'off')}
+        ${renderPermissionMode(meta.permissionMode, (mode) => {
+          this.ctx?.store.setPermissionMode(mode);
+          this.ctx?.host.post({ type: 'setPermissionMode', mode });
+        })}
         <span class="spacer"></span>
         ${this.renderUsage()}
         ${this.renderSandbox(meta.sandbox)}

@@ -60,6 +60,15 @@ export function renderToolCard(
     }
     ${call.summary ? html`<p class="tool-summary">${call.summary}</p>` : nothing}
     ${
+      call.review
+        ? html`<p class="tool-review tool-review-${call.review.decision}" role="note">
+            Reviewed: ${call.review.decision === 'allow' ? 'allowed' : 'asks you'} — ${call.review.reason}${
+              call.review.model ? html` <span class="tool-review-model">(${call.review.model})</span>` : nothing
+            }
+          </p>`
+        : nothing
+    }
+    ${
       call.hooks?.length
         ? html`<ul class="tool-hooks" aria-label="Hooks">
             ${call.hooks.map((h) => html`<li>${h}</li>`)}

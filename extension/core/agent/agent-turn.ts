@@ -28,6 +28,7 @@ import { withDelegation } from './task-tool';
 import { runTurn, type TurnEvent } from './turn';
 import { gateWithPreApproval, type PermissionGate } from './permission-gate';
 import { runShellCommandsOf } from './command-shell';
+import { turnReviewer } from './auto-review/turn-reviewer';
 import type { ToolSessionState } from '../tools/types';
 import type { PreApproval } from '../extensions/allowed-tools';
 import type { SteerSource } from './steering';
@@ -157,6 +158,17 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
   }
   // The window's spend rate counts every session (fleet-budget.ts); a run alone judges its own.
   const rate = new SpendRateWatch(r.spend ? undefined : services.limits.maxCostUsdPerMinute?.(), services.host.now());
+  const autoReview = turnReviewer({
+    services,
+    permissions,
+    chatModel: target.ref,
+    chat: () => {
+      chat.flush();
+      return s.chat;
+    },
+    ...(budget ? { budget } : {}),
+    runUsage: () => parentUsage,
+  });
   const turn = runTurn([...modelFacingHistory(s.modelMessages, compaction), userMessage], {
     sessionId: s.id,
     // The turn may fail over (and says so); the compaction above never does: its summary uses the chat's model.
@@ -182,6 +194,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     compactBetweenSteps,
     ...(hooks ? { hooks } : {}),
     ...(r.steers ? { steers: r.steers } : {}),
+    ...(autoReview ? { autoReview } : {}),
   });
   for (;;) {
     const next = await turn.next();

@@ -10,6 +10,7 @@ import type { BudgetLimits } from '../usage/budget';
 import type { ProjectContext } from '../extensions/project-context';
 import type { HookEngine } from '../extensions/hooks/hook-engine';
 import type { ApprovalBroker } from './approval-broker';
+import type { AutoModeSettings } from './auto-review/turn-reviewer';
 import type { PermissionGate } from './permission-gate';
 import type { CheckpointStorage } from './rewind-session';
 import type { Scheduler } from './outbox';
@@ -130,4 +131,6 @@ export interface ChatServices {
    * warning. One FleetBudget shared by every session's services; without it a session runs alone.
    */
   fleet?: Fleet;
+  /** sextant.autoMode.*: without it nothing is reviewed, and defaultMode auto asks like ask. */
+  autoMode?: AutoModeSettings;
 }

@@ -238,6 +238,9 @@ export class ChatController {
       ...(this.services.tools.ports.sandbox
         ? { sandbox: sandboxView(this.services.tools.ports.sandbox.status()) }
         : {}),
+      ...(this.services.tools.permissions
+        ? { permissionMode: this.services.tools.permissions.policy().defaultMode }
+        : {}),
     };
   }
 

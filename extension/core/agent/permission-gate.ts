@@ -6,7 +6,7 @@ import type { WorkspacePort } from '../ports';
 import { decide, suggestRule, type Policy } from '../permissions';
 import type { Decision } from '../permissions/types';
 import type { ToolFacts } from '../permissions/tool-facts';
-import type { ToolKind } from '../../protocol';
+import type { ReviewNote, ToolKind } from '../../protocol';
 import { realPathOf, resolvePath } from '../tools/util/paths';
 import { compilePreApproval, type PreApproval, withPreApproval } from '../extensions/allowed-tools';
 
@@ -41,6 +41,8 @@ export function gateWithPreApproval(gate: PermissionGate, pre: PreApproval): Per
 export interface Judgement extends Decision {
   /** The narrow rule "Always allow" would add; absent when it may not be offered (protected paths, chains). */
   alwaysRule?: string;
+  /** Auto mode: what the reviewer said (shown on the card, written in the audit log). */
+  review?: ReviewNote;
 }
 
 export async function judgeCall(

@@ -79,9 +79,12 @@ export async function judge(opts: TurnOptions, tool: AnyTool, input: unknown): P
     opts.ports.sandbox?.status(),
   );
   // Approved once in this session (a browser origin): only the default's "ask" yields, never a rule's.
-  if (judged.decision !== 'ask' || judged.source !== 'default' || !tool.approvedEarlier) return judged;
-  const earlier = tool.approvedEarlier(input, opts.toolSession);
-  return earlier ? { decision: 'allow', source: 'default', reason: earlier } : judged;
+  const earlier =
+    judged.decision === 'ask' && judged.source === 'default' && tool.approvedEarlier?.(input, opts.toolSession);
+  if (earlier) return { decision: 'allow', source: 'default', reason: earlier };
+  // Auto mode: the default question (never the floor's) goes to the reviewer model (auto-review/).
+  const call = { tool: tool.name, kind: tool.kind, input };
+  return opts.autoReview ? opts.autoReview.judge(call, judged, opts.ports.sandbox?.status(), opts.signal) : judged;
 }
 
 /** Who decided, for the audit log ("parse" failures fall back to the default). */
@@ -369,6 +372,7 @@ export function auditCall(
       decision: judged.decision,
       decidedBy,
       ...(judged.rule ? { rule: judged.rule } : { rule: judged.reason }),
+      ...(judged.review ? { review: judged.review } : {}),
       status,
       durationMs,
       args: input,

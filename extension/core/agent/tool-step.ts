@@ -139,7 +139,8 @@ async function runCall(c: StepCall, step: Step): Promise<ModelMessage> {
     policyJudged = await judge(opts, tool, input);
   }
   let judged = adjust(policyJudged);
-  if (pre?.notes.length || pre?.updatedInput) queue.push({ type: 'tool_updated', call: shown });
+  if (judged.review) shown = { ...shown, review: judged.review };
+  if (pre?.notes.length || pre?.updatedInput || judged.review) queue.push({ type: 'tool_updated', call: shown });
   if (pre?.halt) step.halt(pre.stopReason ?? 'a PreToolUse hook stopped the agent');
   let audit = auditCall(opts, shown, tool, input, judged);
   let decidedBy: AuditDecidedBy = decidedByOf(judged);

@@ -23,6 +23,8 @@ import { spokenNotes } from '../extensions/hooks/hook-output';
 import type { PermissionGate } from './permission-gate';
 import { type SteerSource, steerNotice } from './steering';
 import { runToolCalls } from './tool-step';
+import type { AutoReviewer } from './auto-review/auto-reviewer';
+import { addReviewSpent } from './auto-review/review-usage';
 
 /** What the loop needs from the tool registry. */
 export interface ToolRuntime {
@@ -84,6 +86,8 @@ export interface TurnOptions {
   hooks?: SessionHooks;
   /** Messages the user steers the running turn with, delivered before the next model call. */
   steers?: SteerSource;
+  /** Auto mode's reviewer for this turn (absent: nothing is reviewed; the default question asks). */
+  autoReview?: AutoReviewer;
 }
 
 /** How often a Stop hook may send a turn on ("decision": "block") before the turn ends anyway. */
@@ -246,10 +250,13 @@ export async function* runTurn(
     }
     const results = await work;
     yield* drain();
-    if (spentByTools.length) {
-      for (const s of spentByTools) cost.addPriced(total, s.usage, s.costUsd);
+    // The reviewer's calls count in the run's cost and caps like the tools' own, and are kept apart too.
+    const reviews = opts.autoReview?.takeSpent() ?? [];
+    if (spentByTools.length || reviews.length) {
+      for (const s of [...spentByTools, ...reviews]) cost.addPriced(total, s.usage, s.costUsd);
+      for (const s of reviews) addReviewSpent(total, s);
       total.costUsd = cost.of(total);
-      yield { type: 'usage', usage: { ...total } };
+      yield { type: 'usage', usage: { ...total, ...(total.review ? { review: { ...total.review } } : {}) } };
     }
     messages.push(...results);
     yield { type: 'history', messages: results };

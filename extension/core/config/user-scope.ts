@@ -18,6 +18,8 @@ export const USER_ONLY_SETTINGS = [
   'permissions.ask',
   'permissions.deny',
   'permissions.defaultMode',
+  'autoMode.reviewerModel',
+  'autoMode.timeoutMs',
   'sandbox.extraWriteRoots',
   'sandbox.mode',
   'sandbox.network.allowedHosts',

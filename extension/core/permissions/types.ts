@@ -9,9 +9,10 @@ export type PermissionDecision = 'allow' | 'ask' | 'deny';
 /**
  * Why: a user or workspace `rule`; the `default` for the mode; a `protected` path (always asks);
  * `confinement` (outside the workspace, or a secret location); `parse` (the call cannot be judged
- * with confidence — an unreadable command, a program only known at run time, …).
+ * with confidence — an unreadable command, a program only known at run time, …); `reviewer`: auto
+ * mode's reviewer model allowed what only the default would have asked (core/agent/auto-review/).
  */
-export type DecisionSource = 'rule' | 'default' | 'protected' | 'confinement' | 'parse' | 'hook';
+export type DecisionSource = 'rule' | 'default' | 'protected' | 'confinement' | 'parse' | 'hook' | 'reviewer';
 
 export interface Decision {
   decision: PermissionDecision;
@@ -26,8 +27,10 @@ export interface Decision {
  * What a call no rule matches gets: `ask` (reads inside the workspace run, the rest asks),
  * `acceptEdits` (also writes inside the workspace and extraWriteRoots), `allow` (everything but
  * protected paths, writes outside the workspace, deny rules and commands that cannot be judged).
+ * `auto` is `ask` to the policy; what would ask only because no rule covers it then goes to a
+ * reviewer model (core/agent/auto-review/), never what the floor holds (floor.ts).
  */
-export type DefaultMode = 'ask' | 'acceptEdits' | 'allow';
+export type DefaultMode = 'ask' | 'auto' | 'acceptEdits' | 'allow';
 
 export type RuleList = 'allow' | 'ask' | 'deny';
 

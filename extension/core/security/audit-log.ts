@@ -22,7 +22,7 @@ import type { Redactor } from './redact';
 
 export type AuditDecision = 'allow' | 'ask' | 'deny';
 /** Who made the decision: a permission rule, the user at an approval card, a default, a built-in, a hook. */
-export type AuditDecidedBy = 'rule' | 'user' | 'default' | 'protected' | 'confinement' | 'mode' | 'hook';
+export type AuditDecidedBy = 'rule' | 'user' | 'default' | 'protected' | 'confinement' | 'mode' | 'hook' | 'reviewer';
 export type AuditStatus = 'ok' | 'error' | 'denied' | 'aborted';
 
 export interface AuditEntry {
@@ -38,6 +38,8 @@ export interface AuditEntry {
   args: unknown;
   /** The sub-agent that made the call (or was started), when not the chat's own agent. */
   subagent?: string;
+  /** Auto mode: the reviewer's answer and one-line reason (model absent: it could not answer). */
+  review?: { decision: 'allow' | 'ask'; reason: string; model?: string };
 }
 
 export interface AuditLogOptions {

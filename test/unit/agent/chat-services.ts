@@ -16,6 +16,7 @@ type Flat = ChatServices['host'] &
     subagents?: ChatServices['subagents'];
     hooks?: ChatServices['hooks'];
     fleet?: ChatServices['fleet'];
+    autoMode?: ChatServices['autoMode'];
   };
 
 export function chatServices(d: Flat): ChatServices {
@@ -63,6 +64,7 @@ export function chatServices(d: Flat): ChatServices {
     ...(d.subagents ? { subagents: d.subagents } : {}),
     ...(d.hooks ? { hooks: d.hooks } : {}),
     ...(d.fleet ? { fleet: d.fleet } : {}),
+    ...(d.autoMode ? { autoMode: d.autoMode } : {}),
   };
 }
 

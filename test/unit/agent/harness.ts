@@ -107,6 +107,8 @@ export function createHarness(opts: {
   images?: boolean;
   /** Sees every post after it is recorded (a session hub's slot, in the hub's tests). */
   onPost?: (message: Outbound) => void;
+  /** sextant.autoMode.* (the reviewer of defaultMode auto); none by default. */
+  autoMode?: ChatServices['autoMode'];
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -201,6 +203,7 @@ export function createHarness(opts: {
       ...(opts.fleet ? { fleet: opts.fleet } : {}),
       hooks: opts.hooks,
       ...(opts.afterModelCallSent ? { afterModelCallSent: opts.afterModelCallSent } : {}),
+      ...(opts.autoMode ? { autoMode: opts.autoMode } : {}),
       scheduler: {
         setTimeout: (fn, _ms) => setTimeout(fn, 1),
         clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),

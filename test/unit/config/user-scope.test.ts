@@ -98,10 +98,10 @@ describe('package.json', () => {
     }
   });
 
-  test('bounds maxSteps and lists the three permission modes with descriptions', () => {
+  test('bounds maxSteps and lists the four permission modes with descriptions', () => {
     assert.equal(props['sextant.agent.maxSteps'].maximum, 500);
     assert.ok(Number(props['sextant.agent.maxSteps'].default) >= 100, 'enough steps for real work');
-    assert.deepEqual(props['sextant.permissions.defaultMode'].enum, ['ask', 'acceptEdits', 'allow']);
-    assert.equal((props['sextant.permissions.defaultMode'].enumDescriptions as string[]).length, 3);
+    assert.deepEqual(props['sextant.permissions.defaultMode'].enum, ['ask', 'auto', 'acceptEdits', 'allow']);
+    assert.equal((props['sextant.permissions.defaultMode'].enumDescriptions as string[]).length, 4);
   });
 });

@@ -12,38 +12,21 @@ import { createPolicy } from '../../../extension/core/permissions';
 import { bashTool } from '../../../extension/core/tools/bash';
 import { declaredToolFacts } from '../../../extension/core/tools/registry';
 import { createNodePorts, makeContext, makeTempWorkspace } from '../../fixtures/node-ports';
+import { ISSUE_20_CASES as CASES, ISSUE_20_RULES } from '../../fixtures/permission-regressions';
 
 const posix = process.platform !== 'win32';
-
-/** Commands that run `touch x` (the marker) in a way a narrow rule must not cover. */
-const CASES: Array<[string, string, Record<string, string>?]> = [
-  ['\\r read as a blank', 'git status \r# ; touch x'],
-  ['arithmetic evaluates a subscript', "x='a[$(touch x)]'; git status $((x))"],
-  ['printf -v evaluates a subscript', "printf -v 'a[$(touch x)]' 1; git status"],
-  ['[[ -eq ]] evaluates a subscript', "x='a[$(touch x)]'; [[ $x -eq 1 ]]; git status"],
-  ['set -k makes arguments environment', "set -k; git status GIT_PAGER='touch x' -c x"],
-  ['sed e runs a command', "sed -n '1e touch x' f.txt", { 'f.txt': 'a\n' }],
-  ['sed w writes a file', "sed -n 'w x' f.txt", { 'f.txt': 'a\n' }],
-  ['git log --output writes a file', 'git log -1 --format=%B --output=x'],
-  [
-    'npm test --node-options runs code',
-    "npm test --node-options=\"--import=data:text/javascript,require('fs').writeFileSync('x','')\"",
-    { 'package.json': '{"scripts":{"test":"node -e 0"}}' },
-  ],
-  ['here-doc terminator with \\r', 'git status <<E\nE\r\ntouch x\nE'],
-];
 
 test('issue 20: a narrow rule allows only what it says, through the gate and the bash tool', {
   skip: !posix,
 }, async () => {
-  const allow = ['bash(git status*)', 'bash(git log*)', 'bash(npm test*)', 'bash(sed -n *)'];
+  const { allow, deny } = ISSUE_20_RULES;
   for (const [name, command, files] of CASES) {
     const root = await makeTempWorkspace(files ?? {});
     await fs.mkdir(path.join(root, '.git'), { recursive: true });
     const ports = createNodePorts({ root });
     const marker = path.join(root, 'x');
     const policy = createPolicy({
-      user: { allow, deny: ['bash(touch *)'] },
+      user: { allow, deny },
       workspaceFolders: [root],
       home: homedir(),
       tools: declaredToolFacts(),

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPolicy, decide, suggestRule, type DefaultMode } from '../../../extension/core/permissions';
 import { declaredToolFacts } from '../../../extension/core/tools/registry';
+import { ISSUE_35_BOUNDARY as BOUNDARY, ISSUE_35_WRITES as WRITES } from '../../fixtures/permission-regressions';
 
 const HOME = '/home/dev';
 const WS = '/home/dev/proj';
@@ -22,38 +23,6 @@ const judged = (command: string, p: ReturnType<typeof policy>) => {
   const d = decide(bash(command), p);
   return { decision: d.decision, why: `${command}: ${JSON.stringify(d)}` };
 };
-
-// [rule, command, expected]
-const BOUNDARY: Array<[string, string, 'allow' | 'ask']> = [
-  ['bash(git status*)', 'git status', 'allow'],
-  ['bash(git status*)', 'git status --short', 'allow'],
-  ['bash(git status*)', 'git status -s', 'allow'],
-  ['bash(git status*)', 'git status-x', 'ask'],
-  ['bash(git status*)', 'git statusx', 'ask'],
-  ['bash(git status*)', 'git status.sh', 'ask'],
-  ['bash(git status*)', 'git status_x', 'ask'],
-  ['bash(ls*)', 'ls', 'allow'],
-  ['bash(ls*)', 'ls -la', 'allow'],
-  ['bash(ls*)', 'ls src', 'allow'],
-  ['bash(ls*)', 'lsof', 'ask'],
-  ['bash(ls*)', 'lsof -i', 'ask'],
-  ['bash(npm test*)', 'npm test', 'allow'],
-  ['bash(npm test*)', 'npm test -- --watch=false', 'allow'],
-  ['bash(npm test*)', 'npm testx', 'ask'],
-  ['bash(npm test*)', 'npm test:unit', 'ask'],
-  ['bash(git log*)', 'git log --oneline', 'allow'],
-  ['bash(git log*)', 'git logx', 'ask'],
-  // A `*` after something that is not a letter or digit still runs on, as written.
-  ['bash(npm run test-*)', 'npm run test-unit', 'allow'],
-  ['bash(cat src/*)', 'cat src/a.ts', 'allow'],
-  // After a file name or path the `*` stays a glob over the name.
-  ['bash(cat src/app*)', 'cat src/app.config.ts', 'allow'],
-  ['bash(head README*)', 'head README', 'allow'],
-  ['bash(head README*)', 'head READMEx', 'ask'],
-  ['bash(git log -*)', 'git log -5', 'allow'],
-  // A star inside the pattern is any text, as before.
-  ['bash(git * --oneline)', 'git log --oneline', 'allow'],
-];
 
 for (const [rule, command, expected] of BOUNDARY) {
   test(`issue 35 item 5: ${rule} ${expected === 'allow' ? 'allows' : 'asks for'} \`${command}\``, () => {
@@ -89,34 +58,6 @@ test('issue 35 item 5: a suggested "Always allow" rule still covers the command 
     assert.equal(decision, 'allow', `${rule} — ${why}`);
   }
 });
-
-// [rule, command, expected source of the ask]
-const WRITES: Array<[string, string, string]> = [
-  ['bash(base64*)', 'base64 -d -i p -o ~/.zshrc', 'protected'],
-  ['bash(base64*)', 'base64 -d -i p -o.git/hooks/pre-commit', 'protected'],
-  ['bash(base64*)', 'base64 -d -i p --output=.git/hooks/pre-commit', 'protected'],
-  ['bash(base64*)', 'base64 -d -i p -o /tmp/x', 'confinement'],
-  ['bash(base64*)', 'base64 -D -i p -o../other/x', 'confinement'],
-  ['bash(rg*)', 'rg --hostname-bin ./evil foo', 'parse'],
-  ['bash(rg*)', 'rg --hostname-bin=./evil foo', 'parse'],
-  ['bash(rg*)', 'rg --pre ./evil foo', 'parse'],
-  ['bash(git branch*)', 'git branch -D main', 'parse'],
-  ['bash(git branch*)', 'git branch -d old', 'parse'],
-  ['bash(git branch*)', 'git branch --delete old', 'parse'],
-  ['bash(git branch*)', 'git branch -f main HEAD~3', 'parse'],
-  ['bash(git branch*)', 'git branch -m main gone', 'parse'],
-  ['bash(git branch*)', 'git branch -M main gone', 'parse'],
-  ['bash(git branch*)', 'git branch -c main copy', 'parse'],
-  ['bash(git branch*)', 'git branch -C main copy', 'parse'],
-  ['bash(git branch*)', 'git branch -vD main', 'parse'],
-  ['bash(git tag*)', 'git tag -d v1', 'parse'],
-  ['bash(ls*)', 'ls > src/index.ts', 'default'],
-  ['bash(ls*)', 'ls >> src/index.ts', 'default'],
-  ['bash(ls*)', 'ls &> src/index.ts', 'default'],
-  ['bash(ls*)', 'ls 2> src/index.ts', 'default'],
-  ['bash(ls*)', 'ls >| src/*.ts', 'default'],
-  ['bash(npm test*)', 'npm test > test-output.txt 2>&1', 'default'],
-];
 
 for (const [rule, command, source] of WRITES) {
   test(`issue 35 item 11: ${rule} asks for \`${command}\``, () => {

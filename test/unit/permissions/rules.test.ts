@@ -88,7 +88,7 @@ test('a workspace may add ask and deny rules only; its allow list is reported as
 test('defaultMode: invalid values and a workspace loosening it are reported; tightening is honoured', () => {
   const bad = createPolicy({ ...base, user: { defaultMode: 'yolo' } });
   assert.equal(bad.defaultMode, 'ask');
-  assert.match(bad.problems[0].message, /one of ask, acceptEdits, allow/);
+  assert.match(bad.problems[0].message, /one of ask, auto, acceptEdits, allow/);
   const loosen = createPolicy({ ...base, user: { defaultMode: 'ask' }, workspace: { defaultMode: 'allow' } });
   assert.equal(loosen.defaultMode, 'ask');
   assert.match(loosen.problems[0].message, /only make defaultMode stricter/);

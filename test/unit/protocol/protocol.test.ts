@@ -102,6 +102,7 @@ test('dispatch calls exactly the handler of the message type', async () => {
     setResearchScope: record('setResearchScope'),
     openSource: record('openSource'),
     setModel: record('setModel'),
+    setPermissionMode: record('setPermissionMode'),
     setReasoning: record('setReasoning'),
     newChat: record('newChat'),
     openLink: record('openLink'),

@@ -33,7 +33,9 @@ export interface Policy {
   readonly deniedReads: readonly PathFact[];
 }
 
-const MODES: DefaultMode[] = ['ask', 'acceptEdits', 'allow'];
+// Strictest first: a workspace may only move the mode left. `auto` asks the policy's questions like `ask`
+// (a reviewer answers some of them), so a workspace's `ask` is stricter and its `acceptEdits` is not.
+const MODES: DefaultMode[] = ['ask', 'auto', 'acceptEdits', 'allow'];
 export const NO_RULES: ToolRules = { deny: [], ask: [], allow: [] };
 
 export function createPolicy(config: PolicyConfig): Policy {

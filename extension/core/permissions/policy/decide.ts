@@ -132,7 +132,7 @@ function decidePath(p: string, facts: ToolFacts, policy: Policy, rules: ToolRule
       `${shown} is outside the workspace folders${policy.extraWriteRoots.length ? ' and extra write roots' : ''}; ` +
         'writes there ask',
     );
-  if (policy.defaultMode !== 'ask') {
+  if (policy.defaultMode === 'acceptEdits' || policy.defaultMode === 'allow') {
     const place = inWorkspace(policy, p) ? 'the workspace' : 'the extra write roots';
     return result('allow', 'default', `defaultMode ${policy.defaultMode} lets edits inside ${place} run`);
   }

@@ -31,9 +31,13 @@ export function editRuleHolding(policy: Policy, writes: readonly CommandWrite[])
   return undefined;
 }
 
-/** With defaultMode ask, a redirection's write no edit rule allows asks even when command rules allow the command. */
+/**
+ * With defaultMode ask (or auto), a redirection's write no edit rule allows asks even when command rules
+ * allow the command.
+ */
 export function redirectAsk(policy: Policy, writes: readonly CommandWrite[]): Decision | undefined {
-  if (policy.defaultMode !== 'ask' || !writes.some((w) => w.redirect)) return undefined;
+  if (policy.defaultMode === 'acceptEdits' || policy.defaultMode === 'allow' || !writes.some((w) => w.redirect))
+    return undefined;
   const allow = editRules(policy, 'allow');
   const w = writes.find((x) => x.redirect && (x.glob !== undefined || !allow.some((r) => r.test(x.path))));
   if (!w) return undefined;
