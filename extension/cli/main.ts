@@ -10,16 +10,16 @@ import { statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Outbound, PendingApproval } from '../protocol';
 import type { ApprovalDecision, WorkspacePort } from '../core/ports';
-import { createEngine, type Engine, type PromptOutcome } from '../engine/engine';
+import type { Engine, PromptOutcome } from '../engine/engine';
 import { readPermissionSettings } from '../engine/settings';
 import { type CliOptions, parseCliArgs, USAGE, UsageError } from './args';
 import { ensureHome, sextantHome } from './home';
 import { stderrLog, type StderrLog } from './log';
-import { runAcpServer } from './acp-server';
 import { createOutput, describe, type Output } from './output';
 import { cliSearch, cliTerminal, cliWorkspace } from './ports';
 import { cliSettings, readSettingsFile } from './settings-file';
 import { fileState, memoryState } from './state-file';
+import { markStartup } from './startup-trace';
 import { ConfigError, configSecrets, readUserConfig, trustsWorkspace } from './user-config';
 
 export const EXIT = { done: 0, error: 1, usage: 2, budget: 3, refused: 4 } as const;
@@ -52,7 +52,11 @@ export async function main(io: CliIo): Promise<number> {
   const log = stderrLog(opts.verbose, io.stderr);
   const home = sextantHome(io.env);
   // stdout is the protocol's channel: the ACP server writes nothing else to it.
-  if (opts.command === 'acp') return runAcpServer({ io, opts, log, home, start: startEngine });
+  if (opts.command === 'acp') {
+    // The ACP SDK and its schemas load only for `sextant acp`, never on the `-p` path.
+    const { runAcpServer } = await import('./acp-server');
+    return runAcpServer({ io, opts, log, home, start: startEngine });
+  }
   const approver: Approver = {};
   let engine: Engine;
   let output: Output;
@@ -142,7 +146,11 @@ export async function startEngine(
     'permissions.deny': opts.deny,
   });
   ensureHome(home);
+  markStartup('settings');
   const roots = [opts.cwd];
+  // The engine's modules are evaluated here, after the flags: --help, --version and a usage mistake
+  // answer without them.
+  const { createEngine } = await import('../engine/engine');
   const engine = await createEngine({
     log,
     settings,
@@ -187,6 +195,7 @@ export async function startEngine(
     },
   });
   log.redactSecrets(engine.knownSecrets());
+  markStartup('engine');
   return engine;
 }
 
@@ -203,6 +212,7 @@ function exitCodeOf(outcome: PromptOutcome): number {
 }
 
 async function runOnce(opts: CliOptions, engine: Engine, output: Output, log: StderrLog, prompt: string) {
+  markStartup('send');
   const outcome = await engine.prompt(prompt, {
     ...(opts.mode ? { mode: opts.mode } : {}),
     ...(opts.model ? { model: opts.model } : {}),

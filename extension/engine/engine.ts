@@ -143,6 +143,9 @@ export async function createEngine(host: EngineHost): Promise<Engine> {
     onWriteError: (text) => controller.notice(text),
     onWriteRecovered: () => controller.notice('Chat history is being saved again; nothing was lost.'),
     onUnavailable: (why) => log.error(`chat history is unavailable — ${why} This run will not be saved.`),
+    // The database opens when history is read (resume, search) or at dispose: a request never waits
+    // for it, and its records are journaled meanwhile.
+    openOnFirstUse: true,
   });
 
   const project: ProjectContext = new ProjectContext(projectFilesOver(host.ports.workspace, os.homedir()));
