@@ -6,6 +6,7 @@
 // The launcher (dist/cli.js) and the command's bundle (dist/cli-main.js) each hold a copy of this
 // module, so the record lives on the process under one global key.
 import { writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 
 /**
  * entry: the launcher runs; loaded: the command's bundle evaluated; settings: flags, settings and keys
