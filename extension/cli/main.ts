@@ -7,7 +7,6 @@
 // 4 refused because it would ask.
 import * as path from 'node:path';
 import { statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Outbound, PendingApproval } from '../protocol';
 import type { ApprovalDecision, WorkspacePort } from '../core/ports';
 import type { Engine, PromptOutcome } from '../engine/engine';
@@ -243,6 +242,8 @@ async function promptLoop(
 ): Promise<number> {
   const log = stderrLog(opts.verbose, io.stderr);
   log.redactSecrets(engine.knownSecrets());
+  // node:readline only for the prompt loop: a -p run does not load it.
+  const { createInterface } = await import('node:readline');
   const rl = createInterface({ input: io.stdin, output: process.stderr, terminal: true });
   const question = (q: string) => new Promise<string>((resolve) => rl.question(q, resolve));
   approver.current = async (a) => {

@@ -47,7 +47,8 @@ function readContainerfile(): ImageSpec {
     cmd: JSON.parse(instr('CMD')[0] ?? '[]') as string[],
     env,
     workdir: instr('WORKDIR')[0] ?? '/',
-    copied: copy.slice(0, -1),
+    // The sources: COPY's flags (--chmod) and its destination left out.
+    copied: copy.slice(0, -1).filter((a) => !a.startsWith('--')),
   };
 }
 

@@ -113,3 +113,31 @@ test('a newer database: ready is false, appends are dropped quietly, the file is
     cleanup();
   }
 });
+
+test('openOnFirstUse: appends are journaled and the database stays closed until history is read', async () => {
+  const { dir, cleanup } = tempDir('lazy-deferred');
+  try {
+    const store = openSessionStoreLazily({
+      dir,
+      log: recordingLog(),
+      sql: await sql(),
+      snapshotDelayMs: 60_000,
+      openOnFirstUse: true,
+    });
+    const records = [created('s1', 100, 'First'), ...exchange('s1', 'r1', 200, 'Hello?', 'Hello there.')];
+    for (const r of records) store.append(r);
+    // However long it waits, nothing opens it: no reader asked (a one-shot run's request never waits).
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(store.isOpen, false);
+    assert.ok(!readdirSync(dir).some((f) => f.endsWith('.sqlite') || f.endsWith('.db')), 'no database file yet');
+    // The first reader opens it, with every record appended meanwhile.
+    assert.equal(await store.ready, true);
+    assert.equal(store.getSession('s1')?.messages.length, 2);
+    await store.close();
+    const reopened = await open(dir);
+    assert.equal(reopened.getSession('s1')?.messages.length, 2);
+    await reopened.close();
+  } finally {
+    cleanup();
+  }
+});
