@@ -36,7 +36,7 @@ async function tracedRun(h: CliHome, env: Record<string, string> = {}): Promise<
 
 const cacheDir = (h: CliHome) => path.join(h.home, 'cache');
 
-test('the first run writes the code cache owner-only, the next uses it; the trace names each step in order', async () => {
+test('the first run writes the code cache owner-only, the next uses it; the trace marks each step', async () => {
   const h = makeCliHome(fake);
   const first = await tracedRun(h);
   assert.equal(first.codeCache, builtIn ? 'node' : 'v8-writing');

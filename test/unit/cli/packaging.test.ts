@@ -1,9 +1,9 @@
 // The command as it ships: the files the Containerfile copies and the npm tarball are each enough to
 // run `sextant -p` against the fake model (no node_modules, no repository beside them), and the image's
 // default command is run exactly as the image would (its ENTRYPOINT + CMD, SEXTANT_HOME, WORKDIR).
-// Building and running the image itself needs podman and a Debian root file system
-// (scripts/container-image.sh): podman here builds images but cannot run them (crun's cgroups error),
-// so that part is a script, not a unit test.
+// Building and running the image itself needs podman, a Debian root file system from mmdebstrap and
+// minutes (scripts/container-image.sh; here podman runs it only with runc and lowered limits), so that
+// part is a script, not a unit test.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
