@@ -8,13 +8,14 @@
 //   dist/research-html.js      linkedom + Readability + turndown: HTML → Markdown for web_fetch and
 //                              research, run in a worker thread (html-worker.ts / html-worker-client.ts)
 //   dist/browser-driver/lib/browser.js  playwright-core + the browser backend (first browser tool call)
-//   dist/cli.js                the `sextant` command (extension/cli): the same engine without VS Code; it
-//                              loads the provider, worker and MCP bundles above from dist/ like the
-//                              runtime does, and never enters the VSIX (.vscodeignore)
+//   dist/cli.js                the `sextant` command's launcher (extension/cli/bin.ts), which loads
+//   dist/cli-main.js           the command: the same engine without VS Code; it loads the provider,
+//                              worker and MCP bundles above from dist/ like the runtime does. Neither
+//                              enters the VSIX (.vscodeignore)
 // The webview is one browser bundle, dist/webview.js + dist/webview.css, plus chunks it imports on
 // first use (dist/webview-chunks/: the syntax highlighter).
 import * as esbuild from 'esbuild';
-import { chmodSync, copyFileSync, mkdirSync, existsSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sqlJsFileBytesPlugin } from './scripts/sqljs-file-bytes.mjs';
@@ -73,15 +74,26 @@ export const hostOptions = {
 };
 
 /**
- * The command line: the host options without `vscode` as an external (a `vscode` import anywhere in its
- * graph fails the build), with the shebang that makes dist/cli.js the package's `bin`.
+ * The command line, two files: dist/cli.js, the launcher (npm's `bin`, with the shebang), and
+ * dist/cli-main.js, the command itself, which the launcher loads with its compiled code cached
+ * (extension/cli/code-cache.ts). The host options without `vscode` as an external: a `vscode` import
+ * anywhere in their graph fails the build.
  */
-export const cliOptions = {
+const cliCommon = {
   ...hostOptions,
-  entryPoints: { cli: 'extension/cli/bin.ts' },
   external: [],
+  // The version `sextant --version` prints: importing package.json would bundle all of it.
+  define: {
+    ...common.define,
+    SEXTANT_VERSION: JSON.stringify(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version),
+  },
+};
+export const cliOptions = {
+  ...cliCommon,
+  entryPoints: { cli: 'extension/cli/bin.ts' },
   banner: { js: '#!/usr/bin/env node' },
 };
+export const cliMainOptions = { ...cliCommon, entryPoints: { 'cli-main': 'extension/cli/run.ts' } };
 
 export const webviewOptions = {
   ...common,
@@ -112,7 +124,11 @@ function copyRuntimeAssets() {
 async function main() {
   const absWebview = existsSync(join(root, 'webview/main.ts'));
   const hasCli = existsSync(join(root, cliOptions.entryPoints.cli));
-  const configs = [hostOptions, ...(hasCli ? [cliOptions] : []), ...(absWebview ? [webviewOptions] : [])];
+  const configs = [
+    hostOptions,
+    ...(hasCli ? [cliOptions, cliMainOptions] : []),
+    ...(absWebview ? [webviewOptions] : []),
+  ];
   copyRuntimeAssets();
   // Chunk names carry a content hash: drop the last build's, or old ones would pile up in the VSIX.
   if (absWebview) rmSync(join(root, 'dist/webview-chunks'), { recursive: true, force: true });

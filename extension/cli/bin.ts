@@ -1,28 +1,23 @@
-// The `sextant` command's entry (dist/cli.js, `#!/usr/bin/env node`): runs main() on this process and
-// exits with its code once stdout is flushed. An unexpected failure is one redacted line and exit 1.
-import { version } from '../../package.json';
-import { EXIT, main } from './main';
-import { createLiveRedactor } from '../core/security/redact';
+// The `sextant` command's entry (dist/cli.js, `#!/usr/bin/env node`): a small launcher. It loads the
+// command's bundle (dist/cli-main.js, built from run.ts) with its compiled code cached under
+// SEXTANT_HOME (code-cache.ts) and runs it. A cold `sextant -p` pays for every byte it parses and every
+// module it evaluates before its request leaves: this file is only what must come first.
+import * as path from 'node:path';
+import { homedir } from 'node:os';
+import { requireCached } from './code-cache';
+import { startStartupTrace } from './startup-trace';
 
-const redact = createLiveRedactor(() => []);
+startStartupTrace(process.env);
 
-function exit(code: number): void {
-  // Written output to a pipe is asynchronous: exit only once it has drained.
-  process.stdout.write('', () => process.exit(code));
-}
+// Set by esbuild.mjs from package.json (importing package.json would bundle all of it).
+declare const SEXTANT_VERSION: string | undefined;
+const version = typeof SEXTANT_VERSION === 'string' ? SEXTANT_VERSION : '0.0.0-dev';
 
-main({
-  argv: process.argv.slice(2),
-  env: process.env,
-  cwd: process.cwd(),
-  stdin: process.stdin,
-  stdout: (s) => void process.stdout.write(s),
-  stderr: (s) => void process.stderr.write(s),
-  bundleDir: __dirname,
-  version,
-}).then(exit, (err: unknown) => {
-  const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`sextant: error: ${redact(message.split('\n')[0] ?? '')}\n`);
-  if (process.env.SEXTANT_DEBUG) process.stderr.write(`${redact(String((err as Error)?.stack ?? ''))}\n`);
-  exit(EXIT.error);
-});
+// The same folder home.ts resolves (SEXTANT_HOME, else ~/.sextant); only the cache is made here.
+const home = process.env.SEXTANT_HOME?.trim()
+  ? path.resolve(process.env.SEXTANT_HOME)
+  : path.join(homedir(), '.sextant');
+const { runCli } = requireCached(path.join(__dirname, 'cli-main.js'), path.join(home, 'cache'), process.env) as {
+  runCli: typeof import('./run').runCli;
+};
+runCli({ version, bundleDir: __dirname });

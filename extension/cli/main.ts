@@ -7,20 +7,20 @@
 // 4 refused because it would ask.
 import * as path from 'node:path';
 import { statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Outbound, PendingApproval } from '../protocol';
 import type { ApprovalDecision, WorkspacePort } from '../core/ports';
-import { createEngine, type Engine, type PromptOutcome } from '../engine/engine';
+import type { Engine, PromptOutcome } from '../engine/engine';
 import { readFleetLimits, readPermissionSettings, type SettingsSource } from '../engine/settings';
-import { FleetBudget, type FleetLimits } from '../core/usage/fleet-budget';
+import type { FleetBudget, FleetLimits } from '../core/usage/fleet-budget';
 import { type CliOptions, parseCliArgs, USAGE, UsageError } from './args';
 import { ensureHome, sextantHome } from './home';
 import { stderrLog, type StderrLog } from './log';
-import { type AcpServerDeps, runAcpServer } from './acp-server';
+import type { AcpServerDeps } from './acp-server';
 import { createOutput, describe, type Output } from './output';
 import { cliSearch, cliTerminal, cliWorkspace } from './ports';
 import { cliSettings, readSettingsFile } from './settings-file';
 import { fileState, memoryState } from './state-file';
+import { markStartup } from './startup-trace';
 import { ConfigError, configSecrets, readUserConfig, trustsWorkspace } from './user-config';
 
 export const EXIT = { done: 0, error: 1, usage: 2, budget: 3, refused: 4 } as const;
@@ -57,7 +57,12 @@ export async function main(io: CliIo): Promise<number> {
     // One fleet for all the server's sessions (as for a VS Code window's chats): the total caps, the parallel
     // limit and the spend rate count them together, with the settings the newest session started with.
     let limits: FleetLimits = {};
-    const fleet = new FleetBudget({ limits: () => limits, now: Date.now });
+    // The ACP SDK and its schemas load only for `sextant acp`, never on the `-p` path.
+    const [{ runAcpServer }, { FleetBudget }] = await Promise.all([
+      import('./acp-server'),
+      import('../core/usage/fleet-budget'),
+    ]);
+    const fleet: FleetBudget = new FleetBudget({ limits: () => limits, now: Date.now });
     const shared = (settings: SettingsSource) => {
       limits = readFleetLimits(settings);
       fleet.limitsChanged();
@@ -157,7 +162,11 @@ export async function startEngine(
     'permissions.deny': opts.deny,
   });
   ensureHome(home);
+  markStartup('settings');
   const roots = [opts.cwd];
+  // The engine's modules are evaluated here, after the flags: --help, --version and a usage mistake
+  // answer without them.
+  const { createEngine } = await import('../engine/engine');
   const engine = await createEngine({
     log,
     settings,
@@ -203,6 +212,7 @@ export async function startEngine(
     },
   });
   log.redactSecrets(engine.knownSecrets());
+  markStartup('engine');
   return engine;
 }
 
@@ -219,6 +229,7 @@ function exitCodeOf(outcome: PromptOutcome): number {
 }
 
 async function runOnce(opts: CliOptions, engine: Engine, output: Output, log: StderrLog, prompt: string) {
+  markStartup('send');
   const outcome = await engine.prompt(prompt, {
     ...(opts.mode ? { mode: opts.mode } : {}),
     ...(opts.model ? { model: opts.model } : {}),
@@ -249,6 +260,8 @@ async function promptLoop(
 ): Promise<number> {
   const log = stderrLog(opts.verbose, io.stderr);
   log.redactSecrets(engine.knownSecrets());
+  // node:readline only for the prompt loop: a -p run does not load it.
+  const { createInterface } = await import('node:readline');
   const rl = createInterface({ input: io.stdin, output: process.stderr, terminal: true });
   const question = (q: string) => new Promise<string>((resolve) => rl.question(q, resolve));
   approver.current = async (a) => {

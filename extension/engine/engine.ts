@@ -10,7 +10,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Envelope, Mode, Outbound, PendingApproval, PendingQuestion, Usage } from '../protocol';
+import type { Envelope, PendingApproval, Usage } from '../protocol';
 import { ApprovalBroker } from '../core/agent/approval-broker';
 import { ChatController } from '../core/agent/controller';
 import { FleetBudget } from '../core/usage/fleet-budget';
@@ -20,17 +20,6 @@ import { checkpointStorage, FileCheckpointBlobs, withLocalFileOps } from '../cor
 import { ProjectContext } from '../core/extensions/project-context';
 import { projectFilesOver } from '../core/extensions/project-files';
 import { createSkillTool } from '../core/extensions/skill-tool';
-import type { LanguagePort } from '../core/language/types';
-import type {
-  ApprovalDecision,
-  AskAnswer,
-  Logger,
-  SearchPort,
-  SecretsPort,
-  TerminalPort,
-  WorkspacePort,
-} from '../core/ports';
-import type { KeyDestinationAnswer, KeyDestinationQuestion } from '../core/providers/key-binding';
 import { searchSessions } from '../core/store/session-search';
 import { createToolSessionState, disposeToolSession } from '../core/tools/registry';
 import type { AnyTool } from '../core/tools/types';
@@ -53,75 +42,12 @@ import {
   readAutoModeSettings,
   readSettings,
   researchSetting,
-  type SettingsSource,
 } from './settings';
-import type { KeyValueState } from './state';
 import { ToolsHost } from './tools';
+import type { Engine, EngineHost } from './engine-host';
+import { readWorkspaceSettings, reportUntrusted, trustWorkspaceExtensions } from './workspace-trust';
 
-/** What a host gives the engine. Everything is read on use, so a host may change it between prompts. */
-export interface EngineHost {
-  log: Logger;
-  settings: SettingsSource;
-  secrets: SecretsPort;
-  /** The environment keys are read from (`apiKeyEnv`) and commands inherit (scrubbed). */
-  env: Record<string, string | undefined>;
-  /** The workspace folders (absolute); the first is where commands run. */
-  workspaceFolders: string[];
-  /** Where sessions, checkpoints and the audit log are kept. */
-  storageDir: string;
-  /** The folder the engine's other bundles sit in (provider SDKs, workers, sql-wasm.wasm). */
-  bundleDir: string;
-  ports: { workspace: WorkspacePort; search: SearchPort; terminal: TerminalPort; language?: LanguagePort };
-  globalState: KeyValueState;
-  workspaceState: KeyValueState;
-  /**
-   * Whether the workspace's own MCP servers (`.mcp.json`) and hooks may run. In VS Code they also need
-   * the user's approval on their card; a host without cards approves them all when this is true.
-   */
-  trustWorkspace: boolean;
-  /** Every message the webview would get (snapshots, request events, MCP and hook states). */
-  post(message: Outbound): void;
-  /** An approval card: the host's answer (a non-interactive host denies). */
-  approve(approval: PendingApproval): Promise<ApprovalDecision>;
-  /** An ask_user form: the host's answers, or undefined to refuse it. */
-  answer?(question: PendingQuestion): Promise<AskAnswer[] | undefined>;
-  /** Before a key goes to a host it was not stored for (a non-interactive host refuses). */
-  confirmKeyDestination(q: KeyDestinationQuestion): Promise<KeyDestinationAnswer>;
-  /** Limits shared with the host's other engines (fleet-budget.ts); without it the engine has its own. */
-  fleet?: FleetBudget;
-}
-
-/** How one prompt ended. */
-export interface PromptOutcome {
-  requestId: string;
-  sessionId: string;
-  end: 'complete' | 'aborted' | 'error' | 'budget';
-  /** The final answer's text (the assistant's text of this request). */
-  text: string;
-  /** Approvals the host refused (each was reported in the events and never run). */
-  refused: PendingApproval[];
-  /** Tokens and cost of the request, as last reported. */
-  usage?: Usage;
-  error?: string;
-}
-
-export interface Engine {
-  readonly controller: ChatController;
-  /** Runs one request on the current session and resolves when it ended. */
-  prompt(text: string, opts?: { mode?: Mode; model?: string }): Promise<PromptOutcome>;
-  /** Stops the running request (its partial answer is kept). */
-  cancel(): Promise<void>;
-  /** Makes a stored session current; false when there is none with that id. */
-  resume(sessionId: string): Promise<boolean>;
-  /** The newest stored session of this workspace, if any. */
-  latestSessionId(): Promise<string | undefined>;
-  sessionId(): string;
-  /** Why a request on this model could not start (no such provider, no key), or undefined. */
-  modelProblem(ref?: string): string | undefined;
-  /** The exact key values the engine holds (live): whatever the host prints is redacted of them. */
-  knownSecrets(): ReadonlySet<string>;
-  dispose(): Promise<void>;
-}
+export type { Engine, EngineHost, PromptOutcome } from './engine-host';
 
 export async function createEngine(host: EngineHost): Promise<Engine> {
   const { log, settings } = host;
@@ -149,6 +75,9 @@ export async function createEngine(host: EngineHost): Promise<Engine> {
     onWriteError: (text) => controller.notice(text),
     onWriteRecovered: () => controller.notice('Chat history is being saved again; nothing was lost.'),
     onUnavailable: (why) => log.error(`chat history is unavailable — ${why} This run will not be saved.`),
+    // The database opens when history is read (resume, search) or at dispose: a request never waits
+    // for it, and its records are journaled meanwhile.
+    openOnFirstUse: true,
   });
 
   const project: ProjectContext = new ProjectContext(projectFilesOver(host.ports.workspace, os.homedir()));
@@ -391,58 +320,4 @@ interface RunRecord {
   budget: boolean;
   usage?: Usage;
   error?: string;
-}
-
-/** `.sextant/settings.json` of the first folder: it may only add ask/deny rules and a stricter mode. */
-async function readWorkspaceSettings(workspace: WorkspacePort, root: string | undefined, log: Logger) {
-  const { parseWorkspaceSettings, WORKSPACE_SETTINGS_PATH } = await import('../core/config/workspace-settings');
-  if (!root) return { problems: [] };
-  let text: string;
-  try {
-    text = Buffer.from(
-      await workspace.readFile(path.join(root, ...WORKSPACE_SETTINGS_PATH.split('/')), { maxBytes: 1_000_000 }),
-    ).toString('utf8');
-  } catch {
-    return { problems: [] };
-  }
-  const parsed = parseWorkspaceSettings(text);
-  for (const p of parsed.problems) log.warn(`workspace settings: ${p}`);
-  return parsed;
-}
-
-/** --trust-workspace (or the user's config): the workspace's servers and hooks run without a card. */
-async function trustWorkspaceExtensions(
-  mcp: ReturnType<typeof createMcpManager>,
-  hooks: ReturnType<typeof createEngineHooks>,
-  log: Logger,
-): Promise<void> {
-  for (const view of mcp.views()) {
-    if (view.state !== 'needs_approval' || !view.approval) continue;
-    await mcp.decide(view.name, 'approve', {
-      configHash: view.approval.configHash,
-      ...(view.approval.toolsHash ? { toolsHash: view.approval.toolsHash } : {}),
-    });
-    log.info(`mcp: the workspace's server "${view.name}" runs (the workspace is trusted)`);
-  }
-  const ws = hooks.settings.view().workspace;
-  if (ws && ws.state !== 'approved') {
-    await hooks.decide(ws.hash, 'approve');
-    log.info("hooks: the workspace's hooks run (the workspace is trusted)");
-  }
-}
-
-const UNTRUSTED =
-  'the workspace is not trusted (pass --trust-workspace, or list it in ~/.sextant/config.json "trustedWorkspaces")';
-
-/** Without trust the workspace's servers and hooks stay off: said once, with how to allow them. */
-function reportUntrusted(
-  mcp: ReturnType<typeof createMcpManager>,
-  hooks: ReturnType<typeof createEngineHooks>,
-  log: Logger,
-): void {
-  const servers = mcp.views().filter((v) => v.state === 'needs_approval' || v.state === 'untrusted');
-  if (servers.length)
-    log.warn(`mcp: the workspace's servers ${servers.map((s) => `"${s.name}"`).join(', ')} do not start: ${UNTRUSTED}`);
-  const ws = hooks.settings.view().workspace;
-  if (ws && ws.state !== 'approved') log.warn(`hooks: the workspace's hooks do not run: ${UNTRUSTED}`);
 }

@@ -3,7 +3,11 @@
 // the background; appends meanwhile are journaled at once and replayed into it when it opens.
 import * as path from 'node:path';
 import type { Logger } from '../core/ports';
-import { openSessionStoreLazily, storageFullNotice, workspaceKey } from '../core/store';
+// The store's parts by file, not its index: the index brings export (marked) and search, which a
+// request does not need before the database opens.
+import { openSessionStoreLazily } from '../core/store/lazy-store';
+import { workspaceKey } from '../core/store/memory-query';
+import { storageFullNotice } from '../core/store/write-failure';
 import { errorText } from '../core/util/error-text';
 
 export interface HistoryStoreOptions {
@@ -21,6 +25,8 @@ export interface HistoryStoreOptions {
   onWriteRecovered(): void;
   /** The store could not open: the chat still works, without history. */
   onUnavailable(why: string): void;
+  /** Open the database when history is first read (or at close), not now (lazy-store.ts). */
+  openOnFirstUse?: boolean;
 }
 
 export function openHistoryStore(o: HistoryStoreOptions) {
@@ -31,6 +37,7 @@ export function openHistoryStore(o: HistoryStoreOptions) {
     log: o.log,
     secrets: o.secrets,
     purgeDeletedAfterDays: o.purgeDeletedAfterDays,
+    ...(o.openOnFirstUse ? { openOnFirstUse: true } : {}),
     // Sessions remember their workspace, and the agent's memory search stays in it.
     workspace: () => workspaceKey(o.workspaceFolders()),
     onWriteError: (err, dir) => o.onWriteError(storageFullNotice(err, dir)),
@@ -41,8 +48,10 @@ export function openHistoryStore(o: HistoryStoreOptions) {
       o.onUnavailable(why);
     },
   });
-  void store.ready.then((ok) => {
-    if (ok) o.log.info(`history store open in ${(performance.now() - started).toFixed(0)} ms`);
-  });
+  // Asking for `ready` would open a deferred store now: only an eager one reports its opening time.
+  if (!o.openOnFirstUse)
+    void store.ready.then((ok) => {
+      if (ok) o.log.info(`history store open in ${(performance.now() - started).toFixed(0)} ms`);
+    });
   return store;
 }

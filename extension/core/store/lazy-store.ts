@@ -20,7 +20,7 @@ import { JournalWriter } from './journal';
 import type { MemoryHit, MemorySearchOptions } from './memory-query';
 import { makePrivateDir } from './private-files';
 import type { StorageReport } from './retention';
-import { openSessionStore, type ReclaimResult, type SessionStore, type SessionStoreOptions } from './store';
+import type { ReclaimResult, SessionStore, SessionStoreOptions } from './store';
 import { stampWriter } from './store-runs';
 
 export interface LazySessionStore extends SessionStore {
@@ -33,6 +33,13 @@ export interface LazySessionStore extends SessionStore {
 export interface LazySessionStoreOptions extends SessionStoreOptions {
   /** Called once when the database could not be opened; the chat goes on without history. */
   onUnavailable?(err: unknown): void;
+  /**
+   * Open the database only when something waits for it (`ready`: a read of history, flush, close)
+   * instead of at once; appends go to the journal meanwhile, as they do while it opens. A one-shot host
+   * (`sextant -p`) sets it, so sql.js, the snapshot and the replay never stand between the process start
+   * and its request: the run's records are journaled as it goes and folded in when it closes.
+   */
+  openOnFirstUse?: boolean;
 }
 
 function newWriterId(): string {
@@ -44,7 +51,7 @@ export function openSessionStoreLazily(opts: LazySessionStoreOptions): LazySessi
 }
 
 class LazyStore implements LazySessionStore {
-  readonly ready: Promise<boolean>;
+  private opening: Promise<boolean> | undefined;
   private inner: SessionStore | undefined;
   /** Set when the database could not be opened: nothing more is written or read. */
   private failed = false;
@@ -75,31 +82,48 @@ class LazyStore implements LazySessionStore {
       if (this.toldFull) this.toldFull = false;
       else opts.onWriteError?.(err, dir);
     };
-    this.ready = openSessionStore({ ...opts, journal, embedder: this.embedder, onWriteError }).then(
-      (store) => {
-        this.inner = store;
-        this.journal = undefined;
-        // Records a full disk kept from the journal while opening: the store keeps and retries them.
-        for (const r of this.early.splice(0)) store.append(r);
-        if (this.toldFull && store.unsavedRecords === 0) opts.onWriteRecovered?.();
-        if (store.unsavedRecords === 0) this.toldFull = false;
-        store.setEmbedder(this.embedder);
-        store.setRetention(this.retention);
-        return true;
-      },
-      (err: unknown) => {
-        // The records written so far stay in the journal for a Sextant that can open the database.
-        this.failed = true;
-        this.journal = undefined;
-        try {
-          journal.close();
-        } catch {
-          /* already gone */
-        }
-        opts.onUnavailable?.(err);
-        return false;
-      },
-    );
+    this.startOpening = () => this.openDatabase(journal, onWriteError);
+    if (!opts.openOnFirstUse) void this.ready;
+  }
+
+  private readonly startOpening: () => Promise<boolean>;
+
+  /** Settles when the database is open (opening it now if it waited for its first use). */
+  get ready(): Promise<boolean> {
+    this.opening ??= this.startOpening();
+    return this.opening;
+  }
+
+  private openDatabase(journal: JournalWriter, onWriteError: (err: Error, dir: string) => void): Promise<boolean> {
+    const opts = this.opts;
+    // The database's code (sql.js glue, replay, search, export) is evaluated only when it opens.
+    return import('./store')
+      .then(({ openSessionStore }) => openSessionStore({ ...opts, journal, embedder: this.embedder, onWriteError }))
+      .then(
+        (store) => {
+          this.inner = store;
+          this.journal = undefined;
+          // Records a full disk kept from the journal while opening: the store keeps and retries them.
+          for (const r of this.early.splice(0)) store.append(r);
+          if (this.toldFull && store.unsavedRecords === 0) opts.onWriteRecovered?.();
+          if (store.unsavedRecords === 0) this.toldFull = false;
+          store.setEmbedder(this.embedder);
+          store.setRetention(this.retention);
+          return true;
+        },
+        (err: unknown) => {
+          // The records written so far stay in the journal for a Sextant that can open the database.
+          this.failed = true;
+          this.journal = undefined;
+          try {
+            journal.close();
+          } catch {
+            /* already gone */
+          }
+          opts.onUnavailable?.(err);
+          return false;
+        },
+      );
   }
 
   get isOpen(): boolean {

@@ -4,13 +4,12 @@
 // cancelled prompt, a loaded session replayed).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { startFakeLlm, type FakeLlm } from '../../fixtures/fake-llm';
-import { cliFile, FAKE_KEY, filesContaining, makeCliHome, sentMessages, type CliHome } from './cli-harness';
+import { cliEnv, FAKE_KEY, filesContaining, makeCliHome, sentMessages, spawnCli, type CliHome } from './cli-harness';
 
 let fake: FakeLlm;
 before(async () => {
@@ -43,11 +42,7 @@ async function withAgent<T>(
   editor?: Editor,
   args: string[] = [],
 ): Promise<{ result: T; seen: Seen; code: number | null }> {
-  const child: ChildProcess = spawn(process.execPath, [cliFile(), 'acp', ...args], {
-    cwd: h.workspace,
-    env: { ...process.env, SEXTANT_HOME: h.home, FAKE_CLI_KEY: FAKE_KEY } as NodeJS.ProcessEnv,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawnCli({ args: ['acp', ...args], cwd: h.workspace, env: cliEnv(h) });
   const seen: Seen = { updates: [], permissions: [], stderr: '' };
   child.stderr?.on('data', (d: Buffer) => (seen.stderr += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));

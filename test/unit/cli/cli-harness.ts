@@ -1,7 +1,7 @@
 // Runs the built `sextant` command (dist/cli.js) as a user does — a separate process, its own
 // SEXTANT_HOME, flags and stdin — against the fake LLM server in this process. The unit run builds
 // dist/ first (`node esbuild.mjs && node test/run-unit.mjs`).
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -77,32 +77,50 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(
-  h: CliHome,
-  args: string[],
-  o: { stdin?: string; env?: Record<string, string | undefined>; cwd?: string } = {},
-): Promise<CliRun> {
+/** The environment a test's `sextant` runs with: this one, its SEXTANT_HOME and the fake key (undefined removes). */
+export function cliEnv(h: CliHome, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    SEXTANT_HOME: h.home,
+    FAKE_CLI_KEY: FAKE_KEY,
+    ...extra,
+  };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  return env as NodeJS.ProcessEnv;
+}
+
+/**
+ * The one way the cli, acp and packaging tests start the command: `node <file> ...args` with piped
+ * stdio (the built dist/cli.js unless another copy is named).
+ */
+export function spawnCli(o: {
+  args: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  file?: string;
+}): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [o.file ?? cliFile(), ...o.args], { cwd: o.cwd, env: o.env, stdio: 'pipe' });
+}
+
+/** Waits for the process to end, with everything it wrote; `stdin` is written and closed first. */
+export function collectRun(child: ChildProcessWithoutNullStreams, stdin = ''): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const env: Record<string, string | undefined> = {
-      ...process.env,
-      SEXTANT_HOME: h.home,
-      FAKE_CLI_KEY: FAKE_KEY,
-      ...o.env,
-    };
-    for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-    const child = spawn(process.execPath, [cliFile(), ...args], {
-      cwd: o.cwd ?? h.workspace,
-      env: env as NodeJS.ProcessEnv,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(o.stdin ?? '');
+    child.stdin.end(stdin);
   });
+}
+
+export function runCli(
+  h: CliHome,
+  args: string[],
+  o: { stdin?: string; env?: Record<string, string | undefined>; cwd?: string } = {},
+): Promise<CliRun> {
+  return collectRun(spawnCli({ args, cwd: o.cwd ?? h.workspace, env: cliEnv(h, o.env) }), o.stdin);
 }
 
 /** Every file under `dir` (recursively) that contains `needle`. */

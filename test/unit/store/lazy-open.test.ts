@@ -113,3 +113,37 @@ test('a newer database: ready is false, appends are dropped quietly, the file is
     cleanup();
   }
 });
+
+test('openOnFirstUse: appends are journaled and the database stays closed until history is read', async () => {
+  const { dir, cleanup } = tempDir('lazy-deferred');
+  try {
+    const SQL = await sql();
+    // Opening starts by reading the options' sql.js: a getter tells whether it ever started.
+    let opened = 0;
+    const opts = { dir, log: recordingLog(), snapshotDelayMs: 60_000, openOnFirstUse: true };
+    Object.defineProperty(opts, 'sql', {
+      enumerable: true,
+      get: () => {
+        opened++;
+        return SQL;
+      },
+    });
+    const store = openSessionStoreLazily(opts);
+    const records = [created('s1', 100, 'First'), ...exchange('s1', 'r1', 200, 'Hello?', 'Hello there.')];
+    for (const r of records) store.append(r);
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    // Nothing asked for history: the database was never opened (a one-shot run's request never waits).
+    assert.equal(opened, 0);
+    assert.equal(store.isOpen, false);
+    // The first reader opens it, with every record appended meanwhile.
+    assert.equal(await store.ready, true);
+    assert.equal(opened, 1);
+    assert.equal(store.getSession('s1')?.messages.length, 2);
+    await store.close();
+    const reopened = await open(dir);
+    assert.equal(reopened.getSession('s1')?.messages.length, 2);
+    await reopened.close();
+  } finally {
+    cleanup();
+  }
+});
