@@ -27,6 +27,8 @@ export interface PermissionHost extends vscode.Disposable {
   audit(entry: AuditEntry): void;
   /** Settings, the workspace file or the folders changed: the policy is rebuilt for the next tool call. */
   invalidate(): void;
+  /** The policy for a session rooted in other folders (a worktree session). */
+  rootedAt(folders: string[]): PermissionGate;
   showAuditLog(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export function createPermissionHost(deps: PermissionHostDeps): PermissionHost {
     gate: permissions.gate,
     audit: permissions.audit,
     invalidate: permissions.invalidate,
+    rootedAt: permissions.rootedAt,
     showAuditLog: async () => {
       try {
         const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(permissions.auditFile));

@@ -50,6 +50,7 @@ import { WindowChats } from './window-chats';
 import { sharedHandlerParts } from './handler-parts';
 import { type ChatSlotServices, createChatHub } from './chat-slots';
 import type { AgentsTree } from './agents-tree';
+import { WorktreeHost } from './worktree-host';
 
 /** Inbound messages whose handlers read the session store (all others run while it is still opening). */
 const READS_HISTORY: ReadonlySet<Inbound['type']> = new Set<Inbound['type']>([
@@ -188,6 +189,8 @@ export async function createRuntime(
   // Per workspace (storageUri); without a folder open there is nothing to reopen.
   const currentSession = new CurrentSessionFile(context.storageUri?.fsPath);
   const rememberSidebarChat = (id: string | undefined) => currentSession.remember(id, log);
+  // Sessions in their own git worktree: their tools are rooted there (worktree-host.ts).
+  const worktrees = own(new WorktreeHost(context.workspaceState, channel));
   // What every chat (the sidebar's, each editor tab's) shares; chat-slots.ts gives each its own controller.
   const slotServices: ChatSlotServices = {
     shared: {
@@ -231,9 +234,9 @@ export async function createRuntime(
       diffReview: diffReviews,
     },
     // Turn checkpoints: file contents as content-addressed blobs in global storage, never in the user's repo.
-    checkpoints: () =>
+    checkpoints: (workspace = tools.ports.workspace) =>
       checkpointStorage(
-        withLocalFileOps(tools.ports.workspace),
+        withLocalFileOps(workspace),
         new FileCheckpointBlobs(path.join(context.globalStorageUri.fsPath, 'checkpoints')),
         // File events so a command's coverage looks only at what changed (a worker, started on first use).
         {
@@ -267,6 +270,7 @@ export async function createRuntime(
       mcp.post();
       hooks.post();
     },
+    rooting: worktrees.rooting({ ports: tools.ports, permissions, handlerParts: () => handlerParts }),
     log,
   };
 
@@ -315,8 +319,10 @@ export async function createRuntime(
       onSidebarMoved: (id) => rememberSidebarChat(id),
       interrupted: () => store.interruptedSessions(),
       newRequestId: randomUUID,
+      worktrees: worktrees.agents,
     }),
   );
+  worktrees.attach(hub, chats, store.ready);
   const sidebar = chats.sidebar;
   late.hub = hub;
   late.sidebar = sidebar;
@@ -348,7 +354,9 @@ export async function createRuntime(
     hub,
     agents: chats.agents,
     handle: (raw) => sidebar.handle(raw),
-    openInEditor: (sessionId) => chats.openInEditor(sessionId),
+    openInEditor: (sessionId) => (sessionId ? chats.openInEditor(sessionId) : worktrees.newEditorChat()),
+    newChatInWorktree: () => worktrees.newChatInWorktree(),
+    mergeBackWorktree: () => worktrees.mergeBack(),
     restorePanel: (panel, state) => chats.restorePanel(panel, state),
     showSlot: (slotId) => chats.showSlot(slotId),
     pickMode: () => pickMode(sidebar.slot.controller),

@@ -8,7 +8,7 @@ import { SessionView } from '../core/sessions/session-view';
 import { emptyStatus } from '../core/sessions/session-status';
 import type { InterruptedSession } from '../core/ports';
 import type { AgentsTree } from './agents-tree';
-import { AgentsView } from './agents-view';
+import { AgentsView, type AgentsViewHost } from './agents-view';
 import { ChatPanels } from './chat-panels';
 import { UnseenWaits } from './unseen-waits';
 
@@ -26,6 +26,8 @@ export interface WindowChatsOptions {
   /** Sessions a closed or crashed window left running (the store's run state), once history is open. */
   interrupted(): InterruptedSession[];
   newRequestId(): string;
+  /** Worktree sessions in the Agents view: their branch and Merge Back… (worktree-chats.ts). */
+  worktrees?: Pick<AgentsViewHost, 'worktreeOf' | 'mergeBack'>;
 }
 
 export class WindowChats implements vscode.Disposable {
@@ -51,6 +53,7 @@ export class WindowChats implements vscode.Disposable {
       showSlot: (slotId) => this.showSlot(slotId),
       openSession: (sessionId) => this.openInEditor(sessionId),
       continueSession: (sessionId) => this.continueInterrupted(sessionId),
+      ...o.worktrees,
     });
     // Nothing is lost to a reload or a crash: what was cut off is listed, and said once.
     void o.storeReady.then(() => {
