@@ -76,3 +76,20 @@ test('waiting first, then running, then the rest; filters keep their state; the 
   );
   assert.equal(agentsSummary(sessions), '1 running · 1 waiting for you · 1 interrupted · $0.75 total');
 });
+
+test('a worktree session shows its branch and folder, and is marked for Merge Back', () => {
+  const e = agentEntry(
+    listed(
+      'Refactor',
+      { state: 'done', startedAt: 0, endedAt: 5_000 },
+      {
+        worktree: { branch: 'sextant/chat-abc123', path: '/work/repo.sextant-worktrees/chat-abc123' },
+      },
+    ),
+    10_000,
+  );
+  assert.equal(e.worktree, 'sextant/chat-abc123');
+  assert.match(e.description, /sextant\/chat-abc123$/);
+  assert.ok(e.detail.includes('Worktree: sextant/chat-abc123 (/work/repo.sextant-worktrees/chat-abc123)'));
+  assert.equal(agentEntry(listed('Plain', { state: 'done' }), 0).worktree, undefined);
+});

@@ -61,7 +61,7 @@ test('a write tool in a worktree session lands in the worktree, not in the main 
   try {
     const slot = t.rooting(() => 'wt-session-1');
     assert.deepEqual(slot.ports.workspace.roots(), [t.wt.path]);
-    const ctx = makeContext(slot.ports);
+    const ctx = makeContext({ ...t.ports, ...slot.ports });
     const r = await writeFileTool.execute({ file_path: 'notes/new.txt', content: 'from the worktree\n' }, ctx);
     assert.equal(r.isError, false, textOf(r));
     assert.equal(readFileSync(path.join(t.wt.path, 'notes/new.txt'), 'utf8'), 'from the worktree\n');
@@ -77,7 +77,10 @@ test('a write tool in a worktree session lands in the worktree, not in the main 
     // The same slot showing a session without a worktree works in the workspace, as any chat.
     const plain = t.rooting(() => 'another-session');
     assert.deepEqual(plain.ports.workspace.roots(), [t.f.repo]);
-    const w = await writeFileTool.execute({ file_path: 'plain.txt', content: 'plain\n' }, makeContext(plain.ports));
+    const w = await writeFileTool.execute(
+      { file_path: 'plain.txt', content: 'plain\n' },
+      makeContext({ ...t.ports, ...plain.ports }),
+    );
     assert.equal(w.isError, false, textOf(w));
     assert.equal(readFileSync(path.join(t.f.repo, 'plain.txt'), 'utf8'), 'plain\n');
   } finally {
@@ -181,7 +184,7 @@ test('a boxed command of a worktree session writes the worktree and cannot write
   const session = createToolSessionState('wt-box');
   try {
     const slot = t.rooting(() => 'wt-session-1');
-    const ctx = makeContext(slot.ports, { session });
+    const ctx = makeContext({ ...t.ports, ...slot.ports }, { session });
     const main = JSON.stringify(path.join(t.f.repo, 'leak.txt'));
     // Under /tmp the box's view of the main tree is its own scratch (the box's /tmp is private); beside
     // a checkout it is read-only: either way nothing reaches the main working tree on the host.
