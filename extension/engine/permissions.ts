@@ -104,8 +104,8 @@ export function createPermissions(deps: PermissionsDeps): Permissions {
     rootedAt: (folders) => ({
       policy: () => {
         const key = folders.join('\0');
-        let p = rooted.get(key);
-        if (!p) rooted.set(key, (p = build(folders)));
+        const p = rooted.get(key) ?? build(folders);
+        rooted.set(key, p);
         return p;
       },
       rememberRule: gate.rememberRule,

@@ -12,7 +12,10 @@ import type { WorktreeSessions } from '../core/worktrees/session-registry';
 
 export type WorktreesSetting = 'off' | 'ask' | 'always';
 
-/** sextant.agents.worktrees and .worktreeFolder, from user settings only (a cloned repository cannot move where agents write). */
+/**
+ * sextant.agents.worktrees and .worktreeFolder, from user settings only: a cloned repository cannot move
+ * where agents write.
+ */
 export function readWorktreeSettings(): { mode: WorktreesSetting; folder: string | undefined } {
   const c = vscode.workspace.getConfiguration('sextant');
   const mode = c.inspect<string>('agents.worktrees')?.globalValue;

@@ -27,7 +27,12 @@ const skip = hasGit ? false : 'git is not installed';
 
 function memoryRegistry() {
   let stored: WorktreeRecord[] = [];
-  return new WorktreeSessions({ read: () => stored, write: (r) => void (stored = r) });
+  return new WorktreeSessions({
+    read: () => stored,
+    write: (r) => {
+      stored = r;
+    },
+  });
 }
 
 /** A window's ports and permissions over the main working tree, and a chat slot's rooting over them. */

@@ -15,7 +15,12 @@ const wt = {
 
 test('a worktree session is found by its session id, again after a reload, until it is dropped', async () => {
   let stored: unknown;
-  const store = { read: () => stored, write: (r: WorktreeRecord[]) => void (stored = r) };
+  const store = {
+    read: () => stored,
+    write: (r: WorktreeRecord[]) => {
+      stored = r;
+    },
+  };
   const first = new WorktreeSessions(store);
   let changes = 0;
   first.onDidChange(() => changes++);
