@@ -42,19 +42,26 @@ export interface Permissions {
   audit(entry: AuditEntry): void;
   /** Settings, the workspace file or the folders changed: the policy is rebuilt for the next tool call. */
   invalidate(): void;
+  /**
+   * The same policy for a session whose workspace is other folders (a worktree session): relative rules,
+   * the workspace's bounds and a folder tool's default path are those folders. Rebuilt with the window's.
+   */
+  rootedAt(folders: string[]): PermissionGate;
   /** The audit log's file. */
   readonly auditFile: string;
 }
 
 export function createPermissions(deps: PermissionsDeps): Permissions {
   let policy: Policy | undefined;
+  /** Policies of sessions rooted elsewhere (worktrees), by their folders; dropped with `policy`. */
+  const rooted = new Map<string, Policy>();
   let reported = '';
-  const build = (): Policy => {
+  const build = (folders = deps.workspaceFolders()): Policy => {
     const user = deps.userSettings();
     const built = createPolicy({
       user,
       workspace: deps.workspaceSettings(),
-      workspaceFolders: deps.workspaceFolders().map(realPath),
+      workspaceFolders: folders.map(realPath),
       home: realPath(homedir()),
       extraWriteRoots: user.extraWriteRoots,
       tools: declaredToolFacts(),
@@ -72,25 +79,37 @@ export function createPermissions(deps: PermissionsDeps): Permissions {
   const auditFile = path.join(deps.auditDir, 'audit.jsonl');
   // Rebuilt only when the known key values change, not for every string of every entry.
   const auditLog = new AuditLog({ file: auditFile, redact: createLiveRedactor(() => deps.secrets) });
+  const gate: PermissionGate = {
+    policy: () => {
+      policy ??= build();
+      return policy;
+    },
+    rememberRule: async (rule) => {
+      if (!deps.rememberRule) return;
+      await deps.rememberRule(rule);
+      policy = undefined;
+      rooted.clear();
+    },
+  };
   return {
     auditFile,
-    gate: {
-      policy: () => {
-        policy ??= build();
-        return policy;
-      },
-      rememberRule: async (rule) => {
-        if (!deps.rememberRule) return;
-        await deps.rememberRule(rule);
-        policy = undefined;
-      },
-    },
+    gate,
     audit: (entry) => {
       if (!auditLog.append(entry)) deps.log.warn(`audit log: could not write to ${auditFile}`);
     },
     invalidate: () => {
       policy = undefined;
+      rooted.clear();
     },
+    rootedAt: (folders) => ({
+      policy: () => {
+        const key = folders.join('\0');
+        const p = rooted.get(key) ?? build(folders);
+        rooted.set(key, p);
+        return p;
+      },
+      rememberRule: gate.rememberRule,
+    }),
   };
 }
 

@@ -41,7 +41,8 @@ export class AgentItem extends vscode.TreeItem {
     this.id = `session:${entry.slotId ?? entry.sessionId}${entry.waiting.length ? ':waiting' : ''}`;
     this.description = entry.description;
     this.tooltip = entry.detail.join('\n');
-    this.contextValue = `sextant.agent.${entry.state.replace(/ /g, '-')}`;
+    // `.worktree`: the row offers Merge Back… (package.json's menus match on it).
+    this.contextValue = `sextant.agent.${entry.state.replace(/ /g, '-')}${entry.worktree ? '.worktree' : ''}`;
     this.iconPath = new vscode.ThemeIcon(ICONS[entry.state] ?? 'comment-discussion');
     this.accessibilityInformation = { label: `${entry.label}, ${entry.description}` };
     this.command = { command: 'sextant.agents.open', title: 'Open', arguments: [this] };
@@ -72,6 +73,10 @@ export interface AgentsViewHost {
   continueSession?(sessionId: string): Promise<void>;
   /** The window's fleet: queued sessions, and the total spent against the total caps. */
   fleet?: FleetBudget;
+  /** The worktree a session works in (worktree-chats.ts), if any. */
+  worktreeOf?(sessionId: string): { branch: string; path: string } | undefined;
+  /** Merge Back… of a worktree session (merge-back-review.ts). */
+  mergeBack?(sessionId: string): Promise<void>;
 }
 
 export class AgentsView implements vscode.Disposable {
@@ -140,6 +145,11 @@ export class AgentsView implements vscode.Disposable {
     slot.controller.approve(wait.callId, decision === 'approve' ? { decision: 'approve' } : { decision: 'deny' });
   }
 
+  async mergeBack(item: unknown): Promise<void> {
+    const entry = entryOf(item);
+    if (this.host.mergeBack) await this.host.mergeBack(entry?.sessionId ?? '');
+  }
+
   async continue(item: unknown): Promise<void> {
     const entry = entryOf(item);
     if (entry && this.host.continueSession) await this.host.continueSession(entry.sessionId);
@@ -185,7 +195,10 @@ export class AgentsView implements vscode.Disposable {
     const interrupted = this.host
       .interrupted()
       .filter((s) => !liveIds.has(s.status.sessionId) && !endedIds.has(s.status.sessionId));
-    return [...shown, ...ended, ...interrupted];
+    return [...shown, ...ended, ...interrupted].map((s) => {
+      const wt = this.host.worktreeOf?.(s.status.sessionId);
+      return wt ? { ...s, worktree: { branch: wt.branch, path: wt.path } } : s;
+    });
   }
 
   private slotOf(item: unknown) {

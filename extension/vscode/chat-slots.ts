@@ -7,11 +7,12 @@ import type { ChatHost, ChatServices } from '../core/agent/chat-services';
 import { MessageQueue } from '../core/agent/message-queue';
 import type { CheckpointStorage } from '../core/agent/rewind-session';
 import { SubagentStops, type SubagentServices } from '../core/agent/task-tool';
-import type { Logger } from '../core/ports';
+import type { Logger, WorkspacePort } from '../core/ports';
 import type { ResearchHost } from '../core/research/host';
 import { SessionHub, type SessionSlot, type UnseenWait } from '../core/sessions/session-hub';
 import { dispatchInbound, parseInbound, type Inbound, type Outbound } from '../protocol';
 import { createInboundHandlers, type HandlerHost } from './handlers';
+import type { SlotRooting } from './worktree-slots';
 
 /** Messages queued while a turn runs (workspace state: a reloaded window still shows and sends them). */
 const QUEUE_KEY = 'sextant.queuedMessages';
@@ -40,8 +41,8 @@ export interface ChatSlotServices {
   host: Omit<ChatHost, 'post' | 'onCurrentSessionChanged'>;
   tools: Omit<ChatServices['tools'], 'checkpoints'>;
   subagentLimits: SubagentServices['limits'];
-  /** A chat's own checkpoint storage and research host (the latter reads the chat's model). */
-  checkpoints(): CheckpointStorage;
+  /** A chat's own checkpoint storage (over its own files: a worktree session's) and research host. */
+  checkpoints(workspace?: WorkspacePort): CheckpointStorage;
   research(currentModel: () => string): ResearchHost;
   /** Sees every message any chat posts (the research notifier, the first-send clock). */
   observe(message: Outbound): void;
@@ -55,6 +56,8 @@ export interface ChatSlotServices {
   beforeHandle(type: Inbound['type']): Promise<void>;
   /** After a view's `ready`: the cards that are not a chat's (MCP servers, hooks). */
   afterReady(): void;
+  /** A chat's tools, rules and checkpoints rooted at its session's worktree, if it has one (worktree-slots.ts). */
+  rooting?(sessionId: () => string): SlotRooting;
   log: Logger;
 }
 
@@ -68,7 +71,8 @@ export function createChatHub(
     now: Date.now,
     onUnseenWait,
     create: (post, slot, from) => {
-      const controller = newController(services, slot);
+      const rooting = services.rooting?.(() => controller.sessionId);
+      const controller = newController(services, slot, rooting);
       if (from) {
         controller.setMode(from.status.mode ?? 'chat');
         if (from.status.model) controller.setModel(from.status.model);
@@ -91,7 +95,13 @@ export function createChatHub(
             return;
           }
           await services.beforeHandle(parsed.message.type);
-          handlers ??= createInboundHandlers({ ...services.handlers(), controller, queue, post });
+          handlers ??= createInboundHandlers({
+            ...services.handlers(),
+            ...rooting?.handlers(),
+            controller,
+            queue,
+            post,
+          });
           await dispatchInbound(handlers, parsed.message);
           if (parsed.message.type === 'ready') services.afterReady();
         },
@@ -101,9 +111,14 @@ export function createChatHub(
   });
 }
 
-function newController(services: ChatSlotServices, slot: SessionSlot<ChatController>): ChatController {
+function newController(
+  services: ChatSlotServices,
+  slot: SessionSlot<ChatController>,
+  rooting: SlotRooting | undefined,
+): ChatController {
   const controller: ChatController = new ChatController({
     ...services.shared,
+    ...(rooting ? { project: rooting.project } : {}),
     host: {
       ...services.host,
       post: (message) => {
@@ -113,7 +128,11 @@ function newController(services: ChatSlotServices, slot: SessionSlot<ChatControl
       onCurrentSessionChanged: (id) => services.onCurrentSessionChanged(slot, id),
     },
     subagents: { limits: services.subagentLimits, stops: new SubagentStops() },
-    tools: { ...services.tools, checkpoints: services.checkpoints() },
+    tools: {
+      ...services.tools,
+      ...(rooting ? { ports: rooting.ports, permissions: rooting.permissions } : {}),
+      checkpoints: services.checkpoints(rooting?.ports.workspace),
+    },
     research: services.research(() => controller.currentModel()),
   });
   return controller;

@@ -5,6 +5,8 @@ import type * as vscode from 'vscode';
 import { PromptHistory } from '../core/extensions/prompt-history';
 import type { ProjectContext } from '../core/extensions/project-context';
 import { referencesFor } from '../core/extensions/references/service';
+import type { PermissionGate } from '../core/agent/permission-gate';
+import type { WorkspacePort } from '../core/ports';
 import type { DiffReviews } from './diff-review';
 import type { HandlerHost } from './handlers';
 import type { RuntimeHooks } from './hooks-host';
@@ -18,6 +20,11 @@ import type { ToolsHost } from './tools-host';
 /** Where the workspace's prompt history is kept (workspace state: per workspace, across windows). */
 const PROMPT_HISTORY_KEY = 'sextant.promptHistory';
 
+export type SharedHandlerParts = Omit<HandlerHost, 'controller' | 'queue' | 'post'> & {
+  /** `@` references over other files (a worktree session's): worktree-slots.ts. */
+  referencesOver(workspace: WorkspacePort, permissions: PermissionGate): NonNullable<HandlerHost['references']>;
+};
+
 export function sharedHandlerParts(o: {
   context: vscode.ExtensionContext;
   channel: vscode.LogOutputChannel;
@@ -28,10 +35,23 @@ export function sharedHandlerParts(o: {
   project: ProjectContext;
   tools: ToolsHost;
   permissions: ReturnType<typeof createPermissionHost>;
-}): Omit<HandlerHost, 'controller' | 'queue' | 'post'> {
+}): SharedHandlerParts {
   const { context, runtime, mcp, tools } = o;
   const editor = new EditorReferences();
   context.subscriptions.push(editor);
+  const referencesOver = (workspace: WorkspacePort, permissions: PermissionGate) =>
+    referencesFor({
+      workspace,
+      ripgrepPath: () => tools.ports.search.ripgrepPath(),
+      permissions,
+      editor,
+      fetchPage: async (url, signal) => {
+        const { page } = await tools.pageFetcher.fetch(url, signal ? { signal } : {});
+        return { url: page.finalUrl, title: page.title, markdown: page.markdown };
+      },
+      readMcpResource: (server, uri) => mcp.readResourceText(server, uri),
+      confirmRead: confirmReferenceRead,
+    });
   return {
     log: o.channel,
     setApiKey: runtime.setApiKey,
@@ -46,18 +66,8 @@ export function sharedHandlerParts(o: {
     hookDecide: (hash, decision) => o.hooks.decide(hash, decision),
     expandMessage: (text) => mcp.expandMessage(text),
     project: o.project,
-    references: referencesFor({
-      workspace: tools.ports.workspace,
-      ripgrepPath: () => tools.ports.search.ripgrepPath(),
-      permissions: o.permissions.gate,
-      editor,
-      fetchPage: async (url, signal) => {
-        const { page } = await tools.pageFetcher.fetch(url, signal ? { signal } : {});
-        return { url: page.finalUrl, title: page.title, markdown: page.markdown };
-      },
-      readMcpResource: (server, uri) => mcp.readResourceText(server, uri),
-      confirmRead: confirmReferenceRead,
-    }),
+    references: referencesOver(tools.ports.workspace, o.permissions.gate),
+    referencesOver,
     grants: commandGrantHost(context.workspaceState),
     newRequestId: randomUUID,
     prompts: new PromptHistory({

@@ -30,6 +30,8 @@ export interface PermissionHost extends vscode.Disposable {
   invalidate(): void;
   /** The header's "Permission mode": sextant.permissions.defaultMode in the user's settings. */
   setDefaultMode(mode: PermissionMode): Promise<void>;
+  /** The policy for a session rooted in other folders (a worktree session). */
+  rootedAt(folders: string[]): PermissionGate;
   showAuditLog(): Promise<void>;
 }
 
@@ -65,6 +67,7 @@ export function createPermissionHost(deps: PermissionHostDeps): PermissionHost {
       // Now, not when the change event arrives: the snapshot that follows shows the mode in force.
       permissions.invalidate();
     },
+    rootedAt: permissions.rootedAt,
     showAuditLog: async () => {
       try {
         const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(permissions.auditFile));

@@ -13,6 +13,10 @@ export interface Runtime {
   handle(raw: unknown): Promise<void>;
   /** Sextant: New Chat in Editor (no id), or "Open in Editor" on a History entry. */
   openInEditor(sessionId?: string): Promise<void>;
+  /** Sextant: New Chat in Worktree — a chat in its own git worktree on a new branch. */
+  newChatInWorktree(): Promise<void>;
+  /** Sextant: Merge Back Worktree… — a worktree session's reviewed merge back (picked from a list). */
+  mergeBackWorktree(): Promise<void>;
   /** An editor-tab chat VS Code restored after a reload (its view state names the session). */
   restorePanel(panel: vscode.WebviewPanel, state: unknown): Promise<void>;
   /** Brings a slot's chat to the front: its tab, the sidebar, or a new tab. */

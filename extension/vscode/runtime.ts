@@ -58,6 +58,7 @@ import { sharedHandlerParts } from './handler-parts';
 import { type ChatSlotServices, createChatHub, READS_HISTORY } from './chat-slots';
 import { createWindowFleet } from './window-fleet';
 import type { AgentsTree } from './agents-tree';
+import { WorktreeHost } from './worktree-host';
 
 import type { Runtime } from './runtime-api';
 export type { Runtime } from './runtime-api';
@@ -191,6 +192,8 @@ export async function createRuntime(
   const rememberSidebarChat = (id: string | undefined) => currentSession.remember(id, log);
   // One fleet for the window: every chat's requests count against its limits (window-fleet.ts).
   const fleet = createWindowFleet(own);
+  // Sessions in their own git worktree: their tools are rooted there (worktree-host.ts).
+  const worktrees = own(new WorktreeHost(context.workspaceState, channel));
   // What every chat (the sidebar's, each editor tab's) shares; chat-slots.ts gives each its own controller.
   const slotServices: ChatSlotServices = {
     shared: {
@@ -246,9 +249,9 @@ export async function createRuntime(
       diffReview: diffReviews,
     },
     // Turn checkpoints: file contents as content-addressed blobs in global storage, never in the user's repo.
-    checkpoints: () =>
+    checkpoints: (workspace = tools.ports.workspace) =>
       checkpointStorage(
-        withLocalFileOps(tools.ports.workspace),
+        withLocalFileOps(workspace),
         new FileCheckpointBlobs(path.join(context.globalStorageUri.fsPath, 'checkpoints')),
         // File events so a command's coverage looks only at what changed (a worker, started on first use).
         {
@@ -282,6 +285,7 @@ export async function createRuntime(
       mcp.post();
       hooks.post();
     },
+    rooting: worktrees.rooting({ ports: tools.ports, permissions, handlerParts: () => handlerParts }),
     log,
   };
 
@@ -332,8 +336,10 @@ export async function createRuntime(
       interrupted: () => store.interruptedSessions(),
       fleet,
       newRequestId: randomUUID,
+      worktrees: worktrees.agents,
     }),
   );
+  worktrees.attach(hub, chats, store.ready);
   const sidebar = chats.sidebar;
   late.hub = hub;
   late.sidebar = sidebar;
@@ -365,7 +371,9 @@ export async function createRuntime(
     hub,
     agents: chats.agents,
     handle: (raw) => sidebar.handle(raw),
-    openInEditor: (sessionId) => chats.openInEditor(sessionId),
+    openInEditor: (sessionId) => (sessionId ? chats.openInEditor(sessionId) : worktrees.newEditorChat()),
+    newChatInWorktree: () => worktrees.newChatInWorktree(),
+    mergeBackWorktree: () => worktrees.mergeBack(),
     restorePanel: (panel, state) => chats.restorePanel(panel, state),
     showSlot: (slotId) => chats.showSlot(slotId),
     pickMode: () => pickMode(sidebar.slot.controller),

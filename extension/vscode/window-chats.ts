@@ -9,7 +9,7 @@ import { emptyStatus } from '../core/sessions/session-status';
 import type { InterruptedSession } from '../core/ports';
 import type { FleetBudget } from '../core/usage/fleet-budget';
 import type { AgentsTree } from './agents-tree';
-import { AgentsView } from './agents-view';
+import { AgentsView, type AgentsViewHost } from './agents-view';
 import { ChatPanels } from './chat-panels';
 import { UnseenWaits } from './unseen-waits';
 
@@ -29,6 +29,8 @@ export interface WindowChatsOptions {
   /** The window's fleet: who waits for a running slot, and the total spent against the total caps. */
   fleet?: FleetBudget;
   newRequestId(): string;
+  /** Worktree sessions in the Agents view: their branch and Merge Back… (worktree-chats.ts). */
+  worktrees?: Pick<AgentsViewHost, 'worktreeOf' | 'mergeBack'>;
 }
 
 export class WindowChats implements vscode.Disposable {
@@ -55,6 +57,7 @@ export class WindowChats implements vscode.Disposable {
       showSlot: (slotId) => this.showSlot(slotId),
       openSession: (sessionId) => this.openInEditor(sessionId),
       continueSession: (sessionId) => this.continueInterrupted(sessionId),
+      ...o.worktrees,
     });
     // Nothing is lost to a reload or a crash: what was cut off is listed, and said once.
     void o.storeReady.then(() => {

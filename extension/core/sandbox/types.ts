@@ -151,6 +151,11 @@ export interface LaunchRequest {
    * lint and build configs, .venv/bin): the agent's commands set it, and settle what changed after release.
    */
   watchRunLater?: boolean;
+  /**
+   * The workspace folders of this command's session when they are not the window's (a worktree
+   * session's worktree, core/worktrees/session-ports.ts): the box's writable workspace roots.
+   */
+  workspaceFolders?: readonly string[];
 }
 
 export interface SandboxPort {

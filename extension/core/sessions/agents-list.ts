@@ -22,6 +22,8 @@ export interface AgentEntry {
   /** Lines of the tooltip (and the screen reader's detail). */
   detail: string[];
   costUsd: number | undefined;
+  /** The branch of the worktree the session works in (its Merge Back is offered), if any. */
+  worktree?: string;
   waiting: { callId: string; label: string; detail: string; kind: 'approval' | 'question' }[];
 }
 
@@ -29,6 +31,8 @@ export interface ListedSession {
   slotId?: string;
   status: SessionStatus;
   folder?: string;
+  /** Its worktree: the branch and folder (a worktree session, core/worktrees). */
+  worktree?: { branch: string; path: string };
   interrupted?: boolean;
   /** Its request waits for a running slot (the window's fleet says so). */
   queued?: boolean;
@@ -52,7 +56,7 @@ export function agentEntry(s: ListedSession, now: number): AgentEntry {
   const steps = `${st.steps} tool step${st.steps === 1 ? '' : 's'}`;
   const cost = st.costUsd === undefined ? undefined : formatUsd(st.costUsd);
   const elapsed = st.startedAt === undefined ? undefined : formatElapsed((st.endedAt ?? now) - st.startedAt);
-  const description = [state, elapsed, st.startedAt === undefined ? undefined : steps, cost]
+  const description = [state, elapsed, st.startedAt === undefined ? undefined : steps, cost, s.worktree?.branch]
     .filter(Boolean)
     .join(' · ');
   const detail = [
@@ -62,7 +66,7 @@ export function agentEntry(s: ListedSession, now: number): AgentEntry {
     elapsed ? `Elapsed: ${elapsed}` : undefined,
     `Steps: ${steps}`,
     `Cost: ${cost ?? (st.tokens ? `${st.tokens} tokens (price unknown)` : 'nothing yet')}`,
-    `Folder: ${s.folder ?? 'the workspace'}`,
+    s.worktree ? `Worktree: ${s.worktree.branch} (${s.worktree.path})` : `Folder: ${s.folder ?? 'the workspace'}`,
     st.error ? `Error: ${st.error}` : undefined,
   ].filter((l): l is string => l !== undefined);
   return {
@@ -73,6 +77,7 @@ export function agentEntry(s: ListedSession, now: number): AgentEntry {
     description,
     detail,
     costUsd: st.costUsd,
+    ...(s.worktree ? { worktree: s.worktree.branch } : {}),
     waiting: [
       ...st.approvals.map((a) => ({
         callId: a.callId,

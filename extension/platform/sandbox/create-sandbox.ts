@@ -147,7 +147,11 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
     mkdirSync(sessionTemp, { recursive: true, mode: 0o700 });
     sessionTemps.add(sessionTemp);
     const planned = planBox({
-      workspaceFolders: o.workspaceFolders().length ? o.workspaceFolders() : [req.cwd],
+      workspaceFolders: req.workspaceFolders?.length
+        ? req.workspaceFolders
+        : o.workspaceFolders().length
+          ? o.workspaceFolders()
+          : [req.cwd],
       extraWriteRoots: settings.extraWriteRoots,
       home: o.home,
       sessionTemp,

@@ -106,3 +106,20 @@ test('a session whose request waits for a slot is listed as queued, and the queu
   );
   assert.equal(agentsSummary(sessions), '1 running · 1 queued');
 });
+
+test('a worktree session shows its branch and folder, and is marked for Merge Back', () => {
+  const e = agentEntry(
+    listed(
+      'Refactor',
+      { state: 'done', startedAt: 0, endedAt: 5_000 },
+      {
+        worktree: { branch: 'sextant/chat-abc123', path: '/work/repo.sextant-worktrees/chat-abc123' },
+      },
+    ),
+    10_000,
+  );
+  assert.equal(e.worktree, 'sextant/chat-abc123');
+  assert.match(e.description, /sextant\/chat-abc123$/);
+  assert.ok(e.detail.includes('Worktree: sextant/chat-abc123 (/work/repo.sextant-worktrees/chat-abc123)'));
+  assert.equal(agentEntry(listed('Plain', { state: 'done' }), 0).worktree, undefined);
+});
