@@ -8,7 +8,6 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { ApprovalBroker } from '../core/agent/approval-broker';
 import type { ChatController } from '../core/agent/controller';
-import { checkpointStorage, FileCheckpointBlobs, withLocalFileOps } from '../core/checkpoints';
 import { WorkerChangeFeed } from '../platform/watch/worker-change-feed';
 import type { Logger } from '../core/ports';
 import { ProjectContext } from '../core/extensions/project-context';
@@ -38,13 +37,7 @@ import { secretsPort } from './secrets';
 import { runtimeReactions, watchSettings } from './setting-reactions';
 import { openHistoryStore } from './history-store-host';
 import { modelServices } from './model-services';
-import {
-  readAutoModeSettings,
-  readPermissionSettings,
-  readSettings,
-  watchIgnoredWorkspaceSettings,
-  watchSettingsCache,
-} from './settings';
+import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings, watchSettingsCache } from './settings';
 import { showStorage } from './storage-command';
 import { onTrustGranted, ToolsHost } from './tools-host';
 import { WorkspaceSettingsFile } from './workspace-settings';
@@ -59,6 +52,8 @@ import { type ChatSlotServices, createChatHub, READS_HISTORY } from './chat-slot
 import { createWindowFleet } from './window-fleet';
 import type { AgentsTree } from './agents-tree';
 import { WorktreeHost } from './worktree-host';
+import { autoModeSettings, chatLimits, subagentLimits } from './chat-limits';
+import { windowCheckpoints } from './window-checkpoints';
 
 import type { Runtime } from './runtime-api';
 export type { Runtime } from './runtime-api';
@@ -180,6 +175,7 @@ export async function createRuntime(
   // The one place approvals are answered: the card, the diff view and Approve/Deny Change all reach it.
   const approvals = new ApprovalBroker(log);
   const changeFeed = own(new WorkerChangeFeed({ file: path.join(__dirname, 'change-watcher.js') }));
+  const checkpointsOver = windowCheckpoints(context.globalStorageUri.fsPath, changeFeed, log);
   const diffReviews = own(new DiffReviews({ decide: approvals.approve, log }));
   // A research run's Cancel stops that request wherever it runs (stop with an id matches only its own).
   const researchNotifier = own(
@@ -201,16 +197,8 @@ export async function createRuntime(
       project,
       hooks: hooks.engine,
       models: modelServices(providers, context.globalState),
-      autoMode: {
-        reviewerModel: () => readAutoModeSettings().reviewerModel,
-        timeoutMs: () => readAutoModeSettings().timeoutMs,
-      },
-      limits: {
-        maxSteps: () => readSettings().maxSteps,
-        budget: () => readSettings().budget,
-        maxCostUsdPerMinute: () => readSettings().subagents.maxCostUsdPerMinute,
-        goalMaxAttempts: () => readSettings().goalMaxAttempts,
-      },
+      autoMode: autoModeSettings,
+      limits: chatLimits,
       fleet,
       history: { persistence: store, searchSessions: (query) => searchSessions(store, query) },
     },
@@ -233,11 +221,7 @@ export async function createRuntime(
     onCurrentSessionChanged: (slot, id) => {
       if (late.sidebar?.slot === slot) rememberSidebarChat(id);
     },
-    subagentLimits: {
-      maxConcurrent: () => readSettings().subagents.maxConcurrent,
-      maxSteps: () => readSettings().subagents.maxSteps,
-      maxCostUsd: () => readSettings().subagents.maxCostUsd,
-    },
+    subagentLimits,
     tools: {
       toolsFor: tools.toolsFor,
       prepareTools,
@@ -248,17 +232,7 @@ export async function createRuntime(
       audit: (entry) => permissions.audit(entry),
       diffReview: diffReviews,
     },
-    // Turn checkpoints: file contents as content-addressed blobs in global storage, never in the user's repo.
-    checkpoints: (workspace = tools.ports.workspace) =>
-      checkpointStorage(
-        withLocalFileOps(workspace),
-        new FileCheckpointBlobs(path.join(context.globalStorageUri.fsPath, 'checkpoints')),
-        // File events so a command's coverage looks only at what changed (a worker, started on first use).
-        {
-          feed: changeFeed,
-          onScan: (r) => r.mode === 'full' && log.info(`command coverage: scanned ${r.root} (${r.reason})`),
-        },
-      ),
+    checkpoints: (workspace = tools.ports.workspace) => checkpointsOver(workspace),
     research: (currentModel) =>
       createResearchHost({
         searchClient: tools.searchClient,
