@@ -7,6 +7,7 @@ import { ChatImagesSchema, ImageRefSchema } from './images';
 import { PlanArtifactSchema } from './plan';
 import { ReportSchema, ResearchProgressSchema } from './research';
 import { RedoOfferSchema } from './rewind';
+import { PendingMemorySchema } from './memory';
 
 export const MODES = ['chat', 'plan', 'research', 'agent'] as const;
 export const ModeSchema = z.enum(MODES);
@@ -71,6 +72,8 @@ export const ToolCallViewSchema = z.object({
   hooks: z.array(z.string()).optional(),
   /** Images the call returned (a browser screenshot), shown as thumbnails; the bytes are in the image store. */
   images: z.array(ImageRefSchema).max(8).optional(),
+  /** A `remember` call's memory, waiting for the user's Keep / Edit / Drop (shown inside this card). */
+  memory: PendingMemorySchema.optional(),
 });
 export type ToolCallView = z.infer<typeof ToolCallViewSchema>;
 

@@ -16,6 +16,7 @@ import type { Logger } from '../core/ports';
 import { ProjectContext } from '../core/extensions/project-context';
 import { projectFilesOver } from '../core/extensions/project-files';
 import { createSkillTool } from '../core/extensions/skill-tool';
+import { createRememberTool } from '../core/tools/remember';
 import type { AnyTool } from '../core/tools/types';
 import { searchSessions } from '../core/store/session-search';
 import { createToolSessionState, disposeToolSession } from '../core/tools/registry';
@@ -123,7 +124,8 @@ export async function createRuntime(
       currentModel: () => late.sidebar?.slot.controller.currentModel() ?? readSettings().defaultModel,
       trusted,
       // Skills load through their own read-only tool, so every mode with tools may use them.
-      moreTools: (): AnyTool[] => [createSkillTool(project.files)],
+      // remember: a memory the user reviews on a card (home: where ~/.sextant/memory.md is).
+      moreTools: (): AnyTool[] => [createSkillTool(project.files), createRememberTool(() => project.files.home())],
     }),
   );
   own(onTrustGranted(tools));

@@ -93,6 +93,8 @@ test('dispatch calls exactly the handler of the message type', async () => {
     send: record('send'),
     abort: record('abort'),
     stopSubagent: record('stopSubagent'),
+    memoryReply: record('memoryReply'),
+    addMemory: record('addMemory'),
     openFile: record('openFile'),
     retry: record('retry'),
     projectContext: record('projectContext'),
