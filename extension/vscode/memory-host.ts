@@ -21,8 +21,7 @@ export function createMemoryHost(deps: {
       const where = { roots: deps.workspace.roots(), home: deps.home() };
       const labels = memoryLabels(memoryTargets(where.roots, where.home));
       const items: Array<vscode.QuickPickItem & { scope: MemoryScope }> = [];
-      if (labels.workspace)
-        items.push({ label: 'This workspace', description: labels.workspace, scope: 'workspace' });
+      if (labels.workspace) items.push({ label: 'This workspace', description: labels.workspace, scope: 'workspace' });
       if (labels.user) items.push({ label: 'You, in every workspace', description: labels.user, scope: 'user' });
       const picked = await vscode.window.showQuickPick(items, {
         title: 'Sextant: keep this memory where?',
@@ -38,7 +37,9 @@ export function createMemoryHost(deps: {
         refused(written.message);
         return;
       }
-      void vscode.window.showInformationMessage(`Sextant: kept in ${written.label} — it is in every request from now on.`);
+      void vscode.window.showInformationMessage(
+        `Sextant: kept in ${written.label} — it is in every request from now on.`,
+      );
     },
   };
 }

@@ -4,6 +4,7 @@
 // workspace's value for one of them ignored and reported once (watchIgnoredWorkspaceSettings).
 import * as vscode from 'vscode';
 import { parseJsonc } from '../core/config/jsonc';
+import { ManagedSettingsFiles } from '../core/config/managed-file';
 import { IgnoredSettingsReporter, USER_ONLY_SETTINGS, userOnlyKeysIn, userScopeValue } from '../core/config/user-scope';
 import type { Logger } from '../core/ports';
 import * as engine from '../engine/settings';
@@ -11,11 +12,20 @@ import * as engine from '../engine/settings';
 export type { EmbeddingsSetting, PermissionSettingsRead, SextantSettings } from '../engine/settings';
 export { DEFAULT_MODEL } from '../engine/settings';
 
-/** VS Code's configuration as the readers' source. */
+/**
+ * The machine's managed settings file (core/config/managed-file.ts), read again when it changes. One
+ * per extension host, like the configuration it stands above.
+ */
+const managedFiles = ManagedSettingsFiles.forThisMachine();
+
+/** VS Code's configuration as the readers' source, with the administrator's managed settings above it. */
 export const vscodeSettings: engine.SettingsSource = {
   user: (key) => userScopeValue(vscode.workspace.getConfiguration('sextant').inspect<unknown>(key)).value,
   any: (key) => vscode.workspace.getConfiguration('sextant').get<unknown>(key),
+  managed: managedFiles.current,
 };
+
+export const readManagedNotes = () => engine.managedSettingNotes(vscodeSettings);
 
 export const readSettings = () => engine.readSettings(vscodeSettings);
 export const readBrowserSettings = () => engine.readBrowserSettings(vscodeSettings);
