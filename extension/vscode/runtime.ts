@@ -42,6 +42,7 @@ import { runtimeReactions, watchSettings } from './setting-reactions';
 import { openHistoryStore } from './history-store-host';
 import { modelServices } from './model-services';
 import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings } from './settings';
+import { watchManagedSettings } from './managed-notice';
 import { showStorage } from './storage-command';
 import { onTrustGranted, ToolsHost } from './tools-host';
 import { WorkspaceSettingsFile } from './workspace-settings';
@@ -87,6 +88,8 @@ export async function createRuntime(
   // Trust settings are read from user settings only; say so when a workspace sets one. The workspace's
   // own .sextant/settings.json may only tighten permissions.
   const ignoredSettings = own(watchIgnoredWorkspaceSettings(log));
+  // What the administrator's managed settings pin (and which of the user's values they override).
+  own(watchManagedSettings(log));
   const workspaceSettings = own(new WorkspaceSettingsFile(log));
   void workspaceSettings.reload();
   // VS Code's Language Model API: listed now and whenever VS Code says the models changed.
