@@ -159,9 +159,9 @@ export function managedSettingNotes(s: SettingsSource): string[] {
   }
   if (p?.deniedProviders.length) notes.push(`Providers denied: ${p.deniedProviders.join(', ')}.`);
   if (p?.deniedModels.length) notes.push(`Models denied: ${p.deniedModels.join(', ')}.`);
-  if (p?.deny.length || p?.ask.length)
+  if (p && (p.deny.length || p.ask.length))
     notes.push(
-      `sextant.permissions.deny / ask have rules your administrator added (${[...(p?.deny ?? []), ...(p?.ask ?? [])].join(', ')}).`,
+      `sextant.permissions.deny / ask have rules your administrator added (${[...p.deny, ...p.ask].join(', ')}).`,
     );
   return notes.length ? [`Set by your administrator — ${from}:`, ...notes] : [];
 }

@@ -168,8 +168,10 @@ export function managedModelRefusal(
     }
   }
   const byName = p.deniedProviders.some((e) => e.toLowerCase() === target.provider.toLowerCase());
-  if (byName || (host && deniedHosts.has(host)))
-    return `${ref} is not allowed: your administrator denies the provider ${byName ? `"${target.provider}"` : host} (${managedSource(m)}).`;
+  if (byName || (host && deniedHosts.has(host))) {
+    const which = byName ? `"${target.provider}"` : host;
+    return `${ref} is not allowed: your administrator denies the provider ${which} (${managedSource(m)}).`;
+  }
   const model = p.deniedModels.find((d) => (d.includes('/') ? glob(d).test(ref) : glob(d).test(target.model)));
   if (model) return `${ref} is not allowed: your administrator denies "${model}" (${managedSource(m)}).`;
   return undefined;

@@ -49,7 +49,8 @@ export function boxJudgement<J extends Judged>(
       reason:
         asked !== undefined
           ? 'your administrator requires the sandbox (managed settings): commands never run outside it'
-          : `your administrator requires the sandbox (managed settings) and none works here (${status.reason ?? 'unknown reason'}), so commands cannot run`,
+          : 'your administrator requires the sandbox (managed settings) and none works here ' +
+            `(${status.reason ?? 'unknown reason'}), so commands cannot run`,
     } as J;
   }
   if (asked !== undefined) {

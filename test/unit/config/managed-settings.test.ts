@@ -40,7 +40,7 @@ const providersOver = (s: SettingsSource) =>
     log: { info: () => undefined, warn: () => undefined, error: () => undefined },
     providersSetting: () => s.user('providers'),
     env: {},
-    confirmKeyDestination: async () => 'send',
+    confirmKeyDestination: async () => 'no' as const,
     bundleDir: dir,
     managed: () => s.managed?.() ?? {},
   });

@@ -55,7 +55,7 @@ async function memoryChat(answer: (memory: { text: string; scope: string }) => M
   return { fake, p, h, cards };
 }
 
-test('a memory proposed, edited on its card, kept: in .sextant/memory.md and in the next request’s prompt', async () => {
+test('a memory proposed, edited, kept: in .sextant/memory.md and in the next request’s prompt', async () => {
   const edited = 'Tests need `make db` first (then `pnpm test`).';
   const { fake, p, h, cards } = await memoryChat(() => ({ decision: 'keep', text: edited, scope: 'workspace' }));
   const first = fake.requests.length;
@@ -88,7 +88,7 @@ test('a memory proposed, edited on its card, kept: in .sextant/memory.md and in 
   assert.ok(!next.includes('Tests need make db first.'), 'the proposal as the model wrote it is not what was kept');
 });
 
-test('a memory dropped is written nowhere; one the user moves to their own file goes to ~/.sextant/memory.md', async () => {
+test('a memory dropped is written nowhere; one moved to the user’s file goes to ~/.sextant/memory.md', async () => {
   const dropped = await memoryChat(() => ({ decision: 'drop' }));
   dropped.fake.enqueue({ toolCalls: [{ name: 'remember', arguments: { memory: 'Uses yarn.' } }] }, { text: 'ok' });
   await dropped.h.controller.send('r1', 'go', 'agent');
@@ -138,7 +138,7 @@ test('a secret is refused: proposed (no card is shown), or typed into the card w
   assert.equal(memoryRefusal('This repo uses pnpm.'), undefined);
 });
 
-test('a repository whose .sextant/memory.md (or .sextant) links out of the workspace is never written through', async () => {
+test('a .sextant/memory.md (or .sextant) linked out of the workspace is never written through', async () => {
   const p = await projectOnDisk({});
   const outside = path.join(p.home, 'bashrc');
   await fs.writeFile(outside, 'original\n');
