@@ -147,7 +147,7 @@ export interface AskPort {
   ask(req: { callId: string; sessionId: string; questions: Question[] }, signal: AbortSignal): Promise<AskAnswer[]>;
 }
 
-/** A memory the agent proposes ("this repo uses pnpm"): the user keeps it (maybe edited, maybe elsewhere) or drops it. */
+/** A memory the agent proposes ("this repo uses pnpm"): the user keeps it (maybe edited, elsewhere) or drops it. */
 export interface MemoryPort {
   propose(req: { callId: string; sessionId: string; memory: PendingMemory }, signal: AbortSignal): Promise<MemoryReply>;
 }
