@@ -1,8 +1,10 @@
 // What the composer does with a `/name …` message: a built-in command is carried out in the view (most
 // are existing messages to the host), a project command or `/init` is sent for the host to expand, an
-// unknown name is refused with the draft kept.
+// unknown name is refused with the draft kept. `# text` is a memory to keep (the host asks which file).
 import {
   BUILTIN_COMMANDS,
+  MEMORY_MAX_CHARS,
+  memoryFromMessage,
   ModeSchema,
   parseGoalArgs,
   parseInvocation,
@@ -38,9 +40,16 @@ export type ComposerCommand =
   | { kind: 'text' }
   | { kind: 'builtin'; name: string; args: string }
   | { kind: 'host'; mode?: 'agent' }
+  | { kind: 'memory'; text: string }
   | { kind: 'refused'; message: string };
 
 export function classify(text: string, info: ProjectContextInfo | undefined): ComposerCommand {
+  // `# text` keeps a memory (the host asks which file), as in Claude Code.
+  const memory = memoryFromMessage(text);
+  if (memory !== undefined)
+    return memory.length > MEMORY_MAX_CHARS
+      ? { kind: 'refused', message: `A memory is one fact of at most ${MEMORY_MAX_CHARS} characters.` }
+      : { kind: 'memory', text: memory };
   const call = parseInvocation(text);
   if (!call) return { kind: 'text' };
   if (call.name === 'init') return { kind: 'host', mode: 'agent' };

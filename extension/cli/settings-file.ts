@@ -5,6 +5,7 @@
 // permissions, read by the engine as in VS Code).
 import { readFileSync } from 'node:fs';
 import { parseJsonc } from '../core/config/jsonc';
+import { ManagedSettingsFiles } from '../core/config/managed-file';
 import type { SettingsSource } from '../engine/settings';
 import manifest from '../../package.json';
 
@@ -50,5 +51,6 @@ export function cliSettings(file: Values, flags: Values, appended: Record<string
     merged[key] = [...(Array.isArray(current) ? current : current === undefined ? [] : [current]), ...extra];
   }
   const read = (key: string) => merged[key];
-  return { user: read, any: read };
+  // The machine's managed settings stand above the file and the flags (an administrator's pins).
+  return { user: read, any: read, managed: ManagedSettingsFiles.forThisMachine().current };
 }

@@ -1,6 +1,16 @@
 // The interfaces core needs from its host and its storage. The VS Code adapters in extension/vscode
 // implement them; a Node-fs implementation backs unit tests. Core reaches the editor only here.
-import type { ChatMessage, Envelope, Mode, PendingApproval, Question, SessionSummary, Todo } from '../protocol';
+import type {
+  ChatMessage,
+  Envelope,
+  MemoryReply,
+  Mode,
+  PendingApproval,
+  PendingMemory,
+  Question,
+  SessionSummary,
+  Todo,
+} from '../protocol';
 import type { ModelMessage } from './providers/types';
 import type { Proposal } from './tools/types';
 import type { SearchProviderId, SearchQuery, SearchResult } from './web/types';
@@ -137,6 +147,11 @@ export interface AskPort {
   ask(req: { callId: string; sessionId: string; questions: Question[] }, signal: AbortSignal): Promise<AskAnswer[]>;
 }
 
+/** A memory the agent proposes ("this repo uses pnpm"): the user keeps it (maybe edited, elsewhere) or drops it. */
+export interface MemoryPort {
+  propose(req: { callId: string; sessionId: string; memory: PendingMemory }, signal: AbortSignal): Promise<MemoryReply>;
+}
+
 export interface SecretsPort {
   get(key: string): Promise<string | undefined>;
   set(key: string, value: string): Promise<void>;
@@ -180,6 +195,8 @@ export interface ToolPorts {
   terminal: TerminalPort;
   approval: ApprovalPort;
   ask: AskPort;
+  /** Memory cards (the `remember` tool); absent where nobody can review one (the command line). */
+  memory?: MemoryPort;
   log: Logger;
   /**
    * The environment of every process the agent starts: the host's, without provider key variables,

@@ -5,6 +5,7 @@
 // told of (`invalidate`); while nobody watches for changes (`watching` false), every read goes to
 // the source itself, so a value is never kept without someone to say when it goes stale.
 import type { SettingsSource } from './settings';
+import { type ManagedState, NO_MANAGED } from '../core/config/managed-settings';
 
 export class CachedSettingsSource implements SettingsSource {
   private readonly userValues = new Map<string, unknown>();
@@ -19,6 +20,11 @@ export class CachedSettingsSource implements SettingsSource {
 
   any(key: string): unknown {
     return this.read(this.anyValues, key, () => this.inner.any(key));
+  }
+
+  /** The administrator's settings, never kept here: their reader re-reads the file when it changes. */
+  managed(): ManagedState {
+    return this.inner.managed?.() ?? NO_MANAGED;
   }
 
   /** The settings changed (or may have): the next read of every key goes to the source. */

@@ -60,6 +60,7 @@ export async function createEngine(host: EngineHost): Promise<Engine> {
     env: host.env,
     confirmKeyDestination: host.confirmKeyDestination,
     bundleDir: host.bundleDir,
+    managed: () => settings.managed?.() ?? {},
   });
   const configs = () => providers.configs();
   const knownSecrets = providers.keys.secretValues();
@@ -293,6 +294,8 @@ export async function createEngine(host: EngineHost): Promise<Engine> {
     sessionId: () => controller.sessionId,
     modelProblem: (ref) => {
       const model = ref ?? controller.currentModel();
+      const managed = providers.managedRefusal(model);
+      if (managed) return managed;
       const name = model.includes('/') ? model.slice(0, model.indexOf('/')) : model;
       const config = configs().find((c) => c.name === name);
       if (!config) return `there is no provider "${name}" (add it to sextant.providers)`;

@@ -12,8 +12,12 @@ import {
   mergeProviderConfigs,
   ProviderRegistry,
   type ProviderModule,
+  resolveModelRef,
   withLmModelInfo,
 } from '../core/providers/registry';
+import { type ManagedState, managedModelRefusal } from '../core/config/managed-settings';
+import { ProviderError } from '../core/providers/types';
+import { PRESETS } from '../core/providers/presets';
 import type { ProviderConfig, ProviderKind } from '../core/providers/types';
 import { createVscodeLmProvider } from '../core/providers/vscode-lm';
 import { SEARCH_APIS } from '../core/web/search/catalog';
@@ -40,6 +44,8 @@ export interface ProvidersDeps {
   languageModels?: HostLanguageModels;
   /** The folder the provider SDK bundles (`provider-<kind>.js`) sit in. */
   bundleDir: string;
+  /** The administrator's managed settings (denied providers and models); absent: none. */
+  managed?(): ManagedState;
 }
 
 /** No editor: a `vscode-lm` model is refused with a line that says why, not a stack. */
@@ -82,12 +88,33 @@ export class ProvidersHost {
     return withLmModelInfo(merged.configs, this.languageModels.cached());
   }
 
+  /** The model for a request; refused (before any key is read) when the managed settings deny it. */
   resolve(ref: string) {
+    const refused = this.managedRefusal(ref);
+    if (refused) return Promise.reject(new ProviderError('bad_request', refused));
     return this.registry.resolve(ref);
   }
 
+  /** Why the managed settings refuse this model (undefined: they do not, or it is not a model at all). */
+  managedRefusal(ref: string): string | undefined {
+    const managed = this.deps.managed?.();
+    if (!managed || (!managed.policy && !managed.error)) return undefined;
+    const configs = this.configs();
+    const found = resolveModelRef(ref, configs);
+    if (!found.ok) return managed.error ? managedModelRefusal(managed, { provider: '', model: '' }, []) : undefined;
+    const target = { provider: found.config.name, model: found.model, baseUrl: found.config.baseUrl };
+    // The presets too: a denied preset's host stays denied when the user redefines that name.
+    return managedModelRefusal(managed, target, [...PRESETS, ...configs]);
+  }
+
   async modelChoices(): Promise<ModelChoice[]> {
-    return listModelChoices(this.configs(), (name) => this.keys.hasKey(name), await this.languageModels.list());
+    const choices = listModelChoices(
+      this.configs(),
+      (name) => this.keys.hasKey(name),
+      await this.languageModels.list(),
+    );
+    // A denied model is not offered in the picker (and refused if named anyway).
+    return choices.filter((c) => !this.managedRefusal(c.ref));
   }
 
   /** Settings or the editor's model list changed: the next request uses a registry built from them. */

@@ -31,7 +31,12 @@ export function createEngineSandbox(deps: SandboxDeps): SandboxHost {
     const problems = s.problems.join('\n');
     if (problems && problems !== reported) for (const p of s.problems) deps.log.warn(`sandbox: ${p}`);
     reported = problems;
-    return { mode: s.mode, allowedHosts: s.allowedHosts, extraWriteRoots: deps.gate.policy().extraWriteRoots };
+    return {
+      mode: s.mode,
+      allowedHosts: s.allowedHosts,
+      extraWriteRoots: deps.gate.policy().extraWriteRoots,
+      required: s.required,
+    };
   };
   const sandbox = createSandbox({
     settings,

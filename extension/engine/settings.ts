@@ -12,6 +12,7 @@ import { parseSandboxSettings, type SandboxSettingsRead } from '../core/sandbox/
 import { parseSubagentSettings, type SubagentSettings } from '../core/config/subagent-settings';
 import type { FleetLimits } from '../core/usage/fleet-budget';
 import { DEFAULT_GOAL_MAX_ATTEMPTS } from '../core/agent/goal-loop';
+import { autoModeForbidden, type ManagedState, managedSource, sandboxRequired } from '../core/config/managed-settings';
 
 /** Where a host keeps the `sextant.*` settings (keys without the `sextant.` prefix). */
 export interface SettingsSource {
@@ -19,6 +20,11 @@ export interface SettingsSource {
   user(key: string): unknown;
   /** The value from any scope: only for settings that decide nothing about trust. */
   any(key: string): unknown;
+  /**
+   * The administrator's managed settings (core/config/managed-file.ts), which the readers below put above
+   * the user's: more deny and ask rules, the sandbox required, auto mode refused. Absent: none.
+   */
+  managed?(): ManagedState;
 }
 
 export interface EmbeddingsSetting {
@@ -150,11 +156,14 @@ export function readHooksSetting(s: SettingsSource): unknown {
 }
 
 export function readPermissionSettings(s: SettingsSource): PermissionSettingsRead {
+  const managed = s.managed?.();
+  const mode = s.user('permissions.defaultMode');
   return {
     allow: list(s, 'permissions.allow'),
-    ask: list(s, 'permissions.ask'),
-    deny: list(s, 'permissions.deny'),
-    defaultMode: s.user('permissions.defaultMode'),
+    // The administrator's rules come on top of the user's (deny > ask > allow, so they win).
+    ask: [...list(s, 'permissions.ask'), ...(managed?.policy?.ask ?? [])],
+    deny: [...list(s, 'permissions.deny'), ...(managed?.policy?.deny ?? [])],
+    defaultMode: mode === 'auto' && autoModeForbidden(managed) ? 'ask' : mode,
     extraWriteRoots: list(s, 'sandbox.extraWriteRoots'),
   };
 }
@@ -170,11 +179,40 @@ export function readAutoModeSettings(s: SettingsSource): { reviewerModel?: strin
   return { ...(model ? { reviewerModel: model } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
 }
 
+/**
+ * What the managed settings change about the user's own, in words for the view (the chat's notice, the
+ * log): one line per setting an administrator pins. Empty when nothing is managed.
+ */
+export function managedSettingNotes(s: SettingsSource): string[] {
+  const m = s.managed?.();
+  if (!m || (!m.policy && !m.error)) return [];
+  if (m.error) return [`Managed settings failed, so Sextant runs no model until they are fixed: ${m.error}.`];
+  const p = m.policy;
+  const from = managedSource(m);
+  const notes: string[] = [];
+  if (p?.requireSandbox) {
+    const off = s.user('sandbox.mode') === 'off' ? ' (your "off" is not used)' : '';
+    notes.push(`sextant.sandbox.mode is managed: the sandbox is required${off}; commands never run outside it.`);
+  }
+  if (p?.disableAutoMode) {
+    const auto = s.user('permissions.defaultMode') === 'auto' ? ' (your "auto" is read as "ask")' : '';
+    notes.push(`sextant.permissions.defaultMode is managed: auto mode is not allowed${auto}.`);
+  }
+  if (p?.deniedProviders.length) notes.push(`Providers denied: ${p.deniedProviders.join(', ')}.`);
+  if (p?.deniedModels.length) notes.push(`Models denied: ${p.deniedModels.join(', ')}.`);
+  if (p && (p.deny.length || p.ask.length))
+    notes.push(
+      `sextant.permissions.deny / ask have rules your administrator added (${[...p.deny, ...p.ask].join(', ')}).`,
+    );
+  return notes.length ? [`Set by your administrator — ${from}:`, ...notes] : [];
+}
+
 /** sextant.sandbox.mode and .network.allowedHosts, from user settings only (parsed in core/sandbox/settings.ts). */
 export function readSandboxSettings(s: SettingsSource): SandboxSettingsRead {
   return parseSandboxSettings({
     mode: s.user('sandbox.mode'),
     allowedHosts: s.user('sandbox.network.allowedHosts'),
+    required: sandboxRequired(s.managed?.()),
   });
 }
 

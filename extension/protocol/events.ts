@@ -16,6 +16,7 @@ import {
   BudgetStopSchema,
   NoticeKindSchema,
 } from './model';
+import { PendingMemorySchema } from './memory';
 import { PlanArtifactSchema, PlanStatusSchema } from './plan';
 import { ReportSchema, ResearchProgressSchema } from './research';
 
@@ -45,6 +46,9 @@ export const RequestEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approval_resolved'), callId: z.string() }),
   z.object({ type: z.literal('question'), question: PendingQuestionSchema }),
   z.object({ type: z.literal('question_resolved'), callId: z.string() }),
+  /** A `remember` call proposes a memory: its card (inside the tool's card) waits for Keep / Edit / Drop. */
+  z.object({ type: z.literal('memory_proposed'), callId: z.string(), memory: PendingMemorySchema }),
+  z.object({ type: z.literal('memory_resolved'), callId: z.string() }),
   z.object({ type: z.literal('todos'), todos: z.array(TodoSchema) }),
   z.object({ type: z.literal('usage'), usage: UsageSchema }),
   z.object({ type: z.literal('notice'), text: z.string(), kind: NoticeKindSchema.optional() }),

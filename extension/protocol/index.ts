@@ -6,6 +6,7 @@ export * from './research';
 export * from './rewind';
 export * from './mcp';
 export * from './hooks';
+export * from './memory';
 export * from './events';
 export * from './messages';
 export * from './handlers';

@@ -19,6 +19,7 @@ import { MAX_REFERENCES, ReferenceCandidateSchema, ReferenceSchema } from './ref
 import { ContextBreakdownSchema } from './context-usage';
 import { HooksViewSchema } from './hooks';
 import { GoalViewSchema } from './goal';
+import { MEMORY_MAX_CHARS, MemoryReplySchema } from './memory';
 import { ChatImageMediaTypeSchema, ChatImagesSchema } from './images';
 
 /** Webview → host. */
@@ -88,6 +89,10 @@ export const InboundSchema = z.discriminatedUnion('type', [
     /** One entry per question: the chosen labels, and free text when "Other" was picked. */
     answers: z.array(z.object({ selected: z.array(z.string()), other: z.string().optional() })),
   }),
+  /** The user's Keep (with the text and file as left on the card) or Drop on a proposed memory. */
+  z.object({ type: z.literal('memoryReply'), callId: z.string().min(1), reply: MemoryReplySchema }),
+  /** `# text` typed in the composer: the host asks which memory file and appends it there. */
+  z.object({ type: z.literal('addMemory'), text: z.string().min(1).max(MEMORY_MAX_CHARS) }),
   /** One page of the history list: from `offset` (default 0), `limit` rows (default: the host's page size). */
   z.object({
     type: z.literal('history'),

@@ -8,6 +8,7 @@ import { ChatImagesSchema, ImageRefSchema } from './images';
 import { PlanArtifactSchema } from './plan';
 import { ReportSchema, ResearchProgressSchema } from './research';
 import { RedoOfferSchema } from './rewind';
+import { PendingMemorySchema } from './memory';
 
 export const MODES = ['chat', 'plan', 'research', 'agent'] as const;
 export const ModeSchema = z.enum(MODES);
@@ -83,6 +84,8 @@ export const ToolCallViewSchema = z.object({
   images: z.array(ImageRefSchema).max(8).optional(),
   /** Auto mode: what the reviewer said about this call. */
   review: ReviewNoteSchema.optional(),
+  /** A `remember` call's memory, waiting for the user's Keep / Edit / Drop (shown inside this card). */
+  memory: PendingMemorySchema.optional(),
 });
 export type ToolCallView = z.infer<typeof ToolCallViewSchema>;
 

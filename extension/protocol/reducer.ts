@@ -163,6 +163,19 @@ export function applyEnvelope(state: ChatState, env: Envelope, now = env.ts): st
     case 'question_resolved':
       state.questions = state.questions.filter((q) => q.callId !== event.callId);
       break;
+    case 'memory_proposed': {
+      const tool = findTool(msg, event.callId);
+      if (tool) tool.call = { ...tool.call, memory: event.memory };
+      break;
+    }
+    case 'memory_resolved': {
+      const tool = findTool(msg, event.callId);
+      if (tool) {
+        const { memory: _answered, ...call } = tool.call;
+        tool.call = call;
+      }
+      break;
+    }
     case 'todos':
       state.todos = event.todos;
       break;

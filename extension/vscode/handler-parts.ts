@@ -12,6 +12,7 @@ import type { HandlerHost } from './handlers';
 import type { RuntimeHooks } from './hooks-host';
 import type { RuntimeMcp } from './mcp-runtime';
 import type { createPermissionHost } from './permission-host';
+import { createMemoryHost } from './memory-host';
 import { PlanDocuments } from './plan-documents';
 import { commandGrantHost, confirmReferenceRead, EditorReferences } from './reference-editor';
 import type { Runtime } from './runtime-api';
@@ -66,6 +67,11 @@ export function sharedHandlerParts(o: {
     hookDecide: (hash, decision) => o.hooks.decide(hash, decision),
     expandMessage: (text) => mcp.expandMessage(text),
     project: o.project,
+    memory: createMemoryHost({
+      workspace: tools.ports.workspace,
+      home: () => o.project.files.home(),
+      redact: (text) => tools.ports.redact?.(text) ?? text,
+    }),
     references: referencesOver(tools.ports.workspace, o.permissions.gate),
     referencesOver,
     grants: commandGrantHost(context.workspaceState),

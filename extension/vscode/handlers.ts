@@ -21,6 +21,7 @@ import type { MayRead } from '../core/extensions/untracked-files';
 import type { ProjectContext } from '../core/extensions/project-context';
 import type { PromptHistory } from '../core/extensions/prompt-history';
 import type { MessageQueue } from '../core/agent/message-queue';
+import type { MemoryHost } from './memory-host';
 import type { PlanDocuments } from './plan-documents';
 import type { DiffReviews } from './diff-review';
 import { openWorkspaceSource } from './open-source';
@@ -56,6 +57,8 @@ export interface HandlerHost {
   expandMessage(text: string): Promise<{ text: string; images: ChatImage[] }>;
   /** Rules, skills and slash commands (the `/` menu and the context popover). */
   project: ProjectContext;
+  /** `# text` in the composer: a memory added after asking which file (memory-host.ts). */
+  memory?: MemoryHost;
   prompts: PromptHistory;
   /** `@` references: reading them before a send, and the files and folders the `@` listbox offers. */
   references?: {
@@ -307,6 +310,12 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       if (!(await host.diffReviews.reveal(m.callId, m.path))) host.log.warn(`no diff to show for ${m.callId}`);
     },
     answer: (m) => c.answer(m.callId, m.answers),
+    memoryReply: (m) => c.rememberReply(m.callId, m.reply),
+    addMemory: async (m) => {
+      const draft = `# ${m.text}`;
+      if (!host.memory) refuse('Not kept: memories cannot be added here.', draft);
+      else await host.memory.add(m.text, (message) => refuse(message, draft));
+    },
     mcpDecision: (m) =>
       host.mcpDecide(m.server, m.decision, {
         configHash: m.configHash,

@@ -2,7 +2,7 @@
 // with VS Code's language models, the modal key-destination question and the user's settings.
 import type { LanguageModelsAdapter } from './adapters/language-models';
 import { confirmKeyDestination } from './key-commands';
-import { readSettings } from './settings';
+import { readSettings, vscodeSettings } from './settings';
 import type { Logger, SecretsPort } from '../core/ports';
 import { ProvidersHost as EngineProviders } from '../engine/providers';
 
@@ -16,6 +16,7 @@ export class ProvidersHost extends EngineProviders {
       env: process.env,
       confirmKeyDestination,
       bundleDir: __dirname,
+      managed: () => vscodeSettings.managed?.() ?? {},
     });
   }
 }

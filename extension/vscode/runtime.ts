@@ -13,6 +13,7 @@ import type { Logger } from '../core/ports';
 import { ProjectContext } from '../core/extensions/project-context';
 import { projectFilesOver } from '../core/extensions/project-files';
 import { createSkillTool } from '../core/extensions/skill-tool';
+import { createRememberTool } from '../core/tools/remember';
 import type { AnyTool } from '../core/tools/types';
 import { searchSessions } from '../core/store/session-search';
 import { createToolSessionState, disposeToolSession } from '../core/tools/registry';
@@ -37,7 +38,13 @@ import { secretsPort } from './secrets';
 import { runtimeReactions, watchSettings } from './setting-reactions';
 import { openHistoryStore } from './history-store-host';
 import { modelServices } from './model-services';
-import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings, watchSettingsCache } from './settings';
+import {
+  readPermissionSettings,
+  readSettings,
+  watchIgnoredWorkspaceSettings,
+  watchSettingsCache,
+} from './settings';
+import { watchManagedSettings } from './managed-notice';
 import { showStorage } from './storage-command';
 import { onTrustGranted, ToolsHost } from './tools-host';
 import { WorkspaceSettingsFile } from './workspace-settings';
@@ -75,6 +82,8 @@ export async function createRuntime(
     return d;
   };
   // The workspace's own .sextant/settings.json may only tighten permissions.
+  // What the administrator's managed settings pin (and which of the user's values they override).
+  own(watchManagedSettings(log));
   const workspaceSettings = own(new WorkspaceSettingsFile(log));
   // Settings are read once per change, not on every use (a request reads ~20 of them several times):
   // registered before any other listener, so every reaction to a change reads the new values.
@@ -120,7 +129,8 @@ export async function createRuntime(
       currentModel: () => late.sidebar?.slot.controller.currentModel() ?? readSettings().defaultModel,
       trusted,
       // Skills load through their own read-only tool, so every mode with tools may use them.
-      moreTools: (): AnyTool[] => [createSkillTool(project.files)],
+      // remember: a memory the user reviews on a card (home: where ~/.sextant/memory.md is).
+      moreTools: (): AnyTool[] => [createSkillTool(project.files), createRememberTool(() => project.files.home())],
     }),
   );
   own(onTrustGranted(tools));

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { CachedSettingsSource } from '../engine/cached-settings';
 import { parseJsonc } from '../core/config/jsonc';
+import { ManagedSettingsFiles } from '../core/config/managed-file';
 import { IgnoredSettingsReporter, USER_ONLY_SETTINGS, userOnlyKeysIn, userScopeValue } from '../core/config/user-scope';
 import type { Logger } from '../core/ports';
 import * as engine from '../engine/settings';
@@ -13,10 +14,20 @@ import * as engine from '../engine/settings';
 export type { EmbeddingsSetting, PermissionSettingsRead, SextantSettings } from '../engine/settings';
 export { DEFAULT_MODEL } from '../engine/settings';
 
-/** VS Code's configuration as the readers' source, each value kept until the next change (below). */
+/**
+ * The machine's managed settings file (core/config/managed-file.ts), read again when it changes. One
+ * per extension host, like the configuration it stands above.
+ */
+const managedFiles = ManagedSettingsFiles.forThisMachine();
+
+/**
+ * VS Code's configuration as the readers' source, each value kept until the next change (below), with the
+ * administrator's managed settings above it (not cached: the file is re-read when it changes).
+ */
 const cachedSettings = new CachedSettingsSource({
   user: (key) => userScopeValue(vscode.workspace.getConfiguration('sextant').inspect<unknown>(key)).value,
   any: (key) => vscode.workspace.getConfiguration('sextant').get<unknown>(key),
+  managed: () => managedFiles.current(),
 });
 export const vscodeSettings: engine.SettingsSource = cachedSettings;
 
@@ -42,6 +53,8 @@ export function watchSettingsCache(...alsoOn: vscode.Event<unknown>[]): vscode.D
     for (const s of subscriptions) s.dispose();
   });
 }
+
+export const readManagedNotes = () => engine.managedSettingNotes(vscodeSettings);
 
 export const readSettings = () => engine.readSettings(vscodeSettings);
 export const readBrowserSettings = () => engine.readBrowserSettings(vscodeSettings);

@@ -232,7 +232,8 @@ export class SxComposer extends LightElement {
       ctx.store.refuse(command.message); // the draft stays, to be corrected
       return;
     }
-    if (command.kind === 'builtin') {
+    if (command.kind === 'memory') ctx.host.post({ type: 'addMemory', text: command.text });
+    else if (command.kind === 'builtin') {
       if (!this.runBuiltin(command.name, command.args)) return;
     } else if (ctx.store.chat.inFlightRequestId !== undefined) {
       // A turn runs: the message waits in "Queued" and goes when the turn completes.

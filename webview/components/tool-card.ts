@@ -5,6 +5,7 @@ import type { ImageRef, ToolCallView, ToolStatus } from '../../extension/protoco
 import { renderTextOrDiff } from '../diff-lines';
 import type { HostChannel } from '../host';
 import { renderSubagentCard } from './subagent-card';
+import './memory-card';
 
 const STATUS_LABELS: Record<ToolStatus, string> = {
   pending: 'Pending',
@@ -53,6 +54,11 @@ export function renderToolCard(
       </span>
     </div>
     ${call.subagent ? renderSubagentCard(call.callId, call.subagent, host) : nothing}
+    ${
+      call.memory && running
+        ? html`<sx-memory-card .callId=${call.callId} .memory=${call.memory} .host=${host}></sx-memory-card>`
+        : nothing
+    }
     ${
       call.liveOutput && running
         ? html`<pre class="tool-live" aria-label="Live output">${call.liveOutput}</pre>`

@@ -40,7 +40,7 @@ export interface AgentTurnRequest {
   signal: AbortSignal;
   target: Target;
   /** The approval and ask ports of this request (the approval broker's). */
-  asking: Pick<ToolPorts, 'approval' | 'ask'>;
+  asking: Pick<ToolPorts, 'approval' | 'ask' | 'memory'>;
   /** Steps this run may take (sextant.agent.maxSteps; a Continue grants another batch). */
   maxSteps: number;
   beforeWrite?: (absPath: string) => Promise<void>;

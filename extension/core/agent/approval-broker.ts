@@ -1,7 +1,7 @@
 // The one place a tool call's approval (and an ask_user question) is asked and answered. The loop asks
 // through the ports it builds per request; the card's buttons, the editor's Approve/Deny Change and
 // the diff view all answer through `approve`, so there is one path whichever the user clicks.
-import type { RequestEvent } from '../../protocol';
+import type { MemoryReply, RequestEvent } from '../../protocol';
 import type { ApprovalDecision, AskAnswer, DiffReviewPort, Logger, ToolPorts } from '../ports';
 import { isChangeSet } from '../tools/types';
 import { PendingReplies } from './pending-replies';
@@ -9,6 +9,7 @@ import { PendingReplies } from './pending-replies';
 export class ApprovalBroker {
   private readonly approvals = new PendingReplies<ApprovalDecision>();
   private readonly answers = new PendingReplies<AskAnswer[]>();
+  private readonly memories = new PendingReplies<MemoryReply>();
 
   constructor(private readonly log: Logger) {}
 
@@ -22,11 +23,19 @@ export class ApprovalBroker {
     if (!this.answers.reply(callId, answers)) this.log.warn(`no question is waiting for ${callId}`);
   };
 
+  /** The user's Keep or Drop on a proposed memory's card. */
+  readonly rememberReply = (callId: string, reply: MemoryReply): void => {
+    if (!this.memories.reply(callId, reply)) this.log.warn(`no memory is waiting for ${callId}`);
+  };
+
   /**
    * The approval and ask ports of one request: each shows its card through `emit` (and a writer's
    * proposal in the diff review) and waits for the answer or the signal.
    */
-  portsFor(emit: (event: RequestEvent) => void, diffReview?: DiffReviewPort): Pick<ToolPorts, 'approval' | 'ask'> {
+  portsFor(
+    emit: (event: RequestEvent) => void,
+    diffReview?: DiffReviewPort,
+  ): Pick<ToolPorts, 'approval' | 'ask' | 'memory'> {
     return {
       approval: {
         request: async (req, signal) => {
@@ -73,6 +82,16 @@ export class ApprovalBroker {
             return await this.answers.wait(req.callId, signal);
           } finally {
             emit({ type: 'question_resolved', callId: req.callId });
+          }
+        },
+      },
+      memory: {
+        propose: async (req, signal) => {
+          emit({ type: 'memory_proposed', callId: req.callId, memory: req.memory });
+          try {
+            return await this.memories.wait(req.callId, signal);
+          } finally {
+            emit({ type: 'memory_resolved', callId: req.callId });
           }
         },
       },

@@ -7,6 +7,7 @@ import type {
   Compaction,
   ContextBreakdown,
   GoalSpec,
+  MemoryReply,
   Mode,
   PlanArtifact,
   ReasoningChoice,
@@ -146,6 +147,11 @@ export class ChatController {
 
   answer(callId: string, answers: AskAnswer[]): void {
     this.approvals.answer(callId, answers);
+  }
+
+  /** The user's Keep or Drop on a memory card (the `remember` tool waits for it). */
+  rememberReply(callId: string, reply: MemoryReply): void {
+    this.approvals.rememberReply(callId, reply);
   }
 
   /** What fills the context window of the next request (the header's meter and /context). */

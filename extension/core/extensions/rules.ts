@@ -19,6 +19,8 @@ export const ROOT_RULES_FILES = ['AGENTS.md', 'CLAUDE.md', '.claude/CLAUDE.md', 
 export const NESTED_RULES_FILES = ['AGENTS.md', 'CLAUDE.md'] as const;
 /** The user's own rules, read in every workspace: Sextant's, and Claude Code's for its users. */
 export const USER_RULES_FILES = ['.sextant/AGENTS.md', '.claude/CLAUDE.md'] as const;
+/** The memories kept (core/extensions/memory-file.ts): the user's and each root's, after the other rules. */
+export const MEMORY_RULES_FILE = '.sextant/memory.md';
 
 export interface RulesFile {
   /** Absolute path. */
@@ -92,7 +94,7 @@ export async function discoverRules(files: ProjectFiles): Promise<RulesFile[]> {
   if (home) {
     // The user's files may import from anywhere in their home; a workspace's only from the workspace,
     // so a cloned repository cannot pull ~/.ssh into the prompt.
-    for (const name of USER_RULES_FILES) await add(path.join(home, name), 'user', [home], 0);
+    for (const name of [...USER_RULES_FILES, MEMORY_RULES_FILE]) await add(path.join(home, name), 'user', [home], 0);
   }
   for (const root of roots) {
     for (const name of ROOT_RULES_FILES.slice(0, 3)) await add(path.join(root, name), 'workspace', roots, 0);
@@ -103,6 +105,7 @@ export async function discoverRules(files: ProjectFiles): Promise<RulesFile[]> {
       .sort();
     for (const name of entries) await add(path.join(rulesDir, name), 'workspace', roots, 0);
     for (const name of ROOT_RULES_FILES.slice(3)) await add(path.join(root, name), 'workspace', roots, 0);
+    await add(path.join(root, MEMORY_RULES_FILE), 'workspace', roots, 0);
   }
   return out;
 }

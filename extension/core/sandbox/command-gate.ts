@@ -8,6 +8,8 @@
 //   Deny rules, the user's ask rules and protected paths still apply.
 // - No working box (Windows, bwrap missing, user namespaces refused): a command runs unasked only
 //   when the user's own rule allows it; a permissive default mode does not cover it.
+// - Required by the administrator (managed settings): a request to run outside the box, or any command
+//   where no box works, is refused — never asked.
 import type { Decision } from '../permissions/types';
 import type { SandboxStatus } from './types';
 
@@ -37,6 +39,20 @@ export function boxJudgement<J extends Judged>(
 ): J {
   if (!runsCommands(call.tool)) return judged;
   const asked = outsideBoxReason(call.tool, call.input);
+  if (status?.required && judged.decision !== 'deny' && (asked !== undefined || !status.active)) {
+    // Managed settings: nothing runs outside the box, whoever asks and whatever the rules say.
+    const { alwaysRule: _never, ...rest } = judged;
+    return {
+      ...rest,
+      decision: 'deny',
+      source: 'confinement',
+      reason:
+        asked !== undefined
+          ? 'your administrator requires the sandbox (managed settings): commands never run outside it'
+          : 'your administrator requires the sandbox (managed settings) and none works here ' +
+            `(${status.reason ?? 'unknown reason'}), so commands cannot run`,
+    } as J;
+  }
   if (asked !== undefined) {
     if (judged.decision === 'deny') return judged;
     const { alwaysRule: _never, ...rest } = judged;

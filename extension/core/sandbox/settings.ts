@@ -7,16 +7,27 @@ const MODES: SandboxMode[] = ['auto', 'box', 'off'];
 
 export interface SandboxSettingsRead {
   mode: SandboxMode;
+  /** The administrator requires the box (managed settings): `off` is not used, nothing runs outside it. */
+  required: boolean;
   allowedHosts: string[];
   problems: string[];
 }
 
-export function parseSandboxSettings(raw: { mode: unknown; allowedHosts: unknown }): SandboxSettingsRead {
+export function parseSandboxSettings(raw: {
+  mode: unknown;
+  allowedHosts: unknown;
+  required?: boolean;
+}): SandboxSettingsRead {
   const problems: string[] = [];
   let mode: SandboxMode = 'box';
   if (raw.mode !== undefined) {
     if (MODES.includes(raw.mode as SandboxMode)) mode = raw.mode as SandboxMode;
     else problems.push(`sextant.sandbox.mode is one of ${MODES.join(', ')}; using box`);
+  }
+  const required = raw.required === true;
+  if (required && mode === 'off') {
+    problems.push('sextant.sandbox.mode "off" is not used: your administrator requires the sandbox (managed settings)');
+    mode = 'box';
   }
   let allowedHosts = [...DEFAULT_ALLOWED_HOSTS];
   if (raw.allowedHosts !== undefined) {
@@ -31,5 +42,5 @@ export function parseSandboxSettings(raw: { mode: unknown; allowedHosts: unknown
       }
     }
   }
-  return { mode, allowedHosts, problems };
+  return { mode, required, allowedHosts, problems };
 }

@@ -12,6 +12,11 @@ export interface SandboxStatus {
   backend?: 'bubblewrap' | 'sandbox-exec';
   /** Whether commands run boxed now (a backend works and the mode is not off). */
   active: boolean;
+  /**
+   * The administrator requires the box (managed settings): a command never runs outside it — not on the
+   * model's request, not at the edge prompt, and not at all where no backend works.
+   */
+  required?: boolean;
   /** Why no backend works (Windows, bwrap missing, user namespaces refused …), in plain words. */
   reason?: string;
   /** What the user can do about it. */

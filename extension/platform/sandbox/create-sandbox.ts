@@ -50,6 +50,8 @@ export interface SandboxSettings {
   allowedHosts: readonly string[];
   /** Absolute folders (the policy's validated sextant.sandbox.extraWriteRoots). */
   extraWriteRoots: readonly string[];
+  /** The administrator requires the box (managed settings). */
+  required?: boolean;
 }
 
 export interface SandboxHostOptions {
@@ -96,10 +98,11 @@ export function createSandbox(o: SandboxHostOptions): SandboxHost {
   let seq = 0;
 
   const status = (): SandboxStatus => {
-    const mode = o.settings().mode;
+    const { mode, required } = o.settings();
     const d = backend();
-    if (!d.ok) return { mode, active: false, reason: d.reason, fix: d.fix };
-    return { mode, backend: d.backend, active: mode !== 'off' };
+    const pinned = required ? { required: true } : {};
+    if (!d.ok) return { mode, active: false, reason: d.reason, fix: d.fix, ...pinned };
+    return { mode, backend: d.backend, active: mode !== 'off', ...pinned };
   };
 
   /** Empty stand-ins shared by every box of this window (bound read-only, so they stay empty). */

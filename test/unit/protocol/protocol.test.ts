@@ -94,6 +94,8 @@ test('dispatch calls exactly the handler of the message type', async () => {
     abort: record('abort'),
     stopSubagent: record('stopSubagent'),
     stopGoal: record('stopGoal'),
+    memoryReply: record('memoryReply'),
+    addMemory: record('addMemory'),
     openFile: record('openFile'),
     retry: record('retry'),
     projectContext: record('projectContext'),

@@ -87,7 +87,8 @@ export type EdgeChoice = 'outside' | 'widened' | 'keep';
  */
 export async function askAtTheEdge(ctx: ToolContext, command: string, refusal: BoxRefusal): Promise<EdgeChoice> {
   const sandbox = ctx.ports.sandbox;
-  if (!sandbox) return 'keep';
+  // The administrator requires the box: "run once outside" is not on offer; the refusal stands.
+  if (!sandbox || sandbox.status().required) return 'keep';
   const widen = refusal.widen;
   let answer: Awaited<ReturnType<ToolContext['ports']['approval']['request']>>;
   try {
