@@ -38,12 +38,7 @@ import { secretsPort } from './secrets';
 import { runtimeReactions, watchSettings } from './setting-reactions';
 import { openHistoryStore } from './history-store-host';
 import { modelServices } from './model-services';
-import {
-  readPermissionSettings,
-  readSettings,
-  watchIgnoredWorkspaceSettings,
-  watchSettingsCache,
-} from './settings';
+import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings, watchSettingsCache } from './settings';
 import { watchManagedSettings } from './managed-notice';
 import { showStorage } from './storage-command';
 import { onTrustGranted, ToolsHost } from './tools-host';
