@@ -9,9 +9,10 @@ export type PermissionDecision = 'allow' | 'ask' | 'deny';
 /**
  * Why: a user or workspace `rule`; the `default` for the mode; a `protected` path (always asks);
  * `confinement` (outside the workspace, or a secret location); `parse` (the call cannot be judged
- * with confidence — an unreadable command, a program only known at run time, …).
+ * with confidence — an unreadable command, a program only known at run time, …); `plan`: this run's
+ * grant (an approved plan's files and commands, an edit approved for the rest of the turn: run-grant.ts).
  */
-export type DecisionSource = 'rule' | 'default' | 'protected' | 'confinement' | 'parse' | 'hook';
+export type DecisionSource = 'rule' | 'default' | 'protected' | 'confinement' | 'parse' | 'hook' | 'plan';
 
 export interface Decision {
   decision: PermissionDecision;
