@@ -51,6 +51,10 @@ function changeBody(plan: ChangePlanArtifact): TemplateResult {
       plan.files.map((f) => html`<li><code>${f.path}</code> — ${f.change}</li>`),
     )}
     ${list(
+      'Commands',
+      (plan.commands ?? []).map((c) => html`<li><code>${c}</code></li>`),
+    )}
+    ${list(
       'Risks',
       plan.risks.map((r) => html`<li>${r}</li>`),
     )}
