@@ -32,8 +32,7 @@ export function grantedPath(raw: string): string | { why: string } {
   if (!p) return { why: 'empty' };
   if (p.length > 300) return { why: 'too long' };
   if (/[\u0000-\u001f\u007f\\`]/.test(p)) return { why: 'holds a control character, backslash or backquote' };
-  if (p.startsWith('/') || p.startsWith('~') || /^[A-Za-z]:/.test(p))
-    return { why: 'not a workspace-relative path' };
+  if (p.startsWith('/') || p.startsWith('~') || /^[A-Za-z]:/.test(p)) return { why: 'not a workspace-relative path' };
   if (p.endsWith('/')) return { why: 'a folder, not a file' };
   const segments = p.split('/').filter((s) => s !== '' && s !== '.');
   if (segments.includes('..')) return { why: 'leaves its folder with ..' };

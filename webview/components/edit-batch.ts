@@ -27,10 +27,10 @@ export function renderEditBatch(edits: PendingApproval[], act: EditBatchActions)
   return html`<section class="approval card edit-batch" role="group" aria-label=${`Review ${n} edits`}>
     <div class="approval-head"><strong>${n} proposed edits</strong> in this step</div>
     <div class="actions">
-      <vscode-button ?disabled=${!open.length} @click=${() => open.forEach((a) => act.decide(a, 'approve'))}
+      <vscode-button ?disabled=${!open.length} @click=${() => decideAll(open, 'approve', act)}
         >Approve all</vscode-button
       >
-      <vscode-button secondary ?disabled=${!open.length} @click=${() => open.forEach((a) => act.decide(a, 'deny'))}
+      <vscode-button secondary ?disabled=${!open.length} @click=${() => decideAll(open, 'deny', act)}
         >Deny all</vscode-button
       >
     </div>
@@ -38,6 +38,10 @@ export function renderEditBatch(edits: PendingApproval[], act: EditBatchActions)
       ${edits.map((a) => renderFile(a, act))}
     </ul>
   </section>`;
+}
+
+function decideAll(open: PendingApproval[], decision: EditDecision, act: EditBatchActions): void {
+  for (const a of open) act.decide(a, decision);
 }
 
 function renderFile(a: PendingApproval, act: EditBatchActions): unknown {

@@ -212,7 +212,9 @@ export async function approve(a: {
     );
   });
   // "Approve rest of turn for this file": a one-file edit that asks only because no rule covers it.
-  const restOfTurn = Boolean(change && !isChangeSet(change) && judged.source === 'default' && opts.permissions?.runGrant);
+  const restOfTurn = Boolean(
+    change && !isChangeSet(change) && judged.source === 'default' && opts.permissions?.runGrant,
+  );
   let decision: ApprovalDecision | undefined;
   try {
     const asking = opts.ports.approval.request(

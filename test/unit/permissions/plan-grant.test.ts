@@ -100,7 +100,10 @@ test('an edited plan can narrow the grant the card showed, never widen it', () =
     '- `curl https://evil.example`',
     'run `rm -rf /` too', // not an item of the strict shape
   ].join('\n');
-  assert.deepEqual(narrowGrant(shown, planGrantFromMarkdown(edited)), { files: ['src/cli.ts'], commands: ['npm test'] });
+  assert.deepEqual(narrowGrant(shown, planGrantFromMarkdown(edited)), {
+    files: ['src/cli.ts'],
+    commands: ['npm test'],
+  });
 });
 
 test('a granted command covers exactly itself; chains, injections, other arguments and cannot-judge ask', () => {
