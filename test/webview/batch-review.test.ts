@@ -42,7 +42,7 @@ afterEach(async () => {
 });
 
 describe('batch review of edits', () => {
-  it('two or more pending edits share one card; each diff is one click away; a command keeps its own card', async () => {
+  it('pending edits share one card; each diff is one click away; a command keeps its own card', async () => {
     await deliver(
       view,
       pending(edit('e1', 'src/a.ts'), edit('e2', 'src/b.ts'), {

@@ -40,6 +40,14 @@ export function renderEditBatch(edits: PendingApproval[], act: EditBatchActions)
   </section>`;
 }
 
+const editedNote = html`<p class="approval-edited" role="status">
+  You edited the proposal: Approve writes your version.
+</p>`;
+
+function removed(n: number): unknown {
+  return html`<span class="diff-removed" aria-label=${`${n} lines removed`}>−${n}</span>`;
+}
+
 function decideAll(open: PendingApproval[], decision: EditDecision, act: EditBatchActions): void {
   for (const a of open) act.decide(a, decision);
 }
@@ -56,7 +64,7 @@ function renderFile(a: PendingApproval, act: EditBatchActions): unknown {
       <span class="change-path">${c.path}</span>
       ${c.isNew ? html`<span class="change-new">new file</span>` : nothing}
       <span class="diff-added" aria-label=${`${c.added} lines added`}>+${c.added}</span>
-      ${c.isNew ? nothing : html`<span class="diff-removed" aria-label=${`${c.removed} lines removed`}>−${c.removed}</span>`}
+      ${c.isNew ? nothing : removed(c.removed)}
       <vscode-button
         secondary
         aria-label=${`Open diff of ${c.path}`}
@@ -73,7 +81,7 @@ function renderFile(a: PendingApproval, act: EditBatchActions): unknown {
         : nothing
     }
     ${a.reason ? html`<p class="approval-reason">Asks because ${a.reason}.</p>` : nothing}
-    ${a.edited ? html`<p class="approval-edited" role="status">You edited the proposal: Approve writes your version.</p>` : nothing}
+    ${a.edited ? editedNote : nothing}
     ${a.stale ? html`<p class="approval-warning" role="alert">${a.stale}</p>` : nothing}
     ${
       diff.text

@@ -124,7 +124,7 @@ async function proposedPlan(h: ReturnType<typeof setup>['h']) {
   return ev.plan;
 }
 
-test('an approved plan grants its files and commands for its run; anything else asks; the grant ends with it', async () => {
+test('an approved plan grants its files and commands for its run; the rest asks; it ends with the run', async () => {
   const { h, root, audit } = setup([
     call('p', 'submit_plan', PLAN),
     // The plan's run: a named file, a named command — then what it does not name.
@@ -203,7 +203,7 @@ test('Stop ends the grant: the next run on the same chat asks', async () => {
   );
 });
 
-test('"Approve rest of turn for this file": later edits of it in the run do not ask; other files and runs do', async () => {
+test('"Approve rest of turn for this file": later edits of it in the run run unasked; others ask', async () => {
   const { h, audit } = setup([
     write('w1', 'src/c.ts'),
     write('w2', 'src/c.ts'),
