@@ -103,7 +103,7 @@ export interface ApprovalRequest extends Omit<PendingApproval, 'callId'> {
  * the same for a change of several files, by absolute path (only the files the user edited).
  */
 export type ApprovalDecision =
-  | { decision: 'approve'; editedText?: string; editedTexts?: Record<string, string> }
+  | { decision: 'approve'; editedText?: string; editedTexts?: Record<string, string>; restOfTurn?: boolean }
   | { decision: 'deny'; reason?: string }
   | { decision: 'always'; editedText?: string; editedTexts?: Record<string, string> };
 

@@ -2,6 +2,7 @@
 // webview bundle can share it without pulling in either side's code.
 export * from './model';
 export * from './plan';
+export * from './plan-grant';
 export * from './research';
 export * from './rewind';
 export * from './mcp';

@@ -75,6 +75,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
     callId: z.string(),
     decision: z.enum(['approve', 'deny', 'always']),
     reason: z.string().optional(),
+    /** An edit's "Approve rest of turn for this file": later edits of the file in this run do not ask. */
+    restOfTurn: z.boolean().optional(),
   }),
   /** Shows a pending change's diff in the editor again (the card's "Open diff"). */
   z.object({
@@ -108,7 +110,13 @@ export const InboundSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('undoDelete'), sessionId: z.string() }),
   z.object({ type: z.literal('export'), format: z.enum(['markdown', 'html', 'json']) }),
   /** Plan cards: approve starts an Agent request (requestId) on the plan or its edited text. */
-  z.object({ type: z.literal('approvePlan'), planId: z.string(), requestId: z.string().min(1) }),
+  z.object({
+    type: z.literal('approvePlan'),
+    planId: z.string(),
+    requestId: z.string().min(1),
+    /** Also grant, for that run only, the files and commands the plan names (plan-grant.ts); absent: no grant. */
+    withGrant: z.boolean().optional(),
+  }),
   z.object({ type: z.literal('editPlan'), planId: z.string() }),
   z.object({ type: z.literal('rejectPlan'), planId: z.string() }),
   /** A report card's Export button: the host asks for the format and where, and writes the file. */

@@ -314,6 +314,8 @@ export const PendingApprovalSchema = z.object({
     .optional(),
   /** The user edited the proposal (a file of it) in the diff view; Approve writes their text. */
   edited: z.boolean().optional(),
+  /** A one-file edit: the card offers "Approve rest of turn for this file" (core/permissions/run-grant.ts). */
+  restOfTurn: z.boolean().optional(),
   /** Why the proposal is out of date (the file changed since it was made); Approve would be refused. */
   stale: z.string().optional(),
 });

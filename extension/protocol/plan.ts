@@ -25,6 +25,14 @@ export const ChangePlanInputSchema = z.object({
     .array(z.string().min(1).max(1000))
     .max(30)
     .describe('How to check the change worked: commands to run, behaviour to try (may be empty).'),
+  commands: z
+    .array(z.string().min(1).max(500))
+    .max(20)
+    .optional()
+    .describe(
+      'Exact shell commands the change needs run (tests, build, lint), one simple command each, e.g. "npm test". ' +
+        'Approving the plan may let them run without asking; no chains, pipes, redirections or quotes.',
+    ),
 });
 export type ChangePlanInput = z.infer<typeof ChangePlanInputSchema>;
 
@@ -69,6 +77,10 @@ export function planToMarkdown(plan: ChangePlanInput): string {
   if (plan.files.length) {
     out.push('', '## Files', '');
     for (const f of plan.files) out.push(`- \`${f.path.replace(/`/g, "'")}\` — ${bullet(f.change)}`);
+  }
+  if (plan.commands?.length) {
+    out.push('', '## Commands', '');
+    for (const c of plan.commands) out.push(`- \`${bullet(c).replace(/`/g, "'")}\``);
   }
   if (plan.risks.length) {
     out.push('', '## Risks', '');

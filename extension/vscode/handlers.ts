@@ -305,7 +305,14 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       else await host.exportSession();
     },
     approval: (m) =>
-      c.approve(m.callId, m.decision === 'deny' ? { decision: 'deny', reason: m.reason } : { decision: m.decision }),
+      c.approve(
+        m.callId,
+        m.decision === 'deny'
+          ? { decision: 'deny', reason: m.reason }
+          : m.decision === 'approve' && m.restOfTurn
+            ? { decision: 'approve', restOfTurn: true }
+            : { decision: m.decision },
+      ),
     openDiff: async (m) => {
       if (!(await host.diffReviews.reveal(m.callId, m.path))) host.log.warn(`no diff to show for ${m.callId}`);
     },
@@ -346,7 +353,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     approvePlan: (m) => {
       const edited = host.planDocuments.editedText(m.planId);
       host.planDocuments.forget(m.planId);
-      void c.approvePlan(m.planId, m.requestId, edited);
+      void c.approvePlan(m.planId, m.requestId, edited, m.withGrant === true);
     },
     editPlan: async (m) => {
       const plan = c.plan(m.planId);

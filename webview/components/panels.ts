@@ -1,11 +1,13 @@
 // What the agent is waiting for or working through, shown between the conversation and the
-// composer: approval cards, ask-user forms and the live todo list.
+// composer: approval cards (several edits of one step on one card: edit-batch.ts), ask-user forms
+// and the live todo list.
 import { html, nothing } from 'lit';
 import type { PendingApproval, Todo } from '../../extension/protocol';
 import type { Topic } from '../store';
 import { revealInvisible } from '../invisible';
 import { renderDiff } from '../diff-lines';
 import { LightElement, defineElement } from './base';
+import { isBatchableEdit, renderEditBatch, restOfTurnButton } from './edit-batch';
 import './question-form';
 import './rewind-panel';
 
@@ -25,12 +27,30 @@ export class SxPanels extends LightElement {
     return ['panels'];
   }
 
-  private decide(a: PendingApproval, decision: 'approve' | 'deny' | 'always'): void {
+  private decide(a: PendingApproval, decision: 'approve' | 'deny' | 'always' | 'rest-of-turn'): void {
     if (!this.ctx || this.decided.has(a.callId)) return;
     this.decided.add(a.callId);
     const reason = decision === 'deny' ? this.reasons.get(a.callId)?.trim() : undefined;
-    this.ctx.host.post({ type: 'approval', callId: a.callId, decision, ...(reason ? { reason } : {}) });
+    const { callId } = a;
+    this.ctx.host.post(
+      decision === 'rest-of-turn'
+        ? { type: 'approval', callId, decision: 'approve', restOfTurn: true }
+        : { type: 'approval', callId, decision, ...(reason ? { reason } : {}) },
+    );
     this.requestUpdate();
+  }
+
+  /** Two or more plain edits pending at once (one step's) share one card (edit-batch.ts). */
+  private renderApprovals(approvals: PendingApproval[]): unknown {
+    const edits = approvals.filter(isBatchableEdit);
+    if (edits.length < 2) return approvals.map((a) => this.renderApproval(a));
+    const first = approvals.indexOf(edits[0]);
+    const batch = renderEditBatch(edits, {
+      decided: (a) => this.decided.has(a.callId),
+      decide: (a, d) => this.decide(a, d),
+      openDiff: (a) => this.ctx?.host.post({ type: 'openDiff', callId: a.callId }),
+    });
+    return approvals.map((a, i) => (i === first ? batch : edits.includes(a) ? nothing : this.renderApproval(a)));
   }
 
   private renderApproval(a: PendingApproval): unknown {
@@ -76,6 +96,7 @@ export class SxPanels extends LightElement {
         <vscode-button secondary ?disabled=${done} @click=${() => this.decide(a, 'deny')}
           >${a.labels?.deny ?? 'Deny'}</vscode-button
         >
+        ${a.restOfTurn ? restOfTurnButton(a, done, () => this.decide(a, 'rest-of-turn')) : nothing}
         ${a.alwaysRule ? this.renderAlways(a, a.alwaysRule, done) : nothing}
       </div>
     </section>`;
@@ -164,7 +185,7 @@ export class SxPanels extends LightElement {
     const doneCount = todos.filter((t) => t.status === 'completed').length;
     return html`
       <sx-rewind-panel .ctx=${this.ctx}></sx-rewind-panel>
-      ${approvals.map((a) => this.renderApproval(a))}
+      ${this.renderApprovals(approvals)}
       ${questions.map((q) => html`<sx-question-form .ctx=${this.ctx} .pending=${q}></sx-question-form>`)}
       ${
         todos.length

@@ -1,9 +1,14 @@
 // A plan from Plan mode as a card: goal, numbered steps, files, risks and verification, with
-// Approve (the Agent carries it out), Edit (opens it as a Markdown document; Approve then runs the
+// Approve (the Agent carries it out, with the grant the card states: plan-grant.ts), Approve without
+// grant, Edit (opens it as a Markdown document; Approve then runs the
 // edited text) and Reject. The buttons show only while the plan awaits review.
 import { html, nothing, type TemplateResult } from 'lit';
 import {
   filterLines,
+  isEmptyGrant,
+  type ParsedPlanGrant,
+  planGrantOf,
+  planGrantText,
   type ChangePlanArtifact,
   type PlanArtifact,
   type ResearchPlanArtifact,
@@ -44,6 +49,10 @@ function changeBody(plan: ChangePlanArtifact): TemplateResult {
     ${list(
       'Files',
       plan.files.map((f) => html`<li><code>${f.path}</code> — ${f.change}</li>`),
+    )}
+    ${list(
+      'Commands',
+      (plan.commands ?? []).map((c) => html`<li><code>${c}</code></li>`),
     )}
     ${list(
       'Risks',
@@ -87,6 +96,43 @@ function researchBody(plan: ResearchPlanArtifact): TemplateResult {
     }`;
 }
 
+/** What approving grants for the run (plan-grant.ts), and what the plan names that will still ask. */
+function renderGrant(grant: ParsedPlanGrant): TemplateResult | typeof nothing {
+  const text = planGrantText(grant);
+  if (!text && !grant.left.length) return nothing;
+  return html`<div class="plan-grant" role="note" aria-label="What approving grants">
+    ${text ? html`<p class="plan-grant-text">${text} Anything else asks.</p>` : nothing}
+    ${
+      grant.left.length
+        ? html`<p class="plan-grant-left">Not granted (these ask as usual):</p>
+            <ul class="plan-grant-left-list">
+              ${grant.left.map((l) => html`<li><code>${l.entry}</code> — ${l.why}</li>`)}
+            </ul>`
+        : nothing
+    }
+  </div>`;
+}
+
+/** Approve (with the grant, when the plan asks for one) and Approve without it. */
+function approveButtons(plan: PlanArtifact, post: HostChannel['post']): TemplateResult {
+  const grant = plan.kind === 'change' ? planGrantOf(plan) : undefined;
+  const approve = (withGrant: boolean) =>
+    post({ type: 'approvePlan', planId: plan.id, requestId: newRequestId(), ...(withGrant ? { withGrant } : {}) });
+  if (!grant || isEmptyGrant(grant))
+    return html`<vscode-button @click=${() => approve(false)}>Approve plan</vscode-button>`;
+  return html`<vscode-button
+      title="Carry out the plan; the files and commands it names run without asking, for this run only"
+      @click=${() => approve(true)}
+      >Approve plan</vscode-button
+    >
+    <vscode-button
+      secondary
+      title="Carry out the plan; every edit and command asks as usual"
+      @click=${() => approve(false)}
+      >Approve without grant</vscode-button
+    >`;
+}
+
 export function renderPlanCard(plan: PlanArtifact, host: HostChannel, scope?: ResearchScope): TemplateResult {
   const post = host.post.bind(host);
   return html`<section class="plan-card card status-${plan.status}" role="region" aria-label="Plan">
@@ -101,12 +147,11 @@ export function renderPlanCard(plan: PlanArtifact, host: HostChannel, scope?: Re
         ? renderScopePicker(plan.scope ?? scope, host, `sx-scope-${plan.id}`)
         : nothing
     }
+    ${plan.kind === 'change' && plan.status === 'proposed' ? renderGrant(planGrantOf(plan)) : nothing}
     ${
       plan.status === 'proposed'
         ? html`<div class="actions plan-actions">
-            <vscode-button @click=${() => post({ type: 'approvePlan', planId: plan.id, requestId: newRequestId() })}
-              >Approve plan</vscode-button
-            >
+            ${approveButtons(plan, post)}
             <vscode-button secondary @click=${() => post({ type: 'editPlan', planId: plan.id })}
               >Edit plan</vscode-button
             >

@@ -1,6 +1,6 @@
 // A Chat, Agent or Plan turn: the model with the mode's tools, the history compacted first when the
 // next prompt nears the context window, and again between the model calls of a long run.
-import { latestCompaction, type Compaction, type Mode, type Usage } from '../../protocol';
+import { latestCompaction, type Compaction, type Mode, type PlanGrant, type Usage } from '../../protocol';
 import { rulesSection } from '../extensions/project-prompt';
 import type { RulesFile } from '../extensions/rules';
 import { SpendRateWatch } from '../usage/spend-rate';
@@ -27,6 +27,7 @@ import { compactSession, nextPromptTokens } from './session-compaction';
 import { withDelegation } from './task-tool';
 import { runTurn, type TurnEvent } from './turn';
 import { gateWithPreApproval, type PermissionGate } from './permission-gate';
+import { auditPlanGrant, gateWithRunGrant } from './run-grant-gate';
 import { runShellCommandsOf } from './command-shell';
 import { turnReviewer } from './auto-review/turn-reviewer';
 import type { ToolSessionState } from '../tools/types';
@@ -49,6 +50,8 @@ export interface AgentTurnRequest {
   budget?: RunBudget;
   /** A slash command's `allowed-tools`, pre-approved for this turn only. */
   preApproved?: PreApproval;
+  /** An approved plan's grant, for this run only (core/permissions/run-grant.ts). */
+  planGrant?: PlanGrant;
   /** Messages the user steers the turn with (delivered at step boundaries). */
   steers?: SteerSource;
   /** Images the user attached to the message (checked): image parts after its text. */
@@ -69,10 +72,13 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
   const s = chat.session;
   const { target, signal, budget } = r;
   const hooks = services.hooks && new SessionHooks(services.hooks, s.id);
-  const permissions =
+  const base =
     r.preApproved && services.tools.permissions
       ? gateWithPreApproval(services.tools.permissions, r.preApproved)
       : services.tools.permissions;
+  // A grant of this run only (an approved plan's, edits approved for the rest of the turn): a new one per request.
+  const permissions = base && gateWithRunGrant(base, r.planGrant);
+  if (permissions && r.planGrant) auditPlanGrant(services.tools.audit, s.id, services.host.newId(), r.planGrant);
   const text = await withCommandOutputs(services, r, permissions, s.tools);
   if (signal.aborted) return;
   // SessionStart (the session's first turn) and UserPromptSubmit hooks: context for the model, or a block.

@@ -173,8 +173,8 @@ export class ChatController {
     return this.plans.reports();
   }
 
-  approvePlan(planId: string, requestId: string, editedText?: string): Promise<boolean> {
-    return this.plans.approve(planId, requestId, editedText);
+  approvePlan(planId: string, requestId: string, editedText?: string, withGrant = false): Promise<boolean> {
+    return this.plans.approve(planId, requestId, editedText, withGrant);
   }
 
   rejectPlan(planId: string): boolean {

@@ -9,6 +9,7 @@ import type { ToolFacts } from '../permissions/tool-facts';
 import type { ReviewNote, ToolKind } from '../../protocol';
 import { realPathOf, resolvePath } from '../tools/util/paths';
 import { compilePreApproval, type PreApproval, withPreApproval } from '../extensions/allowed-tools';
+import { type RunGrant, withRunGrant } from '../permissions/run-grant';
 
 /** What the loop needs from its host to judge calls. */
 export interface PermissionGate {
@@ -18,6 +19,8 @@ export interface PermissionGate {
   rememberRule(rule: string): Promise<void>;
   /** A slash command's `allowed-tools` for this turn: may turn a default ask into allow (allowed-tools.ts). */
   preApproved?: { policy(): Policy; source: string };
+  /** This run's grant: an approved plan's files and commands, edits approved for the rest of the turn. */
+  runGrant?: RunGrant;
 }
 
 /** The gate of one turn that a command's `allowed-tools` pre-approves rules for. */
@@ -26,6 +29,7 @@ export function gateWithPreApproval(gate: PermissionGate, pre: PreApproval): Per
   return {
     policy: () => gate.policy(),
     rememberRule: (rule) => gate.rememberRule(rule),
+    ...(gate.runGrant ? { runGrant: gate.runGrant } : {}),
     preApproved: {
       source: pre.source,
       // Compiled against the policy in force, again whenever that is rebuilt (settings, folders).
@@ -56,9 +60,11 @@ export async function judgeCall(
   const realPaths = await targetRealPaths(policy.tools[call.tool], input, workspace);
   const request = { tool: call.tool, kind: call.kind, input, ...(realPaths ? { realPaths } : {}) };
   const judged = decide(request, policy);
-  const decision = gate.preApproved
+  const preApproved = gate.preApproved
     ? withPreApproval(judged, request, gate.preApproved.policy(), gate.preApproved.source)
     : judged;
+  // Where no rule covers the call: this run's grant may (run-grant.ts); it never lowers the floor.
+  const decision = withRunGrant(preApproved, request, policy, gate.runGrant);
   if (decision.decision !== 'ask') return decision;
   const alwaysRule = decision.source === 'protected' ? undefined : suggestRule(request, policy);
   return alwaysRule ? { ...decision, alwaysRule } : decision;
@@ -72,7 +78,7 @@ function withoutPolicy(kind: ToolKind): Judgement {
 }
 
 /** The real paths of the files a path tool's declaration names (undefined where one cannot be resolved). */
-async function targetRealPaths(
+export async function targetRealPaths(
   facts: ToolFacts | undefined,
   input: Record<string, unknown>,
   workspace: WorkspacePort,

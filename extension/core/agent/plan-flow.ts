@@ -2,7 +2,13 @@
 // (Agent for a change plan, Research for a research plan) with the plan as its brief; Reject only marks
 // it. The status travels as a `plan_status` event on a request id of its own.
 import {
+  type ChangePlanArtifact,
   findPlan,
+  isEmptyGrant,
+  narrowGrant,
+  type PlanGrant,
+  planGrantFromMarkdown,
+  planGrantOf,
   planBrief,
   planToMarkdown,
   type PlanArtifact,
@@ -41,8 +47,10 @@ export class PlanFlow {
   /**
    * Approves a proposed plan and starts a fresh Agent request on it: the brief is the plan as
    * Markdown (or `editedText`, the user's edited copy), and the todo list starts from its steps.
+   * `withGrant`: the run may also edit the files and run the commands the card said it grants (an edited
+   * copy can only narrow that, never widen it); without it every such call asks as usual.
    */
-  async approve(planId: string, requestId: string, editedText?: string): Promise<boolean> {
+  async approve(planId: string, requestId: string, editedText?: string, withGrant = false): Promise<boolean> {
     const { log } = this.services.host;
     const plan = this.plan(planId);
     if (plan?.status !== 'proposed') {
@@ -62,7 +70,8 @@ export class PlanFlow {
     const edited = editedText ? stepTitlesFromMarkdown(editedText) : [];
     const titles = edited.length ? edited : plan.steps.map((step) => step.title);
     const todos: Todo[] = titles.map((content, i) => ({ id: `p${i + 1}`, content, status: 'pending' }));
-    await this.runner.send(requestId, planBrief(text), 'agent', { todos });
+    const grant = withGrant ? grantOf(plan, editedText) : undefined;
+    await this.runner.send(requestId, planBrief(text), 'agent', { todos, ...(grant ? { planGrant: grant } : {}) });
     return true;
   }
 
@@ -98,4 +107,12 @@ export class PlanFlow {
     this.chat.emit(`plan-${this.services.host.newId()}`, { type: 'plan_status', planId, status });
     this.chat.flush();
   }
+}
+
+/** What approving grants: the card's grant, narrowed by the user's edited copy when there is one. */
+function grantOf(plan: ChangePlanArtifact, editedText: string | undefined): PlanGrant | undefined {
+  const { files, commands } = planGrantOf(plan);
+  const shown = { files, commands };
+  const grant = editedText?.trim() ? narrowGrant(shown, planGrantFromMarkdown(editedText)) : shown;
+  return isEmptyGrant(grant) ? undefined : grant;
 }

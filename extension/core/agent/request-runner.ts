@@ -371,6 +371,7 @@ export class RequestRunner {
       asking: this.approvals.portsFor(emit, this.services.tools.diffReview),
       maxSteps: this.services.limits.maxSteps(),
       ...(opts.preApproved ? { preApproved: opts.preApproved } : {}),
+      ...(opts.planGrant ? { planGrant: opts.planGrant } : {}),
       steers: this.steersOf(requestId),
       ...(opts.images?.blocks.length ? { images: opts.images.blocks } : {}),
       // `text` is the command's body with the attached files below it: only the body's commands run.

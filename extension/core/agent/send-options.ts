@@ -1,6 +1,6 @@
 // What a request carries beyond its text and mode (RequestRunner.send): set by the composer, a slash
 // command, an approved plan, Retry or the goal loop (goal-loop.ts).
-import type { ResearchPlanInput, RunBudgetChoice, Todo } from '../../protocol';
+import type { PlanGrant, ResearchPlanInput, RunBudgetChoice, Todo } from '../../protocol';
 import type { Attachment } from '../extensions/references/attach';
 import type { PreApproval } from '../extensions/allowed-tools';
 import type { CheckedImageSet } from '../extensions/images/chat-images';
@@ -23,6 +23,8 @@ export interface SendOptions {
   attachments?: Attachment[];
   /** Rules a slash command's `allowed-tools` pre-approves for this turn (see core/extensions/allowed-tools.ts). */
   preApproved?: PreApproval;
+  /** The files and commands an approved plan grants for this run (core/permissions/run-grant.ts). */
+  planGrant?: PlanGrant;
   /** Images the user attached, checked (chat-images.ts): image parts to the model, names and sizes to the chat. */
   images?: CheckedImageSet;
   /** The text is a command file's body: its `` !`command` `` lines run before it is sent (command-shell.ts). */

@@ -29,6 +29,7 @@ import { runWatched, withDiagnostics } from '../language/after-write';
 import { boxJudgement } from '../sandbox/command-gate';
 import { type Judgement, judgeCall } from './permission-gate';
 import { askPermissionRequestHooks } from './permission-request-hook';
+import { grantRestOfTurn } from './run-grant-gate';
 import { ANY_FILE } from './step-order';
 import { cardImages } from './tool-images';
 import type { ToolRuntime, TurnEvent, TurnOptions } from './turn';
@@ -213,6 +214,10 @@ export async function approve(a: {
       () => undefined,
     );
   });
+  // "Approve rest of turn for this file": a one-file edit that asks only because no rule covers it.
+  const restOfTurn = Boolean(
+    change && !isChangeSet(change) && judged.source === 'default' && opts.permissions?.runGrant,
+  );
   let decision: ApprovalDecision | undefined;
   try {
     const asking = opts.ports.approval.request(
@@ -226,6 +231,7 @@ export async function approve(a: {
         reason: judged.reason,
         ...(judged.rule ? { rule: judged.rule } : {}),
         ...(judged.alwaysRule ? { alwaysRule: judged.alwaysRule } : {}),
+        ...(restOfTurn ? { restOfTurn } : {}),
         ...(change && summary ? { proposal: change, change: { ...summary, diff: redact(summary.diff) } } : {}),
         ...(change && setSummary
           ? {
@@ -251,6 +257,10 @@ export async function approve(a: {
       () => a.rules.saved(),
       (err: unknown) => opts.ports.log.warn(`could not save the rule ${judged.alwaysRule}: ${String(err)}`),
     );
+  }
+  if (decision.decision === 'approve' && decision.restOfTurn && restOfTurn) {
+    // The file joins the run's grant; the step's other pending edits of it are judged again (and withdrawn).
+    if (await grantRestOfTurn(opts.permissions, { tool: tool.name, input }, opts.ports.workspace)) a.rules.saved();
   }
   if (decision.decision === 'deny') {
     const why = decision.reason ? ` Their reason: ${decision.reason}` : '';

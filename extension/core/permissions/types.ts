@@ -10,9 +10,11 @@ export type PermissionDecision = 'allow' | 'ask' | 'deny';
  * Why: a user or workspace `rule`; the `default` for the mode; a `protected` path (always asks);
  * `confinement` (outside the workspace, or a secret location); `parse` (the call cannot be judged
  * with confidence — an unreadable command, a program only known at run time, …); `reviewer`: auto
- * mode's reviewer model allowed what only the default would have asked (core/agent/auto-review/).
+ * mode's reviewer model allowed what only the default would have asked (core/agent/auto-review/); `plan`:
+ * this run's grant (an approved plan's files and commands, an edit approved for the rest of the turn:
+ * run-grant.ts).
  */
-export type DecisionSource = 'rule' | 'default' | 'protected' | 'confinement' | 'parse' | 'hook' | 'reviewer';
+export type DecisionSource = 'rule' | 'default' | 'protected' | 'confinement' | 'parse' | 'hook' | 'reviewer' | 'plan';
 
 export interface Decision {
   decision: PermissionDecision;

@@ -21,8 +21,21 @@ import { dirname } from 'node:path';
 import type { Redactor } from './redact';
 
 export type AuditDecision = 'allow' | 'ask' | 'deny';
-/** Who made the decision: a permission rule, the user at an approval card, a default, a built-in, a hook. */
-export type AuditDecidedBy = 'rule' | 'user' | 'default' | 'protected' | 'confinement' | 'mode' | 'hook' | 'reviewer';
+/**
+ * Who made the decision: a permission rule, the user at an approval card, a default, a built-in, a hook,
+ * auto mode's reviewer, the run's grant (an approved plan's files and commands; an edit approved for the
+ * rest of the turn).
+ */
+export type AuditDecidedBy =
+  | 'rule'
+  | 'user'
+  | 'default'
+  | 'protected'
+  | 'confinement'
+  | 'mode'
+  | 'hook'
+  | 'reviewer'
+  | 'plan';
 export type AuditStatus = 'ok' | 'error' | 'denied' | 'aborted';
 
 export interface AuditEntry {
