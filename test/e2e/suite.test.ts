@@ -32,6 +32,7 @@ import { languageScenarios } from './scenarios/language';
 import { queueSteerScenarios } from './scenarios/queue-steer';
 import { imageScenarios } from './scenarios/images';
 import { sessionsScenarios } from './scenarios/sessions';
+import { reloadMidRunScenarios } from './scenarios/reload-mid-run';
 
 const e2e = new E2E();
 // First: the walkthrough opens on the first start, which only the first scenario sees.
@@ -63,6 +64,7 @@ repositoryLinkScenarios(e2e);
 queueSteerScenarios(e2e);
 imageScenarios(e2e);
 sessionsScenarios(e2e);
+reloadMidRunScenarios(e2e);
 // Late: TypeScript's language service and its editors are the heaviest state a scenario leaves behind.
 languageScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.
