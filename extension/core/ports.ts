@@ -286,6 +286,8 @@ export interface SessionPersistence {
    * not keep run state — tests' fakes). Never a session running in this window or another live one.
    */
   interruptedSessions?(): InterruptedSession[];
+  /** Whether another window that is still open runs a request of this session now (absent: never). */
+  runningElsewhere?(sessionId: string): boolean;
   /** Newest first; `query` matches title and content; `offset` pages. Deleted sessions are left out. */
   listSessions(opts?: { query?: string; limit?: number; offset?: number }): SessionSummary[];
   /** Where images are kept (absent: no store folder; images then stay inline in the records). */

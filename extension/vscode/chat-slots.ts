@@ -12,6 +12,7 @@ import type { ResearchHost } from '../core/research/host';
 import { SessionHub, type SessionSlot, type UnseenWait } from '../core/sessions/session-hub';
 import { dispatchInbound, parseInbound, type Inbound, type Outbound } from '../protocol';
 import { createInboundHandlers, type HandlerHost } from './handlers';
+import { offerRunningElsewhere } from './running-elsewhere-offer';
 
 /** Messages queued while a turn runs (workspace state: a reloaded window still shows and sends them). */
 const QUEUE_KEY = 'sextant.queuedMessages';
@@ -90,6 +91,7 @@ function newController(services: ChatSlotServices, slot: SessionSlot<ChatControl
         slot.post(message);
       },
       onCurrentSessionChanged: (id) => services.onCurrentSessionChanged(slot, id),
+      onRunningElsewhere: (id, message) => void offerRunningElsewhere(controller, id, message),
     },
     subagents: { limits: services.subagentLimits, stops: new SubagentStops() },
     tools: { ...services.tools, checkpoints: services.checkpoints() },

@@ -27,6 +27,8 @@ export interface ChatHost {
   hasWorkspaceFolder(): boolean;
   /** Told which session is current (undefined: an empty new chat), so a reloaded window can reopen it. */
   onCurrentSessionChanged?(sessionId: string | undefined): void;
+  /** A send was refused because another window runs the session now (running-elsewhere.ts): offer a way on. */
+  onRunningElsewhere?(sessionId: string, message: string): void;
 }
 
 /** The reasoning option chosen per model reference (`off` or absent: nothing is sent). */

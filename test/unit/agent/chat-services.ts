@@ -28,6 +28,7 @@ export function chatServices(d: Flat): ChatServices {
       hasWorkspaceFolder: d.hasWorkspaceFolder,
       ...(d.scheduler ? { scheduler: d.scheduler } : {}),
       ...(d.onCurrentSessionChanged ? { onCurrentSessionChanged: d.onCurrentSessionChanged } : {}),
+      ...(d.onRunningElsewhere ? { onRunningElsewhere: d.onRunningElsewhere } : {}),
     },
     models: {
       resolveModel: d.resolveModel,
