@@ -10,6 +10,7 @@ import { SubagentStops, type SubagentServices } from '../core/agent/task-tool';
 import type { Logger } from '../core/ports';
 import type { ResearchHost } from '../core/research/host';
 import { SessionHub, type SessionSlot, type UnseenWait } from '../core/sessions/session-hub';
+import { SessionWrites } from '../core/sessions/session-writes';
 import { dispatchInbound, parseInbound, type Inbound, type Outbound } from '../protocol';
 import { createInboundHandlers, type HandlerHost } from './handlers';
 import { offerRunningElsewhere } from './running-elsewhere-offer';
@@ -44,12 +45,14 @@ export function createChatHub(
   onUnseenWait: (slot: SessionSlot<ChatController>, wait: UnseenWait) => void,
 ): SessionHub<ChatController> {
   let sidebarQueueTaken = false;
+  // What the window's running chats changed: a chat without a worktree asks before writing one of those files.
+  const writes = new SessionWrites(Date.now);
   return new SessionHub<ChatController>({
     newId: randomUUID,
     now: Date.now,
     onUnseenWait,
     create: (post, slot, from) => {
-      const controller = newController(services, slot);
+      const controller = newController(services, slot, writes);
       if (from) {
         controller.setMode(from.status.mode ?? 'chat');
         if (from.status.model) controller.setModel(from.status.model);
@@ -81,7 +84,11 @@ export function createChatHub(
   });
 }
 
-function newController(services: ChatSlotServices, slot: SessionSlot<ChatController>): ChatController {
+function newController(
+  services: ChatSlotServices,
+  slot: SessionSlot<ChatController>,
+  writes: SessionWrites,
+): ChatController {
   const controller: ChatController = new ChatController({
     ...services.shared,
     host: {
@@ -96,6 +103,7 @@ function newController(services: ChatSlotServices, slot: SessionSlot<ChatControl
     subagents: { limits: services.subagentLimits, stops: new SubagentStops() },
     tools: { ...services.tools, checkpoints: services.checkpoints() },
     research: services.research(() => controller.currentModel()),
+    writes: { all: writes, ownWorktree: () => slot.options.folder !== undefined },
   });
   return controller;
 }

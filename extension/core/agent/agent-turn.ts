@@ -1,5 +1,6 @@
 // A Chat, Agent or Plan turn: the model with the mode's tools, the history compacted first when the
 // next prompt nears the context window, and again between the model calls of a long run.
+import { turnWriteGuard } from './turn-write-guard';
 import { latestCompaction, type Compaction, type Mode, type Usage } from '../../protocol';
 import { rulesSection } from '../extensions/project-prompt';
 import type { RulesFile } from '../extensions/rules';
@@ -69,6 +70,9 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
       : services.tools.permissions;
   const text = await withCommandOutputs(services, r, permissions, s.tools);
   if (signal.aborted) return;
+  // Files another running chat changed ask before this one writes them; this one's writes are recorded.
+  const guarded = turnWriteGuard(services, () => ({ id: s.id, title: s.title }), r.beforeWrite);
+  const beforeWrite = guarded?.beforeWrite ?? r.beforeWrite;
   // SessionStart (the session's first turn) and UserPromptSubmit hooks: context for the model, or a block.
   const opening = hooks ? await promptHooks(hooks, text, s.modelMessages.length === 0, signal) : undefined;
   if (signal.aborted) return;
@@ -131,7 +135,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
           ...(services.tools.audit ? { audit: services.tools.audit } : {}),
           now: services.host.now,
           newId: services.host.newId,
-          ...(r.beforeWrite ? { beforeWrite: r.beforeWrite } : {}),
+          ...(beforeWrite ? { beforeWrite } : {}),
           ...(r.beforeCommand ? { beforeCommand: r.beforeCommand } : {}),
           createSession: (id) => services.tools.createSession(id),
           disposeSession: (state) => services.tools.disposeSession(state),
@@ -169,29 +173,34 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     permissions,
     audit: services.tools.audit,
     newId: services.host.newId,
-    ...(r.beforeWrite ? { beforeWrite: r.beforeWrite } : {}),
+    ...(beforeWrite ? { beforeWrite } : {}),
     ...(r.beforeCommand ? { beforeCommand: r.beforeCommand } : {}),
     ...(budget ? { budget } : {}),
     ...(reasoning ? { reasoning } : {}),
     compactBetweenSteps,
     ...(hooks ? { hooks } : {}),
     ...(r.steers ? { steers: r.steers } : {}),
+    ...(guarded ? { writeGuard: guarded.writeGuard } : {}),
   });
-  for (;;) {
-    const next = await turn.next();
-    if (next.done) return next.value;
-    const ev = next.value;
-    if (ev.type === 'usage') {
-      parentUsage = ev.usage;
-      delegation?.parentReported();
+  try {
+    for (;;) {
+      const next = await turn.next();
+      if (next.done) return next.value;
+      const ev = next.value;
+      if (ev.type === 'usage') {
+        parentUsage = ev.usage;
+        delegation?.parentReported();
+      }
+      yield ev;
+      if (ev.type === 'usage' || ev.type === 'subagent_updated') {
+        const cost =
+          parentUsage.costUsd === undefined ? undefined : parentUsage.costUsd + (delegation?.liveCostUsd() ?? 0);
+        const warning = rate.check(cost, services.host.now());
+        if (warning) yield { type: 'notice', kind: 'budget', text: warning } as TurnEvent;
+      }
     }
-    yield ev;
-    if (ev.type === 'usage' || ev.type === 'subagent_updated') {
-      const cost =
-        parentUsage.costUsd === undefined ? undefined : parentUsage.costUsd + (delegation?.liveCostUsd() ?? 0);
-      const warning = rate.check(cost, services.host.now());
-      if (warning) yield { type: 'notice', kind: 'budget', text: warning } as TurnEvent;
-    }
+  } finally {
+    guarded?.writeGuard.ended(); // this request's changes no longer hold the other chats back
   }
 }
 

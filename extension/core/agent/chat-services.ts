@@ -1,5 +1,6 @@
 // What the chat needs from its host, grouped by concern: a few typed services instead of one bag of
 // callbacks. The runtime (extension/vscode/runtime.ts) builds them; the unit tests build them in memory.
+import type { SessionWrites } from '../sessions/session-writes';
 import type { ModelChoice, Mode, Outbound, ReasoningChoice, SessionSummary } from '../../protocol';
 import type { DiffReviewPort, Logger, SessionPersistence, ToolPorts } from '../ports';
 import type { Provider, ProviderConfig } from '../providers/types';
@@ -118,4 +119,9 @@ export interface ChatServices {
   research?: ResearchHost;
   /** The user's and the approved workspace hooks (Claude Code's format); without it none run. */
   hooks?: HookEngine;
+  /**
+   * The files the window's running sessions changed (shared by every chat) and whether this chat works in a
+   * worktree of its own: a write of another running session's file asks. Without it nothing is guarded.
+   */
+  writes?: { all: SessionWrites; ownWorktree(): boolean };
 }

@@ -9,6 +9,7 @@ import type { ToolFacts } from '../permissions/tool-facts';
 import type { ToolKind } from '../../protocol';
 import { realPathOf, resolvePath } from '../tools/util/paths';
 import { compilePreApproval, type PreApproval, withPreApproval } from '../extensions/allowed-tools';
+import type { SessionWriteGuard } from '../sessions/session-writes';
 
 /** What the loop needs from its host to judge calls. */
 export interface PermissionGate {
@@ -43,10 +44,15 @@ export interface Judgement extends Decision {
   alwaysRule?: string;
 }
 
+/**
+ * `writes`: the session's cross-session write guard (core/sessions/session-writes.ts) — a write of a file
+ * another running session changed asks, even where a rule or the mode allows it.
+ */
 export async function judgeCall(
   gate: PermissionGate | undefined,
   call: { tool: string; kind: ToolKind; input: unknown },
   workspace: WorkspacePort,
+  writes?: SessionWriteGuard,
 ): Promise<Judgement> {
   if (!gate) return withoutPolicy(call.kind);
   const input = isRecord(call.input) ? call.input : {};
@@ -57,6 +63,9 @@ export async function judgeCall(
   const decision = gate.preApproved
     ? withPreApproval(judged, request, gate.preApproved.policy(), gate.preApproved.source)
     : judged;
+  const guarded = writes && call.kind === 'write' && realPaths ? writes.judge(decision, realPaths) : decision;
+  // No "Always allow" for the guard's ask: a rule cannot settle another session's work in progress.
+  if (guarded !== decision) return guarded;
   if (decision.decision !== 'ask') return decision;
   const alwaysRule = decision.source === 'protected' ? undefined : suggestRule(request, policy);
   return alwaysRule ? { ...decision, alwaysRule } : decision;

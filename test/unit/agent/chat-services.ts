@@ -15,6 +15,7 @@ type Flat = ChatServices['host'] &
     project?: ChatServices['project'];
     subagents?: ChatServices['subagents'];
     hooks?: ChatServices['hooks'];
+    writes?: ChatServices['writes'];
   };
 
 export function chatServices(d: Flat): ChatServices {
@@ -60,6 +61,7 @@ export function chatServices(d: Flat): ChatServices {
     ...(d.project ? { project: d.project } : {}),
     ...(d.subagents ? { subagents: d.subagents } : {}),
     ...(d.hooks ? { hooks: d.hooks } : {}),
+    ...(d.writes ? { writes: d.writes } : {}),
   };
 }
 

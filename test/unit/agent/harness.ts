@@ -3,6 +3,7 @@ import type { SandboxPort } from '../../../extension/core/sandbox/types';
 import type { ResearchHost } from '../../../extension/core/research/host';
 import { z } from 'zod';
 import { ChatController, type ReasoningChoices } from '../../../extension/core/agent/controller';
+import type { ChatServices } from '../../../extension/core/agent/chat-services';
 import type { Envelope, Mode, Outbound } from '../../../extension/protocol';
 import { defineTool, type AnyTool, type ToolSessionState } from '../../../extension/core/tools/types';
 import { createToolRegistry } from '../../../extension/core/tools/registry';
@@ -101,6 +102,8 @@ export function createHarness(opts: {
   images?: boolean;
   /** Sees every post after it is recorded (a session hub's slot, in the hub's tests). */
   onPost?: (message: Outbound) => void;
+  /** The window's record of what running chats changed (shared by two harnesses: two slots). */
+  writes?: ChatServices['writes'];
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -192,6 +195,7 @@ export function createHarness(opts: {
       subagents: opts.subagents,
       ...(opts.maxCostUsdPerMinute ? { maxCostUsdPerMinute: () => opts.maxCostUsdPerMinute } : {}),
       hooks: opts.hooks,
+      writes: opts.writes,
       scheduler: {
         setTimeout: (fn, _ms) => setTimeout(fn, 1),
         clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
