@@ -45,7 +45,7 @@ export interface AgentTurnRequest {
   maxSteps: number;
   beforeWrite?: (absPath: string) => Promise<void>;
   /** Before each command the turn runs; the result once it ended (the checkpoint's command coverage). */
-  beforeCommand?: () => Promise<() => Promise<void>>;
+  beforeCommand?: () => Promise<() => Promise<readonly string[] | undefined>>;
   budget?: RunBudget;
   /** A slash command's `allowed-tools`, pre-approved for this turn only. */
   preApproved?: PreApproval;
@@ -71,8 +71,9 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
   const text = await withCommandOutputs(services, r, permissions, s.tools);
   if (signal.aborted) return;
   // Files another running chat changed ask before this one writes them; this one's writes are recorded.
-  const guarded = turnWriteGuard(services, () => ({ id: s.id, title: s.title }), r.beforeWrite);
+  const guarded = turnWriteGuard(services, () => ({ id: s.id, title: s.title }), r.beforeWrite, r.beforeCommand);
   const beforeWrite = guarded?.beforeWrite ?? r.beforeWrite;
+  const beforeCommand = guarded?.beforeCommand ?? r.beforeCommand;
   // SessionStart (the session's first turn) and UserPromptSubmit hooks: context for the model, or a block.
   const opening = hooks ? await promptHooks(hooks, text, s.modelMessages.length === 0, signal) : undefined;
   if (signal.aborted) return;
@@ -136,7 +137,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
           now: services.host.now,
           newId: services.host.newId,
           ...(beforeWrite ? { beforeWrite } : {}),
-          ...(r.beforeCommand ? { beforeCommand: r.beforeCommand } : {}),
+          ...(beforeCommand ? { beforeCommand } : {}),
           createSession: (id) => services.tools.createSession(id),
           disposeSession: (state) => services.tools.disposeSession(state),
           limits: services.subagents.limits,
@@ -174,7 +175,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     audit: services.tools.audit,
     newId: services.host.newId,
     ...(beforeWrite ? { beforeWrite } : {}),
-    ...(r.beforeCommand ? { beforeCommand: r.beforeCommand } : {}),
+    ...(beforeCommand ? { beforeCommand } : {}),
     ...(budget ? { budget } : {}),
     ...(reasoning ? { reasoning } : {}),
     compactBetweenSteps,

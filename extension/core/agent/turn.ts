@@ -73,7 +73,7 @@ export interface TurnOptions {
   /** What other running sessions of the window changed: their files ask before this session writes them. */
   writeGuard?: SessionWriteGuard;
   /** Called by every tool that runs a command, before it starts; the result once it ended (the recorder). */
-  beforeCommand?: () => Promise<() => Promise<void>>;
+  beforeCommand?: () => Promise<() => Promise<unknown>>;
   /** Spending caps, checked between model calls (sextant.budget.*). */
   budget?: RunBudget;
   /** The model picker's reasoning level for this model, the same for every step of the turn. */
