@@ -34,8 +34,8 @@ export class SessionWrites {
   constructor(private readonly now: () => number) {}
 
   changed(session: WritingSession, realPath: string): void {
-    let sessions = this.byPath.get(realPath);
-    if (!sessions) this.byPath.set(realPath, (sessions = new Map()));
+    const sessions = this.byPath.get(realPath) ?? new Map<string, Change>();
+    this.byPath.set(realPath, sessions);
     sessions.set(session.id, { title: session.title, at: this.now() });
   }
 

@@ -138,7 +138,14 @@ async function chatTexts(page: Page): Promise<string[]> {
   const out: string[] = [];
   for (let i = 0; i < (await frames.count()); i++) {
     const inner = frames.nth(i).contentFrame().locator('iframe#active-frame').contentFrame();
-    out.push((await inner.getByRole('article').allInnerTexts().catch(() => [])).join('\n'));
+    out.push(
+      (
+        await inner
+          .getByRole('article')
+          .allInnerTexts()
+          .catch(() => [])
+      ).join('\n'),
+    );
   }
   return out;
 }

@@ -78,7 +78,7 @@ test('waiting first, then running, then the rest; filters keep their state; the 
   assert.equal(agentsSummary(sessions), '1 running · 1 waiting for you · 1 interrupted · $0.75 total');
 });
 
-test('a reloaded window\'s chat that reopened an interrupted session is listed as interrupted, with its slot', () => {
+test("a reloaded window's chat that reopened an interrupted session is listed as interrupted, with its slot", () => {
   // The sidebar reopened "Task R" after the reload (idle: nothing runs here); the store says it was cut off.
   const reopened = listed('Task R', { state: 'idle' }, { slotId: 'slot-1' });
   const cut = listed('Task R', { startedAt: 5, endedAt: 9 }, { interrupted: true });
