@@ -10,6 +10,7 @@ import {
   agentEntries,
   agentsSummary,
   type ListedSession,
+  listedSessions,
 } from '../core/sessions/agents-list';
 import type { SessionHub } from '../core/sessions/session-hub';
 import type { FleetBudget } from '../core/usage/fleet-budget';
@@ -184,18 +185,8 @@ export class AgentsView implements vscode.Disposable {
       ...(s.folder ? { folder: s.folder } : {}),
       ...(queued?.has(s.controller.sessionId) ? { queued: true } : {}),
     }));
-    // An empty new chat (the sidebar's, before its first message) is not an agent yet.
-    const shown = live.filter((s) => s.status.state !== 'idle' || s.status.approvals.length);
-    const liveIds = new Set(live.map((s) => s.status.sessionId));
-    const ended = this.host.hub
-      .endedSessions()
-      .filter((s) => !liveIds.has(s.sessionId))
-      .map((s) => ({ status: s, ...(s.folder ? { folder: s.folder } : {}) }));
-    const endedIds = new Set(ended.map((s) => s.status.sessionId));
-    const interrupted = this.host
-      .interrupted()
-      .filter((s) => !liveIds.has(s.status.sessionId) && !endedIds.has(s.status.sessionId));
-    return [...shown, ...ended, ...interrupted].map((s) => {
+    const ended = this.host.hub.endedSessions().map((s) => ({ status: s, ...(s.folder ? { folder: s.folder } : {}) }));
+    return listedSessions(live, ended, this.host.interrupted()).map((s) => {
       const wt = this.host.worktreeOf?.(s.status.sessionId);
       return wt ? { ...s, worktree: { branch: wt.branch, path: wt.path } } : s;
     });

@@ -10,9 +10,11 @@ import { SubagentStops, type SubagentServices } from '../core/agent/task-tool';
 import type { Logger, WorkspacePort } from '../core/ports';
 import type { ResearchHost } from '../core/research/host';
 import { SessionHub, type SessionSlot, type UnseenWait } from '../core/sessions/session-hub';
+import { SessionWrites } from '../core/sessions/session-writes';
 import { dispatchInbound, parseInbound, type Inbound, type Outbound } from '../protocol';
 import { createInboundHandlers, type HandlerHost } from './handlers';
 import type { SlotRooting } from './worktree-slots';
+import { offerRunningElsewhere } from './running-elsewhere-offer';
 
 /** Messages queued while a turn runs (workspace state: a reloaded window still shows and sends them). */
 const QUEUE_KEY = 'sextant.queuedMessages';
@@ -66,13 +68,15 @@ export function createChatHub(
   onUnseenWait: (slot: SessionSlot<ChatController>, wait: UnseenWait) => void,
 ): SessionHub<ChatController> {
   let sidebarQueueTaken = false;
+  // What the window's running chats changed: a chat without a worktree asks before writing one of those files.
+  const writes = new SessionWrites(Date.now);
   return new SessionHub<ChatController>({
     newId: randomUUID,
     now: Date.now,
     onUnseenWait,
     create: (post, slot, from) => {
       const rooting = services.rooting?.(() => controller.sessionId);
-      const controller = newController(services, slot, rooting);
+      const controller = newController(services, slot, rooting, writes);
       if (from) {
         controller.setMode(from.status.mode ?? 'chat');
         if (from.status.model) controller.setModel(from.status.model);
@@ -115,6 +119,7 @@ function newController(
   services: ChatSlotServices,
   slot: SessionSlot<ChatController>,
   rooting: SlotRooting | undefined,
+  writes: SessionWrites,
 ): ChatController {
   const controller: ChatController = new ChatController({
     ...services.shared,
@@ -126,6 +131,7 @@ function newController(
         slot.post(message);
       },
       onCurrentSessionChanged: (id) => services.onCurrentSessionChanged(slot, id),
+      onRunningElsewhere: (id, message) => void offerRunningElsewhere(controller, id, message),
     },
     subagents: { limits: services.subagentLimits, stops: new SubagentStops() },
     tools: {
@@ -134,6 +140,7 @@ function newController(
       checkpoints: services.checkpoints(rooting?.ports.workspace),
     },
     research: services.research(() => controller.currentModel()),
+    writes: { all: writes, ownWorktree: () => slot.options.folder !== undefined || (rooting?.inWorktree() ?? false) },
   });
   return controller;
 }

@@ -134,6 +134,9 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     references?: readonly Reference[],
     images?: readonly ChatImage[],
   ) => {
+    // Another window runs this chat's session now: not run twice (the host offers it read-only or a new chat).
+    const elsewhere = c.runningElsewhere();
+    if (elsewhere) return refuse(elsewhere, text, references, images);
     // What the user typed (not a command's expansion) is what Up brings back.
     host.post({ type: 'promptHistory', prompts: host.prompts.add(text) });
     const call = parseInvocation(text);

@@ -15,6 +15,8 @@ export interface SlotRooting {
   ports: ToolServices['ports'];
   permissions: PermissionGate | undefined;
   project: ProjectContext;
+  /** Whether the session the slot shows now works in its own worktree (then no other chat's writes hold it back). */
+  inWorktree(): boolean;
   /** What the slot's handler table takes instead of the shared parts (read on its first message). */
   handlers(): Partial<Pick<HandlerHost, 'project' | 'references'>>;
 }
@@ -38,6 +40,7 @@ export function slotRooting(deps: RootingDeps): (sessionId: () => string) => Slo
       ports,
       permissions,
       project,
+      inWorktree: () => current() !== undefined,
       handlers: () => ({ project, references: deps.handlerParts().referencesOver(ports.workspace, permissions) }),
     };
   };

@@ -34,6 +34,7 @@ import { queueSteerScenarios } from './scenarios/queue-steer';
 import { imageScenarios } from './scenarios/images';
 import { sessionsScenarios } from './scenarios/sessions';
 import { worktreeScenarios } from './scenarios/worktree';
+import { reloadMidRunScenarios } from './scenarios/reload-mid-run';
 
 const e2e = new E2E();
 // First: the walkthrough opens on the first start, which only the first scenario sees.
@@ -67,6 +68,7 @@ queueSteerScenarios(e2e);
 imageScenarios(e2e);
 sessionsScenarios(e2e);
 worktreeScenarios(e2e);
+reloadMidRunScenarios(e2e);
 // Late: TypeScript's language service and its editors are the heaviest state a scenario leaves behind.
 languageScenarios(e2e);
 // Last: it leaves the chat in Agent mode with a todo list, which the scenarios above do not expect.

@@ -1,5 +1,6 @@
 // A Chat, Agent or Plan turn: the model with the mode's tools, the history compacted first when the
 // next prompt nears the context window, and again between the model calls of a long run.
+import { turnWriteGuard } from './turn-write-guard';
 import { latestCompaction, type Compaction, type Mode, type PlanGrant, type Usage } from '../../protocol';
 import { rulesSection } from '../extensions/project-prompt';
 import type { RulesFile } from '../extensions/rules';
@@ -46,7 +47,7 @@ export interface AgentTurnRequest {
   maxSteps: number;
   beforeWrite?: (absPath: string) => Promise<void>;
   /** Before each command the turn runs; the result once it ended (the checkpoint's command coverage). */
-  beforeCommand?: () => Promise<() => Promise<void>>;
+  beforeCommand?: () => Promise<() => Promise<readonly string[] | undefined>>;
   budget?: RunBudget;
   /** A slash command's `allowed-tools`, pre-approved for this turn only. */
   preApproved?: PreApproval;
@@ -81,6 +82,10 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
   if (permissions && r.planGrant) auditPlanGrant(services.tools.audit, s.id, services.host.newId(), r.planGrant);
   const text = await withCommandOutputs(services, r, permissions, s.tools);
   if (signal.aborted) return;
+  // Files another running chat changed ask before this one writes them; this one's writes are recorded.
+  const guarded = turnWriteGuard(services, () => ({ id: s.id, title: s.title }), r.beforeWrite, r.beforeCommand);
+  const beforeWrite = guarded?.beforeWrite ?? r.beforeWrite;
+  const beforeCommand = guarded?.beforeCommand ?? r.beforeCommand;
   // SessionStart (the session's first turn) and UserPromptSubmit hooks: context for the model, or a block.
   const opening = hooks ? await promptHooks(hooks, text, s.modelMessages.length === 0, signal) : undefined;
   if (signal.aborted) return;
@@ -143,8 +148,8 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
           ...(services.tools.audit ? { audit: services.tools.audit } : {}),
           now: services.host.now,
           newId: services.host.newId,
-          ...(r.beforeWrite ? { beforeWrite: r.beforeWrite } : {}),
-          ...(r.beforeCommand ? { beforeCommand: r.beforeCommand } : {}),
+          ...(beforeWrite ? { beforeWrite } : {}),
+          ...(beforeCommand ? { beforeCommand } : {}),
           createSession: (id) => services.tools.createSession(id),
           disposeSession: (state) => services.tools.disposeSession(state),
           limits: services.subagents.limits,
@@ -193,31 +198,36 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     permissions,
     audit: services.tools.audit,
     newId: services.host.newId,
-    ...(r.beforeWrite ? { beforeWrite: r.beforeWrite } : {}),
-    ...(r.beforeCommand ? { beforeCommand: r.beforeCommand } : {}),
+    ...(beforeWrite ? { beforeWrite } : {}),
+    ...(beforeCommand ? { beforeCommand } : {}),
     ...(budget ? { budget } : {}),
     ...(reasoning ? { reasoning } : {}),
     compactBetweenSteps,
     ...(hooks ? { hooks } : {}),
     ...(r.steers ? { steers: r.steers } : {}),
     ...(autoReview ? { autoReview } : {}),
+    ...(guarded ? { writeGuard: guarded.writeGuard } : {}),
   });
-  for (;;) {
-    const next = await turn.next();
-    if (next.done) return next.value;
-    const ev = next.value;
-    if (ev.type === 'usage') {
-      parentUsage = ev.usage;
-      delegation?.parentReported();
+  try {
+    for (;;) {
+      const next = await turn.next();
+      if (next.done) return next.value;
+      const ev = next.value;
+      if (ev.type === 'usage') {
+        parentUsage = ev.usage;
+        delegation?.parentReported();
+      }
+      yield ev;
+      if (ev.type === 'usage' || ev.type === 'subagent_updated') {
+        const cost =
+          parentUsage.costUsd === undefined ? undefined : parentUsage.costUsd + (delegation?.liveCostUsd() ?? 0);
+        const tokens = tokensOf(parentUsage) + (delegation?.liveTokens() ?? 0);
+        const warning = r.spend ? r.spend({ tokens, costUsd: cost }) : rate.check(cost, services.host.now());
+        if (warning) yield { type: 'notice', kind: 'budget', text: warning } as TurnEvent;
+      }
     }
-    yield ev;
-    if (ev.type === 'usage' || ev.type === 'subagent_updated') {
-      const cost =
-        parentUsage.costUsd === undefined ? undefined : parentUsage.costUsd + (delegation?.liveCostUsd() ?? 0);
-      const tokens = tokensOf(parentUsage) + (delegation?.liveTokens() ?? 0);
-      const warning = r.spend ? r.spend({ tokens, costUsd: cost }) : rate.check(cost, services.host.now());
-      if (warning) yield { type: 'notice', kind: 'budget', text: warning } as TurnEvent;
-    }
+  } finally {
+    guarded?.writeGuard.ended(); // this request's changes no longer hold the other chats back
   }
 }
 

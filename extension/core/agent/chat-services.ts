@@ -1,5 +1,6 @@
 // What the chat needs from its host, grouped by concern: a few typed services instead of one bag of
 // callbacks. The runtime (extension/vscode/runtime.ts) builds them; the unit tests build them in memory.
+import type { SessionWrites } from '../sessions/session-writes';
 import type { ModelChoice, Mode, Outbound, ReasoningChoice, SessionSummary } from '../../protocol';
 import type { DiffReviewPort, Logger, SessionPersistence, ToolPorts } from '../ports';
 import type { Provider, ProviderConfig } from '../providers/types';
@@ -35,6 +36,8 @@ export interface ChatHost {
    * Absent: in the next turn of the event loop.
    */
   afterModelCallSent?(written: () => void): void;
+  /** A send was refused because another window runs the session now (running-elsewhere.ts): offer a way on. */
+  onRunningElsewhere?(sessionId: string, message: string): void;
 }
 
 /** The reasoning option chosen per model reference (`off` or absent: nothing is sent). */
@@ -133,4 +136,9 @@ export interface ChatServices {
   fleet?: Fleet;
   /** sextant.autoMode.*: without it nothing is reviewed, and defaultMode auto asks like ask. */
   autoMode?: AutoModeSettings;
+  /**
+   * The files the window's running sessions changed (shared by every chat) and whether this chat works in a
+   * worktree of its own: a write of another running session's file asks. Without it nothing is guarded.
+   */
+  writes?: { all: SessionWrites; ownWorktree(): boolean };
 }

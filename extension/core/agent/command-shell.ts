@@ -28,7 +28,7 @@ export interface CommandShellDeps {
   session: ToolSessionState;
   signal: AbortSignal;
   /** The turn's checkpoint: what the command changes can be rewound like a bash call's. */
-  beforeCommand?: () => Promise<() => Promise<void>>;
+  beforeCommand?: () => Promise<() => Promise<unknown>>;
   audit?: (entry: AuditEntry) => void;
   newId(): string;
   now(): number;

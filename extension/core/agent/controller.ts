@@ -28,7 +28,8 @@ import { CLOSING_SEQ, CONTINUE_TEXT, repairInterruptedTurn } from './interrupted
 import { liveSessionFromStored, newLiveSession, type LiveSession } from './live-session';
 import { effectiveMode, modeAvailability } from './modes';
 import { PlanFlow } from './plan-flow';
-import { RequestRunner, type SendOptions } from './request-runner';
+import type { SendOptions } from './request-runner';
+import { OneWindowRunner } from './one-window-runner';
 import { RewindFlow } from './rewind-flow';
 import { GoalLoop } from './goal-loop';
 import { modelRefFor } from './run-target';
@@ -43,7 +44,7 @@ export { HISTORY_PAGE } from './history-list';
 export class ChatController {
   private readonly chat: CurrentChat;
   readonly approvals: ApprovalBroker;
-  private readonly runner: RequestRunner;
+  private readonly runner: OneWindowRunner;
   readonly plans: PlanFlow;
   readonly rewinds: RewindFlow;
   readonly history: HistoryList;
@@ -59,7 +60,7 @@ export class ChatController {
       now: services.host.now,
       newId: services.host.newId,
     });
-    this.runner = new RequestRunner(this.chat, services, this.approvals, rewinder);
+    this.runner = new OneWindowRunner(this.chat, services, this.approvals, rewinder);
     this.plans = new PlanFlow(this.chat, services, this.runner);
     this.rewinds = new RewindFlow(this.chat, services, this.runner, rewinder, () => this.postSnapshot());
     this.history = new HistoryList(this.chat, services);
@@ -105,6 +106,14 @@ export class ChatController {
   /** Steers the running request (its next step boundary); false when nothing runs. */
   steer(text: string): boolean {
     return this.runner.steer(text);
+  }
+
+  /**
+   * Why a message cannot be sent in this chat now — another window runs its session (the host is told, to
+   * offer it read-only or a new chat) — or undefined when it can.
+   */
+  runningElsewhere(): string | undefined {
+    return this.runner.refusal();
   }
 
   /** Whether a request runs now (a message typed now is queued or steers it). */

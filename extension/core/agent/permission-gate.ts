@@ -10,6 +10,7 @@ import type { ReviewNote, ToolKind } from '../../protocol';
 import { realPathOf, resolvePath } from '../tools/util/paths';
 import { compilePreApproval, type PreApproval, withPreApproval } from '../extensions/allowed-tools';
 import { type RunGrant, withRunGrant } from '../permissions/run-grant';
+import type { SessionWriteGuard } from '../sessions/session-writes';
 
 /** What the loop needs from its host to judge calls. */
 export interface PermissionGate {
@@ -49,10 +50,15 @@ export interface Judgement extends Decision {
   review?: ReviewNote;
 }
 
+/**
+ * `writes`: the session's cross-session write guard (core/sessions/session-writes.ts) — a write of a file
+ * another running session changed asks, even where a rule or the mode allows it.
+ */
 export async function judgeCall(
   gate: PermissionGate | undefined,
   call: { tool: string; kind: ToolKind; input: unknown },
   workspace: WorkspacePort,
+  writes?: SessionWriteGuard,
 ): Promise<Judgement> {
   if (!gate) return withoutPolicy(call.kind);
   const input = isRecord(call.input) ? call.input : {};
@@ -65,6 +71,9 @@ export async function judgeCall(
     : judged;
   // Where no rule covers the call: this run's grant may (run-grant.ts); it never lowers the floor.
   const decision = withRunGrant(preApproved, request, policy, gate.runGrant);
+  const guarded = writes && call.kind === 'write' && realPaths ? writes.judge(decision, realPaths) : decision;
+  // No "Always allow" for the guard's ask: a rule cannot settle another session's work in progress.
+  if (guarded !== decision) return guarded;
   if (decision.decision !== 'ask') return decision;
   const alwaysRule = decision.source === 'protected' ? undefined : suggestRule(request, policy);
   return alwaysRule ? { ...decision, alwaysRule } : decision;

@@ -57,8 +57,8 @@ export class RequestRunner {
   private closing = false;
 
   constructor(
-    private readonly chat: CurrentChat,
-    private readonly services: ChatServices,
+    protected readonly chat: CurrentChat,
+    protected readonly services: ChatServices,
     private readonly approvals: ApprovalBroker,
     private readonly rewinder: SessionRewinder,
   ) {}

@@ -50,7 +50,7 @@ export interface SubagentScope {
   now(): number;
   newId?: () => string;
   beforeWrite?: (absPath: string) => Promise<void>;
-  beforeCommand?: () => Promise<() => Promise<void>>;
+  beforeCommand?: () => Promise<() => Promise<unknown>>;
   createSession(id: string): ToolSessionState;
   disposeSession(state: ToolSessionState): void;
   limits: SubagentLimits;

@@ -75,7 +75,12 @@ export async function writeTarget(prepared: PreparedCall, ports: ToolPorts): Pro
  */
 export async function judge(opts: TurnOptions, tool: AnyTool, input: unknown): Promise<Judgement> {
   const judged = boxJudgement(
-    await judgeCall(opts.permissions, { tool: tool.name, kind: tool.kind, input }, opts.ports.workspace),
+    await judgeCall(
+      opts.permissions,
+      { tool: tool.name, kind: tool.kind, input },
+      opts.ports.workspace,
+      opts.writeGuard,
+    ),
     { tool: tool.name, input },
     opts.ports.sandbox?.status(),
   );

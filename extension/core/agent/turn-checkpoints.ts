@@ -33,8 +33,8 @@ export class TurnCheckpoints {
     if (!r.recorded) this.services.host.log.warn(`checkpoint: ${absPath} not saved before the write: ${r.reason}`);
   };
 
-  /** Called by every tool that runs a command, before it starts; the result once it ended (what it changed). */
-  readonly beforeCommand = (): Promise<() => Promise<void>> => this.recorder.beforeCommand();
+  /** Called by every tool that runs a command, before it starts; the result once it ended (the files it changed). */
+  readonly beforeCommand = (): Promise<() => Promise<readonly string[]>> => this.recorder.beforeCommand();
 
   /** Journals the files a turn changed (hashes; the bytes are already in the blob store). Once per turn. */
   async save(chat: CurrentChat, sessionId: string, turn: TurnCheckpoint): Promise<void> {

@@ -1,6 +1,7 @@
 // The turn loop: model call → tool calls → model call … until the model answers
 // without tools, the step budget runs out, or the user aborts. It owns no UI and no storage:
 // it yields events; the session controller persists and forwards them.
+import type { SessionWriteGuard } from '../sessions/session-writes';
 import type { RequestEvent, Usage } from '../../protocol';
 import type { ImageStorage, ToolPorts } from '../ports';
 import type {
@@ -71,8 +72,10 @@ export interface TurnOptions {
   newId?: () => string;
   /** Called by every writer before it changes a file (the turn's checkpoint recorder). */
   beforeWrite?: (absPath: string) => Promise<void>;
+  /** What other running sessions of the window changed: their files ask before this session writes them. */
+  writeGuard?: SessionWriteGuard;
   /** Called by every tool that runs a command, before it starts; the result once it ended (the recorder). */
-  beforeCommand?: () => Promise<() => Promise<void>>;
+  beforeCommand?: () => Promise<() => Promise<unknown>>;
   /** Spending caps, checked between model calls (sextant.budget.*). */
   budget?: RunBudget;
   /** The model picker's reasoning level for this model, the same for every step of the turn. */

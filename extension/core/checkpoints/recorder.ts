@@ -81,23 +81,24 @@ export class CheckpointRecorder {
    * the command created, changed or deleted are then recorded like the writers' files (a file this
    * turn recorded earlier keeps its earlier state). Never throws; without coverage it does nothing.
    */
-  async beforeCommand(): Promise<() => Promise<void>> {
+  async beforeCommand(): Promise<() => Promise<readonly string[]>> {
     const coverage = this.options.coverage;
-    if (!coverage || this.finished) return async () => undefined;
+    if (!coverage || this.finished) return async () => [];
     let watch: CommandWatch;
     try {
       watch = await coverage.before();
     } catch (err) {
       this.notes.add(`A command's changes could not be watched: ${err instanceof Error ? err.message : String(err)}`);
-      return async () => undefined;
+      return async () => [];
     }
     this.commandsCovered = true;
     this.running.add(watch);
     return () => this.afterCommand(watch);
   }
 
-  private async afterCommand(watch: CommandWatch): Promise<void> {
-    if (!this.running.delete(watch)) return; // finish() recorded it already
+  /** Records what the command changed; returns those files (real paths), for the cross-session write guard. */
+  private async afterCommand(watch: CommandWatch): Promise<readonly string[]> {
+    if (!this.running.delete(watch)) return []; // finish() recorded it already
     try {
       const changes = await watch.after();
       for (const n of changes.notes) this.notes.add(n);
@@ -107,8 +108,10 @@ export class CheckpointRecorder {
         this.entries.set(state.path, entry);
         this.order.push({ key: state.path, entry });
       }
+      return changes.states.map((state) => state.path);
     } catch (err) {
       this.notes.add(`A command's changes could not be recorded: ${err instanceof Error ? err.message : String(err)}`);
+      return [];
     }
   }
 

@@ -95,6 +95,31 @@ export function agentEntry(s: ListedSession, now: number): AgentEntry {
   };
 }
 
+/**
+ * What the view lists, from the window's live slots, the sessions it ended and those the store says a gone
+ * window left running. A live slot that only shows an interrupted session (a reloaded window reopens the
+ * chat its sidebar showed) is that interrupted session, with the slot — opening it shows that chat —
+ * until something runs in it again. An empty new chat is not an agent yet.
+ */
+export function listedSessions(
+  live: readonly ListedSession[],
+  ended: readonly ListedSession[],
+  interrupted: readonly ListedSession[],
+): ListedSession[] {
+  const cut = new Map(interrupted.map((s) => [s.status.sessionId, s]));
+  const shown = live.flatMap((s): ListedSession[] => {
+    const busy = s.status.state === 'running' || s.status.state === 'waiting';
+    const left = busy ? undefined : cut.get(s.status.sessionId);
+    if (left) return [{ ...left, slotId: s.slotId, ...(s.folder ? { folder: s.folder } : {}) }];
+    return s.status.state !== 'idle' || s.status.approvals.length ? [s] : [];
+  });
+  const liveIds = new Set(live.map((s) => s.status.sessionId));
+  const endedHere = ended.filter((s) => !liveIds.has(s.status.sessionId));
+  const endedIds = new Set(endedHere.map((s) => s.status.sessionId));
+  const onlyListed = interrupted.filter((s) => !liveIds.has(s.status.sessionId) && !endedIds.has(s.status.sessionId));
+  return [...shown, ...endedHere, ...onlyListed];
+}
+
 /** The entries a filter keeps, most pressing first: waiting, running, then the rest by recency. */
 export function agentEntries(sessions: readonly ListedSession[], filter: AgentFilter, now: number): AgentEntry[] {
   const rank: Record<AgentState, number> = {

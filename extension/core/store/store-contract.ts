@@ -1,8 +1,9 @@
 // The session store's contract: what the host passes to openSessionStore and the interface it programs
 // against. Kept apart from the implementation in store.ts so the options and promises can be read
 // without the journal and snapshot machinery (store.ts re-exports them from where they always were).
-import type { SessionSummary } from '../../protocol';
-import type { InterruptedSession, Logger, SessionPersistence } from '../ports';
+import type { ChatMessage, Envelope, Mode, SessionSummary, Todo } from '../../protocol';
+import type { Logger, RewindRedo, SessionPersistence, StoredArtifact, TurnCheckpoint } from '../ports';
+import type { ModelMessage } from '../providers/types';
 import type { HotPolicy } from './cold-move';
 import type { Embedder } from './embeddings';
 import type { ExportFormat } from './export';
@@ -105,4 +106,69 @@ export interface SessionStore extends SessionPersistence {
   interruptedSessions(): InterruptedSession[];
   /** Whether another window that is still open runs a request of this session now. */
   runningElsewhere(sessionId: string): boolean;
+}
+
+/** One durable fact, appended to the journal before the webview is told about it. */
+export type JournalRecord =
+  | {
+      kind: 'session_created';
+      sessionId: string;
+      title: string;
+      mode: Mode;
+      model: string;
+      at: number;
+      /** The workspace the session was started in (its folders' paths); the store stamps it. */
+      workspace?: string;
+    }
+  /** `titleSource: 'user'` (a rename) stops later generated titles from replacing it. */
+  | {
+      kind: 'session_meta';
+      sessionId: string;
+      title?: string;
+      titleSource?: 'auto' | 'user';
+      mode?: Mode;
+      model?: string;
+      at: number;
+    }
+  /** Request events exactly as posted to the webview; replayed through the protocol reducer. */
+  | { kind: 'events'; sessionId: string; envelopes: Envelope[]; at: number }
+  /** Messages appended to the model-facing history (what the next request sends). */
+  | { kind: 'model_messages'; sessionId: string; messages: ModelMessage[]; at: number }
+  | { kind: 'todos'; sessionId: string; todos: Todo[]; at: number }
+  | { kind: 'session_deleted'; sessionId: string; at: number }
+  | { kind: 'session_restored'; sessionId: string; at: number }
+  /** A plan or report (with its numbered citations); the same id again replaces it. */
+  | { kind: 'artifact'; sessionId: string; artifact: StoredArtifact; at: number }
+  /** Where a request's turn starts, and the files it changed (hashes only); the same user message id replaces it. */
+  | { kind: 'turn_checkpoint'; sessionId: string; checkpoint: TurnCheckpoint; at: number }
+  /**
+   * The whole conversation of a session replaced (a rewind truncates it, an earlier branch is written
+   * as a new session, a redo puts it back): messages, model history and turn checkpoints.
+   */
+  | {
+      kind: 'conversation_replaced';
+      sessionId: string;
+      messages: ChatMessage[];
+      modelMessages: ModelMessage[];
+      checkpoints: TurnCheckpoint[];
+      at: number;
+    }
+  /** What a redo of the last rewind needs (null: nothing to redo any more). */
+  | { kind: 'rewind_state'; sessionId: string; redo: RewindRedo | null; at: number }
+  /**
+   * A request of the session started running (`requestId`) or ended (null). `writer` (the window's journal
+   * writer, `<pid>-<id>`) is stamped by the store: a session left running by a writer whose process is gone
+   * was interrupted (a crash or a reload mid-run).
+   */
+  | { kind: 'run_state'; sessionId: string; requestId: string | null; writer?: string; at: number };
+
+/** A session whose request was running in a window that is gone (crashed or reloaded mid-run). */
+export interface InterruptedSession {
+  id: string;
+  title: string;
+  /** The interrupted request, and when it started. */
+  requestId: string;
+  startedAt: number;
+  /** When the session was last written to (its last saved event). */
+  lastEventAt: number;
 }

@@ -11,11 +11,10 @@ import * as fs from 'node:fs';
 import { join } from 'node:path';
 import type { InterruptedSession, JournalRecord, Logger, StoredSession } from '../ports';
 import type { SessionSummary } from '../../protocol';
-import { createRedactor, redactDeep } from '../security/redact';
 import { registerFunctions } from './bm25';
 import { BlobStore } from './blobs';
 import { ImageFiles } from './image-files';
-import { externalizeImages, resolveImages } from './image-refs';
+import { resolveImages } from './image-refs';
 import { ColdFiles } from './cold-files';
 import { DEFAULT_HOT_POLICY } from './cold-move';
 import type { Embedder } from './embeddings';
@@ -34,7 +33,8 @@ import { runPendingDeletes } from './pending-deletes';
 import { storageReport, type StorageReport } from './retention';
 import type { ReclaimResult, SessionStore, SessionStoreOptions } from './store-contract';
 import { SnapshotSchedule } from './snapshot-schedule';
-import { interruptedSessions, runningElsewhere, stampWriter } from './store-runs';
+import { SessionRuns } from './store-runs';
+import { RecordPrep } from './record-prep';
 import { StoreSearch } from './store-search';
 import { StoreUpkeep } from './store-upkeep';
 import { UnsavedRecords } from './unsaved-records';
@@ -80,6 +80,13 @@ class Store implements SessionStore {
   private readonly upkeep: StoreUpkeep;
   private readonly unsaved: UnsavedRecords;
   private freedBytes = 0;
+  private readonly runs: SessionRuns;
+  // The run-state API is SessionRuns' (store-runs.ts).
+  readonly markRunning = (sessionId: string, requestId: string) => this.runs.markRunning(sessionId, requestId);
+  readonly markEnded = (sessionId: string) => this.runs.markEnded(sessionId);
+  readonly interruptedSessions = (): InterruptedSession[] => this.runs.interruptedSessions();
+  readonly runningElsewhere = (sessionId: string) => this.runs.runningElsewhere(sessionId);
+  private readonly prep: RecordPrep;
 
   constructor(
     private readonly SQL: SqlJsStatic,
@@ -106,6 +113,8 @@ class Store implements SessionStore {
       changed: () => this.snapshots.changed(),
     });
     this.projection = new Projection(loaded.db, this.blobs, this.log, this.cold);
+    this.prep = new RecordPrep(this.images, this.writerId, opts);
+    this.runs = new SessionRuns(this.writerId, this.now, () => this.db, this);
     const replayed = replayJournals(this.dir, this.hwm, undefined, this.projection, this.log);
     this.journal = opts.journal ?? new JournalWriter(opts.dir, this.writerId, opts.fsync ?? 'batch');
     this.snapshots = new SnapshotSchedule({
@@ -146,26 +155,12 @@ class Store implements SessionStore {
     }
   }
 
-  private redactorCache: { key: string; redact: ReturnType<typeof createRedactor> } | undefined;
-
-  /** The redactor for the current secret values (rebuilt only when they change). */
-  private redactor() {
-    const secrets = [...(this.opts.secrets?.() ?? [])];
-    const key = secrets.join('\u0000');
-    if (this.redactorCache?.key !== key)
-      this.redactorCache = { key, redact: createRedactor(secrets, { assignments: false }) };
-    return this.redactorCache.redact;
-  }
-
   // ---- writes -------------------------------------------------------------------------------
 
   append(record: JournalRecord): void {
     if (this.closed) throw new Error('the session store is closed');
     // Image bytes go to their files first: the journal and the database keep references.
-    const clean = redactDeep(
-      stampWriter(this.stamped(externalizeImages(record, this.images)), this.writerId),
-      this.redactor(),
-    );
+    const clean = this.prep.prepare(record);
     this.unsaved.push(clean);
     try {
       this.projection.apply(clean);
@@ -174,32 +169,6 @@ class Store implements SessionStore {
       this.log.error(`store: could not apply a ${record.kind} record: ${(err as Error).message}`);
     }
     this.snapshots.changed();
-  }
-
-  /** A new session carries this window's workspace (when it has one and the record does not say). */
-  private stamped(record: JournalRecord): JournalRecord {
-    if (record.kind !== 'session_created' || record.workspace !== undefined) return record;
-    const workspace = this.opts.workspace?.();
-    return workspace === undefined ? record : { ...record, workspace };
-  }
-
-  markRunning(sessionId: string, requestId: string): void {
-    this.append({ kind: 'run_state', sessionId, requestId, at: this.now() });
-  }
-
-  markEnded(sessionId: string): void {
-    this.append({ kind: 'run_state', sessionId, requestId: null, at: this.now() });
-  }
-
-  interruptedSessions(): InterruptedSession[] {
-    // Other windows' journals first: a run another window started or ended since is known.
-    this.refresh();
-    return interruptedSessions(this.db, this.writerId);
-  }
-
-  runningElsewhere(sessionId: string): boolean {
-    this.refresh();
-    return runningElsewhere(this.db, sessionId, this.writerId);
   }
 
   /** Records kept in memory because they could not be written yet (a full disk). */
@@ -240,9 +209,7 @@ class Store implements SessionStore {
     // A later page reads what the first page's refresh picked up: paging stays consistent.
     if (!opts?.offset) this.refresh();
     this.projection.materialize();
-    const list = listSessions(this.db, opts, this.search.coldSearch);
-    const interrupted = new Set(interruptedSessions(this.db, this.writerId).map((s) => s.id));
-    return interrupted.size ? list.map((s) => (interrupted.has(s.id) ? { ...s, interrupted: true } : s)) : list;
+    return this.runs.flagInterrupted(listSessions(this.db, opts, this.search.coldSearch));
   }
 
   countSessions(): number {
@@ -273,7 +240,7 @@ class Store implements SessionStore {
   }
 
   /** Picks up what other windows appended since (their journals), without writing anything. */
-  private refresh(): void {
+  refresh(): void {
     if (!this.closed) replayJournals(this.dir, this.hwm, this.writerId, this.projection, this.log);
   }
 

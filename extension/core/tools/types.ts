@@ -64,7 +64,7 @@ export interface ToolContext {
    * command has ended (a background job: when it exits), so the checkpoint records the files the command
    * created, changed or deleted (core/checkpoints/command-coverage.ts). Never throws.
    */
-  beforeCommand?(): Promise<() => Promise<void>>;
+  beforeCommand?(): Promise<() => Promise<unknown>>;
 }
 
 export interface ToolResult {

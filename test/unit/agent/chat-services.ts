@@ -17,6 +17,7 @@ type Flat = ChatServices['host'] &
     hooks?: ChatServices['hooks'];
     fleet?: ChatServices['fleet'];
     autoMode?: ChatServices['autoMode'];
+    writes?: ChatServices['writes'];
   };
 
 export function chatServices(d: Flat): ChatServices {
@@ -31,6 +32,7 @@ export function chatServices(d: Flat): ChatServices {
       ...(d.scheduler ? { scheduler: d.scheduler } : {}),
       ...(d.onCurrentSessionChanged ? { onCurrentSessionChanged: d.onCurrentSessionChanged } : {}),
       ...(d.afterModelCallSent ? { afterModelCallSent: d.afterModelCallSent } : {}),
+      ...(d.onRunningElsewhere ? { onRunningElsewhere: d.onRunningElsewhere } : {}),
     },
     models: {
       resolveModel: d.resolveModel,
@@ -65,6 +67,7 @@ export function chatServices(d: Flat): ChatServices {
     ...(d.hooks ? { hooks: d.hooks } : {}),
     ...(d.fleet ? { fleet: d.fleet } : {}),
     ...(d.autoMode ? { autoMode: d.autoMode } : {}),
+    ...(d.writes ? { writes: d.writes } : {}),
   };
 }
 

@@ -109,6 +109,8 @@ export function createHarness(opts: {
   onPost?: (message: Outbound) => void;
   /** sextant.autoMode.* (the reviewer of defaultMode auto); none by default. */
   autoMode?: ChatServices['autoMode'];
+  /** The window's record of what running chats changed (shared by two harnesses: two slots). */
+  writes?: ChatServices['writes'];
 }) {
   const posts: Outbound[] = [];
   const persistence = new MemoryPersistence();
@@ -204,6 +206,7 @@ export function createHarness(opts: {
       hooks: opts.hooks,
       ...(opts.afterModelCallSent ? { afterModelCallSent: opts.afterModelCallSent } : {}),
       ...(opts.autoMode ? { autoMode: opts.autoMode } : {}),
+      writes: opts.writes,
       scheduler: {
         setTimeout: (fn, _ms) => setTimeout(fn, 1),
         clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),

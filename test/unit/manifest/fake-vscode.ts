@@ -14,7 +14,7 @@ export const recorded: Recorded = { commands: [], views: [], executed: [] };
 /** A callable, constructible object whose every property is another such object. */
 function anything(): unknown {
   // A function expression, not an arrow: only those can be `new`ed (an EventEmitter at activation).
-  const target = function () {} as unknown as Record<string | symbol, unknown>;
+  const target = (() => {}) as unknown as Record<string | symbol, unknown>;
   return new Proxy(target, {
     get: (t, key) => {
       if (key === 'then') return undefined; // not a thenable

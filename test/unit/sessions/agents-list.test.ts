@@ -7,6 +7,7 @@ import {
   agentEntry,
   agentsSummary,
   type ListedSession,
+  listedSessions,
 } from '../../../extension/core/sessions/agents-list';
 import { emptyStatus } from '../../../extension/core/sessions/session-status';
 import type { PendingApproval } from '../../../extension/protocol';
@@ -122,4 +123,27 @@ test('a worktree session shows its branch and folder, and is marked for Merge Ba
   assert.match(e.description, /sextant\/chat-abc123$/);
   assert.ok(e.detail.includes('Worktree: sextant/chat-abc123 (/work/repo.sextant-worktrees/chat-abc123)'));
   assert.equal(agentEntry(listed('Plain', { state: 'done' }), 0).worktree, undefined);
+});
+
+test("a reloaded window's chat that reopened an interrupted session is listed as interrupted, with its slot", () => {
+  // The sidebar reopened "Task R" after the reload (idle: nothing runs here); the store says it was cut off.
+  const reopened = listed('Task R', { state: 'idle' }, { slotId: 'slot-1' });
+  const cut = listed('Task R', { startedAt: 5, endedAt: 9 }, { interrupted: true });
+  const [entry, ...rest] = listedSessions([reopened], [], [cut]);
+  assert.equal(rest.length, 0, 'listed once');
+  assert.equal(entry?.interrupted, true);
+  assert.equal(entry?.slotId, 'slot-1', 'opening it shows the chat that has it');
+  assert.equal(entry?.status.startedAt, 5);
+  assert.equal(agentEntries([entry as ListedSession], 'interrupted', 10).length, 1);
+
+  // Once Continue runs in that slot it is a running chat, not an interrupted one.
+  const running = listed('Task R', { state: 'running' }, { slotId: 'slot-1' });
+  assert.deepEqual(listedSessions([running], [], [cut]), [running]);
+  // An empty new chat is not an agent; an interrupted session no slot has is listed on its own.
+  const empty = listed('', { state: 'idle' }, { slotId: 'slot-2' });
+  const other = listed('Other', {}, { interrupted: true });
+  assert.deepEqual(listedSessions([empty], [], [other]), [other]);
+  // A session this window ended (and listed as such) is not listed twice.
+  const ended = listed('Done', { state: 'done' });
+  assert.deepEqual(listedSessions([], [ended], [listed('Done', {}, { interrupted: true })]), [ended]);
 });
