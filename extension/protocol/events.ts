@@ -11,12 +11,11 @@ import {
   TodoSchema,
   SubagentViewSchema,
   ToolCallViewSchema,
-  UsageSchema,
   ModeSchema,
-  BudgetStopSchema,
   NoticeKindSchema,
 } from './model';
 import { PendingMemorySchema } from './memory';
+import { BudgetStopSchema, UsageSchema } from './spend';
 import { PlanArtifactSchema, PlanStatusSchema } from './plan';
 import { ReportSchema, ResearchProgressSchema } from './research';
 

@@ -1,6 +1,7 @@
 // The typed host ↔ webview protocol. It imports zod only, so both the extension host and the
 // webview bundle can share it without pulling in either side's code.
 export * from './model';
+export * from './spend';
 export * from './plan';
 export * from './plan-grant';
 export * from './research';

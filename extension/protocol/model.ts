@@ -9,6 +9,7 @@ import { PlanArtifactSchema } from './plan';
 import { ReportSchema, ResearchProgressSchema } from './research';
 import { RedoOfferSchema } from './rewind';
 import { PendingMemorySchema } from './memory';
+import { BudgetStopSchema, UsageSchema } from './spend';
 
 export const MODES = ['chat', 'plan', 'research', 'agent'] as const;
 export const ModeSchema = z.enum(MODES);
@@ -94,28 +95,6 @@ export type ToolCallView = z.infer<typeof ToolCallViewSchema>;
  * the model is sent in their place (the summary, the todos and approved plan verbatim, the user's own
  * words); the originals stay in the store, searchable with memory_search.
  */
-export const UsageSchema = z.object({
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  cachedTokens: z.number().default(0),
-  /** Reasoning tokens, when the provider reports them (already counted in outputTokens). */
-  reasoningTokens: z.number().optional(),
-  /** Prompt tokens written to the cache (Anthropic; a part of inputTokens), priced at `cacheWrite`. */
-  cacheWriteTokens: z.number().optional(),
-  /** Undefined when the model's price is unknown: tokens are shown, never a made-up figure. */
-  costUsd: z.number().optional(),
-  /** Auto mode's reviewer calls: a part of the figures above, shown apart. */
-  review: z
-    .object({
-      calls: z.number().int().nonnegative(),
-      inputTokens: z.number(),
-      outputTokens: z.number(),
-      costUsd: z.number().optional(),
-    })
-    .optional(),
-});
-export type Usage = z.infer<typeof UsageSchema>;
-
 export const CompactionSchema = z.object({
   id: z.string(),
   /** How many model-history messages (from the start) the brief replaces. */
@@ -131,28 +110,6 @@ export const CompactionSchema = z.object({
   usage: UsageSchema.optional(),
 });
 export type Compaction = z.infer<typeof CompactionSchema>;
-
-/** Which spending cap stopped a run (sextant.budget.*). */
-export const BudgetCapSchema = z.enum([
-  'run_cost',
-  'run_tokens',
-  'session_cost',
-  'session_tokens',
-  /** All sessions of the window together (sextant.budget.totalMaxCostUsd / .totalMaxTokens). */
-  'total_cost',
-  'total_tokens',
-]);
-export type BudgetCap = z.infer<typeof BudgetCapSchema>;
-
-export const BudgetStopSchema = z.object({
-  cap: BudgetCapSchema,
-  /** The setting that holds the cap, e.g. `sextant.budget.maxCostUsd`. */
-  setting: z.string(),
-  limit: z.number(),
-  /** Spent when the run stopped (dollars or tokens, like `limit`). */
-  spent: z.number(),
-});
-export type BudgetStop = z.infer<typeof BudgetStopSchema>;
 
 /**
  * What a notice is about: a spending cap that ended the run, a failover to the fallback model, a

@@ -1,6 +1,7 @@
 // Usage of a whole session (the header's figure, the exports' totals) and how usage is written for
 // people. Shared by the webview and the host so the chat and the exports say the same thing.
-import type { ChatMessage, Usage } from './model';
+import type { ChatMessage } from './model';
+import type { Usage } from './spend';
 
 export interface UsageTotal {
   inputTokens: number;
