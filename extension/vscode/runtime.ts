@@ -31,7 +31,7 @@ import { createRuntimeHooks } from './hooks-host';
 import { addMcpServer, showMcpServers } from './mcp-commands';
 import { ProvidersHost } from './providers-host';
 import { pickMode, pickModel, startResearch } from './quick-picks';
-import { createResearchHost } from './research-host';
+import { chatResearch } from './research-host';
 import { ResearchNotifier } from './research-progress';
 import { SearchKeyCommands } from './search-key-commands';
 import { secretsPort } from './secrets';
@@ -238,21 +238,7 @@ export async function createRuntime(
       diffReview: diffReviews,
     },
     checkpoints: (workspace = tools.ports.workspace) => checkpointsOver(workspace),
-    research: (currentModel) =>
-      createResearchHost({
-        searchClient: tools.searchClient,
-        pageFetcher: tools.pageFetcher,
-        resolveModel: (ref) => providers.resolve(ref),
-        fastModelRef: (): string => readSettings().fastModel ?? currentModel(),
-        workspace: () => ({
-          ws: tools.ports.workspace,
-          rgPath: tools.ports.search.ripgrepPath(),
-          policy: () => permissions.gate.policy(),
-        }),
-        memento: context.workspaceState,
-        log,
-        browser: (runId) => tools.researchBrowser(runId),
-      }),
+    research: chatResearch({ tools, providers, permissions, memento: context.workspaceState, log }),
     queueState: context.workspaceState,
     handlers: () => handlerParts,
     // Every message waits for the last chat to reopen; those that read history wait until it is open.
