@@ -1,7 +1,7 @@
 // The handler table for webview messages. Its type is a mapped type over the inbound union, so a
 // new message type without a handler here is a compile error.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { openWorkspaceFile } from './open-workspace-file';
 import { type GrantHost, preApprovalFor } from '../core/extensions/command-grants';
 import { type Attachment, messageWithAttachments } from '../core/extensions/references/attach';
 import type { ResolvedReferences } from '../core/extensions/references/resolve';
@@ -378,24 +378,4 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
         overwrite: m.overwrite,
       }),
   };
-}
-
-/** Opens a workspace file at a line; a path outside the workspace folders (or missing) is refused. */
-async function openWorkspaceFile(rel: string, line: number | undefined, log: vscode.LogOutputChannel): Promise<void> {
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  for (const folder of folders) {
-    const root = folder.uri.fsPath;
-    const abs = path.resolve(root, rel);
-    const inside = path.relative(root, abs);
-    if (inside.startsWith('..') || path.isAbsolute(inside)) continue;
-    try {
-      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(abs));
-      const at = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
-      await vscode.window.showTextDocument(doc, { selection: new vscode.Range(at, at), preview: true });
-      return;
-    } catch {
-      // not in this folder: try the next
-    }
-  }
-  log.warn('refused to open a file link outside the workspace (or missing)');
 }
