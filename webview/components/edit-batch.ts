@@ -73,14 +73,7 @@ function renderFile(a: PendingApproval, act: EditBatchActions): unknown {
         >Open diff</vscode-button
       >
     </div>
-    ${
-      hidden
-        ? html`<p class="approval-warning" role="alert">
-            Contains ${hidden} invisible or direction-changing character${hidden === 1 ? '' : 's'}, shown as ⟦U+…⟧.
-          </p>`
-        : nothing
-    }
-    ${a.reason ? html`<p class="approval-reason">Asks because ${a.reason}.</p>` : nothing}
+    ${approvalNotes(a, hidden)}
     ${a.edited ? editedNote : nothing}
     ${a.stale ? html`<p class="approval-warning" role="alert">${a.stale}</p>` : nothing}
     ${
@@ -114,4 +107,16 @@ export function restOfTurnButton(a: PendingApproval, done: boolean, onClick: () 
     @click=${onClick}
     >Approve rest of turn for this file</vscode-button
   >`;
+}
+
+/** Above a card's details: hidden characters found in what it shows (a warning), and why it asks. */
+export function approvalNotes(a: PendingApproval, hidden: number) {
+  return html`${
+    hidden
+      ? html`<p class="approval-warning" role="alert">
+          Contains ${hidden} invisible or direction-changing character${hidden === 1 ? '' : 's'}, shown as ⟦U+…⟧.
+        </p>`
+      : nothing
+  }
+  ${a.reason ? html`<p class="approval-reason">Asks because ${a.reason}.</p>` : nothing}`;
 }

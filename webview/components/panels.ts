@@ -7,7 +7,7 @@ import type { Topic } from '../store';
 import { revealInvisible } from '../invisible';
 import { renderDiff } from '../diff-lines';
 import { LightElement, defineElement } from './base';
-import { isBatchableEdit, renderEditBatch, restOfTurnButton } from './edit-batch';
+import { approvalNotes, isBatchableEdit, renderEditBatch, restOfTurnButton } from './edit-batch';
 import './question-form';
 import './rewind-panel';
 
@@ -69,14 +69,7 @@ export class SxPanels extends LightElement {
         a.subagent ? html`<span class="approval-subagent">Sub-agent <strong>${a.subagent}</strong>: </span>` : nothing
       }<strong>${a.tool}</strong> wants to ${verb}:</div>
       <pre class="approval-subject">${subject.text}</pre>
-      ${
-        hidden
-          ? html`<p class="approval-warning" role="alert">
-              Contains ${hidden} invisible or direction-changing character${hidden === 1 ? '' : 's'}, shown as ⟦U+…⟧.
-            </p>`
-          : nothing
-      }
-      ${a.reason ? html`<p class="approval-reason">Asks because ${a.reason}.</p>` : nothing}
+      ${approvalNotes(a, hidden)}
       ${a.change ? this.renderChange(a, a.change) : nothing}
       ${detail && a.change ? this.renderDiff(detail.text) : nothing}
       ${a.changeSet ? this.renderChangeSet(a, a.changeSet) : nothing}
