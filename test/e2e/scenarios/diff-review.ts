@@ -190,7 +190,7 @@ export function diffReviewScenarios(e2e: E2E): void {
   );
 
   e2e.scenario(
-    'Diff review: two pending edits each open their own diff and are decided apart',
+    'Diff review: two pending edits share one batch card, each opens its own diff and is decided apart',
     async ({ wb, page, fake }) => {
       wb.writeWorkspaceFile('review/north.txt', 'heading: north\n');
       wb.writeWorkspaceFile('review/south.txt', 'heading: south\n');
@@ -212,18 +212,19 @@ export function diffReviewScenarios(e2e: E2E): void {
         { text: 'One heading changed.' },
       );
       await wb.typeMessage('Adjust both headings');
+      // Two edits of one step pending together share one card (batch review); each keeps its own diff.
+      const batch = wb.inWebview('group', 'Review 2 edits');
+      await poll('one batch card for both edits', async () => (await batch.count()) === 1, 30_000);
       const cards = wb.inWebview('group', 'Approval: edit_file');
-      await poll('two approval cards at once', async () => (await cards.count()) === 2, 30_000);
       const tabs = page.locator('.tabs-container .tab', { hasText: PROPOSAL_TAB });
       await poll('two proposal diffs', async () => (await tabs.count()) === 2, 20_000);
       const labels = (await tabs.allInnerTexts()).join(' | ');
       assert.match(labels, /north\.txt/);
       assert.match(labels, /south\.txt/);
 
-      // The second is approved first; the first is then denied from its card.
-      const south = cards.filter({ hasText: 'review/south.txt' });
-      await south.getByRole('button', { name: 'Approve', exact: true }).click();
-      await poll('one card left', async () => (await cards.count()) === 1);
+      // The second is approved first from the batch card; the first, left alone, is denied from its own card.
+      await batch.getByRole('button', { name: 'Approve review/south.txt', exact: true }).click();
+      await poll('one card left', async () => (await batch.count()) === 0 && (await cards.count()) === 1);
       assert.equal(wb.readWorkspaceFile('review/south.txt'), 'heading: south\n', 'ran before the earlier call');
       const north = cards.filter({ hasText: 'review/north.txt' });
       await north.getByRole('textbox', { name: 'Reason for denying (optional)' }).fill('north is right');
