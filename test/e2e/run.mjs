@@ -6,7 +6,7 @@
 //   name-pattern  only scenarios whose name matches (regex; node --test-name-pattern)
 //   --no-package  reuse dist-vsix/sextant.vsix
 //   --keep        keep the run's temp folder (workspace copy, user-data-dir, logs)
-// Env: SEXTANT_E2E_TIMEOUT_MS (whole run, default 600000),
+// Env: SEXTANT_E2E_TIMEOUT_MS (whole run, default 1500000),
 //      SEXTANT_E2E_DOCS_SCREENSHOT=1 (refresh docs/screenshot-chat.png)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { buildTests, root } from '../build-tests.mjs';
 const args = process.argv.slice(2);
 const flags = new Set(args.filter((a) => a.startsWith('--')));
 const pattern = args.find((a) => !a.startsWith('--'));
-const totalTimeoutMs = Number(process.env.SEXTANT_E2E_TIMEOUT_MS ?? 600_000);
+const totalTimeoutMs = Number(process.env.SEXTANT_E2E_TIMEOUT_MS ?? 1_500_000);
 const t0 = Date.now();
 const secs = (ms) => `${(ms / 1000).toFixed(1)}s`;
 const say = (msg) => console.log(`[test:e2e] ${msg}`);
