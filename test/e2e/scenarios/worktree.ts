@@ -70,7 +70,7 @@ export function worktreeScenarios(e2e: E2E): void {
         figure('worktree chat: command → composer ms', Date.now() - t0);
         const made = /the chat may start after (\d+) ms/.exec(wb.outputChannelText('Sextant'));
         if (made) figure('worktree: created, chat may start ms', Number(made[1]));
-        assert.ok(existsSync(trees), `the worktrees folder beside the workspace: ${trees}`);
+        await poll(`the worktrees folder beside the workspace: ${trees}`, async () => existsSync(trees));
         const [name] = readdirSync(trees);
         assert.match(name ?? '', /^chat-[a-z0-9]{6}$/);
         const worktree = join(trees, name);
