@@ -4,8 +4,8 @@
 // - an administrator's machine-wide file (the test-only SEXTANT_MANAGED_SETTINGS_FILE the harness points
 //   code-server at) denies a provider and requires the box; the user's own settings pick that provider's
 //   model and turn the box off, and neither takes: that model is not offered and the chat answers on an
-//   allowed one (the denied server gets no request), the header
-//   still says Boxed and a request to run outside the box is refused.
+//   allowed one (the denied server gets no request), the header still says Boxed and a request to run
+//   outside the box is refused.
 // Each scenario removes what it wrote (the memory file; the managed file and the settings).
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
