@@ -46,12 +46,20 @@ export const E2E_KEY = 'sk-e2e-not-a-real-key-4f1d2c';
 export const E2E_ENV_MARKER_NAME = 'SEXTANT_E2E_ENV_MARKER';
 export const E2E_ENV_MARKER = 'env-marker-never-sent-9c2f71e4';
 
+/**
+ * The test-only managed settings file (core/config/managed-file.ts) code-server is pointed at: absent,
+ * so nothing is managed, unless a scenario writes it (and removes it again).
+ */
+export const MANAGED_SETTINGS_ENV = 'SEXTANT_MANAGED_SETTINGS_FILE';
+
 export interface E2EContext {
   wb: Workbench;
   page: Page;
   fake: FakeLlm;
   /** The throwaway copy of sample-workspace/ that the workbench has open. */
   workspace: string;
+  /** Where a scenario may write the administrator's managed settings (absent by default). */
+  managedSettingsFile: string;
   /** Records a figure for the summary (test-results/e2e/figures.json). */
   figure(name: string, value: number | string): void;
 }
@@ -150,7 +158,11 @@ export class E2E {
     this.server = await startCodeServer(tc, {
       ...dirs,
       folder: workspace,
-      env: { [E2E_KEY_ENV]: E2E_KEY, [E2E_ENV_MARKER_NAME]: E2E_ENV_MARKER },
+      env: {
+        [E2E_KEY_ENV]: E2E_KEY,
+        [E2E_ENV_MARKER_NAME]: E2E_ENV_MARKER,
+        [MANAGED_SETTINGS_ENV]: join(this.runDir, 'managed-settings.json'),
+      },
       logFile: join(this.resultsDir, 'code-server.log'),
       configFile: join(this.runDir, 'code-server.yaml'),
     });
@@ -180,6 +192,7 @@ export class E2E {
       page,
       fake,
       workspace,
+      managedSettingsFile: join(this.runDir, 'managed-settings.json'),
       figure: (name, value) => {
         this.figures[name] = value;
         this.log(`${name}: ${value}`);
