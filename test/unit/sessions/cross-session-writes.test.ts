@@ -100,7 +100,7 @@ async function twoChats(t: { after(fn: () => void): void }, bOwnWorktree = false
   return { root, a, b, aRunning, releaseA: () => releaseA() };
 }
 
-test('a chat asks before writing a file another running chat changed, naming it; not once that chat ended', async (t) => {
+test('a chat asks before writing a file another running chat changed, naming it; not once it ended', async (t) => {
   const { root, a, b, aRunning, releaseA } = await twoChats(t);
   assert.equal(approvals(a.envelopes()).length, 0, 'A wrote without asking (acceptEdits)');
 
