@@ -290,22 +290,28 @@ export class Workbench {
     // A file written a moment ago reaches Quick Open's index after the file watcher sees it: retype until listed.
     const focused = this.page.locator('.quick-input-list .monaco-list-row.focused .label-name').first();
     const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first();
-    const listed = await poll(`${rel} in Quick Open`, async () => {
-      // A view that takes the focus back (the walkthrough on a first activation) closes Quick Open: reopen it.
-      if (!(await input.isVisible())) {
-        await this.focusWorkbench();
-        await this.page.keyboard.press('ControlOrMeta+p');
-        await input.waitFor({ state: 'visible', timeout: 2_000 });
-      }
-      if ((await input.inputValue()) !== rel) {
-        await input.fill('', { timeout: 2_000 });
-        await input.fill(rel, { timeout: 2_000 });
-      }
-      const label = await focused.innerText({ timeout: 2_000 }).catch(() => '');
-      if (label.trim() === name) return 'focused';
-      // Some rows (a notebook's) do not show the name as the focused label: the listed row will do.
-      return (await row.isVisible()) ? 'listed' : undefined;
-    });
+    let tries = 0;
+    const listed = await poll(
+      `${rel} in Quick Open`,
+      async () => {
+        // A view that takes the focus back (the walkthrough on a first activation) closes Quick Open: reopen it.
+        if (!(await input.isVisible())) {
+          await this.focusWorkbench();
+          await this.page.keyboard.press('ControlOrMeta+p');
+          await input.waitFor({ state: 'visible', timeout: 2_000 });
+        }
+        // Quick Open searches again only when its text changes: retype now and then until the index has the file.
+        if ((await input.inputValue()) !== rel || ++tries % 10 === 0) {
+          await input.fill('', { timeout: 2_000 });
+          await input.fill(rel, { timeout: 2_000 });
+        }
+        const label = await focused.innerText({ timeout: 2_000 }).catch(() => '');
+        if (label.trim() === name) return 'focused';
+        // Some rows (a notebook's) do not show the name as the focused label: the listed row will do.
+        return (await row.isVisible()) ? 'listed' : undefined;
+      },
+      45_000,
+    );
     if (listed === 'focused') await input.press('Enter');
     else await row.click();
   }
