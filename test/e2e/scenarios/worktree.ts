@@ -56,6 +56,8 @@ export function worktreeScenarios(e2e: E2E): void {
         return { text: 'Task W finished: the greeting is friendlier.' };
       });
       try {
+        // No other chat tab may answer for the worktree chat's (an earlier scenario's tab, restored by a reload).
+        await wb.runPaletteCommand('View: Close All Editors');
         const t0 = Date.now();
         await wb.runPaletteCommand('Sextant: New Chat in Worktree');
         let tab = await poll('the worktree chat in an editor tab', async () => {
@@ -70,9 +72,10 @@ export function worktreeScenarios(e2e: E2E): void {
         figure('worktree chat: command → composer ms', Date.now() - t0);
         const made = /the chat may start after (\d+) ms/.exec(wb.outputChannelText('Sextant'));
         if (made) figure('worktree: created, chat may start ms', Number(made[1]));
-        await poll(`the worktrees folder beside the workspace: ${trees}`, async () => existsSync(trees));
-        const [name] = readdirSync(trees);
-        assert.match(name ?? '', /^chat-[a-z0-9]{6}$/);
+        // `git worktree add` makes the folder, then the worktree in it: wait for the worktree.
+        const name = await poll(`a worktree in the folder beside the workspace: ${trees}`, async () =>
+          existsSync(trees) ? readdirSync(trees).find((n) => /^chat-[a-z0-9]{6}$/.test(n)) : undefined,
+        );
         const worktree = join(trees, name);
 
         await waitUntil('the worktree chat Agent radio', () =>
