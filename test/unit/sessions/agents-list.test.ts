@@ -2,6 +2,8 @@
 // "failed", "interrupted").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   agentEntries,
   agentEntry,
@@ -109,19 +111,20 @@ test('a session whose request waits for a slot is listed as queued, and the queu
 });
 
 test('a worktree session shows its branch and folder, and is marked for Merge Back', () => {
+  const folder = join(tmpdir(), 'repo.sextant-worktrees', 'chat-abc123');
   const e = agentEntry(
     listed(
       'Refactor',
       { state: 'done', startedAt: 0, endedAt: 5_000 },
       {
-        worktree: { branch: 'sextant/chat-abc123', path: '/work/repo.sextant-worktrees/chat-abc123' },
+        worktree: { branch: 'sextant/chat-abc123', path: folder },
       },
     ),
     10_000,
   );
   assert.equal(e.worktree, 'sextant/chat-abc123');
   assert.match(e.description, /sextant\/chat-abc123$/);
-  assert.ok(e.detail.includes('Worktree: sextant/chat-abc123 (/work/repo.sextant-worktrees/chat-abc123)'));
+  assert.ok(e.detail.includes(`Worktree: sextant/chat-abc123 (${folder})`));
   assert.equal(agentEntry(listed('Plain', { state: 'done' }), 0).worktree, undefined);
 });
 
