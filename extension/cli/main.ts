@@ -58,11 +58,11 @@ export async function main(io: CliIo): Promise<number> {
     // limit and the spend rate count them together, with the settings the newest session started with.
     let limits: FleetLimits = {};
     // The ACP SDK and its schemas load only for `sextant acp`, never on the `-p` path.
-    const [{ runAcpServer }, { FleetBudget }] = await Promise.all([
+    const [{ runAcpServer }, fleetModule] = await Promise.all([
       import('./acp-server'),
       import('../core/usage/fleet-budget'),
     ]);
-    const fleet: FleetBudget = new FleetBudget({ limits: () => limits, now: Date.now });
+    const fleet: FleetBudget = new fleetModule.FleetBudget({ limits: () => limits, now: Date.now });
     const shared = (settings: SettingsSource) => {
       limits = readFleetLimits(settings);
       fleet.limitsChanged();
