@@ -228,6 +228,20 @@ export class E2E {
     }
   }
 
+  /** What the fake model was asked, a line per request: which task, and the last message (what it answered to). */
+  private requestSummary(): string {
+    const requests = this.ctx?.fake.requests ?? [];
+    return requests
+      .map((r) => {
+        const messages = (r.body as { messages?: { role?: string; content?: unknown }[] } | undefined)?.messages ?? [];
+        const firstUser = messages.find((m) => m.role === 'user');
+        const last = messages.at(-1);
+        const text = (m: { content?: unknown } | undefined, n: number) => JSON.stringify(m?.content ?? '').slice(0, n);
+        return `#${r.seq} ${text(firstUser, 60)} … ${last?.role ?? '?'}: ${text(last, 300)}`;
+      })
+      .join('\n');
+  }
+
   private async saveFailure(name: string): Promise<void> {
     const safe = name.replace(/[^\w.-]+/g, '_');
     try {
@@ -245,6 +259,7 @@ export class E2E {
         .innerHTML({ timeout: 2_000 })
         .catch(() => '(no Sextant webview)');
       writeFileSync(join(this.resultsDir, `FAILED-${safe}-webview.html`), html ?? '');
+      writeFileSync(join(this.resultsDir, `FAILED-${safe}-model-requests.txt`), this.requestSummary());
       this.copyLogs('logs');
       this.log(`logs: ${this.resultsDir}`);
     } catch (err) {

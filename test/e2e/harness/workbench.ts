@@ -104,14 +104,22 @@ export class Workbench {
    */
   async chatFrame(where: 'sidebar' | 'editor'): Promise<FrameLocator> {
     const frames = this.page.locator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]:visible`);
+    // Webviews float above the workbench (not inside its parts), so where one is is told by its box: inside the
+    // editor part's box or not. The leftmost/rightmost frame alone is not enough — while an editor tab's webview
+    // is still loading, the only visible frame is the sidebar's, and a scenario would type into the wrong chat.
+    const editorPart = await this.page.locator('.part.editor').first().boundingBox();
+    const inEditor = (box: { x: number; width: number }) =>
+      editorPart !== null &&
+      box.x + box.width / 2 >= editorPart.x &&
+      box.x + box.width / 2 <= editorPart.x + editorPart.width;
     let pick = -1;
     let best = where === 'sidebar' ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
     const count = await frames.count();
     for (let i = 0; i < count; i++) {
-      const x = (await frames.nth(i).boundingBox())?.x;
-      if (x === undefined) continue;
-      if (where === 'sidebar' ? x < best : x > best) {
-        best = x;
+      const box = await frames.nth(i).boundingBox();
+      if (!box || inEditor(box) !== (where === 'editor')) continue;
+      if (where === 'sidebar' ? box.x < best : box.x > best) {
+        best = box.x;
         pick = i;
       }
     }
