@@ -6,10 +6,9 @@
 // beside a guard leaves the guard in force.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
 import type { PermissionGate } from '../../../extension/core/agent/permission-gate';
 import { HookEngine } from '../../../extension/core/extensions/hooks/hook-engine';
 import { boxedHookRunner } from '../../../extension/core/extensions/hooks/hook-process';
@@ -21,36 +20,10 @@ import type { ProviderEvent } from '../../../extension/core/providers/types';
 import type { SandboxPort, SandboxStatus } from '../../../extension/core/sandbox/types';
 import { defaultChildEnv } from '../../../extension/core/security/child-env';
 import { declaredToolFacts } from '../../../extension/core/tools/registry';
-import { defineTool } from '../../../extension/core/tools/types';
-import type { Envelope, PendingApproval } from '../../../extension/protocol';
 import { NodeWorkspace } from '../../fixtures/node-ports';
 import { ScriptedProvider } from '../../fixtures/scripted-provider';
 import { createHarness } from './harness';
-
-const ran: string[] = [];
-const bash = defineTool({
-  name: 'bash',
-  description: 'runs',
-  kind: 'execute',
-  permission: { subject: 'command', text: (i: { command: string }) => i.command },
-  modes: ['agent'],
-  input: z.object({ command: z.string() }),
-  subject: (i) => i.command,
-  execute: async (i) => {
-    ran.push(i.command);
-    return { forModel: `ran ${i.command}`, forUi: `ran ${i.command}`, isError: false };
-  },
-});
-
-class MemoryState {
-  private readonly values = new Map<string, unknown>();
-  get(key: string): unknown {
-    return this.values.get(key);
-  }
-  async update(key: string, value: unknown): Promise<void> {
-    this.values.set(key, value);
-  }
-}
+import { approvals, bash, MemoryState, ran, script, until } from './hook-turn-fixture';
 
 function fakeSandbox(status: SandboxStatus): SandboxPort {
   return {
@@ -93,13 +66,6 @@ function setup(o: { user?: unknown; workspace?: unknown; permissions?: Permissio
   return { root, settings, engine, permissions, setWorkspace, ws: new NodeWorkspace({ roots: [root] }) };
 }
 
-function script(dir: string, name: string, body: string): string {
-  const p = join(dir, name);
-  writeFileSync(p, `#!/bin/bash\n${body}\n`);
-  chmodSync(p, 0o755);
-  return p;
-}
-
 const ALLOW = 'echo \'{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}\'';
 const quoted = (p: string) => `'${p}'`;
 
@@ -116,15 +82,6 @@ const answer: ProviderEvent[] = [
   { type: 'text', text: 'done' },
   { type: 'done', stopReason: 'end' },
 ];
-
-function approvals(envs: Envelope[]): PendingApproval[] {
-  return envs.flatMap((e) => (e.event.type === 'approval_needed' ? [e.event.approval] : []));
-}
-
-async function until(pred: () => boolean): Promise<void> {
-  for (let i = 0; i < 10000 && !pred(); i++) await new Promise((r) => setTimeout(r, 5));
-  assert.ok(pred(), 'timed out');
-}
 
 /**
  * Runs one turn of bash calls; every card that comes up is denied (and recorded). Returns the subjects
