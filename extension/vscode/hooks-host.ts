@@ -6,6 +6,7 @@ import type { Outbound } from '../protocol';
 import type { Policy } from '../core/permissions';
 import type { Logger } from '../core/ports';
 import type { AuditEntry } from '../core/security/audit-log';
+import type { LiveWorktree } from '../core/worktrees/session-ports';
 import { createEngineHooks, type EngineHooks } from '../engine/hooks';
 import { readHooksSetting } from './settings';
 import type { ToolsHost } from './tools-host';
@@ -20,6 +21,8 @@ export function createRuntimeHooks(o: {
   audit(entry: AuditEntry): void;
   /** The permission policy in force: a hook's `if` is judged with it. */
   policy(): Policy;
+  /** The worktree a session works in (its hooks run there), if any. */
+  sessionWorktree(sessionId: string): LiveWorktree | undefined;
 }): RuntimeHooks {
   const folder = () => vscode.workspace.workspaceFolders?.[0];
   const hooks = createEngineHooks({
@@ -41,6 +44,7 @@ export function createRuntimeHooks(o: {
       }
     },
     userHooks: readHooksSetting,
+    sessionWorktree: o.sessionWorktree,
   });
   const root = folder();
   if (root) {

@@ -167,6 +167,9 @@ export async function createRuntime(
     trusted,
   });
 
+  // Sessions in their own git worktree: their tools and hooks are rooted there (worktree-host.ts).
+  const worktrees = own(new WorktreeHost(context.workspaceState, channel));
+
   // Hooks (Claude Code's format): the user's, and the workspace's once approved on their card; in the box.
   const hooks = createRuntimeHooks({
     context,
@@ -175,6 +178,7 @@ export async function createRuntime(
     tools,
     audit: (entry) => permissions.audit(entry),
     policy: () => permissions.gate.policy(),
+    sessionWorktree: (sessionId) => worktrees.sessions.get(sessionId),
   });
 
   // The one place approvals are answered: the card, the diff view and Approve/Deny Change all reach it.
@@ -193,8 +197,6 @@ export async function createRuntime(
   const rememberSidebarChat = (id: string | undefined) => currentSession.remember(id, log);
   // One fleet for the window: every chat's requests count against its limits (window-fleet.ts).
   const fleet = createWindowFleet(own);
-  // Sessions in their own git worktree: their tools are rooted there (worktree-host.ts).
-  const worktrees = own(new WorktreeHost(context.workspaceState, channel));
   // What every chat (the sidebar's, each editor tab's) shares; chat-slots.ts gives each its own controller.
   const slotServices: ChatSlotServices = {
     shared: {

@@ -17,8 +17,8 @@ export interface HookEngineOptions {
   run: HookProcessRunner;
   /** The environment hooks get: the host's, scrubbed of keys and secret-named variables. */
   env(): Record<string, string>;
-  /** The workspace folder hooks run in (Claude Code's project dir). */
-  cwd(): string | undefined;
+  /** The folder a session's hooks run in (Claude Code's project dir; a worktree session's: its worktree). */
+  cwd(sessionId?: string): string | undefined;
   audit?(entry: AuditEntry): void;
   log?: Logger;
   /** The permission policy in force: a hook's `if` is judged with its parser, folders and tool facts. */
@@ -100,7 +100,7 @@ export class HookEngine {
   async fire(event: HookEvent, input: Record<string, unknown>, call: HookCall): Promise<HookResult> {
     const hooks = this.pick(event, call.matchOn, call.toolCall);
     if (!hooks.length) return NO_HOOKS;
-    const cwd = this.o.cwd() ?? process.cwd();
+    const cwd = this.o.cwd(call.sessionId) ?? process.cwd();
     const stdin = JSON.stringify({
       session_id: call.sessionId,
       transcript_path: '',
