@@ -11,8 +11,8 @@ export interface LinkProblem {
 }
 /** The Markdown files whose links are checked, relative to `root`, sorted. */
 export function documentationFiles(root: string): string[];
-/** The text with fenced code blocks and inline code spans blanked, line numbers kept. */
-export function withoutCode(text: string): string;
+/** The text with fenced code blocks (and, unless `keepSpans`, inline code spans) blanked, line numbers kept. */
+export function withoutCode(text: string, keepSpans?: boolean): string;
 /** GitHub's heading anchor for a heading's text. */
 export function slug(headingText: string): string;
 /** Every anchor a Markdown file offers. */

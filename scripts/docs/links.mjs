@@ -31,10 +31,11 @@ export function documentationFiles(root) {
 }
 
 /**
- * The text with fenced code blocks and inline code spans blanked (same length per line, so line numbers
- * stay right): a link written as an example inside code is not a link.
+ * The text with fenced code blocks blanked, and inline code spans too unless `keepSpans` (a heading's
+ * `code` is part of its anchor). Line numbers stay right: a link written as an example inside code is
+ * not a link.
  */
-export function withoutCode(text) {
+export function withoutCode(text, keepSpans = false) {
   const lines = text.split('\n');
   let fence = null;
   return lines
@@ -48,6 +49,7 @@ export function withoutCode(text) {
         fence = opener[1];
         return '';
       }
+      if (keepSpans) return line;
       return line.replace(/(`+)(?:(?!\1)[\s\S])*?\1/g, (m) => ' '.repeat(m.length));
     })
     .join('\n');
@@ -70,7 +72,7 @@ export function slug(headingText) {
 export function anchorsOf(text) {
   const anchors = new Set();
   const seen = new Map();
-  for (const line of withoutCode(text).split('\n')) {
+  for (const line of withoutCode(text, true).split('\n')) {
     const heading = /^ {0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (heading) {
       const base = slug(heading[1]);

@@ -61,6 +61,8 @@ test('not links: code blocks and spans, external URLs; anchors: repeats, explici
     'README.md': [
       '# Same',
       '## Same',
+      '## `/review` and `@` references',
+      '[code heading](#review-and--references)',
       '<a id="custom"></a>',
       '```md',
       '[example](not/here.md)',
