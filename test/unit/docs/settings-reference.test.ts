@@ -23,10 +23,15 @@ test('docs/guide/settings.md is what package.json generates', () => {
   const b = expected.split('\n');
   let i = 0;
   while (i < a.length && a[i] === b[i]) i++;
+  // The lines are long (a setting's description): show where they part, not the whole line.
+  const [was, is] = [a[i] ?? '(end of file)', b[i] ?? '(end of file)'];
+  let c = 0;
+  while (c < was.length && was[c] === is[c]) c++;
+  const near = (t: string) => JSON.stringify(`${c > 30 ? '…' : ''}${t.slice(Math.max(0, c - 30), c + 50)}`);
   assert.fail(
     `${SETTINGS_PAGE} is stale: run \`${REGENERATE}\` and commit the page.\n` +
-      `  line ${i + 1} is:      ${JSON.stringify(a[i] ?? '(end of file)')}\n` +
-      `  package.json gives: ${JSON.stringify(b[i] ?? '(end of file)')}`,
+      `  line ${i + 1}, column ${c + 1}, the page has: ${near(was)}\n` +
+      `  package.json gives:              ${near(is)}`,
   );
 });
 
