@@ -92,7 +92,7 @@ export function linksOf(text) {
     .split('\n')
     .forEach((line, i) => {
       // [text](target "title") and ![alt](target); the text may hold one level of brackets.
-      for (const m of line.matchAll(/(!?)\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g))
+      for (const m of line.matchAll(/(!?)\[(?:[^[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g))
         found.push({ target: m[2], line: i + 1, image: m[1] === '!' });
       // Reference definitions: [id]: target
       const def = /^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$/.exec(line);

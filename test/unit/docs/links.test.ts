@@ -14,7 +14,11 @@ test("the repository's documentation has no broken relative link, anchor or imag
   for (const page of ['README.md', 'CHANGELOG.md', 'CONTRIBUTING.md', 'docs/guide/README.md'])
     assert.ok(files.includes(page), `${page} is checked`);
   const problems = brokenLinks(root, files);
-  assert.equal(problems.length, 0, `broken links (node scripts/check-links.mjs lists them):\n${formatProblems(problems)}`);
+  assert.equal(
+    problems.length,
+    0,
+    `broken links (node scripts/check-links.mjs lists them):\n${formatProblems(problems)}`,
+  );
 });
 
 function tree(files: Record<string, string>): string {

@@ -22,7 +22,9 @@ function filesTheExtensionPageReaches(): Map<string, string> {
     for (const { target } of linksOf(readFileSync(join(root, page), 'utf8'))) {
       if (/^[a-z][a-z0-9+.-]*:|^\/\/|^#/i.test(target)) continue;
       const path = decodeURIComponent(target.replace(/[#?].*$/, ''));
-      const file = relative(root, join(root, dirname(page), path)).split(sep).join(posix.sep);
+      const file = relative(root, join(root, dirname(page), path))
+        .split(sep)
+        .join(posix.sep);
       if (!existsSync(join(root, file)) || statSync(join(root, file)).isDirectory()) continue; // the link check's part
       if (page !== 'README.md' && !SHOWN.test(file)) continue; // a guide page's link to a source file
       if (!needed.has(file)) needed.set(file, page);
@@ -41,6 +43,8 @@ test("the VSIX holds every page and image the extension's README leads to", () =
   const inVsix = new Set(listed.split('\n').map((l) => l.trim()));
   const needed = filesTheExtensionPageReaches();
   assert.ok(needed.has('docs/guide/README.md') && needed.has('docs/guide/settings.md'), 'the walk reached the guide');
-  const missing = [...needed].filter(([file]) => !inVsix.has(file)).map(([file, page]) => `${file} (linked from ${page})`);
+  const missing = [...needed]
+    .filter(([file]) => !inVsix.has(file))
+    .map(([file, page]) => `${file} (linked from ${page})`);
   assert.deepEqual(missing, [], `add these to .vscodeignore as !<path>:\n${missing.join('\n')}`);
 });
