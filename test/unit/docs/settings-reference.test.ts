@@ -59,7 +59,8 @@ test('a setting added to package.json changes the page (the staleness check woul
   };
   const page = renderSettingsReference(planted);
   assert.notEqual(page, expectedSettingsPage(root));
-  assert.match(page, /## Example\n\n### sextant\.example\.newSetting\n\nA setting that is not in the committed page\./);
+  assert.match(page, /\n## Example\n/, 'a new area gets a section titled by its name');
+  assert.match(page, /### sextant\.example\.newSetting\n\nA setting that is not in the committed page\./);
   assert.match(page, /- Set in: user settings only — a workspace cannot change it \(scope `application`\)/);
 });
 
