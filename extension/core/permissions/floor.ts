@@ -1,6 +1,6 @@
 // The floor: what asks the user or is refused in every permission mode, whatever a reviewer model
-// (auto mode), a hook's allow or a permissive mode says. Written down once here — README's "Auto mode"
-// lists the same items — and table-tested in test/unit/permissions/floor.test.ts.
+// (auto mode), a hook's allow or a permissive mode says. Written down once here — the guide's "Auto mode"
+// (docs/guide/permissions.md) lists the same items — and table-tested in test/unit/permissions/floor.test.ts.
 //
 // Most items are decided before anything could lift them: the policy (decide.ts) gives them a source
 // other than `default` (a rule, `protected`, `confinement`, `parse`), the box (sandbox/command-gate.ts)
@@ -25,7 +25,7 @@ export type FloorId =
 
 export interface FloorItem {
   id: FloorId;
-  /** As README lists it. */
+  /** As the guide (docs/guide/permissions.md) lists it. */
   title: string;
   /** Why no reviewer or mode may lift it. */
   reason: string;

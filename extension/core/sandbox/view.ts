@@ -8,7 +8,7 @@ export function sandboxView(s: SandboxStatus): SandboxView {
     return {
       state: 'unavailable',
       summary: 'No sandbox: commands ask unless your own rule allows them',
-      detail: `${s.reason ?? 'no backend works here'}. Fix: ${s.fix ?? 'see the README'}.`,
+      detail: `${s.reason ?? 'no backend works here'}. Fix: ${s.fix ?? 'see "The sandbox" in the user guide (docs/guide/sandbox.md)'}.`,
     };
   if (s.mode === 'off')
     return {

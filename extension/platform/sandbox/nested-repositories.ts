@@ -5,7 +5,7 @@
 // release already does (new-repositories.ts): the first box of a window walks, and each release's walk
 // refreshes the list, so a command pays for no walk of its own. The price: a repository made on the
 // host (not by a boxed command) after the last release is not guarded by the next command's box — the
-// README says so.
+// guide says so (docs/guide/sandbox.md).
 import { dirname } from 'node:path';
 import { gitEntriesBelow } from './new-repositories';
 

@@ -301,7 +301,7 @@ PROGRAMS.gsed = PROGRAMS.sed;
 PROGRAMS.gmake = PROGRAMS.make;
 PROGRAMS.podman = PROGRAMS.docker;
 
-/** The programs whose options are judged here (for the README and the closing note). */
+/** The programs whose options are judged here (for the guide's permissions page and the benches). */
 export const PROGRAMS_WITH_OPTION_LISTS: readonly string[] = Object.keys(PROGRAMS);
 
 const VALUE_FREE_SHORT = /^-\d+$/; // git log -5, head -20
