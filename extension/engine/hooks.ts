@@ -13,6 +13,7 @@ import type { Policy } from '../core/permissions';
 import type { Logger, ToolPorts } from '../core/ports';
 import type { AuditEntry } from '../core/security/audit-log';
 import { defaultChildEnv } from '../core/security/child-env';
+import { type LiveWorktree, rootedSandbox } from '../core/worktrees/session-ports';
 import type { KeyValueState } from './state';
 
 export interface EngineHooks {
@@ -44,15 +45,28 @@ export interface HooksDeps {
   readWorkspaceFile(file: string): Promise<string | undefined>;
   /** `sextant.hooks` (user scope). */
   userHooks(): unknown;
+  /**
+   * The git worktree a session works in, if any: its hooks start there (cwd, CLAUDE_PROJECT_DIR) and the box
+   * gives them that worktree, not the main working tree, to write — as its tools get.
+   */
+  sessionWorktree?(sessionId: string): LiveWorktree | undefined;
 }
 
 export function createEngineHooks(o: HooksDeps): EngineHooks {
   const settings = new HookSettings(new HookTrust(o.workspaceState), o.trusted, o.folder);
+  const worktreeOf = (sessionId: string | undefined) =>
+    sessionId === undefined ? undefined : o.sessionWorktree?.(sessionId);
   const engine = new HookEngine({
     hooks: () => settings.inForce(),
-    run: boxedHookRunner(() => o.ports().sandbox),
+    run: (r) => {
+      const live = worktreeOf(r.sessionId);
+      return boxedHookRunner(() => {
+        const box = o.ports().sandbox;
+        return box && live ? rootedSandbox(box, () => live) : box;
+      })(r);
+    },
     env: () => o.ports().childEnv?.() ?? defaultChildEnv(),
-    cwd: o.folder,
+    cwd: (sessionId) => worktreeOf(sessionId)?.worktree.path ?? o.folder(),
     audit: o.audit,
     log: o.log,
     policy: o.policy,
