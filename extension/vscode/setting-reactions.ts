@@ -1,6 +1,6 @@
 // The one table of settings → what reloads when they change, and the one listener that applies it.
 // A new setting that needs more than "read on every use" adds a row here (see docs/ARCHITECTURE.md,
-// "Adding a setting"); nothing else in the runtime listens to configuration changes.
+// "Add a setting"); nothing else in the runtime listens to configuration changes.
 import * as vscode from 'vscode';
 
 export interface SettingReaction {

@@ -3,7 +3,7 @@
 // (exact), `Read`, `Edit(src/**)`, `WebFetch(domain:example.com)`, `mcp__server__tool` — is mapped onto
 // ours (`bash(git add)` + `bash(git add *)`, `read`, `edit(src/**)`, `web_fetch(domain:…)`).
 //
-// What a pre-approval can do, and what it cannot (see docs/ARCHITECTURE.md "allowed-tools"):
+// What a pre-approval can do, and what it cannot (see extension/core/extensions/README.md, "allowed-tools"):
 // - It only turns a *default* ask into allow, when one of its rules allows the call under the same
 //   parser and matchers as the user's own rules (every piece of a command chain must be covered). A deny
 //   rule, the user's ask rules, protected paths, refused reads, confinement (writes outside the workspace,
