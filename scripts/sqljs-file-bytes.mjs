@@ -4,7 +4,7 @@
 // file grows) raises glibc's mmap and trim thresholds to that size for the whole process: from then on
 // every arena, the compiler threads' included, keeps up to twice the database's size of freed memory
 // resident. The window's RSS then grows with the database and varies by ±10 MB from run to run (measured
-// by bench/memory.mjs; docs/ARCHITECTURE.md, "Memory that does not grow with history").
+// by bench/memory.mjs; extension/core/store/README.md, "Database-sized buffers outside malloc").
 //
 // This patch gives sql.js's glue one allocation hook for a file's bytes, `Module.allocFileBytes(n)`,
 // used where it creates a database-file-sized buffer: export()'s copy, and the in-memory file system's

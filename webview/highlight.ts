@@ -1,7 +1,7 @@
 // Syntax highlighting for code blocks, in its own chunk: the chat's first paint never waits for it,
 // and it loads the first time an answer holds a fenced block with a language. highlight.js (core and
 // the languages below) rather than shiki: shiki needs its grammars and an Oniguruma wasm or regex engine
-// at several hundred KB more (measured in docs/ARCHITECTURE.md), and its themes are fixed palettes,
+// at several hundred KB more (see webview/README.md), and its themes are fixed palettes,
 // while highlight.js emits plain class names that styles.css maps to the colours of whatever theme
 // VS Code has (--vscode-* variables), light, dark or high contrast.
 import hljs from 'highlight.js/lib/core';

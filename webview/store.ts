@@ -1,12 +1,9 @@
-// The webview's state: the shared reducer's ChatState plus header data, the history list and
-// the current view. Changes are tracked per topic and per message and flushed once per animation
-// frame, so a streaming answer redraws one message element per frame however long the chat is.
+// The webview's state: the shared reducer's ChatState plus header data, the history list, the panels and
+// the current view, and the changes the view makes itself before the host confirms them. What the host's
+// messages do to it is host-messages.ts; when it is drawn, render-batch.ts (one render per frame).
 import {
   type ProjectContextInfo,
-  applyEnvelope,
-  chatStateFromSnapshot,
   dispatchOutbound,
-  compactRequests,
   emptyChatState,
   type ChatState,
   type ContextBreakdown,
@@ -14,7 +11,6 @@ import {
   type ChatImage,
   type ReferenceCandidate,
   type ErrorInfo,
-  type Envelope,
   type Mode,
   type HooksView,
   type GoalView,
@@ -30,13 +26,12 @@ import {
   type SessionSummary,
   type SandboxView,
   type ResearchScope,
-  type Snapshot,
 } from '../extension/protocol';
+import { hostMessageHandlers } from './host-messages';
+import { RenderBatch, type Topic } from './render-batch';
 import { StoredImages } from './stored-images';
 
-export type Topic = 'structure' | 'meta' | 'panels' | 'history' | 'view' | 'notice' | 'announce' | 'project';
-/** A listener may return a promise (an element's update); the flush awaits it before reporting the render. */
-type Listener = () => unknown;
+export type { RenderTiming, Topic } from './render-batch';
 
 export interface ModeInfo {
   mode: Mode;
@@ -60,16 +55,6 @@ export interface Meta {
   researchScope?: ResearchScope;
   /** sextant.permissions.defaultMode (absent: the host has no policy). */
   permissionMode?: PermissionMode;
-}
-
-/** Fired on window after each flush: lets tests and the benchmark time renders from inside the page. */
-export interface RenderTiming {
-  /** When the first message of this batch arrived (before validation). */
-  receivedAt: number;
-  /** When the frame's render began, and when the DOM was up to date. */
-  startedAt: number;
-  renderedAt: number;
-  messages: number;
 }
 
 export class ChatStore {
@@ -131,142 +116,27 @@ export class ChatStore {
    */
   announcement: { text: string; n: number } = { text: '', n: 0 };
 
-  /** Per message: bumped on every change, so an element can tell whether to redraw. */
-  private readonly versions = new Map<string, number>();
-  private readonly topicListeners = new Map<Topic, Set<Listener>>();
-  private readonly messageListeners = new Map<string, Set<Listener>>();
-  private readonly dirtyTopics = new Set<Topic>();
-  private readonly dirtyMessages = new Set<string>();
-  private firstReceivedAt: number | undefined;
-  private scheduled = false;
+  /** What changed since the last frame, and the listeners a frame's render runs. */
+  readonly changes = new RenderBatch();
+  private readonly handlers: OutboundHandlers = hostMessageHandlers(this);
 
   version(messageId: string): number {
-    return this.versions.get(messageId) ?? 0;
+    return this.changes.version(messageId);
   }
 
-  on(topic: Topic, listener: Listener): () => void {
-    return addListener(this.topicListeners, topic, listener);
+  on(topic: Topic, listener: () => unknown): () => void {
+    return this.changes.on(topic, listener);
   }
 
-  onMessage(messageId: string, listener: Listener): () => void {
-    return addListener(this.messageListeners, messageId, listener);
+  onMessage(messageId: string, listener: () => unknown): () => void {
+    return this.changes.onMessage(messageId, listener);
   }
 
-  /** One handler per outbound message type: a new type without one does not compile. */
-  private readonly handlers: OutboundHandlers = {
-    snapshot: (m) => {
-      // A snapshot is the whole truth: later mode answers, if any, are applied as they come.
-      this.modeRequests = 0;
-      this.applySnapshot(m.snapshot);
-    },
-    events: (m) => this.applyEvents(m.envelopes),
-    history: (m) => {
-      // The host's order is the ranking (newest first, or by relevance for a search): kept as is.
-      const query = m.query ?? '';
-      const offset = m.offset ?? 0;
-      if (offset > 0) {
-        // A later page: it extends the list it was asked for (a page of an older query is dropped).
-        if (query !== this.history.query || offset > this.history.sessions.length) return;
-        const sessions = [...this.history.sessions.slice(0, offset), ...m.sessions];
-        this.history = { sessions, query, hasMore: m.hasMore ?? false };
-        this.mark('history');
-        return;
-      }
-      this.history = { sessions: m.sessions, query, hasMore: m.hasMore ?? false };
-      this.view = 'history';
-      this.mark('history', 'view');
-    },
-    mode: (m) => {
-      // The host answers every mode change the UI asked for, in order. While later ones are still
-      // unanswered, an answer to an earlier one is stale: applying it would undo the newer choice (and
-      // a quick second Shift+Tab would then cycle from the wrong mode). The last answer is applied — the
-      // host may have corrected the choice.
-      if (this.modeRequests > 0) this.modeRequests--;
-      if (this.modeRequests > 0) return;
-      this.meta = { ...this.meta, mode: m.mode };
-      this.mark('meta');
-    },
-    model: (m) => {
-      this.meta = { ...this.meta, model: m.model };
-      this.mark('meta');
-    },
-    showView: (m) => {
-      this.view = m.view;
-      this.mark('view');
-    },
-    promptHistory: (m) => {
-      this.prompts = m.prompts;
-      this.mark('project');
-    },
-    projectContext: (m) => {
-      this.project = m.info;
-      this.mark('project');
-    },
-    protocolError: (m) => {
-      this.protocolError = m.error;
-      // A refused rewind preview or rewind: nothing is pending any more.
-      this.rewind = undefined;
-      this.mark('notice', 'panels');
-    },
-    rewindPreview: (m) => {
-      if (this.rewind?.messageId !== m.preview.messageId) return; // cancelled meanwhile
-      this.rewind = { ...this.rewind, preview: m.preview };
-      this.mark('panels');
-    },
-    mcpServers: (m) => {
-      this.mcp = { servers: m.servers, problems: m.problems };
-      this.mark('panels');
-    },
-    imageData: (m) => {
-      for (const id of this.images.receive(m.sha256, m.mediaType, m.dataBase64)) {
-        this.versions.set(id, (this.versions.get(id) ?? 0) + 1);
-        this.dirtyMessages.add(id);
-      }
-      this.schedule();
-    },
-    referenceCandidates: (m) => {
-      this.referenceFiles = { query: m.query, items: m.items };
-      this.mark('project');
-    },
-    sendRefused: (m) => {
-      // Nothing was sent: the message and its chips go back into the composer, with why.
-      this.protocolError = { code: 'bad_request', message: m.message, recoverable: true };
-      this.draftRequest = {
-        text: m.text,
-        references: m.references,
-        ...(m.images ? { images: m.images } : {}),
-        n: (this.draftRequest?.n ?? 0) + 1,
-      };
-      this.mark('notice', 'panels', 'meta');
-    },
-    contextUsage: (m) => {
-      this.context = m.breakdown;
-      this.mark('meta', 'project');
-    },
-    hooks: (m) => {
-      this.hooks = m.view;
-      this.mark('panels');
-    },
-    queued: (m) => {
-      this.queued = m.items;
-      this.mark('panels');
-    },
-    goal: (m) => {
-      this.goal = m.goal ?? undefined;
-      this.mark('panels');
-    },
-    rewound: (m) => {
-      this.rewind = undefined;
-      this.rewindNotice = m.summary;
-      if (m.draft !== undefined) this.draftRequest = { text: m.draft, n: (this.draftRequest?.n ?? 0) + 1 };
-      this.mark('panels', 'meta');
-    },
-  };
-
+  /** Applies one message from the host (host-messages.ts); the view redraws at the next frame. */
   handle(message: Outbound, receivedAt = performance.now()): void {
     dispatchOutbound(this.handlers, message);
-    this.firstReceivedAt ??= receivedAt;
-    this.schedule();
+    this.changes.received(receivedAt);
+    this.changes.schedule();
   }
 
   /** Mode changes the UI asked the host for that it has not answered yet. */
@@ -281,6 +151,24 @@ export class ChatStore {
     this.meta = { ...this.meta, mode };
     this.mark('meta');
     this.schedule();
+  }
+
+  /**
+   * The host answers every mode change the UI asked for, in order. While later ones are still
+   * unanswered, an answer to an earlier one is stale: applying it would undo the newer choice (and a
+   * quick second Shift+Tab would then cycle from the wrong mode). The last answer is applied — the host
+   * may have corrected the choice.
+   */
+  modeAnswered(mode: Mode): void {
+    if (this.modeRequests > 0) this.modeRequests--;
+    if (this.modeRequests > 0) return;
+    this.meta = { ...this.meta, mode };
+    this.mark('meta');
+  }
+
+  /** A snapshot carries the host's mode: answers still to come are applied as they come. */
+  forgetModeRequests(): void {
+    this.modeRequests = 0;
   }
 
   /** The header's permission mode, shown at once (the host writes the setting and sends a snapshot). */
@@ -366,147 +254,17 @@ export class ChatStore {
     this.schedule();
   }
 
-  private applySnapshot(snapshot: Snapshot): void {
-    if (snapshot.sessionId !== this.meta.sessionId) {
-      // Another chat: a preview or notice of the previous one no longer applies.
-      this.rewind = undefined;
-      this.rewindNotice = undefined;
-    }
-    this.chat = chatStateFromSnapshot(snapshot);
-    this.meta = {
-      sessionId: snapshot.sessionId,
-      title: snapshot.title,
-      mode: snapshot.mode,
-      model: snapshot.model,
-      models: snapshot.models,
-      modes: snapshot.modes,
-      workspaceTrusted: snapshot.workspaceTrusted,
-      reasoning: snapshot.reasoning ?? {},
-      ...(snapshot.sandbox ? { sandbox: snapshot.sandbox } : {}),
-      ...(snapshot.researchScope ? { researchScope: snapshot.researchScope } : {}),
-      ...(snapshot.permissionMode ? { permissionMode: snapshot.permissionMode } : {}),
-    };
-    this.redo = snapshot.redo;
-    this.goal = snapshot.goal;
-    this.versions.clear();
-    this.generation++;
-    this.loaded = true;
-    this.view = 'chat';
-    this.mark('structure', 'meta', 'panels', 'view');
-  }
-
-  private applyEvents(envelopes: Envelope[]): void {
-    let ended = false;
-    for (const env of envelopes) {
-      const before = this.chat.messages.length;
-      const changed = applyEnvelope(this.chat, env);
-      if (changed === undefined) continue;
-      if (this.chat.messages.length !== before) this.mark('structure', 'meta');
-      this.versions.set(changed, (this.versions.get(changed) ?? 0) + 1);
-      this.dirtyMessages.add(changed);
-      switch (env.event.type) {
-        case 'started':
-          // A new request moves the chat on: the host no longer offers to undo the last rewind.
-          if (this.redo || this.rewindNotice) {
-            this.redo = undefined;
-            this.rewindNotice = undefined;
-            this.mark('panels');
-          }
-          break;
-        case 'approval_needed':
-          this.announce(`Approval needed: ${env.event.approval.tool} ${env.event.approval.subject}`);
-          this.mark('panels');
-          break;
-        case 'question':
-          this.announce('Sextant is asking you a question');
-          this.mark('panels');
-          break;
-        case 'plan_proposed':
-          this.announce('Plan ready for review');
-          break;
-        case 'report':
-          this.announce('Research report ready');
-          break;
-        case 'approval_resolved':
-        case 'question_resolved':
-        case 'todos':
-          this.mark('panels');
-          break;
-        case 'usage':
-          this.mark('meta'); // the header's session total
-          break;
-        case 'complete':
-        case 'aborted':
-        case 'error':
-          this.announce(
-            env.event.type === 'complete'
-              ? 'Answer complete'
-              : env.event.type === 'aborted'
-                ? 'Stopped'
-                : 'Request failed',
-          );
-          ended = true;
-          this.mark('panels', 'meta');
-          break;
-        default:
-          break;
-      }
-    }
-    if (ended) compactRequests(this.chat);
-  }
-
-  private announce(text: string): void {
+  /** Tells a screen reader (the live region) something happened; the same words are announced again. */
+  announce(text: string): void {
     this.announcement = { text, n: this.announcement.n + 1 };
     this.mark('announce');
   }
 
   private mark(...topics: Topic[]): void {
-    for (const t of topics) this.dirtyTopics.add(t);
+    this.changes.mark(...topics);
   }
 
   private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    // One render per frame; the timeout covers a page whose frames are throttled (hidden).
-    let done = false;
-    const run = (): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      void this.flush();
-    };
-    const timer = setTimeout(run, 100);
-    requestAnimationFrame(run);
+    this.changes.schedule();
   }
-
-  private async flush(): Promise<void> {
-    this.scheduled = false;
-    const startedAt = performance.now();
-    const receivedAt = this.firstReceivedAt ?? performance.now();
-    this.firstReceivedAt = undefined;
-    const topics = [...this.dirtyTopics];
-    const messages = [...this.dirtyMessages];
-    this.dirtyTopics.clear();
-    this.dirtyMessages.clear();
-    const pending: unknown[] = [];
-    for (const t of topics) for (const l of this.topicListeners.get(t) ?? []) pending.push(l());
-    // A structural change re-renders the list, which brings every visible message up to date.
-    if (!topics.includes('structure')) {
-      for (const id of messages) for (const l of this.messageListeners.get(id) ?? []) pending.push(l());
-    }
-    await Promise.all(pending);
-    const timing: RenderTiming = { receivedAt, startedAt, renderedAt: performance.now(), messages: messages.length };
-    window.dispatchEvent(new CustomEvent<RenderTiming>('sextant-render', { detail: timing }));
-  }
-}
-
-function addListener<K>(map: Map<K, Set<Listener>>, key: K, listener: Listener): () => void {
-  const existing = map.get(key);
-  const set = existing ?? new Set<Listener>();
-  if (!existing) map.set(key, set);
-  set.add(listener);
-  return () => {
-    set.delete(listener);
-    if (set.size === 0) map.delete(key);
-  };
 }

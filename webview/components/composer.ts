@@ -1,33 +1,26 @@
 // The composer: "Message" textbox (Enter sends, Shift+Enter is a new line), Send, Stop while
 // a request is in flight, and "Compact now" (or /compact) once there is a conversation. The draft
-// is view state: it survives the view being re-created.
+// is view state: it survives the view being re-created. The pickers around the textbox (`@`, `/`,
+// budget) are composer-pickers.ts; the built-in commands it carries out, builtin-commands.ts.
 import { html, nothing } from 'lit';
 import { live } from 'lit/directives/live.js';
 import { newRequestId } from '../host';
 import type { Topic } from '../store';
 import { LightElement, defineElement } from './base';
 import { MODE_LABELS } from './header';
-import { hostQuery, pickerItems, pickerQuery, type PickerItem, type PickerQuery } from '../reference-completions';
+import type { PickerItem } from '../reference-completions';
 import { renderDraftChips } from './reference-chips';
 import { renderReferencePicker } from './reference-picker';
-import { classify, menuCommands, typedCommandName, type MenuCommand } from '../composer-commands';
+import { classify, type MenuCommand } from '../composer-commands';
 import { caretAllows, PromptRecall } from '../prompt-recall';
-import { ModeSchema, type Reference } from '../../extension/protocol';
+import type { Reference } from '../../extension/protocol';
 import { renderSlashMenu } from './slash-menu';
 import { renderScopePicker } from './scope-picker';
 import { renderQueued } from './queued-list';
 import { renderGoalBanner } from './goal-banner';
 import { DraftImages, imageFiles, imagesForViewState, renderDraftImages } from '../composer-images';
-
-/** The quick budget picker: the dollar cap of the next run ('' = sextant.budget.maxCostUsd, 'none' = no cap). */
-const BUDGET_CHOICES = [
-  ['', 'Budget'],
-  ['0.1', '≤ $0.10'],
-  ['0.5', '≤ $0.50'],
-  ['2', '≤ $2'],
-  ['10', '≤ $10'],
-  ['none', 'No cap'],
-] as const;
+import { runBuiltinCommand } from './builtin-commands';
+import { budgetOf, ReferencePicker, renderBudgetPicker, SlashMenu } from './composer-pickers';
 
 export class SxComposer extends LightElement {
   private draft: string | undefined;
@@ -36,9 +29,7 @@ export class SxComposer extends LightElement {
   /** The last draft request taken from the store (a rewound message's text). */
   private takenDraft = 0;
   /** The `@` listbox under the textbox while an `@word` (or `/mcp__word`) is typed; its items follow the store. */
-  private picker: (PickerQuery & { active: number }) | undefined;
-  /** The last query the host was asked for files and folders. */
-  private askedQuery: string | undefined;
+  private readonly picker = new ReferencePicker((query) => this.ctx?.host.post({ type: 'referenceCandidates', query }));
   /** The `@` chips of the draft. */
   private refs: Reference[] | undefined;
 
@@ -62,27 +53,15 @@ export class SxComposer extends LightElement {
     this.ctx?.host.saveState({ references: refs });
   }
 
-  private updatePicker(area: HTMLTextAreaElement): void {
-    const q = pickerQuery(area.value, area.selectionStart ?? area.value.length);
-    this.picker = q ? { ...q, active: 0 } : undefined;
-    const hq = q ? hostQuery(q.word) : undefined;
-    if (hq !== undefined && hq !== this.askedQuery) {
-      this.askedQuery = hq;
-      this.ctx?.host.post({ type: 'referenceCandidates', query: hq });
-    }
-  }
-
   private pickerOptions(): PickerItem[] {
-    const p = this.picker;
-    if (!p || !this.ctx) return [];
-    return pickerItems(p, this.text, this.ctx.store.referenceFiles, this.ctx.store.mcp.servers);
+    return this.ctx ? this.picker.options(this.text, this.ctx.store) : [];
   }
 
   private complete(index: number): void {
-    const p = this.picker;
+    const start = this.picker.start;
     const item = this.pickerOptions()[index];
     const area = this.querySelector('textarea');
-    if (!p || !item || !area) return;
+    if (start === undefined || !item || !area) return;
     const caret = area.selectionStart ?? area.value.length;
     const insert = item.kind === 'insert' ? `${item.insert} ` : '';
     if (item.kind === 'ref') {
@@ -90,11 +69,11 @@ export class SxComposer extends LightElement {
       const others = this.references.filter((r) => !(r.kind === ref.kind && r.value === ref.value));
       this.setReferences([...others, ref]);
     }
-    this.setDraft(`${area.value.slice(0, p.start)}${insert}${area.value.slice(caret)}`);
-    this.picker = undefined;
+    this.setDraft(`${area.value.slice(0, start)}${insert}${area.value.slice(caret)}`);
+    this.picker.close();
     this.requestUpdate();
     void this.updateComplete.then(() => {
-      const at = p.start + insert.length;
+      const at = start + insert.length;
       area.focus();
       area.setSelectionRange(at, at);
     });
@@ -108,9 +87,8 @@ export class SxComposer extends LightElement {
 
   /** Up/Down through the workspace's earlier prompts. */
   private readonly recall = new PromptRecall();
-  /** The highlighted entry of the `/` menu, and whether Escape closed it for this name. */
-  private menuActive = 0;
-  private menuDismissed = false;
+  /** The `/` menu while a command name is typed. */
+  private readonly menu = new SlashMenu();
 
   protected override topics(): Topic[] {
     return ['meta', 'structure', 'panels', 'project'];
@@ -124,10 +102,9 @@ export class SxComposer extends LightElement {
   private onInput(event: Event): void {
     const area = event.target as HTMLTextAreaElement;
     this.setDraft(area.value);
-    this.updatePicker(area);
+    this.picker.follow(area);
     this.recall.reset();
-    this.menuDismissed = false;
-    this.menuActive = 0;
+    this.menu.reset();
     // The `/` menu lists the project's commands as they are now: asked for when the slash is typed.
     if (this.draft === '/') this.ctx?.host.post({ type: 'projectContext' });
     this.requestUpdate();
@@ -140,14 +117,12 @@ export class SxComposer extends LightElement {
 
   /** The `/` menu's entries while a command name is being typed; empty when it is closed. */
   private menuItems(): MenuCommand[] {
-    const typed = typedCommandName(this.text);
-    if (typed === undefined || this.menuDismissed) return [];
-    return menuCommands(this.ctx?.store.project, typed);
+    return this.menu.items(this.text, this.ctx?.store.project);
   }
 
   private pick(c: MenuCommand): void {
     this.setDraft(`/${c.name} `);
-    this.menuDismissed = true;
+    this.menu.dismiss();
     this.requestUpdate();
     void this.updateComplete.then(() => {
       const area = this.querySelector('textarea');
@@ -159,16 +134,7 @@ export class SxComposer extends LightElement {
   private navigate(event: KeyboardEvent): boolean {
     const items = this.menuItems();
     if (items.length) {
-      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-        const step = event.key === 'ArrowDown' ? 1 : items.length - 1;
-        this.menuActive = (this.menuActive + step) % items.length;
-      } else if (event.key === 'Enter' || event.key === 'Tab') {
-        const chosen = items[Math.min(this.menuActive, items.length - 1)];
-        // A name typed in full runs on Enter (`/compact`, `/clear`); Tab always completes.
-        if (event.key === 'Enter' && items.some((c) => `/${c.name}` === this.text)) return false;
-        if (chosen) this.pick(chosen);
-      } else if (event.key === 'Escape') this.menuDismissed = true;
-      else return false;
+      if (!this.menu.key(event, items, this.text, (c) => this.pick(c))) return false;
       this.requestUpdate();
       return true;
     }
@@ -185,16 +151,13 @@ export class SxComposer extends LightElement {
   }
 
   private onKeyDown(event: KeyboardEvent): void {
-    const c = this.picker;
-    const n = c ? this.pickerOptions().length : 0;
-    if (c && n && ['ArrowDown', 'ArrowUp', 'Tab', 'Enter', 'Escape'].includes(event.key) && !event.shiftKey) {
-      // The `@` listbox is open: its keys first.
+    // The `@` listbox, when open, has its keys first.
+    const n = this.pickerOptions().length;
+    const used = this.picker.key(event, n);
+    if (used) {
       event.preventDefault();
       event.stopPropagation();
-      if (event.key === 'Escape') this.picker = undefined;
-      else if (event.key === 'ArrowDown') c.active = (Math.min(c.active, n - 1) + 1) % n;
-      else if (event.key === 'ArrowUp') c.active = (Math.min(c.active, n - 1) + n - 1) % n;
-      else this.complete(Math.min(c.active, n - 1));
+      if (used === 'complete') this.complete(this.picker.active(n));
       this.requestUpdate();
       return;
     }
@@ -226,7 +189,7 @@ export class SxComposer extends LightElement {
     const ctx = this.ctx;
     const text = this.text.trim();
     if (!ctx || !text) return;
-    const budget = this.budget === '' ? undefined : { maxCostUsd: this.budget === 'none' ? null : Number(this.budget) };
+    const budget = budgetOf(this.budget);
     const command = classify(text, ctx.store.project);
     if (command.kind === 'refused') {
       ctx.store.refuse(command.message); // the draft stays, to be corrected
@@ -234,7 +197,7 @@ export class SxComposer extends LightElement {
     }
     if (command.kind === 'memory') ctx.host.post({ type: 'addMemory', text: command.text });
     else if (command.kind === 'builtin') {
-      if (!this.runBuiltin(command.name, command.args)) return;
+      if (!runBuiltinCommand(ctx, command.name, command.args)) return;
     } else if (ctx.store.chat.inFlightRequestId !== undefined) {
       // A turn runs: the message waits in "Queued" and goes when the turn completes.
       const mode = command.kind === 'host' && command.mode ? command.mode : ctx.store.meta.mode;
@@ -250,57 +213,11 @@ export class SxComposer extends LightElement {
       });
       this.budget = '';
     }
-    this.picker = undefined;
+    this.picker.close();
     this.recall.reset();
     this.draft = '';
     ctx.host.saveState({ draft: '' });
     this.requestUpdate();
-  }
-
-  /** Carries out a built-in command; false (draft kept) when it cannot be done now. */
-  private runBuiltin(name: string, args: string): boolean {
-    const ctx = this.ctx;
-    if (!ctx) return false;
-    const { host, store } = ctx;
-    switch (name) {
-      case 'clear':
-        host.post({ type: 'newChat' });
-        return true;
-      case 'compact':
-        host.post({ type: 'compactNow' });
-        return true;
-      case 'goal': // `/goal clear` (a goal to set goes to the host)
-        host.post({ type: 'stopGoal' });
-        return true;
-      case 'context':
-      case 'cost':
-        store.setContextOpen(true);
-        return true;
-      case 'export':
-        host.post({ type: 'runCommand', command: 'exportSession' });
-        return true;
-      case 'model':
-        host.post({ type: 'runCommand', command: 'selectModel' });
-        return true;
-      case 'mode': {
-        const mode = ModeSchema.parse(args.toLowerCase());
-        store.setMode(mode);
-        host.post({ type: 'setMode', mode });
-        return true;
-      }
-      case 'rewind': {
-        const last = [...store.chat.messages].reverse().find((m) => m.role === 'user');
-        if (!last) {
-          store.refuse('There is nothing to rewind in this chat yet.');
-          return false;
-        }
-        store.startRewind(last.id);
-        host.post({ type: 'rewindPreview', messageId: last.id });
-        return true;
-      }
-      default:
-        return false;
-    }
   }
 
   /** The draft's `@` chips and images for the message that takes them; the composer lets go of both. */
@@ -361,9 +278,9 @@ export class SxComposer extends LightElement {
     const { store } = this.ctx;
     const inFlight = store.chat.inFlightRequestId !== undefined;
     const items = this.menuItems();
-    const active = Math.min(this.menuActive, Math.max(0, items.length - 1));
+    const active = this.menu.active(items.length);
     const options = items.length ? [] : this.pickerOptions();
-    const picked = Math.min(this.picker?.active ?? 0, Math.max(0, options.length - 1));
+    const picked = this.picker.active(options.length);
     return html`<div
       class="composer"
       @dragover=${(e: DragEvent) => {
@@ -404,7 +321,7 @@ export class SxComposer extends LightElement {
           void this.images.add(files);
         }}
         @blur=${() => {
-          this.picker = undefined;
+          this.picker.close();
           this.requestUpdate();
         }}
       ></textarea>
@@ -443,18 +360,9 @@ export class SxComposer extends LightElement {
               >Compact now</button>`
             : nothing
         }
-        <select
-          class="budget-picker"
-          aria-label="Budget for this run"
-          title="Most the next run may spend (sextant.budget.maxCostUsd otherwise)"
-          @change=${(e: Event) => {
-            this.budget = (e.target as HTMLSelectElement).value;
-          }}
-        >
-          ${BUDGET_CHOICES.map(
-            ([value, label]) => html`<option value=${value} .selected=${live(this.budget === value)}>${label}</option>`,
-          )}
-        </select>
+        ${renderBudgetPicker(this.budget, (choice) => {
+          this.budget = choice;
+        })}
         ${
           inFlight
             ? html`<vscode-button
