@@ -2,7 +2,6 @@
 // implement them; a Node-fs implementation backs unit tests. Core reaches the editor only here.
 import type {
   ChatMessage,
-  Envelope,
   MemoryReply,
   Mode,
   PendingApproval,

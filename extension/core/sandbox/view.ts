@@ -3,12 +3,14 @@
 import type { SandboxView } from '../../protocol';
 import type { SandboxStatus } from './types';
 
+const GUIDE_HINT = 'see "The sandbox" in the user guide (docs/guide/sandbox.md)';
+
 export function sandboxView(s: SandboxStatus): SandboxView {
   if (!s.backend)
     return {
       state: 'unavailable',
       summary: 'No sandbox: commands ask unless your own rule allows them',
-      detail: `${s.reason ?? 'no backend works here'}. Fix: ${s.fix ?? 'see "The sandbox" in the user guide (docs/guide/sandbox.md)'}.`,
+      detail: `${s.reason ?? 'no backend works here'}. Fix: ${s.fix ?? GUIDE_HINT}.`,
     };
   if (s.mode === 'off')
     return {

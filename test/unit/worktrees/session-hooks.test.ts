@@ -58,7 +58,9 @@ test('a worktree session’s hook starts in its worktree and writes there; the m
           hooks: [
             {
               type: 'command',
-              command: `pwd > ran-here.txt; echo "$CLAUDE_PROJECT_DIR" >> ran-here.txt; echo x > ${main} 2>/dev/null; true`,
+              command:
+                'pwd > ran-here.txt; echo "$CLAUDE_PROJECT_DIR" >> ran-here.txt; ' +
+                `echo x > ${main} 2>/dev/null; true`,
             },
           ],
         },
