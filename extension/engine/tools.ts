@@ -27,6 +27,7 @@ import type { LanguagePort } from '../core/language/types';
 import type { SearchPort, TerminalPort, WorkspacePort } from '../core/ports';
 import type { KeyDestinationAnswer, KeyDestinationQuestion } from '../core/providers/key-binding';
 import { createToolSecurity } from '../core/security/tool-security';
+import { readToolSearchSetting, registryWithToolSearch, shouldDefer } from '../core/mcp/tool-search';
 import { readBrowserSettings, readPassEnv, readSearchSettings, readSettings, type SettingsSource } from './settings';
 
 /** A source of tools beside the built-ins (the MCP manager): its tools per mode, and a key that changes with them. */
@@ -61,7 +62,12 @@ export interface ToolsHostDeps {
   confirmKeyDestination(q: KeyDestinationQuestion): Promise<KeyDestinationAnswer>;
   /** The folder the worker and driver bundles (research-html.js, browser-driver/) sit in. */
   bundleDir: string;
+  /** The current model's context window in tokens, when known: "auto" tool search compares with it. */
+  contextWindow?(): number | undefined;
 }
+
+/** The window "auto" tool search assumes when the model's is not known. */
+const DEFAULT_CONTEXT_WINDOW = 128_000;
 
 export class ToolsHost {
   readonly pageFetcher: PageFetcher;
@@ -146,16 +152,22 @@ export class ToolsHost {
    * Rebuilt when the external tools change (an MCP server connects, its approved list changes).
    */
   readonly toolsFor = (mode: Mode): ToolRuntime | undefined => {
-    const key = `${mode}|${this.external?.toolsKey() ?? ''}`;
+    const setting = readToolSearchSetting(this.deps.settings.user('mcp.toolSearch'));
+    const window = this.deps.contextWindow?.() ?? DEFAULT_CONTEXT_WINDOW;
+    const key = `${mode}|${setting}|${window}|${this.external?.toolsKey() ?? ''}`;
     if (!this.registries.has(key)) {
       const tools = toolsWithWeb(mode, { trusted: this.deps.trusted() }, this.webTools);
       if (tools.length) {
         tools.push(createMemorySearchTool(this.deps.store, () => readSettings(this.deps.settings).memoryScope));
         tools.push(...(this.deps.moreTools?.() ?? []));
       }
-      tools.push(...(this.external?.tools(mode) ?? []));
+      const external = this.external?.tools(mode) ?? [];
+      // Many MCP tools: only their names go in the prompt, behind tool_search (core/mcp/tool-search.ts).
+      const deferred = shouldDefer(setting, external, window);
+      if (!deferred) tools.push(...external);
       for (const k of [...this.registries.keys()]) if (k.startsWith(`${mode}|`)) this.registries.delete(k);
-      this.registries.set(key, tools.length ? createToolRegistry(tools) : undefined);
+      const any = tools.length + external.length > 0;
+      this.registries.set(key, !any ? undefined : registryWithToolSearch(tools, deferred ? external : []));
     }
     return this.registries.get(key);
   };
