@@ -19,7 +19,7 @@ export const TOOL_SEARCH = 'tool_search';
 export const AUTO_SHARE = 0.1;
 /** The estimate providers' token counts are close to for JSON: about 4 characters a token. */
 const CHARS_PER_TOKEN = 4;
-const ONE_LINE = 120;
+const ONE_LINE = 100;
 const MAX_RESULTS = 8;
 
 export function readToolSearchSetting(raw: unknown): ToolSearchSetting {
@@ -40,10 +40,10 @@ export function shouldDefer(setting: ToolSearchSetting, mcpTools: readonly AnyTo
   return setting === 'on' || definitionTokens(mcpTools) > contextWindow * AUTO_SHARE;
 }
 
-/** A description's first line, cut to one short line. */
+/** A description's first sentence of its first line, cut to one short line. */
 export function oneLine(description: string): string {
   const first = description.split('\n').find((l) => l.trim()) ?? '';
-  const line = first.trim().replace(/\s+/g, ' ');
+  const line = first.trim().replace(/\s+/g, ' ').replace(/^(.+?[.!?])\s.*$/, '$1');
   return line.length > ONE_LINE ? `${line.slice(0, ONE_LINE - 1)}…` : line;
 }
 
