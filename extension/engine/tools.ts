@@ -81,6 +81,8 @@ export class ToolsHost {
   /** Per mode and version of the external tools (`mode|toolsKey`). */
   private readonly registries = new Map<string, ReturnType<typeof createToolRegistry> | undefined>();
   private external: ExternalTools | undefined;
+  /** The editor's language-model tools of other extensions (core/lm-tools): always sent, never deferred. */
+  private editorTools: ExternalTools | undefined;
   private readonly webTools: AnyTool[];
   /** One browser per chat session, launched on its first browser call (dist/browser-driver, playwright-core). */
   readonly browsers: BrowserSessions;
@@ -154,13 +156,14 @@ export class ToolsHost {
   readonly toolsFor = (mode: Mode): ToolRuntime | undefined => {
     const setting = readToolSearchSetting(this.deps.settings.user('mcp.toolSearch'));
     const window = this.deps.contextWindow?.() ?? DEFAULT_CONTEXT_WINDOW;
-    const key = `${mode}|${setting}|${window}|${this.external?.toolsKey() ?? ''}`;
+    const key = `${mode}|${setting}|${window}|${this.external?.toolsKey() ?? ''}|${this.editorTools?.toolsKey() ?? ''}`;
     if (!this.registries.has(key)) {
       const tools = toolsWithWeb(mode, { trusted: this.deps.trusted() }, this.webTools);
       if (tools.length) {
         tools.push(createMemorySearchTool(this.deps.store, () => readSettings(this.deps.settings).memoryScope));
         tools.push(...(this.deps.moreTools?.() ?? []));
       }
+      if (this.deps.trusted()) tools.push(...(this.editorTools?.tools(mode) ?? []));
       const external = this.external?.tools(mode) ?? [];
       // Many MCP tools: only their names go in the prompt, behind tool_search (core/mcp/tool-search.ts).
       const deferred = shouldDefer(setting, external, window);
@@ -175,6 +178,12 @@ export class ToolsHost {
   /** Tools from outside Sextant (MCP servers), offered beside the built-ins through the same registry. */
   useExternalTools(source: ExternalTools): void {
     this.external = source;
+    this.registries.clear();
+  }
+
+  /** The language-model tools other extensions register (VS Code only), offered beside the built-ins. */
+  useEditorTools(source: ExternalTools): void {
+    this.editorTools = source;
     this.registries.clear();
   }
 

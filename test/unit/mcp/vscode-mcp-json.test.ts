@@ -16,7 +16,7 @@ import { parseEnvFile } from '../../../extension/core/mcp/env-file';
 import { spawnServer } from '../../../extension/core/mcp/spawn';
 import type { SecretsPort } from '../../../extension/core/ports';
 import { createManager, none, shown, stdioServerFile, tempDir } from './harness';
-import { exchange, open } from '../store/helpers';
+import { created, exchange, open } from '../store/helpers';
 
 const SECRET = 'sk-vscode-input-7d1f0c9a3b';
 
@@ -185,7 +185,9 @@ test('an input secret is asked once, reaches the server, lives only in SecretSto
   assert.equal([...secrets.data.values()].filter((v) => v === SECRET).length, 1);
   // What a window writes: the decisions, the log, the session with the tool call, the views it posts.
   const store = await open(join(storage, 'db'));
-  store.append(exchange('s1', 'r1', 1_000, 'use notes', JSON.stringify({ result, views: manager.views() })));
+  store.append(created('s1', 1_000));
+  for (const r of exchange('s1', 'r1', 1_001, 'use notes', JSON.stringify({ result, views: manager.views() })))
+    store.append(r);
   await store.flush();
   await store.close();
   const files = filesUnder(storage);
