@@ -49,7 +49,10 @@ function mcpTools(): AnyTool[] {
 function stepReply(i: number, search: boolean): FakeReply {
   const target = (n: number) => `mcp__server${n % 5}__action_${n}`;
   if (search && i === 1)
-    return { text: 'Loading tools.', toolCalls: [{ name: TOOL_SEARCH, arguments: { names: [target(7), target(42)] } }] };
+    return {
+      text: 'Loading tools.',
+      toolCalls: [{ name: TOOL_SEARCH, arguments: { names: [target(7), target(42)] } }],
+    };
   if (search && i === 9)
     return { text: 'Searching.', toolCalls: [{ name: TOOL_SEARCH, arguments: { query: 'action 63' } }] };
   const n = [7, 42, 63][i % 3];
@@ -119,7 +122,8 @@ export async function toolSearchFigures(): Promise<void> {
           `${(r.mcpBytes / 1024).toFixed(1).padStart(15)} KB   ${(r.share * 100).toFixed(2).padStart(10)} %   ` +
           `${(r.worst * 100).toFixed(2).padStart(8)} %   ${String(r.errors).padStart(12)}`,
       );
-    console.log(`${kind.padEnd(10)}  tool definitions ${(off.mcpBytes / on.mcpBytes).toFixed(1)}× smaller with search`);
+    const ratio = (off.mcpBytes / on.mcpBytes).toFixed(1);
+    console.log(`${kind.padEnd(10)}  tool definitions ${ratio}× smaller with search`);
   }
   console.log('(targets: ≥ 5× smaller; prefix share ≥ 99 % with search on)');
 }

@@ -1,8 +1,9 @@
-// MCP in this window: reads the workspace's `.mcp.json` and `.vscode/mcp.json` (watched) and `sextant.mcp.servers` (user
-// settings only), keeps the user's decisions in VS Code's state (workspace state for the workspace's
-// servers, global state for the user's), logs each server to the "Sextant MCP" output channel, and
-// posts the servers' state to the chat view, where approvals are asked. The SDK bundle is loaded on the
-// first server start (`mcp-client.js`), never at activation or when the runtime loads.
+// MCP in this window: reads the workspace's `.mcp.json` and `.vscode/mcp.json` (watched) and
+// `sextant.mcp.servers` (user settings only), keeps the user's decisions in VS Code's state
+// (workspace state for the workspace's servers, global state for the user's), logs each server to the
+// "Sextant MCP" output channel, and posts the servers' state to the chat view, where approvals are
+// asked. The SDK bundle is loaded on the first server start (`mcp-client.js`), never at activation or
+// when the runtime loads.
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { Outbound } from '../protocol';

@@ -46,7 +46,9 @@ export function lmTool(info: LmToolInfo, port: LanguageModelToolsPort): AnyTool 
       try {
         const text = await port.invoke(info.name, input, ctx.signal);
         const cut =
-          text.length > MAX_RESULT ? `${text.slice(0, MAX_RESULT)}\n[… ${text.length - MAX_RESULT} characters cut]` : text;
+          text.length > MAX_RESULT
+            ? `${text.slice(0, MAX_RESULT)}\n[… ${text.length - MAX_RESULT} characters cut]`
+            : text;
         return { forModel: cut || '(no output)', forUi: cut || '(no output)', isError: false };
       } catch (err) {
         if (ctx.signal.aborted) return errorResult(`${info.name} was stopped by the user.`);

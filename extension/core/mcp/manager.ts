@@ -141,7 +141,7 @@ export class McpManager {
     return { ...r, env: { ...this.deps.baseChildEnv(), ...envFile, ...r.env }, ...(cwd ? { cwd } : {}) };
   }
 
-  /** `${input:…}` values (asked once, kept in SecretStorage), the workspace folder and home. Throws if one is not given. */
+  /** `${input:…}` values (asked once, kept in SecretStorage), workspace folder, home; refused if one is missing. */
   private async vscodeContext(spec: McpServerSpec) {
     if (spec.undefinedInputs.length)
       throw new StartRefused(`.vscode/mcp.json has no input ${spec.undefinedInputs.map((i) => `"${i}"`).join(', ')}`);
@@ -160,9 +160,14 @@ export class McpManager {
     const c = spec.config;
     if (isRemote(c) || !c.envFile || spec.dialect !== 'vscode') return {};
     const folder = this.deps.cwd();
-    const named = expandVscodeVariables(c.envFile, { env: {}, inputs: {}, ...(folder ? { workspaceFolder: folder } : {}) });
+    const named = expandVscodeVariables(c.envFile, {
+      env: {},
+      inputs: {},
+      ...(folder ? { workspaceFolder: folder } : {}),
+    });
     const file = folder ? path.resolve(folder, named.value) : named.value;
-    if (!this.deps.readEnvFile || !path.isAbsolute(file)) throw new StartRefused(`envFile ${c.envFile} cannot be read here`);
+    if (!this.deps.readEnvFile || !path.isAbsolute(file))
+      throw new StartRefused(`envFile ${c.envFile} cannot be read here`);
     try {
       return parseEnvFile(await this.deps.readEnvFile(file));
     } catch (err) {

@@ -87,7 +87,8 @@ export function resolveServer(
 ): ResolvedServer {
   const missing = new Set<string>();
   const x = (s: string) => {
-    const e = spec.dialect === 'vscode' ? expandVscodeVariables(s, { inputs: {}, ...vscode, env }) : expandVariables(s, env);
+    const e =
+      spec.dialect === 'vscode' ? expandVscodeVariables(s, { inputs: {}, ...vscode, env }) : expandVariables(s, env);
     for (const m of e.missing) missing.add(m);
     return e.value;
   };

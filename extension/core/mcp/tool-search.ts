@@ -43,7 +43,10 @@ export function shouldDefer(setting: ToolSearchSetting, mcpTools: readonly AnyTo
 /** A description's first sentence of its first line, cut to one short line. */
 export function oneLine(description: string): string {
   const first = description.split('\n').find((l) => l.trim()) ?? '';
-  const line = first.trim().replace(/\s+/g, ' ').replace(/^(.+?[.!?])\s.*$/, '$1');
+  const line = first
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/^(.+?[.!?])\s.*$/, '$1');
   return line.length > ONE_LINE ? `${line.slice(0, ONE_LINE - 1)}…` : line;
 }
 
@@ -54,7 +57,10 @@ function catalog(tools: readonly AnyTool[]): string {
 
 /** Deferred tools matching a query (every word in the name or description; best: most words in the name). */
 export function searchTools(tools: readonly AnyTool[], query: string): AnyTool[] {
-  const words = query.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const words = query
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
   if (!words.length) return [];
   const scored = tools
     .map((t) => {

@@ -49,7 +49,8 @@ function readInputs(list: unknown[], where: (p: ReadonlyArray<PropertyKey>) => s
       return;
     }
     const { id, description, password } = checked.data;
-    if (inputs[id]) problems.push(`${where(['inputs', i, 'id'])}: the input "${id}" is declared twice; the first is used.`);
+    if (inputs[id])
+      problems.push(`${where(['inputs', i, 'id'])}: the input "${id}" is declared twice; the first is used.`);
     else inputs[id] = { id, description: description ?? id, password: password ?? false };
   });
   return { inputs, problems };
@@ -93,7 +94,12 @@ export async function readVscodeMcpJson(
   root: string,
   home: string | undefined,
 ): Promise<McpConfigSource> {
-  const read = await readRepositoryFile(files, path.join(root, VSCODE_MCP_JSON_PATH), { roots: [root], home }, MAX_BYTES);
+  const read = await readRepositoryFile(
+    files,
+    path.join(root, VSCODE_MCP_JSON_PATH),
+    { roots: [root], home },
+    MAX_BYTES,
+  );
   if (read.kind === 'text') return parseVscodeMcpJson(read.text);
   if (read.kind === 'missing') return parseVscodeMcpJson('');
   const why = read.kind === 'refused' ? read.reason : `larger than ${MAX_BYTES / 1000} KB, not read`;

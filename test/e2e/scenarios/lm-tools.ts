@@ -23,7 +23,10 @@ export function lmToolScenarios(e2e: E2E): void {
       await wb.runPaletteCommand('Sextant: New Chat');
       await waitUntil('the Agent mode radio', () => wb.inWebview('radio', 'Agent').check({ timeout: 15_000 }));
       const before = fake.requests.length;
-      fake.enqueue({ toolCalls: [{ name: TOOL, arguments: { label: 'from-the-model' } }] }, { text: 'The marker came back.' });
+      fake.enqueue(
+        { toolCalls: [{ name: TOOL, arguments: { label: 'from-the-model' } }] },
+        { text: 'The marker came back.' },
+      );
       await wb.typeMessage('Call the marker tool of the other extension');
 
       const approval = wb.inWebview('group', `Approval: ${TOOL}`);

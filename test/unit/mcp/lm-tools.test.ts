@@ -44,7 +44,7 @@ test('names: lm__<tool>, safe characters and at most 64, a hash where it had to 
   assert.notEqual(lmToolName('a.b'), lmToolName('a/b'));
 });
 
-test('offered in Agent only, the editor\'s own tools left out, sorted; invoked with the arguments', async () => {
+test("offered in Agent only, the editor's own tools left out, sorted; invoked with the arguments", async () => {
   const port = fakePort([
     WEATHER,
     { name: 'copilot_readFile', description: 'x', tags: [] },

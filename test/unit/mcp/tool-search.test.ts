@@ -86,5 +86,8 @@ test('tool_search loads full definitions by name and by query; the tool is then 
 
 test('no deferred tools: the plain registry, no tool_search', () => {
   const specs = registryWithToolSearch(builtinTools(), []).specs();
-  assert.equal(specs.some((s) => s.name === TOOL_SEARCH), false);
+  assert.equal(
+    specs.some((s) => s.name === TOOL_SEARCH),
+    false,
+  );
 });

@@ -69,7 +69,7 @@ async function vscodeFile(): Promise<string> {
   });
 }
 
-test('VS Code\'s format is read: servers, inputs, envFile; a bad server or input is left out alone', () => {
+test("VS Code's format is read: servers, inputs, envFile; a bad server or input is left out alone", () => {
   const r = parseVscodeMcpJson(`{
     // VS Code writes comments too
     "inputs": [
@@ -210,7 +210,7 @@ test('a cancelled input: the server fails to start and says which input; the nex
   assert.equal(manager.views()[0].state, 'failed');
   assert.match(logs.join('\n'), /the input "api-key" \(Notes API key\) was not given/);
   assert.equal(secrets.data.size, 0);
-  assert.equal(asks, 1, 'a refused start is not retried behind the user\'s back');
+  assert.equal(asks, 1, "a refused start is not retried behind the user's back");
   await manager.restart('notes');
   assert.equal(asks, 2, 'the user restarting it asks again');
   assert.equal(manager.views()[0].state, 'connected');
