@@ -11,7 +11,7 @@ import type { ProviderConfig } from '../core/providers/types';
 import { toolsWithWeb } from '../core/research/tool-set';
 import type { LazySessionStore } from '../core/store';
 import { createMemorySearchTool } from '../core/tools/memory-search';
-import { createToolRegistry } from '../core/tools/registry';
+import type { ToolRegistry } from '../core/tools/registry';
 import type { AnyTool } from '../core/tools/types';
 import { createWebFetchTool } from '../core/tools/web-fetch';
 import { createBrowserTools } from '../core/tools/browser/tools';
@@ -79,7 +79,7 @@ export class ToolsHost {
   readonly searchClient: SearchClient;
   readonly ports: ToolServices['ports'];
   /** Per mode and version of the external tools (`mode|toolsKey`). */
-  private readonly registries = new Map<string, ReturnType<typeof createToolRegistry> | undefined>();
+  private readonly registries = new Map<string, ToolRegistry | undefined>();
   private external: ExternalTools | undefined;
   /** The editor's language-model tools of other extensions (core/lm-tools): always sent, never deferred. */
   private editorTools: ExternalTools | undefined;
