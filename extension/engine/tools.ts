@@ -28,6 +28,7 @@ import type { SearchPort, TerminalPort, WorkspacePort } from '../core/ports';
 import type { KeyDestinationAnswer, KeyDestinationQuestion } from '../core/providers/key-binding';
 import { createToolSecurity } from '../core/security/tool-security';
 import { readToolSearchSetting, registryWithToolSearch, shouldDefer } from '../core/mcp/tool-search';
+import { DEFAULT_CONTEXT_WINDOW as COMPACTION_DEFAULT_WINDOW } from '../core/agent/compaction';
 import { readBrowserSettings, readPassEnv, readSearchSettings, readSettings, type SettingsSource } from './settings';
 
 /** A source of tools beside the built-ins (the MCP manager): its tools per mode, and a key that changes with them. */
@@ -66,8 +67,8 @@ export interface ToolsHostDeps {
   contextWindow?(): number | undefined;
 }
 
-/** The window "auto" tool search assumes when the model's is not known. */
-const DEFAULT_CONTEXT_WINDOW = 128_000;
+/** The window "auto" tool search assumes when the model's is not known: compaction's default. */
+const DEFAULT_CONTEXT_WINDOW = COMPACTION_DEFAULT_WINDOW;
 
 export class ToolsHost {
   readonly pageFetcher: PageFetcher;
