@@ -19,6 +19,7 @@ import { createSkillTool } from '../../extension/core/extensions/skill-tool';
 import { withNestedRules } from '../../extension/core/extensions/nested-rules';
 import { resolveReferences } from '../../extension/core/extensions/references/resolve';
 import { messageWithAttachments } from '../../extension/core/extensions/references/attach';
+import { toolSearchFigures } from './prefix-tool-search';
 
 const STEPS = 30;
 const STARTED = new Date();
@@ -153,6 +154,7 @@ async function main() {
     );
   }
   console.log('(prefix share: bytes of each prompt the next request repeats as its prefix; target ≥ 95 %)');
+  await toolSearchFigures();
 }
 
 void main();

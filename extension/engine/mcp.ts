@@ -14,6 +14,9 @@ import { serverBaseEnvironment } from '../core/mcp/base-env';
 import type { McpClientModule, Spawner } from '../core/mcp/session-port';
 import { spawnServer } from '../core/mcp/spawn';
 import { McpTrustStore } from '../core/mcp/trust-store';
+import type { McpInputValues } from '../core/mcp/inputs';
+import { readVscodeMcpJson } from '../core/mcp/vscode-mcp-json';
+import { readRepositoryFile } from '../core/extensions/repository-file';
 import type { ToolPorts } from '../core/ports';
 import type { KeyValueState } from './state';
 
@@ -33,6 +36,16 @@ export interface McpManagerOptions {
   spawn?: Spawner;
   /** An OAuth provider for a remote server, when the host offers sign-in. */
   authProviderFor?(server: string, url: string): unknown;
+  /** `.vscode/mcp.json` inputs (SecretStorage, asked once); absent: servers that need one do not start. */
+  inputs?: McpInputValues;
+}
+
+/** A `.vscode/mcp.json` envFile, through the safe reader: inside the workspace, not a key, not too large. */
+async function readEnvFile(file: string, root: string | undefined): Promise<string> {
+  if (!root) throw new Error('there is no workspace folder');
+  const read = await readRepositoryFile(localFiles, file, { roots: [root], home: homedir() }, 256_000);
+  if (read.kind === 'text') return read.text;
+  throw new Error(read.kind === 'refused' ? read.reason : read.kind === 'missing' ? 'not found' : 'too large');
 }
 
 export function createMcpManager(o: McpManagerOptions): McpManager {
@@ -49,13 +62,18 @@ export function createMcpManager(o: McpManagerOptions): McpManager {
     cwd: o.cwd,
     log: o.log,
     ...(o.authProviderFor ? { authProviderFor: o.authProviderFor } : {}),
+    ...(o.inputs ? { inputs: o.inputs } : {}),
+    readEnvFile: (file) => readEnvFile(file, o.cwd()),
+    home: homedir,
   });
 }
 
 /** Reads the workspace's `.mcp.json` (through the safe reader) and the user's servers into the manager. */
 export async function loadMcpSources(manager: McpManager, folder: string | undefined, userServers: unknown) {
-  const workspace = folder ? await readMcpJson(localFiles, folder, homedir()) : { servers: {}, problems: [] };
-  manager.setSources({ workspace, user: parseUserServers(userServers) });
+  const none = { servers: {}, problems: [] };
+  const workspace = folder ? await readMcpJson(localFiles, folder, homedir()) : none;
+  const vscode = folder ? await readVscodeMcpJson(localFiles, folder, homedir()) : none;
+  manager.setSources({ workspace, vscode, user: parseUserServers(userServers) });
   return manager.problems();
 }
 

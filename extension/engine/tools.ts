@@ -11,7 +11,7 @@ import type { ProviderConfig } from '../core/providers/types';
 import { toolsWithWeb } from '../core/research/tool-set';
 import type { LazySessionStore } from '../core/store';
 import { createMemorySearchTool } from '../core/tools/memory-search';
-import { createToolRegistry } from '../core/tools/registry';
+import type { ToolRegistry } from '../core/tools/registry';
 import type { AnyTool } from '../core/tools/types';
 import { createWebFetchTool } from '../core/tools/web-fetch';
 import { createBrowserTools } from '../core/tools/browser/tools';
@@ -27,6 +27,8 @@ import type { LanguagePort } from '../core/language/types';
 import type { SearchPort, TerminalPort, WorkspacePort } from '../core/ports';
 import type { KeyDestinationAnswer, KeyDestinationQuestion } from '../core/providers/key-binding';
 import { createToolSecurity } from '../core/security/tool-security';
+import { readToolSearchSetting, registryWithToolSearch, shouldDefer } from '../core/mcp/tool-search';
+import { DEFAULT_CONTEXT_WINDOW as COMPACTION_DEFAULT_WINDOW } from '../core/agent/compaction';
 import { readBrowserSettings, readPassEnv, readSearchSettings, readSettings, type SettingsSource } from './settings';
 
 /** A source of tools beside the built-ins (the MCP manager): its tools per mode, and a key that changes with them. */
@@ -61,7 +63,12 @@ export interface ToolsHostDeps {
   confirmKeyDestination(q: KeyDestinationQuestion): Promise<KeyDestinationAnswer>;
   /** The folder the worker and driver bundles (research-html.js, browser-driver/) sit in. */
   bundleDir: string;
+  /** The current model's context window in tokens, when known: "auto" tool search compares with it. */
+  contextWindow?(): number | undefined;
 }
+
+/** The window "auto" tool search assumes when the model's is not known: compaction's default. */
+const DEFAULT_CONTEXT_WINDOW = COMPACTION_DEFAULT_WINDOW;
 
 export class ToolsHost {
   readonly pageFetcher: PageFetcher;
@@ -73,8 +80,10 @@ export class ToolsHost {
   readonly searchClient: SearchClient;
   readonly ports: ToolServices['ports'];
   /** Per mode and version of the external tools (`mode|toolsKey`). */
-  private readonly registries = new Map<string, ReturnType<typeof createToolRegistry> | undefined>();
+  private readonly registries = new Map<string, ToolRegistry | undefined>();
   private external: ExternalTools | undefined;
+  /** The editor's language-model tools of other extensions (core/lm-tools): always sent, never deferred. */
+  private editorTools: ExternalTools | undefined;
   private readonly webTools: AnyTool[];
   /** One browser per chat session, launched on its first browser call (dist/browser-driver, playwright-core). */
   readonly browsers: BrowserSessions;
@@ -146,16 +155,23 @@ export class ToolsHost {
    * Rebuilt when the external tools change (an MCP server connects, its approved list changes).
    */
   readonly toolsFor = (mode: Mode): ToolRuntime | undefined => {
-    const key = `${mode}|${this.external?.toolsKey() ?? ''}`;
+    const setting = readToolSearchSetting(this.deps.settings.user('mcp.toolSearch'));
+    const window = this.deps.contextWindow?.() ?? DEFAULT_CONTEXT_WINDOW;
+    const key = `${mode}|${setting}|${window}|${this.external?.toolsKey() ?? ''}|${this.editorTools?.toolsKey() ?? ''}`;
     if (!this.registries.has(key)) {
       const tools = toolsWithWeb(mode, { trusted: this.deps.trusted() }, this.webTools);
       if (tools.length) {
         tools.push(createMemorySearchTool(this.deps.store, () => readSettings(this.deps.settings).memoryScope));
         tools.push(...(this.deps.moreTools?.() ?? []));
       }
-      tools.push(...(this.external?.tools(mode) ?? []));
+      if (this.deps.trusted()) tools.push(...(this.editorTools?.tools(mode) ?? []));
+      const external = this.external?.tools(mode) ?? [];
+      // Many MCP tools: only their names go in the prompt, behind tool_search (core/mcp/tool-search.ts).
+      const deferred = shouldDefer(setting, external, window);
+      if (!deferred) tools.push(...external);
       for (const k of [...this.registries.keys()]) if (k.startsWith(`${mode}|`)) this.registries.delete(k);
-      this.registries.set(key, tools.length ? createToolRegistry(tools) : undefined);
+      const any = tools.length + external.length > 0;
+      this.registries.set(key, !any ? undefined : registryWithToolSearch(tools, deferred ? external : []));
     }
     return this.registries.get(key);
   };
@@ -163,6 +179,12 @@ export class ToolsHost {
   /** Tools from outside Sextant (MCP servers), offered beside the built-ins through the same registry. */
   useExternalTools(source: ExternalTools): void {
     this.external = source;
+    this.registries.clear();
+  }
+
+  /** The language-model tools other extensions register (VS Code only), offered beside the built-ins. */
+  useEditorTools(source: ExternalTools): void {
+    this.editorTools = source;
     this.registries.clear();
   }
 

@@ -1,8 +1,9 @@
-// MCP in this window: reads the workspace's `.mcp.json` (watched) and `sextant.mcp.servers` (user
-// settings only), keeps the user's decisions in VS Code's state (workspace state for the workspace's
-// servers, global state for the user's), logs each server to the "Sextant MCP" output channel, and
-// posts the servers' state to the chat view, where approvals are asked. The SDK bundle is loaded on the
-// first server start (`mcp-client.js`), never at activation or when the runtime loads.
+// MCP in this window: reads the workspace's `.mcp.json` and `.vscode/mcp.json` (watched) and
+// `sextant.mcp.servers` (user settings only), keeps the user's decisions in VS Code's state
+// (workspace state for the workspace's servers, global state for the user's), logs each server to the
+// "Sextant MCP" output channel, and posts the servers' state to the chat view, where approvals are
+// asked. The SDK bundle is loaded on the first server start (`mcp-client.js`), never at activation or
+// when the runtime loads.
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { Outbound } from '../protocol';
@@ -11,6 +12,8 @@ import { MCP_JSON_PATH, parseMcpJson, parseUserServers, readMcpJson, type McpCon
 import { localFiles } from '../core/local-files';
 import type { McpManager } from '../core/mcp/manager';
 import { createMcpManager } from '../engine/mcp';
+import { createInputValues } from '../core/mcp/inputs';
+import { readVscodeMcpJson, VSCODE_MCP_JSON_PATH } from '../core/mcp/vscode-mcp-json';
 import { McpOAuthProvider } from '../core/mcp/oauth';
 import { expandMcpReferences, contentText, promptChatImages } from '../core/mcp/message-references';
 import type { ChatImage } from '../protocol/images';
@@ -38,6 +41,7 @@ export class McpHost implements vscode.Disposable {
   readonly manager: McpManager;
   private readonly subscriptions: vscode.Disposable[] = [];
   private workspaceSource: McpConfigSource = { servers: {}, problems: [] };
+  private vscodeSource: McpConfigSource = { servers: {}, problems: [] };
   private reported = '';
   private postScheduled = false;
   private readonly signIns = new Map<string, McpOAuthProvider>();
@@ -53,6 +57,18 @@ export class McpHost implements vscode.Disposable {
       cwd: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
       log: (server, line) => o.channel.info(`[${server}] ${line}`),
       ...(o.spawn ? { spawn: o.spawn } : {}),
+      // `.vscode/mcp.json` inputs: asked once in an input box (masked for passwords), kept in SecretStorage.
+      inputs: createInputValues({
+        secrets: o.secrets,
+        workspace: vscode.workspace.workspaceFolders?.[0]?.uri.toString() ?? '',
+        ask: async (input) =>
+          vscode.window.showInputBox({
+            title: `Sextant: ${input.description}`,
+            prompt: `Asked by .vscode/mcp.json (input "${input.id}"); kept in VS Code's SecretStorage`,
+            password: input.password,
+            ignoreFocusOut: true,
+          }),
+      }),
       // Remote servers that answer 401 get the MCP authorization flow; the browser comes back through
       // VS Code's URI handler. A server with a static Authorization header never reaches it.
       authProviderFor: (server, url) => {
@@ -92,26 +108,32 @@ export class McpHost implements vscode.Disposable {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) {
       this.workspaceSource = { servers: {}, problems: [] };
+      this.vscodeSource = { servers: {}, problems: [] };
       this.apply();
       return;
     }
     // Through the safe reader: a `.mcp.json` that links out of the workspace is named, not read.
-    this.workspaceSource =
-      folder.uri.scheme === 'file' ? await readMcpJson(localFiles, folder.uri.fsPath, homedir()) : parseMcpJson('');
+    const local = folder.uri.scheme === 'file';
+    this.workspaceSource = local ? await readMcpJson(localFiles, folder.uri.fsPath, homedir()) : parseMcpJson('');
+    this.vscodeSource = local
+      ? await readVscodeMcpJson(localFiles, folder.uri.fsPath, homedir())
+      : { servers: {}, problems: [] };
     this.apply();
   }
 
   private watch(): void {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) return;
-    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, MCP_JSON_PATH));
     const on = () => void this.reload();
-    this.subscriptions.push(w, w.onDidCreate(on), w.onDidChange(on), w.onDidDelete(on));
+    for (const file of [MCP_JSON_PATH, VSCODE_MCP_JSON_PATH.replace(/\\/g, '/')]) {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, file));
+      this.subscriptions.push(w, w.onDidCreate(on), w.onDidChange(on), w.onDidDelete(on));
+    }
   }
 
   private apply(): void {
     const user = parseUserServers(readMcpServersSetting());
-    this.manager.setSources({ workspace: this.workspaceSource, user });
+    this.manager.setSources({ workspace: this.workspaceSource, vscode: this.vscodeSource, user });
     const problems = this.manager.problems().join('\n');
     if (problems && problems !== this.reported) {
       for (const p of this.manager.problems()) this.o.log.warn(`mcp: ${p}`);

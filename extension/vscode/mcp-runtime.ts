@@ -10,6 +10,7 @@ import type { Logger, SecretsPort } from '../core/ports';
 import { redactLogSecrets } from './adapters/log-channel';
 import { McpHost } from './mcp-host';
 import type { ToolsHost } from './tools-host';
+import { useLanguageModelTools } from './lm-tools-port';
 
 export interface RuntimeMcp {
   host: McpHost;
@@ -46,6 +47,8 @@ export function createRuntimeMcp(o: {
   });
   o.context.subscriptions.push(channel, host);
   o.tools.useExternalTools(host.manager);
+  // Other extensions' language-model tools join the same registry and policy (core/lm-tools).
+  useLanguageModelTools(o.tools);
   const prepareTools = async (mode: Mode, signal: AbortSignal): Promise<void> => {
     if (mode === 'research' || !o.trusted() || signal.aborted) return;
     let onAbort!: () => void;

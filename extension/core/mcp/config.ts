@@ -27,6 +27,8 @@ const StdioServerSchema = z.object({
   // Claude Code accepts these; we read them so a file written for it is not refused.
   cwd: z.string().optional(),
   timeout: z.number().int().positive().optional(),
+  // VS Code's `.vscode/mcp.json` only (see vscode-mcp-json.ts): a dotenv file read when the server starts.
+  envFile: z.string().min(1, 'envFile is empty').optional(),
 });
 
 const RemoteServerSchema = z.object({
@@ -37,6 +39,8 @@ const RemoteServerSchema = z.object({
 });
 
 const STDIO_KEYS = new Set(Object.keys(StdioServerSchema.shape));
+/** Keys only VS Code's format has: named as unknown in a `.mcp.json` or the user setting. */
+const VSCODE_ONLY_KEYS = new Set(['envFile']);
 const REMOTE_KEYS = new Set(Object.keys(RemoteServerSchema.shape));
 /** Keys other clients write that we read as "this entry is off": such a server is not loaded. */
 const DISABLED_KEY = 'disabled';
@@ -58,8 +62,17 @@ const NAME_RULE = 'a server name uses letters, digits, "_", "-" and "." (at most
 
 const FileSchema = z.object({ mcpServers: z.record(z.string(), z.unknown()) }).loose();
 
+/** A `promptString` input of `.vscode/mcp.json`: a value asked once and kept in SecretStorage. */
+export interface McpInputSpec {
+  id: string;
+  description: string;
+  password: boolean;
+}
+
 export interface McpConfigSource {
   servers: Record<string, McpServerConfig>;
+  /** The file's `inputs` (`.vscode/mcp.json` only), by id. */
+  inputs?: Record<string, McpInputSpec>;
   /** One line per problem, naming the file (and line:column) and what was ignored or left out. */
   problems: string[];
 }
@@ -73,17 +86,22 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   return issue.code === 'invalid_key' ? NAME_RULE : issue.message;
 }
 
-type Where = (path: ReadonlyArray<PropertyKey>) => string;
+export type Where = (path: ReadonlyArray<PropertyKey>) => string;
 
 /**
  * Each server of an `mcpServers` object on its own: the ones we can read (unknown keys dropped and
  * named), and one problem per key ignored or server left out. `where` prefixes a problem with its place.
+ * `dialect` 'vscode' reads `.vscode/mcp.json`'s `servers` (which also knows `envFile`).
  */
-function readServers(entries: Record<string, unknown>, where: Where): McpConfigSource {
+export function readServers(
+  entries: Record<string, unknown>,
+  where: Where,
+  dialect: 'claude' | 'vscode' = 'claude',
+): McpConfigSource {
   const servers: Record<string, McpServerConfig> = {};
   const problems: string[] = [];
   for (const [name, raw] of Object.entries(entries)) {
-    const path = ['mcpServers', name];
+    const path = [dialect === 'vscode' ? 'servers' : 'mcpServers', name];
     if (!SERVER_NAME.test(name)) {
       problems.push(`${where(path)}: "${name}": ${NAME_RULE}; this server was left out.`);
       continue;
@@ -108,9 +126,12 @@ function readServers(entries: Record<string, unknown>, where: Where): McpConfigS
     }
     // zod's object drops unknown keys; name them, so the user knows they have no effect here.
     const known = 'url' in checked.data ? REMOTE_KEYS : STDIO_KEYS;
-    for (const key of Object.keys(entry).filter((k) => !known.has(k)))
+    const unknown = (k: string) => !known.has(k) || (dialect === 'claude' && VSCODE_ONLY_KEYS.has(k));
+    for (const key of Object.keys(entry).filter(unknown))
       problems.push(`${where([...path, key])}: "${name}.${key}" is not a setting Sextant knows; it was ignored.`);
-    servers[name] = checked.data;
+    const data = { ...checked.data };
+    if (dialect === 'claude' && 'envFile' in data) delete data.envFile;
+    servers[name] = data;
   }
   return { servers, problems };
 }

@@ -18,6 +18,12 @@ import { callableTools, type McpToolInfo } from './tool-list';
 
 export type ConnectionState = 'stopped' | 'starting' | 'connected' | 'restarting' | 'failed';
 
+/**
+ * A start that retrying cannot fix (an input the user did not give, an envFile that cannot be read):
+ * the server is failed at once instead of restarted — a retry would only ask the user again and again.
+ */
+export class StartRefused extends Error {}
+
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
@@ -26,7 +32,8 @@ export interface Timers {
 export interface ServerConnectionDeps {
   name: string;
   loadClient(): Promise<McpClientModule>;
-  resolve(): ResolvedServer;
+  /** The configuration to start, variables expanded (async: `.vscode/mcp.json` inputs may be asked). */
+  resolve(): ResolvedServer | Promise<ResolvedServer>;
   spawn: Spawner;
   authProvider?: unknown;
   fetch?: typeof fetch;
@@ -84,7 +91,7 @@ export class ServerConnection {
     const attempt = (async () => {
       let session: McpSession | undefined;
       try {
-        const resolved = this.deps.resolve();
+        const resolved = await this.deps.resolve();
         if (resolved.missing.length)
           this.deps.log(`environment variables not set (expanded to ""): ${resolved.missing.join(', ')}`);
         const client = await this.deps.loadClient();
@@ -187,9 +194,13 @@ export class ServerConnection {
     this.lastError = message;
     this.failures++;
     this.deps.log(`failed: ${message}`);
-    if (this.failures >= MAX_FAILURES) {
+    if (this.failures >= MAX_FAILURES || err instanceof StartRefused) {
       this.state = 'failed';
-      this.deps.log(`gave up after ${this.failures} failures in a row; restart it from Sextant: MCP Servers`);
+      this.deps.log(
+        err instanceof StartRefused
+          ? 'not started; restart it from Sextant: MCP Servers'
+          : `gave up after ${this.failures} failures in a row; restart it from Sextant: MCP Servers`,
+      );
       this.deps.onChange();
       return;
     }

@@ -1,6 +1,8 @@
 // Which servers this window has: the workspace's `.mcp.json` and the user's `sextant.mcp.servers`,
 // merged. A name in both is the user's (their own setting wins over a file the repository ships).
 //
+// `.vscode/mcp.json` (VS Code's format) adds workspace servers under the same trust as `.mcp.json`.
+//
 // Two servers whose tools would share a name prefix are refused, both of them: a rule such as
 // `mcp__github__*` written for one would also cover the other, so neither may start until one is renamed.
 import type { McpConfigSource } from './config';
@@ -9,13 +11,22 @@ import { mcpServerPrefix, serverNameClashes } from './tool-name';
 
 export interface ServerSources {
   workspace: McpConfigSource;
+  /** The workspace's `.vscode/mcp.json` (VS Code's format): workspace servers too, the same trust. */
+  vscode?: McpConfigSource;
   user: McpConfigSource;
 }
 
 /** The servers that may exist, by name, and the problems to show (both sources' and the merge's). */
 export function mergeServerSources(sources: ServerSources): { specs: Map<string, McpServerSpec>; problems: string[] } {
-  const problems = [...sources.user.problems, ...sources.workspace.problems];
+  const problems = [...sources.user.problems, ...sources.workspace.problems, ...(sources.vscode?.problems ?? [])];
   const specs = new Map<string, McpServerSpec>();
+  // `.vscode/mcp.json` first, so a name also in `.mcp.json` is the latter's (and said).
+  const vscode = sources.vscode;
+  for (const [name, config] of Object.entries(vscode?.servers ?? {}))
+    specs.set(name, serverSpec(name, 'workspace', config, { inputs: vscode?.inputs ?? {} }));
+  for (const name of Object.keys(sources.workspace.servers))
+    if (specs.has(name))
+      problems.push(`MCP server "${name}" is in both .mcp.json and .vscode/mcp.json: the .mcp.json one is used.`);
   for (const [name, config] of Object.entries(sources.workspace.servers))
     specs.set(name, serverSpec(name, 'workspace', config));
   for (const [name, config] of Object.entries(sources.user.servers)) {

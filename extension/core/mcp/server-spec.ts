@@ -3,8 +3,12 @@
 // (what is started). The hash covers the configuration as written, so any edit to the entry — command,
 // an argument, an env value, the URL, a header — asks again.
 import { createHash } from 'node:crypto';
-import { isRemote, type McpScope, type McpServerConfig } from './config';
+import { isRemote, type McpInputSpec, type McpScope, type McpServerConfig } from './config';
 import { expandVariables, variablesIn } from './expand';
+import { expandVscodeVariables, vscodeVariablesIn, type VscodeVariableContext } from './vscode-variables';
+
+/** Which file's variables a server's configuration uses: Claude Code's `${VAR}` or VS Code's `${env:VAR}`. */
+export type McpDialect = 'claude' | 'vscode';
 
 export interface McpServerSpec {
   name: string;
@@ -13,6 +17,12 @@ export interface McpServerSpec {
   configHash: string;
   /** Environment variables the configuration reads through `${…}`. */
   readsEnv: string[];
+  /** `.vscode/mcp.json` servers: 'vscode' (`${input:…}`, `${workspaceFolder}`, `${env:…}`, envFile). */
+  dialect: McpDialect;
+  /** The prompted inputs the configuration references (their definitions; never their values). */
+  inputs: McpInputSpec[];
+  /** `${input:id}` references with no such input in the file: the server cannot start. */
+  undefinedInputs: string[];
 }
 
 export type ResolvedServer =
@@ -35,19 +45,50 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-export function serverSpec(name: string, scope: McpScope, config: McpServerConfig): McpServerSpec {
-  const texts = isRemote(config)
+function configTexts(config: McpServerConfig): string[] {
+  return isRemote(config)
     ? [config.url, ...Object.values(config.headers ?? {})]
     : [config.command, ...(config.args ?? []), ...Object.values(config.env ?? {}), config.cwd ?? ''];
-  const readsEnv = [...new Set(texts.flatMap(variablesIn))].sort();
-  return { name, scope, config, configHash: sha256(stableJson({ scope, config })), readsEnv };
 }
 
-/** The configuration with `${VAR}` expanded from `env`, ready to start. */
-export function resolveServer(spec: McpServerSpec, env: Readonly<Record<string, string | undefined>>): ResolvedServer {
+/**
+ * `vscode` (a `.vscode/mcp.json` server): the file's input definitions. The hash then also covers the
+ * dialect and the definitions of the inputs it references (so a reworded prompt asks again) — never a value.
+ */
+export function serverSpec(
+  name: string,
+  scope: McpScope,
+  config: McpServerConfig,
+  vscode?: { inputs: Readonly<Record<string, McpInputSpec>> },
+): McpServerSpec {
+  const texts = configTexts(config);
+  if (!vscode) {
+    const readsEnv = [...new Set(texts.flatMap(variablesIn))].sort();
+    const configHash = sha256(stableJson({ scope, config }));
+    return { name, scope, config, configHash, readsEnv, dialect: 'claude', inputs: [], undefinedInputs: [] };
+  }
+  const read = texts.map(vscodeVariablesIn);
+  const ids = [...new Set(read.flatMap((r) => r.inputs))].sort();
+  const inputs = ids.filter((id) => Object.hasOwn(vscode.inputs, id)).map((id) => vscode.inputs[id]);
+  const readsEnv = [...new Set(read.flatMap((r) => r.env))].sort();
+  const configHash = sha256(stableJson({ scope, config, dialect: 'vscode', inputs }));
+  const undefinedInputs = ids.filter((id) => !Object.hasOwn(vscode.inputs, id));
+  return { name, scope, config, configHash, readsEnv, dialect: 'vscode', inputs, undefinedInputs };
+}
+
+/**
+ * The configuration with its variables expanded, ready to start: `${VAR}` from `env` (Claude Code's
+ * files), or VS Code's variables from `vscode` (a `.vscode/mcp.json` server; its input values included).
+ */
+export function resolveServer(
+  spec: McpServerSpec,
+  env: Readonly<Record<string, string | undefined>>,
+  vscode?: Omit<VscodeVariableContext, 'env'>,
+): ResolvedServer {
   const missing = new Set<string>();
   const x = (s: string) => {
-    const e = expandVariables(s, env);
+    const e =
+      spec.dialect === 'vscode' ? expandVscodeVariables(s, { inputs: {}, ...vscode, env }) : expandVariables(s, env);
     for (const m of e.missing) missing.add(m);
     return e.value;
   };

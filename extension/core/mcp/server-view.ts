@@ -41,7 +41,12 @@ export function serverView(spec: McpServerSpec, connection: ServerConnection, in
     ...(isRemote(c) ? { url: c.url } : { commandLine: commandLine(c.command, c.args ?? []) }),
     envNames: isRemote(c) ? [] : Object.keys(c.env ?? {}).sort(),
     headerNames: isRemote(c) ? Object.keys(c.headers ?? {}).sort() : [],
-    readsEnv: spec.readsEnv,
+    // A `.vscode/mcp.json` server also names the inputs it asks for and its envFile (never their values).
+    readsEnv: [
+      ...spec.readsEnv,
+      ...spec.inputs.map((i) => `input:${i.id}`),
+      ...(!isRemote(c) && c.envFile ? [`envFile:${c.envFile}`] : []),
+    ],
     tools: connection.tools.map((t) => toolView(t)),
     withheld: [] as string[],
     prompts: connection.prompts.map((p) => ({ name: p.name, description: p.description ?? '' })),

@@ -191,7 +191,7 @@ export interface ToolRegistry {
  * The registry of one tool set. A tool without complete permission facts (one built without
  * defineTool, or an MCP tool nobody declared) is refused: the policy could not judge its calls.
  */
-export function createToolRegistry(tools: AnyTool[]): ToolRegistry {
+export function createToolRegistry(tools: AnyTool[], opts: { hidden?: ReadonlySet<string> } = {}): ToolRegistry {
   for (const t of tools) {
     const problem = factsProblem(t);
     if (problem) throw new Error(`Tool registry: ${problem}`);
@@ -200,13 +200,16 @@ export function createToolRegistry(tools: AnyTool[]): ToolRegistry {
   let specs: ToolSpec[] | undefined;
   return {
     specs() {
-      specs ??= tools.map((t) => ({ name: t.name, description: t.description, inputSchema: inputJsonSchema(t) }));
+      // `hidden` tools (MCP tools behind tool_search) are callable but not sent: see core/mcp/tool-search.ts.
+      specs ??= tools
+        .filter((t) => !opts.hidden?.has(t.name))
+        .map((t) => ({ name: t.name, description: t.description, inputSchema: inputJsonSchema(t) }));
       return specs;
     },
     prepare(call) {
       const tool = byName.get(call.name);
       if (!tool) {
-        const known = [...byName.keys()].join(', ') || 'none';
+        const known = [...byName.keys()].filter((n) => !opts.hidden?.has(n)).join(', ') || 'none';
         return { ok: false, tool, error: `There is no tool named "${call.name}" here. Available tools: ${known}.` };
       }
       const parsed = parseToolInput(tool, call.argumentsJson);

@@ -25,6 +25,7 @@ import { startFakeLlm, type FakeLlm } from '../../fixtures/fake-llm';
 import { installExtension, QUIET_SETTINGS, startCodeServer, writeUserSettings, type CodeServer } from './code-server';
 import { CHROMIUM_ARGS, findChromium, findToolchain } from './paths';
 import { findFiles, Workbench } from './workbench';
+import { installLmToolExtension } from './second-extension';
 
 export const ROOT = findRoot();
 
@@ -141,6 +142,8 @@ export class E2E {
     await installExtension(tc, dirs, vsix);
     this.figures['install VSIX ms'] = Date.now() - t;
     this.log(`installed ${basename(vsix)} (${Date.now() - t} ms)`);
+    // A second extension with a language-model tool (scenarios/lm-tools.ts).
+    await installLmToolExtension(ROOT, tc, dirs, this.runDir);
 
     const fake = await startFakeLlm();
     writeUserSettings(dirs, {

@@ -340,9 +340,12 @@ function factsFor(call: PermissionCall, policy: Policy): ToolFacts | undefined {
   return { name: call.tool, kind: call.kind, permission: { subject: 'text', text: argumentText } };
 }
 
-/** A tool's rules; an MCP tool (`mcp__…`) also gets its server's (`mcp__<server>__*` keys end in `__`). */
+/**
+ * A tool's rules; an MCP tool (`mcp__…`) also gets its server's (`mcp__<server>__*` keys end in `__`), a
+ * language-model tool of another extension (`lm__…`) also gets `lm__*`'s (the key `lm__`).
+ */
 function rulesFor(policy: Policy, tool: string): ToolRules {
-  if (!tool.startsWith('mcp__')) return policy.byTool.get(tool) ?? NO_RULES;
+  if (!tool.startsWith('mcp__') && !tool.startsWith('lm__')) return policy.byTool.get(tool) ?? NO_RULES;
   const name = tool.toLowerCase();
   const merged: ToolRules = { deny: [], ask: [], allow: [] };
   for (const [key, r] of policy.byTool) {

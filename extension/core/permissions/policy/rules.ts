@@ -153,8 +153,14 @@ const RULE = /^([A-Za-z_][\w-]*)\s*(?:\(([\s\S]*)\))?$/;
  * Keys ending in `__` are prefixes (see `rulesFor` in policy.ts). Lower case, like every rule name.
  */
 const MCP_RULE = /^mcp__[A-Za-z0-9_-]+?(?:__\*)?$/;
+/**
+ * VS Code's language-model tools (core/lm-tools) likewise: `lm__<tool>` (that tool) or `lm__*` (every
+ * tool other extensions register).
+ */
+const LM_RULE = /^lm__(?:[A-Za-z0-9_-]+|\*)$/;
 
 function mcpRuleTools(text: string): ReadonlySet<string> | undefined {
+  if (LM_RULE.test(text)) return new Set([text === 'lm__*' ? 'lm__' : text.toLowerCase()]);
   if (!MCP_RULE.test(text)) return undefined;
   const name = text.toLowerCase();
   if (name.endsWith('__*')) return new Set([name.slice(0, -1)]);

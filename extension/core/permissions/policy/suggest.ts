@@ -65,8 +65,10 @@ export function suggestRule(call: PermissionCall, policy: Policy): string | unde
 
 function suggestFor(call: PermissionCall, policy: Policy): string | undefined {
   const known = Object.hasOwn(policy.tools, call.tool) ? policy.tools[call.tool] : undefined;
-  // An MCP tool the policy was not given: "Always allow" names that one tool (mcp__<server>__<tool>).
-  const facts = known ?? (call.tool.startsWith('mcp__') && call.kind ? factsFromAnnotations(call.tool, {}) : undefined);
+  // An MCP or language-model tool the policy was not given: "Always allow" names that one tool
+  // (mcp__<server>__<tool>, lm__<tool>).
+  const external = call.tool.startsWith('mcp__') || call.tool.startsWith('lm__');
+  const facts = known ?? (external && call.kind ? factsFromAnnotations(call.tool, {}) : undefined);
   if (!facts) return undefined;
   if (!known && call.kind === 'read') return undefined;
   const subject = facts.permission.subject;
