@@ -79,7 +79,7 @@ type Where = (path: ReadonlyArray<PropertyKey>) => string;
  * Each server of an `mcpServers` object on its own: the ones we can read (unknown keys dropped and
  * named), and one problem per key ignored or server left out. `where` prefixes a problem with its place.
  */
-function readServers(entries: Record<string, unknown>, where: Where): McpConfigSource {
+export function readServers(entries: Record<string, unknown>, where: Where): McpConfigSource {
   const servers: Record<string, McpServerConfig> = {};
   const problems: string[] = [];
   for (const [name, raw] of Object.entries(entries)) {
