@@ -10,6 +10,7 @@ import type { Spawner } from '../core/mcp/session-port';
 import { MCP_JSON_PATH, parseMcpJson, parseUserServers, readMcpJson, type McpConfigSource } from '../core/mcp/config';
 import { localFiles } from '../core/local-files';
 import type { McpManager } from '../core/mcp/manager';
+import type { ServerSources } from '../core/mcp/server-sources';
 import { createMcpManager } from '../engine/mcp';
 import { McpOAuthProvider } from '../core/mcp/oauth';
 import { expandMcpReferences, contentText, promptChatImages } from '../core/mcp/message-references';
@@ -38,6 +39,7 @@ export class McpHost implements vscode.Disposable {
   readonly manager: McpManager;
   private readonly subscriptions: vscode.Disposable[] = [];
   private workspaceSource: McpConfigSource = { servers: {}, problems: [] };
+  private pluginSource: NonNullable<ServerSources['plugins']> = { servers: {}, problems: [], digests: {} };
   private reported = '';
   private postScheduled = false;
   private readonly signIns = new Map<string, McpOAuthProvider>();
@@ -109,9 +111,15 @@ export class McpHost implements vscode.Disposable {
     this.subscriptions.push(w, w.onDidCreate(on), w.onDidChange(on), w.onDidDelete(on));
   }
 
+  /** The enabled plugins' servers (plugins-host.ts), approved as the workspace's are. */
+  setPluginServers(source: NonNullable<ServerSources['plugins']>): void {
+    this.pluginSource = source;
+    this.apply();
+  }
+
   private apply(): void {
     const user = parseUserServers(readMcpServersSetting());
-    this.manager.setSources({ workspace: this.workspaceSource, user });
+    this.manager.setSources({ workspace: this.workspaceSource, user, plugins: this.pluginSource });
     const problems = this.manager.problems().join('\n');
     if (problems && problems !== this.reported) {
       for (const p of this.manager.problems()) this.o.log.warn(`mcp: ${p}`);

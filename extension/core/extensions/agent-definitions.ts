@@ -4,7 +4,8 @@
 // `model` (`inherit`, or a Sextant `provider/model`), and Sextant's optional `mode` (`plan`: read-only) —
 // whose body is the sub-agent's system prompt. Read from the workspace's `.sextant/agents/` and
 // `.claude/agents/`, then the user's `~/.sextant/agents/` and `~/.claude/agents/`, then the enabled
-// plugins' `agents/` (a name found first wins), then the built-ins. A file with bad frontmatter is reported by name; the others still load.
+// plugins' `agents/` (a name found first wins), then the built-ins. A file with bad frontmatter is
+// reported by name; the others still load.
 import * as path from 'node:path';
 import explorePrompt from '../../../prompts/subagent-explore.md';
 import researcherPrompt from '../../../prompts/subagent-researcher.md';

@@ -26,7 +26,9 @@ const isFolder = (p: string) => {
 };
 
 /** The marketplace in a folder, or the one plugin a plugin folder is; a problem with its position. */
-export function readMarketplaceFolder(dir: string): { ok: true; value: Marketplace; single: boolean } | { ok: false; problem: string } {
+export function readMarketplaceFolder(
+  dir: string,
+): { ok: true; value: Marketplace; single: boolean } | { ok: false; problem: string } {
   const file = path.join(dir, MARKETPLACE_PATH);
   if (existsSync(file)) {
     const read = parseMarketplace(readFileSync(file, 'utf8'), `${path.basename(dir)}/${MARKETPLACE_PATH}`);
@@ -86,7 +88,8 @@ export class Marketplaces {
       if (!read.ok) throw new Error(`${kind.url}: ${read.problem.replace(incoming, 'the repository')}`);
       const dir = path.join(root, read.value.name);
       const existing = this.o.records.marketplace(read.value.name);
-      if (existing && existing.dir !== dir) throw new Error(`a marketplace named "${read.value.name}" is already added`);
+      if (existing && existing.dir !== dir)
+        throw new Error(`a marketplace named "${read.value.name}" is already added`);
       rmSync(dir, { recursive: true, force: true });
       renameSync(incoming, dir);
       const record: MarketplaceRecord = {

@@ -44,7 +44,8 @@ export function expandServerRoot(config: McpServerConfig, root: string): McpServ
   const x = (s: string) => expandRoot(s, root);
   const map = (m: Record<string, string> | undefined) =>
     m && Object.fromEntries(Object.entries(m).map(([k, v]) => [k, x(v)]));
-  if ('url' in config) return { ...config, url: x(config.url), ...(config.headers ? { headers: map(config.headers) } : {}) };
+  if ('url' in config)
+    return { ...config, url: x(config.url), ...(config.headers ? { headers: map(config.headers) } : {}) };
   return {
     ...config,
     command: x(config.command),

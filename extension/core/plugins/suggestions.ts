@@ -18,7 +18,8 @@ function sourceText(source: unknown): string | undefined {
   if (!isObject(source)) return undefined;
   if (source.source === 'github' && typeof source.repo === 'string') return githubUrl(source.repo);
   if ((source.source === 'git' || source.source === 'url') && typeof source.url === 'string') return source.url;
-  if ((source.source === 'directory' || source.source === 'file') && typeof source.path === 'string') return source.path;
+  if ((source.source === 'directory' || source.source === 'file') && typeof source.path === 'string')
+    return source.path;
   return undefined;
 }
 

@@ -74,7 +74,10 @@ test('a marketplace in a git repository lists two plugins; installing one brings
   assert.equal(view?.hooks.length, 1);
   assert.equal(view?.hooks[0].source, 'plugin lint-kit (hooks/hooks.json)');
   // `${CLAUDE_PLUGIN_ROOT}` is the installed copy, in Sextant's storage (a path with spaces, quoted).
-  assert.match(view?.hooks[0].command ?? '', /global storage\/plugins\/installed\/team-tools\/lint-kit\/scripts\/on-bash\.sh"$/);
+  assert.match(
+    view?.hooks[0].command ?? '',
+    /global storage\/plugins\/installed\/team-tools\/lint-kit\/scripts\/on-bash\.sh"$/,
+  );
   assert.deepEqual(l.servers(), ['plugin_lint-kit_notes']);
   const server = l.mcp.manager.views()[0];
   assert.match(server.commandLine ?? '', /installed\/team-tools\/lint-kit\/server\/notes-server\.cjs/);
@@ -113,7 +116,10 @@ test('disabling a plugin removes its command, agent, skill, hook and server; ena
 test('a malformed plugin.json is reported at its line and column, and nothing of that plugin loads', async () => {
   const w = await world();
   // A third plugin whose manifest lacks a comma on line 3.
-  write(join(w.repo, 'plugins/broken-kit/.claude-plugin/plugin.json'), '{\n  "name": "broken-kit"\n  "version": "1.0.0"\n}\n');
+  write(
+    join(w.repo, 'plugins/broken-kit/.claude-plugin/plugin.json'),
+    '{\n  "name": "broken-kit"\n  "version": "1.0.0"\n}\n',
+  );
   write(join(w.repo, 'plugins/broken-kit/commands/oops.md'), 'Oops.\n');
   const market = join(w.repo, '.claude-plugin/marketplace.json');
   const m = JSON.parse(readFileSync(market, 'utf8'));
@@ -136,7 +142,10 @@ test('a malformed plugin.json is reported at its line and column, and nothing of
   assert.ok((await l.commands()).includes('lint-kit:check'));
   const installed = w.manager.installed().find((p) => p.id === 'lint-kit@team-tools');
   assert.ok(installed);
-  writeFileSync(join(installed.record.dir, '.claude-plugin/plugin.json'), '{\n  "name": "lint-kit",\n  "version": 1,\n}');
+  writeFileSync(
+    join(installed.record.dir, '.claude-plugin/plugin.json'),
+    '{\n  "name": "lint-kit",\n  "version": 1,\n}',
+  );
   w.manager.reload();
   const problems = w.manager.problems();
   assert.equal(problems.length, 1);

@@ -27,7 +27,10 @@ test('a source as typed: a folder, a git URL, or GitHub owner/repo', () => {
   assert.deepEqual(classifySource('./market', none), { kind: 'folder', path: './market' });
   assert.deepEqual(classifySource('/abs/market', none), { kind: 'folder', path: '/abs/market' });
   // A relative folder that exists is a folder, even when it looks like owner/repo.
-  assert.deepEqual(classifySource('acme/tools', () => true), { kind: 'folder', path: 'acme/tools' });
+  assert.deepEqual(
+    classifySource('acme/tools', () => true),
+    { kind: 'folder', path: 'acme/tools' },
+  );
 });
 
 test('an unreachable repository is a clear error naming it, and nothing is added', async () => {
@@ -47,7 +50,7 @@ test('a marketplace.json with a wrong field is reported at its line and column',
   assert.match(read.ok ? '' : read.problem, /^team\/\.claude-plugin\/marketplace\.json:4:39: "plugins\[0\]\.source"/);
 });
 
-test('a plugin folder added directly is a marketplace of that one plugin; local marketplaces are read in place', async () => {
+test('a plugin folder added directly is a marketplace of its one plugin; a local one is read in place', async () => {
   const w = await world();
   const plugin = join(w.repo, 'plugins/docs-kit');
   const added = await w.manager.addMarketplace(plugin);

@@ -36,7 +36,12 @@ function wire(w: World) {
     engine.fire(
       'PreToolUse',
       { tool_name: 'Bash', tool_input: { command: 'ls' } },
-      { sessionId: 's', signal: new AbortController().signal, matchOn: 'bash', toolCall: { tool: 'bash', input: { command: 'ls' } } },
+      {
+        sessionId: 's',
+        signal: new AbortController().signal,
+        matchOn: 'bash',
+        toolCall: { tool: 'bash', input: { command: 'ls' } },
+      },
     );
   const runs = () => (existsSync(w.hookMarker) ? readFileSync(w.hookMarker, 'utf8').trim().split('\n').length : 0);
   return { settings, engine, mcp, bash, runs };
@@ -73,7 +78,7 @@ test("a plugin's hook does not run and its server does not start before approval
   await t.mcp.manager.dispose();
 });
 
-test('an update that changes a hook asks again (and so does one that changes what the hook or server runs)', async () => {
+test('an update that changes a hook asks again (so does one changing what the hook or server runs)', async () => {
   const w = await world();
   await w.manager.addMarketplace(gitUrl(w.repo));
   await w.manager.install(ID, 'user');
@@ -114,7 +119,10 @@ test('an update that changes a hook asks again (and so does one that changes wha
   assert.equal(t.runs(), 2);
 
   // Only the script the hook runs changes (hooks.json as it was): that asks again as well.
-  writeFileSync(join(w.repo, 'plugins/lint-kit/scripts/on-bash.sh'), '#!/bin/bash\necho "ran v2" >> "$PLUGIN_HOOK_MARKER"\n');
+  writeFileSync(
+    join(w.repo, 'plugins/lint-kit/scripts/on-bash.sh'),
+    '#!/bin/bash\necho "ran v2" >> "$PLUGIN_HOOK_MARKER"\n',
+  );
   commitAll(w.repo, 'lint-kit 1.2: a new script');
   await w.manager.update(ID, 'user');
   assert.equal(t.settings.view().workspace?.state, 'pending');
