@@ -3,7 +3,7 @@
 import { bundleForNode } from '../scripts/bundle-node.mjs';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -20,7 +20,11 @@ function walk(dir, out = []) {
 
 /** Builds the tests under `dirs` into dist-test/<label>/ and returns the output files. */
 export async function buildTests(dirs, label, filter) {
-  const entries = dirs.flatMap((d) => walk(join(root, d))).filter((f) => !filter || f.includes(filter));
+  // The filter matches the path inside the repository: a clone under a folder named like a filter
+  // (`…/plugins/` for `plugins/`) must not match every test.
+  const entries = dirs
+    .flatMap((d) => walk(join(root, d)))
+    .filter((f) => !filter || relative(root, f).split(sep).join('/').includes(filter));
   // A folder per run: two runs at once (two engineers, or a watch loop) never delete each other's files.
   const outdir = join(root, 'dist-test', `${label}-${process.pid}`);
   rmSync(outdir, { recursive: true, force: true });

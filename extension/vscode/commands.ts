@@ -62,6 +62,9 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
     guarded('sextant.showStorage', async () => (await host.get()).showStorage()),
     guarded('sextant.mcpServers', async () => (await host.get()).showMcpServers()),
     guarded('sextant.addMcpServer', async () => (await host.get()).addMcpServer()),
+    guarded('sextant.plugins', async () => (await host.get()).plugins.show()),
+    guarded('sextant.addPluginMarketplace', async () => (await host.get()).plugins.addMarketplace()),
+    guarded('sextant.installPlugin', async () => (await host.get()).plugins.install()),
     guarded('sextant.research', async () => {
       const question = await askQuestion('Sextant: Research', 'What should Sextant research on the web?');
       if (!question) return;

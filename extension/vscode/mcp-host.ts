@@ -11,6 +11,7 @@ import type { Spawner } from '../core/mcp/session-port';
 import { MCP_JSON_PATH, parseMcpJson, parseUserServers, readMcpJson, type McpConfigSource } from '../core/mcp/config';
 import { localFiles } from '../core/local-files';
 import type { McpManager } from '../core/mcp/manager';
+import type { ServerSources } from '../core/mcp/server-sources';
 import { createMcpManager } from '../engine/mcp';
 import { createInputValues } from '../core/mcp/inputs';
 import { readVscodeMcpJson, VSCODE_MCP_JSON_PATH } from '../core/mcp/vscode-mcp-json';
@@ -42,6 +43,7 @@ export class McpHost implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private workspaceSource: McpConfigSource = { servers: {}, problems: [] };
   private vscodeSource: McpConfigSource = { servers: {}, problems: [] };
+  private pluginSource: NonNullable<ServerSources['plugins']> = { servers: {}, problems: [], digests: {} };
   private reported = '';
   private postScheduled = false;
   private readonly signIns = new Map<string, McpOAuthProvider>();
@@ -131,9 +133,20 @@ export class McpHost implements vscode.Disposable {
     }
   }
 
+  /** The enabled plugins' servers (plugins-host.ts), approved as the workspace's are. */
+  setPluginServers(source: NonNullable<ServerSources['plugins']>): void {
+    this.pluginSource = source;
+    this.apply();
+  }
+
   private apply(): void {
     const user = parseUserServers(readMcpServersSetting());
-    this.manager.setSources({ workspace: this.workspaceSource, vscode: this.vscodeSource, user });
+    this.manager.setSources({
+      workspace: this.workspaceSource,
+      vscode: this.vscodeSource,
+      user,
+      plugins: this.pluginSource,
+    });
     const problems = this.manager.problems().join('\n');
     if (problems && problems !== this.reported) {
       for (const p of this.manager.problems()) this.o.log.warn(`mcp: ${p}`);

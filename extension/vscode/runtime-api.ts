@@ -3,6 +3,7 @@ import type * as vscode from 'vscode';
 import type { ChatController } from '../core/agent/controller';
 import type { SessionHub } from '../core/sessions/session-hub';
 import type { AgentsView } from './agents-view';
+import type { PluginPicks } from './plugins-picks';
 
 export interface Runtime {
   /** The sidebar's chat (palette commands act on it). */
@@ -41,6 +42,8 @@ export interface Runtime {
   showMcpServers(): Promise<void>;
   /** Sextant: Add MCP Server — to user settings or the workspace's .mcp.json. */
   addMcpServer(): Promise<void>;
+  /** Sextant: Plugins, Add Plugin Marketplace…, Install Plugin… (Claude Code plugins). */
+  plugins: Pick<PluginPicks, 'show' | 'addMarketplace' | 'install'>;
   /** The browser came back from an MCP server's OAuth sign-in (the URI handler). */
   mcpOAuthRedirect(params: URLSearchParams): void;
   /** "Sextant: Approve Change" / "Deny Change": the proposal shown in `target` (a diff's URI) or the active tab. */

@@ -28,6 +28,7 @@ import { createPermissionHost } from './permission-host';
 import { createSandboxHost } from './sandbox-host';
 import { createRuntimeMcp } from './mcp-runtime';
 import { createRuntimeHooks } from './hooks-host';
+import { createRuntimePlugins } from './plugins-host';
 import { addMcpServer, showMcpServers } from './mcp-commands';
 import { ProvidersHost } from './providers-host';
 import { pickMode, pickModel, startResearch } from './quick-picks';
@@ -129,8 +130,11 @@ export async function createRuntime(
     }),
   );
   own(onTrustGranted(tools));
-  // Rules files, skills and slash commands: the workspace's and the user's own (in the home folder).
-  const project: ProjectContext = new ProjectContext(projectFilesOver(tools.ports.workspace, os.homedir()));
+  // Claude Code plugins (marketplaces, installs): their parts join the loaders below.
+  const plugins = own(createRuntimePlugins({ context, log }));
+  // Rules files, skills and slash commands: the workspace's, the user's own (home) and enabled plugins'.
+  const folders = () => plugins.manager.folders();
+  const project: ProjectContext = new ProjectContext(projectFilesOver(tools.ports.workspace, os.homedir(), folders));
   // Whether each tool call runs, asks or is refused: the user's rules, tightened by the workspace file.
   const permissions = own(
     createPermissionHost({
@@ -180,6 +184,7 @@ export async function createRuntime(
     policy: () => permissions.gate.policy(),
     sessionWorktree: (sessionId) => worktrees.sessions.get(sessionId),
   });
+  plugins.connect({ hooks: hooks.settings, mcp });
 
   // The one place approvals are answered: the card, the diff view and Approve/Deny Change all reach it.
   const approvals = new ApprovalBroker(log);
@@ -252,7 +257,7 @@ export async function createRuntime(
       mcp.post();
       hooks.post();
     },
-    rooting: worktrees.rooting({ ports: tools.ports, permissions, handlerParts: () => handlerParts }),
+    rooting: worktrees.rooting({ ports: tools.ports, permissions, handlerParts: () => handlerParts, plugins: folders }),
     log,
   };
 
@@ -352,6 +357,7 @@ export async function createRuntime(
     showAuditLog: () => permissions.showAuditLog(),
     showMcpServers: () => showMcpServers(mcp.manager, mcpChannel, mcp),
     addMcpServer: () => addMcpServer(log),
+    plugins: plugins.picks,
     mcpOAuthRedirect: (params) => mcp.oauthRedirect(params),
     showStorage: () => showStorage(store, readSettings().purgeDeletedAfterDays, log),
     decideChange: (decision, target) => diffReviews.decideActive(decision, target),

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import type { ToolServices } from '../core/agent/chat-services';
 import type { PermissionGate } from '../core/agent/permission-gate';
 import { ProjectContext } from '../core/extensions/project-context';
-import { projectFilesOver } from '../core/extensions/project-files';
+import { type PluginFolders, projectFilesOver } from '../core/extensions/project-files';
 import { rootedGate, rootedPorts } from '../core/worktrees/session-ports';
 import type { WorktreeSessions } from '../core/worktrees/session-registry';
 import type { HandlerHost } from './handlers';
@@ -28,6 +28,8 @@ export interface RootingDeps {
   permissions: { gate: PermissionGate; rootedAt(folders: string[]): PermissionGate };
   /** The shared handler parts (built after the first slots exist, so read late). */
   handlerParts(): SharedHandlerParts;
+  /** The enabled plugins' command, agent and skill folders (the same in every worktree). */
+  plugins?(): readonly PluginFolders[];
 }
 
 export function slotRooting(deps: RootingDeps): (sessionId: () => string) => SlotRooting {
@@ -35,7 +37,7 @@ export function slotRooting(deps: RootingDeps): (sessionId: () => string) => Slo
     const current = () => deps.sessions.get(sessionId());
     const ports = rootedPorts(deps.ports, current);
     const permissions = rootedGate(deps.permissions.gate, deps.permissions.rootedAt, current);
-    const project = new ProjectContext(projectFilesOver(ports.workspace, os.homedir()));
+    const project = new ProjectContext(projectFilesOver(ports.workspace, os.homedir(), deps.plugins));
     return {
       ports,
       permissions,

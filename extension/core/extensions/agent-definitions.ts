@@ -3,8 +3,9 @@
 // `disallowedTools` (tools taken away from those, `Write, Edit, Bash` for a read-only reviewer),
 // `model` (`inherit`, or a Sextant `provider/model`), and Sextant's optional `mode` (`plan`: read-only) —
 // whose body is the sub-agent's system prompt. Read from the workspace's `.sextant/agents/` and
-// `.claude/agents/`, then the user's `~/.sextant/agents/` and `~/.claude/agents/` (a name found first
-// wins), then the built-ins. A file with bad frontmatter is reported by name; the others still load.
+// `.claude/agents/`, then the user's `~/.sextant/agents/` and `~/.claude/agents/`, then the enabled
+// plugins' `agents/` (a name found first wins), then the built-ins. A file with bad frontmatter is
+// reported by name; the others still load.
 import * as path from 'node:path';
 import explorePrompt from '../../../prompts/subagent-explore.md';
 import researcherPrompt from '../../../prompts/subagent-researcher.md';
@@ -206,8 +207,20 @@ export async function discoverAgents(files: ProjectFiles): Promise<DiscoveredAge
     for (const d of WORKSPACE_AGENT_DIRS) places.push({ base: path.join(root, d), label: d });
   const home = files.home();
   if (home) for (const d of USER_AGENT_DIRS) places.push({ base: path.join(home, d), label: `~/${d}` });
-  for (const place of places) {
-    const entries = (await files.list(place.base)).filter((e) => e.type !== 'directory' && e.name.endsWith('.md'));
+  // The enabled plugins' agents come after the user's (a plugin never shadows your own definition).
+  const single: Array<{ base: string; label: string; only?: string }> = [];
+  for (const p of files.plugins?.() ?? [])
+    for (const dir of p.agents)
+      single.push(
+        dir.endsWith('.md')
+          ? { base: path.dirname(dir), label: `plugin ${p.name}`, only: path.basename(dir) }
+          : { base: dir, label: `plugin ${p.name}/${path.relative(p.root, dir)}` },
+      );
+  for (const place of [...places, ...single]) {
+    const only = 'only' in place ? place.only : undefined;
+    const entries = (await files.list(place.base)).filter(
+      (e) => e.type !== 'directory' && e.name.endsWith('.md') && (!only || e.name === only),
+    );
     for (const name of entries.map((e) => e.name).sort()) {
       const file = `${place.label}/${name}`;
       const read = await files.readText(path.join(place.base, name), AGENT_MAX_BYTES);

@@ -18,13 +18,31 @@ export interface ProjectFiles {
   readText(absPath: string, maxBytes: number): Promise<{ text?: string; size: number; refused?: string } | undefined>;
   /** A folder's entries; empty when it is missing (or a link the safe-read rule refuses). */
   list(absPath: string): Promise<Array<{ name: string; type: 'file' | 'directory' | 'other' }>>;
+  /** The enabled plugins' command, agent and skill folders (after the workspace's and the user's). */
+  plugins?(): readonly PluginFolders[];
 }
 
-export function projectFilesOver(workspace: WorkspacePort, home: string | undefined): ProjectFiles {
-  const scope = (): ReadScope => ({ roots: workspace.roots(), home });
+/** What an enabled plugin adds to the loaders (plugins/plugin-parts.ts reads it from the plugin). */
+export interface PluginFolders {
+  name: string;
+  root: string;
+  /** Folders or single `.md` files; a command is `/name:command`. */
+  commands: readonly string[];
+  agents: readonly string[];
+  /** Folders whose subfolders are skills. */
+  skills: readonly string[];
+}
+
+export function projectFilesOver(
+  workspace: WorkspacePort,
+  home: string | undefined,
+  plugins: () => readonly PluginFolders[] = () => [],
+): ProjectFiles {
+  const scope = (): ReadScope => ({ roots: workspace.roots(), home, pluginRoots: plugins().map((p) => p.root) });
   return {
     roots: () => workspace.roots(),
     home: () => home,
+    plugins,
     async readText(absPath, maxBytes) {
       // A link (CLAUDE.md -> AGENTS.md is common) is read at its real path, if that may be read.
       const read = await readRepositoryFile(workspace, absPath, scope(), maxBytes);

@@ -7,6 +7,7 @@
 // - a file named inside a workspace folder (the repository's) must resolve inside a workspace folder;
 // - a file named inside the user's home folder (the user's own: ~/.claude/CLAUDE.md, ~/.sextant/skills)
 //   must resolve inside the home folder — a link into the user's dotfiles repository is theirs to make;
+// - a file named inside an installed plugin's folder must resolve inside that folder;
 // - a file named anywhere else is not read;
 // - and in every case not where read_file refuses to read (keys, credentials, /proc, /sys, /dev), nor a
 //   project's secret file (.env …), nor anything but a regular file (a FIFO or device never ends).
@@ -23,6 +24,8 @@ export interface ReadScope {
   roots: readonly string[];
   /** The user's home folder; undefined: none (then only workspace files are read). */
   home: string | undefined;
+  /** Installed plugins' folders (plugins/): a file named inside one must resolve inside it. */
+  pluginRoots?: readonly string[];
 }
 
 /** What reading one file gave: its text, its size when too large, or why it was refused. */
@@ -71,6 +74,11 @@ async function refusal(
     const realRoots = await Promise.all(scope.roots.map(async (r) => (await realOf(files, r)) ?? r));
     if (realRoots.some((r) => inside(r, real))) return undefined;
     return `not read${via}: a workspace file must stay inside the workspace folders`;
+  }
+  const plugin = scope.pluginRoots?.find((r) => inside(r, abs));
+  if (plugin) {
+    if (inside((await realOf(files, plugin)) ?? plugin, real)) return undefined;
+    return `not read${via}: a plugin's file must stay inside the plugin's folder`;
   }
   if (home && inside(home, abs)) {
     if (homes.some((h) => inside(h, real))) return undefined;

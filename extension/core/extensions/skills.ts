@@ -32,10 +32,14 @@ export interface Skill {
 export async function discoverSkills(files: ProjectFiles): Promise<Skill[]> {
   const found = new Map<string, Skill>();
   const home = files.home();
-  const places: Array<{ base: string; label: string; scope: Skill['scope'] }> = [];
+  const places: Array<{ base: string; label: string; scope: Skill['scope']; ns?: string }> = [];
   for (const root of files.roots())
     for (const d of WORKSPACE_SKILL_DIRS) places.push({ base: path.join(root, d), label: d, scope: 'workspace' });
   if (home) for (const d of USER_SKILL_DIRS) places.push({ base: path.join(home, d), label: `~/${d}`, scope: 'user' });
+  // An enabled plugin's skills are `plugin:skill`, as Claude Code names them.
+  for (const p of files.plugins?.() ?? [])
+    for (const base of p.skills)
+      places.push({ base, label: `plugin ${p.name}/${path.relative(p.root, base)}`, scope: 'user', ns: p.name });
   for (const place of places) {
     const entries = (await files.list(place.base)).filter((e) => e.type !== 'file').map((e) => e.name);
     for (const folder of entries.sort()) {
@@ -44,7 +48,8 @@ export async function discoverSkills(files: ProjectFiles): Promise<Skill[]> {
       if (!read?.text) continue;
       const fm = parseFrontmatter(read.text);
       const label = `${place.label}/${folder}`;
-      const name = (fieldText(fm, 'name') ?? folder).slice(0, NAME_MAX);
+      const own = (fieldText(fm, 'name') ?? folder).slice(0, NAME_MAX);
+      const name = place.ns ? `${place.ns}:${own}` : own;
       const problem = fm.problem && `${label}/SKILL.md: ${fm.problem}`;
       const description = problem
         ? `Not loaded: ${problem}`

@@ -89,24 +89,49 @@ export function splitArguments(args: string): string[] {
   return out;
 }
 
+/** A folder of commands; `ns`: the namespace its commands are under (a plugin's name). */
+export interface CommandDir {
+  dir: string;
+  label: string;
+  ns?: string[];
+}
+
 /** The Markdown commands of one folder tree (e.g. the workspace's `.claude/commands`). */
-export function markdownCommandSource(files: ProjectFiles, dirs: () => Array<{ dir: string; label: string }>) {
+export function markdownCommandSource(files: ProjectFiles, dirs: () => CommandDir[]) {
   return {
     async list(): Promise<SlashCommand[]> {
       const out: SlashCommand[] = [];
-      for (const { dir, label } of dirs()) await collect(files, dir, label, [], out);
+      for (const { dir, label, ns } of dirs()) {
+        // A plugin's manifest may name one command file rather than a folder.
+        if (dir.endsWith('.md')) await collectFile(files, dir, label, ns ?? [], out);
+        else await collect(files, dir, label, ns ?? [], out);
+      }
       return out;
     },
   } satisfies SlashCommandSource;
 }
 
-/** The workspace's folders, then the user's home folders, in the order their commands win. */
-export function commandDirs(files: ProjectFiles): Array<{ dir: string; label: string }> {
-  const out: Array<{ dir: string; label: string }> = [];
+/**
+ * The workspace's folders, then the user's home folders, in the order their commands win; then the
+ * enabled plugins' (Claude Code's `/plugin-name:command`).
+ */
+export function commandDirs(files: ProjectFiles): CommandDir[] {
+  const out: CommandDir[] = [];
   for (const root of files.roots()) for (const d of COMMAND_DIRS) out.push({ dir: path.join(root, d), label: d });
   const home = files.home();
   if (home) for (const d of COMMAND_DIRS) out.push({ dir: path.join(home, d), label: `~/${d}` });
+  for (const p of files.plugins?.() ?? [])
+    for (const dir of p.commands) out.push({ dir, label: `plugin ${p.name}`, ns: [p.name] });
   return out;
+}
+
+async function collectFile(files: ProjectFiles, abs: string, label: string, ns: string[], out: SlashCommand[]) {
+  const base = path.basename(abs);
+  const name = [...ns, base.slice(0, -3)].join(':');
+  if (!/^[A-Za-z0-9_][\w.:-]*$/.test(name) || out.some((c) => c.name === name)) return;
+  const read = await files.readText(abs, COMMAND_MAX_BYTES);
+  if (read?.text === undefined) return;
+  out.push(markdownCommand(name, read.text, abs, label, files, `${label}/${base}`));
 }
 
 async function collect(files: ProjectFiles, dir: string, label: string, ns: string[], out: SlashCommand[]) {

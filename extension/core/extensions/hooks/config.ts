@@ -56,6 +56,9 @@ export interface HookCommand {
   /** Where it was configured: "user settings (sextant.hooks)" or a workspace file's path. */
   source: string;
   scope: 'user' | 'workspace';
+  /** A plugin's hook: the plugin's name, and the digest of its installed files (the approval binds it). */
+  plugin?: string;
+  pluginDigest?: string;
 }
 
 export interface HookSource {
@@ -187,6 +190,8 @@ export function workspaceHooksHash(
         t: h.timeoutS,
         i: h.if ?? null,
         x: scripts(h),
+        // Absent for the workspace's own hooks, so their hashes (and approvals) are what they were.
+        p: h.pluginDigest,
       })),
     ),
   );

@@ -12,6 +12,8 @@ export const USER_HOOKS_SOURCE = 'user settings (sextant.hooks)';
 export class HookSettings {
   private user: HookSource = { hooks: [], problems: [] };
   private workspace: HookSource[] = [];
+  /** The enabled plugins' hooks: approved with the workspace's, on the same card, bound to the same hash. */
+  private plugins: HookSource = { hooks: [], problems: [] };
   private lastHash: string | undefined;
   private readonly listeners = new Set<() => void>();
 
@@ -43,8 +45,14 @@ export class HookSettings {
     this.changed();
   }
 
+  /** The hooks of the enabled plugins (plugins/plugin-parts.ts), `${CLAUDE_PLUGIN_ROOT}` expanded. */
+  setPlugins(source: HookSource): void {
+    this.plugins = source;
+    this.changed();
+  }
+
   private workspaceHooks(): HookCommand[] {
-    return this.workspace.flatMap((s) => s.hooks);
+    return [...this.workspace.flatMap((s) => s.hooks), ...this.plugins.hooks];
   }
 
   private status() {
@@ -67,7 +75,7 @@ export class HookSettings {
   }
 
   problems(): string[] {
-    return [...this.user.problems, ...this.workspace.flatMap((s) => s.problems)];
+    return [...this.user.problems, ...this.workspace.flatMap((s) => s.problems), ...this.plugins.problems];
   }
 
   view(): HooksView {
