@@ -17,6 +17,7 @@ import type {
 import type { ChatController } from '../core/agent/controller';
 import { expandPrompt } from '../core/extensions/prompt-expansion';
 import { gitReviewDiff } from '../core/extensions/review';
+import { gitCommitCommand } from '../core/git/commit-command';
 import type { MayRead } from '../core/extensions/untracked-files';
 import type { ProjectContext } from '../core/extensions/project-context';
 import type { PromptHistory } from '../core/extensions/prompt-history';
@@ -152,6 +153,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     if (!attachments) return;
     const prompt = await expandPrompt(host.project.commands, expanded.text, {
       reviewDiff: gitReviewDiff(() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, host.references?.mayRead),
+      commit: gitCommitCommand(() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, host.references?.mayRead),
     });
     if (!prompt.ok) {
       host.post({

@@ -63,10 +63,14 @@ export async function createBranchAndPullRequest(
     await gitOut(s.top, ['switch', '-q', '-c', branch], o);
     created = true;
   }
-  const ahead = (await runGitCommand(s.top, ['rev-list', '--count', `${base}..HEAD`], o)).stdout.trim();
+  // Against the remote's base when it is known: local commits on main are what the pull request proposes.
+  const remoteBase = `refs/remotes/${remote}/${base}`;
+  const known = (await runGitCommand(s.top, ['rev-parse', '-q', '--verify', remoteBase], o)).code === 0;
+  const range = `${known ? remoteBase : base}..HEAD`;
+  const ahead = (await runGitCommand(s.top, ['rev-list', '--count', range], o)).stdout.trim();
   if (ahead === '0')
     throw new GitProblem('no_changes', `${branch} has no commits that ${base} does not: nothing to propose.`);
-  const log = (await runGitCommand(s.top, ['log', '--format=%s', `${base}..HEAD`], o)).stdout;
+  const log = (await runGitCommand(s.top, ['log', '--format=%s', range], o)).stdout;
   const pushed = await pushBranch(s.top, ports, o);
   const text = pullRequestText(session, log.split('\n').filter(Boolean));
   const pullRequest = await openPullRequest(

@@ -20,7 +20,7 @@ export function commitSource(s: RepoState, files: string[]): CommitRequest['from
 export async function commitHooks(top: string, o: GitRunOptions = {}): Promise<string[]> {
   const found: string[] = [];
   for (const hook of HOOKS) {
-    const file = (await runGitCommand(top, ['rev-parse', '--git-path', `hooks/${hook}`], o)).stdout.trim();
+    const file = (await runGitCommand(top, ['rev-parse', '--git-path', `hooks/${hook}`], { ...o, hooks: true })).stdout.trim();
     if (file && existsSync(path.resolve(top, file))) found.push(hook);
   }
   return found;

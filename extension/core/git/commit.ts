@@ -94,7 +94,7 @@ async function stageInto(
 async function commitFailure(top: string, stdout: string, stderr: string, o: GitRunOptions): Promise<GitProblem> {
   const output = `${stderr}\n${stdout}`.trim().slice(0, OUTPUT_MAX);
   for (const hook of ['pre-commit', 'commit-msg', 'prepare-commit-msg']) {
-    const file = (await runGitCommand(top, ['rev-parse', '--git-path', `hooks/${hook}`], o)).stdout.trim();
+    const file = (await runGitCommand(top, ['rev-parse', '--git-path', `hooks/${hook}`], { ...o, hooks: true })).stdout.trim();
     if (file && existsSync(path.resolve(top, file)) && !/nothing to commit|no changes added/i.test(output))
       return new GitProblem(
         'hook_failed',

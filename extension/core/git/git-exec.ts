@@ -2,8 +2,8 @@
 // process with a fixed environment — the scrubbed child environment (no provider keys, no tokens), the
 // git safety settings, English messages (LC_ALL=C, so a failure can be recognised), no terminal prompt
 // (a push that needs a password fails with git's reason instead of hanging), no editor and no pager.
-// Reads (`read`) also get Sextant's host-git hardening: no hooks, no filter drivers. The commit itself
-// (`hooks: true`) runs the repository's hooks as git runs them: the user approved that commit on its card.
+// Reads also get Sextant's host-git hardening: no hooks, no filter drivers. The commit itself
+// (`hooks: true`; also where git is asked which hooks exist) runs the repository's hooks as git runs them: the user approved that commit on its card.
 import { spawn } from 'node:child_process';
 import { defaultChildEnv } from '../security/child-env';
 import { hostGitEnv } from '../security/host-git';

@@ -10,3 +10,4 @@ export * from './pull-request';
 export * from './push';
 export * from './repo-state';
 export * from './review-findings';
+export * from './commit-command';
