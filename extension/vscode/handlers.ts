@@ -32,6 +32,8 @@ import { type ChatImage, ChatImageMediaTypeSchema, parseGoalArgs, parseInvocatio
 
 export interface HandlerHost {
   controller: ChatController;
+  /** A /review turn ended: its answer's findings go beside the code (review-comments.ts). */
+  reviewAnswered?(answer: string): void;
   log: vscode.LogOutputChannel;
   setApiKey(): Promise<void>;
   pickModel(): Promise<void>;
@@ -176,6 +178,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       ...(checkedImages ? { images: checkedImages } : {}),
     };
     await c.send(requestId, prompt.text, prompt.mode ?? mode, opts);
+    if (prompt.command === 'review' && c.lastEnd() === 'complete') host.reviewAnswered?.(c.lastAnswerText());
     if (c.lastEnd() !== 'complete' || c.isRunning()) return;
     const next = host.queue.shift();
     if (!next) return;

@@ -58,6 +58,7 @@ import { autoModeSettings, chatLimits, subagentLimits } from './chat-limits';
 import { windowCheckpoints } from './window-checkpoints';
 
 import type { Runtime } from './runtime-api';
+import { createGitHost } from './git-host';
 export type { Runtime } from './runtime-api';
 
 export async function createRuntime(
@@ -308,6 +309,8 @@ export async function createRuntime(
   const sidebar = chats.sidebar;
   late.hub = hub;
   late.sidebar = sidebar;
+  const git = own(createGitHost({ resolveModel: (ref) => providers.resolve(ref), fleet, gate: permissions.gate,
+    controller: () => sidebar.slot.controller, handle: (raw) => sidebar.handle(raw) }));
 
   // A reloaded window (or a restarted VS Code) reopens the chat this workspace had open — read from
   // history, so that one waits for the store; every message waits for it too, so nothing is shown or
@@ -334,6 +337,7 @@ export async function createRuntime(
       return sidebar.slot.controller;
     },
     hub,
+    git,
     agents: chats.agents,
     handle: (raw) => sidebar.handle(raw),
     openInEditor: (sessionId) => (sessionId ? chats.openInEditor(sessionId) : worktrees.newEditorChat()),
@@ -384,6 +388,7 @@ export async function createRuntime(
     project,
     tools,
     permissions,
+    reviewAnswered: (answer) => git.reviewAnswered(answer),
   });
   warmFirstRequest({ warmModel: () => providers.warm(sidebar.slot.controller.currentModel()) });
   return runtime;
