@@ -5,12 +5,7 @@
 // sextant.git.commitMessageModel, else the chat's; the window's budget caps are checked first and the
 // call's spending counted in them.
 import * as vscode from 'vscode';
-import {
-  commitMessageContext,
-  GitProblem,
-  writeCommitMessage,
-  type CommitMessageDeps,
-} from '../core/git';
+import { commitMessageContext, GitProblem, writeCommitMessage, type CommitMessageDeps } from '../core/git';
 import type { MayRead } from '../core/extensions/untracked-files';
 
 /** The part of the built-in git extension's API (`vscode.git`, getAPI(1)) used here. */
@@ -31,7 +26,7 @@ async function gitApi(): Promise<GitApi | undefined> {
   return exports.getAPI(1);
 }
 
-/** The repository the button was pressed for (its SourceControl has `rootUri`), else the active file's, else the first. */
+/** The repository the button was for (its SourceControl's `rootUri`), else the active file's, else the first. */
 function pickRepository(api: GitApi, arg: unknown): GitApiRepository | undefined {
   const root = (arg as { rootUri?: vscode.Uri } | undefined)?.rootUri;
   const byRoot = root && api.repositories.find((r) => r.rootUri.toString() === root.toString());
@@ -59,7 +54,11 @@ export async function generateCommitMessage(deps: CommitMessageHostDeps, arg?: u
   const configured = vscode.workspace.getConfiguration('sextant.git').get<string>(COMMIT_MESSAGE_MODEL_SETTING, '');
   const modelRef = () => configured.trim() || deps.chatModel();
   await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Sextant: writing the commit message…', cancellable: true },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: 'Sextant: writing the commit message…',
+      cancellable: true,
+    },
     async (_progress, token) => {
       const stop = new AbortController();
       const sub = token.onCancellationRequested(() => stop.abort());

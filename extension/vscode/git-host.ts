@@ -33,7 +33,10 @@ export class GitHost implements vscode.Disposable {
 
   generateCommitMessage(arg?: unknown): Promise<void> {
     const { resolveModel, budget, chatModel, mayRead } = this.deps;
-    return generateCommitMessage({ message: { resolveModel, budget }, chatModel, ...(mayRead ? { mayRead } : {}) }, arg);
+    return generateCommitMessage(
+      { message: { resolveModel, budget }, chatModel, ...(mayRead ? { mayRead } : {}) },
+      arg,
+    );
   }
 
   createPullRequest(): Promise<void> {
@@ -70,9 +73,16 @@ function root(): string | undefined {
 /** The GitHost over the runtime's parts: the sidebar chat's model and session, the window's fleet and policy. */
 export function createGitHost(o: {
   resolveModel: CommitMessageDeps['resolveModel'];
-  fleet: { check: NonNullable<CommitMessageDeps['budget']>['check']; report(id: string, s: { tokens: number; costUsd?: number }): unknown };
+  fleet: {
+    check: NonNullable<CommitMessageDeps['budget']>['check'];
+    report(id: string, s: { tokens: number; costUsd?: number }): unknown;
+  };
   gate: PermissionGate;
-  controller(): { currentModel(): string; currentSessionRef(): { title: string } | undefined; lastAnswerText(): string };
+  controller(): {
+    currentModel(): string;
+    currentSessionRef(): { title: string } | undefined;
+    lastAnswerText(): string;
+  };
   handle(raw: unknown): Promise<void>;
   mayRead?: MayRead;
 }): GitHost {

@@ -30,11 +30,8 @@ export async function createPullRequestCommand(deps: PullRequestHostDeps): Promi
             return { decision: d.decision, reason: d.reason };
           },
           approve: async (command, detail) =>
-            (await vscode.window.showWarningMessage(
-              `Sextant: run "${command}"?`,
-              { modal: true, detail },
-              'Push',
-            )) === 'Push',
+            (await vscode.window.showWarningMessage(`Sextant: run "${command}"?`, { modal: true, detail }, 'Push')) ===
+            'Push',
           run: (args, cwd) => runGitCommand(cwd, args),
           copyToClipboard: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
           openUrl: async (url) => void (await vscode.env.openExternal(vscode.Uri.parse(url))),

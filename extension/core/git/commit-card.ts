@@ -20,7 +20,9 @@ export function commitSource(s: RepoState, files: string[]): CommitRequest['from
 export async function commitHooks(top: string, o: GitRunOptions = {}): Promise<string[]> {
   const found: string[] = [];
   for (const hook of HOOKS) {
-    const file = (await runGitCommand(top, ['rev-parse', '--git-path', `hooks/${hook}`], { ...o, hooks: true })).stdout.trim();
+    const file = (
+      await runGitCommand(top, ['rev-parse', '--git-path', `hooks/${hook}`], { ...o, hooks: true })
+    ).stdout.trim();
     if (file && existsSync(path.resolve(top, file))) found.push(hook);
   }
   return found;
@@ -31,7 +33,13 @@ export async function cardDiff(s: RepoState, files: string[], o: GitRunOptions =
   const from = commitSource(s, files);
   const lit = files.map((f) => `:(literal)${f}`);
   const base = ['diff', '--no-ext-diff', '--no-textconv', '--no-color', '--stat', '--patch'];
-  const tracked = (await runGitCommand(s.top, from === 'index' ? [...base, '--cached', '--', ...lit] : [...base, 'HEAD', '--', ...lit], o)).stdout;
+  const tracked = (
+    await runGitCommand(
+      s.top,
+      from === 'index' ? [...base, '--cached', '--', ...lit] : [...base, 'HEAD', '--', ...lit],
+      o,
+    )
+  ).stdout;
   const untracked = files.filter((f) => s.untracked.includes(f)).map((f) => `new file: ${f}`);
   const diff = [tracked.trim(), ...untracked].filter(Boolean).join('\n');
   return diff.length > CARD_DIFF_MAX ? `${diff.slice(0, CARD_DIFF_MAX)}\n[… the diff goes on]` : diff;
@@ -56,7 +64,10 @@ export function commitCardText(
   ];
   const others = s.staged.filter((f) => !req.files.includes(f));
   if (others.length) lines.push('', `Staged but not in this commit (they stay staged): ${others.join(', ')}`);
-  lines.push('', hooks.length ? `Hooks that run: ${hooks.join(', ')} (on your machine, as git runs them)` : 'No hooks.');
+  lines.push(
+    '',
+    hooks.length ? `Hooks that run: ${hooks.join(', ')} (on your machine, as git runs them)` : 'No hooks.',
+  );
   if (diff) lines.push('', 'Diff:', diff);
   return lines.join('\n');
 }

@@ -72,7 +72,8 @@ export function commitMessagePrompt(c: CommitMessageContext): string {
     : 'The repository has no commits yet: write a short imperative subject.';
   const diff = c.diff.length > MESSAGE_DIFF_MAX ? `${c.diff.slice(0, MESSAGE_DIFF_MAX)}\n[diff cut here]` : c.diff;
   const which = c.staged ? 'the staged changes' : 'all changes (nothing is staged)';
-  return `${style}\n\nWrite the commit message for ${which}${c.branch ? ` on branch ${c.branch}` : ''}:\n\n\`\`\`diff\n${diff}\n\`\`\``;
+  const on = c.branch ? ` on branch ${c.branch}` : '';
+  return `${style}\n\nWrite the commit message for ${which}${on}:\n\n\`\`\`diff\n${diff}\n\`\`\``;
 }
 
 /** The model's answer as a message: code fences, quotes and a "Commit message:" lead-in taken off. */

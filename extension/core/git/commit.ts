@@ -84,9 +84,15 @@ async function stageInto(
   }
   // The staged version of each file: its entry copied from the user's index, or removed when staged as deleted.
   const entries = await gitOut(top, ['ls-files', '-s', '-z', '--', ...files.map(literal)], real);
-  const present = new Set(entries.split('\0').filter(Boolean).map((e) => e.slice(e.indexOf('\t') + 1)));
+  const present = new Set(
+    entries
+      .split('\0')
+      .filter(Boolean)
+      .map((e) => e.slice(e.indexOf('\t') + 1)),
+  );
   const removed = files.filter((f) => !present.has(f));
-  if (removed.length) await gitOut(top, ['rm', '-q', '--cached', '--ignore-unmatch', '--', ...removed.map(literal)], temp);
+  if (removed.length)
+    await gitOut(top, ['rm', '-q', '--cached', '--ignore-unmatch', '--', ...removed.map(literal)], temp);
   if (entries) await gitOut(top, ['update-index', '-z', '--index-info'], { ...temp, input: entries });
 }
 
@@ -94,7 +100,9 @@ async function stageInto(
 async function commitFailure(top: string, stdout: string, stderr: string, o: GitRunOptions): Promise<GitProblem> {
   const output = `${stderr}\n${stdout}`.trim().slice(0, OUTPUT_MAX);
   for (const hook of ['pre-commit', 'commit-msg', 'prepare-commit-msg']) {
-    const file = (await runGitCommand(top, ['rev-parse', '--git-path', `hooks/${hook}`], { ...o, hooks: true })).stdout.trim();
+    const file = (
+      await runGitCommand(top, ['rev-parse', '--git-path', `hooks/${hook}`], { ...o, hooks: true })
+    ).stdout.trim();
     if (file && existsSync(path.resolve(top, file)) && !/nothing to commit|no changes added/i.test(output))
       return new GitProblem(
         'hook_failed',

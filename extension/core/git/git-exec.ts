@@ -3,7 +3,8 @@
 // git safety settings, English messages (LC_ALL=C, so a failure can be recognised), no terminal prompt
 // (a push that needs a password fails with git's reason instead of hanging), no editor and no pager.
 // Reads also get Sextant's host-git hardening: no hooks, no filter drivers. The commit itself
-// (`hooks: true`; also where git is asked which hooks exist) runs the repository's hooks as git runs them: the user approved that commit on its card.
+// (`hooks: true`; also where git is asked which hooks exist) runs the repository's hooks as git runs
+// them: the user approved that commit on its card.
 import { spawn } from 'node:child_process';
 import { defaultChildEnv } from '../security/child-env';
 import { hostGitEnv } from '../security/host-git';

@@ -31,8 +31,14 @@ const SEVERITIES: Record<string, FindingSeverity> = {
 };
 
 /** `- **high** [src/a.ts:12](src/a.ts#L12) — text` (the link may also be plain `src/a.ts:12`). */
-const FINDING =
-  /^\s*(?:[-*]|\d+[.)])\s+\*{0,2}\[?([A-Za-z]+)\]?\*{0,2}:?\s+(?:\[([^\]]+?):(\d+)(?:[-–]\d+)?\]\([^)]*\)|`?([^\s`]+?):(\d+)(?:[-–]\d+)?`?)\s*(?:[—–:-]+\s*)?(.+)$/;
+const FINDING = new RegExp(
+  [
+    '^\\s*(?:[-*]|\\d+[.)])\\s+\\*{0,2}\\[?([A-Za-z]+)\\]?\\*{0,2}:?\\s+', // - **severity**
+    '(?:\\[([^\\]]+?):(\\d+)(?:[-–]\\d+)?\\]\\([^)]*\\)', // [path:line](…)
+    '|`?([^\\s`]+?):(\\d+)(?:[-–]\\d+)?`?)', // or path:line
+    '\\s*(?:[—–:-]+\\s*)?(.+)$', // — the text
+  ].join(''),
+);
 
 export function parseReviewFindings(answer: string): ReviewFinding[] {
   const out: ReviewFinding[] = [];

@@ -15,7 +15,10 @@ test('/commit: an Agent prompt with the state, the style and the diff; a clean t
   try {
     const commit = gitCommitCommand(() => r.dir);
     const clean = await expandPrompt(new SlashCommandRegistry(), '/commit', { commit });
-    assert.deepEqual(clean, { ok: false, message: 'Nothing to commit: the working tree is clean (no staged or changed files).' });
+    assert.deepEqual(clean, {
+      ok: false,
+      message: 'Nothing to commit: the working tree is clean (no staged or changed files).',
+    });
     r.write('src/button.ts', 'export const label = "OK";\n');
     const out = await expandPrompt(new SlashCommandRegistry(), '/commit keep it short', { commit });
     assert.ok(out.ok);

@@ -12,7 +12,9 @@ import { hasGit, makeRepo } from './git-repo';
 const skip = hasGit ? false : 'git is not installed';
 const HISTORY = ['feat(parser): read nested lists', 'fix(cli): exit 2 on a bad flag', 'docs: explain the cache'];
 
-async function withFake<T>(fn: (fake: Awaited<ReturnType<typeof startFakeLlm>>, deps: Parameters<typeof writeCommitMessage>[0]) => Promise<T>) {
+async function withFake<T>(
+  fn: (fake: Awaited<ReturnType<typeof startFakeLlm>>, deps: Parameters<typeof writeCommitMessage>[0]) => Promise<T>,
+) {
   const fake = await startFakeLlm();
   const provider = openai.createProvider({ name: 'fake', kind: 'openai', baseUrl: `${fake.baseUrl}/v1` }, 'k');
   try {
@@ -27,7 +29,9 @@ function userText(body: unknown): string {
   return messages.map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
 }
 
-test('a message from the staged diff in the repository style: the log and the staged diff are in the request', { skip }, async () => {
+test('a message from the staged diff in the repository style: the log and the staged diff are in the request', {
+  skip,
+}, async () => {
   const r = makeRepo({ history: HISTORY });
   try {
     r.write('src/auth.ts', 'export const loggedIn = (u?: string) => Boolean(u);\n');
@@ -69,7 +73,10 @@ test('nothing staged: the message covers every change, new files included', { sk
 test('Stop aborts the model request; a reached budget makes none; a clean tree is refused', { skip }, async () => {
   const r = makeRepo();
   try {
-    await assert.rejects(commitMessageContext(r.dir), (e: unknown) => e instanceof GitProblem && e.code === 'no_changes');
+    await assert.rejects(
+      commitMessageContext(r.dir),
+      (e: unknown) => e instanceof GitProblem && e.code === 'no_changes',
+    );
     r.write('history/0.txt', 'changed\n');
     const context = await commitMessageContext(r.dir);
     await withFake(async (fake, deps) => {
@@ -85,7 +92,10 @@ test('Stop aborts the model request; a reached budget makes none; a clean tree i
           report: () => undefined,
         },
       };
-      await assert.rejects(writeCommitMessage(capped, context, () => {}, new AbortController().signal), /budget/);
+      await assert.rejects(
+        writeCommitMessage(capped, context, () => {}, new AbortController().signal),
+        /budget/,
+      );
       assert.equal(fake.requests.length, 1, 'no request past a reached cap');
     });
   } finally {

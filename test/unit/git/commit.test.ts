@@ -26,7 +26,9 @@ function problem(code: string, text: RegExp) {
   return (e: unknown) => e instanceof GitProblem && e.code === code && text.test(e.message);
 }
 
-test('/commit (git_commit): the card lists exactly the files committed; another staged file stays staged', { skip }, async () => {
+test('/commit (git_commit): the card lists exactly the files committed; another staged file stays staged', {
+  skip,
+}, async () => {
   const r = makeRepo();
   try {
     r.write('history/0.txt', 'first, edited\n');
@@ -52,7 +54,10 @@ test('/commit (git_commit): the card lists exactly the files committed; another 
     assert.equal(r.git('log', '-1', '--format=%an <%ae>').trim(), 'Test User <test@example.com>');
     assert.equal(r.git('diff', '--cached', '--name-only').trim(), 'staged-elsewhere.txt');
     assert.match(r.git('status', '--porcelain'), /\?\? "left alone\.txt"|\?\? left alone\.txt/);
-    assert.deepEqual(readdirSync(join(r.dir, '.git')).filter((n) => n.startsWith('sextant-commit-index')), []);
+    assert.deepEqual(
+      readdirSync(join(r.dir, '.git')).filter((n) => n.startsWith('sextant-commit-index')),
+      [],
+    );
   } finally {
     r.done();
   }
@@ -74,7 +79,9 @@ test('staged files commit as staged: the unstaged edit of the same file is not t
   }
 });
 
-test('a failing pre-commit hook: nothing committed, the index exactly as it was, and the hook’s reason said', { skip }, async () => {
+test('a failing pre-commit hook: nothing committed, the index exactly as it was, and the hook’s reason said', {
+  skip,
+}, async () => {
   const r = makeRepo();
   try {
     r.hook('pre-commit', 'echo "lint: trailing space in history/0.txt" >&2\nexit 1');
@@ -91,9 +98,16 @@ test('a failing pre-commit hook: nothing committed, the index exactly as it was,
     assert.match(String(result.forModel), /lint: trailing space in history\/0\.txt/);
     assert.match(String(result.forModel), /staged changes are as they were/);
     assert.equal(r.git('rev-parse', 'HEAD'), head, 'nothing committed');
-    assert.deepEqual(readFileSync(join(r.dir, '.git', 'index')), indexBytes, 'the index file is byte for byte the same');
+    assert.deepEqual(
+      readFileSync(join(r.dir, '.git', 'index')),
+      indexBytes,
+      'the index file is byte for byte the same',
+    );
     assert.equal(r.git('status', '--porcelain'), status);
-    assert.deepEqual(readdirSync(join(r.dir, '.git')).filter((n) => n.startsWith('sextant-commit-index')), []);
+    assert.deepEqual(
+      readdirSync(join(r.dir, '.git')).filter((n) => n.startsWith('sextant-commit-index')),
+      [],
+    );
   } finally {
     r.done();
   }
@@ -112,7 +126,9 @@ test('hooks run as git runs them, on the index the card shows (never --no-verify
   }
 });
 
-test('bad input: detached HEAD, a merge in progress, no identity, no changes — each says what to do', { skip }, async () => {
+test('bad input: detached HEAD, a merge in progress, no identity, no changes — each says what to do', {
+  skip,
+}, async () => {
   const r = makeRepo({ history: ['one', 'two'] });
   const home = mkdtempSync(join(tmpdir(), 'sextant empty home '));
   try {

@@ -83,7 +83,19 @@ test('a rejected push says so and what to do; nothing is forced', { skip }, asyn
     const bare = withRemote(r);
     const other = join(r.base, 'other clone');
     spawnSync('git', ['clone', '-q', bare, other]);
-    spawnSync('git', ['-C', other, '-c', 'user.name=O', '-c', 'user.email=o@x', 'commit', '-q', '--allow-empty', '-m', 'theirs']);
+    spawnSync('git', [
+      '-C',
+      other,
+      '-c',
+      'user.name=O',
+      '-c',
+      'user.email=o@x',
+      'commit',
+      '-q',
+      '--allow-empty',
+      '-m',
+      'theirs',
+    ]);
     spawnSync('git', ['-C', other, 'push', '-q', 'origin', 'main']);
     const theirs = remoteRef(bare, 'refs/heads/main');
     r.git('commit', '-q', '--allow-empty', '-m', 'mine');
@@ -97,7 +109,9 @@ test('a rejected push says so and what to do; nothing is forced', { skip }, asyn
   }
 });
 
-test('gh absent: a branch is made, pushed after approval, the body copied and the compare URL reported', { skip }, async () => {
+test('gh absent: a branch is made, pushed after approval, the body copied and the compare URL reported', {
+  skip,
+}, async () => {
   const r = makeRepo();
   const bin = mkdtempSync(join(tmpdir(), 'sextant no gh '));
   try {
@@ -116,7 +130,11 @@ test('gh absent: a branch is made, pushed after approval, the body copied and th
     const { p, asked } = ports(r, true);
     const done = await createBranchAndPullRequest(
       r.dir,
-      { title: 'Add the login page', summary: 'Added login.ts.', review: '- **low** [login.ts:1](login.ts#L1) — empty' },
+      {
+        title: 'Add the login page',
+        summary: 'Added login.ts.',
+        review: '- **low** [login.ts:1](login.ts#L1) — empty',
+      },
       {
         ...p,
         copyToClipboard: async (t) => void copied.push(t),
