@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { PermissionGate } from '../core/agent/permission-gate';
 import type { MayRead } from '../core/extensions/untracked-files';
 import type { CommitMessageDeps } from '../core/git';
+import type { SandboxPort } from '../core/sandbox/types';
 import { generateCommitMessage } from './git-commit-message';
 import { createPullRequestCommand } from './git-pull-request';
 import { ReviewComments } from './review-comments';
@@ -16,6 +17,7 @@ export interface GitHostDeps {
   budget: NonNullable<CommitMessageDeps['budget']>;
   chatModel(): string;
   gate: PermissionGate;
+  sandbox(): SandboxPort | undefined;
   mayRead?: MayRead;
   /** The chat's title and last answer (the pull request's text). */
   session(): { title: string; summary: string };
@@ -43,6 +45,7 @@ export class GitHost implements vscode.Disposable {
     return createPullRequestCommand({
       root,
       gate: this.deps.gate,
+      sandbox: this.deps.sandbox,
       session: () => ({ ...this.deps.session(), ...(this.lastReview ? { review: this.lastReview } : {}) }),
     });
   }
@@ -72,34 +75,36 @@ function root(): string | undefined {
 
 /** The GitHost over the runtime's parts: the sidebar chat's model and session, the window's fleet and policy. */
 export function createGitHost(o: {
-  resolveModel: CommitMessageDeps['resolveModel'];
+  providers: { resolve: CommitMessageDeps['resolveModel'] };
   fleet: {
     check: NonNullable<CommitMessageDeps['budget']>['check'];
     report(id: string, s: { tokens: number; costUsd?: number }): unknown;
   };
   gate: PermissionGate;
-  controller(): {
-    currentModel(): string;
-    currentSessionRef(): { title: string } | undefined;
-    lastAnswerText(): string;
+  ports: { sandbox?: SandboxPort };
+  sidebar: {
+    slot: {
+      controller: {
+        currentModel(): string;
+        currentSessionRef(): { title: string } | undefined;
+        lastAnswerText(): string;
+      };
+    };
+    handle(raw: unknown): Promise<void>;
   };
-  handle(raw: unknown): Promise<void>;
-  mayRead?: MayRead;
 }): GitHost {
+  const chat = () => o.sidebar.slot.controller;
   return new GitHost({
-    resolveModel: o.resolveModel,
+    resolveModel: (ref) => o.providers.resolve(ref),
     // The message call counts against the window's caps like a chat's request (its own fleet entry).
     budget: { check: () => o.fleet.check(), report: (s) => void o.fleet.report('git-commit-message', s) },
-    chatModel: () => o.controller().currentModel(),
+    chatModel: () => chat().currentModel(),
     gate: o.gate,
-    ...(o.mayRead ? { mayRead: o.mayRead } : {}),
-    session: () => ({
-      title: o.controller().currentSessionRef()?.title ?? 'Changes',
-      summary: o.controller().lastAnswerText(),
-    }),
+    sandbox: () => o.ports.sandbox,
+    session: () => ({ title: chat().currentSessionRef()?.title ?? 'Changes', summary: chat().lastAnswerText() }),
     sendToAgent: async (text) => {
       await vscode.commands.executeCommand('sextant.focusChat');
-      await o.handle({ type: 'send', requestId: randomUUID(), text, mode: 'agent' });
+      await o.sidebar.handle({ type: 'send', requestId: randomUUID(), text, mode: 'agent' });
     },
   });
 }

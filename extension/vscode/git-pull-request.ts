@@ -5,12 +5,15 @@
 // asks before opening it). Title and body come from the session: its title, last answer and review.
 import * as vscode from 'vscode';
 import type { PermissionGate } from '../core/agent/permission-gate';
-import { createBranchAndPullRequest, GitProblem, runGitCommand, type SessionSummary } from '../core/git';
+import { boxedGitRunner, createBranchAndPullRequest, GitProblem, type SessionSummary } from '../core/git';
+import type { SandboxPort } from '../core/sandbox/types';
 import { decide } from '../core/permissions';
 
 export interface PullRequestHostDeps {
   root(): string | undefined;
   gate: PermissionGate;
+  /** The box (and its proxy) the push runs in when the sandbox is on. */
+  sandbox(): SandboxPort | undefined;
   session(): SessionSummary;
 }
 
@@ -32,7 +35,7 @@ export async function createPullRequestCommand(deps: PullRequestHostDeps): Promi
           approve: async (command, detail) =>
             (await vscode.window.showWarningMessage(`Sextant: run "${command}"?`, { modal: true, detail }, 'Push')) ===
             'Push',
-          run: (args, cwd) => runGitCommand(cwd, args),
+          run: boxedGitRunner(deps.sandbox),
           copyToClipboard: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
           openUrl: async (url) => void (await vscode.env.openExternal(vscode.Uri.parse(url))),
         }),

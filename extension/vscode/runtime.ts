@@ -309,15 +309,7 @@ export async function createRuntime(
   const sidebar = chats.sidebar;
   late.hub = hub;
   late.sidebar = sidebar;
-  const git = own(
-    createGitHost({
-      resolveModel: (ref) => providers.resolve(ref),
-      fleet,
-      gate: permissions.gate,
-      controller: () => sidebar.slot.controller,
-      handle: (raw) => sidebar.handle(raw),
-    }),
-  );
+  const git = own(createGitHost({ providers, fleet, gate: permissions.gate, ports: tools.ports, sidebar }));
 
   // A reloaded window (or a restarted VS Code) reopens the chat this workspace had open — read from
   // history, so that one waits for the store; every message waits for it too, so nothing is shown or

@@ -11,3 +11,4 @@ export * from './push';
 export * from './repo-state';
 export * from './review-findings';
 export * from './commit-command';
+export * from './boxed-git';

@@ -54,7 +54,7 @@ function repository(workspace: string): () => void {
 }
 
 async function showSourceControl(wb: Workbench): Promise<void> {
-  await wb.runPaletteCommand('View: Show Source Control');
+  await wb.openActivity('Source Control');
 }
 
 export function gitScenarios(e2e: E2E): void {
@@ -141,10 +141,10 @@ export function gitScenarios(e2e: E2E): void {
           hasText: /^3$/,
         });
         const lineBox = await line3.first().boundingBox();
-        const zoneBox = await page
-          .locator('.editor-group-container.active .zone-widget', { has: thread })
-          .first()
-          .boundingBox();
+        const zone = page
+          .locator('.editor-group-container.active .zone-widget', { has: page.locator('.review-widget') })
+          .filter({ hasText: 'fall back to' });
+        const zoneBox = await zone.first().boundingBox();
         assert.ok(lineBox && zoneBox, 'the line and the comment are on screen');
         assert.ok(
           Math.abs(zoneBox.y - (lineBox.y + lineBox.height)) <= 2,
