@@ -74,7 +74,24 @@ export function gitScenarios(e2e: E2E): void {
         await showSourceControl(wb);
         // The button is on the Source Control title once the Git extension has opened the repository.
         const button = page.locator('.part.sidebar [aria-label="Write Commit Message"]').first();
-        await waitUntil('the "Write Commit Message" button in Source Control', () => button.click({ timeout: 60_000 }));
+        // View title actions show while the pointer is over the view: hover it, as a user's pointer would be.
+        const clicked = await poll(
+          'the "Write Commit Message" button in Source Control',
+          async () => {
+            await page.locator('.part.sidebar .composite.title').first().hover();
+            return button.click({ timeout: 3_000 }).then(
+              () => true,
+              () => false,
+            );
+          },
+          60_000,
+        ).catch(async (err: unknown) => {
+          const labels = await page
+            .locator('.part.sidebar .action-label')
+            .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+          throw new Error(`${String(err)}; the actions there: ${JSON.stringify(labels)}`);
+        });
+        assert.ok(clicked);
         const input = page.locator('.part.sidebar .scm-editor .view-lines').first();
         await poll(
           'the message in the commit input box',
