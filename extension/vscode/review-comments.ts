@@ -82,7 +82,8 @@ export class ReviewComments implements vscode.Disposable {
 
   private comment(f: ReviewFinding, index: number): vscode.Comment {
     const link = `command:${APPLY_FIX_COMMAND}?${encodeURIComponent(JSON.stringify([index]))}`;
-    const body = new vscode.MarkdownString(`**${f.severity}** — ${escapeMarkdown(f.message)}\n\n[Apply Fix](${link})`);
+    const text = `**${f.severity}** — ${escapeMarkdown(f.message)}`;
+    const body = new vscode.MarkdownString(`${text}\n\n[Apply Fix](${link})`);
     // Only this command may run from the comment's links.
     body.isTrusted = { enabledCommands: [APPLY_FIX_COMMAND] };
     return { body, mode: vscode.CommentMode.Preview, author: { name: 'Sextant review' } };

@@ -29,7 +29,9 @@ function boxedPorts(r: Repo, extraWriteRoots: string[]): PushPorts {
   };
 }
 
-test('push in the box: lands in a bare remote the box may write; refused for one outside its roots', { skip }, async () => {
+test('push in the box: lands in a bare remote the box may write; refused for one outside its roots', {
+  skip,
+}, async () => {
   const r = makeRepo();
   try {
     const bare = join(r.base, 'remote repo.git');
