@@ -78,7 +78,8 @@ export function gitScenarios(e2e: E2E): void {
         const clicked = await poll(
           'the "Write Commit Message" button in Source Control',
           async () => {
-            await page.locator('.part.sidebar .composite.title').first().hover();
+            // The pane header holding the button (the repository's "Changes" pane) shows its actions on hover.
+            await page.locator('.part.sidebar .pane-header', { has: button }).first().hover();
             return button.click({ timeout: 3_000 }).then(
               () => true,
               () => false,
