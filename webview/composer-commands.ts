@@ -60,6 +60,8 @@ export function classify(text: string, info: ProjectContextInfo | undefined): Co
     return goal.kind === 'clear' ? { kind: 'builtin', name: 'goal', args: call.args } : { kind: 'host', mode: 'agent' };
   }
   if (call.name === 'review') return { kind: 'host' };
+  // `/commit` ends in the git_commit tool's card, which only Agent mode has.
+  if (call.name === 'commit') return { kind: 'host', mode: 'agent' };
   // An MCP server's prompt (`/mcp__<server>__<prompt>`): the host resolves it (mcp-host.ts).
   if (call.name.startsWith('mcp__')) return { kind: 'host' };
   if (BUILTIN_COMMANDS.some((b) => b.name === call.name)) {

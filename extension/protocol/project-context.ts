@@ -29,6 +29,7 @@ export type ProjectContextInfo = z.infer<typeof ProjectContextInfoSchema>;
  */
 export const BUILTIN_COMMANDS = [
   { name: 'clear', description: 'Start a new chat (this one stays in History)' },
+  { name: 'commit', description: 'Commit the changes: files and message on one card', argumentHint: '[note]' },
   { name: 'compact', description: 'Summarise the older turns into a brief now' },
   { name: 'context', description: 'Show what fills the context window' },
   { name: 'cost', description: 'Show what this chat has cost so far' },

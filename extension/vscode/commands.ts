@@ -85,6 +85,11 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
       await (await host.get()).research(question, { plan: true });
     }),
     guarded('sextant.exportReport', async () => (await host.get()).exportReport()),
+    // Issue 41: the Source Control title's button passes its SourceControl; a comment thread's action, the thread.
+    guarded('sextant.git.generateCommitMessage', async (scm) => (await host.get()).git.generateCommitMessage(scm)),
+    guarded('sextant.git.createPullRequest', async () => (await host.get()).git.createPullRequest()),
+    guarded('sextant.review.applyFix', async (target) => (await host.get()).git.applyFix(target)),
+    guarded('sextant.review.clearFindings', async () => (await host.get()).git.clearFindings()),
     // From a diff's title bar the argument is the proposal's URI; from a key or the palette, none.
     guarded('sextant.approveChange', async (target) => (await host.get()).decideChange('approve', target)),
     guarded('sextant.denyChange', async (target) => (await host.get()).decideChange('deny', target)),

@@ -36,6 +36,7 @@ export function sharedHandlerParts(o: {
   project: ProjectContext;
   tools: ToolsHost;
   permissions: ReturnType<typeof createPermissionHost>;
+  reviewAnswered?: (answer: string) => void;
 }): SharedHandlerParts {
   const { context, runtime, mcp, tools } = o;
   const editor = new EditorReferences();
@@ -55,6 +56,7 @@ export function sharedHandlerParts(o: {
     });
   return {
     log: o.channel,
+    ...(o.reviewAnswered ? { reviewAnswered: o.reviewAnswered } : {}),
     setApiKey: runtime.setApiKey,
     setPermissionMode: (mode) => o.permissions.setDefaultMode(mode),
     pickModel: runtime.pickModel,

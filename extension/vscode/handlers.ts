@@ -17,6 +17,7 @@ import type {
 import type { ChatController } from '../core/agent/controller';
 import { expandPrompt } from '../core/extensions/prompt-expansion';
 import { gitReviewDiff } from '../core/extensions/review';
+import { gitCommitCommand } from '../core/git/commit-command';
 import type { MayRead } from '../core/extensions/untracked-files';
 import type { ProjectContext } from '../core/extensions/project-context';
 import type { PromptHistory } from '../core/extensions/prompt-history';
@@ -31,6 +32,8 @@ import { type ChatImage, ChatImageMediaTypeSchema, parseGoalArgs, parseInvocatio
 
 export interface HandlerHost {
   controller: ChatController;
+  /** A /review turn ended: its answer's findings go beside the code (review-comments.ts). */
+  reviewAnswered?(answer: string): void;
   log: vscode.LogOutputChannel;
   setApiKey(): Promise<void>;
   pickModel(): Promise<void>;
@@ -152,6 +155,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     if (!attachments) return;
     const prompt = await expandPrompt(host.project.commands, expanded.text, {
       reviewDiff: gitReviewDiff(() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, host.references?.mayRead),
+      commit: gitCommitCommand(() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, host.references?.mayRead),
     });
     if (!prompt.ok) {
       host.post({
@@ -174,6 +178,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       ...(checkedImages ? { images: checkedImages } : {}),
     };
     await c.send(requestId, prompt.text, prompt.mode ?? mode, opts);
+    if (prompt.command === 'review' && c.lastEnd() === 'complete') host.reviewAnswered?.(c.lastAnswerText());
     if (c.lastEnd() !== 'complete' || c.isRunning()) return;
     const next = host.queue.shift();
     if (!next) return;

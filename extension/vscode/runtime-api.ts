@@ -4,12 +4,15 @@ import type { ChatController } from '../core/agent/controller';
 import type { SessionHub } from '../core/sessions/session-hub';
 import type { AgentsView } from './agents-view';
 import type { PluginPicks } from './plugins-picks';
+import type { GitHost } from './git-host';
 
 export interface Runtime {
   /** The sidebar's chat (palette commands act on it). */
   readonly controller: ChatController;
   /** Every live chat of this window (core/sessions). */
   hub: SessionHub<ChatController>;
+  /** Commit messages in Source Control, branch and pull request, /review's comments (issue 41). */
+  git: GitHost;
   /** A message from the sidebar's view. */
   handle(raw: unknown): Promise<void>;
   /** Sextant: New Chat in Editor (no id), or "Open in Editor" on a History entry. */

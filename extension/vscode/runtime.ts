@@ -57,7 +57,7 @@ import type { AgentsTree } from './agents-tree';
 import { WorktreeHost } from './worktree-host';
 import { autoModeSettings, chatLimits, subagentLimits } from './chat-limits';
 import { windowCheckpoints } from './window-checkpoints';
-
+import { createGitHost } from './git-host';
 import type { Runtime } from './runtime-api';
 export type { Runtime } from './runtime-api';
 
@@ -130,9 +130,8 @@ export async function createRuntime(
     }),
   );
   own(onTrustGranted(tools));
-  // Claude Code plugins (marketplaces, installs): their parts join the loaders below.
+  // Claude Code plugins (marketplaces, installs): their parts join the loaders below (rules, skills, commands).
   const plugins = own(createRuntimePlugins({ context, log }));
-  // Rules files, skills and slash commands: the workspace's, the user's own (home) and enabled plugins'.
   const folders = () => plugins.manager.folders();
   const project: ProjectContext = new ProjectContext(projectFilesOver(tools.ports.workspace, os.homedir(), folders));
   // Whether each tool call runs, asks or is refused: the user's rules, tightened by the workspace file.
@@ -315,6 +314,7 @@ export async function createRuntime(
   const sidebar = chats.sidebar;
   late.hub = hub;
   late.sidebar = sidebar;
+  const git = own(createGitHost({ providers, fleet, gate: permissions.gate, ports: tools.ports, sidebar }));
 
   // A reloaded window (or a restarted VS Code) reopens the chat this workspace had open — read from
   // history, so that one waits for the store; every message waits for it too, so nothing is shown or
@@ -341,6 +341,7 @@ export async function createRuntime(
       return sidebar.slot.controller;
     },
     hub,
+    git,
     agents: chats.agents,
     handle: (raw) => sidebar.handle(raw),
     openInEditor: (sessionId) => (sessionId ? chats.openInEditor(sessionId) : worktrees.newEditorChat()),
@@ -392,6 +393,7 @@ export async function createRuntime(
     project,
     tools,
     permissions,
+    reviewAnswered: (answer) => git.reviewAnswered(answer),
   });
   warmFirstRequest({ warmModel: () => providers.warm(sidebar.slot.controller.currentModel()) });
   return runtime;

@@ -37,6 +37,7 @@ import { imageScenarios } from './scenarios/images';
 import { sessionsScenarios } from './scenarios/sessions';
 import { worktreeScenarios } from './scenarios/worktree';
 import { reloadMidRunScenarios } from './scenarios/reload-mid-run';
+import { gitScenarios } from './scenarios/git';
 
 const e2e = new E2E();
 // First: the walkthrough opens on the first start, which only the first scenario sees.
@@ -72,6 +73,7 @@ queueSteerScenarios(e2e);
 imageScenarios(e2e);
 sessionsScenarios(e2e);
 worktreeScenarios(e2e);
+gitScenarios(e2e);
 reloadMidRunScenarios(e2e);
 // Late: TypeScript's language service and its editors are the heaviest state a scenario leaves behind.
 languageScenarios(e2e);

@@ -316,6 +316,12 @@ export class ChatController {
     return this.chat.session.model;
   }
 
+  /** The text of the chat's last answer (a /review's findings, a pull request's summary); '' when none. */
+  lastAnswerText(): string {
+    const last = [...this.chat.session.chat.messages].reverse().find((m) => m.role === 'assistant');
+    return last?.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('') ?? '';
+  }
+
   /** The current session as history knows it; undefined while it is an empty new chat. */
   currentSessionRef(): { id: string; title: string } | undefined {
     const s = this.chat.session;

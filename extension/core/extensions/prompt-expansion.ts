@@ -5,6 +5,7 @@ import { BUILTIN_COMMANDS, type Mode, type Reference } from '../../protocol';
 import { bodyFileReferences, bodyShellCommands } from './command-body';
 import initTemplate from '../../../prompts/init.md';
 import { type ReviewDiff, reviewPrompt } from './review';
+import type { CommitCommand } from '../git/commit-command';
 import { type LoadedCommand, parseInvocation, type SlashCommandRegistry } from './slash-commands';
 
 /** A command's `allowed-tools` as read with its prompt: for the host to grant (or not) for the turn. */
@@ -31,7 +32,7 @@ export type ExpandedPrompt =
 export async function expandPrompt(
   commands: SlashCommandRegistry,
   text: string,
-  extras: { reviewDiff?: ReviewDiff } = {},
+  extras: { reviewDiff?: ReviewDiff; commit?: CommitCommand } = {},
 ): Promise<ExpandedPrompt> {
   const call = parseInvocation(text);
   if (!call) return { ok: true, text };
@@ -44,6 +45,11 @@ export async function expandPrompt(
     if (!diff.ok) return diff;
     const prompt = reviewPrompt(diff.diff, range);
     return prompt.ok ? { ok: true, text: prompt.text, command: 'review', mode: 'plan' } : prompt;
+  }
+  // `/commit` proposes the commit on the git_commit tool's card: the tool runs only in Agent mode.
+  if (call.name === 'commit' && extras.commit) {
+    const prompt = await extras.commit(call.args);
+    return prompt.ok ? { ok: true, text: prompt.text, command: 'commit', mode: 'agent' } : prompt;
   }
   const command = await commands.find(call.name);
   if (command) {

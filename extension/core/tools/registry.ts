@@ -25,6 +25,7 @@ import { taskDeclaration } from './task';
 import { problemsTool } from './problems';
 import { definitionTool, hoverTool, referencesTool, symbolsTool } from './code-intel';
 import { renameTool } from './rename';
+import { gitCommitTool } from './git-commit';
 import { browserToolFacts } from './browser/tools';
 import { factsProblem, type ToolFacts } from '../permissions/tool-facts';
 import { ToolInputError } from './util/paths';
@@ -61,6 +62,7 @@ export function builtinTools(): AnyTool[] {
     hoverTool,
     symbolsTool,
     renameTool,
+    gitCommitTool,
   ];
 }
 

@@ -22,7 +22,7 @@ function runCall(reg: ToolRegistry, call: ToolCallInput, ctx: ToolContext) {
 test('specs are JSON Schema objects both providers accept', () => {
   const reg = createToolRegistry(builtinTools());
   const specs = reg.specs();
-  assert.equal(specs.length, 20);
+  assert.equal(specs.length, 21);
   for (const s of specs) {
     assert.equal(s.inputSchema.type, 'object', s.name);
     assert.equal('$schema' in s.inputSchema, false);
@@ -50,7 +50,7 @@ test('tools per mode: chat none, plan read-only + submit_plan, research none, ag
     'symbols',
   ]);
   assert.deepEqual(toolsForMode('research', { trusted: true }), []);
-  assert.equal(toolsForMode('agent', { trusted: true }).length, 20);
+  assert.equal(toolsForMode('agent', { trusted: true }).length, 21);
   assert.ok(names(toolsForMode('agent', { trusted: true })).includes('web_search'));
   assert.ok(!names(toolsForMode('agent', { trusted: true })).includes('submit_plan'));
   assert.deepEqual(toolsForMode('agent', { trusted: false }), []);
