@@ -141,7 +141,14 @@ async function main() {
     return;
   }
   await Promise.all(configs.map((c) => esbuild.build(c)));
-  if (hasCli) chmodSync(join(root, 'dist/cli.js'), 0o755);
+  if (hasCli) {
+    chmodSync(join(root, 'dist/cli.js'), 0o755);
+    // The launcher reads an ASCII bundle as a one-byte string (no UTF-8 decoding, half the memory):
+    // a non-ASCII character esbuild leaves as is (one in a regular expression) costs every cold start.
+    // (Production only: a development build keeps comments, which may be anything.)
+    const odd = production && readFileSync(join(root, 'dist/cli-main.js'), 'latin1').match(/[^\x00-\x7f]/g);
+    if (odd) console.warn(`[sextant] dist/cli-main.js is not ASCII (${odd.length} bytes): write \\u escapes`);
+  }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

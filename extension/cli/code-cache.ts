@@ -1,14 +1,17 @@
 // Loads the command's bundle (dist/cli-main.js, ~1 MB) with its compiled code kept between runs, so a
 // cold `sextant -p` does not parse and compile the same megabyte every time. Node ≥ 22.1 has this built
 // in (module.enableCompileCache: it then covers the provider bundles too); on Node 20 the bundle is
-// compiled through vm.Script with V8's cached data, written once after a run that had none.
+// compiled through vm.Script with V8's cached data, written once after a run that had none, and so is
+// every other bundle of the same folder the command requires later (provider-openai.js, mcp-client.js):
+// the provider's SDK is compiled before the first request leaves.
 //
 // The cache sits in `<SEXTANT_HOME>/cache/` (owner-only, like the rest of the folder). Its file name
-// carries a hash of the bundle's text, the Node version and the architecture, so an upgraded bundle or
+// carries a hash of the bundle's bytes, the Node version and the architecture, so an upgraded bundle or
 // Node never reads a stale one; V8 itself rejects data from another V8 or other flags (then it is
 // rewritten). Whoever can write that folder can already change the user's settings and MCP servers, so
 // it trusts nothing new. Any failure falls back to a plain require: the cache only ever saves time.
 import { createHash } from 'node:crypto';
+import { channel } from 'node:diagnostics_channel';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import * as path from 'node:path';
@@ -16,6 +19,8 @@ import * as vm from 'node:vm';
 import { noteCodeCache } from './startup-trace';
 
 type CompileCacheModule = { enableCompileCache?: (dir: string) => unknown };
+type JsLoader = (module: NodeModule, filename: string) => void;
+type ModuleInternals = { _extensions: Record<string, JsLoader> };
 
 /** `require(file)`, through the compile cache in `cacheDir` when there is one to use. */
 export function requireCached(file: string, cacheDir: string | undefined, env: Record<string, string | undefined>) {
@@ -31,35 +36,92 @@ export function requireCached(file: string, cacheDir: string | undefined, env: R
       noteCodeCache('node');
       return require(file) as unknown;
     }
-    return requireThroughV8Cache(file, cacheDir);
+    const mod = { exports: {} as unknown, filename: file, id: file, loaded: false };
+    const used = runThroughV8Cache(mod, file, cacheDir, createRequire(file));
+    noteCodeCache(used ? 'v8' : 'v8-writing');
+    cacheSiblingBundles(path.dirname(file), cacheDir);
+    return mod.exports;
   } catch {
     noteCodeCache('none');
     return require(file) as unknown;
   }
 }
 
-function requireThroughV8Cache(file: string, cacheDir: string): unknown {
-  const source = readFileSync(file, 'utf8');
-  const id = createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(source).digest('hex');
-  const base = path.basename(file);
-  const cacheFile = path.join(cacheDir, `${base}.${id.slice(0, 32)}.v8`);
-  let cachedData: Buffer | undefined;
+/**
+ * The other bundles of the command's folder, required later by the engine (`require(bundleDir/…)`),
+ * compiled through the same cache: Node's loader for `.js`, wrapped for files directly in `dir` only.
+ */
+function cacheSiblingBundles(dir: string, cacheDir: string): void {
+  const extensions = (Module as unknown as ModuleInternals)._extensions;
+  const plain = extensions['.js'];
+  if (!plain) return;
+  extensions['.js'] = (module, filename) => {
+    if (path.dirname(filename) !== dir) return plain(module, filename);
+    try {
+      runThroughV8Cache(module, filename, cacheDir, createRequire(filename));
+    } catch (err) {
+      // Only a failure before the module's own code ran falls back; its own errors are its own.
+      if (!(err instanceof CacheUnavailable)) throw err;
+      plain(module, filename);
+    }
+  };
+}
+
+class CacheUnavailable extends Error {}
+
+/** Compiles and runs `file` as a CommonJS module into `mod`; true when V8 took the cached data. */
+function runThroughV8Cache(
+  mod: { exports: unknown; loaded: boolean },
+  file: string,
+  cacheDir: string,
+  req: NodeJS.Require,
+): boolean {
+  let script: vm.Script;
+  let used: boolean;
   try {
-    cachedData = readFileSync(cacheFile);
-  } catch {
-    // none yet: this run writes it
+    const bytes = readFileSync(file);
+    // An ASCII bundle (esbuild.mjs checks it) decodes on Node's fast path to a one-byte string.
+    const source = bytes.toString('utf8');
+    const id = createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(bytes).digest('hex');
+    const base = path.basename(file);
+    const cacheFile = path.join(cacheDir, `${base}.${id.slice(0, 32)}.v8`);
+    let cachedData: Buffer | undefined;
+    try {
+      cachedData = readFileSync(cacheFile);
+    } catch {
+      // none yet: this run writes it
+    }
+    script = new vm.Script(Module.wrap(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
+    used = cachedData !== undefined && !script.cachedDataRejected;
+    if (!used) writeWhenTheRequestIsOut(() => writeCache(script, cacheDir, cacheFile, base));
+  } catch (err) {
+    throw new CacheUnavailable(String(err));
   }
-  const script = new vm.Script(Module.wrap(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
-  const used = cachedData !== undefined && !script.cachedDataRejected;
-  noteCodeCache(used ? 'v8' : 'v8-writing');
-  // At exit the data covers every function this run compiled (the whole path to the request), not
-  // only the top level.
-  if (!used) process.once('exit', () => writeCache(script, cacheDir, cacheFile, base));
-  const mod = { exports: {} as unknown, filename: file, id: file, loaded: false };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-  wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, path.dirname(file));
+  wrapper.call(mod.exports, mod.exports, req, mod, file, path.dirname(file));
   mod.loaded = true;
-  return mod.exports;
+  return used;
+}
+
+const pendingWrites: Array<() => void> = [];
+
+/**
+ * The data covers every function compiled so far. Written once the model's response starts (its
+ * headers arrive: every function on the path to the request has run), it holds that path and not the
+ * rest of the run (the store's journal, sql.js, the output), which the next run would otherwise
+ * deserialise before its request; at exit when no request was made.
+ */
+function writeWhenTheRequestIsOut(write: () => void): void {
+  if (pendingWrites.push(write) > 1) return;
+  const flush = () => {
+    undiciHeaders.unsubscribe(onHeaders);
+    for (const w of pendingWrites.splice(0)) w();
+  };
+  const onHeaders = () => void setImmediate(flush);
+  // undici (Node's fetch, which the provider SDKs use) reports a response's headers on this channel.
+  const undiciHeaders = channel('undici:request:headers');
+  undiciHeaders.subscribe(onHeaders);
+  process.once('exit', flush);
 }
 
 function writeCache(script: vm.Script, dir: string, file: string, base: string): void {

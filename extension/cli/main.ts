@@ -164,13 +164,25 @@ export async function startEngine(
   ensureHome(home);
   markStartup('settings');
   const roots = [opts.cwd];
+  const secrets = configSecrets(config);
+  // The model's bundle, key and connection, under way while the engine composes: only for a run with its
+  // prompt at hand (a prompt loop or an ACP server may never send) whose model is known now (a resumed
+  // session keeps its own unless --model names one).
+  if (opts.command === 'run' && opts.prompt !== undefined && (opts.model || !(opts.resume || opts.continue)))
+    (await import('./warm-first-request')).warmFirstRequest({
+      settings,
+      model: opts.model,
+      secrets,
+      env: io.env,
+      bundleDir: io.bundleDir,
+    });
   // The engine's modules are evaluated here, after the flags: --help, --version and a usage mistake
   // answer without them.
   const { createEngine } = await import('../engine/engine');
   const engine = await createEngine({
     log,
     settings,
-    secrets: configSecrets(config),
+    secrets,
     env: io.env,
     workspaceFolders: roots,
     storageDir: home.storageDir,

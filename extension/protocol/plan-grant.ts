@@ -93,7 +93,7 @@ export function planGrantFromMarkdown(markdown: string): ParsedPlanGrant {
       continue;
     }
     if (section === 'files') {
-      const m = /^- `([^`]+)`(?:\s+—\s.*)?$/.exec(line.trimEnd());
+      const m = /^- `([^`]+)`(?:\s+\u2014\s.*)?$/.exec(line.trimEnd());
       if (m) paths.push(m[1]);
     } else if (section === 'commands') {
       const m = /^- `([^`]+)`$/.exec(line.trimEnd());

@@ -1,7 +1,8 @@
 // The command's compiled code kept between runs (extension/cli/code-cache.ts) and its start-up trace
 // (startup-trace.ts), through the built dist/cli.js as a user runs it: the first run writes the cache
-// owner-only under SEXTANT_HOME, the next one uses it and answers the same, a damaged cache is rejected
-// and rewritten (never trusted, never fatal), and SEXTANT_CODE_CACHE=off neither reads nor writes one.
+// owner-only under SEXTANT_HOME (the provider's bundle too), the next one uses it and answers the same,
+// a damaged cache is rejected and rewritten (never trusted, never fatal), and SEXTANT_CODE_CACHE=off
+// neither reads nor writes one.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -44,8 +45,9 @@ test('the first run writes the code cache owner-only, the next uses it; the trac
   const files = readdirSync(cacheDir(h));
   assert.ok(files.length > 0, 'a cache was written');
   if (!builtIn) {
-    assert.equal(files.length, 1);
-    assert.equal(statSync(path.join(cacheDir(h), files[0] ?? '')).mode & 0o777, 0o600);
+    // The command's bundle and the provider bundle its request loaded, each once, owner-only.
+    assert.deepEqual(files.map((f) => f.split('.js.')[0]).sort(), ['cli-main', 'provider-openai']);
+    for (const f of files) assert.equal(statSync(path.join(cacheDir(h), f)).mode & 0o777, 0o600);
   }
 
   const second = await tracedRun(h);
@@ -63,7 +65,7 @@ test('a damaged cache is rejected and rewritten: the run answers as if there wer
 }, async () => {
   const h = makeCliHome(fake);
   await tracedRun(h);
-  const [file] = readdirSync(cacheDir(h));
+  const file = readdirSync(cacheDir(h)).find((f) => f.startsWith('cli-main.js.'));
   const full = path.join(cacheDir(h), file ?? '');
   const good = readFileSync(full);
   writeFileSync(full, Buffer.alloc(good.length, 0x5a));

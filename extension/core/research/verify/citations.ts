@@ -3,13 +3,13 @@
 // citation. Everything here is text in, text out; the verdicts are made in verify-report.ts.
 
 /** `[1]`, `[1, 3]`, `[2-4]` — not `[text](url)` links, not `[^1]` footnotes. */
-const MARKER = /\[(\d{1,3}(?:\s*[,–-]\s*\d{1,3})*)\](?!\()/g;
+const MARKER = /\[(\d{1,3}(?:\s*[,\u2013-]\s*\d{1,3})*)\](?!\()/g;
 
 /** Numbers in one marker body: "1, 3" → [1, 3]; "2-4" → [2, 3, 4] (ranges capped at 20). */
 export function markerNumbers(body: string): number[] {
   const out: number[] = [];
   for (const part of body.split(',')) {
-    const range = /^\s*(\d+)\s*[–-]\s*(\d+)\s*$/.exec(part);
+    const range = /^\s*(\d+)\s*[\u2013-]\s*(\d+)\s*$/.exec(part);
     if (range) {
       const a = Number(range[1]);
       const b = Number(range[2]);
@@ -283,7 +283,7 @@ function joinLeadIns(sentences: string[]): string[] {
  */
 export function splitSentences(text: string): string[] {
   return text
-    .split(/(?<=[.!?](?:\s*\[[\d,\s–-]+\](?!\())*)\s+(?=[\p{Lu}"“(*_])/u)
+    .split(/(?<=[.!?](?:\s*\[[\d,\s\u2013-]+\](?!\())*)\s+(?=[\p{Lu}"\u201c(*_])/u)
     .map((s) => s.trim())
     .filter(Boolean);
 }

@@ -117,7 +117,7 @@ const SYNONYMS: string[][] = [
  * the floor more lenient, never stricter.
  */
 export function stem(word: string): string {
-  let w = word.toLowerCase().replace(/['’]s$/, '');
+  let w = word.toLowerCase().replace(/['\u2019]s$/, '');
   const strip = (suffix: string, min: number, add = '') => {
     if (w.length - suffix.length >= min && w.endsWith(suffix)) {
       w = w.slice(0, -suffix.length) + add;
@@ -145,7 +145,7 @@ for (const group of SYNONYMS) {
 
 /** One word as the floor compares it, or undefined for a stop word or a number word. */
 export function contentWord(raw: string): string | undefined {
-  const w = raw.toLowerCase().replace(/['’]s$/, '');
+  const w = raw.toLowerCase().replace(/['\u2019]s$/, '');
   if (w.length < 2 || STOP.has(w) || NUMBER_WORDS.has(w)) return undefined;
   const s = stem(w);
   return CANONICAL.get(s) ?? s;
@@ -155,7 +155,7 @@ export function contentWord(raw: string): string | undefined {
 export function contentWords(text: string): string[] {
   const out: string[] = [];
   // Hyphenated words count as their parts: "fifty-year" meets "50-year", "gigawatt-hours" meets "GWh".
-  for (const m of text.matchAll(/[\p{L}][\p{L}\p{M}'’]*/gu)) {
+  for (const m of text.matchAll(/[\p{L}][\p{L}\p{M}'\u2019]*/gu)) {
     const w = contentWord(m[0]);
     if (w) out.push(w);
   }
