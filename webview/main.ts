@@ -11,6 +11,11 @@ import { ChatStore } from './store';
 import { SxApp } from './components/app';
 
 function start(): void {
+  // The Usage panel (usage-panel.ts) loads the same bundle: its view is a chunk of its own.
+  if (document.querySelector('sx-usage-view')) {
+    void import('./usage/usage-main').then((m) => m.startUsageView());
+    return;
+  }
   const host = new HostChannel();
   const store = new ChatStore();
   const markdown = new MarkdownRenderer(window);

@@ -41,6 +41,7 @@ import { modelServices } from './model-services';
 import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings, watchSettingsCache } from './settings';
 import { watchManagedSettings } from './managed-notice';
 import { showStorage } from './storage-command';
+import { UsagePanel } from './usage-panel';
 import { onTrustGranted, ToolsHost } from './tools-host';
 import { WorkspaceSettingsFile } from './workspace-settings';
 import { FirstSendClock } from './first-send-clock';
@@ -109,6 +110,7 @@ export async function createRuntime(
     },
   });
   log.info(`keys looked up in ${(await secretsReady).toFixed(0)} ms`);
+  const usage = own(new UsagePanel(context.extensionUri, (q) => store.readUsage(q), channel));
   const embeddings = () => configureEmbeddings(store, configs, secrets, log);
   await embeddings();
 
@@ -352,6 +354,7 @@ export async function createRuntime(
     addMcpServer: () => addMcpServer(log),
     mcpOAuthRedirect: (params) => mcp.oauthRedirect(params),
     showStorage: () => showStorage(store, readSettings().purgeDeletedAfterDays, log),
+    showUsage: async () => usage.show(),
     decideChange: (decision, target) => diffReviews.decideActive(decision, target),
     exportSession: async (format) => {
       await store.ready;

@@ -22,8 +22,11 @@ import { makePrivateDir } from './private-files';
 import type { StorageReport } from './retention';
 import type { ReclaimResult, SessionStore, SessionStoreOptions } from './store';
 import { stampWriter } from './store-runs';
+import type { UsageRow, UsageRowsQuery } from './usage-query';
 
 export interface LazySessionStore extends SessionStore {
+  /** The Usage view's rows, other windows' records included (waits for the database to open). */
+  readUsage(q: UsageRowsQuery): Promise<UsageRow[]>;
   /** Settles when the database is open: true when it is, false when it could not be opened. */
   readonly ready: Promise<boolean>;
   /** Whether the database is open now (reads answer from it). */
@@ -204,6 +207,20 @@ class LazyStore implements LazySessionStore {
 
   async storageReport(): Promise<StorageReport> {
     return (await this.openStore()).storageReport();
+  }
+
+  usageRows(q: UsageRowsQuery): UsageRow[] {
+    return this.inner?.usageRows(q) ?? [];
+  }
+
+  refresh(): void {
+    this.inner?.refresh();
+  }
+
+  async readUsage(q: UsageRowsQuery): Promise<UsageRow[]> {
+    const store = await this.openStore();
+    store.refresh();
+    return store.usageRows(q);
   }
 
   async reclaim(opts?: { allDeleted?: boolean }): Promise<ReclaimResult> {

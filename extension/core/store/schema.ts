@@ -161,6 +161,39 @@ CREATE TABLE session_runs (
 );
 `;
 
+/**
+ * v10: what each message spent, by source (the chat, a sub-agent, the reviewer, a research phase,
+ * compaction; usage-entries.ts), kept apart from the message rows so the Usage view reads one narrow
+ * table, and kept when a session's body goes cold or a rewind drops the message (it was paid for).
+ * Existing messages are carried over as "chat" (research-mode ones as "research", compaction cards as
+ * "compaction"): older versions did not record where the rest went. Cold sessions are carried over
+ * from their files by the store's upkeep (usage-backfill.ts), a batch per snapshot.
+ */
+const V10 = `
+CREATE TABLE usage_entries (
+  message_id TEXT NOT NULL, idx INTEGER NOT NULL, session_id TEXT NOT NULL, at INTEGER NOT NULL,
+  model TEXT NOT NULL, mode TEXT NOT NULL, source TEXT NOT NULL, label TEXT NOT NULL,
+  input_tokens INTEGER NOT NULL, cached_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL, cost_usd REAL,
+  PRIMARY KEY (message_id, idx)
+);
+CREATE INDEX usage_entries_at ON usage_entries(at);
+CREATE INDEX usage_entries_session ON usage_entries(session_id);
+INSERT INTO usage_entries
+  SELECT id, 0, session_id, created_at, coalesce(model, ''), mode,
+         CASE mode WHEN 'research' THEN 'research' ELSE 'chat' END, '',
+         coalesce(json_extract(usage_json, '$.inputTokens'), 0), coalesce(json_extract(usage_json, '$.cachedTokens'), 0),
+         coalesce(json_extract(usage_json, '$.outputTokens'), 0), json_extract(usage_json, '$.costUsd')
+    FROM messages WHERE usage_json IS NOT NULL AND json_valid(usage_json);
+INSERT OR IGNORE INTO usage_entries
+  SELECT p.message_id, 1 + p.idx, m.session_id, m.created_at, coalesce(m.model, ''), m.mode, 'compaction', '',
+         coalesce(json_extract(p.text, '$.usage.inputTokens'), 0), coalesce(json_extract(p.text, '$.usage.cachedTokens'), 0),
+         coalesce(json_extract(p.text, '$.usage.outputTokens'), 0), json_extract(p.text, '$.usage.costUsd')
+    FROM message_parts p JOIN messages m ON m.id = p.message_id
+   WHERE p.type = 'compaction' AND json_valid(p.text) AND json_extract(p.text, '$.usage') IS NOT NULL;
+INSERT INTO meta (key, value) SELECT 'usage_backfill', 'pending' WHERE EXISTS (SELECT 1 FROM sessions WHERE cold_file IS NOT NULL)
+  ON CONFLICT(key) DO UPDATE SET value = excluded.value;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'initial layout', up: (db) => db.exec(V1) },
   {
@@ -182,6 +215,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, description: "cold sessions' search index in segment files", up: (db) => db.exec(V7) },
   { version: 8, description: 'images as files, named per session', up: (db) => db.exec(V8) },
   { version: 9, description: 'running requests per session (interrupted runs)', up: (db) => db.exec(V9) },
+  { version: 10, description: 'usage by source (the Usage view)', up: (db) => db.exec(V10) },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

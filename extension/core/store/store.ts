@@ -38,6 +38,7 @@ import { RecordPrep } from './record-prep';
 import { StoreSearch } from './store-search';
 import { StoreUpkeep } from './store-upkeep';
 import { UnsavedRecords } from './unsaved-records';
+import { type UsageRow, type UsageRowsQuery, usageRows } from './usage-query';
 
 export type { ReclaimResult, SessionStore, SessionStoreOptions } from './store-contract';
 
@@ -86,6 +87,7 @@ class Store implements SessionStore {
   readonly markEnded = (sessionId: string) => this.runs.markEnded(sessionId);
   readonly interruptedSessions = (): InterruptedSession[] => this.runs.interruptedSessions();
   readonly runningElsewhere = (sessionId: string) => this.runs.runningElsewhere(sessionId);
+  readonly usageRows = (q: UsageRowsQuery): UsageRow[] => usageRows(this.projection.materialized(), q);
   private readonly prep: RecordPrep;
 
   constructor(
