@@ -110,7 +110,7 @@ export async function createRuntime(
     },
   });
   log.info(`keys looked up in ${(await secretsReady).toFixed(0)} ms`);
-  const usage = own(new UsagePanel(context.extensionUri, (q) => store.readUsage(q), channel));
+  const usage = own(new UsagePanel(context.extensionUri, store, channel));
   const embeddings = () => configureEmbeddings(store, configs, secrets, log);
   await embeddings();
 

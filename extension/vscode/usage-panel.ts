@@ -2,7 +2,7 @@
 // chat's Content-Security-Policy), answered by UsageService from the history store. A second run of the
 // command brings the open tab to the front.
 import * as vscode from 'vscode';
-import type { UsageRow, UsageRowsQuery } from '../core/store/usage-query';
+import type { UsageReader } from '../core/usage/usage-service';
 import { UsageService } from '../core/usage/usage-service';
 import type { UsageOutbound } from '../protocol';
 import { buildWebviewHtml } from './webview-html';
@@ -14,7 +14,7 @@ export class UsagePanel implements vscode.Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly read: (q: UsageRowsQuery) => Promise<UsageRow[]>,
+    private readonly store: UsageReader,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
@@ -42,7 +42,8 @@ export class UsagePanel implements vscode.Disposable {
       void w.postMessage(m).then(undefined, (err: unknown) => this.log.warn(`usage post failed: ${String(err)}`));
     };
     const service = new UsageService({
-      read: this.read,
+      summary: (q, limit) => this.store.readUsageSummary(q, limit),
+      rows: (q) => this.store.readUsageRows(q),
       now: Date.now,
       // getTimezoneOffset is minutes *behind* UTC (−60 in Berlin in winter).
       offsetMinutes: (at) => -new Date(at).getTimezoneOffset(),

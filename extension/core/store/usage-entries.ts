@@ -2,7 +2,7 @@
 // so the Usage view sums one narrow table instead of parsing every message. The rows outlive the message
 // body (a session gone cold, a rewind that dropped the answer): the money was spent all the same. Only a
 // purge (retention, Reclaim) removes them, with the rest of the session.
-import { type ChatMessage, usageSlices } from '../../protocol';
+import { type ChatMessage, type UsageSource, usageSlices } from '../../protocol';
 import type { Logger } from '../ports';
 import type { ColdFiles } from './cold-files';
 import type { Database } from './sqljs';
@@ -11,19 +11,20 @@ import { queryAll, queryOne } from './sqljs';
 /** Replaces one message's entries with what its usage says now (called whenever the message is written). */
 export function writeUsageEntries(db: Database, sessionId: string, m: ChatMessage): void {
   db.run('DELETE FROM usage_entries WHERE message_id = ?', [m.id]);
-  usageSlices(m).forEach((s, idx) => {
+  const slices = usageSlices(m);
+  if (!slices.length) return;
+  const ws = queryOne(db, 'SELECT workspace FROM sessions WHERE id = ?', [sessionId])?.workspace;
+  const workspace = typeof ws === 'string' ? ws : '';
+  slices.forEach((s, idx) => {
     db.run(
-      `INSERT INTO usage_entries (message_id, idx, session_id, at, model, mode, source, label,
-         input_tokens, cached_tokens, output_tokens, cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO usage_entries (message_id, idx, session_id, at, key, input_tokens, cached_tokens, output_tokens,
+         cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         m.id,
         idx,
         sessionId,
         m.createdAt,
-        s.model,
-        m.mode,
-        s.source,
-        s.label,
+        usageKey(db, { model: s.model, mode: m.mode, source: s.source, label: s.label, workspace }),
         s.inputTokens,
         s.cachedTokens,
         s.outputTokens,
@@ -31,6 +32,28 @@ export function writeUsageEntries(db: Database, sessionId: string, m: ChatMessag
       ],
     );
   });
+}
+
+/** What an entry is about, as the Usage view groups it. */
+export interface UsageKey {
+  model: string;
+  mode: string;
+  source: UsageSource;
+  label: string;
+  /** The session's workspace folders, one per line ('' without a folder). */
+  workspace: string;
+}
+
+/** The id of a key in `usage_keys`, added when new. */
+export function usageKey(db: Database, k: UsageKey): number {
+  const args = [k.model, k.mode, k.source, k.label, k.workspace];
+  db.run('INSERT OR IGNORE INTO usage_keys (model, mode, source, label, workspace) VALUES (?, ?, ?, ?, ?)', args);
+  const row = queryOne(
+    db,
+    'SELECT id FROM usage_keys WHERE model = ? AND mode = ? AND source = ? AND label = ? AND workspace = ?',
+    args,
+  );
+  return Number(row?.id);
 }
 
 export function deleteSessionUsage(db: Database, sessionId: string): void {

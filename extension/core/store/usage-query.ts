@@ -1,77 +1,151 @@
-// The Usage view's one query: usage entries in a time range summed by local day, session, model, mode,
-// source and label — the finest grain the view and the CSV need; every rollup (by model, by day, …) is
-// made from these rows in JS (core/usage/usage-report.ts). One GROUP BY over the `at` index is what keeps
-// the view fast at 10,000 sessions (bench/usage.mjs).
-import type { UsageSource } from '../../protocol';
+// The Usage view's reads. One scan of `usage_entries` over the `at` index, reading integers and the session
+// id only, summed in JS by (local day, key) and by session — no GROUP BY: sorting 60,000 string-keyed rows
+// in sql.js cost 200 ms+, the scan costs ~30 ms (bench/usage.mjs). Keys (model, mode, source, label,
+// workspace) are a few hundred rows read once; titles are read only for the sessions listed.
+import type { UsageFigures } from '../../protocol';
 import type { Database } from './sqljs';
-
-export interface UsageRow {
-  /** Local days since 1970-01-01 (the offset applied). */
-  day: number;
-  sessionId: string;
-  title: string;
-  /** The session's workspace folders, one per line ('' without a folder). */
-  workspace: string;
-  model: string;
-  mode: string;
-  source: UsageSource;
-  label: string;
-  inputTokens: number;
-  cachedTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  unpriced: number;
-  entries: number;
-}
+import { queryAll } from './sqljs';
+import type { UsageKey } from './usage-entries';
 
 export interface UsageRowsQuery {
   /** Entries at or after this time (ms); undefined: from the first. */
   fromMs?: number;
-  /** Entries before this time (ms); undefined: up to now and beyond. */
+  /** Entries before this time (ms); undefined: no end. */
   toMs?: number;
   /** Minutes to add to UTC for local time (e.g. 120 in Berlin in summer): where days begin. */
   offsetMinutes: number;
 }
 
+/** One local day's entries with one key, summed. */
+export interface UsageCell extends UsageFigures {
+  /** Local days since 1970-01-01. */
+  day: number;
+  key: UsageKey;
+}
+
+export interface UsageSessionTotal extends UsageFigures {
+  sessionId: string;
+  title: string;
+}
+
+export interface UsageSummary {
+  cells: UsageCell[];
+  /** The costliest sessions (then most tokens), at most the limit asked for. */
+  sessions: UsageSessionTotal[];
+  /** How many sessions spent anything in the range. */
+  sessionCount: number;
+}
+
+/** A CSV line's grain: one local day, session and key. */
+export interface UsageRow extends UsageCell {
+  sessionId: string;
+  title: string;
+}
+
 const DAY_MS = 86_400_000;
 
-export function usageRows(db: Database, q: UsageRowsQuery): UsageRow[] {
+export const emptyFigures = (): UsageFigures => ({
+  inputTokens: 0,
+  cachedTokens: 0,
+  outputTokens: 0,
+  costUsd: 0,
+  unpriced: 0,
+  entries: 0,
+});
+
+/** Calls `visit` for every entry in the range: local day, session, key id, tokens in/cached/out, cost (null: unknown). */
+function scan(
+  db: Database,
+  q: UsageRowsQuery,
+  visit: (day: number, session: string, key: number, v: readonly unknown[]) => void,
+): void {
   const stmt = db.prepare(
-    `SELECT (u.at + :off) / ${DAY_MS} AS day, u.session_id, coalesce(s.title, ''), coalesce(s.workspace, ''),
-            u.model, u.mode, u.source, u.label, sum(u.input_tokens), sum(u.cached_tokens), sum(u.output_tokens),
-            total(u.cost_usd), sum(u.cost_usd IS NULL), count(*)
-       FROM usage_entries u LEFT JOIN sessions s ON s.id = u.session_id
-      WHERE u.at >= :from AND u.at < :to
-      GROUP BY day, u.session_id, u.model, u.mode, u.source, u.label`,
+    `SELECT at, session_id, key, input_tokens, cached_tokens, output_tokens, cost_usd
+       FROM usage_entries WHERE at >= ? AND at < ?`,
   );
-  const rows: UsageRow[] = [];
+  const off = q.offsetMinutes * 60_000;
   try {
-    stmt.bind({
-      ':off': q.offsetMinutes * 60_000,
-      ':from': q.fromMs ?? Number.MIN_SAFE_INTEGER,
-      ':to': q.toMs ?? Number.MAX_SAFE_INTEGER,
-    });
+    stmt.bind([q.fromMs ?? Number.MIN_SAFE_INTEGER, q.toMs ?? Number.MAX_SAFE_INTEGER]);
     while (stmt.step()) {
       const v = stmt.get();
-      rows.push({
-        day: Number(v[0]),
-        sessionId: String(v[1]),
-        title: String(v[2]),
-        workspace: String(v[3]),
-        model: String(v[4]),
-        mode: String(v[5]),
-        source: String(v[6]) as UsageSource,
-        label: String(v[7]),
-        inputTokens: Number(v[8]),
-        cachedTokens: Number(v[9]),
-        outputTokens: Number(v[10]),
-        costUsd: Number(v[11]),
-        unpriced: Number(v[12]),
-        entries: Number(v[13]),
-      });
+      visit(Math.floor((Number(v[0]) + off) / DAY_MS), String(v[1]), Number(v[2]), v);
     }
   } finally {
     stmt.free();
   }
-  return rows;
+}
+
+function add(f: UsageFigures, v: readonly unknown[]): void {
+  f.inputTokens += Number(v[3]);
+  f.cachedTokens += Number(v[4]);
+  f.outputTokens += Number(v[5]);
+  if (v[6] === null) f.unpriced++;
+  else f.costUsd += Number(v[6]);
+  f.entries++;
+}
+
+function keys(db: Database): Map<number, UsageKey> {
+  const out = new Map<number, UsageKey>();
+  for (const r of queryAll(db, 'SELECT id, model, mode, source, label, workspace FROM usage_keys'))
+    out.set(Number(r.id), {
+      model: String(r.model),
+      mode: String(r.mode),
+      source: String(r.source) as UsageKey['source'],
+      label: String(r.label),
+      workspace: String(r.workspace),
+    });
+  return out;
+}
+
+function titles(db: Database, ids: readonly string[] | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  const where = ids ? `WHERE id IN (${ids.map(() => '?').join(',')})` : '';
+  if (ids?.length === 0) return out;
+  for (const r of queryAll(db, `SELECT id, title FROM sessions ${where}`, ids ? [...ids] : []))
+    out.set(String(r.id), String(r.title));
+  return out;
+}
+
+export function usageSummary(db: Database, q: UsageRowsQuery, sessionLimit: number): UsageSummary {
+  const cells = new Map<number, UsageFigures & { day: number; k: number }>();
+  const sessions = new Map<string, UsageFigures>();
+  scan(db, q, (day, session, k, v) => {
+    // Day numbers stay far below 2^32 and keys below 2^20, so one number names the pair.
+    const id = day * 1_048_576 + k;
+    let c = cells.get(id);
+    if (!c) cells.set(id, (c = { ...emptyFigures(), day, k }));
+    add(c, v);
+    let s = sessions.get(session);
+    if (!s) sessions.set(session, (s = emptyFigures()));
+    add(s, v);
+  });
+  const byKey = keys(db);
+  const top = [...sessions.entries()]
+    .sort(
+      ([, a], [, b]) => b.costUsd - a.costUsd || b.inputTokens + b.outputTokens - (a.inputTokens + a.outputTokens),
+    )
+    .slice(0, sessionLimit);
+  const names = titles(
+    db,
+    top.map(([id]) => id),
+  );
+  return {
+    cells: [...cells.values()].map(({ k, ...c }) => ({ ...c, key: byKey.get(k)! })),
+    sessions: top.map(([sessionId, f]) => ({ sessionId, title: names.get(sessionId) ?? '', ...f })),
+    sessionCount: sessions.size,
+  };
+}
+
+/** Every (local day, session, key) in the range with its sums: the CSV's lines. */
+export function usageRows(db: Database, q: UsageRowsQuery): UsageRow[] {
+  const rows = new Map<string, UsageFigures & { day: number; k: number; sessionId: string }>();
+  scan(db, q, (day, sessionId, k, v) => {
+    const id = `${day}\u0000${k}\u0000${sessionId}`;
+    let r = rows.get(id);
+    if (!r) rows.set(id, (r = { ...emptyFigures(), day, k, sessionId }));
+    add(r, v);
+  });
+  const byKey = keys(db);
+  const names = titles(db, undefined);
+  return [...rows.values()].map(({ k, ...r }) => ({ ...r, key: byKey.get(k)!, title: names.get(r.sessionId) ?? '' }));
 }

@@ -29,13 +29,14 @@ export function csvField(value: string | number): string {
 }
 
 export function usageCsv(rows: readonly UsageRow[]): string {
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const sorted = [...rows].sort(
     (a, b) =>
       a.day - b.day ||
-      a.sessionId.localeCompare(b.sessionId) ||
-      a.model.localeCompare(b.model) ||
-      a.source.localeCompare(b.source) ||
-      a.label.localeCompare(b.label),
+      cmp(a.sessionId, b.sessionId) ||
+      cmp(a.key.model, b.key.model) ||
+      cmp(a.key.source, b.key.source) ||
+      cmp(a.key.label, b.key.label),
   );
   const lines = [HEADER.join(',')];
   for (const r of sorted)
@@ -44,11 +45,11 @@ export function usageCsv(rows: readonly UsageRow[]): string {
         dayString(r.day),
         r.sessionId,
         r.title,
-        r.workspace.split('\n').filter(Boolean).join('; '),
-        r.model,
-        r.mode,
-        SOURCE_NAMES[r.source] ?? r.source,
-        r.label,
+        r.key.workspace.split('\n').filter(Boolean).join('; '),
+        r.key.model,
+        r.key.mode,
+        SOURCE_NAMES[r.key.source] ?? r.key.source,
+        r.key.label,
         r.inputTokens,
         r.cachedTokens,
         r.outputTokens,

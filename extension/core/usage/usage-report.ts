@@ -13,7 +13,7 @@ import {
   type UsageReport,
   type UsageSource,
 } from '../../protocol';
-import type { UsageRow, UsageRowsQuery } from '../store/usage-query';
+import type { UsageCell, UsageRowsQuery, UsageSummary } from '../store/usage-query';
 
 const DAY_MS = 86_400_000;
 /** Rows the session dimension lists; the rest are counted (and all are in the CSV). */
@@ -89,23 +89,23 @@ function add(f: UsageFigures, r: UsageFigures): void {
   f.entries += r.entries;
 }
 
-/** The key and label of a row in each dimension. */
-function keyOf(r: UsageRow, d: UsageDimension): [string, string] {
+/** The dimensions a cell (day × key) rolls up into; sessions come summed apart. */
+const CELL_DIMENSIONS = USAGE_DIMENSIONS.filter((d) => d !== 'session');
+
+/** The key and label of a cell in each dimension. */
+function keyOf(c: UsageCell, d: UsageDimension): [string, string] {
+  const k = c.key;
   switch (d) {
-    case 'source': {
-      const key = r.label ? `${r.source}:${r.label}` : r.source;
-      return [key, r.label ? `${SOURCE_NAMES[r.source]}: ${r.label}` : SOURCE_NAMES[r.source]];
-    }
+    case 'source':
+      return k.label ? [`${k.source}:${k.label}`, `${SOURCE_NAMES[k.source]}: ${k.label}`] : [k.source, SOURCE_NAMES[k.source]];
     case 'model':
-      return [r.model, r.model || 'Unknown model'];
+      return [k.model, k.model || 'Unknown model'];
     case 'mode':
-      return [r.mode, r.mode.charAt(0).toUpperCase() + r.mode.slice(1)];
+      return [k.mode, k.mode.charAt(0).toUpperCase() + k.mode.slice(1)];
     case 'workspace':
-      return [r.workspace, workspaceName(r.workspace)];
-    case 'session':
-      return [r.sessionId, r.title || 'Untitled chat'];
-    case 'day':
-      return [dayString(r.day), dayString(r.day)];
+      return [k.workspace, workspaceName(k.workspace)];
+    default:
+      return [dayString(c.day), dayString(c.day)];
   }
 }
 
@@ -124,51 +124,54 @@ const byCost = (a: UsageGroup, b: UsageGroup) =>
   a.label.localeCompare(b.label);
 
 export function buildReport(
-  rows: readonly UsageRow[],
+  summary: UsageSummary,
   range: UsageRange,
   resolved: ResolvedRange,
   computeMs = 0,
 ): UsageReport {
   const total = emptyFigures();
-  const groups = new Map<UsageDimension, Map<string, UsageGroup>>(USAGE_DIMENSIONS.map((d) => [d, new Map()]));
+  const groups = new Map<UsageDimension, Map<string, UsageGroup>>(CELL_DIMENSIONS.map((d) => [d, new Map()]));
   let first = resolved.fromDay ?? Number.POSITIVE_INFINITY;
-  for (const r of rows) {
-    add(total, r);
-    if (resolved.fromDay === null) first = Math.min(first, r.day);
-    for (const d of USAGE_DIMENSIONS) {
-      const [key, label] = keyOf(r, d);
+  for (const c of summary.cells) {
+    add(total, c);
+    if (resolved.fromDay === null) first = Math.min(first, c.day);
+    for (const d of CELL_DIMENSIONS) {
+      const [key, label] = keyOf(c, d);
       const m = groups.get(d)!;
       let g = m.get(key);
       if (!g) m.set(key, (g = { key, label, ...emptyFigures() }));
-      add(g, r);
+      add(g, c);
     }
   }
   const fromDay = Number.isFinite(first) ? first : resolved.toDay;
   const bucket = resolved.toDay - fromDay + 1 > MAX_DAY_BARS ? 'month' : 'day';
   const sorted = Object.fromEntries(
-    USAGE_DIMENSIONS.map((d) => {
+    CELL_DIMENSIONS.map((d) => {
       const list = [...groups.get(d)!.values()];
       // Days read best in calendar order; everything else most expensive first.
       return [d, d === 'day' ? list.sort((a, b) => a.key.localeCompare(b.key)) : list.sort(byCost)];
     }),
   ) as Record<UsageDimension, UsageGroup[]>;
-  const sessions = sorted.session.length;
-  sorted.session = sorted.session.slice(0, MAX_SESSION_ROWS);
+  sorted.session = summary.sessions.map(({ sessionId, title, ...f }) => ({
+    key: sessionId,
+    label: title || 'Untitled chat',
+    ...f,
+  }));
   return {
     range,
-    from: resolved.fromDay === null && !rows.length ? null : dayString(fromDay),
+    from: resolved.fromDay === null && !summary.cells.length ? null : dayString(fromDay),
     to: dayString(resolved.toDay),
     bucket,
     total,
-    bars: bars(rows, fromDay, resolved.toDay, bucket),
+    bars: bars(summary.cells, fromDay, resolved.toDay, bucket),
     groups: sorted,
-    moreSessions: sessions - sorted.session.length,
+    moreSessions: summary.sessionCount - summary.sessions.length,
     computeMs,
   };
 }
 
 /** A bar for every day (or month) of the range, empty ones included, so the axis keeps time evenly. */
-function bars(rows: readonly UsageRow[], fromDay: number, toDay: number, bucket: 'day' | 'month'): UsageBar[] {
+function bars(cells: readonly UsageCell[], fromDay: number, toDay: number, bucket: 'day' | 'month'): UsageBar[] {
   const name = (day: number) => (bucket === 'day' ? dayString(day) : dayString(day).slice(0, 7));
   const out = new Map<string, { bar: UsageBar; sources: Map<string, Cell>; models: Map<string, Cell> }>();
   for (let d = fromDay; d <= toDay; d++) {
@@ -180,12 +183,12 @@ function bars(rows: readonly UsageRow[], fromDay: number, toDay: number, bucket:
         models: new Map(),
       });
   }
-  for (const r of rows) {
-    const e = out.get(name(r.day));
+  for (const c of cells) {
+    const e = out.get(name(c.day));
     if (!e) continue;
-    add(e.bar.total, r);
-    cell(e.sources, r.source, r);
-    cell(e.models, r.model, r);
+    add(e.bar.total, c);
+    cell(e.sources, c.key.source, c);
+    cell(e.models, c.key.model, c);
   }
   return [...out.values()].map(({ bar, sources, models }) => ({
     ...bar,
@@ -200,7 +203,7 @@ interface Cell {
   tokens: number;
 }
 
-function cell(m: Map<string, Cell>, key: string, r: UsageRow): void {
+function cell(m: Map<string, Cell>, key: string, r: UsageFigures): void {
   let c = m.get(key);
   if (!c) m.set(key, (c = { key, costUsd: 0, tokens: 0 }));
   c.costUsd += r.costUsd;

@@ -16,7 +16,11 @@ import { created, events, open, recordingLog, RequestBuilder, ROOT, sql, tempDir
 const ALL = { offsetMinutes: 0 };
 const pick = (rows: UsageRow[]) =>
   rows
-    .map((r) => `${r.sessionId} ${r.source}${r.label ? `:${r.label}` : ''} ${r.model} ${r.inputTokens}/${r.outputTokens} $${r.costUsd}`)
+    .map(
+      (r) =>
+        `${r.sessionId} ${r.key.source}${r.key.label ? `:${r.key.label}` : ''} ${r.key.model} ` +
+        `${r.inputTokens}/${r.outputTokens} $${r.costUsd}`,
+    )
     .sort();
 
 function agentAnswer(sessionId: string, requestId: string, at: number) {

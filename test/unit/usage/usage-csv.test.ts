@@ -5,15 +5,11 @@ import assert from 'node:assert/strict';
 import { csvField, usageCsv } from '../../../extension/core/usage/usage-csv';
 import type { UsageRow } from '../../../extension/core/store/usage-query';
 
-const row = (over: Partial<UsageRow>): UsageRow => ({
+const row = (over: Partial<UsageRow>, key: Partial<UsageRow['key']> = {}): UsageRow => ({
   day: 20_000,
   sessionId: 's1',
   title: 'Plain',
-  workspace: '/w/app',
-  model: 'm/x',
-  mode: 'agent',
-  source: 'chat',
-  label: '',
+  key: { workspace: '/w/app', model: 'm/x', mode: 'agent', source: 'chat', label: '', ...key },
   inputTokens: 10,
   cachedTokens: 2,
   outputTokens: 3,
@@ -36,8 +32,8 @@ test('fields with commas, quotes and line breaks are quoted, quotes doubled; for
 
 test('one line per row, sorted by day then session, with the header and CRLF line ends', () => {
   const csv = usageCsv([
-    row({ day: 20_001, sessionId: 's2', title: 'Fix "the" build, now', source: 'subagent', label: 'explorer' }),
-    row({ workspace: '/w/api\n/w/web', unpriced: 2, costUsd: 0 }),
+    row({ day: 20_001, sessionId: 's2', title: 'Fix "the" build, now' }, { source: 'subagent', label: 'explorer' }),
+    row({ unpriced: 2, costUsd: 0 }, { workspace: '/w/api\n/w/web' }),
   ]);
   const lines = csv.split('\r\n');
   assert.equal(lines.at(-1), '', 'ends with CRLF');

@@ -6,8 +6,14 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Database } from '../../../extension/core/store/sqljs';
-import { usageRows } from '../../../extension/core/store/usage-query';
-import { buildReport, dayString, resolveRange, workspaceName } from '../../../extension/core/usage/usage-report';
+import { usageRows, usageSummary } from '../../../extension/core/store/usage-query';
+import {
+  buildReport,
+  dayString,
+  MAX_SESSION_ROWS,
+  resolveRange,
+  workspaceName,
+} from '../../../extension/core/usage/usage-report';
 import { SOURCE_NAMES, type UsageRange, UsageReportSchema } from '../../../extension/protocol';
 import { generateUsageHistory, type GeneratedEntry, HISTORY_END } from '../../fixtures/usage-history';
 import { sql } from '../store/helpers';
@@ -24,7 +30,7 @@ before(async () => {
 
 function report(range: UsageRange, offsetMinutes = 0) {
   const resolved = resolveRange(range, NOW, offsetMinutes);
-  return buildReport(usageRows(db, resolved.query), range, resolved);
+  return buildReport(usageSummary(db, resolved.query, MAX_SESSION_ROWS), range, resolved);
 }
 
 /** Independent sums: cost (known only), tokens in/out, unpriced count, by a key of each entry. */
@@ -136,6 +142,16 @@ describe('usage report over 10,000 generated sessions', () => {
   it('days are local: two hours east of UTC, an entry at 23:00 UTC belongs to the next day', () => {
     const r = report({ preset: 'all' }, 120);
     assertGroups(r.groups.day, sums(entries, (e) => localDay(e.at, 120)), 'by local day');
+  });
+
+  it("the CSV's lines (day × session × key) add up to the same sums", () => {
+    const rows = usageRows(db, resolveRange({ preset: 'all' }, NOW, 0).query);
+    const bySession = sums(entries, (e) => e.sessionId);
+    const got = new Map<string, number>();
+    for (const r of rows) got.set(r.sessionId, (got.get(r.sessionId) ?? 0) + r.inputTokens);
+    assert.equal(got.size, 10_000);
+    for (const [id, s] of bySession) assert.equal(got.get(id), s.input, id);
+    assert.equal(rows.find((r) => r.sessionId === 's7')?.title, 'Session 7: "fix, the build"');
   });
 
   it('names workspaces by their folders', () => {
