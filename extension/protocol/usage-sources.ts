@@ -46,7 +46,8 @@ export function usageSlices(m: ChatMessage): UsageSlice[] {
         const sub = p.type === 'tool' ? p.call.subagent : undefined;
         if (sub?.usage) parts.push(slice('subagent', sub.name, sub.model ?? model, sub.usage));
       }
-      if (u.review?.calls) parts.push(slice('reviewer', '', reviewerModel(m) ?? model, { cachedTokens: 0, ...u.review }));
+      if (u.review?.calls)
+        parts.push(slice('reviewer', '', reviewerModel(m) ?? model, { cachedTokens: 0, ...u.review }));
       out.push(remainder(research ? 'research' : 'chat', model, u, parts), ...parts);
     }
   }
@@ -70,8 +71,7 @@ function slice(source: UsageSource, label: string, model: string, f: Figures): U
 }
 
 function remainder(source: UsageSource, model: string, total: Usage, parts: readonly UsageSlice[]): UsageSlice {
-  const minus = (get: (s: Figures) => number) =>
-    Math.max(0, get(total) - parts.reduce((sum, p) => sum + get(p), 0));
+  const minus = (get: (s: Figures) => number) => Math.max(0, get(total) - parts.reduce((sum, p) => sum + get(p), 0));
   const partsCost = parts.every((p) => p.costUsd !== undefined)
     ? parts.reduce((sum, p) => sum + (p.costUsd ?? 0), 0)
     : undefined;

@@ -35,7 +35,14 @@ function weekReport(range: UsageRange = { preset: '7d' }): UsageReport {
   const resolved = resolveRange(range, NOW, 0);
   const today = resolved.toDay;
   const cells: UsageCell[] = [];
-  const put = (dayAgo: number, model: string, mode: string, source: UsageCell['key']['source'], label: string, cost: number) =>
+  const put = (
+    dayAgo: number,
+    model: string,
+    mode: string,
+    source: UsageCell['key']['source'],
+    label: string,
+    cost: number,
+  ) =>
     cells.push({
       day: today - dayAgo,
       key: { model, mode, source, label, workspace: dayAgo % 2 ? '/home/me/sextant' : '/home/me/api' },
@@ -79,7 +86,16 @@ const posts = async () => (await view.posts()) as unknown as UsageInbound[];
 async function axe(): Promise<Array<{ id: string; impact: string | null; nodes: number }>> {
   await view.page.evaluate(axeSource);
   return view.page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run(d: Document, o: unknown): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: unknown[] }> }> } }).axe;
+    const a = (
+      window as unknown as {
+        axe: {
+          run(
+            d: Document,
+            o: unknown,
+          ): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: unknown[] }> }>;
+        };
+      }
+    ).axe;
     const r = await a.run(document, { resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
   });
@@ -97,7 +113,7 @@ describe('Usage view', () => {
     const bars = (await charts.nth(0).getAttribute('aria-label')) ?? '';
     assert.match(bars, /^Cost per day, 2026-11-23 to 2026-11-29, stacked by source: Chat \$\d/);
     assert.match(bars, /Sub-agents \$.*Auto-mode reviewer \$.*Research \$.*Compaction \$/);
-    assert.equal(await charts.nth(0).locator('rect').count() > 7, true, 'stacked bars drawn');
+    assert.equal((await charts.nth(0).locator('rect').count()) > 7, true, 'stacked bars drawn');
     assert.deepEqual(await page.getByRole('list', { name: 'Legend' }).getByRole('listitem').allTextContents(), [
       'Chat',
       'Sub-agents',
@@ -111,7 +127,10 @@ describe('Usage view', () => {
     assert.equal(await rows.first().locator('th').textContent(), 'Chat');
     assert.ok((await page.getByRole('table').locator('tbody th').allTextContents()).includes('Research: searching'));
     assert.match((await page.getByRole('table').locator('tfoot').textContent()) ?? '', /Total\s*\$\d+\.\d\d/);
-    assert.match((await page.getByRole('status').textContent()) ?? '', /^Usage 2026-11-23 to 2026-11-29: \$.*unknown price/);
+    assert.match(
+      (await page.getByRole('status').textContent()) ?? '',
+      /^Usage 2026-11-23 to 2026-11-29: \$.*unknown price/,
+    );
   });
 
   it('groups by model, session or day; stacks by model; shows tokens', async () => {
@@ -125,7 +144,11 @@ describe('Usage view', () => {
       'openai/gpt-5-mini',
       'local/llama',
     ]);
-    assert.match((await page.getByRole('table').locator('tbody tr').last().textContent()) ?? '', /\+\?/, 'unpriced marked');
+    assert.match(
+      (await page.getByRole('table').locator('tbody tr').last().textContent()) ?? '',
+      /\+\?/,
+      'unpriced marked',
+    );
     await page.getByLabel('Group by').selectOption('session');
     assert.deepEqual(await page.getByRole('table').locator('tbody th').allTextContents(), [
       'Fix the flaky parser test',
@@ -142,7 +165,10 @@ describe('Usage view', () => {
     await show(weekReport());
     const page = view.page;
     await page.getByLabel('Range').selectOption('30d');
-    await view.waitForPost('usageQuery' as never, ((m: UsageInbound) => m.type === 'usageQuery' && m.range.preset === '30d') as never);
+    await view.waitForPost(
+      'usageQuery' as never,
+      ((m: UsageInbound) => m.type === 'usageQuery' && m.range.preset === '30d') as never,
+    );
     await page.getByLabel('Range').selectOption('custom');
     await page.getByLabel('From').fill('2026-11-01');
     await page.getByLabel('To').fill('2026-11-10');

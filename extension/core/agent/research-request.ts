@@ -115,7 +115,11 @@ export async function* researchPlanRequest(
   if (usage) {
     const costUsd = costOf(usage, opts.price);
     // All of it is the planning phase (the Usage view's research sources).
-    const planning = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cachedTokens: usage.cachedTokens };
+    const planning = {
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cachedTokens: usage.cachedTokens,
+    };
     yield { type: 'usage', usage: { ...usage, costUsd, phases: { planning: { ...planning, costUsd } } } };
   }
   if (note) yield { type: 'notice', text: note };

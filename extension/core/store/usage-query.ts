@@ -121,9 +121,7 @@ export function usageSummary(db: Database, q: UsageRowsQuery, sessionLimit: numb
   });
   const byKey = keys(db);
   const top = [...sessions.entries()]
-    .sort(
-      ([, a], [, b]) => b.costUsd - a.costUsd || b.inputTokens + b.outputTokens - (a.inputTokens + a.outputTokens),
-    )
+    .sort(([, a], [, b]) => b.costUsd - a.costUsd || b.inputTokens + b.outputTokens - (a.inputTokens + a.outputTokens))
     .slice(0, sessionLimit);
   const names = titles(
     db,

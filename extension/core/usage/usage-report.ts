@@ -97,7 +97,9 @@ function keyOf(c: UsageCell, d: UsageDimension): [string, string] {
   const k = c.key;
   switch (d) {
     case 'source':
-      return k.label ? [`${k.source}:${k.label}`, `${SOURCE_NAMES[k.source]}: ${k.label}`] : [k.source, SOURCE_NAMES[k.source]];
+      return k.label
+        ? [`${k.source}:${k.label}`, `${SOURCE_NAMES[k.source]}: ${k.label}`]
+        : [k.source, SOURCE_NAMES[k.source]];
     case 'model':
       return [k.model, k.model || 'Unknown model'];
     case 'mode':
@@ -114,7 +116,13 @@ export function workspaceName(ws: string): string {
   const names = ws
     .split('\n')
     .filter(Boolean)
-    .map((p) => p.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || p);
+    .map(
+      (p) =>
+        p
+          .replace(/[\\/]+$/, '')
+          .split(/[\\/]/)
+          .pop() || p,
+    );
   return names.length ? names.join(', ') : 'No folder';
 }
 

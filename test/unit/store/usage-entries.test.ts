@@ -35,7 +35,13 @@ function agentAnswer(sessionId: string, requestId: string, at: number) {
     model: 'cheap/mini',
     usage: { inputTokens: 300, outputTokens: 30, cachedTokens: 0, costUsd: 0.003 },
   };
-  const call = { callId: `${requestId}-t`, name: 'task', kind: 'read' as const, subject: 'explorer', status: 'ok' as const };
+  const call = {
+    callId: `${requestId}-t`,
+    name: 'task',
+    kind: 'read' as const,
+    subject: 'explorer',
+    status: 'ok' as const,
+  };
   return events(sessionId, at, [
     r.env({
       type: 'started',
@@ -93,7 +99,14 @@ test('entries stay when the session goes cold and when a rewind drops the answer
     assert.equal(await store.compact(), 1, 'the session went cold');
     assert.equal(store.usageRows(ALL).length, 3, 'usage kept while the body is cold');
     // A rewind to before the answer: the conversation no longer holds it, the money was spent all the same.
-    store.append({ kind: 'conversation_replaced', sessionId: 's1', at: now, messages: [], modelMessages: [], checkpoints: [] });
+    store.append({
+      kind: 'conversation_replaced',
+      sessionId: 's1',
+      at: now,
+      messages: [],
+      modelMessages: [],
+      checkpoints: [],
+    });
     assert.equal(store.usageRows(ALL).length, 3, 'usage kept after the rewind');
     store.append({ kind: 'session_deleted', sessionId: 's1', at: now });
     await store.reclaim({ allDeleted: true });
@@ -135,11 +148,14 @@ test('sessions already cold at the migration are carried over from their files, 
     });
     // Schema v9 with 250 cold sessions, then v10 (the migration can only mark them pending).
     migrate(db, 'test.db');
-    db.exec('PRAGMA user_version = 9; DROP TABLE usage_entries; DELETE FROM meta');
+    db.exec('PRAGMA user_version = 9; DROP TABLE usage_entries; DROP TABLE usage_keys; DELETE FROM meta');
     for (let i = 0; i < 250; i++) {
       const id = `c${String(i).padStart(3, '0')}`;
       const { name } = cold.write({ sessionId: id, messages: [answer(`${id}-a`)], modelMessages: [] });
-      db.run("INSERT INTO sessions (id, title, mode, model, created_at, updated_at, cold_file) VALUES (?, '', 'chat', '', 1, 1, ?)", [id, name]);
+      db.run(
+        "INSERT INTO sessions (id, title, mode, model, created_at, updated_at, cold_file) VALUES (?, '', 'chat', '', 1, 1, ?)",
+        [id, name],
+      );
     }
     migrate(db, 'test.db');
     assert.equal(usageRows(db, ALL).length, 0);
@@ -149,7 +165,10 @@ test('sessions already cold at the migration are carried over from their files, 
     assert.equal(backfillColdUsage(db, cold, log), false, 'done');
     const rows = usageRows(db, ALL);
     assert.equal(rows.length, 250);
-    assert.equal(rows.reduce((s, r) => s + r.costUsd, 0), 125);
+    assert.equal(
+      rows.reduce((s, r) => s + r.costUsd, 0),
+      125,
+    );
     assert.equal(backfillColdUsage(db, cold, log), false, 'nothing left to do');
     assert.equal(usageRows(db, ALL).length, 250);
     assert.deepEqual(log.lines, []);

@@ -42,6 +42,9 @@ test('one line per row, sorted by day then session, with the header and CRLF lin
     'day,session_id,session_title,workspace,model,mode,source,source_detail,input_tokens,cached_tokens,output_tokens,cost_usd,unpriced_entries',
   );
   assert.equal(lines[1], '2024-10-04,s1,Plain,/w/api; /w/web,m/x,agent,Chat,,10,2,3,0,2');
-  assert.equal(lines[2], '2024-10-05,s2,"Fix ""the"" build, now",/w/app,m/x,agent,Sub-agents,explorer,10,2,3,0.123457,0');
+  assert.equal(
+    lines[2],
+    '2024-10-05,s2,"Fix ""the"" build, now",/w/app,m/x,agent,Sub-agents,explorer,10,2,3,0.123457,0',
+  );
   assert.equal(lines.length, 4);
 });

@@ -50,7 +50,14 @@ function sums(list: GeneratedEntry[], key: (e: GeneratedEntry) => string) {
 }
 
 function assertGroups(
-  groups: ReadonlyArray<{ key: string; costUsd: number; inputTokens: number; outputTokens: number; cachedTokens: number; unpriced: number }>,
+  groups: ReadonlyArray<{
+    key: string;
+    costUsd: number;
+    inputTokens: number;
+    outputTokens: number;
+    cachedTokens: number;
+    unpriced: number;
+  }>,
   expected: ReturnType<typeof sums>,
   what: string,
 ) {
@@ -73,11 +80,27 @@ describe('usage report over 10,000 generated sessions', () => {
   it('all time: sums by day, model, source, mode, workspace equal the generated entries', () => {
     const r = report({ preset: 'all' });
     assert.ok(UsageReportSchema.safeParse(r).success, 'the report is valid protocol');
-    assertGroups(r.groups.day, sums(entries, (e) => localDay(e.at)), 'by day');
-    assertGroups(r.groups.model, sums(entries, (e) => e.model), 'by model');
+    assertGroups(
+      r.groups.day,
+      sums(entries, (e) => localDay(e.at)),
+      'by day',
+    );
+    assertGroups(
+      r.groups.model,
+      sums(entries, (e) => e.model),
+      'by model',
+    );
     assertGroups(r.groups.source, sums(entries, sourceKey), 'by source');
-    assertGroups(r.groups.mode, sums(entries, (e) => e.mode), 'by mode');
-    assertGroups(r.groups.workspace, sums(entries, (e) => e.workspace), 'by workspace');
+    assertGroups(
+      r.groups.mode,
+      sums(entries, (e) => e.mode),
+      'by mode',
+    );
+    assertGroups(
+      r.groups.workspace,
+      sums(entries, (e) => e.workspace),
+      'by workspace',
+    );
     const total = sums(entries, () => 'all').get('all')!;
     assert.ok(Math.abs(r.total.costUsd - total.cost) < 1e-6);
     assert.equal(r.total.inputTokens, total.input);
@@ -86,12 +109,18 @@ describe('usage report over 10,000 generated sessions', () => {
     const keys = r.groups.source.map((g) => g.key).sort();
     for (const k of ['chat', 'subagent:explorer', 'subagent:tester', 'reviewer', 'research:searching', 'compaction'])
       assert.ok(keys.includes(k), `source ${k} missing from ${keys.join(', ')}`);
-    assert.equal(r.groups.source.find((g) => g.key === 'subagent:explorer')?.label, `${SOURCE_NAMES.subagent}: explorer`);
+    assert.equal(
+      r.groups.source.find((g) => g.key === 'subagent:explorer')?.label,
+      `${SOURCE_NAMES.subagent}: explorer`,
+    );
     // Sessions: the 100 costliest listed, the rest counted; sorted by cost.
     assert.equal(r.groups.session.length, 100);
     assert.equal(r.moreSessions, 10_000 - 100);
     const costs = r.groups.session.map((g) => g.costUsd);
-    assert.deepEqual(costs, [...costs].sort((a, b) => b - a));
+    assert.deepEqual(
+      costs,
+      [...costs].sort((a, b) => b - a),
+    );
     const bySession = sums(entries, (e) => e.sessionId);
     for (const g of r.groups.session) assert.ok(Math.abs(g.costUsd - bySession.get(g.key)!.cost) < 1e-9);
     // Over 92 days (the history spans 120) the chart draws months; the bars add up to the total.
@@ -111,7 +140,11 @@ describe('usage report over 10,000 generated sessions', () => {
       const inRange = entries.filter((e) => Math.floor(e.at / DAY) > today - days);
       assert.equal(r.from, dayString(today - days + 1));
       assert.equal(r.to, dayString(today));
-      assertGroups(r.groups.model, sums(inRange, (e) => e.model), `${preset} by model`);
+      assertGroups(
+        r.groups.model,
+        sums(inRange, (e) => e.model),
+        `${preset} by model`,
+      );
       assertGroups(r.groups.source, sums(inRange, sourceKey), `${preset} by source`);
       assert.equal(r.bucket, 'day');
       assert.equal(r.bars.length, days, 'a bar for every day, empty ones too');
@@ -130,7 +163,11 @@ describe('usage report over 10,000 generated sessions', () => {
     const from = Date.UTC(2026, 9, 1);
     const inRange = entries.filter((e) => e.at >= from && e.at < from + 3 * DAY);
     assert.ok(inRange.length > 0);
-    assertGroups(r.groups.day, sums(inRange, (e) => localDay(e.at)), 'custom by day');
+    assertGroups(
+      r.groups.day,
+      sums(inRange, (e) => localDay(e.at)),
+      'custom by day',
+    );
     assert.deepEqual(
       r.bars.map((b) => b.bucket),
       ['2026-10-01', '2026-10-02', '2026-10-03'],
@@ -141,7 +178,11 @@ describe('usage report over 10,000 generated sessions', () => {
 
   it('days are local: two hours east of UTC, an entry at 23:00 UTC belongs to the next day', () => {
     const r = report({ preset: 'all' }, 120);
-    assertGroups(r.groups.day, sums(entries, (e) => localDay(e.at, 120)), 'by local day');
+    assertGroups(
+      r.groups.day,
+      sums(entries, (e) => localDay(e.at, 120)),
+      'by local day',
+    );
   });
 
   it("the CSV's lines (day × session × key) add up to the same sums", () => {

@@ -22,11 +22,23 @@ const sub = (name: string, usage: SubagentView['usage'], model?: string) => ({
     kind: 'read' as const,
     subject: name,
     status: 'ok' as const,
-    subagent: { name, description: '', prompt: '', status: 'done' as const, steps: [], modelCalls: 1, usage, ...(model ? { model } : {}) },
+    subagent: {
+      name,
+      description: '',
+      prompt: '',
+      status: 'done' as const,
+      steps: [],
+      modelCalls: 1,
+      usage,
+      ...(model ? { model } : {}),
+    },
   },
 });
 const brief = (s: ReturnType<typeof usageSlices>) =>
-  s.map((x) => `${x.source}${x.label ? `:${x.label}` : ''} ${x.model} ${x.inputTokens}/${x.cachedTokens}/${x.outputTokens} ${x.costUsd ?? '?'}`);
+  s.map(
+    (x) =>
+      `${x.source}${x.label ? `:${x.label}` : ''} ${x.model} ${x.inputTokens}/${x.cachedTokens}/${x.outputTokens} ${x.costUsd ?? '?'}`,
+  );
 
 test('sub-agents and the reviewer come out of the answer; the rest is the chat', () => {
   const m = base({
@@ -42,7 +54,14 @@ test('sub-agents and the reviewer come out of the answer; the rest is the chat',
       sub('tester', { inputTokens: 200, cachedTokens: 0, outputTokens: 20, costUsd: 0.05 }),
       {
         type: 'tool',
-        call: { callId: 'x', name: 'bash', kind: 'execute', subject: 'ls', status: 'ok', review: { decision: 'allow', reason: 'ok', model: 'judge/m' } },
+        call: {
+          callId: 'x',
+          name: 'bash',
+          kind: 'execute',
+          subject: 'ls',
+          status: 'ok',
+          review: { decision: 'allow', reason: 'ok', model: 'judge/m' },
+        },
       },
     ],
   });
@@ -61,10 +80,16 @@ test('a research run is split by phase; compaction is its own slice; an unknown 
       inputTokens: 30,
       cachedTokens: 0,
       outputTokens: 6,
-      phases: { planning: { inputTokens: 10, outputTokens: 2, cachedTokens: 0 }, searching: { inputTokens: 20, outputTokens: 4, cachedTokens: 0, costUsd: 0.2 } },
+      phases: {
+        planning: { inputTokens: 10, outputTokens: 2, cachedTokens: 0 },
+        searching: { inputTokens: 20, outputTokens: 4, cachedTokens: 0, costUsd: 0.2 },
+      },
     },
   });
-  assert.deepEqual(brief(usageSlices(research)), ['research:planning big/model 10/0/2 ?', 'research:searching big/model 20/0/4 0.2']);
+  assert.deepEqual(brief(usageSlices(research)), [
+    'research:planning big/model 10/0/2 ?',
+    'research:searching big/model 20/0/4 0.2',
+  ]);
   // A research answer from before phases were recorded: all research, no phase.
   const old = base({ mode: 'research', usage: { inputTokens: 5, cachedTokens: 0, outputTokens: 1, costUsd: 0.01 } });
   assert.deepEqual(brief(usageSlices(old)), ['research big/model 5/0/1 0.01']);
@@ -74,7 +99,16 @@ test('a research run is split by phase; compaction is its own slice; an unknown 
     parts: [
       {
         type: 'compaction',
-        compaction: { id: 'c', replaces: 4, brief: 'b', trigger: 'auto', tokensBefore: 9, tokensAfter: 2, at: 1, usage: { inputTokens: 50, cachedTokens: 0, outputTokens: 9, costUsd: 0.02 } },
+        compaction: {
+          id: 'c',
+          replaces: 4,
+          brief: 'b',
+          trigger: 'auto',
+          tokensBefore: 9,
+          tokensAfter: 2,
+          at: 1,
+          usage: { inputTokens: 50, cachedTokens: 0, outputTokens: 9, costUsd: 0.02 },
+        },
       },
     ],
   });
