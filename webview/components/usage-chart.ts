@@ -65,7 +65,7 @@ export function stackedBarChart(
           top += v;
           return svg`<rect class=${seriesClass(k)} x=${x} y=${y0} width=${barW} height=${Math.max(h, 0.5)}></rect>`;
         })}
-        ${i % every === 0 ? svg`<text class="axis" x=${x + barW / 2} y=${H - 10} text-anchor="middle">${shortLabel(b.label)}</text>` : null}
+        ${i % every === 0 ? axisLabel(x + barW / 2, H - 10, shortLabel(b.label)) : null}
       </g>`;
     })}
   </svg>`;
@@ -89,12 +89,16 @@ export function breakdownChart(
       const yy = 4 + i * rowH;
       return svg`<g>
         <text class="axis label" x=${labelW - 8} y=${yy + 16} text-anchor="end">${clip(r.label, 30)}</text>
-        <rect class=${seriesClass(i)} x=${labelW} y=${yy + 4} width=${Math.max(w, r.value > 0 ? 1 : 0)} height=${rowH - 8}></rect>
+        <rect class=${seriesClass(i)} x=${labelW} y=${yy + 4} width=${Math.max(w, r.value > 0 ? 1 : 0)}
+          height=${rowH - 8}></rect>
         <text class="axis" x=${labelW + w + 6} y=${yy + 16}>${formatMetric(metric, r.value)}</text>
       </g>`;
     })}
   </svg>`;
 }
+
+const axisLabel = (x: number, y: number, text: string) =>
+  svg`<text class="axis" x=${x} y=${y} text-anchor="middle">${text}</text>`;
 
 /** A round axis maximum at or above `v`: 1, 2 or 5 times a power of ten. */
 export function niceMax(v: number): number {

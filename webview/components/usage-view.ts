@@ -112,8 +112,8 @@ export class SxUsageView extends LitElement {
     const custom = this.range.preset === 'custom';
     return html`<div class="usage-controls">
       <label>Range
-        <select @change=${(e: Event) => this.query({ preset: (e.target as HTMLSelectElement).value as UsageRange['preset'] })}>
-          ${PRESETS.map(([v, label]) => html`<option value=${v} ?selected=${this.range.preset === v}>${label}</option>`)}
+        <select @change=${(e: Event) => this.query({ preset: selected<UsageRange['preset']>(e) })}>
+          ${PRESETS.map(([v, label]) => option(v, label, this.range.preset === v))}
         </select>
       </label>
       ${
@@ -157,7 +157,8 @@ export class SxUsageView extends LitElement {
       .filter((x) => x.v > 0)
       .map((x) => `${x.s.label} ${formatMetric(this.metric, x.v)}`)
       .join(', ');
-    const chartSummary = `${what} per ${unit}, ${rangeText(r)}, stacked by ${this.stackBy}: ${top || 'nothing recorded'}.`;
+    const chartSummary =
+      `${what} per ${unit}, ${rangeText(r)}, stacked by ${this.stackBy}: ` + `${top || 'nothing recorded'}.`;
     const breakdownSummary =
       `${what} by ${DIMENSION_NAMES[this.dimension].toLowerCase()}: ` +
       (rows
@@ -179,7 +180,9 @@ export class SxUsageView extends LitElement {
         </div>
         ${stackedBarChart(bars, series, this.metric, chartSummary)}
         <ul class="usage-legend" aria-label="Legend">
-          ${series.map((s, i) => html`<li><span class="swatch ${seriesClass(i)}" aria-hidden="true"></span>${s.label}</li>`)}
+          ${series.map(
+            (s, i) => html`<li><span class="swatch ${seriesClass(i)}" aria-hidden="true"></span>${s.label}</li>`,
+          )}
         </ul>
       </section>
       <section class="usage-section" aria-labelledby="usage-breakdown-title">
@@ -189,7 +192,7 @@ export class SxUsageView extends LitElement {
             <select @change=${(e: Event) => {
               this.dimension = (e.target as HTMLSelectElement).value as UsageDimension;
             }}>
-              ${USAGE_DIMENSIONS.map((d) => html`<option value=${d} ?selected=${this.dimension === d}>${DIMENSION_NAMES[d]}</option>`)}
+              ${USAGE_DIMENSIONS.map((d) => option(d, DIMENSION_NAMES[d], this.dimension === d))}
             </select>
           </label>
         </div>
@@ -255,7 +258,7 @@ export class SxUsageView extends LitElement {
         ${rows.map(
           (g) => html`<tr>
             <th scope="row">${g.label}</th>
-            <td class="num">${formatUsd(g.costUsd)}${g.unpriced ? html`<span class="unpriced" title="${g.unpriced} at an unknown price (tokens only)"> +?</span>` : nothing}</td>
+            <td class="num">${formatUsd(g.costUsd)}${g.unpriced ? unpricedMark(g.unpriced) : nothing}</td>
             <td class="num">${totalCost ? `${Math.round((g.costUsd / totalCost) * 100)}%` : '–'}</td>
             <td class="num">${formatTokens(g.inputTokens)}</td>
             <td class="num">${formatTokens(g.cachedTokens)}</td>
@@ -277,6 +280,14 @@ export class SxUsageView extends LitElement {
   }
 }
 
+const selected = <T extends string>(e: Event) => (e.target as HTMLSelectElement).value as T;
+
+const option = (value: string, label: string, isSelected: boolean) =>
+  html`<option value=${value} ?selected=${isSelected}>${label}</option>`;
+
+const unpricedMark = (n: number) =>
+  html`<span class="unpriced" title="${n} at an unknown price (tokens only)"> +?</span>`;
+
 function rangeText(r: UsageReport): string {
   if (r.from === null) return 'all time (nothing recorded yet)';
   return r.from === r.to ? r.to : `${r.from} to ${r.to}`;
@@ -285,7 +296,8 @@ function rangeText(r: UsageReport): string {
 function totalText(r: UsageReport): string {
   const t = r.total;
   const unpriced = t.unpriced ? ` (${t.unpriced} at an unknown price, counted in tokens only)` : '';
-  return `${formatUsd(t.costUsd)}${unpriced}, ${formatTokens(t.inputTokens)} tokens in, ${formatTokens(t.outputTokens)} out`;
+  const tokens = `${formatTokens(t.inputTokens)} tokens in, ${formatTokens(t.outputTokens)} out`;
+  return `${formatUsd(t.costUsd)}${unpriced}, ${tokens}`;
 }
 
 defineElement('sx-usage-view', SxUsageView);

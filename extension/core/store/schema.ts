@@ -203,7 +203,8 @@ INSERT OR IGNORE INTO usage_entries
     FROM usage_carry c JOIN usage_keys k
       ON k.model = c.model AND k.mode = c.mode AND k.source = c.source AND k.label = '' AND k.workspace = c.workspace;
 DROP TABLE usage_carry;
-INSERT INTO meta (key, value) SELECT 'usage_backfill', 'pending' WHERE EXISTS (SELECT 1 FROM sessions WHERE cold_file IS NOT NULL)
+INSERT INTO meta (key, value) SELECT 'usage_backfill', 'pending'
+  WHERE EXISTS (SELECT 1 FROM sessions WHERE cold_file IS NOT NULL)
   ON CONFLICT(key) DO UPDATE SET value = excluded.value;
 `;
 

@@ -53,7 +53,7 @@ export const emptyFigures = (): UsageFigures => ({
   entries: 0,
 });
 
-/** Calls `visit` for every entry in the range: local day, session, key id, tokens in/cached/out, cost (null: unknown). */
+/** Calls `visit` for every entry in the range: local day, session, key id, the row (tokens, cost; null: unknown). */
 function scan(
   db: Database,
   q: UsageRowsQuery,
@@ -84,6 +84,25 @@ function add(f: UsageFigures, v: readonly unknown[]): void {
   f.entries++;
 }
 
+/** The value under `k`, made and stored first when there is none. */
+export function slot<K, V>(m: Map<K, V>, k: K, make: () => V): V {
+  let v = m.get(k);
+  if (v === undefined) {
+    v = make();
+    m.set(k, v);
+  }
+  return v;
+}
+
+/** A key id with no row (never written so; a damaged database): counted, as an unknown chat model. */
+const lostKey = (id: number): UsageKey => ({
+  model: '',
+  mode: 'chat',
+  source: 'chat',
+  label: `key ${id}`,
+  workspace: '',
+});
+
 function keys(db: Database): Map<number, UsageKey> {
   const out = new Map<number, UsageKey>();
   for (const r of queryAll(db, 'SELECT id, model, mode, source, label, workspace FROM usage_keys'))
@@ -112,12 +131,11 @@ export function usageSummary(db: Database, q: UsageRowsQuery, sessionLimit: numb
   scan(db, q, (day, session, k, v) => {
     // Day numbers stay far below 2^32 and keys below 2^20, so one number names the pair.
     const id = day * 1_048_576 + k;
-    let c = cells.get(id);
-    if (!c) cells.set(id, (c = { ...emptyFigures(), day, k }));
-    add(c, v);
-    let s = sessions.get(session);
-    if (!s) sessions.set(session, (s = emptyFigures()));
-    add(s, v);
+    add(
+      slot(cells, id, () => ({ ...emptyFigures(), day, k })),
+      v,
+    );
+    add(slot(sessions, session, emptyFigures), v);
   });
   const byKey = keys(db);
   const top = [...sessions.entries()]
@@ -128,7 +146,7 @@ export function usageSummary(db: Database, q: UsageRowsQuery, sessionLimit: numb
     top.map(([id]) => id),
   );
   return {
-    cells: [...cells.values()].map(({ k, ...c }) => ({ ...c, key: byKey.get(k)! })),
+    cells: [...cells.values()].map(({ k, ...c }) => ({ ...c, key: byKey.get(k) ?? lostKey(k) })),
     sessions: top.map(([sessionId, f]) => ({ sessionId, title: names.get(sessionId) ?? '', ...f })),
     sessionCount: sessions.size,
   };
@@ -139,11 +157,16 @@ export function usageRows(db: Database, q: UsageRowsQuery): UsageRow[] {
   const rows = new Map<string, UsageFigures & { day: number; k: number; sessionId: string }>();
   scan(db, q, (day, sessionId, k, v) => {
     const id = `${day}\u0000${k}\u0000${sessionId}`;
-    let r = rows.get(id);
-    if (!r) rows.set(id, (r = { ...emptyFigures(), day, k, sessionId }));
-    add(r, v);
+    add(
+      slot(rows, id, () => ({ ...emptyFigures(), day, k, sessionId })),
+      v,
+    );
   });
   const byKey = keys(db);
   const names = titles(db, undefined);
-  return [...rows.values()].map(({ k, ...r }) => ({ ...r, key: byKey.get(k)!, title: names.get(r.sessionId) ?? '' }));
+  return [...rows.values()].map(({ k, ...r }) => ({
+    ...r,
+    key: byKey.get(k) ?? lostKey(k),
+    title: names.get(r.sessionId) ?? '',
+  }));
 }

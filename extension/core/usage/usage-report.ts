@@ -13,7 +13,7 @@ import {
   type UsageReport,
   type UsageSource,
 } from '../../protocol';
-import type { UsageCell, UsageRowsQuery, UsageSummary } from '../store/usage-query';
+import { slot, type UsageCell, type UsageRowsQuery, type UsageSummary } from '../store/usage-query';
 
 const DAY_MS = 86_400_000;
 /** Rows the session dimension lists; the rest are counted (and all are in the CSV). */
@@ -145,17 +145,18 @@ export function buildReport(
     if (resolved.fromDay === null) first = Math.min(first, c.day);
     for (const d of CELL_DIMENSIONS) {
       const [key, label] = keyOf(c, d);
-      const m = groups.get(d)!;
-      let g = m.get(key);
-      if (!g) m.set(key, (g = { key, label, ...emptyFigures() }));
-      add(g, c);
+      const m = slot(groups, d, () => new Map<string, UsageGroup>());
+      add(
+        slot(m, key, () => ({ key, label, ...emptyFigures() })),
+        c,
+      );
     }
   }
   const fromDay = Number.isFinite(first) ? first : resolved.toDay;
   const bucket = resolved.toDay - fromDay + 1 > MAX_DAY_BARS ? 'month' : 'day';
   const sorted = Object.fromEntries(
     CELL_DIMENSIONS.map((d) => {
-      const list = [...groups.get(d)!.values()];
+      const list = [...(groups.get(d)?.values() ?? [])];
       // Days read best in calendar order; everything else most expensive first.
       return [d, d === 'day' ? list.sort((a, b) => a.key.localeCompare(b.key)) : list.sort(byCost)];
     }),
@@ -200,7 +201,10 @@ function bars(cells: readonly UsageCell[], fromDay: number, toDay: number, bucke
   }
   return [...out.values()].map(({ bar, sources, models }) => ({
     ...bar,
-    bySource: USAGE_SOURCES.filter((s) => sources.has(s)).map((s) => ({ ...sources.get(s)!, key: s as UsageSource })),
+    bySource: USAGE_SOURCES.flatMap((s) => {
+      const c = sources.get(s);
+      return c ? [{ ...c, key: s as UsageSource }] : [];
+    }),
     byModel: [...models.values()].sort((a, b) => b.costUsd - a.costUsd || b.tokens - a.tokens),
   }));
 }
@@ -212,8 +216,7 @@ interface Cell {
 }
 
 function cell(m: Map<string, Cell>, key: string, r: UsageFigures): void {
-  let c = m.get(key);
-  if (!c) m.set(key, (c = { key, costUsd: 0, tokens: 0 }));
+  const c = slot(m, key, () => ({ key, costUsd: 0, tokens: 0 }));
   c.costUsd += r.costUsd;
   c.tokens += r.inputTokens + r.outputTokens;
 }

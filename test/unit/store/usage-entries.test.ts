@@ -153,7 +153,8 @@ test('sessions already cold at the migration are carried over from their files, 
       const id = `c${String(i).padStart(3, '0')}`;
       const { name } = cold.write({ sessionId: id, messages: [answer(`${id}-a`)], modelMessages: [] });
       db.run(
-        "INSERT INTO sessions (id, title, mode, model, created_at, updated_at, cold_file) VALUES (?, '', 'chat', '', 1, 1, ?)",
+        'INSERT INTO sessions (id, title, mode, model, created_at, updated_at, cold_file) ' +
+          "VALUES (?, '', 'chat', '', 1, 1, ?)",
         [id, name],
       );
     }

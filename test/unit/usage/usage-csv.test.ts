@@ -39,7 +39,8 @@ test('one line per row, sorted by day then session, with the header and CRLF lin
   assert.equal(lines.at(-1), '', 'ends with CRLF');
   assert.equal(
     lines[0],
-    'day,session_id,session_title,workspace,model,mode,source,source_detail,input_tokens,cached_tokens,output_tokens,cost_usd,unpriced_entries',
+    'day,session_id,session_title,workspace,model,mode,source,source_detail,' +
+      'input_tokens,cached_tokens,output_tokens,cost_usd,unpriced_entries',
   );
   assert.equal(lines[1], '2024-10-04,s1,Plain,/w/api; /w/web,m/x,agent,Chat,,10,2,3,0,2');
   assert.equal(

@@ -37,7 +37,8 @@ const sub = (name: string, usage: SubagentView['usage'], model?: string) => ({
 const brief = (s: ReturnType<typeof usageSlices>) =>
   s.map(
     (x) =>
-      `${x.source}${x.label ? `:${x.label}` : ''} ${x.model} ${x.inputTokens}/${x.cachedTokens}/${x.outputTokens} ${x.costUsd ?? '?'}`,
+      `${x.source}${x.label ? `:${x.label}` : ''} ${x.model} ` +
+      `${x.inputTokens}/${x.cachedTokens}/${x.outputTokens} ${x.costUsd ?? '?'}`,
   );
 
 test('sub-agents and the reviewer come out of the answer; the rest is the chat', () => {

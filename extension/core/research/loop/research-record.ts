@@ -113,8 +113,10 @@ export class ResearchRecord {
 
   /** The same call counted in the phase the run is in (the Usage view's research sources). */
   private addToPhase(u: Usage, cost: number | undefined): void {
-    const phases = (this.usage.phases ??= {});
-    const p = (phases[this.phase] ??= { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0 });
+    this.usage.phases ??= {};
+    const phases = this.usage.phases;
+    phases[this.phase] ??= { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0 };
+    const p = phases[this.phase];
     const before = p.costUsd;
     p.inputTokens += u.inputTokens;
     p.outputTokens += u.outputTokens;
