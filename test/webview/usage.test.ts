@@ -170,8 +170,8 @@ describe('Usage view', () => {
       ((m: UsageInbound) => m.type === 'usageQuery' && m.range.preset === '30d') as never,
     );
     await page.getByLabel('Range').selectOption('custom');
-    await page.getByLabel('From').fill('2026-11-01');
-    await page.getByLabel('To').fill('2026-11-10');
+    await page.getByRole('textbox', { name: 'From' }).fill('2026-11-01');
+    await page.getByRole('textbox', { name: 'To' }).fill('2026-11-10');
     await page.getByRole('button', { name: 'Show' }).click();
     const custom = (await posts()).find((p) => p.type === 'usageQuery' && p.range.preset === 'custom');
     assert.deepEqual(custom, { type: 'usageQuery', range: { preset: 'custom', from: '2026-11-01', to: '2026-11-10' } });
