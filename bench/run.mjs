@@ -37,6 +37,7 @@ const benches = [
     'first use → first request on the wire; History list open and search time at 10, 1,000 and 10,000 sessions',
   ],
   ['history-view', 'bench/history-view.mjs', 'History view: first page painted, paging and scrolling at 1,000/10,000'],
+  ['usage', 'bench/usage.mjs', 'Usage view: report (scan + roll-up) and CSV at 1,000 and 10,000 sessions'],
   [
     'memory',
     'bench/memory.mjs',

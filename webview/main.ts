@@ -9,8 +9,15 @@ import { HostChannel } from './host';
 import { MarkdownRenderer } from './markdown';
 import { ChatStore } from './store';
 import { SxApp } from './components/app';
+import { startUsageView } from './usage/usage-main';
 
 function start(): void {
+  // The Usage panel (usage-panel.ts) loads the same bundle. Not a lazy chunk: zod and the protocol would
+  // move to a chunk shared with it, evaluated before jitless above, and zod's JIT probe would hit the CSP.
+  if (document.querySelector('sx-usage-view')) {
+    startUsageView();
+    return;
+  }
   const host = new HostChannel();
   const store = new ChatStore();
   const markdown = new MarkdownRenderer(window);

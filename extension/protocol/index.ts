@@ -19,3 +19,5 @@ export * from './references';
 export * from './images';
 export * from './context-usage';
 export * from './goal';
+export * from './usage-sources';
+export * from './usage-report';

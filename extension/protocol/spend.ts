@@ -22,6 +22,21 @@ export const UsageSchema = z.object({
       costUsd: z.number().optional(),
     })
     .optional(),
+  /**
+   * A research run's spending by phase (planning, searching, reading, …): a split of the figures above,
+   * for the Usage view. Undefined price: the phase's cost is unknown.
+   */
+  phases: z
+    .record(
+      z.string(),
+      z.object({
+        inputTokens: z.number(),
+        outputTokens: z.number(),
+        cachedTokens: z.number().default(0),
+        costUsd: z.number().optional(),
+      }),
+    )
+    .optional(),
 });
 export type Usage = z.infer<typeof UsageSchema>;
 

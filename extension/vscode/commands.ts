@@ -60,6 +60,7 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
     }),
     guarded('sextant.showAuditLog', async () => (await host.get()).showAuditLog()),
     guarded('sextant.showStorage', async () => (await host.get()).showStorage()),
+    guarded('sextant.showUsage', async () => (await host.get()).showUsage()),
     guarded('sextant.mcpServers', async () => (await host.get()).showMcpServers()),
     guarded('sextant.addMcpServer', async () => (await host.get()).addMcpServer()),
     guarded('sextant.plugins', async () => (await host.get()).plugins.show()),

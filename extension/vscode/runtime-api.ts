@@ -36,6 +36,8 @@ export interface Runtime {
   exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
   /** Sextant: Show Storage — where history's disk space goes, and reclaiming it. */
   showStorage(): Promise<void>;
+  /** Sextant: Show Usage — cost and tokens by day, model, mode, workspace, session and source. */
+  showUsage(): Promise<void>;
   /** Runs Research (or Plan Research) on a question in the chat, switching its mode. */
   research(question: string, opts: { plan: boolean }): Promise<void>;
   /** A report of the current chat (the one named, else a pick among them) to a workspace file. */

@@ -23,7 +23,7 @@ import { CurrentSessionFile } from './current-session';
 import { DiffReviews } from './diff-review';
 import { configureEmbeddings } from './embeddings-host';
 import { exportReportToWorkspace, exportSessionToWorkspace } from './export-command';
-import { KeyCommands } from './key-commands';
+import { windowKeyCommands } from './window-key-commands';
 import { createPermissionHost } from './permission-host';
 import { createSandboxHost } from './sandbox-host';
 import { createRuntimeMcp } from './mcp-runtime';
@@ -34,7 +34,6 @@ import { ProvidersHost } from './providers-host';
 import { pickMode, pickModel, startResearch } from './quick-picks';
 import { chatResearch } from './research-host';
 import { ResearchNotifier } from './research-progress';
-import { SearchKeyCommands } from './search-key-commands';
 import { secretsPort } from './secrets';
 import { runtimeReactions, watchSettings } from './setting-reactions';
 import { openHistoryStore } from './history-store-host';
@@ -42,6 +41,7 @@ import { modelServices } from './model-services';
 import { readPermissionSettings, readSettings, watchIgnoredWorkspaceSettings, watchSettingsCache } from './settings';
 import { watchManagedSettings } from './managed-notice';
 import { showStorage } from './storage-command';
+import { UsagePanel } from './usage-panel';
 import { onTrustGranted, ToolsHost } from './tools-host';
 import { WorkspaceSettingsFile } from './workspace-settings';
 import { FirstSendClock } from './first-send-clock';
@@ -110,6 +110,7 @@ export async function createRuntime(
     },
   });
   log.info(`keys looked up in ${(await secretsReady).toFixed(0)} ms`);
+  const usage = own(new UsagePanel(context.extensionUri, store, channel));
   const embeddings = () => configureEmbeddings(store, configs, secrets, log);
   await embeddings();
 
@@ -328,14 +329,6 @@ export async function createRuntime(
     : Promise.resolve();
   restored.catch((err: unknown) => log.error(`could not reopen the last chat: ${String(err)}`));
 
-  // Embeddings may use a provider's key too.
-  const keys = new KeyCommands(secrets, configs, () => void embeddings());
-  const searchKeys = new SearchKeyCommands(
-    secrets,
-    () => tools.searchSettings(),
-    process.env,
-    () => void providers.keys.refresh(),
-  );
   const runtime: Runtime = {
     get controller() {
       return sidebar.slot.controller;
@@ -351,16 +344,20 @@ export async function createRuntime(
     showSlot: (slotId) => chats.showSlot(slotId),
     pickMode: () => pickMode(sidebar.slot.controller),
     pickModel: () => pickModel(sidebar.slot.controller),
-    setApiKey: () => keys.setApiKey(),
-    clearApiKey: () => keys.clearApiKey(),
-    setSearchApiKey: () => searchKeys.setSearchApiKey(),
-    clearSearchApiKey: () => searchKeys.clearSearchApiKey(),
+    ...windowKeyCommands({
+      secrets,
+      configs,
+      providerKeyChanged: () => void embeddings(),
+      searchSettings: () => tools.searchSettings(),
+      searchKeyChanged: () => void providers.keys.refresh(),
+    }),
     showAuditLog: () => permissions.showAuditLog(),
     showMcpServers: () => showMcpServers(mcp.manager, mcpChannel, mcp),
     addMcpServer: () => addMcpServer(log),
     plugins: plugins.picks,
     mcpOAuthRedirect: (params) => mcp.oauthRedirect(params),
     showStorage: () => showStorage(store, readSettings().purgeDeletedAfterDays, log),
+    showUsage: async () => usage.show(),
     decideChange: (decision, target) => diffReviews.decideActive(decision, target),
     exportSession: async (format) => {
       await store.ready;

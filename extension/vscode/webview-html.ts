@@ -12,6 +12,8 @@ export interface WebviewHtmlOptions {
   nonce: string;
   /** More stylesheets from cspSource (e.g. an icon font's CSS). */
   extraStyleUris?: readonly string[];
+  /** Which view the bundle starts: the chat (default) or the Usage panel (it loads its own chunk). */
+  view?: 'chat' | 'usage';
 }
 
 function escapeAttr(value: string): string {
@@ -56,10 +58,10 @@ export function buildWebviewHtml(options: WebviewHtmlOptions): string {
     <meta http-equiv="Content-Security-Policy" content="${escapeAttr(contentSecurityPolicy(cspSource, nonce))}">
     <meta name="viewport" content="width=device-width, initial-scale=1.0">
     ${styles}
-    <title>Sextant</title>
+    <title>${options.view === 'usage' ? 'Sextant Usage' : 'Sextant'}</title>
   </head>
   <body>
-    <sx-app></sx-app>
+    ${options.view === 'usage' ? '<sx-usage-view></sx-usage-view>' : '<sx-app></sx-app>'}
     <script type="module" nonce="${escapeAttr(nonce)}" src="${escapeAttr(scriptUri)}"></script>
   </body>
 </html>

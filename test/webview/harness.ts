@@ -20,13 +20,15 @@ const ROOT = process.cwd();
 export async function startViewServer(): Promise<{ origin: string; server: Server }> {
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname === '/') {
+    // `/usage`: the same bundle and CSP as the Usage panel (usage-panel.ts) builds them.
+    if (url.pathname === '/' || url.pathname === '/usage') {
       const origin = `http://${req.headers.host}`;
       const html = buildWebviewHtml({
         scriptUri: `${origin}/dist/webview.js`,
         styleUri: `${origin}/dist/webview.css`,
         cspSource: origin,
         nonce: randomBytes(18).toString('base64'),
+        view: url.pathname === '/usage' ? 'usage' : 'chat',
       });
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(html);
@@ -125,7 +127,11 @@ export interface ViewHarness {
   close(): Promise<void>;
 }
 
-export async function openView(browser: Browser, origin: string): Promise<ViewHarness> {
+export async function openView(
+  browser: Browser,
+  origin: string,
+  opts: { path?: string; ready?: string } = {},
+): Promise<ViewHarness> {
   const context = await browser.newContext({ viewport: { width: 420, height: 800 } });
   const foreignRequests: string[] = [];
   const dialogs: string[] = [];
@@ -146,7 +152,7 @@ export async function openView(browser: Browser, origin: string): Promise<ViewHa
   page.on('framenavigated', (f) => navigations.push(f.url()));
   page.on('popup', (p) => navigations.push(`popup:${p.url()}`));
   await page.addInitScript(installStub);
-  await page.goto(`${origin}/`);
+  await page.goto(`${origin}${opts.path ?? '/'}`);
   const harness: ViewHarness = {
     page,
     context,
@@ -176,7 +182,7 @@ export async function openView(browser: Browser, origin: string): Promise<ViewHa
     violations: () => page.evaluate(() => (window as unknown as { __violations: Violation[] }).__violations),
     close: () => context.close(),
   };
-  await harness.waitForPost('ready');
+  await harness.waitForPost((opts.ready ?? 'ready') as Inbound['type']);
   return harness;
 }
 
@@ -191,7 +197,10 @@ export async function deliver(view: ViewHarness, message: Outbound | unknown): P
  * One Chromium and one view server for a test file, started before its tests and closed after:
  * `const env = useViewEnvironment();` then `view = await env.open()` in a test or hook.
  */
-export function useViewEnvironment(): { open(): Promise<ViewHarness>; readonly origin: string } {
+export function useViewEnvironment(): {
+  open(opts?: { path?: string; ready?: string }): Promise<ViewHarness>;
+  readonly origin: string;
+} {
   let browser: Browser | undefined;
   let server: Server | undefined;
   let origin = '';
@@ -204,7 +213,7 @@ export function useViewEnvironment(): { open(): Promise<ViewHarness>; readonly o
     server?.close();
   });
   return {
-    open: () => openView(browser!, origin),
+    open: (opts) => openView(browser!, origin, opts),
     get origin() {
       return origin;
     },

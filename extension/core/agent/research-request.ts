@@ -112,7 +112,16 @@ export async function* researchPlanRequest(
   const filters = host.defaults?.().filters;
   const plan = filterLines(filters).length ? { ...planned.plan, filters } : planned.plan;
   if (opts.signal.aborted) return;
-  if (usage) yield { type: 'usage', usage: { ...usage, costUsd: costOf(usage, opts.price) } };
+  if (usage) {
+    const costUsd = costOf(usage, opts.price);
+    // All of it is the planning phase (the Usage view's research sources).
+    const planning = {
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cachedTokens: usage.cachedTokens,
+    };
+    yield { type: 'usage', usage: { ...usage, costUsd, phases: { planning: { ...planning, costUsd } } } };
+  }
   if (note) yield { type: 'notice', text: note };
   yield { type: 'plan_proposed', plan: { ...plan, kind: 'research', id: `plan-${opts.newId()}`, status: 'proposed' } };
   yield {

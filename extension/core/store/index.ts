@@ -20,3 +20,4 @@ export { NewerSchemaError, SCHEMA_VERSION } from './schema';
 export type { FsyncPolicy } from './journal';
 export { formatBytes, purgeDeletedAfterDays, storageLines, type StorageLine } from './storage-summary';
 export { storageFullNotice } from './write-failure';
+export { usageRows, usageSummary, type UsageRow, type UsageRowsQuery, type UsageSummary } from './usage-query';

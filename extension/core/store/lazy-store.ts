@@ -22,8 +22,13 @@ import { makePrivateDir } from './private-files';
 import type { StorageReport } from './retention';
 import type { ReclaimResult, SessionStore, SessionStoreOptions } from './store';
 import { stampWriter } from './store-runs';
+import type { UsageRow, UsageRowsQuery, UsageSummary } from './usage-query';
 
 export interface LazySessionStore extends SessionStore {
+  /** The Usage view's sums, other windows' records included (waits for the database to open). */
+  readUsageSummary(q: UsageRowsQuery, sessionLimit: number): Promise<UsageSummary>;
+  /** The Usage CSV's lines, the same way. */
+  readUsageRows(q: UsageRowsQuery): Promise<UsageRow[]>;
   /** Settles when the database is open: true when it is, false when it could not be opened. */
   readonly ready: Promise<boolean>;
   /** Whether the database is open now (reads answer from it). */
@@ -204,6 +209,30 @@ class LazyStore implements LazySessionStore {
 
   async storageReport(): Promise<StorageReport> {
     return (await this.openStore()).storageReport();
+  }
+
+  usageSummary(q: UsageRowsQuery, sessionLimit: number): UsageSummary {
+    return this.inner?.usageSummary(q, sessionLimit) ?? { cells: [], sessions: [], sessionCount: 0 };
+  }
+
+  usageRows(q: UsageRowsQuery): UsageRow[] {
+    return this.inner?.usageRows(q) ?? [];
+  }
+
+  refresh(): void {
+    this.inner?.refresh();
+  }
+
+  async readUsageSummary(q: UsageRowsQuery, sessionLimit: number): Promise<UsageSummary> {
+    const store = await this.openStore();
+    store.refresh();
+    return store.usageSummary(q, sessionLimit);
+  }
+
+  async readUsageRows(q: UsageRowsQuery): Promise<UsageRow[]> {
+    const store = await this.openStore();
+    store.refresh();
+    return store.usageRows(q);
   }
 
   async reclaim(opts?: { allDeleted?: boolean }): Promise<ReclaimResult> {

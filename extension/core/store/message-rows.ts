@@ -15,6 +15,7 @@ import {
 import type { BlobStore } from './blobs';
 import { isJsonPart, jsonPartFromRow, partText } from './json-parts';
 import { indexMessageText } from './memory-index';
+import { writeUsageEntries } from './usage-entries';
 import type { Database } from './sqljs';
 import { queryAll } from './sqljs';
 
@@ -58,6 +59,7 @@ export function writeMessage(db: Database, blobs: BlobStore, sessionId: string, 
       m.usage ? JSON.stringify(m.usage) : null,
     ],
   );
+  writeUsageEntries(db, sessionId, m);
   db.run('DELETE FROM message_parts WHERE message_id = ?', [m.id]);
   db.run('DELETE FROM tool_traces WHERE message_id = ?', [m.id]);
   m.parts.forEach((p, idx) => {

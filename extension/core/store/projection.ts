@@ -300,6 +300,12 @@ export class Projection {
     this.db.run('UPDATE sessions SET updated_at = max(updated_at, ?) WHERE id = ?', [at, id]);
   }
 
+  /** The database with every pending change written (for a read). */
+  materialized(): Database {
+    this.materialize();
+    return this.db;
+  }
+
   /** Writes every pending change to the tables, then forgets sessions with nothing in flight. */
   materialize(): void {
     if (this.live.size === 0) return;

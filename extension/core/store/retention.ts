@@ -15,6 +15,7 @@ import { IMAGES_DIR } from './image-files';
 import { dropSessionImages, imagesInUse } from './session-images';
 import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
+import { deleteSessionUsage } from './usage-entries';
 
 /** A file younger than this is never an orphan: its record may still be on its way (another window). */
 export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
@@ -49,6 +50,7 @@ export function purgeDeleted(db: Database, cutoff: number, cold: ColdFiles, log:
       db.run('DELETE FROM todos WHERE session_id = ?', [id]);
       db.run('DELETE FROM turn_checkpoints WHERE session_id = ?', [id]);
       db.run('DELETE FROM session_runs WHERE session_id = ?', [id]);
+      deleteSessionUsage(db, id);
       dropSessionImages(db, id);
       db.run('DELETE FROM sessions WHERE id = ?', [id]);
     }

@@ -161,6 +161,53 @@ CREATE TABLE session_runs (
 );
 `;
 
+/**
+ * v10: what each message spent, by source (the chat, a sub-agent, the reviewer, a research phase,
+ * compaction; usage-entries.ts), kept apart from the message rows so the Usage view scans one narrow
+ * table of numbers, and kept when a session's body goes cold or a rewind drops the message (it was paid
+ * for). What an entry is about (model, mode, source, label, workspace) is a row of `usage_keys`, a few
+ * hundred at most: the view reads integers only, which is what keeps it fast at 10,000 sessions.
+ * Existing messages are carried over as "chat" (research-mode ones as "research", compaction cards as
+ * "compaction"): older versions did not record where the rest went. Sessions already cold are carried
+ * over from their files by the store's upkeep (usage-entries.ts `backfillColdUsage`), a batch per snapshot.
+ */
+const V10 = `
+CREATE TABLE usage_keys (
+  id INTEGER PRIMARY KEY, model TEXT NOT NULL, mode TEXT NOT NULL, source TEXT NOT NULL, label TEXT NOT NULL,
+  workspace TEXT NOT NULL, UNIQUE (model, mode, source, label, workspace)
+);
+CREATE TABLE usage_entries (
+  message_id TEXT NOT NULL, idx INTEGER NOT NULL, session_id TEXT NOT NULL, at INTEGER NOT NULL, key INTEGER NOT NULL,
+  input_tokens INTEGER NOT NULL, cached_tokens INTEGER NOT NULL, output_tokens INTEGER NOT NULL, cost_usd REAL,
+  PRIMARY KEY (message_id, idx)
+);
+CREATE INDEX usage_entries_at ON usage_entries(at);
+CREATE INDEX usage_entries_session ON usage_entries(session_id);
+CREATE TEMP TABLE usage_carry AS
+  SELECT m.id AS message_id, 0 AS idx, m.session_id, m.created_at AS at, coalesce(m.model, '') AS model, m.mode,
+         CASE m.mode WHEN 'research' THEN 'research' ELSE 'chat' END AS source, coalesce(s.workspace, '') AS workspace,
+         m.usage_json AS u
+    FROM messages m LEFT JOIN sessions s ON s.id = m.session_id
+   WHERE m.usage_json IS NOT NULL AND json_valid(m.usage_json)
+  UNION ALL
+  SELECT p.message_id, 1 + p.idx, m.session_id, m.created_at, coalesce(m.model, ''), m.mode, 'compaction',
+         coalesce(s.workspace, ''), json_extract(p.text, '$.usage')
+    FROM message_parts p JOIN messages m ON m.id = p.message_id LEFT JOIN sessions s ON s.id = m.session_id
+   WHERE p.type = 'compaction' AND json_valid(p.text) AND json_extract(p.text, '$.usage') IS NOT NULL;
+INSERT OR IGNORE INTO usage_keys (model, mode, source, label, workspace)
+  SELECT DISTINCT model, mode, source, '', workspace FROM usage_carry;
+INSERT OR IGNORE INTO usage_entries
+  SELECT c.message_id, c.idx, c.session_id, c.at, k.id, coalesce(json_extract(c.u, '$.inputTokens'), 0),
+         coalesce(json_extract(c.u, '$.cachedTokens'), 0), coalesce(json_extract(c.u, '$.outputTokens'), 0),
+         json_extract(c.u, '$.costUsd')
+    FROM usage_carry c JOIN usage_keys k
+      ON k.model = c.model AND k.mode = c.mode AND k.source = c.source AND k.label = '' AND k.workspace = c.workspace;
+DROP TABLE usage_carry;
+INSERT INTO meta (key, value) SELECT 'usage_backfill', 'pending'
+  WHERE EXISTS (SELECT 1 FROM sessions WHERE cold_file IS NOT NULL)
+  ON CONFLICT(key) DO UPDATE SET value = excluded.value;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'initial layout', up: (db) => db.exec(V1) },
   {
@@ -182,6 +229,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, description: "cold sessions' search index in segment files", up: (db) => db.exec(V7) },
   { version: 8, description: 'images as files, named per session', up: (db) => db.exec(V8) },
   { version: 9, description: 'running requests per session (interrupted runs)', up: (db) => db.exec(V9) },
+  { version: 10, description: 'usage by source (the Usage view)', up: (db) => db.exec(V10) },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

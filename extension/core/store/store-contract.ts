@@ -12,6 +12,7 @@ import type { LockOptions } from './lock';
 import type { MemoryHit, MemorySearchOptions } from './memory-query';
 import type { StorageReport } from './retention';
 import type { SqlJsStatic } from './sqljs';
+import type { UsageRow, UsageRowsQuery, UsageSummary } from './usage-query';
 
 export interface SessionStoreOptions {
   /** The folder (globalStorageUri) holding sextant.db, journal/ and blobs/. */
@@ -89,6 +90,12 @@ export interface SessionStore extends SessionPersistence {
   setEmbedder(embedder: Embedder | undefined): void;
   /** Where the store's disk space goes. */
   storageReport(): Promise<StorageReport>;
+  /** The Usage view's sums in a range: by local day and key, and the costliest `sessionLimit` sessions. */
+  usageSummary(q: UsageRowsQuery, sessionLimit: number): UsageSummary;
+  /** The Usage CSV's lines: usage in a range summed by local day, session and key. */
+  usageRows(q: UsageRowsQuery): UsageRow[];
+  /** Picks up what other windows appended since (their journals), without writing anything. */
+  refresh(): void;
   /** Changes the retention period (days; 0 keeps deleted sessions). */
   setRetention(purgeDeletedAfterDays: number | undefined): void;
   /**

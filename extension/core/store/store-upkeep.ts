@@ -9,6 +9,7 @@ import { coldCandidates, moveToCold, type HotPolicy } from './cold-move';
 import type { Projection } from './projection';
 import { purgeDeleted, queueOrphans } from './retention';
 import type { Database } from './sqljs';
+import { backfillColdUsage } from './usage-entries';
 
 export interface StoreUpkeepOptions {
   dir: string;
@@ -101,6 +102,17 @@ export class StoreUpkeep {
    * checksums, one per snapshot. Returns whether some are left for the next snapshot.
    */
   migrateColdSearch(): boolean {
+    // Usage of sessions that were cold before schema v10, a batch per snapshot (usage-entries.ts).
+    let usageMore = false;
+    try {
+      usageMore = backfillColdUsage(this.db, this.opts.cold, this.opts.log);
+    } catch (err) {
+      this.opts.log.warn(`store: could not carry cold sessions' usage over: ${(err as Error).message}`);
+    }
+    return this.migrateColdIndex() || usageMore;
+  }
+
+  private migrateColdIndex(): boolean {
     const { migrated, more } = migrateLegacyColdDocs(this.db, this.opts.dir, this.opts.cold, this.opts.log);
     if (migrated > 0) {
       this.opts.log.info(`store: moved the search index of ${migrated} cold session(s) to a file`);

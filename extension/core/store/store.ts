@@ -38,6 +38,7 @@ import { RecordPrep } from './record-prep';
 import { StoreSearch } from './store-search';
 import { StoreUpkeep } from './store-upkeep';
 import { UnsavedRecords } from './unsaved-records';
+import { type UsageRowsQuery, usageRows, usageSummary } from './usage-query';
 
 export type { ReclaimResult, SessionStore, SessionStoreOptions } from './store-contract';
 
@@ -86,6 +87,8 @@ class Store implements SessionStore {
   readonly markEnded = (sessionId: string) => this.runs.markEnded(sessionId);
   readonly interruptedSessions = (): InterruptedSession[] => this.runs.interruptedSessions();
   readonly runningElsewhere = (sessionId: string) => this.runs.runningElsewhere(sessionId);
+  readonly usageRows = (q: UsageRowsQuery) => usageRows(this.projection.materialized(), q);
+  readonly usageSummary = (q: UsageRowsQuery, n: number) => usageSummary(this.projection.materialized(), q, n);
   private readonly prep: RecordPrep;
 
   constructor(

@@ -106,7 +106,22 @@ export class ResearchRecord {
     // One call at an unknown price makes the run's cost unknown: a partial sum would be a made-up figure.
     this.usage.costUsd = before === undefined || cost === undefined ? undefined : before + cost;
     this.lastCall = { ...u, costUsd: cost };
-    this.out.push({ type: 'usage', usage: { ...this.usage } });
+    this.addToPhase(u, cost);
+    const phases = Object.fromEntries(Object.entries(this.usage.phases ?? {}).map(([k, p]) => [k, { ...p }]));
+    this.out.push({ type: 'usage', usage: { ...this.usage, phases } });
+  }
+
+  /** The same call counted in the phase the run is in (the Usage view's research sources). */
+  private addToPhase(u: Usage, cost: number | undefined): void {
+    this.usage.phases ??= {};
+    const phases = this.usage.phases;
+    phases[this.phase] ??= { inputTokens: 0, outputTokens: 0, cachedTokens: 0, costUsd: 0 };
+    const p = phases[this.phase];
+    const before = p.costUsd;
+    p.inputTokens += u.inputTokens;
+    p.outputTokens += u.outputTokens;
+    p.cachedTokens += u.cachedTokens;
+    p.costUsd = before === undefined || cost === undefined ? undefined : before + cost;
   }
 
   /**
