@@ -52,6 +52,8 @@ import { WindowChats } from './window-chats';
 import { sharedHandlerParts } from './handler-parts';
 import { type ChatSlotServices, createChatHub, READS_HISTORY } from './chat-slots';
 import { createWindowFleet } from './window-fleet';
+import { TelemetryHost } from './telemetry-host';
+import { SessionStatusBar } from './status-bar';
 import type { AgentsTree } from './agents-tree';
 import { WorktreeHost } from './worktree-host';
 import { autoModeSettings, chatLimits, subagentLimits } from './chat-limits';
@@ -193,6 +195,9 @@ export async function createRuntime(
   const rememberSidebarChat = (id: string | undefined) => currentSession.remember(id, log);
   // One fleet for the window: every chat's requests count against its limits (window-fleet.ts).
   const fleet = createWindowFleet(own);
+  // The user's own OpenTelemetry export, when they turn it on (telemetry-host.ts); off, nothing is loaded.
+  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
+  const telemetry = own(new TelemetryHost(context.secrets, log, () => knownSecrets, version));
   // Sessions in their own git worktree: their tools are rooted there (worktree-host.ts).
   const worktrees = own(new WorktreeHost(context.workspaceState, channel));
   // What every chat (the sidebar's, each editor tab's) shares; chat-slots.ts gives each its own controller.
@@ -205,6 +210,7 @@ export async function createRuntime(
       autoMode: autoModeSettings,
       limits: chatLimits,
       fleet,
+      telemetry: telemetry.sink,
       history: { persistence: store, searchSessions: (query) => searchSessions(store, query) },
     },
     host: {
@@ -305,6 +311,7 @@ export async function createRuntime(
     }),
   );
   worktrees.attach(hub, chats, store.ready);
+  own(new SessionStatusBar(hub, () => chats.sidebar.slot.id, (slotId) => chats.showSlot(slotId)));
   const sidebar = chats.sidebar;
   late.hub = hub;
   late.sidebar = sidebar;
