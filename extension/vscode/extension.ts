@@ -10,7 +10,6 @@ import { AgentsTree } from './agents-tree';
 import { registerCommands } from './commands';
 import { redactingLogChannel } from './adapters/log-channel';
 import { WalkthroughProgress, openWalkthrough, openWalkthroughOnce } from './walkthrough';
-import { registerTelemetryCommands } from './telemetry-commands';
 
 let host: RuntimeHost | undefined;
 
@@ -33,7 +32,6 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     ...registerCommands(host, view),
     vscode.commands.registerCommand('sextant.getStarted', () => openWalkthrough()),
-    registerTelemetryCommands(context.secrets),
     // An MCP server's OAuth sign-in comes back to vscode://sextant.sextant/mcp-oauth?code=…&state=….
     vscode.window.registerUriHandler({
       handleUri: async (uri) => {

@@ -196,8 +196,7 @@ export async function createRuntime(
   // One fleet for the window: every chat's requests count against its limits (window-fleet.ts).
   const fleet = createWindowFleet(own);
   // The user's own OpenTelemetry export, when they turn it on (telemetry-host.ts); off, nothing is loaded.
-  const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
-  const telemetry = own(new TelemetryHost(context.secrets, log, () => knownSecrets, version));
+  const telemetry = own(new TelemetryHost(context, log, () => knownSecrets));
   // Sessions in their own git worktree: their tools are rooted there (worktree-host.ts).
   const worktrees = own(new WorktreeHost(context.workspaceState, channel));
   // What every chat (the sidebar's, each editor tab's) shares; chat-slots.ts gives each its own controller.
@@ -311,7 +310,7 @@ export async function createRuntime(
     }),
   );
   worktrees.attach(hub, chats, store.ready);
-  own(new SessionStatusBar(hub, () => chats.sidebar.slot.id, (slotId) => chats.showSlot(slotId)));
+  own(new SessionStatusBar(hub, chats));
   const sidebar = chats.sidebar;
   late.hub = hub;
   late.sidebar = sidebar;
@@ -354,6 +353,7 @@ export async function createRuntime(
     clearApiKey: () => keys.clearApiKey(),
     setSearchApiKey: () => searchKeys.setSearchApiKey(),
     clearSearchApiKey: () => searchKeys.clearSearchApiKey(),
+    setTelemetryHeaders: () => telemetry.setHeaders(),
     showAuditLog: () => permissions.showAuditLog(),
     showMcpServers: () => showMcpServers(mcp.manager, mcpChannel, mcp),
     addMcpServer: () => addMcpServer(log),

@@ -15,15 +15,14 @@ export class SessionStatusBar implements vscode.Disposable {
 
   constructor(
     private readonly hub: SessionHub<ChatController>,
-    /** The chat the user looks at (the sidebar's). */
-    private readonly activeSlotId: () => string | undefined,
-    show: (slotId: string) => Promise<void>,
+    /** The window's chats: the sidebar's is the one the user looks at; `showSlot` brings one to the front. */
+    private readonly chats: { sidebar: { slot: { id: string } }; showSlot(slotId: string): Promise<void> },
   ) {
     this.item.name = 'Sextant';
     this.item.command = SHOW_COMMAND;
     this.disposables.push(
       vscode.commands.registerCommand(SHOW_COMMAND, async () => {
-        if (this.slotId) await show(this.slotId);
+        if (this.slotId) await chats.showSlot(this.slotId);
         else await vscode.commands.executeCommand('sextant.focusChat');
       }),
     );
@@ -35,7 +34,7 @@ export class SessionStatusBar implements vscode.Disposable {
   update(): void {
     const l = statusLine(
       this.hub.slots().map((s) => ({ id: s.id, status: s.status })),
-      this.activeSlotId(),
+      this.chats.sidebar.slot.id,
     );
     this.slotId = l?.slotId;
     if (!l) return this.item.hide();

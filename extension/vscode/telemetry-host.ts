@@ -11,6 +11,8 @@ import { createLiveRedactor } from '../core/security/redact';
 import type { OtelTelemetry, createOtelTelemetry } from '../core/telemetry/otel';
 import { OTLP_HEADERS_SECRET, parseOtlpHeaders } from '../core/telemetry/otlp-headers';
 import { SwitchableSink } from '../core/telemetry/switchable-sink';
+import { setTelemetryHeaders } from './telemetry-commands';
+import { errorText } from '../core/util/error-text';
 
 export interface OtelSettings {
   enabled: boolean;
@@ -37,13 +39,18 @@ export class TelemetryHost implements vscode.Disposable {
   private generation = 0;
   private readonly subscriptions: vscode.Disposable[];
 
+  private readonly secrets: vscode.SecretStorage;
+  private readonly version: string;
+
   constructor(
-    private readonly secrets: vscode.SecretStorage,
+    context: Pick<vscode.ExtensionContext, 'secrets' | 'extension'>,
     private readonly log: Logger,
     /** Values the redactor removes wherever they appear (API keys), besides the known key shapes. */
     private readonly knownSecrets: () => Iterable<string>,
-    private readonly version: string,
   ) {
+    const secrets = context.secrets;
+    this.secrets = secrets;
+    this.version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
     this.subscriptions = [
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('sextant.telemetry')) void this.reload();
@@ -53,6 +60,11 @@ export class TelemetryHost implements vscode.Disposable {
       }),
     ];
     void this.reload();
+  }
+
+  /** Sextant: Set Telemetry Headers… (the export restarts with them: SecretStorage says they changed). */
+  setHeaders(): Promise<void> {
+    return setTelemetryHeaders(this.secrets);
   }
 
   /** Applies the settings now: stops the running export (sending what waits) and starts a new one if on. */
@@ -68,16 +80,23 @@ export class TelemetryHost implements vscode.Disposable {
     const stored = await this.secrets.get(OTLP_HEADERS_SECRET);
     if (generation !== this.generation) return; // a newer change is being applied
     const headers = stored ? headersOf(stored) : {};
-    // Loaded only now: a window that never turns the export on never loads the SDK.
-    const otel = require(path.join(__dirname, 'telemetry-otel.js')) as { createOtelTelemetry: typeof createOtelTelemetry };
-    this.running = otel.createOtelTelemetry({
-      endpoint: settings.endpoint,
-      headers,
-      includeContent: settings.includeContent,
-      redact: createLiveRedactor(() => [...this.knownSecrets(), ...Object.values(headers)]),
-      log: this.log,
-      serviceVersion: this.version,
-    });
+    try {
+      // Loaded only now: a window that never turns the export on never loads the SDK.
+      const otel = require(path.join(__dirname, 'telemetry-otel.js')) as {
+        createOtelTelemetry: typeof createOtelTelemetry;
+      };
+      this.running = otel.createOtelTelemetry({
+        endpoint: settings.endpoint,
+        headers,
+        includeContent: settings.includeContent,
+        redact: createLiveRedactor(() => [...this.knownSecrets(), ...Object.values(headers)]),
+        log: this.log,
+        serviceVersion: this.version,
+      });
+    } catch (err) {
+      this.log.error(`telemetry: the OpenTelemetry export could not start: ${errorText(err)}`);
+      return;
+    }
     this.sink.use(this.running.sink);
     const content = settings.includeContent ? ', prompts and tool arguments included (redacted)' : ', no content';
     this.log.info(`telemetry: OpenTelemetry export on, to ${settings.endpoint}${content}`);

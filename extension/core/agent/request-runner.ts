@@ -54,6 +54,8 @@ export class RequestRunner {
   private readonly followUps = new Map<string, PriorResearch>();
   private ended: 'complete' | 'aborted' | 'error' | undefined;
   private pausedBy: 'budget' | 'max_steps' | undefined;
+  /** The running request's telemetry (request-telemetry.ts); requests run one at a time. */
+  private telemetry = RequestTelemetry.off();
   /** The window is going away: a request it stops stays marked running, so the next start offers Continue. */
   private closing = false;
 
@@ -231,7 +233,7 @@ export class RequestRunner {
     const s = this.chat.session;
     let checkpoints: TurnCheckpoints | undefined;
     const facts = { sessionId: s.id, requestId, mode, model: opts.model ?? s.model, text, startedAt: host.now() };
-    const telemetry = new RequestTelemetry(this.services.telemetry, facts, host.now);
+    const telemetry = (this.telemetry = new RequestTelemetry(this.services.telemetry, facts, host.now));
     // The references' content goes with the user's message (the cached prefix before it is untouched).
     const modelText = messageWithAttachments(text, opts.attachments ?? []);
     // A UserPromptSubmit hook may add context to it (the `prompt` event below).
@@ -258,7 +260,7 @@ export class RequestRunner {
       const target: Target = { ...resolved, ref, provider };
       checkpoints = TurnCheckpoints.forTurn(this.services, requestId, mode);
       const budget = runBudget(this.services.limits, s.chat.messages, opts.budget, seat.shared);
-      const inner = this.events(modelText, mode, requestId, signal, opts, target, begin, budget, seat, telemetry, checkpoints);
+      const inner = this.events(modelText, mode, requestId, signal, opts, target, begin, budget, seat, checkpoints);
       // The goal loop's check runs inside the request, around its turn (send-options.ts).
       const emit = (event: RequestEvent) => {
         begin();
@@ -320,7 +322,6 @@ export class RequestRunner {
     begin: () => void,
     budget: RunBudget | undefined,
     seat: FleetSeat,
-    telemetry: RequestTelemetry,
     checkpoints?: TurnCheckpoints,
   ) {
     const { research, models, host } = this.services;
@@ -374,7 +375,7 @@ export class RequestRunner {
       ...(opts.preApproved ? { preApproved: opts.preApproved } : {}),
       ...(opts.planGrant ? { planGrant: opts.planGrant } : {}),
       steers: this.steersOf(requestId),
-      telemetry: telemetry.scope,
+      telemetry: this.telemetry.scope,
       ...(opts.images?.blocks.length ? { images: opts.images.blocks } : {}),
       // `text` is the command's body with the attached files below it: only the body's commands run.
       ...(opts.commandShell ? { commandShellChars: text.length - attachedChars(opts.attachments) } : {}),

@@ -20,6 +20,15 @@ export class RequestTelemetry {
     this.scope = (sink?.active && safely(() => sink.request(facts))) || NO_TELEMETRY;
   }
 
+  /** Telemetry that records nothing (before the first request). */
+  static off(): RequestTelemetry {
+    return new RequestTelemetry(
+      undefined,
+      { sessionId: '', requestId: '', mode: 'chat', model: '', text: '', startedAt: 0 },
+      Date.now,
+    );
+  }
+
   /** The request's provider, its calls reported under the request's span. */
   provider(p: Provider): Provider {
     return tracedProvider(p, this.scope, this.now);

@@ -32,10 +32,23 @@ export function statusLine(slots: readonly StatusLineSlot[], activeId: string | 
   const more = waiting.length > 1 ? ` (+${waiting.length - 1} more)` : '';
   if (st.state === 'waiting') {
     const what = st.approvals[0] ? `approve ${st.approvals[0].tool}` : 'answer a question';
-    return line(slot.id, 'waiting', `$(bell-dot) Sextant: waiting for you${more}`, cost, `“${title}” waits for you to ${what}. Click to show it.`);
+    return line(
+      slot.id,
+      'waiting',
+      `$(bell-dot) Sextant: waiting for you${more}`,
+      cost,
+      `“${title}” waits for you to ${what}. Click to show it.`,
+    );
   }
   if (st.state === 'running') {
-    if (st.tool) return line(slot.id, 'tool', `$(loading~spin) Sextant: running ${st.tool}`, cost, `“${title}” is running ${st.tool}.`);
+    if (st.tool)
+      return line(
+        slot.id,
+        'tool',
+        `$(loading~spin) Sextant: running ${st.tool}`,
+        cost,
+        `“${title}” is running ${st.tool}.`,
+      );
     return line(slot.id, 'thinking', '$(loading~spin) Sextant: thinking', cost, `“${title}” is waiting for the model.`);
   }
   return line(slot.id, 'idle', '$(compass) Sextant: idle', cost, `“${title}”: nothing runs.`);

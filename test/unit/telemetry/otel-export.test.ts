@@ -14,12 +14,7 @@ import { createOtelTelemetry, type OtelTelemetry } from '../../../extension/core
 import { createRedactor } from '../../../extension/core/security/redact';
 import { startFakeLlm } from '../../fixtures/fake-llm';
 import { startOtlpReceiver } from '../../fixtures/telemetry/otlp-receiver';
-import {
-  agentRequestRig,
-  COMMAND_MARKER,
-  FILE_MARKER,
-  PROMPT_MARKER,
-} from '../../fixtures/telemetry/agent-request';
+import { agentRequestRig, COMMAND_MARKER, FILE_MARKER, PROMPT_MARKER } from '../../fixtures/telemetry/agent-request';
 
 const fakePromise = startFakeLlm();
 after(async () => (await fakePromise).close());
@@ -49,13 +44,21 @@ const parentOf = (s: ReadableSpan) => s.parentSpanContext?.spanId ?? '';
 
 /** Every data point of a metric, as [attributes, value] (a histogram's value is its sum; count beside). */
 function points(exporter: InMemoryMetricExporter, name: string) {
-  const all = exporter.getMetrics().at(-1)?.scopeMetrics.flatMap((s) => s.metrics) ?? [];
+  const all =
+    exporter
+      .getMetrics()
+      .at(-1)
+      ?.scopeMetrics.flatMap((s) => s.metrics) ?? [];
   return all
     .filter((m) => m.descriptor.name === name)
     .flatMap((m) =>
       m.dataPoints.map((p) => {
         const v = p.value as number | { sum: number; count: number };
-        return { attributes: p.attributes, value: typeof v === 'number' ? v : v.sum, count: typeof v === 'number' ? 1 : v.count };
+        return {
+          attributes: p.attributes,
+          value: typeof v === 'number' ? v : v.sum,
+          count: typeof v === 'number' ? 1 : v.count,
+        };
       }),
     );
 }
@@ -107,7 +110,10 @@ test('one Agent request with tool calls: the span tree and metrics, in memory an
     tokens.filter((p) => p.attributes['gen_ai.token.type'] === type).reduce((n, p) => n + p.value, 0);
   assert.equal(byType('input'), 320);
   assert.equal(byType('output'), 42);
-  assert.equal(points(metrics, 'gen_ai.client.operation.duration').reduce((n, p) => n + p.count, 0), 2);
+  assert.equal(
+    points(metrics, 'gen_ai.client.operation.duration').reduce((n, p) => n + p.count, 0),
+    2,
+  );
   assert.equal(points(metrics, 'sextant.client.token.cached')[0]?.value, 100);
   const tools = points(metrics, 'sextant.tool.calls');
   assert.deepEqual(
@@ -115,10 +121,10 @@ test('one Agent request with tool calls: the span tree and metrics, in memory an
     ['bash:ok=1', 'read_file:ok=1'],
   );
   const approvals = points(metrics, 'sextant.approvals');
-  assert.deepEqual(
-    approvals.map((p) => `${p.attributes['sextant.approval.outcome']}=${p.value}`).sort(),
-    ['approved=1', 'asked=1'],
-  );
+  assert.deepEqual(approvals.map((p) => `${p.attributes['sextant.approval.outcome']}=${p.value}`).sort(), [
+    'approved=1',
+    'asked=1',
+  ]);
   const cost = points(metrics, 'sextant.cost');
   assert.equal(cost.length, 1);
   assert.ok(cost[0]!.value > 0, 'the priced model has a cost');
@@ -131,7 +137,10 @@ test('one Agent request with tool calls: the span tree and metrics, in memory an
   assert.ok(wire.filter((s) => s !== wireRoot).every((s) => s.parentSpanId === wireRoot.spanId));
   assert.equal(wire.find((s) => s.name === 'execute_tool bash')?.attributes['gen_ai.tool.name'], 'bash');
   const wireTokens = receiver.points().filter((p) => p.metric === 'gen_ai.client.token.usage');
-  assert.equal(wireTokens.filter((p) => p.attributes['gen_ai.token.type'] === 'input').reduce((n, p) => n + p.value, 0), 320);
+  assert.equal(
+    wireTokens.filter((p) => p.attributes['gen_ai.token.type'] === 'input').reduce((n, p) => n + p.value, 0),
+    320,
+  );
   assert.ok(receiver.points().some((p) => p.metric === 'sextant.tool.calls'));
   assert.ok(receiver.posts.every((p) => p.headers['x-collector-key'] === 'collector-secret-value'));
   assert.ok(receiver.posts.every((p) => String(p.headers['content-type']).startsWith('application/json')));

@@ -27,9 +27,13 @@ test('thinking, running a tool, waiting for you, idle — with the session cost'
   const line = () => statusLine([{ id: 's1', status: fold.current }], 's1');
   fold.apply(events('r', started));
   assert.equal(line()?.state, 'thinking');
-  fold.apply(events('r', { type: 'usage', usage: { inputTokens: 10, outputTokens: 5, cachedTokens: 0, costUsd: 0.042 } }));
+  fold.apply(
+    events('r', { type: 'usage', usage: { inputTokens: 10, outputTokens: 5, cachedTokens: 0, costUsd: 0.042 } }),
+  );
   assert.equal(line()?.text, '$(loading~spin) Sextant: thinking · $0.04');
-  fold.apply(events('r', { type: 'tool_started', call: tool('pending') }, { type: 'tool_updated', call: tool('running') }));
+  fold.apply(
+    events('r', { type: 'tool_started', call: tool('pending') }, { type: 'tool_updated', call: tool('running') }),
+  );
   assert.equal(line()?.text, '$(loading~spin) Sextant: running bash · $0.04');
   fold.apply(events('r', { type: 'tool_updated', call: tool('ok') }));
   assert.equal(line()?.state, 'thinking');
@@ -63,5 +67,8 @@ test('no price: tokens, never a made-up dollar figure', () => {
   const fold = new SessionStatusFold();
   fold.apply(events('r', started));
   fold.apply(events('r', { type: 'usage', usage: { inputTokens: 1500, outputTokens: 700, cachedTokens: 0 } }));
-  assert.equal(statusLine([{ id: 's', status: fold.current }], 's')?.text, '$(loading~spin) Sextant: thinking · 2.2k tokens');
+  assert.equal(
+    statusLine([{ id: 's', status: fold.current }], 's')?.text,
+    '$(loading~spin) Sextant: thinking · 2.2k tokens',
+  );
 });

@@ -46,6 +46,7 @@ export class OtelPipeline {
     const base = o.endpoint?.replace(/\/+$/, '');
     const headers = o.headers ?? {};
     const timeoutMillis = o.exportTimeoutMillis ?? 10_000;
+    const interval = o.exportIntervalMillis ?? 30_000;
     const metricExporters = [
       ...(base ? [new OTLPMetricExporter({ url: `${base}/v1/metrics`, headers, timeoutMillis })] : []),
       ...(o.metricExporters ?? []),
@@ -56,8 +57,8 @@ export class OtelPipeline {
         (exporter) =>
           new PeriodicExportingMetricReader({
             exporter,
-            exportIntervalMillis: o.exportIntervalMillis ?? 30_000,
-            exportTimeoutMillis: timeoutMillis,
+            exportIntervalMillis: interval,
+            exportTimeoutMillis: Math.min(timeoutMillis, interval), // the SDK refuses a longer timeout
           }),
       ),
     });

@@ -18,13 +18,7 @@ import {
 import type { ResearchPhase } from '../../../protocol';
 import type { AuditEntry } from '../../security/audit-log';
 import type { Redactor } from '../../security/redact';
-import type {
-  ModelCallFact,
-  RequestFacts,
-  ScopeEnd,
-  TelemetrySink,
-  TelemetrySpan,
-} from '../telemetry-sink';
+import type { ModelCallFact, RequestFacts, ScopeEnd, TelemetrySink, TelemetrySpan } from '../telemetry-sink';
 import type { OtelPipeline } from './otel-pipeline';
 import { ERROR_TYPE, GEN_AI, METRIC, OPERATION, providerName, SEXTANT } from './semconv';
 
@@ -218,7 +212,10 @@ class OtelScope implements TelemetrySpan {
       const type = how.errorType ?? 'error';
       this.span.setAttribute(ERROR_TYPE, type);
       this.span.setStatus({ code: SpanStatusCode.ERROR });
-      this.sink.metrics.errors.add(1, { [SEXTANT.errorSource]: this.agent ? 'subagent' : 'request', [ERROR_TYPE]: type });
+      this.sink.metrics.errors.add(1, {
+        [SEXTANT.errorSource]: this.agent ? 'subagent' : 'request',
+        [ERROR_TYPE]: type,
+      });
     }
     if (this.request && u?.costUsd)
       this.sink.metrics.cost.add(u.costUsd, {
