@@ -47,10 +47,15 @@ const t0 = performance.now();
 const ext = require(process.argv[1]);
 const t1 = performance.now();
 const memento = { get: () => true, update: () => Promise.resolve(), keys: () => [] };
-const secrets = { get: async () => undefined, store: async () => {}, delete: async () => {}, onDidChange: () => disposable };
-ext.activate({ subscriptions: [], extensionUri: {}, globalStorageUri: {}, globalState: memento, workspaceState: memento, secrets });
+const secrets = {
+  get: async () => undefined, store: async () => {}, delete: async () => {}, onDidChange: () => disposable,
+};
+const context = { subscriptions: [], extensionUri: {}, globalStorageUri: {} };
+const states = { globalState: memento, workspaceState: memento };
+ext.activate({ ...context, ...states, secrets });
 const t2 = performance.now();
-const HEAVY = /openai|anthropic|sql-wasm|sql\\.js|runtime\\.js|provider-|research-html|linkedom|readability|turndown|opentelemetry|telemetry-otel/;
+const HEAVY =
+  /openai|anthropic|sql-wasm|sql\\.js|runtime\\.js|provider-|research-html|linkedom|readability|turndown|opentelemetry/;
 const heavy = Object.keys(require.cache).filter((k) => HEAVY.test(k));
 console.log(JSON.stringify({ requireMs: t1 - t0, activateMs: t2 - t1, heavy, log: calls }));
 `;

@@ -83,7 +83,7 @@ async function main() {
   await up.flush();
   console.log(`  spans the dead collector did not take (counted, dropped): ${down.dropped()}`);
   console.log(
-    `  spans and metric posts the live collector received: ${receiver.spans().length} spans, ${receiver.posts.length} posts`,
+    `  the live collector received: ${receiver.spans().length} spans in ${receiver.posts.length} posts`,
   );
 
   console.log('\n# added time per tool call with the export on (span + tool, approval and error metrics)');

@@ -37,7 +37,10 @@ export class SessionStatusBar implements vscode.Disposable {
       this.chats.sidebar.slot.id,
     );
     this.slotId = l?.slotId;
-    if (!l) return this.item.hide();
+    if (!l) {
+      this.item.hide();
+      return;
+    }
     this.item.text = l.text;
     this.item.tooltip = l.tooltip;
     this.item.accessibilityInformation = { label: l.text.replace(/\$\([^)]*\)\s*/g, ''), role: 'button' };

@@ -233,7 +233,7 @@ export class RequestRunner {
     const s = this.chat.session;
     let checkpoints: TurnCheckpoints | undefined;
     const facts = { sessionId: s.id, requestId, mode, model: opts.model ?? s.model, text, startedAt: host.now() };
-    const telemetry = (this.telemetry = new RequestTelemetry(this.services.telemetry, facts, host.now));
+    this.telemetry = new RequestTelemetry(this.services.telemetry, facts, host.now);
     // The references' content goes with the user's message (the cached prefix before it is untouched).
     const modelText = messageWithAttachments(text, opts.attachments ?? []);
     // A UserPromptSubmit hook may add context to it (the `prompt` event below).
@@ -254,7 +254,7 @@ export class RequestRunner {
       const ref = opts.model ?? modelRefFor(this.services.models, s.model, mode);
       const resolved = await this.services.models.resolveModel(ref);
       // The request's start is recorded once its first model call is on its way (request-start.ts).
-      const provider = telemetry.provider(
+      const provider = this.telemetry.provider(
         announcingProvider(resolved.provider, begin, host.afterModelCallSent?.bind(host)),
       );
       const target: Target = { ...resolved, ref, provider };
@@ -273,7 +273,7 @@ export class RequestRunner {
         if (next.done) break;
         begin(); // the start before anything of the request's own
         const ev = next.value;
-        if (ev.type !== 'history' && ev.type !== 'prompt') telemetry.seen(ev);
+        if (ev.type !== 'history' && ev.type !== 'prompt') this.telemetry.seen(ev);
         if (ev.type === 'history') recordHistory(ev.messages);
         else if (ev.type === 'prompt') userMessage = ev.message;
         else {
@@ -303,11 +303,11 @@ export class RequestRunner {
       if (signal.aborted) return this.endAborted(requestId);
       const error = toErrorInfo(err);
       host.log.warn(`request ${requestId} failed: ${error.code}: ${error.message}`);
-      telemetry.failed(error.code);
+      this.telemetry.failed(error.code);
       this.ended = 'error';
       this.chat.emit(requestId, { type: 'error', error });
     } finally {
-      telemetry.end(this.ended, this.pausedBy);
+      this.telemetry.end(this.ended, this.pausedBy);
     }
   }
 
