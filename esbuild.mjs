@@ -5,6 +5,7 @@
 //   dist/runtime.js            the session controller, tools, store (loaded when the chat is used)
 //   dist/provider-openai.js    the `openai` SDK and our adapter (loaded on the first request)
 //   dist/provider-anthropic.js the `@anthropic-ai/sdk` and our adapter
+//   dist/telemetry-otel.js     the OpenTelemetry SDK and exporters (only when the user turns the export on)
 //   dist/research-html.js      linkedom + Readability + turndown: HTML → Markdown for web_fetch and
 //                              research, run in a worker thread (html-worker.ts / html-worker-client.ts)
 //   dist/browser-driver/lib/browser.js  playwright-core + the browser backend (first browser tool call)
@@ -46,6 +47,8 @@ export const hostEntries = {
   'change-watcher': 'extension/platform/watch/change-watcher.ts',
   // The MCP SDK (@modelcontextprotocol/client), loaded on the first MCP server start.
   'mcp-client': 'extension/core/mcp/sdk-session.ts',
+  // The OpenTelemetry SDK and its OTLP/HTTP exporters, loaded only when sextant.telemetry.otel.enabled is on.
+  'telemetry-otel': 'extension/core/telemetry/otel/index.ts',
   // playwright-core and our backend, loaded on the first browser tool call. It sits in a folder laid out
   // like the package (lib/ + package.json + browsers.json beside it, copied by copyRuntimeAssets),
   // because playwright-core finds those two files relative to its own code.

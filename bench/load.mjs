@@ -26,12 +26,17 @@ const probe = `
 const Module = require('node:module');
 const calls = [];
 const disposable = { dispose() {} };
+class EventEmitter { event = () => disposable; fire() {} dispose() {} }
 const stub = {
+  EventEmitter,
   window: {
     createOutputChannel: () => ({ info: (m) => calls.push(m), warn() {}, error() {}, dispose() {} }),
     registerWebviewViewProvider: () => disposable,
+    registerWebviewPanelSerializer: () => disposable,
+    registerUriHandler: () => disposable,
+    createTreeView: () => disposable,
   },
-  commands: { registerCommand: () => disposable },
+  commands: { registerCommand: () => disposable, executeCommand: () => Promise.resolve() },
 };
 const orig = Module._resolveFilename;
 Module._resolveFilename = function (req, ...rest) {
@@ -41,9 +46,16 @@ require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports
 const t0 = performance.now();
 const ext = require(process.argv[1]);
 const t1 = performance.now();
-ext.activate({ subscriptions: [], extensionUri: {}, globalStorageUri: {} });
+const memento = { get: () => true, update: () => Promise.resolve(), keys: () => [] };
+const secrets = {
+  get: async () => undefined, store: async () => {}, delete: async () => {}, onDidChange: () => disposable,
+};
+const context = { subscriptions: [], extensionUri: {}, globalStorageUri: {} };
+const states = { globalState: memento, workspaceState: memento };
+ext.activate({ ...context, ...states, secrets });
 const t2 = performance.now();
-const HEAVY = /openai|anthropic|sql-wasm|sql\\.js|runtime\\.js|provider-|research-html|linkedom|readability|turndown/;
+const HEAVY =
+  /openai|anthropic|sql-wasm|sql\\.js|runtime\\.js|provider-|research-html|linkedom|readability|turndown|opentelemetry/;
 const heavy = Object.keys(require.cache).filter((k) => HEAVY.test(k));
 console.log(JSON.stringify({ requireMs: t1 - t0, activateMs: t2 - t1, heavy, log: calls }));
 `;

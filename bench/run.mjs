@@ -69,6 +69,11 @@ const benches = [
     'citation floor on the labelled claim set: true kept, false caught, judge calls saved',
   ],
   ['search', 'bench/search.mjs', 'web search client per search: direct, failover, breaker open (fake APIs)'],
+  [
+    'telemetry',
+    'bench/telemetry.mjs',
+    'OpenTelemetry export: request time off vs collector down/up; added time per tool call; activation bundle',
+  ],
   ['prefix', 'bench/prefix.mjs', 'prompt prefix stability over a 30-step Agent session, overhead with caching on'],
   ['compaction', 'bench/compaction.mjs', 'compaction time at 50k/160k/800k-token sessions (real SDK, fake LLM)'],
   [

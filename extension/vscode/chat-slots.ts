@@ -38,7 +38,7 @@ export interface ChatSlotServices {
    */
   shared: Pick<
     ChatServices,
-    'approvals' | 'project' | 'hooks' | 'models' | 'limits' | 'history' | 'fleet' | 'autoMode'
+    'approvals' | 'project' | 'hooks' | 'models' | 'limits' | 'history' | 'fleet' | 'autoMode' | 'telemetry'
   >;
   host: Omit<ChatHost, 'post' | 'onCurrentSessionChanged'>;
   tools: Omit<ChatServices['tools'], 'checkpoints'>;

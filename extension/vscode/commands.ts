@@ -48,6 +48,7 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
     guarded('sextant.clearApiKey', async () => (await host.get()).clearApiKey()),
     guarded('sextant.setSearchApiKey', async () => (await host.get()).setSearchApiKey()),
     guarded('sextant.clearSearchApiKey', async () => (await host.get()).clearSearchApiKey()),
+    guarded('sextant.telemetry.setHeaders', async () => (await host.get()).setTelemetryHeaders()),
     guarded('sextant.exportSession', async () => (await host.get()).exportSession()),
     guarded('sextant.compactNow', async () => {
       await view.reveal();

@@ -33,6 +33,8 @@ export interface Runtime {
   clearApiKey(): Promise<void>;
   setSearchApiKey(): Promise<void>;
   clearSearchApiKey(): Promise<void>;
+  /** Sextant: Set Telemetry Headers… (the OTLP export's headers, to SecretStorage). */
+  setTelemetryHeaders(): Promise<void>;
   exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
   /** Sextant: Show Storage — where history's disk space goes, and reclaiming it. */
   showStorage(): Promise<void>;

@@ -22,7 +22,7 @@ import { redactLogSecrets } from './adapters/log-channel';
 import { CurrentSessionFile } from './current-session';
 import { DiffReviews } from './diff-review';
 import { configureEmbeddings } from './embeddings-host';
-import { exportReportToWorkspace, exportSessionToWorkspace } from './export-command';
+import { exportReportToWorkspace, exportSessionToWorkspace, type ExportSource } from './export-command';
 import { windowKeyCommands } from './window-key-commands';
 import { createPermissionHost } from './permission-host';
 import { createSandboxHost } from './sandbox-host';
@@ -53,6 +53,8 @@ import { WindowChats } from './window-chats';
 import { sharedHandlerParts } from './handler-parts';
 import { type ChatSlotServices, createChatHub, READS_HISTORY } from './chat-slots';
 import { createWindowFleet } from './window-fleet';
+import { TelemetryHost } from './telemetry-host';
+import { SessionStatusBar } from './status-bar';
 import type { AgentsTree } from './agents-tree';
 import { WorktreeHost } from './worktree-host';
 import { autoModeSettings, chatLimits, subagentLimits } from './chat-limits';
@@ -202,6 +204,8 @@ export async function createRuntime(
   const rememberSidebarChat = (id: string | undefined) => currentSession.remember(id, log);
   // One fleet for the window: every chat's requests count against its limits (window-fleet.ts).
   const fleet = createWindowFleet(own);
+  // The user's own OpenTelemetry export, when they turn it on (telemetry-host.ts); off, nothing is loaded.
+  const telemetry = own(new TelemetryHost(context, log, () => knownSecrets));
   // What every chat (the sidebar's, each editor tab's) shares; chat-slots.ts gives each its own controller.
   const slotServices: ChatSlotServices = {
     shared: {
@@ -212,6 +216,7 @@ export async function createRuntime(
       autoMode: autoModeSettings,
       limits: chatLimits,
       fleet,
+      telemetry: telemetry.sink,
       history: { persistence: store, searchSessions: (query) => searchSessions(store, query) },
     },
     host: {
@@ -312,6 +317,7 @@ export async function createRuntime(
     }),
   );
   worktrees.attach(hub, chats, store.ready);
+  own(new SessionStatusBar(hub, chats));
   const sidebar = chats.sidebar;
   late.hub = hub;
   late.sidebar = sidebar;
@@ -351,6 +357,7 @@ export async function createRuntime(
       searchSettings: () => tools.searchSettings(),
       searchKeyChanged: () => void providers.keys.refresh(),
     }),
+    setTelemetryHeaders: () => telemetry.setHeaders(),
     showAuditLog: () => permissions.showAuditLog(),
     showMcpServers: () => showMcpServers(mcp.manager, mcpChannel, mcp),
     addMcpServer: () => addMcpServer(log),
@@ -361,14 +368,9 @@ export async function createRuntime(
     decideChange: (decision, target) => diffReviews.decideActive(decision, target),
     exportSession: async (format) => {
       await store.ready;
-      return exportSessionToWorkspace(
-        {
-          current: () => sidebar.slot.controller.currentSessionRef(),
-          render: (id, f) => store.exportSession(id, f, { secrets: knownSecrets }),
-        },
-        format,
-        log,
-      );
+      const current = () => sidebar.slot.controller.currentSessionRef();
+      const render: ExportSource['render'] = (id, f) => store.exportSession(id, f, { secrets: knownSecrets });
+      return exportSessionToWorkspace({ current, render }, format, log);
     },
     research: (question, { plan }) => startResearch(sidebar.slot.controller, question, plan),
     exportReport: (reportId, format) =>

@@ -33,6 +33,8 @@ import { runShellCommandsOf } from './command-shell';
 import { turnReviewer } from './auto-review/turn-reviewer';
 import type { ToolSessionState } from '../tools/types';
 import type { PreApproval } from '../extensions/allowed-tools';
+import type { TelemetryScope } from '../telemetry/telemetry-sink';
+import { auditWithTelemetry } from '../telemetry/traced-audit';
 import type { SteerSource } from './steering';
 import type { ImageBlock } from '../extensions/images/chat-images';
 
@@ -67,6 +69,8 @@ export interface AgentTurnRequest {
    * sub-agents', live — as it grows; a warning to show. With it, the spend-rate warning is the window's.
    */
   spend?: (run: { tokens: number; costUsd: number | undefined }) => string | undefined;
+  /** The request's telemetry (request-telemetry.ts): its tool calls and sub-agents are reported there. */
+  telemetry?: TelemetryScope;
 }
 
 export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: AgentTurnRequest) {
@@ -146,6 +150,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
           ports,
           ...(services.tools.permissions ? { permissions: services.tools.permissions } : {}),
           ...(services.tools.audit ? { audit: services.tools.audit } : {}),
+          ...(r.telemetry ? { telemetry: r.telemetry } : {}),
           now: services.host.now,
           newId: services.host.newId,
           ...(beforeWrite ? { beforeWrite } : {}),
@@ -196,7 +201,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
     signal,
     now: services.host.now,
     permissions,
-    audit: services.tools.audit,
+    audit: auditWithTelemetry(services.tools.audit, r.telemetry, services.host.now),
     newId: services.host.newId,
     ...(beforeWrite ? { beforeWrite } : {}),
     ...(beforeCommand ? { beforeCommand } : {}),
@@ -267,7 +272,7 @@ async function withCommandOutputs(
     session,
     signal: r.signal,
     ...(r.beforeCommand ? { beforeCommand: r.beforeCommand } : {}),
-    ...(services.tools.audit ? { audit: services.tools.audit } : {}),
+    ...(services.tools.audit ? { audit: auditWithTelemetry(services.tools.audit, r.telemetry) } : {}),
     newId: services.host.newId,
     now: services.host.now,
   });

@@ -18,6 +18,7 @@ import type { Scheduler } from './outbox';
 import type { SubagentServices } from './task-tool';
 import type { ToolRuntime } from './turn';
 import type { Fleet } from './fleet-seat';
+import type { TelemetrySink } from '../telemetry/telemetry-sink';
 
 /** The editor around the chat: where messages go, the log, time, ids and the workspace's state. */
 export interface ChatHost {
@@ -141,4 +142,9 @@ export interface ChatServices {
    * worktree of its own: a write of another running session's file asks. Without it nothing is guarded.
    */
   writes?: { all: SessionWrites; ownWorktree(): boolean };
+  /**
+   * Where requests, model and tool calls are reported (core/telemetry): the user's OpenTelemetry export
+   * when they turned it on. Without it, or while it is inactive, nothing is recorded.
+   */
+  telemetry?: TelemetrySink;
 }

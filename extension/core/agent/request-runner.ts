@@ -1,7 +1,7 @@
 // One request's life: it starts (the session written on its first message, a turn checkpoint), streams
 // its events through the current chat, and ends with exactly one terminal event — complete, aborted
 // (Stop, or a newer request) or error (with Retry). One request runs at a time.
-import { compactRequests, latestCompaction, type Mode, type RequestEvent } from '../../protocol';
+import { compactRequests, type Mode, type RequestEvent } from '../../protocol';
 import type { TurnCheckpoint } from '../ports';
 import type { ModelMessage } from '../providers/types';
 import { generateTitle } from '../session-title';
@@ -24,8 +24,9 @@ import { attachedChars, messageWithAttachments } from '../extensions/references/
 import { SteerInbox, type SteerSource } from './steering';
 import { FleetSeat } from './fleet-seat';
 import { ResendExtras } from './resend-extras';
-import { journalReport, retitleAfterFirstExchange } from './request-records';
+import { journalReport, lastPromptRecorder, retitleAfterFirstExchange } from './request-records';
 import type { SendOptions } from './send-options';
+import { RequestTelemetry } from './request-telemetry';
 
 export type { AroundTurn, SendOptions } from './send-options';
 
@@ -53,6 +54,8 @@ export class RequestRunner {
   private readonly followUps = new Map<string, PriorResearch>();
   private ended: 'complete' | 'aborted' | 'error' | undefined;
   private pausedBy: 'budget' | 'max_steps' | undefined;
+  /** The running request's telemetry (request-telemetry.ts); requests run one at a time. */
+  private telemetry = RequestTelemetry.off();
   /** The window is going away: a request it stops stays marked running, so the next start offers Continue. */
   private closing = false;
 
@@ -229,6 +232,8 @@ export class RequestRunner {
     const { host } = this.services;
     const s = this.chat.session;
     let checkpoints: TurnCheckpoints | undefined;
+    const facts = { sessionId: s.id, requestId, mode, model: opts.model ?? s.model, text, startedAt: host.now() };
+    this.telemetry = new RequestTelemetry(this.services.telemetry, facts, host.now);
     // The references' content goes with the user's message (the cached prefix before it is untouched).
     const modelText = messageWithAttachments(text, opts.attachments ?? []);
     // A UserPromptSubmit hook may add context to it (the `prompt` event below).
@@ -244,21 +249,14 @@ export class RequestRunner {
       s.modelMessages.push(...add);
       this.chat.journal({ kind: 'model_messages', sessionId: s.id, messages: add, at: host.now() });
     };
-    // Usage is a running total over the turn's model calls: the difference is the last call's prompt.
-    let inputSoFar = 0;
-    const isolated = mode === 'research' || (mode === 'plan' && opts.planResearch);
-    const promptSeen = (inputTotal: number) => {
-      if (isolated) return; // research runs without the chat history: its prompts say nothing of its size
-      const tokens = inputTotal - inputSoFar;
-      inputSoFar = inputTotal;
-      const replaces = latestCompaction(s.chat)?.replaces ?? 0;
-      if (tokens > 0) s.lastPrompt = { tokens, historyLength: s.modelMessages.length, replaces };
-    };
+    const promptSeen = lastPromptRecorder(s, mode === 'research' || (mode === 'plan' && Boolean(opts.planResearch)));
     try {
       const ref = opts.model ?? modelRefFor(this.services.models, s.model, mode);
       const resolved = await this.services.models.resolveModel(ref);
       // The request's start is recorded once its first model call is on its way (request-start.ts).
-      const provider = announcingProvider(resolved.provider, begin, host.afterModelCallSent?.bind(host));
+      const provider = this.telemetry.provider(
+        announcingProvider(resolved.provider, begin, host.afterModelCallSent?.bind(host)),
+      );
       const target: Target = { ...resolved, ref, provider };
       checkpoints = TurnCheckpoints.forTurn(this.services, requestId, mode);
       const budget = runBudget(this.services.limits, s.chat.messages, opts.budget, seat.shared);
@@ -275,6 +273,7 @@ export class RequestRunner {
         if (next.done) break;
         begin(); // the start before anything of the request's own
         const ev = next.value;
+        if (ev.type !== 'history' && ev.type !== 'prompt') this.telemetry.seen(ev);
         if (ev.type === 'history') recordHistory(ev.messages);
         else if (ev.type === 'prompt') userMessage = ev.message;
         else {
@@ -304,8 +303,11 @@ export class RequestRunner {
       if (signal.aborted) return this.endAborted(requestId);
       const error = toErrorInfo(err);
       host.log.warn(`request ${requestId} failed: ${error.code}: ${error.message}`);
+      this.telemetry.failed(error.code);
       this.ended = 'error';
       this.chat.emit(requestId, { type: 'error', error });
+    } finally {
+      this.telemetry.end(this.ended, this.pausedBy);
     }
   }
 
@@ -373,6 +375,7 @@ export class RequestRunner {
       ...(opts.preApproved ? { preApproved: opts.preApproved } : {}),
       ...(opts.planGrant ? { planGrant: opts.planGrant } : {}),
       steers: this.steersOf(requestId),
+      telemetry: this.telemetry.scope,
       ...(opts.images?.blocks.length ? { images: opts.images.blocks } : {}),
       // `text` is the command's body with the attached files below it: only the body's commands run.
       ...(opts.commandShell ? { commandShellChars: text.length - attachedChars(opts.attachments) } : {}),

@@ -8,6 +8,7 @@ import type { SubagentStep, SubagentView, Usage } from '../../protocol';
 import type { AgentDefinition } from '../extensions/agent-definitions';
 import type { ToolPorts } from '../ports';
 import type { AuditEntry } from '../security/audit-log';
+import type { TelemetryScope } from '../telemetry/telemetry-sink';
 import type { ToolResult, ToolSessionState } from '../tools/types';
 import { type BudgetLimits, type RunBudget, tokensOf } from '../usage/budget';
 import type { ResearchHost } from '../research/host';
@@ -47,6 +48,8 @@ export interface SubagentScope {
   ports: ToolPorts;
   permissions?: PermissionGate;
   audit?: (entry: AuditEntry) => void;
+  /** Where the request's telemetry goes (subagent-telemetry.ts); absent or inactive: nowhere. */
+  telemetry?: TelemetryScope;
   now(): number;
   newId?: () => string;
   beforeWrite?: (absPath: string) => Promise<void>;

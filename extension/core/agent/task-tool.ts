@@ -10,6 +10,7 @@ import { createToolRegistry } from '../tools/registry';
 import { type TaskInput, taskDeclaration } from '../tools/task';
 import { type AnyTool, defineTool, errorResult } from '../tools/types';
 import { runSubagent, type SubagentLimits, type SubagentScope } from './subagent-run';
+import { tracedSubagent } from './subagent-telemetry';
 import { ConcurrencyGate, FileLocks } from './subagent-tools';
 import type { ToolRuntime } from './turn';
 
@@ -111,14 +112,19 @@ export function createTaskTool(scope: SubagentScope): AnyTool {
           `There is no sub-agent named "${input.subagent_type}". Available: ` +
             `${scope.definitions.map((d) => d.name).join(', ')}.`,
         );
-      return runSubagent(scope, {
-        callId: ctx.callId,
-        definition,
-        description: input.description,
-        prompt: input.prompt,
-        signal: ctx.signal,
-        update: (view) => ctx.subagentUpdated?.(view),
-      });
+      return tracedSubagent(scope, definition.name, (traced, seen) =>
+        runSubagent(traced, {
+          callId: ctx.callId,
+          definition,
+          description: input.description,
+          prompt: input.prompt,
+          signal: ctx.signal,
+          update: (view) => {
+            seen(view);
+            ctx.subagentUpdated?.(view);
+          },
+        }),
+      );
     },
   });
 }

@@ -25,6 +25,8 @@ export interface SessionStatus {
   questions: PendingQuestion[];
   /** The last error's message, when the last request failed. */
   error: string | undefined;
+  /** The tool running now (the latest started, when several run), for "running bash" in the status bar. */
+  tool: string | undefined;
 }
 
 export function emptyStatus(): SessionStatus {
@@ -42,6 +44,7 @@ export function emptyStatus(): SessionStatus {
     approvals: [],
     questions: [],
     error: undefined,
+    tool: undefined,
   };
 }
 
@@ -55,6 +58,8 @@ interface Spend {
 export class SessionStatusFold {
   private status = emptyStatus();
   private readonly spend: Spend = { settled: { costUsd: undefined, tokens: 0 }, current: undefined };
+  /** Tools running now, by call id, in the order they started. */
+  private readonly running = new Map<string, string>();
 
   get current(): SessionStatus {
     const total = addUsage(this.spend.settled, this.spend.current);
@@ -114,6 +119,7 @@ export class SessionStatusFold {
     switch (ev.type) {
       case 'started':
         this.spend.current = undefined;
+        this.running.clear();
         this.status = {
           ...s,
           state: 'running',
@@ -130,6 +136,14 @@ export class SessionStatusFold {
       case 'tool_started':
         this.status = { ...s, steps: s.steps + 1 };
         return true;
+      case 'tool_updated': {
+        if (ev.call.status === 'running') this.running.set(ev.call.callId, ev.call.name);
+        else this.running.delete(ev.call.callId);
+        const tool = [...this.running.values()].at(-1);
+        if (tool === s.tool) return false;
+        this.status = { ...s, tool };
+        return true;
+      }
       case 'usage':
         this.spend.current = ev.usage;
         return true;
@@ -164,8 +178,10 @@ export class SessionStatusFold {
         if (s.state !== 'running' && s.state !== 'waiting') return false;
         this.spend.settled = addUsage(this.spend.settled, this.spend.current);
         this.spend.current = undefined;
+        this.running.clear();
         this.status = {
           ...s,
+          tool: undefined,
           state: ev.type === 'complete' ? 'done' : ev.type === 'aborted' ? 'stopped' : 'failed',
           endedAt: e.ts,
           approvals: [],
