@@ -82,9 +82,7 @@ async function main() {
   await down.flush();
   await up.flush();
   console.log(`  spans the dead collector did not take (counted, dropped): ${down.dropped()}`);
-  console.log(
-    `  the live collector received: ${receiver.spans().length} spans in ${receiver.posts.length} posts`,
-  );
+  console.log(`  the live collector received: ${receiver.spans().length} spans in ${receiver.posts.length} posts`);
 
   console.log('\n# added time per tool call with the export on (span + tool, approval and error metrics)');
   const t = otel(await deadEndpoint());
