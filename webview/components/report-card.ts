@@ -44,7 +44,12 @@ export function reportBody(markdown: string, title: string): string {
   return lines.join('\n').replace(/^\s*\n/, '');
 }
 
-const FLOOR_LABELS = { kept: 'kept', judge: 'sent to the model', rejected: 'rejected as unrelated' } as const;
+const FLOOR_LABELS = {
+  pinned: 'pinned to a passage',
+  kept: 'kept on word overlap (older report)',
+  judge: 'sent to the model',
+  rejected: 'rejected as unrelated',
+} as const;
 const floorLabel = (f: NonNullable<Report['verdicts'][number]['floor']>) =>
   `${FLOOR_LABELS[f.decision]}, score ${f.score.toFixed(2)}`;
 

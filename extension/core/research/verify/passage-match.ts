@@ -14,6 +14,13 @@ import { GUARD_SPELLINGS, GUARD_WORDS } from './guard-words';
 
 /** Words a claim may add or leave out anywhere: they change no claim's truth. */
 const IGNORED = new Set(['a', 'an', 'the']);
+/** Small numbers written as words are the same number as in digits: "two years" is "2 years". */
+const NUMBER_WORDS = new Map(
+  'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'
+    .split(' ')
+    .map((w, i): [string, string] => [w, `#${i}`]),
+);
+
 /** Claims shorter than this (in compared tokens) are too slight to pin: "It rained." goes to the judge. */
 const MIN_TOKENS = 4;
 
@@ -57,6 +64,8 @@ export function pinnable(text: string): Pinnable {
 function pushWord(raw: string, push: (tok: string) => void): void {
   const w = GUARD_SPELLINGS.get(raw) ?? raw;
   if (IGNORED.has(w)) return;
+  const number = NUMBER_WORDS.get(w);
+  if (number) return push(number);
   push(GUARD_WORDS.has(w) ? `g:${w}` : w);
 }
 
