@@ -316,8 +316,8 @@ export interface SessionPersistence {
    */
   append(record: JournalRecord): void;
   getSession(sessionId: string): StoredSession | undefined;
-  /** The session's last report with its sources' texts (absent: a store that does not keep them). */
-  lastResearch?(sessionId: string): (StoredResearch & { reportId: string }) | undefined;
+  /** A report with its sources' texts: the session's last one, or the one named (absent: not kept). */
+  research?(of: { sessionId: string } | { reportId: string }): (StoredResearch & { reportId: string }) | undefined;
   /**
    * Sessions whose request was running in a window that is gone, newest first (absent: a store that does
    * not keep run state — tests' fakes). Never a session running in this window or another live one.

@@ -23,6 +23,7 @@ import { CurrentSessionFile } from './current-session';
 import { DiffReviews } from './diff-review';
 import { configureEmbeddings } from './embeddings-host';
 import { exportReportToWorkspace, exportSessionToWorkspace } from './export-command';
+import { openSourceQuote, registerSourceDocuments } from './source-quote';
 import { KeyCommands } from './key-commands';
 import { createPermissionHost } from './permission-host';
 import { createSandboxHost } from './sandbox-host';
@@ -110,6 +111,8 @@ export async function createRuntime(
   });
   log.info(`keys looked up in ${(await secretsReady).toFixed(0)} ms`);
   const embeddings = () => configureEmbeddings(store, configs, secrets, log);
+  const readResearch = (reportId: string) => store.research?.({ reportId });
+  own(registerSourceDocuments(readResearch));
   await embeddings();
 
   const trusted = () => vscode.workspace.isTrusted;
@@ -365,6 +368,7 @@ export async function createRuntime(
       );
     },
     research: (question, { plan }) => startResearch(sidebar.slot.controller, question, plan),
+    openSourceQuote: (m) => openSourceQuote(m, readResearch, log),
     exportReport: (reportId, format) =>
       exportReportToWorkspace(sidebar.slot.controller.reports(), reportId, format, knownSecrets, log),
     dispose: async () => {

@@ -352,7 +352,7 @@ export class RequestRunner {
       if (this.inFlight?.requestId === requestId) this.inFlight.softStop = () => stop.request();
       const sessionId = this.chat.session.id;
       // A question after a report continues from it (its sources are reused); not a fresh plan's run.
-      const stored = () => this.services.history.persistence.lastResearch?.(sessionId);
+      const stored = () => this.services.history.persistence.research?.({ sessionId });
       const prior = opts.researchPlan ? undefined : (this.followUps.get(sessionId) ?? stored());
       yield* researchRequest({
         ...o,

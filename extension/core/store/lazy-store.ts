@@ -171,8 +171,8 @@ class LazyStore implements LazySessionStore {
     return this.inner?.runningElsewhere(sessionId) ?? false;
   }
 
-  lastResearch(sessionId: string): (StoredResearch & { reportId: string }) | undefined {
-    return this.inner?.lastResearch?.(sessionId);
+  research(of: { sessionId: string } | { reportId: string }): (StoredResearch & { reportId: string }) | undefined {
+    return this.inner?.research?.(of);
   }
 
   getSession(sessionId: string): StoredSession | undefined {

@@ -46,15 +46,21 @@ export function readResearchSources(db: Database, artifactId: string): StoredRes
   }));
 }
 
-/** The session's last report that kept its sources: what a follow-up continues from. */
-export function lastResearch(db: Database, sessionId: string): (StoredResearch & { reportId: string }) | undefined {
-  const row = queryOne(
-    db,
-    `SELECT id, question FROM artifacts
-      WHERE session_id = ? AND kind = 'report' AND question IS NOT NULL
-      ORDER BY created_at DESC, updated_at DESC LIMIT 1`,
-    [sessionId],
-  );
+/** Which stored research: a session's last report (what a follow-up continues from), or one report. */
+export type ResearchOf = { sessionId: string } | { reportId: string };
+
+/** A report that kept its sources, with them: the session's last one, or the one named. */
+export function storedResearch(db: Database, of: ResearchOf): (StoredResearch & { reportId: string }) | undefined {
+  const row =
+    'reportId' in of
+      ? queryOne(db, 'SELECT id, question FROM artifacts WHERE id = ? AND question IS NOT NULL', [of.reportId])
+      : queryOne(
+          db,
+          `SELECT id, question FROM artifacts
+            WHERE session_id = ? AND kind = 'report' AND question IS NOT NULL
+            ORDER BY created_at DESC, updated_at DESC LIMIT 1`,
+          [of.sessionId],
+        );
   if (!row) return undefined;
   const reportId = String(row.id);
   return { reportId, question: String(row.question), sources: readResearchSources(db, reportId) };

@@ -24,7 +24,7 @@ import type { MemoryHit, MemorySearchOptions } from './memory-query';
 import { loadDatabase, type Hwm, type LoadedDb } from './open-db';
 import { Projection } from './projection';
 import { countSessions, listSessions, readArtifacts, readSession } from './sessions-read';
-import { lastResearch } from './research-sources';
+import { storedResearch, type ResearchOf } from './research-sources';
 import { DB_FILE, dbPath, quarantine, readMeta, sha256, writeSnapshot } from './snapshot';
 import { loadSqlJs, type SqlJsStatic } from './sqljs';
 import { makePrivateDir, narrowStoreFiles } from './private-files';
@@ -191,9 +191,9 @@ class Store implements SessionStore {
     return session && { ...session, modelMessages: resolveImages(session.modelMessages, this.images) };
   }
 
-  lastResearch(sessionId: string): ReturnType<typeof lastResearch> {
+  research(of: ResearchOf): ReturnType<typeof storedResearch> {
     this.projection.materialize();
-    return lastResearch(this.db, sessionId);
+    return storedResearch(this.db, of);
   }
 
   /** A session, its body read from its cold file when it is cold; undefined (logged) when that fails. */

@@ -124,7 +124,7 @@ test('a follow-up after reopening the store fetches nothing already read; quotes
 
     // A restart: nothing in memory, the store reopened.
     store = await open(dir);
-    const stored = store.lastResearch('s1');
+    const stored = store.research?.({ sessionId: 's1' });
     await store.close();
     assert.ok(stored);
     assert.equal(stored.reportId, one.id);
