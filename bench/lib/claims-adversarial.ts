@@ -69,7 +69,8 @@ function report(set: AdversarialSet, outcomes: Outcome[], ms: number): void {
   );
   for (const [kind, k] of byKind)
     console.log(
-      `    ${kind.padEnd(17)} ${String(k.n).padStart(4)}: pinned ${k.pinned}, judged ${k.judged}, rejected ${k.rejected}`,
+      `    ${kind.padEnd(17)} ${String(k.n).padStart(4)}: pinned ${k.pinned}, judged ${k.judged}, ` +
+        `rejected ${k.rejected}`,
     );
   console.log(`  time: ${(ms / Math.max(1, outcomes.length)).toFixed(2)} ms per claim`);
   for (const o of falseSkipped)

@@ -174,12 +174,11 @@ function pinnedPassage(claim: string, pages: readonly PageIndex[]): PassageRef |
 /** The sentence sharing most of the claim's words and figures (the earliest on a tie), if any shares some. */
 function bestSentence(items: ClaimItems, pages: readonly PageIndex[]): PassageRef | undefined {
   let best: (PassageRef & { score: number }) | undefined;
-  pages.forEach((p, page) =>
-    p.sentences.forEach((s, sentence) => {
+  for (const [page, p] of pages.entries())
+    for (const [sentence, s] of p.sentences.entries()) {
       const score = share(items, s.words, s.values);
       if (score > 0 && (!best || score > best.score)) best = { page, sentence, score };
-    }),
-  );
+    }
   return best ? { page: best.page, sentence: best.sentence } : undefined;
 }
 

@@ -16,7 +16,10 @@ import { GUARD_SPELLINGS, GUARD_WORDS } from './guard-words';
 const IGNORED = new Set(['a', 'an', 'the']);
 /** Small numbers written as words are the same number as in digits: "two years" is "2 years". */
 const NUMBER_WORDS = new Map(
-  'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty'
+  (
+    'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen ' +
+    'seventeen eighteen nineteen twenty'
+  )
     .split(' ')
     .map((w, i): [string, string] => [w, `#${i}`]),
 );
@@ -64,9 +67,7 @@ export function pinnable(text: string): Pinnable {
 function pushWord(raw: string, push: (tok: string) => void): void {
   const w = GUARD_SPELLINGS.get(raw) ?? raw;
   if (IGNORED.has(w)) return;
-  const number = NUMBER_WORDS.get(w);
-  if (number) return push(number);
-  push(GUARD_WORDS.has(w) ? `g:${w}` : w);
+  push(NUMBER_WORDS.get(w) ?? (GUARD_WORDS.has(w) ? `g:${w}` : w));
 }
 
 /** "30,000" and "30000" are one number; "1.50" and "1.5" too. A trailing full stop is not a digit. */
