@@ -131,10 +131,11 @@ test('a follow-up after reopening the store fetches nothing already read; quotes
 
     // Every supported claim's quote is the exact text at its offsets in the stored page.
     for (const v of one.verdicts.filter((x) => x.verdict === 'supported')) {
-      assert.ok(v.passage, `${v.claim} keeps its passage`);
-      const src = stored.sources.find((s) => s.n === v.passage?.n);
+      const p = v.passage;
+      assert.ok(p, `${v.claim} keeps its passage`);
+      const src = stored.sources.find((s) => s.n === p.n);
       assert.ok(src);
-      assert.equal(src.text.slice(v.passage.start, v.passage.end), v.passage.quote);
+      assert.equal(src.text.slice(p.start, p.end), p.quote);
     }
     assert.ok(one.verdicts.some((v) => v.verifiedBy === 'passage-match'));
 
