@@ -133,7 +133,7 @@ test('a follow-up after reopening the store fetches nothing already read; quotes
     for (const v of one.verdicts.filter((x) => x.verdict === 'supported')) {
       const p = v.passage;
       assert.ok(p, `${v.claim} keeps its passage`);
-      const src = stored.sources.find((s) => s.n === p.n);
+      const src: { text: string } | undefined = stored.sources.find((s) => s.n === p.n);
       assert.ok(src);
       assert.equal(src.text.slice(p.start, p.end), p.quote);
     }
