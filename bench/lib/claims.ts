@@ -1,10 +1,13 @@
-// The citation checker on the labelled claim set (test/fixtures/research/claim-set.ts): each claim is
-// cited to its page of our corpus and verified as a one-sentence report, first by the lexical floor
-// alone, then by the floor with a fake judge that answers from the labels (a perfect judge: the
-// figures show what the floor itself keeps, catches and saves). Prints figures; asserts nothing.
+// The citation checker on the labelled claim set (test/fixtures/research/claim-set.ts) and on the
+// adversarial set (test/fixtures/research/adversarial-claims.ts: verbatim sentences, synonym
+// paraphrases and distortions that reuse the page's words): each claim is cited to its page and
+// verified as a one-sentence report, first by the lexical floor alone, then by the floor with a fake
+// judge that answers from the labels (a perfect judge: the figures show what the floor itself pins,
+// rejects and saves). Prints figures; asserts nothing.
 import * as html from '../../extension/core/web/fetch/html-to-markdown';
 import { verifyReport, type ClaimJudge, type FetchedSource } from '../../extension/core/research/verify';
 import { CLAIM_PAGES, CLAIMS, claimPageHtml, type LabelledClaim } from '../../test/fixtures/research/claim-set';
+import { adversarialBench } from './claims-adversarial';
 
 const AT = Date.UTC(2026, 10, 25);
 
@@ -54,14 +57,12 @@ async function main(): Promise<void> {
 
   const alone = await run(false);
   const kept = alone.outcomes.filter((o) => o.claim.supported && o.floor !== 'rejected').length;
-  const keptStrong = alone.outcomes.filter((o) => o.claim.supported && o.floor === 'kept').length;
+  const keptStrong = alone.outcomes.filter((o) => o.claim.supported && o.floor === 'pinned').length;
   const caught = alone.outcomes.filter((o) => !o.claim.supported && o.floor === 'rejected').length;
   const caughtOther = alone.outcomes.filter((o) => o.claim.kind === 'different-subject' && o.floor === 'rejected');
   console.log('\nfloor alone (no model):');
   console.log(`  true claims kept (not refused):   ${kept}/${trues} = ${pct(kept, trues)}`);
-  console.log(
-    `    of them a strong match ("kept"): ${keptStrong}; a weaker one (left to the judge): ${kept - keptStrong}`,
-  );
+  console.log(`    of them pinned to a passage (verified): ${keptStrong}; sent to the judge: ${kept - keptStrong}`);
   console.log(`  false claims caught (rejected):  ${caught}/${falses} = ${pct(caught, falses)}`);
   console.log(
     `    different subject: ${caughtOther.length}/${falses - distortions}; distortions: ` +
@@ -95,4 +96,4 @@ async function main(): Promise<void> {
   );
 }
 
-void main();
+void main().then(adversarialBench);

@@ -261,6 +261,24 @@ export interface StoredArtifact {
   /** Markdown. */
   content: string;
   citations?: StoredCitation[];
+  /** A report: its question and every source read with its text, so a follow-up after a restart reuses them. */
+  research?: StoredResearch;
+}
+
+/** What a follow-up on a report continues from: its question and its sources' texts (report numbers). */
+export interface StoredResearch {
+  question: string;
+  sources: Array<{
+    n: number;
+    url: string;
+    finalUrl?: string;
+    title: string;
+    /** The text as read (what citations' quote offsets point into). */
+    text: string;
+    accessedAt: number;
+    path?: string;
+    lines?: { start: number; end: number };
+  }>;
 }
 
 export interface StoredSession {
@@ -297,6 +315,8 @@ export interface SessionPersistence {
    */
   append(record: JournalRecord): void;
   getSession(sessionId: string): StoredSession | undefined;
+  /** A report with its sources' texts: the session's last one, or the one named (absent: not kept). */
+  research?(of: { sessionId: string } | { reportId: string }): (StoredResearch & { reportId: string }) | undefined;
   /**
    * Sessions whose request was running in a window that is gone, newest first (absent: a store that does
    * not keep run state — tests' fakes). Never a session running in this window or another live one.

@@ -59,6 +59,14 @@ export const InboundSchema = z.discriminatedUnion('type', [
     start: z.number().int().positive().optional(),
     end: z.number().int().positive().optional(),
   }),
+  /** A report's citation of a web page: open the page's stored text at the quote (characters start–end). */
+  z.object({
+    type: z.literal('openSourceQuote'),
+    reportId: z.string().min(1).max(200),
+    n: z.number().int().positive(),
+    start: z.number().int().nonnegative(),
+    end: z.number().int().nonnegative(),
+  }),
   z.object({ type: z.literal('setModel'), model: z.string().min(1) }),
   /** The header's "Permission mode" picker: sextant.permissions.defaultMode in the user's settings. */
   z.object({ type: z.literal('setPermissionMode'), mode: PermissionModeSchema }),

@@ -89,14 +89,30 @@ export const ReportSourceSchema = z.object({
 });
 export type ReportSource = z.infer<typeof ReportSourceSchema>;
 
+/** The passage a claim rests on: its source's number, the quote and where it stands in the source. */
+export const ClaimPassageSchema = z.object({
+  n: z.number().int(),
+  quote: z.string(),
+  /** Character offsets of the quote in the source's stored text: `text.slice(start, end) === quote`. */
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+  /** A workspace file: the lines the quote stands on. */
+  lines: z.object({ start: z.number().int().positive(), end: z.number().int().positive() }).optional(),
+});
+export type ClaimPassage = z.infer<typeof ClaimPassageSchema>;
+
 export const ClaimVerdictSchema = z.object({
   claim: z.string(),
   cites: z.array(z.number().int()),
   verdict: z.enum(['supported', 'unsupported', 'unchecked']),
   by: z.enum(['lexical', 'model']),
   coverage: z.number(),
-  /** The lexical floor's decision (before the model judge) and its score; absent in older reports. */
-  floor: z.object({ decision: z.enum(['kept', 'judge', 'rejected']), score: z.number() }).optional(),
+  /** The lexical floor's decision (before the model judge) and its score; absent in older reports
+   *  ("kept": an older report's word-overlap match, which the judge still read when there was one). */
+  floor: z.object({ decision: z.enum(['pinned', 'judge', 'rejected', 'kept']), score: z.number() }).optional(),
+  /** A supported claim: what verified it; absent in older reports. */
+  verifiedBy: z.enum(['passage-match', 'judge']).optional(),
+  passage: ClaimPassageSchema.optional(),
   reason: z.string().optional(),
 });
 export type ClaimVerdictView = z.infer<typeof ClaimVerdictSchema>;

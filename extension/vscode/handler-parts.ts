@@ -62,6 +62,7 @@ export function sharedHandlerParts(o: {
     pickModel: runtime.pickModel,
     exportSession: runtime.exportSession,
     exportReport: runtime.exportReport,
+    openSourceQuote: (m) => runtime.openSourceQuote(m),
     openInEditor: (id) => runtime.openInEditor(id),
     planDocuments: new PlanDocuments(),
     diffReviews: o.diffReviews,

@@ -41,6 +41,7 @@ export interface HandlerHost {
   setPermissionMode?(mode: PermissionMode): Promise<void>;
   exportSession(format?: 'markdown' | 'html' | 'json'): Promise<void>;
   exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
+  openSourceQuote(m: { reportId: string; n: number; start: number; end: number }): Promise<void>;
   /** "Open in Editor" on a History entry. */
   openInEditor(sessionId: string): Promise<void>;
   planDocuments: PlanDocuments;
@@ -284,6 +285,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     setMode: (m) => c.setMode(m.mode),
     setResearchScope: (m) => c.setResearchScope(m.scope),
     openSource: (m) => openWorkspaceSource(m.path, { start: m.start, end: m.end }, host.log),
+    openSourceQuote: (m) => host.openSourceQuote(m),
     setModel: (m) => c.setModel(m.model),
     setPermissionMode: async (m) => {
       await host.setPermissionMode?.(m.mode);

@@ -44,6 +44,8 @@ export interface Runtime {
   research(question: string, opts: { plan: boolean }): Promise<void>;
   /** A report of the current chat (the one named, else a pick among them) to a workspace file. */
   exportReport(reportId?: string, format?: 'markdown' | 'html' | 'json'): Promise<void>;
+  /** A report's citation: the page's stored text in a read-only editor, the quote selected. */
+  openSourceQuote(m: { reportId: string; n: number; start: number; end: number }): Promise<void>;
   showAuditLog(): Promise<void>;
   /** Sextant: MCP Servers — each server's state, tools, prompts and resources, and what to do with it. */
   showMcpServers(): Promise<void>;

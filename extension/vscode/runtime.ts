@@ -23,6 +23,7 @@ import { CurrentSessionFile } from './current-session';
 import { DiffReviews } from './diff-review';
 import { configureEmbeddings } from './embeddings-host';
 import { exportReportToWorkspace, exportSessionToWorkspace, type ExportSource } from './export-command';
+import { openSourceQuote, registerSourceDocuments } from './source-quote';
 import { windowKeyCommands } from './window-key-commands';
 import { createPermissionHost } from './permission-host';
 import { createSandboxHost } from './sandbox-host';
@@ -114,6 +115,8 @@ export async function createRuntime(
   log.info(`keys looked up in ${(await secretsReady).toFixed(0)} ms`);
   const usage = own(new UsagePanel(context.extensionUri, store, channel));
   const embeddings = () => configureEmbeddings(store, configs, secrets, log);
+  const readResearch = (reportId: string) => store.research?.({ reportId });
+  own(registerSourceDocuments(readResearch));
   await embeddings();
 
   const trusted = () => vscode.workspace.isTrusted;
@@ -373,6 +376,7 @@ export async function createRuntime(
       return exportSessionToWorkspace({ current, render }, format, log);
     },
     research: (question, { plan }) => startResearch(sidebar.slot.controller, question, plan),
+    openSourceQuote: (m) => openSourceQuote(m, readResearch, log),
     exportReport: (reportId, format) =>
       exportReportToWorkspace(sidebar.slot.controller.reports(), reportId, format, knownSecrets, log),
     dispose: async () => {

@@ -12,6 +12,7 @@ import {
 } from '../../extension/protocol';
 import type { HostChannel } from '../host';
 import type { ViewContext } from './base';
+import { citedClaim, linkCitations, openPassage, quoteTip, SOURCE_ANCHOR } from './citation-quotes';
 import './markdown-view';
 
 const plainTitle = (s: string) =>
@@ -44,7 +45,12 @@ export function reportBody(markdown: string, title: string): string {
   return lines.join('\n').replace(/^\s*\n/, '');
 }
 
-const FLOOR_LABELS = { kept: 'kept', judge: 'sent to the model', rejected: 'rejected as unrelated' } as const;
+const FLOOR_LABELS = {
+  pinned: 'pinned to a passage',
+  kept: 'kept on word overlap (older report)',
+  judge: 'sent to the model',
+  rejected: 'rejected as unrelated',
+} as const;
 const floorLabel = (f: NonNullable<Report['verdicts'][number]['floor']>) =>
   `${FLOOR_LABELS[f.decision]}, score ${f.score.toFixed(2)}`;
 
@@ -58,31 +64,6 @@ const hostOf = (url: string) => {
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** A workspace source's citation marker, as an in-page link the card turns into "open the file at these lines". */
-const SOURCE_ANCHOR = '#sx-source-';
-
-/** `[n]` of a workspace source as a link (`[[n]](#sx-source-n)`), outside code; other markers stay text. */
-export function linkWorkspaceCitations(markdown: string, sources: Report['sources']): string {
-  const files = new Set(sources.filter((s) => s.path).map((s) => s.n));
-  if (files.size === 0) return markdown;
-  let fenced = false;
-  return markdown
-    .split('\n')
-    .map((line) => {
-      if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-      if (fenced) return line;
-      return line
-        .split(/(`[^`]*`)/)
-        .map((part, i) =>
-          i % 2
-            ? part
-            : part.replace(/\[(\d+)\](?!\()/g, (m, n) => (files.has(Number(n)) ? `[${m}](${SOURCE_ANCHOR}${n})` : m)),
-        )
-        .join('');
-    })
-    .join('\n');
-}
-
 export function renderReportCard(report: Report, ctx: ViewContext): TemplateResult {
   const host: HostChannel = ctx.host;
   const open = (e: Event, url: string) => {
@@ -93,12 +74,43 @@ export function renderReportCard(report: Report, ctx: ViewContext): TemplateResu
     e?.preventDefault();
     if (src.path) host.post({ type: 'openSource', path: src.path, start: src.lines?.start, end: src.lines?.end });
   };
-  // The Markdown view keeps in-page links from navigating; a workspace citation opens its file.
+  // The Markdown view keeps in-page links from navigating; a citation opens its passage (or its file).
+  const linkOf = (e: Event) => (e.target as Element | null)?.closest?.('a') ?? undefined;
   const onBodyClick = (e: Event) => {
-    const href = (e.target as Element | null)?.closest?.('a')?.getAttribute('href') ?? '';
+    const href = linkOf(e)?.getAttribute('href') ?? '';
+    const claim = citedClaim(report, href);
+    if (claim) {
+      e.preventDefault();
+      openPassage(host, report, claim);
+      return;
+    }
     if (!href.startsWith(SOURCE_ANCHOR)) return;
     const src = report.sources.find((s) => s.n === Number(href.slice(SOURCE_ANCHOR.length)));
     if (src) openFile(e, src);
+  };
+  // One tooltip per card shows the quote of the citation under the pointer or with the keyboard focus.
+  const tipId = `quote-tip-${report.id}`;
+  const tipOf = (e: Event) => (e.currentTarget as Element).parentElement?.querySelector<HTMLElement>(`.citation-tip`);
+  const showTip = (e: Event) => {
+    const a = linkOf(e);
+    const claim = a && citedClaim(report, a.getAttribute('href') ?? '');
+    const tip = tipOf(e);
+    if (!a || !claim || !tip) return;
+    const { quote, meta } = quoteTip(report, claim);
+    (tip.querySelector('.citation-tip-quote') as HTMLElement).textContent = quote;
+    (tip.querySelector('.citation-tip-meta') as HTMLElement).textContent = meta;
+    a.setAttribute('aria-describedby', tipId);
+    tip.hidden = false;
+    const box = a.getBoundingClientRect();
+    const card = (e.currentTarget as HTMLElement).getBoundingClientRect();
+    tip.style.top = `${box.bottom - card.top + 4}px`;
+  };
+  const hideTip = (e: Event) => {
+    const tip = tipOf(e);
+    if (tip) tip.hidden = true;
+  };
+  const onKey = (e: KeyboardEvent) => {
+    if (e.key === 'Escape') hideTip(e);
   };
   const where = [report.scope ? `Scope: ${SCOPE_LABEL[report.scope]}` : '', ...filterLines(report.filters)].filter(
     Boolean,
@@ -117,12 +129,24 @@ export function renderReportCard(report: Report, ctx: ViewContext): TemplateResu
     </div>
     ${partial ? html`<p class="report-partial-note" role="note">Partial report. ${partial.detail}</p>` : nothing}
     ${where.length ? html`<p class="report-filters" aria-label="Source filters">${where.join(' · ')}</p>` : nothing}
-    <div class="report-body" @click=${onBodyClick}>
+    <div
+      class="report-body"
+      @click=${onBodyClick}
+      @mouseover=${showTip}
+      @focusin=${showTip}
+      @mouseout=${hideTip}
+      @focusout=${hideTip}
+      @keydown=${onKey}
+    >
       <sx-markdown
         .ctx=${ctx}
-        .text=${linkWorkspaceCitations(reportBody(report.markdown, report.title), report.sources)}
+        .text=${linkCitations(reportBody(report.markdown, report.title), report)}
         .streaming=${false}
       ></sx-markdown>
+    </div>
+    <div class="citation-tip" role="tooltip" id=${tipId} hidden>
+      <span class="citation-tip-quote"></span>
+      <span class="citation-tip-meta"></span>
     </div>
     <h3 class="report-sources-title" id=${`sources-${report.id}`}>Sources</h3>
     <ol class="report-sources" aria-label="Sources">

@@ -1,13 +1,23 @@
 // What a request leaves in the session beside its events (its start is request-start.ts): a research report
 // as an artifact, and a better title once the first exchange is done ("hi"-style messages).
 import { latestCompaction, type Report } from '../../protocol';
+import type { StoredResearch } from '../ports';
+import type { PriorResearch } from '../research/loop/research-run-types';
 import { generateTitle } from '../session-title';
 import type { ChatServices } from './chat-services';
 import type { CurrentChat } from './current-chat';
 import type { LiveSession } from './live-session';
 
-/** A report is also an artifact of the session, with its citations (the store's artifacts table). */
-export function journalReport(chat: CurrentChat, services: ChatServices, report: Report): void {
+/**
+ * A report is also an artifact of the session, with its citations (the store's artifacts table) and
+ * the sources read with their texts, which a follow-up after a restart continues from.
+ */
+export function journalReport(
+  chat: CurrentChat,
+  services: ChatServices,
+  report: Report,
+  research?: StoredResearch,
+): void {
   chat.journal({
     kind: 'artifact',
     sessionId: chat.session.id,
@@ -17,9 +27,16 @@ export function journalReport(chat: CurrentChat, services: ChatServices, report:
       title: report.title,
       content: report.markdown,
       citations: report.sources.map((src) => ({ n: src.n, url: src.url, title: src.title })),
+      ...(research ? { research } : {}),
     },
     at: services.host.now(),
   });
+}
+
+/** A report's sources as its run remembered them (it does so as it emits the report), for the store. */
+export function researchOf(remembered: Map<string, PriorResearch>, reportId: string): StoredResearch | undefined {
+  const p = [...remembered.values()].find((x) => x.reportId === reportId);
+  return p && { question: p.question, sources: p.sources };
 }
 
 /** "hi"-style first messages get their title from the answer once the first exchange is done. */

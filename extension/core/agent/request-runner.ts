@@ -24,7 +24,7 @@ import { attachedChars, messageWithAttachments } from '../extensions/references/
 import { SteerInbox, type SteerSource } from './steering';
 import { FleetSeat } from './fleet-seat';
 import { ResendExtras } from './resend-extras';
-import { journalReport, lastPromptRecorder, retitleAfterFirstExchange } from './request-records';
+import { journalReport, lastPromptRecorder, researchOf, retitleAfterFirstExchange } from './request-records';
 import type { SendOptions } from './send-options';
 import { RequestTelemetry } from './request-telemetry';
 
@@ -50,7 +50,7 @@ export class RequestRunner {
   private readonly resend = new ResendExtras();
   /** Work a new request must wait for (a "Compact now" under way), so it gets the brief. */
   private holding: Promise<void> | undefined;
-  /** Per session, the last research report's sources: what a follow-up question continues from (memory only). */
+  /** Per session, the last research report's sources: what a follow-up continues from (also in the store). */
   private readonly followUps = new Map<string, PriorResearch>();
   private ended: 'complete' | 'aborted' | 'error' | undefined;
   private pausedBy: 'budget' | 'max_steps' | undefined;
@@ -280,7 +280,8 @@ export class RequestRunner {
           if (ev.type === 'usage') promptSeen(ev.usage.inputTokens);
           if (ev.type === 'todos')
             this.chat.journal({ kind: 'todos', sessionId: s.id, todos: ev.todos, at: host.now() });
-          if (ev.type === 'report') journalReport(this.chat, this.services, ev.report);
+          if (ev.type === 'report')
+            journalReport(this.chat, this.services, ev.report, researchOf(this.followUps, ev.report.id));
           if (ev.type === 'budget_stop') this.pausedBy = 'budget';
           if (ev.type === 'notice' && ev.kind === 'step_limit') this.pausedBy = 'max_steps';
           this.chat.emit(requestId, ev);
@@ -353,7 +354,8 @@ export class RequestRunner {
       if (this.inFlight?.requestId === requestId) this.inFlight.softStop = () => stop.request();
       const sessionId = this.chat.session.id;
       // A question after a report continues from it (its sources are reused); not a fresh plan's run.
-      const prior = opts.researchPlan ? undefined : this.followUps.get(sessionId);
+      const stored = () => this.services.history.persistence.research?.({ sessionId });
+      const prior = opts.researchPlan ? undefined : (this.followUps.get(sessionId) ?? stored());
       yield* researchRequest({
         ...o,
         plan: opts.researchPlan,

@@ -1,9 +1,11 @@
-// A research report on its own, for "Export Report…": Markdown (the report, its Sources list and what
-// verification found), self-contained HTML (same sanitising renderer and CSP as session exports) and
-// JSON (the whole report: sources, per-claim verdicts, notes, counts). Secrets are redacted twice,
+// A research report on its own, for "Export Report…": Markdown (the report, its Sources list, what
+// verification found and each quote as a footnote), self-contained HTML (same sanitising renderer and
+// CSP as session exports; quotes as linked block quotes) and JSON (the whole report: sources, per-claim
+// verdicts with their passages, notes, counts). Secrets are redacted twice,
 // before and after rendering, as for sessions.
 import type { Report } from '../../protocol';
 import { escapeHtml, htmlDocument, markdownRenderer } from './export-html';
+import { quotedPassagesMarkdown, withQuoteFootnotes } from './export-report-quotes';
 import { renderRedacted, type ExportFormat, type ExportOptions } from './export';
 
 export const REPORT_EXPORT_FORMAT = 'sextant.report';
@@ -27,7 +29,7 @@ function verificationMarkdown(r: Report): string {
 
 function renderMarkdown(r: Report, now: number): string {
   return [
-    r.markdown.trim(),
+    withQuoteFootnotes(r).trim(),
     '',
     verificationMarkdown(r),
     '',
@@ -43,7 +45,10 @@ function renderHtml(r: Report, now: number): string {
   const meta =
     `<p class="meta">Research report by Sextant · Question: ${escapeHtml(r.question)} · ` +
     `written ${day(r.createdAt)} · exported ${day(now)}</p>`;
-  const body = `${md.parse(r.markdown, { async: false })}\n${md.parse(verificationMarkdown(r), { async: false })}`;
+  const quotes = quotedPassagesMarkdown(r);
+  const body =
+    `${md.parse(r.markdown, { async: false })}\n${quotes ? md.parse(quotes, { async: false }) : ''}\n` +
+    md.parse(verificationMarkdown(r), { async: false });
   return htmlDocument(r.title, `${meta}\n${body}`);
 }
 

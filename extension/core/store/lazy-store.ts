@@ -10,7 +10,7 @@
 // any read. Reads go through `ready`; the synchronous reads of SessionPersistence answer empty until
 // then, so callers that need history wait for `ready` first (the runtime gates those messages).
 import { createLiveRedactor, redactDeep } from '../security/redact';
-import type { InterruptedSession, JournalRecord, StoredSession } from '../ports';
+import type { InterruptedSession, JournalRecord, StoredResearch, StoredSession } from '../ports';
 import type { SessionSummary } from '../../protocol';
 import type { Embedder } from './embeddings';
 import type { ExportFormat } from './export';
@@ -174,6 +174,10 @@ class LazyStore implements LazySessionStore {
 
   runningElsewhere(sessionId: string): boolean {
     return this.inner?.runningElsewhere(sessionId) ?? false;
+  }
+
+  research(of: { sessionId: string } | { reportId: string }): (StoredResearch & { reportId: string }) | undefined {
+    return this.inner?.research?.(of);
   }
 
   getSession(sessionId: string): StoredSession | undefined {

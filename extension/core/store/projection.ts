@@ -14,6 +14,7 @@ import { dropColdSearch } from './cold-index-upkeep';
 import { restoreColdSearchText } from './cold-move';
 import type { Database } from './sqljs';
 import { queryAll, queryOne } from './sqljs';
+import { writeResearch } from './research-sources';
 
 /** A session the projection is folding records into: its chat state and what is not yet written. */
 interface ProjectingSession {
@@ -186,6 +187,7 @@ export class Projection {
             c.title ?? null,
             c.snippet ?? null,
           ]);
+        if (a.research) writeResearch(db, a.id, a.research);
         this.touch(rec.sessionId, rec.at);
         break;
       }

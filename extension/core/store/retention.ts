@@ -46,6 +46,7 @@ export function purgeDeleted(db: Database, cutoff: number, cold: ColdFiles, log:
       removeSessionChunks(db, id);
       dropColdSearch(db, id);
       db.run('DELETE FROM citations WHERE artifact_id IN (SELECT id FROM artifacts WHERE session_id = ?)', [id]);
+      db.run('DELETE FROM research_sources WHERE artifact_id IN (SELECT id FROM artifacts WHERE session_id = ?)', [id]);
       db.run('DELETE FROM artifacts WHERE session_id = ?', [id]);
       db.run('DELETE FROM todos WHERE session_id = ?', [id]);
       db.run('DELETE FROM turn_checkpoints WHERE session_id = ?', [id]);

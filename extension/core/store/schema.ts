@@ -208,6 +208,20 @@ INSERT INTO meta (key, value) SELECT 'usage_backfill', 'pending'
   ON CONFLICT(key) DO UPDATE SET value = excluded.value;
 `;
 
+/**
+ * v11: a research report's sources with the text read from each (and the report's question), so a
+ * follow-up after a restart reuses them instead of fetching them again, and a citation's quote can be
+ * shown in the page's stored text.
+ */
+const V11 = `
+CREATE TABLE research_sources (
+  artifact_id TEXT NOT NULL, n INTEGER NOT NULL, url TEXT NOT NULL, final_url TEXT, title TEXT NOT NULL,
+  text TEXT NOT NULL, accessed_at INTEGER NOT NULL, path TEXT, line_start INTEGER, line_end INTEGER,
+  PRIMARY KEY (artifact_id, n)
+);
+ALTER TABLE artifacts ADD COLUMN question TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, description: 'initial layout', up: (db) => db.exec(V1) },
   {
@@ -230,6 +244,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, description: 'images as files, named per session', up: (db) => db.exec(V8) },
   { version: 9, description: 'running requests per session (interrupted runs)', up: (db) => db.exec(V9) },
   { version: 10, description: 'usage by source (the Usage view)', up: (db) => db.exec(V10) },
+  { version: 11, description: "research reports' sources and their texts", up: (db) => db.exec(V11) },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

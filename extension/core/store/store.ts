@@ -1,12 +1,10 @@
 // The session store: journal first, sql.js snapshot off the hot path. See README.md for the files,
-// the durability guarantees and how two windows share one folder.
-//
-// append(): redact → one synchronous write of one JSON line to this window's journal segment →
-// apply to the in-memory database → schedule a snapshot. It returns only after the write, so
-// an acknowledged record survives SIGKILL. Snapshots (debounced, on flush and on close) run
-// under a lock shared by all windows: they merge every other window's journal, export the
-// database, write it atomically with a checksum, and rotate the journal. Open = newest good
-// snapshot + every journal record it does not contain.
+// the durability guarantees and how two windows share one folder. append(): redact → one synchronous
+// write of one JSON line to this window's journal segment → apply to the in-memory database →
+// schedule a snapshot. It returns only after the write, so an acknowledged record survives SIGKILL.
+// Snapshots (debounced, on flush and on close) run under a lock shared by all windows: they merge
+// every other window's journal, export the database, write it atomically with a checksum, and rotate
+// the journal. Open = newest good snapshot + every journal record it does not contain.
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import type { InterruptedSession, JournalRecord, Logger, StoredSession } from '../ports';
@@ -26,6 +24,7 @@ import type { MemoryHit, MemorySearchOptions } from './memory-query';
 import { loadDatabase, type Hwm, type LoadedDb } from './open-db';
 import { Projection } from './projection';
 import { countSessions, listSessions, readArtifacts, readSession } from './sessions-read';
+import { storedResearch, type ResearchOf } from './research-sources';
 import { DB_FILE, dbPath, quarantine, readMeta, sha256, writeSnapshot } from './snapshot';
 import { loadSqlJs, type SqlJsStatic } from './sqljs';
 import { makePrivateDir, narrowStoreFiles } from './private-files';
@@ -47,8 +46,7 @@ export async function openSessionStore(opts: SessionStoreOptions): Promise<Sessi
   // Owner-only: the folder and every store file in it (older versions left them readable by others).
   makePrivateDir(opts.dir);
   narrowStoreFiles(opts.dir);
-  // Under the snapshot lock, so another window's snapshot is never read half-renamed. Throws
-  // NewerSchemaError before anything is written when the file is from a newer Sextant.
+  // Under the snapshot lock (no half-renamed snapshot is read). NewerSchemaError: from a newer Sextant.
   const release = await acquireLock(opts.dir, `open-${process.pid}-${Math.random().toString(36).slice(2)}`, opts.lock);
   try {
     const loaded = await loadDatabase(SQL, opts.dir, opts.log);
@@ -194,6 +192,11 @@ class Store implements SessionStore {
     this.projection.materialize();
     const session = this.readSessionOrLog(sessionId, false);
     return session && { ...session, modelMessages: resolveImages(session.modelMessages, this.images) };
+  }
+
+  research(of: ResearchOf): ReturnType<typeof storedResearch> {
+    this.projection.materialize();
+    return storedResearch(this.db, of);
   }
 
   /** A session, its body read from its cold file when it is cold; undefined (logged) when that fails. */

@@ -103,6 +103,7 @@ test('dispatch calls exactly the handler of the message type', async () => {
     setMode: record('setMode'),
     setResearchScope: record('setResearchScope'),
     openSource: record('openSource'),
+    openSourceQuote: record('openSourceQuote'),
     setModel: record('setModel'),
     setPermissionMode: record('setPermissionMode'),
     setReasoning: record('setReasoning'),

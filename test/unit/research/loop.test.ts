@@ -254,7 +254,9 @@ test('a full run: plan, searches, parallel reading, gap check, a streamed draft,
   assert.equal(report.stats.searches, 2);
   assert.equal(report.stats.sourcesRead, 3);
   assert.ok(report.sources.every((s) => Object.keys(PAGES).includes(s.url)));
-  assert.equal(report.verdicts.filter((v) => v.by === 'model').length, report.stats.supported);
+  // Every supported claim says what verified it: the model, or a word-for-word passage match.
+  assert.equal(report.verdicts.filter((v) => v.verifiedBy !== undefined).length, report.stats.supported);
+  assert.equal(report.verdicts.filter((v) => v.verifiedBy === 'judge').length, asked.length - 3);
   assert.ok(report.notes.some((n) => /2 searches and 3 pages read/.test(n)));
   // Cards for every search and page; history gets the final report only.
   assert.equal(events.filter((e) => e.type === 'tool_started' && e.call.name === 'web_search').length, 2);

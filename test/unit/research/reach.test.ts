@@ -284,7 +284,7 @@ test('a workspace-only run cites two Markdown files and a PDF by path and lines 
         '## Key findings',
         '- Our HTTP client retries idempotent requests at most three times [1].',
         '- Every request has a deadline of 30 seconds, retries included [2].',
-        '- The totals were 42 apples and 7 pears [3].',
+        '- Totals: 42 apples, 7 pears [3].',
       ].join('\n'),
     },
   });

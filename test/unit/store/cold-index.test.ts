@@ -217,9 +217,12 @@ test('migration: cold documents from before v7 leave the full-text index for a s
       db.run("UPDATE memory_chunks SET text = '' WHERE id = ?", [rowid]);
     }
     db.exec('DELETE FROM cold_search; DROP TABLE cold_search; DROP TABLE cold_vectors;');
-    // Later versions' tables and columns go too (v8: session_images, tool_traces.images_json).
+    // Later versions' tables and columns go too (v8: session_images, tool_traces.images_json; v10: usage_entries,
+    // usage_keys; v11: research_sources, artifacts.question).
     db.exec(
-      'DROP TABLE session_runs; DROP TABLE session_images; ' +
+      'DROP TABLE session_runs; DROP TABLE session_images; DROP TABLE research_sources; ' +
+        'DROP TABLE usage_entries; DROP TABLE usage_keys; ' +
+        'ALTER TABLE artifacts DROP COLUMN question; ' +
         'ALTER TABLE tool_traces DROP COLUMN images_json; PRAGMA user_version = 6',
     );
     const { writeSnapshot } = await import('../../../extension/core/store/snapshot');

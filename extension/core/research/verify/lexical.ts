@@ -1,13 +1,13 @@
-// The lexical floor of claim checking. It exists to save model calls on claims that plainly have
-// nothing to do with the page they cite (the writer cited the wrong source, or wrote about something
-// else) — never to decide that a related claim is false. It compares the claim's content words and
-// figures, normalised on both sides (words.ts, numbers.ts), with the best-matching passage of the
-// page and with the page as a whole:
-// - "kept": a passage holds most of the claim, figures included — the judge confirms it;
-// - "judge": a weaker match (a paraphrase with other words, a figure written differently or not
-//   found) — the judge decides, the floor does not;
-// - "rejected": neither any passage nor the page shares more than a little of the claim — unrelated,
-//   marked unsupported without a model call.
+// The lexical floor of claim checking. It saves model calls at both ends and decides nothing in between:
+// - "pinned": the claim is one sentence of the page, word for word, with at most whole segments left
+//   out and every negation, hedge, order/time word, direction word and number of that sentence kept
+//   (passage-match.ts) — no distortion of the sentence can pass, so it is verified without the judge;
+// - "judge": anything else related to the page — a paraphrase, a figure written differently, a
+//   distortion that reuses the page's words — is the judge's to read; without a judge it stays
+//   unchecked, never verified (word overlap is exactly what a distorted claim has);
+// - "rejected": neither any passage nor the page shares more than a little of the claim's content
+//   words and figures (normalised on both sides, words.ts and numbers.ts) — unrelated, marked
+//   unsupported without a model call.
 import {
   figureOnPage,
   figuresIn,
@@ -17,12 +17,11 @@ import {
   type Figure,
   type PageValues,
 } from './numbers';
+import { isPinned, pinnable, type Pinnable } from './passage-match';
 import { contentWords } from './words';
 
-export type FloorDecision = 'kept' | 'judge' | 'rejected';
+export type FloorDecision = 'pinned' | 'judge' | 'rejected';
 
-/** Passages that hold this share of the claim (figures included, none missing) are "kept". */
-export const KEEP_AT = 0.6;
 /** Below this share in every passage *and* below REJECT_PAGE_BELOW on the page: "rejected". */
 export const REJECT_PASSAGE_BELOW = 0.34;
 export const REJECT_PAGE_BELOW = 0.45;
@@ -33,8 +32,12 @@ const PASSAGE_SENTENCES = 3;
 
 interface SentenceIndex {
   text: string;
+  /** Where the sentence stands in the page's text: `text === page.slice(start, end)`. */
+  start: number;
+  end: number;
   words: Set<string>;
   values: PageValues;
+  exact: Pinnable;
 }
 
 export interface PageIndex {
@@ -43,12 +46,36 @@ export interface PageIndex {
   sentences: SentenceIndex[];
 }
 
+/** The page's sentences (and lines) with their offsets, trimmed. */
+function sentenceSpans(text: string): Array<{ start: number; end: number }> {
+  const spans: Array<{ start: number; end: number }> = [];
+  let from = 0;
+  const add = (to: number) => {
+    const raw = text.slice(from, to);
+    const lead = raw.length - raw.trimStart().length;
+    const body = raw.trim();
+    if (body) spans.push({ start: from + lead, end: from + lead + body.length });
+  };
+  for (const m of text.matchAll(/(?<=[.!?])\s+|\n+/g)) {
+    add(m.index);
+    from = m.index + m[0].length;
+  }
+  add(text.length);
+  return spans;
+}
+
 export function indexPage(text: string): PageIndex {
-  const sentences = text
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0)
-    .map((s) => ({ text: s, words: new Set(contentWords(s)), values: pageValues(figuresIn(s)) }));
+  const sentences = sentenceSpans(text).map(({ start, end }) => {
+    const s = text.slice(start, end);
+    return {
+      text: s,
+      start,
+      end,
+      words: new Set(contentWords(s)),
+      values: pageValues(figuresIn(s)),
+      exact: pinnable(s),
+    };
+  });
   return {
     words: new Set(sentences.flatMap((s) => [...s.words])),
     values: pageValues(figuresIn(text)),
@@ -56,8 +83,16 @@ export function indexPage(text: string): PageIndex {
   };
 }
 
+/** A sentence of one of the cited pages: which page (its index in the list given) and which sentence. */
+export interface PassageRef {
+  page: number;
+  sentence: number;
+}
+
 export interface FloorResult {
   decision: FloorDecision;
+  /** "pinned": the sentence the claim is pinned to; otherwise the sentence sharing most with it. */
+  passage?: PassageRef;
   /** Share of the claim's content words and figures in its best-matching passage, 0..1. */
   score: number;
   /** The same share over the whole of the cited page(s). */
@@ -117,11 +152,34 @@ export function floorCheck(claim: string, pages: readonly PageIndex[]): FloorRes
   const score = Math.max(0, ...pages.map((p) => bestWindow(items, p).score));
   const missingFigures = items.figures.filter((f) => !figureOnPage(f, values)).map((f) => f.text);
   const total = itemWeight(items);
-  let decision: FloorDecision = 'judge';
-  if (score >= KEEP_AT && missingFigures.length === 0) decision = 'kept';
-  else if (total >= MIN_ITEMS_TO_REJECT && score < REJECT_PASSAGE_BELOW && pageCoverage < REJECT_PAGE_BELOW)
-    decision = 'rejected';
-  return { decision, score: round2(score), pageCoverage: round2(pageCoverage), missingFigures };
+  const result = { score: round2(score), pageCoverage: round2(pageCoverage), missingFigures };
+  const pinned = pinnedPassage(claim, pages);
+  if (pinned) return { decision: 'pinned', passage: pinned, ...result };
+  const passage = bestSentence(items, pages);
+  if (total >= MIN_ITEMS_TO_REJECT && score < REJECT_PASSAGE_BELOW && pageCoverage < REJECT_PAGE_BELOW)
+    return { decision: 'rejected', ...result };
+  return { decision: 'judge', ...(passage ? { passage } : {}), ...result };
+}
+
+/** The first sentence of the cited pages the claim is pinned to (passage-match.ts), if any. */
+function pinnedPassage(claim: string, pages: readonly PageIndex[]): PassageRef | undefined {
+  const exact = pinnable(claim);
+  for (let page = 0; page < pages.length; page++) {
+    const sentence = pages[page].sentences.findIndex((s) => isPinned(exact, s.exact));
+    if (sentence >= 0) return { page, sentence };
+  }
+  return undefined;
+}
+
+/** The sentence sharing most of the claim's words and figures (the earliest on a tie), if any shares some. */
+function bestSentence(items: ClaimItems, pages: readonly PageIndex[]): PassageRef | undefined {
+  let best: (PassageRef & { score: number }) | undefined;
+  for (const [page, p] of pages.entries())
+    for (const [sentence, s] of p.sentences.entries()) {
+      const score = share(items, s.words, s.values);
+      if (score > 0 && (!best || score > best.score)) best = { page, sentence, score };
+    }
+  return best ? { page: best.page, sentence: best.sentence } : undefined;
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;

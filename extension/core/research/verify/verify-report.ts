@@ -1,8 +1,11 @@
 // Verified citations: before a report is shown, every `[n]` must resolve to a page fetched in this
 // run, every URL in the text must have been fetched, and every cited sentence is checked against the
-// page it cites — a lexical floor first (its words and figures must be on the page), then, when a
-// judge is given, a fast model reading the best-matching passages. Invented citations and unfetched
-// URLs are removed; unsupported claims stay, visibly marked, and are counted in the report's notes.
+// page it cites — a lexical floor first (lexical.ts: a claim pinned word for word to one sentence is
+// verified there, one unrelated to the page is rejected), then, when a judge is given, a fast model
+// reading the best-matching passages; without a judge the rest stay unchecked. Each verified claim
+// records what verified it and the passage it rests on (quote and offsets in the page's text, or a
+// file's lines). Invented citations and unfetched URLs are removed; unsupported claims stay, visibly
+// marked, and are counted in the report's notes.
 import type { Source } from '../../web/types';
 import {
   citedNumbers,
@@ -12,8 +15,9 @@ import {
   rewriteMarkers,
   withoutSourceSection,
 } from './citations';
-import { bestPassages, floorCheck, indexPage, type FloorDecision, type PageIndex } from './lexical';
-import type { Usage } from '../../../protocol';
+import { bestPassages, floorCheck, indexPage, type FloorDecision, type FloorResult, type PageIndex } from './lexical';
+import { floorNote, summaryNote } from './verify-notes';
+import type { ClaimPassage, Usage } from '../../../protocol';
 
 /** A page fetched in this run, as the verifier needs it. `n` is the run's own source number. */
 export interface FetchedSource {
@@ -51,6 +55,10 @@ export interface ClaimVerdict {
   verdict: Verdict;
   /** What decided: the lexical floor alone, or the model after the floor. */
   by: 'lexical' | 'model';
+  /** A supported claim: what verified it — pinned word for word to a passage, or the model judge. */
+  verifiedBy?: 'passage-match' | 'judge';
+  /** The passage the claim rests on (a supported claim: always; otherwise the closest one, if any). */
+  passage?: ClaimPassage;
   /** Share of the claim's content words and figures in the best-matching passage of its cited pages, 0..1. */
   coverage: number;
   /** The lexical floor's decision and its score (the best passage's share, 0..1). */
@@ -66,7 +74,7 @@ export interface VerificationStats {
   supported: number;
   unsupported: number;
   unchecked: number;
-  /** The lexical floor's decisions: kept, sent to the judge on a weaker match, rejected as unrelated. */
+  /** The lexical floor's decisions: pinned to a passage, sent to the judge, rejected as unrelated. */
   floor: Record<FloorDecision, number>;
 }
 
@@ -179,7 +187,7 @@ export async function verifyReport(
     unsupported: verdicts.filter((v) => v.verdict === 'unsupported').length,
     unchecked: verdicts.filter((v) => v.verdict === 'unchecked').length,
     floor: {
-      kept: verdicts.filter((v) => v.floor.decision === 'kept').length,
+      pinned: verdicts.filter((v) => v.floor.decision === 'pinned').length,
       judge: verdicts.filter((v) => v.floor.decision === 'judge').length,
       rejected: verdicts.filter((v) => v.floor.decision === 'rejected').length,
     },
@@ -197,15 +205,26 @@ async function judgeSentence(
   judge: ClaimJudge | undefined,
   signal: AbortSignal,
 ): Promise<ClaimVerdict> {
-  const pages = cites.map((n) => pageOf.get(n)).filter((p) => p !== undefined);
+  const cited = cites.flatMap((n) => {
+    const p = pageOf.get(n);
+    return p ? [{ n, ...p }] : [];
+  });
   // A sentence citing several pages may draw on all of them: the floor looks at each page's passages
   // and at their union.
   const f = floorCheck(
     claim,
-    pages.map((p) => p.index),
+    cited.map((p) => p.index),
   );
-  const base = { claim, cites, coverage: f.score, floor: { decision: f.decision, score: f.score } };
+  const passage = passageOf(f, cited);
+  const base = {
+    claim,
+    cites,
+    coverage: f.score,
+    floor: { decision: f.decision, score: f.score },
+    ...(passage ? { passage } : {}),
+  };
   const pct = (x: number) => `${Math.round(x * 100)} %`;
+  if (f.decision === 'pinned') return { ...base, verdict: 'supported', by: 'lexical', verifiedBy: 'passage-match' };
   if (f.decision === 'rejected')
     return {
       ...base,
@@ -217,22 +236,45 @@ async function judgeSentence(
     };
   const missing = f.missingFigures.length ? `the cited page does not contain ${f.missingFigures.join(', ')}` : '';
   if (!judge) {
-    if (f.decision === 'kept') return { ...base, verdict: 'supported', by: 'lexical' };
-    // A weaker match is the model's to decide; without one the claim stays unchecked, never refused.
-    const why = missing || `its best passage holds ${pct(f.score)} of the claim's words and figures`;
+    // Word overlap is what a distorted claim has too: only a reading of its meaning verifies it.
+    const why = missing || 'not pinned word for word to a passage of the cited page';
     return { ...base, verdict: 'unchecked', by: 'lexical', reason: `${why}; no model was available to check it` };
   }
   try {
-    const evidence = pages
+    const evidence = cited
       .map((p) => ({ title: p.src.title, url: p.src.finalUrl ?? p.src.url, passages: bestPassages(claim, p.index) }))
       .filter((e) => e.passages.length > 0);
     const r = await judge({ claim, evidence }, signal);
     const reason = r.reason ?? (r.supported ? undefined : missing || undefined);
-    return { ...base, verdict: r.supported ? 'supported' : 'unsupported', by: 'model', ...(reason ? { reason } : {}) };
+    return {
+      ...base,
+      verdict: r.supported ? 'supported' : 'unsupported',
+      by: 'model',
+      ...(r.supported ? { verifiedBy: 'judge' as const } : {}),
+      ...(reason ? { reason } : {}),
+    };
   } catch (e) {
     if (signal.aborted) throw e;
     return { ...base, verdict: 'unchecked', by: 'lexical', reason: `the model check failed: ${(e as Error).message}` };
   }
+}
+
+/** The floor's passage as the report keeps it: the source's number, the quote and where it stands. */
+function passageOf(
+  f: FloorResult,
+  cited: ReadonlyArray<{ n: number; src: FetchedSource; index: PageIndex }>,
+): ClaimPassage | undefined {
+  if (!f.passage) return undefined;
+  const p = cited[f.passage.page];
+  const s = p.index.sentences[f.passage.sentence];
+  const out: ClaimPassage = { n: p.n, quote: s.text, start: s.start, end: s.end };
+  const lines = p.src.lines;
+  if (lines) {
+    // A workspace section: its text starts at `lines.start`; the quote's lines follow from its offsets.
+    const lineAt = (at: number) => lines.start + (p.src.text.slice(0, at).match(/\n/g)?.length ?? 0);
+    out.lines = { start: lineAt(s.start), end: lineAt(s.end) };
+  }
+  return out;
 }
 
 /** Where a sentence (as extracted, whitespace collapsed) ends in the Markdown, whatever its line breaks. */
@@ -244,27 +286,6 @@ function findSentence(markdown: string, sentence: string): { end: number } | und
     .join('\\s+(?:>\\s*)*');
   const m = new RegExp(pattern).exec(markdown);
   return m ? { end: m.index + m[0].length } : undefined;
-}
-
-function summaryNote(s: VerificationStats, judged: boolean): string {
-  if (s.claims === 0) return 'No sentence of this report cites a source.';
-  const how = judged
-    ? 'checked against the cited pages (words and figures, then a model)'
-    : 'checked against the cited pages (words and figures)';
-  const parts = [`${s.supported} of ${s.claims} cited claims supported, ${how}`];
-  if (s.unsupported) parts.push(`${s.unsupported} marked as not supported`);
-  if (s.unchecked) parts.push(`${s.unchecked} not checked${judged ? ' (model check failed)' : ''}`);
-  if (s.inventedRemoved) parts.push(`${s.inventedRemoved} citation(s) of unfetched sources removed`);
-  if (s.unfetchedUrlsRemoved) parts.push(`${s.unfetchedUrlsRemoved} unfetched URL(s) removed`);
-  return `${parts.join('; ')}.`;
-}
-
-function floorNote(f: Record<FloorDecision, number>, judged: boolean): string {
-  const rejected = `${f.rejected} rejected as unrelated to the cited page`;
-  return judged
-    ? `Word-and-figure floor: ${f.kept} kept, ${f.judge} sent to the model on a weaker match, ${rejected} ` +
-        `(${f.rejected} model call${f.rejected === 1 ? '' : 's'} saved).`
-    : `Word-and-figure floor: ${f.kept} kept, ${f.judge} weaker matches left unchecked, ${rejected}.`;
 }
 
 /** The numbered source list: title, URL, accessed date. */
