@@ -146,9 +146,12 @@ test('sessions already cold at the migration are carried over from their files, 
       createdAt: 5_000,
       usage: { inputTokens: 7, outputTokens: 3, cachedTokens: 0, costUsd: 0.5 },
     });
-    // Schema v9 with 250 cold sessions, then v10 (the migration can only mark them pending).
+    // Schema v9 with 250 cold sessions, then v10 (the migration can only mark them pending) and later ones.
     migrate(db, 'test.db');
-    db.exec('PRAGMA user_version = 9; DROP TABLE usage_entries; DROP TABLE usage_keys; DELETE FROM meta');
+    db.exec(
+      'PRAGMA user_version = 9; DROP TABLE usage_entries; DROP TABLE usage_keys; DELETE FROM meta; ' +
+        'DROP TABLE research_sources; ALTER TABLE artifacts DROP COLUMN question',
+    );
     for (let i = 0; i < 250; i++) {
       const id = `c${String(i).padStart(3, '0')}`;
       const { name } = cold.write({ sessionId: id, messages: [answer(`${id}-a`)], modelMessages: [] });
