@@ -19,3 +19,4 @@ export * from './references';
 export * from './images';
 export * from './context-usage';
 export * from './goal';
+export * from './report-blocks';
