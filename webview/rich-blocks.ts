@@ -10,6 +10,12 @@ type MathRenderer = typeof import('./math-render');
 
 let math: Promise<MathRenderer> | undefined;
 
+/** The KaTeX chunk, imported once, on first need. */
+function loadMath(): Promise<MathRenderer> {
+  math ??= import('./math-render');
+  return math;
+}
+
 const DONE = 'rich';
 /** Block kinds by the fence's language. */
 const KINDS = { math: 'Formula', chart: 'Chart' } as const;
@@ -39,7 +45,7 @@ export async function renderRichBlocksIn(roots: readonly Element[]): Promise<voi
 async function inlineMath(code: HTMLElement): Promise<void> {
   const tex = code.textContent ?? '';
   try {
-    const r = await (math ??= import('./math-render'));
+    const r = await loadMath();
     if (!code.isConnected) return;
     const out = r.renderMath(tex, false);
     code.replaceWith(out);
@@ -95,7 +101,7 @@ function drawnOnce(kind: Kind, source: string): Promise<Element> {
 }
 
 async function draw(kind: Kind, source: string): Promise<Element> {
-  if (kind === 'math') return (await (math ??= import('./math-render'))).renderMath(source, true);
+  if (kind === 'math') return (await loadMath()).renderMath(source, true);
   return svgElement(chartSvg(parseChart(source)));
 }
 

@@ -18,9 +18,7 @@ export interface MathToken extends Tokens.Generic {
  * `$$…$$` blocks and `$…$` inline math. Inline math follows Pandoc's rule so prices are not math: the
  * opening `$` is not followed by a space, the closing one not preceded by a space nor followed by a digit.
  */
-export function mathExtensions(
-  render: (tex: string, display: boolean) => string,
-): TokenizerAndRendererExtension[] {
+export function mathExtensions(render: (tex: string, display: boolean) => string): TokenizerAndRendererExtension[] {
   return [
     {
       name: 'mathBlock',
@@ -110,8 +108,7 @@ export function chartSvg(chart: ChartData): string {
   const span = max - min || 1;
   const x = (v: number) => labelW + ((v - min) / span) * plotW;
   const parts: string[] = [];
-  if (chart.title)
-    parts.push(`<text x="0" y="16" font-weight="600" fill="currentColor">${esc(chart.title)}</text>`);
+  if (chart.title) parts.push(`<text x="0" y="16" font-weight="600" fill="currentColor">${esc(chart.title)}</text>`);
   chart.series.forEach((s, k) => {
     if (n < 2) return;
     const lx = labelW + k * 110;
@@ -140,7 +137,10 @@ export function chartSvg(chart: ChartData): string {
       );
     });
   });
-  const axis = `<line x1="${x(0).toFixed(1)}" y1="${titleH + legendH}" x2="${x(0).toFixed(1)}" y2="${height - 2}" stroke="currentColor" stroke-opacity="0.5"/>`;
+  const x0 = x(0).toFixed(1);
+  const axis =
+    `<line x1="${x0}" y1="${titleH + legendH}" x2="${x0}" y2="${height - 2}" ` +
+    'stroke="currentColor" stroke-opacity="0.5"/>';
   const label = chart.title ?? `Bar chart of ${chart.series.map((s) => s.name).join(', ')}`;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" class="report-chart" role="img" aria-label="${esc(label)}" ` +

@@ -134,7 +134,10 @@ describe('math, diagrams and charts in a report', () => {
     const page_ = await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1);
     assert.ok(page_, 'the view itself does not scroll sideways');
     // KaTeX came as a chunk of its own.
-    assert.ok(chunks.some((c) => c.startsWith('math-render')), chunks.join());
+    assert.ok(
+      chunks.some((c) => c.startsWith('math-render')),
+      chunks.join(),
+    );
     mkdirSync(join(process.cwd(), 'test-results'), { recursive: true });
     await card.screenshot({ path: join(process.cwd(), 'test-results', 'rich-blocks.png') });
     const a = await axe(page);
@@ -164,7 +167,10 @@ describe('math, diagrams and charts in a report', () => {
 
   it('an answer without math does not load KaTeX', async () => {
     await showReport('# Plain\n\nNo math here, it costs $5 and $10 [1].', 'report-plain');
-    await view.page.getByRole('region', { name: 'Report' }).getByText(/costs \$5 and \$10/).waitFor();
+    await view.page
+      .getByRole('region', { name: 'Report' })
+      .getByText(/costs \$5 and \$10/)
+      .waitFor();
     assert.deepEqual(
       chunks.filter((c) => /^math-render/.test(c)),
       [],
@@ -172,7 +178,9 @@ describe('math, diagrams and charts in a report', () => {
   });
 });
 
-async function axe(page: Page): Promise<{ violations: Array<{ id: string; impact: string | null; targets: string[] }> }> {
+async function axe(
+  page: Page,
+): Promise<{ violations: Array<{ id: string; impact: string | null; targets: string[] }> }> {
   await page.evaluate(axeSource);
   return page.evaluate(async () => {
     const a = (window as unknown as { axe: { run(d: Document, o: unknown): Promise<AxeResult> } }).axe;

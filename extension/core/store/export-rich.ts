@@ -26,9 +26,7 @@ export function mathHtml(tex: string, display: boolean): string {
     return display ? `<div class="math-display">${mathml}</div>` : mathml;
   } catch (e) {
     const why = `Formula could not be typeset: ${message(e)}`;
-    return display
-      ? failed(why, tex)
-      : `<code class="math-error" title="${esc(why)}">${esc(tex)}</code>`;
+    return display ? failed(why, tex) : `<code class="math-error" title="${esc(why)}">${esc(tex)}</code>`;
   }
 }
 

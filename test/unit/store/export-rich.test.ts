@@ -64,7 +64,10 @@ test('the HTML export draws math as MathML, a chart as SVG, and scrolls a wide t
   assert.equal((html.match(/<rect class="chart-series-0" x="[\d.]+" y="\d+" width/g) ?? []).length, 2);
   assert.match(html, /<div class="table-scroll"><table>/);
   // Mermaid: its source, said to be the source.
-  assert.match(html, /<figcaption>Mermaid diagram \(its source[^<]*<\/figcaption><pre><code>flowchart LR\n {2}A --&gt; B/);
+  assert.match(
+    html,
+    /<figcaption>Mermaid diagram \(its source[^<]*<\/figcaption><pre><code>flowchart LR\n {2}A --&gt; B/,
+  );
   // Nothing runs: the same CSP, no script anywhere.
   assert.ok(html.includes(EXPORT_CSP));
   assert.doesNotMatch(html, /<script/i);
@@ -76,7 +79,9 @@ test('a drawn diagram is used when the caller has one; blocks that cannot be dra
   const md = markdownRenderer(new Map([['flowchart LR\n  A --> B', '<svg id="drawn"></svg>']]));
   assert.match(md.parse(MD, { async: false }) as string, /<figure class="diagram"><svg id="drawn"><\/svg><\/figure>/);
   const broken = exportReport(
-    report(['$$', '\\begin{matrix} a', '$$', '', '```chart', '| a | b |', '|---|---|', '| x | many |', '```'].join('\n')),
+    report(
+      ['$$', '\\begin{matrix} a', '$$', '', '```chart', '| a | b |', '|---|---|', '| x | many |', '```'].join('\n'),
+    ),
     'html',
   );
   assert.match(broken, /<p role="note">Formula could not be typeset: [^<]+<\/p><pre><code>\\begin\{matrix\} a/);
