@@ -8,6 +8,7 @@
 import { Marked, type Tokens } from 'marked';
 import createDOMPurify, { type Config } from 'dompurify';
 import { ALLOWED_RAW_TAGS, canonicalTag, selectRenderableRawHtml } from './raw-html';
+import { mathExtensions } from '../extension/protocol';
 
 export function escapeHtml(text: string): string {
   return text
@@ -102,6 +103,15 @@ export class MarkdownRenderer {
           return `<pre><code${cls}>${escapeHtml(text.replace(/\n$/, ''))}</code></pre>\n`;
         },
       },
+    });
+    // Math is marked here and typeset after render by its own lazily loaded chunk (rich-blocks.ts), as
+    // code blocks are highlighted: the TeX stays the element's text until then, and if typesetting fails.
+    this.marked.use({
+      extensions: mathExtensions((tex, display) =>
+        display
+          ? `<pre><code class="language-math">${escapeHtml(tex)}</code></pre>\n`
+          : `<code class="math-inline">${escapeHtml(tex)}</code>`,
+      ),
     });
     // Its own instance: hooks and config stay local to this renderer.
     this.purify = createDOMPurify(win as unknown as Parameters<typeof createDOMPurify>[0]);

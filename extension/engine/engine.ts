@@ -28,6 +28,7 @@ import { WorkerChangeFeed } from '../platform/watch/worker-change-feed';
 import { createEngineHooks } from './hooks';
 import { openHistoryStore } from './history-store';
 import { createMcpManager, loadMcpSources, prepareMcpTools } from './mcp';
+import { mcpResearchPort } from '../core/mcp/research-port';
 import { modelServices } from './model-services';
 import { createPermissions } from './permissions';
 import { ProvidersHost } from './providers';
@@ -252,6 +253,7 @@ export async function createEngine(host: EngineHost): Promise<Engine> {
       log,
       setting: (key) => researchSetting(settings, key),
       browser: (runId) => tools.researchBrowser(runId),
+      mcp: mcpResearchPort(mcp),
     }),
   });
 

@@ -16,6 +16,7 @@ import type { ResearchServices } from '../core/research/loop/research-run';
 import { createWorkspaceSources, type WorkspaceSourceDeps } from '../core/research/workspace/workspace-sources';
 import { ResearchScopeSchema, type ResearchScope } from '../protocol';
 import type { KeyValueState } from './state';
+import { createMcpSources, type McpSourcePort } from '../core/research/mcp/mcp-sources';
 
 export interface ResearchHostDeps {
   searchClient: SearchClient;
@@ -32,6 +33,8 @@ export interface ResearchHostDeps {
   fastModelRef(): string;
   /** A run's own read-only browser (ToolsHost.researchBrowser); absent: no browser. */
   browser?(runId: string): PageBrowser | undefined;
+  /** The MCP manager's research view (core/mcp/research-port.ts); absent: no MCP sources. */
+  mcp?: McpSourcePort;
 }
 
 const SCOPE_KEY = 'sextant.researchScope';
@@ -55,6 +58,11 @@ export function createResearchHost(deps: ResearchHostDeps): ResearchHost {
   return {
     ...(workspaceServices ? { workspaceServices } : {}),
     ...(deps.browser ? { browser: deps.browser } : {}),
+    mcpSources(approveTools) {
+      // One per run: each resource is read once and the tools are asked about once.
+      if (!deps.mcp || deps.setting('mcpSources') === false) return undefined;
+      return createMcpSources(deps.mcp, approveTools);
+    },
     scope: () => scope,
     setScope(next) {
       scope = next;

@@ -21,3 +21,4 @@ export * from './context-usage';
 export * from './goal';
 export * from './usage-sources';
 export * from './usage-report';
+export * from './report-blocks';

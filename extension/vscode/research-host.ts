@@ -8,6 +8,7 @@ import type { PermissionHost } from './permission-host';
 import type { ProvidersHost } from './providers-host';
 import { readSettings } from './settings';
 import type { ToolsHost } from './tools-host';
+import type { McpSourcePort } from '../core/research/mcp/mcp-sources';
 
 export function createResearchHost(deps: Omit<ResearchHostDeps, 'setting'>): ResearchHost {
   return createEngineResearch({
@@ -23,6 +24,8 @@ export function chatResearch(w: {
   permissions: PermissionHost;
   memento: vscode.Memento;
   log: Logger;
+  /** The window's MCP servers as research sources (core/mcp/research-port.ts). */
+  mcp?: McpSourcePort;
 }): (currentModel: () => string) => ResearchHost {
   return (currentModel) =>
     createResearchHost({
@@ -38,5 +41,6 @@ export function chatResearch(w: {
       memento: w.memento,
       log: w.log,
       browser: (runId) => w.tools.researchBrowser(runId),
+      ...(w.mcp ? { mcp: w.mcp } : {}),
     });
 }

@@ -34,6 +34,7 @@ import { addMcpServer, showMcpServers } from './mcp-commands';
 import { ProvidersHost } from './providers-host';
 import { pickMode, pickModel, startResearch } from './quick-picks';
 import { chatResearch } from './research-host';
+import { mcpResearchPort } from '../core/mcp/research-port';
 import { ResearchNotifier } from './research-progress';
 import { secretsPort } from './secrets';
 import { runtimeReactions, watchSettings } from './setting-reactions';
@@ -253,7 +254,14 @@ export async function createRuntime(
       diffReview: diffReviews,
     },
     checkpoints: (workspace = tools.ports.workspace) => checkpointsOver(workspace),
-    research: chatResearch({ tools, providers, permissions, memento: context.workspaceState, log }),
+    research: chatResearch({
+      tools,
+      providers,
+      permissions,
+      memento: context.workspaceState,
+      log,
+      mcp: mcpResearchPort(mcp.manager),
+    }),
     queueState: context.workspaceState,
     handlers: () => handlerParts,
     // Every message waits for the last chat to reopen; those that read history wait until it is open.

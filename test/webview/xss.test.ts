@@ -73,13 +73,18 @@ async function inspect(view: ViewHarness): Promise<Findings> {
           dangerous.push(`${tag} ${attr.name}`);
         }
       }
-      if (ACTIVE.includes(tag) || INTERACTIVE.includes(tag)) dangerous.push(tag);
+      // Typeset math is ours (math-render.ts: KaTeX's MathML through DOMPurify's MathML profile): a <math> whose
+      // every element is MathML; the attribute checks above still run on each of them.
+      const MATHML = 'http://www.w3.org/1998/Math/MathML';
+      const typeset = tag === 'MATH' && [el, ...el.querySelectorAll('*')].every((d) => d.namespaceURI === MATHML);
+      if ((ACTIVE.includes(tag) && !typeset) || INTERACTIVE.includes(tag)) dangerous.push(tag);
       if (tag === 'IMG' && !/^data:image\/(?:png|gif|jpe?g|webp);/i.test(el.getAttribute('src') ?? '')) {
         dangerous.push(`IMG src=${el.getAttribute('src')}`);
       }
-      // Classes come only from our renderer: code languages and image links.
+      // Classes come only from our renderer: code languages, image links, math and charts (rich-blocks.ts).
       for (const cls of el.classList) {
-        if (!/^(?:language-[\w+#.-]+|image-link|code-block|copy-code|md-chunk)$/.test(cls)) {
+        const ours = /^(?:math-inline|rich-(?:block|math|chart|error|error-message|error-inline)|report-chart)$/;
+        if (!/^(?:language-[\w+#.-]+|image-link|code-block|copy-code|md-chunk)$/.test(cls) && !ours.test(cls)) {
           dangerous.push(`${tag} class=${cls}`);
         }
       }

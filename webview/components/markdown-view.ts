@@ -6,6 +6,7 @@ import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import { stablePrefixLength } from '../markdown-chunks';
 import { FILE_LINK } from '../markdown';
 import { highlightCodeIn } from '../highlight-loader';
+import { renderRichBlocksIn } from '../rich-blocks';
 import { LightElement, defineElement } from './base';
 
 interface Chunk {
@@ -83,7 +84,12 @@ export class SxMarkdown extends LightElement {
     // Finished blocks are highlighted once (Lit keeps their DOM); the streaming tail only at the end,
     // since it is re-rendered on every frame until then.
     const blocks = [...this.querySelectorAll<HTMLElement>('.md-chunk')];
-    highlightCodeIn(this.streaming ? blocks.slice(0, -1) : blocks);
+    const finished = this.streaming ? blocks.slice(0, -1) : blocks;
+    // A wide table scrolls sideways (styles.css): keyboard users reach it with Tab.
+    for (const table of this.querySelectorAll('table')) table.tabIndex = 0;
+    // Math and charts are drawn where their block is finished; the source shows until then.
+    void renderRichBlocksIn(finished);
+    highlightCodeIn(finished);
   }
 
   private onClick(event: MouseEvent): void {

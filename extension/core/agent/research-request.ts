@@ -14,6 +14,7 @@ import type { LlmTarget } from '../research/loop/llm-text';
 import type { PlannerTarget } from '../research/loop/research-run';
 import type { ResearchStop } from '../research/loop/research-stop';
 import type { ToolPorts } from '../ports';
+import type { McpToolApproval } from '../research/mcp/mcp-sources';
 
 export interface ResearchRequestOptions {
   question: string;
@@ -38,6 +39,8 @@ export interface ResearchRequestOptions {
   approveRead?: ReadApproval;
   /** Asks before the run's browser opens an origin (a page that needs JavaScript); without it no browser. */
   approveBrowse?: BrowseApproval;
+  /** Asks once per run before the approved MCP servers' read-only tools are called as sources. */
+  approveMcpTools?: McpToolApproval;
   /** Messages the user steers the run with: each is added to the brief. */
   steers?: { take(): string[] };
   /** Where to look, over the composer's picker (the `researcher` sub-agent: the web). */
@@ -70,6 +73,8 @@ export async function* researchRequest(opts: ResearchRequestOptions): AsyncGener
   // Read-only navigation for pages a fetch cannot read (a run's own browser, closed when it ends).
   const browser = scope !== 'workspace' && opts.approveBrowse ? host.browser?.(opts.newId()) : undefined;
   if (browser) services = { ...services, browser };
+  const mcp = host.mcpSources?.(opts.approveMcpTools);
+  if (mcp) services = { ...services, mcp };
   yield* runResearch({
     question: opts.question,
     plan: opts.plan,
@@ -138,7 +143,7 @@ export function researchAsking(
   ports: Pick<ToolPorts, 'ask' | 'approval'>,
   requestId: string,
   sessionId: string,
-): Required<Pick<ResearchRequestOptions, 'clarify' | 'approveRead' | 'approveBrowse'>> {
+): Required<Pick<ResearchRequestOptions, 'clarify' | 'approveRead' | 'approveBrowse' | 'approveMcpTools'>> {
   let asked = 0;
   return {
     clarify: {
@@ -158,6 +163,17 @@ export function researchAsking(
         `Research wants to open ${url} in a headless browser to read it (the page needs JavaScript). ` +
         `Approving lets this run read pages of ${origin}; it never clicks or types.`;
       const req = { callId, sessionId, tool: 'browser_navigate', kind: 'network' as const, subject: url, detail };
+      return (await ports.approval.request(req, signal)).decision !== 'deny';
+    },
+    // One card per run for all the read-only tools research would put its queries to.
+    approveMcpTools: async (tools, signal) => {
+      const callId = `${requestId}-mcp-${++asked}`;
+      const names = tools.map((t) => `${t.server}: ${t.name}`);
+      const detail =
+        `Research wants to put its queries to these read-only MCP tools and cite their answers: ${names.join(', ')}. ` +
+        'Approving holds for this run only.';
+      const subject = names.join(', ').slice(0, 200);
+      const req = { callId, sessionId, tool: 'mcp_sources', kind: 'read' as const, subject, detail };
       return (await ports.approval.request(req, signal)).decision !== 'deny';
     },
   };

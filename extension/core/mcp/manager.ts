@@ -21,7 +21,7 @@ import { ServerConnection, StartRefused, type Timers } from './server-connection
 import { mergeServerSources, type ServerSources } from './server-sources';
 import { resolveServer, type McpServerSpec, type ResolvedServer } from './server-spec';
 import { serverView } from './server-view';
-import type { McpClientModule, McpContent, McpPromptMessage, Spawner } from './session-port';
+import type { McpClientModule, McpContent, McpPromptMessage, McpResourceInfo, Spawner } from './session-port';
 import { listHash, toolHashes, type McpToolInfo } from './tool-list';
 import { mcpServerPrefix } from './tool-name';
 import { toToolResult } from './tool-result';
@@ -225,16 +225,43 @@ export class McpManager {
     const out: AnyTool[] = [];
     for (const { spec, connection } of this.entries.values()) {
       if (!this.mayStart(spec) || connection.state !== 'connected') continue;
-      const approved = this.decision(spec)?.tools;
-      if (!approved) continue;
-      const current = toolHashes(connection.tools);
-      for (const info of connection.tools) {
-        if (approved[info.name] !== current[info.name]) continue;
+      for (const info of this.approvedTools(spec, connection)) {
         if (READ_ONLY_MODES.has(mode) && !isReadOnly(info)) continue;
         out.push(mcpTool(spec.name, info, (args, ctx) => this.callTool(spec.name, info.name, args, ctx)));
       }
     }
     return out;
+  }
+
+  /** The tools of a server the user approved and that have not changed since. */
+  private approvedTools(spec: McpServerSpec, connection: ServerConnection): McpToolInfo[] {
+    const approved = this.decision(spec)?.tools;
+    if (!approved) return [];
+    const current = toolHashes(connection.tools);
+    return connection.tools.filter((info) => approved[info.name] === current[info.name]);
+  }
+
+  /**
+   * What a research run may read (research/mcp/mcp-sources.ts): the resources of running, allowed
+   * servers, and their approved, unchanged, read-only tools — what Chat mode's model gets. Starts nothing.
+   */
+  researchOffer(): {
+    resources: Array<McpResourceInfo & { server: string }>;
+    tools: Array<McpToolInfo & { server: string }>;
+  } {
+    const resources: Array<McpResourceInfo & { server: string }> = [];
+    const tools: Array<McpToolInfo & { server: string }> = [];
+    if (!this.deps.trusted()) return { resources, tools };
+    for (const { spec, connection } of this.entries.values()) {
+      if (!this.mayStart(spec) || connection.state !== 'connected') continue;
+      resources.push(...connection.resources.map((r) => ({ ...r, server: spec.name })));
+      tools.push(
+        ...this.approvedTools(spec, connection)
+          .filter(isReadOnly)
+          .map((t) => ({ ...t, server: spec.name })),
+      );
+    }
+    return { resources, tools };
   }
 
   /** A fingerprint of what `tools()` would return now, so the host can rebuild its tool registries. */
@@ -249,7 +276,12 @@ export class McpManager {
     return parts.join('|');
   }
 
-  async callTool(server: string, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  async callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    ctx: Pick<ToolContext, 'signal' | 'progress' | 'supportsImages'>,
+  ): Promise<ToolResult> {
     const entry = this.entries.get(server);
     if (!entry || !this.mayStart(entry.spec)) return errorResult(`The MCP server "${server}" is not available now.`);
     const info = entry.connection.tools.find((t) => t.name === tool);

@@ -6,6 +6,7 @@ import type { ResearchLimits, ResearchServices } from './loop/research-run';
 import type { ResearchScope, SourceFilters } from '../../protocol';
 import type { WorkspaceSourceDeps } from './workspace/workspace-sources';
 import type { PageBrowser } from './browser-reader';
+import type { McpSources, McpToolApproval } from './mcp/mcp-sources';
 
 /** Asks the user about reading a file the read rules ask for (outside the workspace): read_file's card. */
 export type ReadApproval = NonNullable<WorkspaceSourceDeps['approve']>;
@@ -30,6 +31,11 @@ export interface ResearchHost {
    * again in it. Absent: no browser tools (or Restricted Mode).
    */
   browser?(runId: string): PageBrowser | undefined;
+  /**
+   * The user's approved MCP servers as sources for one run (sextant.research.mcpSources); `approveTools`
+   * asks once per run before their read-only tools are called. Absent or undefined: no MCP sources.
+   */
+  mcpSources?(approveTools?: McpToolApproval): McpSources | undefined;
   /** sextant.research.clarify, .includeDomains, .excludeDomains, .recencyDays. */
   defaults?(): { clarify: 'auto' | 'never'; filters: SourceFilters };
   /** The scope picked in the composer ("Research scope"), kept by the host; default the web. */

@@ -14,6 +14,7 @@ import {
 import type { ExportInput } from './export';
 import { subagentHead, subagentTranscript } from './export-subagent';
 import { htmlImage, imageRefLabel } from './export-images';
+import { RICH_CSS, richBlocks } from './export-rich';
 
 export function escapeHtml(s: string): string {
   return s.replace(
@@ -33,8 +34,16 @@ export function safeHref(href: string): string | undefined {
   }
 }
 
-export function markdownRenderer(): Marked {
+/** `diagrams`: Mermaid blocks already drawn (SVG by source), for an export that had a browser to draw them. */
+export function markdownRenderer(diagrams?: ReadonlyMap<string, string>): Marked {
   const marked = new Marked({ gfm: true, breaks: false, async: false });
+  // Math, charts and diagrams (export-rich.ts); a wide table scrolls on its own instead of the page.
+  marked.use(richBlocks(diagrams), {
+    hooks: {
+      postprocess: (html: string) =>
+        html.replace(/<table>/g, '<div class="table-scroll"><table>').replace(/<\/table>/g, '</table></div>'),
+    },
+  });
   marked.use({
     renderer: {
       html(token: Tokens.HTML | Tokens.Tag) {
@@ -81,7 +90,7 @@ table{border-collapse:collapse}td,th{border:1px solid var(--border);padding:.25r
 blockquote{margin:0;padding-left:1rem;border-left:3px solid var(--border);color:var(--muted)}
 .images img{max-width:100%;height:auto;max-height:24rem;border:1px solid var(--border);margin:.25rem}
 .todos li{list-style:none}.todos li::before{content:"☐ "}.todos li.completed::before{content:"☑ "}
-`;
+${RICH_CSS}`;
 
 /** Nothing may load or run: the styles are inline, images only data: URIs. */
 export const EXPORT_CSP =

@@ -142,6 +142,8 @@ export class ResearchRecord {
   }
 }
 
-type CardName = 'web_search' | 'web_fetch' | 'read_file' | 'browser_navigate';
+/** `mcp_sources`: a search of the user's MCP servers' resources and read-only tools (a read). */
+type CardName = 'web_search' | 'web_fetch' | 'read_file' | 'browser_navigate' | 'mcp_sources';
 
-const kindOf = (name: CardName) => (name === 'read_file' ? ('read' as const) : ('network' as const));
+const kindOf = (name: CardName) =>
+  name === 'read_file' || name === 'mcp_sources' ? ('read' as const) : ('network' as const);

@@ -4,6 +4,7 @@
 // request can name these without reading the loop itself; research-run.ts re-exports them all.
 import type { Question, RequestEvent, ResearchPlanInput, ResearchScope, SourceFilters } from '../../../protocol';
 import type { WorkspaceSources } from '../workspace/workspace-sources';
+import type { McpSources } from '../mcp/mcp-sources';
 import type { FetchedSource } from '../verify';
 import type { RunBudget } from '../../usage/budget';
 import type { ModelMessage, ProviderConfig } from '../../providers/types';
@@ -19,6 +20,8 @@ export interface ResearchServices {
   fetchPage(url: string, signal: AbortSignal): Promise<FetchedPage>;
   /** The workspace's files as sources (scope "workspace" or "both"); absent: web only. */
   workspace?: WorkspaceSources;
+  /** The resources and read-only tools of the user's approved MCP servers; absent: none are read. */
+  mcp?: McpSources;
   /**
    * Read-only navigation (browser-reader.ts): a page whose fetch yields almost no text (drawn by
    * JavaScript) is read again in the browser. Absent: no browser (the static text is used).

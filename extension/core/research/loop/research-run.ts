@@ -13,6 +13,7 @@ import { findGaps, pendingFor, planQueries, readOnce, searchWeb, settleReads } f
 import { clarifyQuestion } from './clarify';
 import { runSubResearchers, type Findings } from './sub-researchers';
 import { gatherWorkspace } from './workspace-gathering';
+import { gatherMcp } from './mcp-gathering';
 import { seconds, writePartial } from './partial-report';
 import { closeBrowsing } from './browser-gathering';
 import { ResearchRecord } from './research-record';
@@ -124,6 +125,8 @@ class ResearchRun {
         }));
       if (o.signal.aborted) return { kind: 'aborted' };
       if (workspace) await gatherWorkspace(rec, workspace, plan, gather.signal);
+      // The user's approved MCP servers are read in every scope: they hold the team's own knowledge.
+      if (o.services.mcp) await gatherMcp(rec, o.services.mcp, plan, gather.signal);
       const web = scope !== 'workspace' || !workspace;
       const parallel = web && o.limits.subResearchers > 1 && plan.subQuestions.length > 1;
       if (parallel)
