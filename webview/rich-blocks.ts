@@ -3,7 +3,7 @@
 // first time an answer holds math; a chart is our own few lines (extension/protocol/report-blocks.ts).
 // A block that cannot be drawn (bad TeX, a chart whose table is not numeric) keeps its source in view
 // with the reason above it: never a blank. While the chunk loads, the source shows.
-// Mermaid is not drawn (a ```mermaid block stays a code block): see docs/guide/research.md ("Diagrams, math and charts").
+// Mermaid is not drawn (a ```mermaid block stays a code block): see docs/guide/research.md, "Diagrams, math…".
 import { chartSvg, parseChart } from '../extension/protocol';
 
 type MathRenderer = typeof import('./math-render');

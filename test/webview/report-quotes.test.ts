@@ -45,7 +45,7 @@ afterEach(async () => {
 type AxeViolation = { id: string; impact: string | null; nodes: unknown[] };
 
 describe('report card quotes', () => {
-  it('a citation shows its quote on focus and hover, opens the passage, and the card has 0 axe violations', async () => {
+  it('a citation shows its quote on focus and hover, opens the passage; the card has 0 axe violations', async () => {
     const card = view.page.getByRole('region', { name: 'Report' });
     const cite = card.getByRole('link', { name: '[1]' });
     await cite.focus();

@@ -97,7 +97,7 @@ async function run(svc: ResearchServices, extra: Partial<ResearchRunOptions> = {
   return r?.type === 'report' ? r.report : undefined;
 }
 
-test('a follow-up after reopening the store fetches nothing already read; quotes resolve in the stored text', async () => {
+test('a follow-up after reopening the store fetches nothing already read; quotes resolve in stored text', async () => {
   const { dir, cleanup } = tempDir('follow-up');
   try {
     await script(
