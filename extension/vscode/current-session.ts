@@ -23,6 +23,23 @@ export class CurrentSessionFile {
   }
 
   /** write(), with a failure logged rather than thrown (a chat goes on whether or not it is remembered). */
+  /**
+   * A reloaded window (or a restarted VS Code) reopens the chat this workspace had open — read from
+   * history, so it waits for the store; the caller makes every message wait for the returned promise too,
+   * so nothing is shown or sent in a chat about to be replaced. With no chat to reopen it waits for nothing.
+   */
+  reopen(storeReady: Promise<unknown>, resume: (sessionId: string) => Promise<boolean>, log: Logger): Promise<void> {
+    const last = this.read();
+    const restored = last
+      ? storeReady.then(async () => {
+          if (!(await resume(last)))
+            log.info('the last chat of this workspace is gone from history; starting a new one');
+        })
+      : Promise.resolve();
+    restored.catch((err: unknown) => log.error(`could not reopen the last chat: ${String(err)}`));
+    return restored;
+  }
+
   remember(sessionId: string | undefined, log: Logger): void {
     try {
       this.write(sessionId);

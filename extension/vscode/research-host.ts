@@ -8,7 +8,8 @@ import type { PermissionHost } from './permission-host';
 import type { ProvidersHost } from './providers-host';
 import { readSettings } from './settings';
 import type { ToolsHost } from './tools-host';
-import type { McpSourcePort } from '../core/research/mcp/mcp-sources';
+import type { McpManager } from '../core/mcp/manager';
+import { mcpResearchPort } from '../core/mcp/research-port';
 
 export function createResearchHost(deps: Omit<ResearchHostDeps, 'setting'>): ResearchHost {
   return createEngineResearch({
@@ -24,8 +25,8 @@ export function chatResearch(w: {
   permissions: PermissionHost;
   memento: vscode.Memento;
   log: Logger;
-  /** The window's MCP servers as research sources (core/mcp/research-port.ts). */
-  mcp?: McpSourcePort;
+  /** The window's MCP servers: research sources through core/mcp/research-port.ts. */
+  mcp?: McpManager;
 }): (currentModel: () => string) => ResearchHost {
   return (currentModel) =>
     createResearchHost({
@@ -41,6 +42,6 @@ export function chatResearch(w: {
       memento: w.memento,
       log: w.log,
       browser: (runId) => w.tools.researchBrowser(runId),
-      ...(w.mcp ? { mcp: w.mcp } : {}),
+      ...(w.mcp ? { mcp: mcpResearchPort(w.mcp) } : {}),
     });
 }

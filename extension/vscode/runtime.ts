@@ -34,7 +34,6 @@ import { addMcpServer, showMcpServers } from './mcp-commands';
 import { ProvidersHost } from './providers-host';
 import { pickMode, pickModel, startResearch } from './quick-picks';
 import { chatResearch } from './research-host';
-import { mcpResearchPort } from '../core/mcp/research-port';
 import { ResearchNotifier } from './research-progress';
 import { secretsPort } from './secrets';
 import { runtimeReactions, watchSettings } from './setting-reactions';
@@ -254,14 +253,7 @@ export async function createRuntime(
       diffReview: diffReviews,
     },
     checkpoints: (workspace = tools.ports.workspace) => checkpointsOver(workspace),
-    research: chatResearch({
-      tools,
-      providers,
-      permissions,
-      memento: context.workspaceState,
-      log,
-      mcp: mcpResearchPort(mcp.manager),
-    }),
+    research: chatResearch({ tools, providers, permissions, memento: context.workspaceState, log, mcp: mcp.manager }),
     queueState: context.workspaceState,
     handlers: () => handlerParts,
     // Every message waits for the last chat to reopen; those that read history wait until it is open.
@@ -334,17 +326,8 @@ export async function createRuntime(
   late.sidebar = sidebar;
   const git = own(createGitHost({ providers, fleet, gate: permissions.gate, ports: tools.ports, sidebar }));
 
-  // A reloaded window (or a restarted VS Code) reopens the chat this workspace had open — read from
-  // history, so that one waits for the store; every message waits for it too, so nothing is shown or
-  // sent in a chat about to be replaced. A window with no chat to reopen waits for nothing.
-  const lastSession = currentSession.read();
-  const restored: Promise<void> = lastSession
-    ? store.ready.then(async () => {
-        if (!(await sidebar.slot.controller.resume(lastSession)))
-          log.info('the last chat of this workspace is gone from history; starting a new one');
-      })
-    : Promise.resolve();
-  restored.catch((err: unknown) => log.error(`could not reopen the last chat: ${String(err)}`));
+  // A reloaded window reopens the chat this workspace had open; every message waits for that (current-session.ts).
+  const restored = currentSession.reopen(store.ready, (id) => sidebar.slot.controller.resume(id), log);
 
   const runtime: Runtime = {
     get controller() {

@@ -8,18 +8,16 @@
 // again with a diff, and until the user approves it only the tools of the approved list, unchanged,
 // reach the model — whatever the permission rules say (rules judge calls, not what the model reads).
 import type { McpServerView, Mode } from '../../protocol';
-import * as path from 'node:path';
 import type { AnyTool, ToolContext, ToolResult } from '../tools/types';
 import { errorResult } from '../tools/types';
 import { cardIsCurrent, type ShownCard } from './approval-card';
 import { isRemote, type McpScope } from './config';
-import { parseEnvFile } from './env-file';
 import type { McpInputValues } from './inputs';
-import { expandVscodeVariables } from './vscode-variables';
 import { isReadOnly, mcpTool } from './mcp-tool';
 import { ServerConnection, StartRefused, type Timers } from './server-connection';
 import { mergeServerSources, type ServerSources } from './server-sources';
-import { resolveServer, type McpServerSpec, type ResolvedServer } from './server-spec';
+import { resolveLaunch } from './resolve-launch';
+import type { McpServerSpec, ResolvedServer } from './server-spec';
 import { serverView } from './server-view';
 import type { McpClientModule, McpContent, McpPromptMessage, McpResourceInfo, Spawner } from './session-port';
 import { listHash, toolHashes, type McpToolInfo } from './tool-list';
@@ -131,48 +129,8 @@ export class McpManager {
     return { spec, connection };
   }
 
-  private async resolve(spec: McpServerSpec): Promise<ResolvedServer> {
-    const vscode = spec.dialect === 'vscode' ? await this.vscodeContext(spec) : undefined;
-    const r = resolveServer(spec, this.deps.env(), vscode);
-    if (r.kind !== 'stdio') return r;
-    const envFile = await this.envFile(spec);
-    // Only what the configuration names, over a base without the host's keys (`env` wins over envFile).
-    const cwd = r.cwd ?? this.deps.cwd();
-    return { ...r, env: { ...this.deps.baseChildEnv(), ...envFile, ...r.env }, ...(cwd ? { cwd } : {}) };
-  }
-
-  /** `${input:…}` values (asked once, kept in SecretStorage), workspace folder, home; refused if one is missing. */
-  private async vscodeContext(spec: McpServerSpec) {
-    if (spec.undefinedInputs.length)
-      throw new StartRefused(`.vscode/mcp.json has no input ${spec.undefinedInputs.map((i) => `"${i}"`).join(', ')}`);
-    const inputs: Record<string, string> = {};
-    for (const input of spec.inputs) {
-      const value = await this.deps.inputs?.value(input);
-      if (!value) throw new StartRefused(`the input "${input.id}" (${input.description}) was not given`);
-      inputs[input.id] = value;
-    }
-    const workspaceFolder = this.deps.cwd();
-    const userHome = this.deps.home?.();
-    return { inputs, ...(workspaceFolder ? { workspaceFolder } : {}), ...(userHome ? { userHome } : {}) };
-  }
-
-  private async envFile(spec: McpServerSpec): Promise<Record<string, string>> {
-    const c = spec.config;
-    if (isRemote(c) || !c.envFile || spec.dialect !== 'vscode') return {};
-    const folder = this.deps.cwd();
-    const named = expandVscodeVariables(c.envFile, {
-      env: {},
-      inputs: {},
-      ...(folder ? { workspaceFolder: folder } : {}),
-    });
-    const file = folder ? path.resolve(folder, named.value) : named.value;
-    if (!this.deps.readEnvFile || !path.isAbsolute(file))
-      throw new StartRefused(`envFile ${c.envFile} cannot be read here`);
-    try {
-      return parseEnvFile(await this.deps.readEnvFile(file));
-    } catch (err) {
-      throw new StartRefused(`envFile ${c.envFile}: ${err instanceof Error ? err.message : String(err)}`);
-    }
+  private resolve(spec: McpServerSpec): Promise<ResolvedServer> {
+    return resolveLaunch(spec, this.deps);
   }
 
   private decision(spec: McpServerSpec): ServerDecision | undefined {
