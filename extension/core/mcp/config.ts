@@ -10,7 +10,8 @@
 import * as path from 'node:path';
 import * as z from 'zod';
 import { readRepositoryFile, type RepositoryFiles } from '../extensions/repository-file';
-import { lineColumn, offsetNear, parseJsonc, pathText } from '../config/jsonc';
+import { readCheckedJsonc } from '../config/checked-jsonc';
+import { pathText } from '../config/jsonc';
 
 export const MCP_JSON_PATH = '.mcp.json';
 
@@ -139,25 +140,16 @@ export function readServers(
 /** Parses the text of a `.mcp.json`. Never throws; what cannot be read is left out and said where. */
 export function parseMcpJson(text: string, file = MCP_JSON_PATH): McpConfigSource {
   if (!text.trim()) return { servers: {}, problems: [] };
-  const parsed = parseJsonc(text);
-  const at = (offset: number) => {
-    const { line, column } = lineColumn(text, offset);
-    return `${file}:${line}:${column}`;
-  };
-  if (!parsed.ok)
-    return {
-      servers: {},
-      problems: [`${at(parsed.offset)}: not valid JSON (${parsed.message}); no server of this file was started.`],
-    };
-  const checked = FileSchema.safeParse(parsed.value);
-  if (!checked.success) {
-    const details = checked.error.issues.map((issue) => {
-      const name = issue.path.length ? `"${pathText(issue.path)}" ` : '';
-      return `${at(offsetNear(parsed.offsetOf, issue.path))}: ${name}${issueMessage(issue)}`;
-    });
-    return { servers: {}, problems: [`${details.join('; ')}; the file was ignored (no server of it started).`] };
-  }
-  return readServers(checked.data.mcpServers, (path) => at(offsetNear(parsed.offsetOf, path)));
+  const read = readCheckedJsonc(text, file, FileSchema, issueMessage);
+  if (!read.ok) return { servers: {}, problems: [unreadFileProblem(read)] };
+  return readServers(read.value.mcpServers, read.where);
+}
+
+/** What a `.mcp.json` or `.vscode/mcp.json` that cannot be read at all says: where, and that none of it runs. */
+export function unreadFileProblem(read: { kind: 'json' | 'shape'; problems: string[] }): string {
+  return read.kind === 'json'
+    ? `${read.problems.join('; ')}; no server of this file was started.`
+    : `${read.problems.join('; ')}; the file was ignored (no server of it started).`;
 }
 
 /** Reads `sextant.mcp.servers`: the `mcpServers` object (or a whole `.mcp.json` shape). */

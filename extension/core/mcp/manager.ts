@@ -14,7 +14,7 @@ import { cardIsCurrent, type ShownCard } from './approval-card';
 import { isRemote, type McpScope } from './config';
 import type { McpInputValues } from './inputs';
 import { isReadOnly, mcpTool } from './mcp-tool';
-import { ServerConnection, StartRefused, type Timers } from './server-connection';
+import { ServerConnection, type Timers } from './server-connection';
 import { mergeServerSources, type ServerSources } from './server-sources';
 import { resolveLaunch } from './resolve-launch';
 import type { McpServerSpec, ResolvedServer } from './server-spec';

@@ -10,9 +10,10 @@
 // left out alone too (a server that references it then fails to start, saying which input is missing).
 import * as path from 'node:path';
 import * as z from 'zod';
-import { lineColumn, offsetNear, parseJsonc, pathText } from '../config/jsonc';
+import { readCheckedJsonc } from '../config/checked-jsonc';
+import { pathText } from '../config/jsonc';
 import { readRepositoryFile, type RepositoryFiles } from '../extensions/repository-file';
-import { readServers, type McpConfigSource, type McpInputSpec } from './config';
+import { readServers, unreadFileProblem, type McpConfigSource, type McpInputSpec } from './config';
 
 export const VSCODE_MCP_JSON_PATH = path.join('.vscode', 'mcp.json');
 /** How problems name the file (forward slashes on every platform, as the user writes it). */
@@ -59,32 +60,10 @@ function readInputs(list: unknown[], where: (p: ReadonlyArray<PropertyKey>) => s
 /** Parses the text of a `.vscode/mcp.json`. Never throws; what cannot be read is left out and said where. */
 export function parseVscodeMcpJson(text: string, file = FILE_LABEL): McpConfigSource {
   if (!text.trim()) return { servers: {}, inputs: {}, problems: [] };
-  const parsed = parseJsonc(text);
-  const at = (offset: number) => {
-    const { line, column } = lineColumn(text, offset);
-    return `${file}:${line}:${column}`;
-  };
-  if (!parsed.ok)
-    return {
-      servers: {},
-      inputs: {},
-      problems: [`${at(parsed.offset)}: not valid JSON (${parsed.message}); no server of this file was started.`],
-    };
-  const checked = FileSchema.safeParse(parsed.value);
-  if (!checked.success) {
-    const details = checked.error.issues.map((issue) => {
-      const name = issue.path.length ? `"${pathText(issue.path)}" ` : '';
-      return `${at(offsetNear(parsed.offsetOf, issue.path))}: ${name}${issue.message}`;
-    });
-    return {
-      servers: {},
-      inputs: {},
-      problems: [`${details.join('; ')}; the file was ignored (no server of it started).`],
-    };
-  }
-  const where = (p: ReadonlyArray<PropertyKey>) => at(offsetNear(parsed.offsetOf, p as ReadonlyArray<string | number>));
-  const servers = readServers(checked.data.servers ?? {}, where, 'vscode');
-  const inputs = readInputs(checked.data.inputs ?? [], where);
+  const read = readCheckedJsonc(text, file, FileSchema);
+  if (!read.ok) return { servers: {}, inputs: {}, problems: [unreadFileProblem(read)] };
+  const servers = readServers(read.value.servers ?? {}, read.where, 'vscode');
+  const inputs = readInputs(read.value.inputs ?? [], read.where);
   return { servers: servers.servers, inputs: inputs.inputs, problems: [...servers.problems, ...inputs.problems] };
 }
 
