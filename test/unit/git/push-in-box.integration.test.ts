@@ -14,6 +14,9 @@ import { hasGit, makeRepo, type Repo } from './git-repo';
 
 const skip = hasGit ? bubblewrapSkip('git push in the box') : 'git is not installed';
 
+/** Every box made here: disposed at the end, else its helper processes keep the test process alive. */
+const boxes: Array<ReturnType<typeof createSandbox>> = [];
+
 function boxedPorts(r: Repo, extraWriteRoots: string[]): PushPorts {
   mkdirSync(join(r.base, 'home'), { recursive: true });
   const sandbox = createSandbox({
@@ -22,6 +25,7 @@ function boxedPorts(r: Repo, extraWriteRoots: string[]): PushPorts {
     home: join(r.base, 'home'),
     stateRoot: join(r.base, 'state'),
   });
+  boxes.push(sandbox);
   return {
     judge: async () => ({ decision: 'ask', reason: 'no rule' }),
     approve: async () => true,
@@ -50,6 +54,7 @@ test('push in the box: lands in a bare remote the box may write; refused for one
     const remote = spawnSync('git', ['--git-dir', bare, 'rev-parse', 'refs/heads/feature'], { encoding: 'utf8' });
     assert.equal(remote.stdout.trim(), r.git('rev-parse', 'HEAD').trim());
   } finally {
+    for (const box of boxes.splice(0)) box.dispose();
     r.done();
   }
 });
