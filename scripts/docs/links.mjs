@@ -94,8 +94,8 @@ export function linksOf(text) {
       // [text](target "title") and ![alt](target); the text may hold one level of brackets.
       for (const m of line.matchAll(/(!?)\[(?:[^[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)/g))
         found.push({ target: m[2], line: i + 1, image: m[1] === '!' });
-      // Reference definitions: [id]: target
-      const def = /^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$/.exec(line);
+      // Reference definitions: [id]: target (not footnotes, `[^id]: text`, whose text is no link target)
+      const def = /^ {0,3}\[(?!\^)[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$/.exec(line);
       if (def) found.push({ target: def[1], line: i + 1, image: false });
       for (const m of line.matchAll(/<(img|a)\s[^>]*\b(src|href)="([^"]*)"/g))
         found.push({ target: m[3], line: i + 1, image: m[1] === 'img' });

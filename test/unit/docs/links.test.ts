@@ -60,7 +60,7 @@ test('planted: a missing file, a missing anchor and a missing image are each rep
   }
 });
 
-test('not links: code blocks and spans, external URLs; anchors: repeats, explicit ids, folders', () => {
+test('not links: code blocks and spans, external URLs, footnotes; anchors: repeats, explicit ids, folders', () => {
   const dir = tree({
     'README.md': [
       '# Same',
@@ -74,6 +74,8 @@ test('not links: code blocks and spans, external URLs; anchors: repeats, explici
       'Inline `[x](nope.md)` and [site](https://example.com/a#b) and [mail](mailto:a@b.c).',
       '[first](#same) [second](#same-1) [custom](#custom) [folder](docs/) <img src="docs/a.png">',
       '[spaces](docs/a%20b.md#a-b)',
+      'A quoted claim [1][^q1].',
+      '[^q1]: “The quote itself” — [1] [the page](docs/a%20b.md)',
     ].join('\n'),
     'docs/a.png': 'png',
     'docs/a b.md': '# A B\n',
