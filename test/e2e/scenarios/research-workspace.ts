@@ -89,7 +89,7 @@ export function researchWorkspaceScenarios(e2e: E2E): void {
         assert.ok(start >= 1 && end >= start && end <= RETRIES.split('\n').length, `${start}–${end} within the file`);
         assert.ok(!fake.requests.some((r) => /api\.exa\.ai|tavily|brave/i.test(r.path)), 'no web search');
 
-        // The citation [n] of the first claim, in the report's text, opens the file at the cited lines.
+        // The citation [n] of the first claim, in the report's text, opens the file at the passage it rests on.
         const writer = fake.requests.find((r) => bodyOf(r).includes('You write a research report'));
         const n = sourceNumber(bodyOf(writer as RecordedRequest), 'notes-rs/retries.md', 1);
         await report
@@ -99,11 +99,17 @@ export function researchWorkspaceScenarios(e2e: E2E): void {
           .click();
         const tab = page.locator('.tabs-container .tab.active', { hasText: 'retries.md' });
         await waitUntil('retries.md open in the editor', () => tab.waitFor({ state: 'visible', timeout: 15_000 }));
-        // The status bar: the cursor at the end of the cited range, with the lines selected.
-        const cursor = page.locator('.statusbar-item', {
-          hasText: new RegExp(`Ln ${end}, Col \\d+ \\(\\d+ selected\\)`),
+        // The status bar: text selected — the passage the claim rests on — ending within the cited lines.
+        const cursor = page.locator('.statusbar-item', { hasText: /Ln \d+, Col \d+ \(\d+ selected\)/ });
+        await poll(`a selection ending within lines ${start}–${end}`, async () => {
+          const text =
+            (await cursor
+              .first()
+              .innerText()
+              .catch(() => '')) ?? '';
+          const line = Number(/Ln (\d+)/.exec(text)?.[1]);
+          return line >= start && line <= end;
         });
-        await poll(`the selection of lines ${start}–${end}`, async () => (await cursor.count()) > 0);
 
         // The Sources entry of the other file opens it too.
         await wb.runPaletteCommand('View: Close All Editors');
