@@ -271,11 +271,13 @@ export interface StoredResearch {
   sources: Array<{
     n: number;
     url: string;
+    /** Where the content came from after redirects (also accepted in the text). */
     finalUrl?: string;
     title: string;
     /** The text as read (what citations' quote offsets point into). */
     text: string;
     accessedAt: number;
+    /** A workspace section: its path (relative to the workspace folder) and the lines `text` holds. */
     path?: string;
     lines?: { start: number; end: number };
   }>;

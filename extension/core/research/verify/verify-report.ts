@@ -18,21 +18,14 @@ import {
 import { bestPassages, floorCheck, indexPage, type FloorDecision, type FloorResult, type PageIndex } from './lexical';
 import { floorNote, summaryNote } from './verify-notes';
 import type { ClaimPassage, Usage } from '../../../protocol';
+import type { StoredResearch } from '../../ports';
 
-/** A page fetched in this run, as the verifier needs it. `n` is the run's own source number. */
-export interface FetchedSource {
-  n: number;
-  url: string;
-  /** Where the content came from after redirects (also accepted in the text). */
-  finalUrl?: string;
-  title: string;
-  /** Plain text of the readable content. */
-  text: string;
-  accessedAt: number;
-  /** A workspace section: its path (relative to the workspace folder) and the lines `text` holds. */
-  path?: string;
-  lines?: { start: number; end: number };
-}
+/**
+ * A page (or workspace section) fetched in this run, as the verifier needs it: the same record a report's
+ * sources are stored as (core/ports.ts `StoredResearch`), so a follow-up after a restart verifies alike.
+ * `n` is the run's own source number; `text` what citations' quote offsets point into.
+ */
+export type FetchedSource = StoredResearch['sources'][number];
 
 export interface JudgeInput {
   claim: string;
