@@ -2,7 +2,6 @@
 // as an artifact, and a better title once the first exchange is done ("hi"-style messages).
 import { latestCompaction, type Report } from '../../protocol';
 import type { StoredResearch } from '../ports';
-import type { PriorResearch } from '../research/loop/research-run-types';
 import { generateTitle } from '../session-title';
 import type { ChatServices } from './chat-services';
 import type { CurrentChat } from './current-chat';
@@ -31,12 +30,6 @@ export function journalReport(
     },
     at: services.host.now(),
   });
-}
-
-/** A report's sources as its run remembered them (it does so as it emits the report), for the store. */
-export function researchOf(remembered: Map<string, PriorResearch>, reportId: string): StoredResearch | undefined {
-  const p = [...remembered.values()].find((x) => x.reportId === reportId);
-  return p && { question: p.question, sources: p.sources };
 }
 
 /** "hi"-style first messages get their title from the answer once the first exchange is done. */

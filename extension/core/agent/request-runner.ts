@@ -14,7 +14,6 @@ import type { CurrentChat } from './current-chat';
 import { toErrorInfo } from './errors';
 import { effectiveMode } from './modes';
 import { ResearchStop } from '../research/loop/research-stop';
-import type { PriorResearch } from '../research/loop/research-run-types';
 import { researchAsking, researchPlanRequest, researchRequest } from './research-request';
 import type { SessionRewinder } from './rewind-session';
 import { llmOf, modelRefFor, plannerTarget, runBudget, type Target } from './run-target';
@@ -24,7 +23,8 @@ import { attachedChars, messageWithAttachments } from '../extensions/references/
 import { SteerInbox, type SteerSource } from './steering';
 import { FleetSeat } from './fleet-seat';
 import { ResendExtras } from './resend-extras';
-import { journalReport, lastPromptRecorder, researchOf, retitleAfterFirstExchange } from './request-records';
+import { journalReport, lastPromptRecorder, retitleAfterFirstExchange } from './request-records';
+import { ResearchFollowUps } from './research-follow-ups';
 import type { SendOptions } from './send-options';
 import { RequestTelemetry } from './request-telemetry';
 
@@ -50,8 +50,7 @@ export class RequestRunner {
   private readonly resend = new ResendExtras();
   /** Work a new request must wait for (a "Compact now" under way), so it gets the brief. */
   private holding: Promise<void> | undefined;
-  /** Per session, the last research report's sources: what a follow-up continues from (also in the store). */
-  private readonly followUps = new Map<string, PriorResearch>();
+  private readonly followUps = new ResearchFollowUps(() => this.services.history.persistence);
   private ended: 'complete' | 'aborted' | 'error' | undefined;
   private pausedBy: 'budget' | 'max_steps' | undefined;
   /** The running request's telemetry (request-telemetry.ts); requests run one at a time. */
@@ -281,7 +280,7 @@ export class RequestRunner {
           if (ev.type === 'todos')
             this.chat.journal({ kind: 'todos', sessionId: s.id, todos: ev.todos, at: host.now() });
           if (ev.type === 'report')
-            journalReport(this.chat, this.services, ev.report, researchOf(this.followUps, ev.report.id));
+            journalReport(this.chat, this.services, ev.report, this.followUps.sourcesOf(ev.report.id));
           if (ev.type === 'budget_stop') this.pausedBy = 'budget';
           if (ev.type === 'notice' && ev.kind === 'step_limit') this.pausedBy = 'max_steps';
           this.chat.emit(requestId, ev);
@@ -354,8 +353,7 @@ export class RequestRunner {
       if (this.inFlight?.requestId === requestId) this.inFlight.softStop = () => stop.request();
       const sessionId = this.chat.session.id;
       // A question after a report continues from it (its sources are reused); not a fresh plan's run.
-      const stored = () => this.services.history.persistence.research?.({ sessionId });
-      const prior = opts.researchPlan ? undefined : (this.followUps.get(sessionId) ?? stored());
+      const prior = opts.researchPlan ? undefined : this.followUps.prior(sessionId);
       yield* researchRequest({
         ...o,
         plan: opts.researchPlan,
@@ -363,7 +361,7 @@ export class RequestRunner {
         steers: this.steersOf(requestId),
         ...researchAsking(this.approvals.portsFor(emit), requestId, sessionId),
         ...(prior ? { prior } : {}),
-        remember: (p) => this.followUps.set(sessionId, p),
+        remember: (p) => this.followUps.remember(sessionId, p),
       });
       return;
     }

@@ -13,8 +13,7 @@ import {
   type ResearchRunOptions,
   type ResearchServices,
 } from '../../../extension/core/research/loop/research-run';
-import type { PriorResearch } from '../../../extension/core/research/loop/research-run-types';
-import { researchOf } from '../../../extension/core/agent/request-records';
+import { ResearchFollowUps } from '../../../extension/core/agent/research-follow-ups';
 import { verifyReport } from '../../../extension/core/research/verify';
 import type { FetchedPage, SearchResult } from '../../../extension/core/web/types';
 import type { Report } from '../../../extension/protocol';
@@ -109,14 +108,14 @@ test('a follow-up after reopening the store fetches nothing already read; quotes
       ['retry backoff'],
     );
     const first = web(['https://a.example/retries', 'https://c.example/budget']);
-    const remembered = new Map<string, PriorResearch>();
-    const one = await run(first, { remember: (p) => remembered.set('s1', p) });
+    const followUps = new ResearchFollowUps(() => ({}));
+    const one = await run(first, { remember: (p) => followUps.remember('s1', p) });
     assert.ok(one);
     assert.deepEqual(first.fetched.sort(), ['https://a.example/retries', 'https://c.example/budget']);
 
     // The report goes to the store with its sources' texts, as the request runner journals it.
     let store = await open(dir);
-    const research = researchOf(remembered, one.id);
+    const research = followUps.sourcesOf(one.id);
     assert.ok(research);
     const artifact = { id: one.id, kind: 'report', title: one.title, content: one.markdown, research };
     store.append({ kind: 'artifact', sessionId: 's1', artifact, at: Date.now() });
