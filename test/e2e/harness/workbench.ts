@@ -217,7 +217,10 @@ export class Workbench {
    * Runs a command from the command palette by its full title, e.g. "Sextant: New Chat".
    * `opensInput`: the command shows its own quick pick / dialog, so the palette does not close.
    */
-  async runPaletteCommand(title: string, opts: { opensInput?: boolean; fromEditor?: boolean } = {}): Promise<void> {
+  async runPaletteCommand(
+    title: string,
+    opts: { opensInput?: boolean; fromEditor?: boolean; patienceMs?: number } = {},
+  ): Promise<void> {
     // From the editor (`fromEditor`): the focus stays there, so commands shown only for its state
     // (`editorHasSelection`, …) are listed.
     if (!opts.fromEditor) await this.focusWorkbench();
@@ -229,7 +232,10 @@ export class Workbench {
       .first();
     // A view that takes the focus back while the palette is open (a webview re-rendering its composer,
     // the walkthrough ticking a step off) closes it under us: the input goes inert or the row away
-    // before the click. Nothing ran then, so open it again and pick the command — up to three times.
+    // before the click. Nothing ran then, so open it again and pick the command — up to three times, or
+    // until `patienceMs` has passed: right after a window reload the palette lists only the workbench's own
+    // commands until the extensions' contributions are registered, which a loaded machine can take long to do.
+    const deadline = Date.now() + (opts.patienceMs ?? 0);
     for (let attempt = 1; ; attempt++) {
       await this.page.keyboard.press('F1');
       await waitUntil('the command palette to open', () => input.waitFor({ state: 'visible', timeout: 10_000 }));
@@ -239,12 +245,30 @@ export class Workbench {
         await row.click({ timeout: 5_000 });
         break;
       } catch (err) {
-        if (attempt >= 3) throw new Error(`the command "${title}" in the palette: ${(err as Error).message}`);
+        if (attempt >= 3 && Date.now() >= deadline)
+          throw new Error(
+            `the command "${title}" in the palette: ${(err as Error).message}\n${await this.paletteState()}`,
+          );
+        if (await input.isVisible()) await this.page.keyboard.press('Escape');
         if (!opts.fromEditor) await this.focusWorkbench();
       }
     }
     if (opts.opensInput) return;
     await waitUntil('the command palette to close', () => input.waitFor({ state: 'hidden', timeout: 10_000 }));
+  }
+
+  /** What the palette shows (its input and first rows) and where the focus is: for a failure's message. */
+  private async paletteState(): Promise<string> {
+    return this.page
+      .evaluate(() => {
+        const input = document.querySelector<HTMLInputElement>('.quick-input-widget .quick-input-box input');
+        const rows = [...document.querySelectorAll('.quick-input-list .monaco-list-row')]
+          .slice(0, 6)
+          .map((r) => r.getAttribute('aria-label'));
+        const active = document.activeElement;
+        return `palette input: ${JSON.stringify(input?.value ?? null)} (visible: ${input?.checkVisibility() ?? false}); rows: ${JSON.stringify(rows)}; focus: ${active?.tagName}.${active?.className}`;
+      })
+      .catch((err: Error) => `palette state unknown: ${err.message}`);
   }
 
   /**

@@ -62,7 +62,7 @@ export function reloadMidRunScenarios(e2e: E2E): void {
 
         await reload(wb, page);
 
-        await wb.runPaletteCommand('Sextant: Show Agents');
+        await wb.runPaletteCommand('Sextant: Show Agents', { patienceMs: 120_000 });
         const agents = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Agents' }) });
         const row = agents.locator('.monaco-list-row', { hasText: /Task R/ }).first();
         await poll(
