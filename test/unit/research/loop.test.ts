@@ -1,10 +1,8 @@
 // The research loop through the real OpenAI SDK against the fake LLM (planner, gap check, writer and
 // claim checker are real model calls), with scripted search and fetch services: bounds, the time
 // budget, parallel reading, abort in every phase, empty searches, and a missing search key.
-import { test, after, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as openai from '../../../extension/core/providers/openai';
-import type { Provider } from '../../../extension/core/providers/types';
 import {
   DEFAULT_LIMITS,
   runResearch,
@@ -20,43 +18,17 @@ import { collectText } from '../../../extension/core/research/loop/llm-text';
 import type { FetchedPage, SearchResult } from '../../../extension/core/web/types';
 import type { ResearchPlanInput } from '../../../extension/protocol';
 import type { RunBudget } from '../../../extension/core/usage/budget';
-import { startFakeLlm, type FakeReply, type RecordedRequest } from '../../fixtures/fake-llm';
+import type { RecordedRequest } from '../../fixtures/fake-llm';
+import {
+  type AskedRole,
+  useResearchModel,
+  researchRoleOf,
+  type ResearchRole,
+} from '../../fixtures/research/research-model';
 
-const fakePromise = startFakeLlm();
-after(async () => (await fakePromise).close());
-
-let provider: Provider;
-beforeEach(async () => {
-  const fake = await fakePromise;
-  fake.reset();
-  fake.onRequest(undefined);
-  provider = openai.createProvider({ name: 'fake', kind: 'openai', baseUrl: `${fake.baseUrl}/v1` }, 'sk-test');
-});
-
-const bodyText = (r: RecordedRequest) => JSON.stringify(r.body);
-type Role = 'planner' | 'gaps' | 'writer' | 'judge';
-function roleOf(r: RecordedRequest): Role | undefined {
-  const b = bodyText(r);
-  if (b.includes('You plan web research')) return 'planner';
-  if (b.includes('You review web research in progress')) return 'gaps';
-  if (b.includes('You write a research report')) return 'writer';
-  if (b.includes('You check one claim')) return 'judge';
-  return undefined;
-}
-
-/** Answers each model role from a script; records which roles were asked. */
-async function script(replies: Partial<Record<Role, FakeReply | ((r: RecordedRequest) => FakeReply)>>) {
-  const fake = await fakePromise;
-  const asked: Role[] = [];
-  fake.onRequest((r) => {
-    const role = roleOf(r);
-    if (!role) return undefined;
-    asked.push(role);
-    const reply = replies[role];
-    return typeof reply === 'function' ? reply(r) : (reply ?? { text: '{}' });
-  });
-  return asked;
-}
+const model = useResearchModel(['planner', 'gaps', 'writer', 'judge']);
+const script = model.script;
+const rolesOf = (asked: AskedRole[]) => asked.map((a) => a.role);
 
 const PLAN = (queries: string[]) => ({
   text: JSON.stringify({
@@ -172,10 +144,11 @@ async function run(
     question: 'What changed in the Rust 2024 edition?',
     plan: extra.plan,
     services: svc,
-    llm: { provider, model: 'fake-model' },
+    llm: { provider: model.provider(), model: 'fake-model' },
     judge: extra.judge
       ? claimJudgeFrom(
-          (req, signal) => collectText({ provider, model: 'fast' }, { system: req.system, user: req.user }, signal),
+          (req, signal) =>
+            collectText({ provider: model.provider(), model: 'fast' }, { system: req.system, user: req.user }, signal),
           extra.judgePrice,
         )
       : undefined,
@@ -229,12 +202,16 @@ test('a full run: plan, searches, parallel reading, gap check, a streamed draft,
   // Each URL is read once, however many searches return it; at most 2 at a time, and really in parallel.
   assert.deepEqual([...svc.fetched].sort(), Object.keys(PAGES).sort());
   assert.equal(svc.maxInFlight, 2);
-  assert.deepEqual(asked.slice(0, 3), ['planner', 'gaps', 'writer']);
-  assert.ok(asked.slice(3).every((r) => r === 'judge') && asked.length >= 4, asked.join(','));
+  assert.deepEqual(rolesOf(asked).slice(0, 3), ['planner', 'gaps', 'writer']);
+  assert.ok(
+    rolesOf(asked)
+      .slice(3)
+      .every((r) => r === 'judge') && asked.length >= 4,
+    rolesOf(asked).join(','),
+  );
   // The writer saw the pages, numbered.
-  const fake = await fakePromise;
-  const writerReq = fake.requests.find((r) => roleOf(r) === 'writer');
-  assert.match(bodyText(writerReq as RecordedRequest), /Source \[1\]: [^\\]+\\nURL: https:\/\/a\.example\/edition/);
+  const writerBody = asked.find((a) => a.role === 'writer')?.body ?? '';
+  assert.match(writerBody, /Source \[1\]: [^\\]+\\nURL: https:\/\/a\.example\/edition/);
   // The draft streamed as text before the report replaced it.
   const firstDelta = events.findIndex((e) => e.type === 'text_delta');
   const reportAt = events.findIndex((e) => e.type === 'report');
@@ -320,7 +297,7 @@ test('empty searches end cleanly with what is known, without a report or a write
   const empty = services({ results: () => [] });
   const { outcome, events } = await run(empty, { minSearches: 2 });
   assert.equal(outcome.kind, 'nothing_found');
-  assert.ok(!asked.includes('writer'));
+  assert.ok(!rolesOf(asked).includes('writer'));
   const text = events.flatMap((e) => (e.type === 'text_delta' ? [e.text] : [])).join('');
   assert.match(text, /could not find sources to answer this: 2 searches/);
   assert.match(text, /The search "nothing here" found nothing\./);
@@ -380,7 +357,7 @@ test('no search key: the request fails with what to configure, as a no_key error
   const gen = researchRequest({
     question: 'q',
     research: { services: () => Promise.reject(err), limits: () => DEFAULT_LIMITS },
-    llm: { provider, model: 'fake-model' },
+    llm: { provider: model.provider(), model: 'fake-model' },
     signal: new AbortController().signal,
     now: () => Date.now(),
     newId: () => 'x',
@@ -407,7 +384,7 @@ test('a spending cap ends the gathering; the report uses what was read and names
   // Planning (5,100 tokens) leaves room for the planned searches and one gap check (10,200); one more
   // call like it would pass 12,000, so the gap check's queries are not searched.
   assert.deepEqual(svc.searches, ['rust 2024 edition', 'rust 1.85 async closures']);
-  assert.deepEqual(asked.slice(0, 3), ['planner', 'gaps', 'writer']);
+  assert.deepEqual(rolesOf(asked).slice(0, 3), ['planner', 'gaps', 'writer']);
   assert.equal(outcome.kind, 'reported');
   const note = report?.notes.find((n) => n.includes('sextant.budget.maxTokens'));
   assert.ok(note, report?.notes.join(' | '));
@@ -426,9 +403,9 @@ test('sextant.plannerModel: plan and gap checks on the planner model, the report
     gaps: { text: '{"enough": true, "queries": []}', usage: { inputTokens: 1000, outputTokens: 100 } },
     writer: { text: 'Rust 1.85 shipped the 2024 edition [1].', usage: { inputTokens: 2000, outputTokens: 200 } },
   });
-  const fake = await fakePromise;
+  const fake = await model.fake();
   const planner: PlannerTarget = {
-    llm: { provider, model: 'planner-model', reasoning: 'high' },
+    llm: { provider: model.provider(), model: 'planner-model', reasoning: 'high' },
     price: { input: 10, output: 100 },
     ref: 'big/planner-model',
   };
@@ -440,20 +417,20 @@ test('sextant.plannerModel: plan and gap checks on the planner model, the report
       price: { input: 1, output: 2 },
     },
   );
-  assert.deepEqual(asked, ['planner', 'writer']);
-  const modelOf = (role: Role) =>
-    (fake.requests.find((r) => roleOf(r) === role)?.body as { model?: string } | undefined)?.model;
+  assert.deepEqual(rolesOf(asked), ['planner', 'writer']);
+  const modelOf = (role: ResearchRole) =>
+    (fake.requests.find((r) => researchRoleOf(r) === role)?.body as { model?: string } | undefined)?.model;
   assert.equal(modelOf('planner'), 'planner-model');
   assert.equal(modelOf('writer'), 'fake-model');
   // The planner model's reasoning level goes with its calls only.
-  const effortOf = (role: Role) =>
-    (fake.requests.find((r) => roleOf(r) === role)?.body as { reasoning_effort?: string } | undefined)
+  const effortOf = (role: ResearchRole) =>
+    (fake.requests.find((r) => researchRoleOf(r) === role)?.body as { reasoning_effort?: string } | undefined)
       ?.reasoning_effort;
   assert.equal(effortOf('planner'), 'high');
   assert.equal(effortOf('writer'), undefined);
   assert.ok(report?.notes.some((n) => n.includes('big/planner-model')));
   // Each call is priced at its own model's price.
-  const plannerReq = fake.requests.find((r) => roleOf(r) === 'planner') as RecordedRequest;
+  const plannerReq = fake.requests.find((r) => researchRoleOf(r) === 'planner') as RecordedRequest;
   const plannerUsage = events.find((e) => e.type === 'usage');
   assert.ok(plannerUsage?.type === 'usage');
   const u1 = plannerUsage.usage;
@@ -495,9 +472,9 @@ test("the claim checks' calls count in the run's usage, each at the fast model's
     { minSearches: 1, maxSearches: 1 },
     { judge: true, price: { input: 1, output: 2 }, judgePrice: { input: 10, output: 20 } },
   );
-  const checks = asked.filter((r) => r === 'judge').length;
+  const checks = rolesOf(asked).filter((r) => r === 'judge').length;
   const own = asked.length - checks; // the planner and the writer (one search: no gap check)
-  assert.ok(checks >= 1 && own >= 2, asked.join(','));
+  assert.ok(checks >= 1 && own >= 2, rolesOf(asked).join(','));
   const last = events.filter((e) => e.type === 'usage').at(-1);
   assert.ok(last?.type === 'usage');
   assert.equal(last.usage.inputTokens, own * 1000 + checks * 500);

@@ -3,10 +3,8 @@
 // of an approved server is read, cited as `server:uri` and verified by the same verifier as a web page
 // (a distorted claim citing it is not); read-only tools are asked about once per run and run only when
 // approved; a workspace server the user has not approved is never started.
-import { test, after, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as openai from '../../../extension/core/providers/openai';
-import type { Provider } from '../../../extension/core/providers/types';
 import { researchRequest } from '../../../extension/core/agent/research-request';
 import type { ResearchHost } from '../../../extension/core/research/host';
 import { DEFAULT_LIMITS, type ResearchEvent } from '../../../extension/core/research/loop/research-run';
@@ -16,42 +14,12 @@ import { collectText } from '../../../extension/core/research/loop/llm-text';
 import { mcpResearchPort } from '../../../extension/core/mcp/research-port';
 import type { Report } from '../../../extension/protocol';
 import { RETRY_POLICY } from '../../fixtures/mcp/test-server';
-import { startFakeLlm, type FakeReply, type RecordedRequest } from '../../fixtures/fake-llm';
+import type { FakeReply, RecordedRequest } from '../../fixtures/fake-llm';
+import { useResearchModel } from '../../fixtures/research/research-model';
 import { createManager, none, source, started, stdioServer, tempDir } from '../mcp/harness';
 
-const fakePromise = startFakeLlm();
-after(async () => (await fakePromise).close());
-
-let provider: Provider;
-beforeEach(async () => {
-  const fake = await fakePromise;
-  fake.reset();
-  fake.onRequest(undefined);
-  provider = openai.createProvider({ name: 'fake', kind: 'openai', baseUrl: `${fake.baseUrl}/v1` }, 'sk-test');
-});
-
-type Role = 'planner' | 'gaps' | 'writer' | 'judge';
-function roleOf(r: RecordedRequest): Role | undefined {
-  const b = JSON.stringify(r.body);
-  if (b.includes('You plan web research')) return 'planner';
-  if (b.includes('You review web research in progress')) return 'gaps';
-  if (b.includes('You write a research report')) return 'writer';
-  if (b.includes('You check one claim')) return 'judge';
-  return undefined;
-}
-
-async function script(replies: Partial<Record<Role, FakeReply | ((r: RecordedRequest) => FakeReply)>>) {
-  const fake = await fakePromise;
-  const asked: Array<{ role: Role; body: string }> = [];
-  fake.onRequest((r) => {
-    const role = roleOf(r);
-    if (!role) return undefined;
-    asked.push({ role, body: JSON.stringify(r.body) });
-    const reply = replies[role];
-    return typeof reply === 'function' ? reply(r) : (reply ?? { text: '{}' });
-  });
-  return asked;
-}
+const model = useResearchModel(['planner', 'gaps', 'writer', 'judge']);
+const script = model.script;
 
 const PLAN = {
   text: JSON.stringify({
@@ -90,7 +58,7 @@ async function run(
     limits: () => ({ ...DEFAULT_LIMITS, minSearches: 1, maxSearches: 2 }),
     judge: async () =>
       claimJudgeFrom((req, signal) =>
-        collectText({ provider, model: 'fast' }, { system: req.system, user: req.user }, signal),
+        collectText({ provider: model.provider(), model: 'fast' }, { system: req.system, user: req.user }, signal),
       ),
     mcpSources: (approve) => createMcpSources(mcpResearchPort(manager), approve),
   };
@@ -99,7 +67,7 @@ async function run(
   for await (const e of researchRequest({
     question: 'How does the payment service retry failed charges?',
     research: host,
-    llm: { provider, model: 'fake-model' },
+    llm: { provider: model.provider(), model: 'fake-model' },
     scope: 'workspace',
     approveMcpTools: async (tools) => {
       asks.push(tools);

@@ -4,14 +4,12 @@
 // secret file not read), a mixed run, a domain filter against a search that ignores it, parallel
 // sub-researchers sharing one page cache and stopping together, and a follow-up that fetches nothing
 // already read.
-import { test, after, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
-import * as openai from '../../../extension/core/providers/openai';
-import type { Provider } from '../../../extension/core/providers/types';
 import {
   DEFAULT_LIMITS,
   runResearch,
@@ -28,45 +26,13 @@ import { declaredToolFacts } from '../../../extension/core/tools/registry';
 import { extractPdfPages } from '../../../extension/core/tools/util/pdf';
 import type { FetchedPage, SearchResult } from '../../../extension/core/web/types';
 import type { Question, Report } from '../../../extension/protocol';
-import { startFakeLlm, type FakeReply, type RecordedRequest } from '../../fixtures/fake-llm';
+import type { RecordedRequest } from '../../fixtures/fake-llm';
+import { useResearchModel } from '../../fixtures/research/research-model';
 import { createNodePorts, makeTempWorkspace, repoFile } from '../../fixtures/node-ports';
 
-const fakePromise = startFakeLlm();
-after(async () => (await fakePromise).close());
-
-let provider: Provider;
-beforeEach(async () => {
-  const fake = await fakePromise;
-  fake.reset();
-  fake.onRequest(undefined);
-  provider = openai.createProvider({ name: 'fake', kind: 'openai', baseUrl: `${fake.baseUrl}/v1` }, 'sk-test');
-});
-
+const model = useResearchModel();
+const script = model.script;
 const bodyText = (r: RecordedRequest) => JSON.stringify(r.body);
-type Role = 'clarify' | 'planner' | 'gaps' | 'findings' | 'writer' | 'judge';
-function roleOf(r: RecordedRequest): Role | undefined {
-  const b = bodyText(r);
-  if (b.includes('You decide whether a research question must be clarified')) return 'clarify';
-  if (b.includes('You plan web research')) return 'planner';
-  if (b.includes('You review web research in progress')) return 'gaps';
-  if (b.includes('You are one of several researchers')) return 'findings';
-  if (b.includes('You write a research report')) return 'writer';
-  if (b.includes('You check one claim')) return 'judge';
-  return undefined;
-}
-
-async function script(replies: Partial<Record<Role, FakeReply | ((r: RecordedRequest) => FakeReply)>>) {
-  const fake = await fakePromise;
-  const asked: Array<{ role: Role; body: string }> = [];
-  fake.onRequest((r) => {
-    const role = roleOf(r);
-    if (!role) return undefined;
-    asked.push({ role, body: bodyText(r) });
-    const reply = replies[role];
-    return typeof reply === 'function' ? reply(r) : (reply ?? { text: '{}' });
-  });
-  return asked;
-}
 
 const plan = (o: { subQuestions?: string[]; queries: string[]; files?: string[] }) => ({
   text: JSON.stringify({
@@ -133,7 +99,7 @@ async function run(svc: ResearchServices, extra: Partial<ResearchRunOptions> = {
   const gen = runResearch({
     question: 'How should our client retry?',
     services: svc,
-    llm: { provider, model: 'fake-model' },
+    llm: { provider: model.provider(), model: 'fake-model' },
     limits: { ...DEFAULT_LIMITS, minSearches: 1, maxSearches: 4 },
     signal: new AbortController().signal,
     now: () => Date.now(),
@@ -433,7 +399,7 @@ test('Stop ends every sub-researcher together and the partial report uses what w
   const gen = runResearch({
     question: 'How should our client retry?',
     services: slow,
-    llm: { provider, model: 'fake-model' },
+    llm: { provider: model.provider(), model: 'fake-model' },
     limits: { ...DEFAULT_LIMITS, minSearches: 1, maxSearches: 6, subResearchers: 2 },
     stop,
     signal: new AbortController().signal,
