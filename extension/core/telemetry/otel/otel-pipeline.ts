@@ -39,7 +39,8 @@ export class OtelPipeline {
   private readonly traces: BasicTracerProvider;
   private readonly metrics: MeterProvider;
   private droppedSpans = 0;
-  private failures = 0;
+  /** Exports under way: the batch processor's timer starts them, and its forceFlush does not wait for them. */
+  private readonly exporting = new Set<Promise<void>>();
 
   constructor(o: PipelineOptions) {
     const resource = resourceFromAttributes({ 'service.name': 'sextant', 'service.version': o.serviceVersion });
@@ -94,6 +95,8 @@ export class OtelPipeline {
   /** Sends what waits now (tests; the window closing). Resolves even when the endpoint is down. */
   async flush(): Promise<void> {
     await Promise.allSettled([this.traces.forceFlush(), this.metrics.forceFlush()]);
+    // A batch the timer sent just before is still being tried: its spans are sent (or counted lost) first.
+    await Promise.allSettled([...this.exporting]);
   }
 
   async shutdown(): Promise<void> {
@@ -101,17 +104,28 @@ export class OtelPipeline {
   }
 
   private countingSpans(inner: SpanExporter, log: Logger): SpanExporter {
+    // Failures in a row of this exporter alone: the in-memory exporter beside a dead endpoint succeeds
+    // every time, and must not make the endpoint's next failure be said again.
+    let failures = 0;
     return {
-      export: (spans, done) =>
+      export: (spans, done) => {
+        let settle = () => {};
+        const underWay = new Promise<void>((resolve) => {
+          settle = resolve;
+        });
+        this.exporting.add(underWay);
         inner.export(spans, (result) => {
           if (result.code !== 0) {
             this.droppedSpans += spans.length;
             // Said once per run of failures, without the headers (the exporter's error names the URL only).
-            if (this.failures++ === 0)
+            if (failures++ === 0)
               log.warn(`telemetry: export failed (${result.error?.message ?? 'unknown error'}); spans are dropped`);
-          } else this.failures = 0;
+          } else failures = 0;
+          this.exporting.delete(underWay);
+          settle();
           done(result);
-        }),
+        });
+      },
       shutdown: () => inner.shutdown(),
       ...(inner.forceFlush ? { forceFlush: () => inner.forceFlush?.() ?? Promise.resolve() } : {}),
     };
