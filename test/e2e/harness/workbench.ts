@@ -266,7 +266,10 @@ export class Workbench {
           .slice(0, 6)
           .map((r) => r.getAttribute('aria-label'));
         const active = document.activeElement;
-        return `palette input: ${JSON.stringify(input?.value ?? null)} (visible: ${input?.checkVisibility() ?? false}); rows: ${JSON.stringify(rows)}; focus: ${active?.tagName}.${active?.className}`;
+        const value = JSON.stringify(input?.value ?? null);
+        const visible = input?.checkVisibility() ?? false;
+        const focus = `${active?.tagName}.${active?.className}`;
+        return `palette input: ${value} (visible: ${visible}); rows: ${JSON.stringify(rows)}; focus: ${focus}`;
       })
       .catch((err: Error) => `palette state unknown: ${err.message}`);
   }
