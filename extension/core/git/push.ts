@@ -48,8 +48,20 @@ export async function pushRemote(top: string, branch: string, o: GitRunOptions =
   return remote;
 }
 
+/** Work done once the user approved the push, before it runs (a worktree's uncommitted work committed). */
+export interface BeforePush {
+  /** Said on the approval card, after the commits. */
+  detail: string;
+  run(): Promise<void>;
+}
+
 /** Pushes the current branch after the policy and the user allowed it; throws a GitProblem otherwise. */
-export async function pushBranch(cwd: string, ports: PushPorts, o: GitRunOptions = {}): Promise<Pushed> {
+export async function pushBranch(
+  cwd: string,
+  ports: PushPorts,
+  o: GitRunOptions = {},
+  before?: BeforePush,
+): Promise<Pushed> {
   const s = await readRepoState(cwd, o);
   const branch = s.branch;
   if (!branch)
@@ -65,9 +77,18 @@ export async function pushBranch(cwd: string, ports: PushPorts, o: GitRunOptions
   const verdict = await ports.judge(command);
   if (verdict.decision === 'deny')
     throw new GitProblem('declined', `Not pushed: your permission rules refuse "${command}" (${verdict.reason}).`);
-  const ahead = (await runGitCommand(s.top, ['log', '--oneline', '-n', '20', `${remote}/${branch}..HEAD`], o)).stdout;
-  const detail = `Push branch ${branch} to ${remote} (${url}).${ahead ? `\n\nCommits:\n${ahead.trim()}` : ''}`;
+  // A branch the remote does not have yet: the commits no branch of the remote has.
+  const tracked = await runGitCommand(s.top, ['log', '--oneline', '-n', '20', `${remote}/${branch}..HEAD`], o);
+  const ahead = (
+    tracked.code === 0
+      ? tracked
+      : await runGitCommand(s.top, ['log', '--oneline', '-n', '20', 'HEAD', '--not', `--remotes=${remote}`], o)
+  ).stdout;
+  const detail =
+    `Push branch ${branch} to ${remote} (${url}).${ahead ? `\n\nCommits:\n${ahead.trim()}` : ''}` +
+    (before ? `\n\n${before.detail}` : '');
   if (!(await ports.approve(command, detail))) throw new GitProblem('declined', 'Not pushed: you declined the push.');
+  await before?.run();
   const r = await ports.run(args, s.top);
   if (r.code !== 0) throw pushFailure(remote, branch, `${r.stderr}\n${r.stdout}`.trim());
   const upstream = await setUpstream(s.top, remote, branch, o);
