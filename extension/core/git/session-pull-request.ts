@@ -41,7 +41,10 @@ export function pullRequestTarget(sessionId: string | undefined, s: PullRequestS
   return { ok: true, target: { sessionId: sessionId ?? '', cwd, session, ...(worktree ? { worktree } : {}) } };
 }
 
-/** The session a command's argument names (`{ sessionId }`: the Agents view's row, the chat's button); none from the palette. */
+/**
+ * The session a command's argument names (`{ sessionId }`: the Agents view's row, the chat's button);
+ * none from the palette.
+ */
 export function sessionIdOf(arg: unknown): string | undefined {
   const id = arg && typeof arg === 'object' ? (arg as { sessionId?: unknown }).sessionId : undefined;
   return typeof id === 'string' && id ? id : undefined;

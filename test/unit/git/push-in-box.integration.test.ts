@@ -1,6 +1,7 @@
 // The approved push runs in the box (real bubblewrap) when the sandbox is on: to a local bare remote the
 // box may write (an extra write root), it lands; to one outside every root, the box refuses it and the
-// refusal is in git's failure, so the push really ran boxed. The branch's upstream is set on the host. The push's policy and approval are as in
+// refusal is in git's failure, so the push really ran boxed. The branch's upstream is set on the
+// host (the box keeps .git/config read-only). The push's policy and approval are as in
 // push-pull-request.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
