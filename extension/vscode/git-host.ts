@@ -22,7 +22,7 @@ export interface GitHostDeps {
   /** The sidebar chat's session: the palette's Create Branch and Pull Request acts on it. */
   sidebarSessionId(): string | undefined;
   /** Any session's title and last answer (the pull request's text) and its worktree. */
-  sessions: Pick<PullRequestSessions, 'session' | 'worktreeOf'>;
+  sessions: Pick<PullRequestSessions, 'session' | 'worktreeOf' | 'running'>;
   /** Sends a message to the sidebar chat in Agent mode. */
   sendToAgent(text: string): Promise<void>;
 }
@@ -92,6 +92,7 @@ function root(): string | undefined {
 
 interface GitChat {
   currentModel(): string;
+  isRunning(): boolean;
   currentSessionRef(): { id: string; title: string } | undefined;
   lastAnswerText(): string;
 }
@@ -134,6 +135,7 @@ export function createGitHost(o: {
         return ended ? { title: ended.title } : undefined;
       },
       worktreeOf: (id) => o.worktrees.sessions.get(id)?.worktree,
+      running: (id) => o.hub.bySession(id)?.controller.isRunning() ?? false,
     },
     sendToAgent: async (text) => {
       await vscode.commands.executeCommand('sextant.focusChat');

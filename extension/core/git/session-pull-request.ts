@@ -14,6 +14,8 @@ export interface PullRequestSessions {
   review(sessionId: string): string | undefined;
   /** The main checkout (the first workspace folder). */
   root(): string | undefined;
+  /** Whether the session's run is still going (its work is not finished: nothing is pushed mid-run). */
+  running?(sessionId: string): boolean;
 }
 
 export interface PullRequestTarget {
@@ -28,6 +30,8 @@ export interface PullRequestTarget {
 export type TargetResult = { ok: true; target: PullRequestTarget } | { ok: false; problem: string };
 
 export function pullRequestTarget(sessionId: string | undefined, s: PullRequestSessions): TargetResult {
+  if (sessionId && s.running?.(sessionId))
+    return { ok: false, problem: 'that chat is still running: stop it or let it finish first.' };
   const known = sessionId ? s.session(sessionId) : undefined;
   const worktree = sessionId ? s.worktreeOf(sessionId) : undefined;
   const cwd = worktree?.path ?? s.root();

@@ -95,7 +95,9 @@ test('the Agents view’s Create Branch and Pull Request targets the row’s ses
   }
 });
 
-test('no folder and no worktree: a clear problem, nothing run', () => {
+test('no folder and no worktree, or a chat still running: a clear problem, nothing run', () => {
   const none = pullRequestTarget('sidebar-session', { ...sessions, root: () => undefined });
   assert.deepEqual(none, { ok: false, problem: 'open a folder that is a git repository first.' });
+  const running = pullRequestTarget('row-session', { ...sessions, running: (id) => id === 'row-session' });
+  assert.deepEqual(running, { ok: false, problem: 'that chat is still running: stop it or let it finish first.' });
 });
