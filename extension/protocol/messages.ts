@@ -197,6 +197,8 @@ export const InboundSchema = z.discriminatedUnion('type', [
     /** Images pasted, dropped or attached in the composer (re-checked by the host). */
     images: ChatImagesSchema.optional(),
   }),
+  /** "Create branch and pull request" at the end of an Agent run that changed files: for this chat's session. */
+  z.object({ type: z.literal('createPullRequest') }),
   /** The user's answer to the workspace hooks' approval card, bound to the hash it showed. */
   z.object({ type: z.literal('hookDecision'), hash: z.string().min(1), decision: z.enum(['approve', 'deny']) }),
 ]);

@@ -42,7 +42,8 @@ export class AgentItem extends vscode.TreeItem {
     this.id = `session:${entry.slotId ?? entry.sessionId}${entry.waiting.length ? ':waiting' : ''}`;
     this.description = entry.description;
     this.tooltip = entry.detail.join('\n');
-    // `.worktree`: the row offers Merge Back… (package.json's menus match on it).
+    // `.worktree`: the row offers Merge Back… (package.json's menus match on it); every ended row offers
+    // Create Branch and Pull Request.
     this.contextValue = `sextant.agent.${entry.state.replace(/ /g, '-')}${entry.worktree ? '.worktree' : ''}`;
     this.iconPath = new vscode.ThemeIcon(ICONS[entry.state] ?? 'comment-discussion');
     this.accessibilityInformation = { label: `${entry.label}, ${entry.description}` };
@@ -149,6 +150,15 @@ export class AgentsView implements vscode.Disposable {
   async mergeBack(item: unknown): Promise<void> {
     const entry = entryOf(item);
     if (this.host.mergeBack) await this.host.mergeBack(entry?.sessionId ?? '');
+  }
+
+  /**
+   * Create Branch and Pull Request on a row: for that row's session (a worktree session's own branch),
+   * never the sidebar chat's — the palette's command acts on that one (git-host.ts).
+   */
+  async createPullRequest(item: unknown): Promise<void> {
+    const entry = entryOf(item);
+    if (entry) await vscode.commands.executeCommand('sextant.git.createPullRequest', { sessionId: entry.sessionId });
   }
 
   async continue(item: unknown): Promise<void> {

@@ -40,6 +40,7 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
     guarded('sextant.newChatInWorktree', async () => (await host.get()).newChatInWorktree()),
     guarded('sextant.mergeBackWorktree', async () => (await host.get()).mergeBackWorktree()),
     guarded('sextant.agents.mergeBack', async (item) => (await host.get()).agents.mergeBack(item)),
+    guarded('sextant.agents.createPullRequest', async (item) => (await host.get()).agents.createPullRequest(item)),
     guarded('sextant.agents.filter', async () => (await host.get()).agents.pickFilter()),
     guarded('sextant.agents.clearEnded', async () => (await host.get()).agents.clearEnded()),
     guarded('sextant.switchMode', async () => (await host.get()).pickMode()),
@@ -89,7 +90,7 @@ export function registerCommands(host: RuntimeHost, view: ChatViewProvider): vsc
     guarded('sextant.exportReport', async () => (await host.get()).exportReport()),
     // Issue 41: the Source Control title's button passes its SourceControl; a comment thread's action, the thread.
     guarded('sextant.git.generateCommitMessage', async (scm) => (await host.get()).git.generateCommitMessage(scm)),
-    guarded('sextant.git.createPullRequest', async () => (await host.get()).git.createPullRequest()),
+    guarded('sextant.git.createPullRequest', async (arg) => (await host.get()).git.createPullRequest(arg)),
     guarded('sextant.review.applyFix', async (target) => (await host.get()).git.applyFix(target)),
     guarded('sextant.review.clearFindings', async () => (await host.get()).git.clearFindings()),
     // From a diff's title bar the argument is the proposal's URI; from a key or the palette, none.

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { PermissionGate } from '../core/agent/permission-gate';
 import type { MayRead } from '../core/extensions/untracked-files';
-import type { CommitMessageDeps } from '../core/git';
+import { type CommitMessageDeps, type PullRequestSessions, pullRequestTarget, sessionIdOf } from '../core/git';
 import type { SandboxPort } from '../core/sandbox/types';
 import { generateCommitMessage } from './git-commit-message';
 import { createPullRequestCommand } from './git-pull-request';
@@ -19,15 +19,20 @@ export interface GitHostDeps {
   gate: PermissionGate;
   sandbox(): SandboxPort | undefined;
   mayRead?: MayRead;
-  /** The chat's title and last answer (the pull request's text). */
-  session(): { title: string; summary: string };
+  /** The sidebar chat's session: the palette's Create Branch and Pull Request acts on it. */
+  sidebarSessionId(): string | undefined;
+  /** Any session's title and last answer (the pull request's text) and its worktree. */
+  sessions: Pick<PullRequestSessions, 'session' | 'worktreeOf' | 'running'>;
   /** Sends a message to the sidebar chat in Agent mode. */
   sendToAgent(text: string): Promise<void>;
 }
 
 export class GitHost implements vscode.Disposable {
   private readonly review: ReviewComments;
-  private lastReview = '';
+  /** Each session's last /review answer (session id → answer): the pull request's Review section. */
+  private readonly reviews = new Map<string, string>();
+  /** Sessions whose branch and pull request are being made. */
+  private readonly pullRequests = new Set<string>();
 
   constructor(private readonly deps: GitHostDeps) {
     this.review = new ReviewComments(root, deps.sendToAgent);
@@ -41,18 +46,30 @@ export class GitHost implements vscode.Disposable {
     );
   }
 
-  createPullRequest(): Promise<void> {
-    return createPullRequestCommand({
+  /**
+   * Create Branch and Pull Request for `{ sessionId }` (the Agents view's row, the chat's button), else for
+   * the sidebar chat's session (the palette).
+   */
+  async createPullRequest(arg?: unknown): Promise<void> {
+    const target = pullRequestTarget(sessionIdOf(arg) ?? this.deps.sidebarSessionId(), {
+      ...this.deps.sessions,
+      review: (id) => this.reviews.get(id),
       root,
-      gate: this.deps.gate,
-      sandbox: this.deps.sandbox,
-      session: () => ({ ...this.deps.session(), ...(this.lastReview ? { review: this.lastReview } : {}) }),
     });
+    // One at a time per session: a second click while the first waits on its approval does nothing.
+    const key = target.ok ? target.target.sessionId || target.target.cwd : '';
+    if (this.pullRequests.has(key)) return;
+    this.pullRequests.add(key);
+    try {
+      await createPullRequestCommand({ target, gate: this.deps.gate, sandbox: this.deps.sandbox });
+    } finally {
+      this.pullRequests.delete(key);
+    }
   }
 
-  /** A /review turn ended with this answer: its findings go beside the code. */
-  reviewAnswered(answer: string): void {
-    this.lastReview = answer;
+  /** A /review turn of `sessionId` ended with this answer: its findings go beside the code. */
+  reviewAnswered(answer: string, sessionId?: string): void {
+    if (sessionId) this.reviews.set(sessionId, answer);
     this.review.show(answer);
   }
 
@@ -73,6 +90,13 @@ function root(): string | undefined {
   return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 }
 
+interface GitChat {
+  currentModel(): string;
+  isRunning(): boolean;
+  currentSessionRef(): { id: string; title: string } | undefined;
+  lastAnswerText(): string;
+}
+
 /** The GitHost over the runtime's parts: the sidebar chat's model and session, the window's fleet and policy. */
 export function createGitHost(o: {
   providers: { resolve: CommitMessageDeps['resolveModel'] };
@@ -83,15 +107,16 @@ export function createGitHost(o: {
   gate: PermissionGate;
   ports: { sandbox?: SandboxPort };
   sidebar: {
-    slot: {
-      controller: {
-        currentModel(): string;
-        currentSessionRef(): { title: string } | undefined;
-        lastAnswerText(): string;
-      };
-    };
+    slot: { controller: GitChat };
     handle(raw: unknown): Promise<void>;
   };
+  /** This window's live and ended sessions. */
+  hub: {
+    bySession(id: string): { controller: GitChat } | undefined;
+    endedSessions(): { sessionId: string; title: string }[];
+  };
+  /** Which sessions work in a worktree (worktree-host.ts). */
+  worktrees: { sessions: { get(id: string): { worktree: { path: string; branch: string } } | undefined } };
 }): GitHost {
   const chat = () => o.sidebar.slot.controller;
   return new GitHost({
@@ -101,7 +126,17 @@ export function createGitHost(o: {
     chatModel: () => chat().currentModel(),
     gate: o.gate,
     sandbox: () => o.ports.sandbox,
-    session: () => ({ title: chat().currentSessionRef()?.title ?? 'Changes', summary: chat().lastAnswerText() }),
+    sidebarSessionId: () => chat().currentSessionRef()?.id,
+    sessions: {
+      session: (id) => {
+        const live = o.hub.bySession(id)?.controller;
+        if (live) return { title: live.currentSessionRef()?.title ?? 'Changes', summary: live.lastAnswerText() };
+        const ended = o.hub.endedSessions().find((s) => s.sessionId === id);
+        return ended ? { title: ended.title } : undefined;
+      },
+      worktreeOf: (id) => o.worktrees.sessions.get(id)?.worktree,
+      running: (id) => o.hub.bySession(id)?.controller.isRunning() ?? false,
+    },
     sendToAgent: async (text) => {
       await vscode.commands.executeCommand('sextant.focusChat');
       await o.sidebar.handle({ type: 'send', requestId: randomUUID(), text, mode: 'agent' });

@@ -36,7 +36,7 @@ export function sharedHandlerParts(o: {
   project: ProjectContext;
   tools: ToolsHost;
   permissions: ReturnType<typeof createPermissionHost>;
-  reviewAnswered?: (answer: string) => void;
+  reviewAnswered?: (answer: string, sessionId?: string) => void;
 }): SharedHandlerParts {
   const { context, runtime, mcp, tools } = o;
   const editor = new EditorReferences();
@@ -64,6 +64,7 @@ export function sharedHandlerParts(o: {
     exportReport: runtime.exportReport,
     openSourceQuote: (m) => runtime.openSourceQuote(m),
     openInEditor: (id) => runtime.openInEditor(id),
+    createPullRequest: (sessionId) => runtime.git.createPullRequest(sessionId ? { sessionId } : undefined),
     planDocuments: new PlanDocuments(),
     diffReviews: o.diffReviews,
     mcpDecide: async (server, decision, card) => void (await mcp.manager.decide(server, decision, card)),

@@ -33,7 +33,9 @@ import { type ChatImage, ChatImageMediaTypeSchema, parseGoalArgs, parseInvocatio
 export interface HandlerHost {
   controller: ChatController;
   /** A /review turn ended: its answer's findings go beside the code (review-comments.ts). */
-  reviewAnswered?(answer: string): void;
+  reviewAnswered?(answer: string, sessionId?: string): void;
+  /** Create Branch and Pull Request for a session (git-host.ts): the chat's end-of-run button. */
+  createPullRequest?(sessionId: string | undefined): Promise<void>;
   log: vscode.LogOutputChannel;
   setApiKey(): Promise<void>;
   pickModel(): Promise<void>;
@@ -179,7 +181,8 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       ...(checkedImages ? { images: checkedImages } : {}),
     };
     await c.send(requestId, prompt.text, prompt.mode ?? mode, opts);
-    if (prompt.command === 'review' && c.lastEnd() === 'complete') host.reviewAnswered?.(c.lastAnswerText());
+    if (prompt.command === 'review' && c.lastEnd() === 'complete')
+      host.reviewAnswered?.(c.lastAnswerText(), c.currentSessionRef()?.id);
     if (c.lastEnd() !== 'complete' || c.isRunning()) return;
     const next = host.queue.shift();
     if (!next) return;
@@ -280,6 +283,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
       if (!c.stopSubagent(m.callId)) host.log.warn(`no sub-agent runs for ${m.callId}`);
     },
     openFile: (m) => openWorkspaceFile(m.path, m.line, host.log),
+    createPullRequest: async () => host.createPullRequest?.(c.currentSessionRef()?.id),
     retry: (m) => void c.retry(m.requestId),
     compactNow: async () => void (await c.compactNow()),
     setMode: (m) => c.setMode(m.mode),

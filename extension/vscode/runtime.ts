@@ -324,7 +324,9 @@ export async function createRuntime(
   const sidebar = chats.sidebar;
   late.hub = hub;
   late.sidebar = sidebar;
-  const git = own(createGitHost({ providers, fleet, gate: permissions.gate, ports: tools.ports, sidebar }));
+  const git = own(
+    createGitHost({ providers, fleet, gate: permissions.gate, ports: tools.ports, sidebar, hub, worktrees }),
+  );
 
   // A reloaded window reopens the chat this workspace had open; every message waits for that (current-session.ts).
   const restored = currentSession.reopen(store.ready, (id) => sidebar.slot.controller.resume(id), log);
@@ -387,7 +389,7 @@ export async function createRuntime(
     project,
     tools,
     permissions,
-    reviewAnswered: (answer) => git.reviewAnswered(answer),
+    reviewAnswered: (answer, sessionId) => git.reviewAnswered(answer, sessionId),
   });
   warmFirstRequest({ warmModel: () => providers.warm(sidebar.slot.controller.currentModel()) });
   return runtime;

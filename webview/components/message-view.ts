@@ -13,6 +13,7 @@ import { renderReportCard, renderResearchProgress } from './report-card';
 import { renderCompactionMarker } from './compaction-marker';
 import { renderSentChips } from './reference-chips';
 import { renderStoredImage } from './stored-image';
+import { renderPullRequestOffer } from './pull-request-offer';
 import './markdown-view';
 
 export class SxMessage extends LightElement {
@@ -250,6 +251,7 @@ export class SxMessage extends LightElement {
       ${this.renderError(m, this.ctx.host)}
       ${m.usage ? this.renderUsage(m.usage) : nothing}
       ${this.renderContinue(m)}
+      ${renderPullRequestOffer(m, this.ctx)}
       ${user && this.editing === undefined ? this.renderUserActions(m) : nothing}
     </article>`;
   }

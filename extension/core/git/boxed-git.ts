@@ -6,7 +6,15 @@ import { refusalNote } from '../sandbox/refusal';
 import type { SandboxPort } from '../sandbox/types';
 import { type GitResult, gitEnv, runGitCommand, runProgram } from './git-exec';
 
-export function boxedGitRunner(sandbox: () => SandboxPort | undefined) {
+export interface BoxedGitOptions {
+  /**
+   * The session's own workspace folders when they are not the window's (a worktree session's worktree):
+   * the box's writable roots, so its linked `.git` is shown as for the agent's own commands.
+   */
+  workspaceFolders?: readonly string[];
+}
+
+export function boxedGitRunner(sandbox: () => SandboxPort | undefined, o: BoxedGitOptions = {}) {
   return async (args: string[], cwd: string): Promise<GitResult> => {
     const box = sandbox();
     if (!box?.status().active) return runGitCommand(cwd, args);
@@ -17,6 +25,7 @@ export function boxedGitRunner(sandbox: () => SandboxPort | undefined) {
       sessionId: 'git',
       callId: `git:${args[0] ?? ''}`,
       separateStderr: true,
+      ...(o.workspaceFolders ? { workspaceFolders: o.workspaceFolders } : {}),
     });
     let refusals: ReturnType<typeof launch.release> = [];
     try {

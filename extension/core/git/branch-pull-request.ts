@@ -1,11 +1,14 @@
 // "Create branch and pull request" at a session's end: the session's work on a branch of its own (a
 // worktree session already has one; on the default branch a new `sextant/<slug>` is made where HEAD
 // is), pushed after the user's approval (push.ts), then the pull request (pull-request.ts) with a
-// title and body written from the session and its review (pr-text.ts). Uncommitted changes are not
-// pushed: the user is told to commit them first (/commit), so the pull request holds what they saw.
+// title and body written from the session and its review (pr-text.ts). Uncommitted changes in the main
+// checkout are not pushed: the user is told to commit them first (/commit), so the pull request holds
+// what they saw. A worktree is the session's alone: its uncommitted work (the agent's edits) is
+// committed on its branch — after the push's approval, which says so — and pushed with it.
 import { type GitRunOptions, gitOut, runGitCommand } from './git-exec';
 import { type PullRequestPorts, type PullRequestResult, openPullRequest } from './pull-request';
-import { type PushPorts, pushBranch } from './push';
+import { type BeforePush, type PushPorts, pushBranch } from './push';
+import { commitWorktreeWork, worktreeWorkDetail, worktreeWorkFiles } from './worktree-work';
 import { GitProblem, readRepoState } from './repo-state';
 import { pullRequestText, type SessionSummary } from './pr-text';
 
@@ -14,6 +17,8 @@ export interface BranchPullRequestResult {
   base: string;
   created: boolean;
   pushed: string;
+  /** The push landed but the branch's upstream was not recorded (why). */
+  upstreamProblem?: string;
   pullRequest: PullRequestResult;
 }
 
@@ -38,16 +43,31 @@ export function branchNameFor(title: string): string {
   return `sextant/${slug || 'changes'}`;
 }
 
+export interface BranchPullRequestOptions {
+  /** A worktree session's worktree: its uncommitted work is committed (as the session's title) and pushed. */
+  worktree?: boolean;
+}
+
 export async function createBranchAndPullRequest(
   cwd: string,
   session: SessionSummary,
   ports: PushPorts & PullRequestPorts & { ghEnv?: Record<string, string> },
   o: GitRunOptions = {},
+  how: BranchPullRequestOptions = {},
 ): Promise<BranchPullRequestResult> {
   const s = await readRepoState(cwd, o);
   if (s.operation)
     throw new GitProblem('operation_in_progress', `${s.operation} is in progress: finish or abort it first.`);
-  if (s.staged.length || s.unstaged.length)
+  const pending = worktreeWorkFiles([...new Set([...s.staged, ...s.unstaged, ...(how.worktree ? s.untracked : [])])]);
+  const message = session.title.trim() || 'Changes';
+  const before: BeforePush | undefined =
+    how.worktree && pending.length
+      ? {
+          detail: worktreeWorkDetail(pending, message),
+          run: () => commitWorktreeWork(s.top, message),
+        }
+      : undefined;
+  if (!how.worktree && (s.staged.length || s.unstaged.length))
     throw new GitProblem(
       'git_failed',
       `You have uncommitted changes (${[...new Set([...s.staged, ...s.unstaged])].slice(0, 5).join(', ')}). ` +
@@ -58,6 +78,8 @@ export async function createBranchAndPullRequest(
   const base = await baseBranch(s.top, remote, s.branch ?? 'main', o);
   let branch = s.branch;
   let created = false;
+  if ((!branch || branch === base) && how.worktree)
+    throw new GitProblem('detached_head', 'The worktree is not on its own branch: open it and switch to one first.');
   if (!branch || branch === base) {
     branch = await freeBranchName(s.top, branchNameFor(session.title), o);
     await gitOut(s.top, ['switch', '-q', '-c', branch], o);
@@ -68,18 +90,26 @@ export async function createBranchAndPullRequest(
   const known = (await runGitCommand(s.top, ['rev-parse', '-q', '--verify', remoteBase], o)).code === 0;
   const range = `${known ? remoteBase : base}..HEAD`;
   const ahead = (await runGitCommand(s.top, ['rev-list', '--count', range], o)).stdout.trim();
-  if (ahead === '0')
+  if (ahead === '0' && !before)
     throw new GitProblem('no_changes', `${branch} has no commits that ${base} does not: nothing to propose.`);
   const log = (await runGitCommand(s.top, ['log', '--format=%s', range], o)).stdout;
-  const pushed = await pushBranch(s.top, ports, o);
-  const text = pullRequestText(session, log.split('\n').filter(Boolean));
+  const pushed = await pushBranch(s.top, ports, o, before);
+  // The commit made of the worktree's work comes first in the list, as git log would put it.
+  const text = pullRequestText(session, [...(before ? [message] : []), ...log.split('\n').filter(Boolean)]);
   const pullRequest = await openPullRequest(
     s.top,
     { ...text, base, head: branch, remoteUrl: pushed.url },
     ports,
     ports.ghEnv,
   );
-  return { branch, base, created, pushed: pushed.command, pullRequest };
+  return {
+    branch,
+    base,
+    created,
+    pushed: pushed.command,
+    ...(pushed.upstreamProblem ? { upstreamProblem: pushed.upstreamProblem } : {}),
+    pullRequest,
+  };
 }
 
 async function freeBranchName(top: string, name: string, o: GitRunOptions): Promise<string> {

@@ -12,3 +12,5 @@ export * from './repo-state';
 export * from './review-findings';
 export * from './commit-command';
 export * from './boxed-git';
+export * from './session-pull-request';
+export * from './worktree-work';

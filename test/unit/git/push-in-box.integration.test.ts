@@ -1,6 +1,7 @@
 // The approved push runs in the box (real bubblewrap) when the sandbox is on: to a local bare remote the
 // box may write (an extra write root), it lands; to one outside every root, the box refuses it and the
-// refusal is in git's failure, so the push really ran boxed. The push's policy and approval are as in
+// refusal is in git's failure, so the push really ran boxed. The branch's upstream is set on the
+// host (the box keeps .git/config read-only). The push's policy and approval are as in
 // push-pull-request.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -53,6 +54,9 @@ test('push in the box: lands in a bare remote the box may write; refused for one
     assert.equal(pushed.branch, 'feature');
     const remote = spawnSync('git', ['--git-dir', bare, 'rev-parse', 'refs/heads/feature'], { encoding: 'utf8' });
     assert.equal(remote.stdout.trim(), r.git('rev-parse', 'HEAD').trim());
+    // The box keeps .git/config read-only: the upstream (`-u`) is recorded on the host after the push.
+    assert.equal(pushed.upstreamSet, true, pushed.upstreamProblem);
+    assert.equal(r.git('rev-parse', '--abbrev-ref', '@{upstream}').trim(), 'origin/feature');
   } finally {
     for (const box of boxes.splice(0)) box.dispose();
     r.done();

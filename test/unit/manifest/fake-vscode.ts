@@ -38,6 +38,17 @@ export const fakeVscode = new Proxy(
       fire(): void {}
       dispose(): void {}
     },
+    // Real classes for the tree views' items (the Agents view's rows are `instanceof` checked).
+    TreeItem: class {
+      constructor(
+        public label: unknown,
+        public collapsibleState?: number,
+      ) {}
+    },
+    ThemeIcon: class {
+      constructor(public id: string) {}
+    },
+    TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
     commands: {
       registerCommand: (id: string) => {
         recorded.commands.push(id);

@@ -97,6 +97,7 @@ test('dispatch calls exactly the handler of the message type', async () => {
     memoryReply: record('memoryReply'),
     addMemory: record('addMemory'),
     openFile: record('openFile'),
+    createPullRequest: record('createPullRequest'),
     retry: record('retry'),
     projectContext: record('projectContext'),
     compactNow: record('compactNow'),
