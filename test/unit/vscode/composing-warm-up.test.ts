@@ -18,7 +18,12 @@ const KEY = 'sk-composing-test-key';
 /** A clock the test moves by hand. */
 function clock(start = 1_000_000) {
   let t = start;
-  return { now: () => t, advance: (ms: number) => void (t += ms) };
+  return {
+    now: () => t,
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
 }
 
 describe('throttle', () => {
@@ -43,7 +48,11 @@ describe('the view’s composing signal', () => {
   function signal(online = true) {
     const c = clock();
     const posted: Inbound[] = [];
-    const s = new ComposingSignal((m) => posted.push(m), c.now, () => online);
+    const s = new ComposingSignal(
+      (m) => posted.push(m),
+      c.now,
+      () => online,
+    );
     return { s, c, posted };
   }
 
@@ -126,6 +135,7 @@ describe('the host’s re-warm while the user types', () => {
             kind,
             stream: async function* () {
               streamed.push(config.baseUrl);
+              yield* [];
             },
           };
         },
@@ -146,11 +156,14 @@ describe('the host’s re-warm while the user types', () => {
     c.advance(COMPOSING_INTERVAL_MS - 1);
     await warmUp.composing('local/m');
     assert.equal(seen.length, 1);
-    assert.deepEqual({ method: seen[0].method, url: seen[0].url, body: seen[0].body }, {
-      method: 'GET',
-      url: '/v1',
-      body: '',
-    });
+    assert.deepEqual(
+      { method: seen[0].method, url: seen[0].url, body: seen[0].body },
+      {
+        method: 'GET',
+        url: '/v1',
+        body: '',
+      },
+    );
     assert.equal(seen[0].headers.authorization, undefined, 'the key never goes with a warm-up');
     assert.ok(!JSON.stringify(seen[0].headers).includes(KEY));
     // Typing on after the interval opens it again (the client closes an idle one after ~4 s).
