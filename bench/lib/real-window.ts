@@ -132,9 +132,20 @@ async function agentRun(wb: Workbench, fake: FakeLlm, steps: number, text: strin
   let answered = 0;
   while (chatRequests(fake).length <= steps) {
     const before = chatRequests(fake).length;
+    // The Continue button is looked for only once the run stops making requests: a query into the view
+    // while it runs costs the window CPU that grows with the chat (a role query walks the whole DOM).
+    let seen = -1;
     const state = await poll(
       `${steps + 1} model requests (${before} so far) or a Continue button`,
-      async () => (chatRequests(fake).length > steps ? 'done' : (await cont.count()) > answered ? 'paused' : undefined),
+      async () => {
+        const n = chatRequests(fake).length;
+        if (n > steps) return 'done';
+        if (n !== seen) {
+          seen = n;
+          return undefined;
+        }
+        return (await cont.count()) > answered ? 'paused' : undefined;
+      },
       15 * 60_000,
     );
     if (state === 'done') break;
@@ -207,6 +218,27 @@ e2e.scenario(
       .map((r, i) => ({ at: i + 1, ms: r.receivedAt - all[i].receivedAt }))
       .filter((g) => !pauses.includes(g.at))
       .map((g) => g.ms);
+    // Each gap split where the fake server ended its answer: the server's part (reading and parsing the
+    // request, the answer's bytes; in the bench's process) and the window's (the answer read, the tool run,
+    // the journal, the view, the next request built and sent).
+    const split = all
+      .slice(1)
+      .map((r, i) => ({
+        at: i + 1,
+        server: (all[i].endedAt ?? Number.NaN) - all[i].receivedAt,
+        window: r.receivedAt - (all[i].endedAt ?? Number.NaN),
+      }))
+      .filter((g) => !pauses.includes(g.at));
+    const ends = (xs: number[]) =>
+      `${median(xs.slice(0, WINDOW)).toFixed(1)} → ${median(xs.slice(-WINDOW)).toFixed(1)}`;
+    figure(
+      `long run${process.env.REAL_WINDOW_HIDE ? ', view hidden' : ''}: of which the window's part ms, first → last`,
+      ends(split.map((g) => g.window)),
+    );
+    figure(
+      'long run: of which the fake server’s part (in the bench) ms, first → last',
+      ends(split.map((g) => g.server)),
+    );
     const start = median(gaps.slice(0, WINDOW));
     const end = median(gaps.slice(-WINDOW));
     const hidden = process.env.REAL_WINDOW_HIDE ? ', view hidden' : '';
