@@ -239,6 +239,11 @@ e2e.scenario(
       'long run: of which the fake server’s part (in the bench) ms, first → last',
       ends(split.map((g) => g.server)),
     );
+    // The shape of the run: the window's part as medians of 10 steps, start to end.
+    const tens: string[] = [];
+    for (let i = 0; i < split.length; i += 10)
+      tens.push(median(split.slice(i, i + 10).map((g) => g.window)).toFixed(0));
+    figure("long run: the window's part, medians of 10 steps ms", tens.join(' '));
     const start = median(gaps.slice(0, WINDOW));
     const end = median(gaps.slice(-WINDOW));
     const hidden = process.env.REAL_WINDOW_HIDE ? ', view hidden' : '';
