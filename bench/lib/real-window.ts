@@ -27,13 +27,14 @@ const WARMUP_STEPS = Number(process.env.REAL_WINDOW_WARMUP_STEPS ?? 30);
 /** Fresh windows per first-use figure (REAL_WINDOW_FIRST_USE_TRIES). */
 const FIRST_USE_TRIES = Math.max(1, Number(process.env.REAL_WINDOW_FIRST_USE_TRIES ?? 5));
 /**
- * Before the second round of first-use work of issue 36 (settings read once per change, the model's client
- * and connection made at warm-up, the start recorded once the call is written): this bench on main
- * (0612b5c), two runs on 2026-11-29 on the shared 2-core machine (load 3–7), 5 fresh windows each: each
- * run's median, and the long run's last ÷ first step. The first round's before (8559267): typed as the
- * view opens 651.8 and 204.1 ms, once ready 245.3 and 118.9 ms. Run to run, this machine varies by 2×.
+ * Before the third round of issue 36's first-use work (the connection warmed with a GET, which undici keeps,
+ * not a HEAD, after which it closes the connection; the SDK's request path rehearsed locally; the connection
+ * warmed again while the user types): this bench (warm-up run, idle wait) on ba89492, three runs on
+ * 2026-11-29 on the shared 2-core machine (load 4–6), 3 fresh windows each: each run's median, and the long
+ * run's last ÷ first step (the first run without the idle wait). Earlier rounds: main 0612b5c gave ready
+ * 141.2 and 190.4 ms, 8559267 245.3 and 118.9 ms. Run to run, this machine varies by 2×.
  */
-const BASELINE = { atOnce: [158.8, 343.8], ready: [141.2, 190.4], longRun: [0.99, 0.52] };
+const BASELINE = { atOnce: [405.5, 79.8, 108.1], ready: [151.6, 97.9, 109.3], longRun: [0.98, 0.7, 0.52] };
 /** Steps at each end taken as a median, so one slow step (a GC, the TS server) does not decide. */
 const WINDOW = 15;
 
@@ -201,7 +202,7 @@ e2e.scenario(
         `first use, ${what}: of which at the extension host → on the wire (Sextant) ms, median`,
         `${median(own).toFixed(1)} (${range(own)})`,
       );
-      figure(`first use, ${what}: before (main, medians of two runs) ms`, baseline.join(', '));
+      figure(`first use, ${what}: before (ba89492, medians of three runs) ms`, baseline.join(', '));
     };
     report('typed as the view opens', atOnce, BASELINE.atOnce);
     report('typed once the runtime is ready (goal ≤ 50)', ready, BASELINE.ready);
@@ -253,7 +254,7 @@ e2e.scenario(
     figure(`long run${hidden}: ms per step, median of the first ${WINDOW}`, Number(start.toFixed(1)));
     figure(`long run${hidden}: ms per step, median of the last ${WINDOW}`, Number(end.toFixed(1)));
     figure(`long run${hidden}: last ÷ first (goal ≤ 1.1)`, Number((end / start).toFixed(2)));
-    figure('long run: last ÷ first before (main, two runs)', BASELINE.longRun.join(', '));
+    figure('long run: last ÷ first before (ba89492, three runs)', BASELINE.longRun.join(', '));
     const body = JSON.stringify(all[all.length - 1].body).length;
     figure('long run: request body at the last step KB', Number((body / 1024).toFixed(1)));
   },
