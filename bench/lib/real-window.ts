@@ -145,14 +145,14 @@ async function agentRun(wb: Workbench, fake: FakeLlm, steps: number, text: strin
           seen = n;
           return undefined;
         }
+        // A hidden view may be gone (VS Code drops a hidden webview): it comes to the front to be looked at.
+        if (process.env.REAL_WINDOW_HIDE) await wb.openSextantView();
         return (await cont.count()) > answered ? 'paused' : undefined;
       },
       15 * 60_000,
     );
     if (state === 'done') break;
     pauses.push(chatRequests(fake).length);
-    // A hidden view's button cannot be clicked: the view comes to the front for it (that gap is left out).
-    if (process.env.REAL_WINDOW_HIDE) await wb.openSextantView();
     await cont.last().click();
     if (process.env.REAL_WINDOW_HIDE) await wb.showExplorer();
     await poll('the run to go on after Continue', async () => chatRequests(fake).length > before);
