@@ -155,6 +155,7 @@ async function agentRun(wb: Workbench, fake: FakeLlm, steps: number, text: strin
     pauses.push(chatRequests(fake).length);
     await cont.last().click();
     if (process.env.REAL_WINDOW_HIDE) await wb.showExplorer();
+    if (process.env.REAL_WINDOW_HIDE) await wb.showExplorer();
     await poll('the run to go on after Continue', async () => chatRequests(fake).length > before);
     answered = await cont.count();
   }
