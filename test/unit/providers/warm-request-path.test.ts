@@ -29,7 +29,7 @@ for (const [kind, create] of [
   ['openai', openai],
   ['anthropic', anthropic],
 ] as const) {
-  test(`the ${kind} SDK's request path runs once against the local throwaway server, refused, not retried`, async () => {
+  test(`the ${kind} SDK's request path runs once against a local throwaway server: refused, not retried`, async () => {
     const made: string[] = [];
     const rehearsal = (baseUrl: string): Provider => {
       made.push(baseUrl);
