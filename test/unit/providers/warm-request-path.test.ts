@@ -1,6 +1,7 @@
 // The first request's path rehearsed ahead (platform/net/warm-request-path.ts): the real OpenAI and
 // Anthropic SDK clients send one request to the throwaway 127.0.0.1 server, which refuses it — once, no
-// retry — and the rehearsal ends without an error.
+// retry — and the rehearsal ends without an error. The registry's rehearsal client is of the model's kind,
+// with a placeholder key and none of the config's headers, and is not the request's client.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
@@ -8,6 +9,7 @@ import { rehearseModelRequest } from '../../../extension/platform/net/warm-reque
 import { createProvider as openai } from '../../../extension/core/providers/openai';
 import { createProvider as anthropic } from '../../../extension/core/providers/anthropic';
 import type { Provider, ProviderConfig } from '../../../extension/core/providers/types';
+import { mergeProviderConfigs, ProviderRegistry } from '../../../extension/core/providers/registry';
 
 /** Requests Node's HTTP client sends while `run` runs: origin, method and path. */
 async function requestsDuring(run: () => Promise<void>): Promise<string[]> {
@@ -43,3 +45,41 @@ for (const [kind, create] of [
     assert.ok(seen[0].startsWith(`POST ${made[0].replace(/\/v1$/, '')}`), seen[0]);
   });
 }
+
+test("the registry's rehearsal client: the model's kind, a placeholder key, none of the config's headers", async () => {
+  const made: Array<{ baseUrl: string | undefined; apiKey: string | undefined; headers: unknown }> = [];
+  const { configs } = mergeProviderConfigs([
+    { name: 'team', kind: 'openai', baseUrl: 'https://llm.example/v1', models: ['m'], headers: { 'x-team': 't' } },
+  ]);
+  const registry = new ProviderRegistry({
+    configs,
+    secrets: {
+      get: async (k) => (k === 'sextant.apiKey.team' ? 'sk-real' : undefined),
+      set: async () => {},
+      delete: async () => {},
+    },
+    env: {},
+    loadKind: async (kind) => ({
+      createProvider: (config, apiKey) => {
+        made.push({ baseUrl: config.baseUrl, apiKey, headers: config.headers });
+        return { name: config.name, kind, stream: async function* () {} };
+      },
+    }),
+  });
+  const warmed = await registry.warm('team/m');
+  assert.deepEqual(
+    { baseUrl: warmed?.baseUrl, kind: warmed?.kind, model: warmed?.model },
+    {
+      baseUrl: 'https://llm.example/v1',
+      kind: 'openai',
+      model: 'm',
+    },
+  );
+  const client = warmed?.rehearsal?.('http://127.0.0.1:9/v1');
+  assert.ok(client);
+  assert.notEqual(client, (await registry.resolve('team/m')).provider, 'not the request’s client');
+  assert.deepEqual(made, [
+    { baseUrl: 'https://llm.example/v1', apiKey: 'sk-real', headers: { 'x-team': 't' } },
+    { baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sextant-warm-up', headers: undefined },
+  ]);
+});
