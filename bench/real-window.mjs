@@ -2,7 +2,8 @@
 // against code-server + headless Chromium (the e2e harness; `test/e2e/setup` installs code-server).
 // Prints first use (keydown → request on the wire) and the time per step at the start and end of a
 // long Agent run in the real window. Asserts nothing. Usage: node bench/real-window.mjs [--no-package]
-// Env: REAL_WINDOW_STEPS (default 150).
+// Env: REAL_WINDOW_STEPS (default 150), REAL_WINDOW_WARMUP_STEPS (30), REAL_WINDOW_FIRST_USE_TRIES (5),
+// REAL_WINDOW_HIDE=1 (the long run with the view hidden).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 // A `sextant -p` run knows its model as soon as the settings are read, well before the engine is
 // composed: this starts, then, what the first request needs and would otherwise wait for — the model's
 // SDK bundle loaded, its key read, and the connection to its server opened (DNS, TCP and TLS, through
-// Node's fetch pool that the SDKs send with: warm-connection.ts, one HEAD to the configured base URL, no
+// Node's fetch pool that the SDKs send with: warm-connection.ts, one GET to the configured base URL, no
 // key, no body) — so they proceed while the engine's modules are evaluated and composed. The same core
 // steps as the extension's warm-up (ProviderRegistry.warm): nothing is asked, a key is not sent anywhere,
 // a model the administrator denies is not warmed. A server on this machine costs nothing to connect to

@@ -14,6 +14,7 @@ import {
   type ProviderModule,
   resolveModelRef,
   withLmModelInfo,
+  type WarmedModel,
 } from '../core/providers/registry';
 import { type ManagedState, managedModelRefusal } from '../core/config/managed-settings';
 import { ProviderError } from '../core/providers/types';
@@ -124,9 +125,10 @@ export class ProvidersHost {
 
   /**
    * Loads the model's SDK bundle, reads its key and makes its client now, so the first request goes
-   * straight to the wire; answers the URL that request goes to when a key for it is at hand.
+   * straight to the wire; answers the URL that request goes to when a key for it is at hand (and a
+   * throwaway client of its kind to rehearse the request path with, ProviderRegistry.warm).
    */
-  warm(modelRef: string): Promise<{ baseUrl: string } | undefined> {
+  warm(modelRef: string): Promise<WarmedModel | undefined> {
     return this.registry.warm(modelRef);
   }
 

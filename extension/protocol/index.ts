@@ -11,6 +11,7 @@ export * from './hooks';
 export * from './memory';
 export * from './events';
 export * from './messages';
+export * from './composing';
 export * from './handlers';
 export * from './reducer';
 export * from './usage';

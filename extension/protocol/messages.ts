@@ -36,6 +36,13 @@ export const InboundSchema = z.discriminatedUnion('type', [
     /** Images pasted, dropped or attached in the composer (re-checked by the host). */
     images: ChatImagesSchema.optional(),
   }),
+  /**
+   * The user is typing a message (throttled by the view: at most one per COMPOSING_INTERVAL_MS, only with
+   * text in the box and no request running). Carries nothing of the draft: the host only gets ready for
+   * the Send that follows (its connection to the model's server, opened again if it went idle) and never
+   * sends a model request for it.
+   */
+  z.object({ type: z.literal('composing') }),
   z.object({ type: z.literal('abort'), requestId: z.string().optional() }),
   /** The goal banner's Stop (or `/goal clear`): the goal ends, and its running turn stops. */
   z.object({ type: z.literal('stopGoal') }),

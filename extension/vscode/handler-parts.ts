@@ -37,6 +37,8 @@ export function sharedHandlerParts(o: {
   tools: ToolsHost;
   permissions: ReturnType<typeof createPermissionHost>;
   reviewAnswered?: (answer: string, sessionId?: string) => void;
+  /** The user is typing in a chat whose model is this (first-request-warm-up.ts). */
+  composing?: (model: string) => void;
 }): SharedHandlerParts {
   const { context, runtime, mcp, tools } = o;
   const editor = new EditorReferences();
@@ -57,6 +59,7 @@ export function sharedHandlerParts(o: {
   return {
     log: o.channel,
     ...(o.reviewAnswered ? { reviewAnswered: o.reviewAnswered } : {}),
+    ...(o.composing ? { composing: o.composing } : {}),
     setApiKey: runtime.setApiKey,
     setPermissionMode: (mode) => o.permissions.setDefaultMode(mode),
     pickModel: runtime.pickModel,

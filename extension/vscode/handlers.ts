@@ -32,6 +32,11 @@ import { type ChatImage, ChatImageMediaTypeSchema, parseGoalArgs, parseInvocatio
 
 export interface HandlerHost {
   controller: ChatController;
+  /**
+   * The user is typing in this chat (the view's throttled `composing`): the model's connection made ready
+   * for the Send (first-request-warm-up.ts). Never a model request.
+   */
+  composing?(model: string): void;
   /** A /review turn ended: its answer's findings go beside the code (review-comments.ts). */
   reviewAnswered?(answer: string, sessionId?: string): void;
   /** Create Branch and Pull Request for a session (git-host.ts): the chat's end-of-run button. */
@@ -219,6 +224,7 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     },
     // Not awaited: a send runs for the whole turn, and the next message (Stop) must get through.
     send: (m) => void sendText(m.requestId, m.text, m.mode, m.budget, m.references, m.images),
+    composing: () => host.composing?.(c.currentModel()),
     stopGoal: () => c.stopGoal(),
     queue: (m) => {
       // The turn may have ended meanwhile: then the message goes now.

@@ -46,7 +46,7 @@ import { UsagePanel } from './usage-panel';
 import { onTrustGranted, ToolsHost } from './tools-host';
 import { WorkspaceSettingsFile } from './workspace-settings';
 import { FirstSendClock } from './first-send-clock';
-import { warmFirstRequest } from './first-request-warm-up';
+import { RequestWarmUp } from './first-request-warm-up';
 import { whenRequestWritten } from '../platform/net/request-written';
 import type { SessionHub, SessionViewer } from '../core/sessions/session-hub';
 import type { SessionView } from '../core/sessions/session-view';
@@ -378,8 +378,10 @@ export async function createRuntime(
       await store.close();
     },
   };
+  const warmUp = new RequestWarmUp({ warmModel: (model) => providers.warm(model) });
   // What every slot's handler table shares; each slot adds its controller, queue and post.
   const handlerParts = sharedHandlerParts({
+    composing: (model) => void warmUp.composing(model),
     context,
     channel,
     runtime,
@@ -391,6 +393,6 @@ export async function createRuntime(
     permissions,
     reviewAnswered: (answer, sessionId) => git.reviewAnswered(answer, sessionId),
   });
-  warmFirstRequest({ warmModel: () => providers.warm(sidebar.slot.controller.currentModel()) });
+  warmUp.start(() => sidebar.slot.controller.currentModel());
   return runtime;
 }

@@ -21,6 +21,7 @@ import { renderGoalBanner } from './goal-banner';
 import { DraftImages, imageFiles, imagesForViewState, renderDraftImages } from '../composer-images';
 import { runBuiltinCommand } from './builtin-commands';
 import { budgetOf, ReferencePicker, renderBudgetPicker, SlashMenu } from './composer-pickers';
+import { ComposingSignal } from '../composing-signal';
 
 export class SxComposer extends LightElement {
   private draft: string | undefined;
@@ -89,6 +90,8 @@ export class SxComposer extends LightElement {
   private readonly recall = new PromptRecall();
   /** The `/` menu while a command name is typed. */
   private readonly menu = new SlashMenu();
+  /** Typing tells the host to get the model's connection ready for the Send. */
+  private readonly composing = new ComposingSignal((m) => this.ctx?.host.post(m));
 
   protected override topics(): Topic[] {
     return ['meta', 'structure', 'panels', 'project'];
@@ -102,6 +105,7 @@ export class SxComposer extends LightElement {
   private onInput(event: Event): void {
     const area = event.target as HTMLTextAreaElement;
     this.setDraft(area.value);
+    this.composing.typed(area.value, this.ctx?.store.chat.inFlightRequestId !== undefined);
     this.picker.follow(area);
     this.recall.reset();
     this.menu.reset();

@@ -152,6 +152,18 @@ export interface ResolvedModel {
   config: ProviderConfig;
 }
 
+/** What warm-up made ready for a model with a key: see ProviderRegistry.warm. */
+export interface WarmedModel {
+  baseUrl: string;
+  kind: ProviderKind;
+  model: string;
+  /** Absent when the kind's SDK bundle could not be loaded. */
+  rehearsal?(baseUrl: string): Provider;
+}
+
+/** The key a rehearsal's throwaway client carries: never a real one. */
+const REHEARSAL_KEY = 'sextant-warm-up';
+
 export class ProviderRegistry {
   /**
    * One instance per provider name, reused while its (config, key) stays the same; a new key or a
@@ -169,18 +181,24 @@ export class ProviderRegistry {
    * Does ahead what the first request to `ref` needs — its SDK bundle, its key and the key's bound host
    * read from secret storage, its client made — without asking or sending anything, so the first Send goes
    * straight out. Answers the URL that request will go to when a key for it is at hand and bound there (a
-   * connection to it may be opened now); undefined otherwise. Best effort: a problem here is met again,
-   * and reported, by the request itself.
+   * connection to it may be opened now), with `rehearsal`: a client of the same kind and config for a
+   * throwaway server at another URL, with a placeholder key and none of the config's headers, so the SDK's
+   * request path can run once on this machine (warm-request-path.ts); undefined otherwise. Best effort: a
+   * problem here is met again, and reported, by the request itself.
    */
-  async warm(ref: string): Promise<{ baseUrl: string } | undefined> {
+  async warm(ref: string): Promise<WarmedModel | undefined> {
     const found = resolveModelRef(ref, this.opts.configs);
     if (!found.ok) return undefined;
     const base = this.opts.configs.find((c) => c.name === found.config.name) ?? found.config;
     // Without a question: a key not bound to where the request goes is refused here, and asked about by
     // the request itself.
-    const [, made] = await Promise.allSettled([this.opts.loadKind(base.kind), this.client(base, undefined)]);
+    const [kind, made] = await Promise.allSettled([this.opts.loadKind(base.kind), this.client(base, undefined)]);
     const baseUrl = base.baseUrl ?? DEFAULT_BASE_URLS[base.kind];
-    return made.status === 'fulfilled' && made.value.hasKey && baseUrl ? { baseUrl } : undefined;
+    if (made.status !== 'fulfilled' || !made.value.hasKey || !baseUrl) return undefined;
+    if (kind.status !== 'fulfilled') return { baseUrl, kind: base.kind, model: found.model };
+    const mod = kind.value;
+    const rehearsal = (url: string) => mod.createProvider({ ...base, baseUrl: url, headers: undefined }, REHEARSAL_KEY);
+    return { baseUrl, kind: base.kind, model: found.model, rehearsal };
   }
 
   /**

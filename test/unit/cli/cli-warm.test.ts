@@ -1,5 +1,5 @@
 // A `sextant -p` run opens the model's connection while its engine composes (extension/cli/
-// warm-first-request.ts): one HEAD to the provider's base URL, then the request. A server on this
+// warm-first-request.ts): one GET to the provider's base URL, then the request. A server on this
 // machine (127.0.0.1) is left alone; the fake listens on this machine's other address to be "remote".
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ const otherAddress = Object.values(networkInterfaces())
   .flat()
   .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
 
-test('-p warms the connection to a remote model server: one HEAD, then the request', {
+test('-p warms the connection to a remote model server: one GET, then the request', {
   skip: otherAddress ? false : 'no non-loopback IPv4 address on this machine',
 }, async () => {
   const fake = await startFakeLlm({ defaultReply: { text: 'Warm.' }, host: otherAddress });

@@ -94,6 +94,7 @@ test('dispatch calls exactly the handler of the message type', async () => {
     abort: record('abort'),
     stopSubagent: record('stopSubagent'),
     stopGoal: record('stopGoal'),
+    composing: record('composing'),
     memoryReply: record('memoryReply'),
     addMemory: record('addMemory'),
     openFile: record('openFile'),
