@@ -22,3 +22,5 @@ export * from './goal';
 export * from './usage-sources';
 export * from './usage-report';
 export * from './report-blocks';
+export * from './mermaid-source';
+export * from './mermaid-svg';
