@@ -9,9 +9,9 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
 /**
  * Bundles TypeScript for Node (CommonJS; packages stay external and load from node_modules, except
- * sql.js, bundled with the extension's patch, and the ESM-only packages of esm-only-packages.mjs) — the one recipe for tests, benchmarks and helper
- * processes. Pass `entryPoints`+`outdir`, or an `entry`/`stdin` with an `outfile`; other esbuild options
- * pass through.
+ * sql.js, bundled with the extension's patch, and the ESM-only packages of esm-only-packages.mjs) — the
+ * one recipe for tests, benchmarks and helper processes. Pass `entryPoints`+`outdir`, or an `entry`/`stdin`
+ * with an `outfile`; other esbuild options pass through.
  */
 export function bundleForNode({ entry, plugins = [], ...options }) {
   return esbuild.build({

@@ -36,8 +36,11 @@ const SUPPORTED: ReadonlyArray<readonly [RegExp, string]> = [
 export const SUPPORTED_DIAGRAMS = 'flowchart (graph), sequenceDiagram, classDiagram, stateDiagram, erDiagram, xychart';
 
 /** Mermaid's other diagram types: named in the message when a report uses one. */
-const OTHER_TYPES =
-  /^(gantt|pie|mindmap|journey|gitGraph|timeline|quadrantChart|requirementDiagram|C4\w*|sankey(?:-beta)?|block(?:-beta)?|packet(?:-beta)?|architecture(?:-beta)?|kanban|radar(?:-beta)?|treemap(?:-beta)?|zenuml|info)\b/i;
+const OTHER_TYPES = new RegExp(
+  String.raw`^(gantt|pie|mindmap|journey|gitGraph|timeline|quadrantChart|requirementDiagram|C4\w*|zenuml|info|` +
+    String.raw`(?:sankey|block|packet|architecture|radar|treemap)(?:-beta)?|kanban)\b`,
+  'i',
+);
 
 /** Sources past this size are not drawn: the layout runs on the view's thread. */
 export const MAX_DIAGRAM_CHARS = 20_000;

@@ -23,7 +23,8 @@ export class ExportDiagrams {
     try {
       const d = drawMermaid(this.render, source, LIGHT_DIAGRAM, { darkAlternative: true });
       this.drawn.push(d.svg);
-      const img = `<img src="${MARK}${this.drawn.length - 1}" alt="${esc(d.alt)}" width="${d.width}" height="${d.height}">`;
+      const size = `width="${d.width}" height="${d.height}"`;
+      const img = `<img src="${MARK}${this.drawn.length - 1}" alt="${esc(d.alt)}" ${size}>`;
       return `<figure class="diagram">${img}<details><summary>Source</summary>${code(source)}</details></figure>`;
     } catch (e) {
       return `<div class="block-error"><p role="note">${esc((e as Error).message)}</p>${code(source)}</div>`;

@@ -52,7 +52,7 @@ test('the real renderer: its font import and a style line’s remote fill are ta
   assert.match(svgDataUrl(drawn.svg), /^data:image\/svg\+xml;charset=utf-8,%3Csvg/);
 });
 
-test('text alternative: the type and accTitle, else the first labels; accDescr and click lines leave the source', () => {
+test('text alternative: type and accTitle, else the first labels; accDescr and click lines leave the source', () => {
   const a = prepareMermaid(
     'graph\n  accTitle: Retry loop\n  accDescr: How a client retries\n  A --> B\n  click A "https://x"',
   );

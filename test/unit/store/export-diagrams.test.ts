@@ -90,10 +90,8 @@ test('a broken diagram and an unsupported type show their source and the reason,
   ].join('\n');
   const html = exportReport(report(md), 'html', { mermaid });
   assert.equal(pictures(html).length, 0);
-  assert.match(
-    html,
-    /<p role="note">Diagram not drawn: line 2 \(&quot;A\[Start\] --&gt;&quot;\) ends with an arrow that points to nothing<\/p><pre>/,
-  );
+  const why = 'Diagram not drawn: line 2 (&quot;A[Start] --&gt;&quot;) ends with an arrow that points to nothing';
+  assert.ok(html.includes(`<p role="note">${why}</p><pre>`), html);
   assert.match(html, /Diagram type not supported: pie\. Supported are flowchart/);
   assert.match(html, /Diagram not drawn: it has nothing to draw/);
   assert.match(html, /<code class="language-mermaid">pie title Pets/);
