@@ -1,5 +1,5 @@
 // Mermaid diagrams in the chat (issue 43 item 4), in real Chromium under the view's real CSP: a report's
-// flowchart and formula are drawn (screenshots: test-results/mermaid.png, mermaid-20-nodes.png) — the diagram an <img>
+// flowchart and formula are drawn (screenshot saved to test-results/mermaid.png) — the diagram an <img>
 // whose data: SVG holds the node labels and nothing that reaches outside it, with a text alternative,
 // a "Show source" toggle and a sideways scroll when it is wide; a broken diagram and an unsupported
 // type show their source and the reason, never a blank; the renderer's chunk loads only with the first
@@ -154,11 +154,14 @@ describe('Mermaid diagrams in a report', () => {
     assert.ok(natural > 100, `natural width ${natural}`);
     // The formula beside it.
     assert.ok((await card.locator('sx-markdown math').count()) >= 2);
-    // Screenshots: the report's opening (formula and first diagram), and the 20-node flowchart.
+    // The screenshot in a view as wide as an editor tab: the formula and the first diagram.
+    await page.setViewportSize({ width: 1000, height: 800 });
+    await page.waitForFunction(() => document.documentElement.clientWidth === 1000);
+    await card.getByText(/The expected wait is/).evaluate((p) => p.scrollIntoView({ block: 'start' }));
     mkdirSync(join(process.cwd(), 'test-results'), { recursive: true });
-    await diagrams.nth(0).scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(process.cwd(), 'test-results', 'mermaid.png') });
-    await diagrams.nth(1).screenshot({ path: join(process.cwd(), 'test-results', 'mermaid-20-nodes.png') });
+    await page.setViewportSize({ width: 420, height: 800 });
+    await page.waitForFunction(() => document.documentElement.clientWidth === 420);
     // Show source: the toggle is a button, reached with the keyboard, and says whether the source is open.
     const toggle = diagrams.nth(0).getByRole('button', { name: 'Show source' });
     await toggle.focus();
