@@ -85,16 +85,18 @@ const FONT = 'system-ui, -apple-system, "Segoe UI", Ubuntu, sans-serif';
  * font set to the system's, and optionally a second palette for readers who prefer a dark scheme.
  */
 export function neutraliseSvg(svg: string, dark?: DiagramColours): string {
+  // Labels are text the renderer escaped (`&lt;`), so a raw `<` only ever starts real markup: elements and
+  // attributes are cleaned tag by tag, and a label's text is never touched.
   let out = svg
     .replace(/<script\b[\s\S]*?(?:<\/script\s*>|$)/gi, '')
     .replace(/<foreignObject\b[\s\S]*?(?:<\/foreignObject\s*>|$)/gi, '')
     .replace(/<(?:image|iframe|object|embed|audio|video)\b[^>]*>/gi, '')
     .replace(/<\/?a\b[^>]*>/gi, '')
-    .replace(/@import\b[^;>]*;?/gi, '')
-    .replace(/\burl\(\s*(?!['"]?#)[^)]*\)/gi, 'none')
-    .replace(/\s(?:xlink:)?href\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)/gi, '')
-    .replace(/\son[a-z]+\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)/gi, '')
-    .replace(/text\s*\{\s*font-family:[^}]*\}/, `text { font-family: ${FONT}; }`);
+    .replace(/(<style\b[^>]*>)([\s\S]*?)(<\/style>)/gi, (_, open: string, css: string, close: string) => {
+      const clean = localUrls(css.replace(/@import\b[^;]*;?/gi, ''));
+      return `${open}${clean.replace(/text\s*\{\s*font-family:[^}]*\}/, `text { font-family: ${FONT}; }`)}${close}`;
+    })
+    .replace(/<[A-Za-z][^>]*>/g, cleanTag);
   if (dark) {
     // The palette is set on the <svg> element's style, so the dark one needs !important to win.
     const vars = Object.entries(dark)
@@ -103,6 +105,24 @@ export function neutraliseSvg(svg: string, dark?: DiagramColours): string {
     out = out.replace('</style>', `  @media (prefers-color-scheme: dark) { svg { ${vars} } }\n</style>`);
   }
   return out;
+}
+
+/** An opening tag without event handlers or links, its url()s local only. */
+function cleanTag(tag: string): string {
+  const m = /^<([A-Za-z][\w:.-]*)([\s\S]*?)(\/?)>$/.exec(tag);
+  if (!m) return '';
+  const attrs = [...m[2].matchAll(/([^\s=/>"']+)(?:\s*=\s*("[^"]*"|'[^']*'|[^\s>"']+))?/g)]
+    .filter(([, name]) => !/^(?:on|(?:xlink:)?href$|src$)/i.test(name))
+    // A data- attribute (the renderer's copy of a label) references nothing: kept as written.
+    .map(([, name, value]) =>
+      value === undefined ? ` ${name}` : ` ${name}=${name.startsWith('data-') ? value : localUrls(value)}`,
+    );
+  return `<${m[1]}${attrs.join('')}${m[3]}>`;
+}
+
+/** Every url() that is not a local #fragment (a marker, a gradient) becomes `none`. */
+function localUrls(css: string): string {
+  return css.replace(/\burl\(\s*(?!['"]?#)[^)]*\)/gi, 'none');
 }
 
 /** The labels of the drawing's nodes, participants, classes and entities, in drawing order. */

@@ -2,7 +2,7 @@
 // flowchart and formula are drawn (screenshot saved to test-results/mermaid.png) — the diagram an <img>
 // whose data: SVG holds the node labels and nothing that reaches outside it, with a text alternative,
 // a "Show source" toggle and a sideways scroll when it is wide; a broken diagram and an unsupported
-// type show their source and the reason, never a blank; the renderer's chunk loads only with the first
+// type show their source and the reason, never a blank; a hostile diagram's markup stays text and reaches nothing; the renderer's chunk loads only with the first
 // diagram, and an unfinished block still streaming stays its source; a theme change redraws it in the
 // theme's colours. Nothing is refused by the CSP; axe finds no violation.
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -195,6 +195,32 @@ describe('Mermaid diagrams in a report', () => {
     await card.screenshot({ path: join(process.cwd(), 'test-results', 'mermaid-broken.png') });
     const a = await axe(view.page);
     assert.deepEqual(a.violations, [], JSON.stringify(a.violations, null, 1));
+  });
+
+  it('a hostile diagram: markup in labels is text, links and styles reach nothing, nothing runs', async () => {
+    const hostile = [
+      '# Hostile',
+      '',
+      '```mermaid',
+      'flowchart TD',
+      '  A["<img src=x onerror=window.__xss=1>"] --> B["<script>window.__xss=1</script>"]',
+      '  click A "javascript:window.__xss=1"',
+      '  style B fill:url(https://evil.example/x.svg),stroke:red',
+      '  classDef bad fill:url(//evil.example/y)',
+      '  class A bad',
+      '```',
+    ].join('\n');
+    const card = await showReport(hostile, 'report-hostile');
+    const img = card.getByRole('group', { name: 'Diagram' }).locator('img');
+    await img.waitFor();
+    const svg = await svgOf(img);
+    assert.ok(svg.includes('&lt;img src=x onerror=window.__xss=1&gt;'), 'the label is text');
+    // The markup (its text and the renderer's data- copies of labels aside) holds nothing active or remote.
+    const markup = svg.replace(/>[^<]*</g, '><').replace(/\sdata-[\w-]+="[^"]*"/g, '');
+    assert.doesNotMatch(markup, /<script|<img|javascript:|evil\.example|\son\w+=/i);
+    await img.evaluate((el: HTMLImageElement) => el.decode());
+    assert.equal(await view.page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss), undefined);
+    assert.equal(await card.locator('sx-markdown script, sx-markdown svg').count(), 0);
   });
 
   it('loads the renderer only with the first diagram; an unfinished block stays source while streaming', async () => {

@@ -40,6 +40,9 @@ test('neutralises a hostile SVG: imports, remote url(), links, scripts, foreign 
   assert.match(out, /fill="none"/);
   assert.match(out, /<text>see https:\/\/docs\.example/);
   assert.match(out, /text \{ font-family: system-ui/);
+  // A label that reads like markup or a handler is text, and stays exactly as written (the SVG stays whole).
+  const label = '<g class="node" data-label="&lt;img onerror=x&gt; url(https://a.example)"><text>b onload=y</text></g>';
+  assert.ok(neutraliseSvg(`<svg width="1" height="1">${label}</svg>`).includes(label));
 });
 
 test('the real renderer: its font import and a style line’s remote fill are taken out', () => {
