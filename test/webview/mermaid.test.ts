@@ -2,9 +2,10 @@
 // flowchart and formula are drawn (screenshot saved to test-results/mermaid.png) — the diagram an <img>
 // whose data: SVG holds the node labels and nothing that reaches outside it, with a text alternative,
 // a "Show source" toggle and a sideways scroll when it is wide; a broken diagram and an unsupported
-// type show their source and the reason, never a blank; a hostile diagram's markup stays text and reaches nothing; the renderer's chunk loads only with the first
-// diagram, and an unfinished block still streaming stays its source; a theme change redraws it in the
-// theme's colours. Nothing is refused by the CSP; axe finds no violation.
+// type show their source and the reason, never a blank; a hostile diagram's markup stays text and
+// reaches nothing; the renderer's chunk loads only with the first diagram, and an unfinished block still
+// streaming stays its source; a theme change redraws it in the theme's colours. Nothing is refused by
+// the CSP; axe finds no violation.
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
