@@ -9,12 +9,14 @@
 //   dist/research-html.js      linkedom + Readability + turndown: HTML → Markdown for web_fetch and
 //                              research, run in a worker thread (html-worker.ts / html-worker-client.ts)
 //   dist/browser-driver/lib/browser.js  playwright-core + the browser backend (first browser tool call)
+//   dist/mermaid-draw.js       beautiful-mermaid + elkjs: draws Mermaid diagrams for HTML/PDF exports
+//                              (required on the first such export; the view has its own chunk of it)
 //   dist/cli.js                the `sextant` command's launcher (extension/cli/bin.ts), which loads
 //   dist/cli-main.js           the command: the same engine without VS Code; it loads the provider,
 //                              worker and MCP bundles above from dist/ like the runtime does. Neither
 //                              enters the VSIX (.vscodeignore)
 // The webview is one browser bundle, dist/webview.js + dist/webview.css, plus chunks it imports on
-// first use (dist/webview-chunks/: the syntax highlighter).
+// first use (dist/webview-chunks/: the syntax highlighter, KaTeX, the Mermaid renderer).
 import * as esbuild from 'esbuild';
 import { chmodSync, copyFileSync, mkdirSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -49,6 +51,8 @@ export const hostEntries = {
   'mcp-client': 'extension/core/mcp/sdk-session.ts',
   // The OpenTelemetry SDK and its OTLP/HTTP exporters, loaded only when sextant.telemetry.otel.enabled is on.
   'telemetry-otel': 'extension/core/telemetry/otel/index.ts',
+  // beautiful-mermaid and elkjs, required on the first HTML or PDF export that holds a diagram.
+  'mermaid-draw': 'extension/core/store/mermaid-draw.ts',
   // playwright-core and our backend, loaded on the first browser tool call. It sits in a folder laid out
   // like the package (lib/ + package.json + browsers.json beside it, copied by copyRuntimeAssets),
   // because playwright-core finds those two files relative to its own code.

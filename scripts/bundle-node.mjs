@@ -1,12 +1,17 @@
 // Build tooling shared by tests, benchmarks and helper processes.
 import * as esbuild from 'esbuild';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sqlJsFileBytesPlugin } from './sqljs-file-bytes.mjs';
+import { esmOnlyPackagesPlugin } from './esm-only-packages.mjs';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
 /**
  * Bundles TypeScript for Node (CommonJS; packages stay external and load from node_modules, except
- * sql.js, bundled with the extension's patch) — the one recipe for tests, benchmarks and helper
- * processes. Pass `entryPoints`+`outdir`, or an `entry`/`stdin` with an `outfile`; other esbuild options
- * pass through.
+ * sql.js, bundled with the extension's patch, and the ESM-only packages of esm-only-packages.mjs) — the
+ * one recipe for tests, benchmarks and helper processes. Pass `entryPoints`+`outdir`, or an `entry`/`stdin`
+ * with an `outfile`; other esbuild options pass through.
  */
 export function bundleForNode({ entry, plugins = [], ...options }) {
   return esbuild.build({
@@ -19,7 +24,7 @@ export function bundleForNode({ entry, plugins = [], ...options }) {
     loader: { '.md': 'text' },
     logLevel: 'warning',
     // sql.js is the one package bundled: with its allocation hook, as in the extension (see the plugin).
-    plugins: [sqlJsFileBytesPlugin(), ...plugins],
+    plugins: [sqlJsFileBytesPlugin(), esmOnlyPackagesPlugin(root), ...plugins],
     ...options,
   });
 }

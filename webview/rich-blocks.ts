@@ -3,8 +3,9 @@
 // first time an answer holds math; a chart is our own few lines (extension/protocol/report-blocks.ts).
 // A block that cannot be drawn (bad TeX, a chart whose table is not numeric) keeps its source in view
 // with the reason above it: never a blank. While the chunk loads, the source shows.
-// Mermaid is not drawn (a ```mermaid block stays a code block): see docs/guide/research.md, "Diagrams, math…".
+// A ```mermaid block becomes a picture (mermaid-blocks.ts, with its own lazily loaded renderer chunk).
 import { chartSvg, parseChart } from '../extension/protocol';
+import { diagramFigure } from './mermaid-blocks';
 
 type MathRenderer = typeof import('./math-render');
 
@@ -17,11 +18,12 @@ function loadMath(): Promise<MathRenderer> {
 }
 
 const DONE = 'rich';
+const BLOCKS = 'pre > code.language-math, pre > code.language-chart, pre > code.language-mermaid';
 /** Block kinds by the fence's language. */
-const KINDS = { math: 'Formula', chart: 'Chart' } as const;
+const KINDS = { math: 'Formula', chart: 'Chart', mermaid: 'Diagram' } as const;
 type Kind = keyof typeof KINDS;
 
-/** Draws the not yet drawn math and chart blocks inside `roots`; resolves when all are settled. */
+/** Draws the not yet drawn math, chart and diagram blocks inside `roots`; resolves when all are settled. */
 export async function renderRichBlocksIn(roots: readonly Element[]): Promise<void> {
   const work: Array<Promise<void>> = [];
   for (const root of roots) {
@@ -30,10 +32,10 @@ export async function renderRichBlocksIn(roots: readonly Element[]): Promise<voi
       code.dataset[DONE] = 'pending';
       work.push(inlineMath(code));
     }
-    for (const code of root.querySelectorAll<HTMLElement>('pre > code.language-math, pre > code.language-chart')) {
+    for (const code of root.querySelectorAll<HTMLElement>(BLOCKS)) {
       if (code.dataset[DONE]) continue;
       code.dataset[DONE] = 'pending';
-      const kind = /language-(math|chart)/.exec(code.className)?.[1] as Kind;
+      const kind = /language-(math|chart|mermaid)/.exec(code.className)?.[1] as Kind;
       work.push(block(code, kind));
     }
   }
@@ -62,6 +64,17 @@ async function block(code: HTMLElement, kind: Kind): Promise<void> {
   // The Copy button's wrapper (markdown-view.ts) goes too: the figure carries its own source.
   const holder = pre.parentElement?.classList.contains('code-block') ? pre.parentElement : pre;
   const source = code.textContent ?? '';
+  if (kind === 'mermaid') {
+    // The figure is built where it goes: its colours are those of the place it is shown in.
+    const place = holder.parentElement ?? holder;
+    try {
+      const figure = await diagramFigure(source, place);
+      if (holder.isConnected) holder.replaceWith(figure);
+    } catch (e) {
+      if (holder.isConnected) holder.replaceWith(failed(kind, source, e));
+    }
+    return;
+  }
   let drawn: Element;
   try {
     drawn = await drawnOnce(kind, source);
@@ -89,7 +102,7 @@ async function block(code: HTMLElement, kind: Kind): Promise<void> {
 const drawings = new Map<string, Promise<Element>>();
 const MAX_DRAWINGS = 200;
 
-function drawnOnce(kind: Kind, source: string): Promise<Element> {
+function drawnOnce(kind: 'math' | 'chart', source: string): Promise<Element> {
   const key = `${kind}\n${source}`;
   let got = drawings.get(key);
   if (!got) {
@@ -100,7 +113,7 @@ function drawnOnce(kind: Kind, source: string): Promise<Element> {
   return got.then((el) => el.cloneNode(true) as Element);
 }
 
-async function draw(kind: Kind, source: string): Promise<Element> {
+async function draw(kind: 'math' | 'chart', source: string): Promise<Element> {
   if (kind === 'math') return (await loadMath()).renderMath(source, true);
   return svgElement(chartSvg(parseChart(source)));
 }
@@ -113,7 +126,9 @@ function failed(kind: Kind, source: string, e: unknown): HTMLElement {
   const why = document.createElement('p');
   why.className = 'rich-error-message';
   why.setAttribute('role', 'note');
-  why.textContent = `${KINDS[kind]} could not be drawn: ${message(e)}`;
+  // A diagram's reason is a whole sentence already ("Diagram not drawn: …", "Diagram type not supported: …").
+  why.textContent =
+    e instanceof Error && e.name === 'DiagramError' ? e.message : `${KINDS[kind]} could not be drawn: ${message(e)}`;
   const pre = document.createElement('pre');
   pre.tabIndex = 0;
   const code = document.createElement('code');

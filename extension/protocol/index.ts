@@ -23,3 +23,5 @@ export * from './goal';
 export * from './usage-sources';
 export * from './usage-report';
 export * from './report-blocks';
+export * from './mermaid-source';
+export * from './mermaid-svg';

@@ -7,6 +7,7 @@ import { exportReport } from '../core/store/export-report';
 import type { Report } from '../protocol';
 import { markWalkthroughStep } from './walkthrough';
 import { findChromium, printHtmlToPdf } from '../platform/chromium-pdf';
+import { lazyMermaidRenderer } from './mermaid-host';
 
 const FORMATS: Array<{ label: string; format: ExportFormat }> = [
   { label: 'Markdown', format: 'markdown' },
@@ -78,7 +79,12 @@ export async function exportReportToWorkspace(
     format = pick.format as ExportFormat;
   }
   await saveExportToWorkspace(
-    { what: 'report', title: chosen.title, format, render: (f) => exportReport(chosen, f, { secrets }) },
+    {
+      what: 'report',
+      title: chosen.title,
+      format,
+      render: (f) => exportReport(chosen, f, { secrets, mermaid: lazyMermaidRenderer(log) }),
+    },
     log,
   );
 }
@@ -99,7 +105,7 @@ async function exportReportPdf(report: Report, browser: string, secrets: Iterabl
     filters: { PDF: ['pdf'] },
   });
   if (!target) return;
-  const html = exportReport(report, 'html', { secrets });
+  const html = exportReport(report, 'html', { secrets, mermaid: lazyMermaidRenderer(log) });
   await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(target, '..'));
   try {
     await printHtmlToPdf(browser, html, target.fsPath);

@@ -23,6 +23,7 @@ import { CurrentSessionFile } from './current-session';
 import { DiffReviews } from './diff-review';
 import { configureEmbeddings } from './embeddings-host';
 import { exportReportToWorkspace, exportSessionToWorkspace, type ExportSource } from './export-command';
+import { lazyMermaidRenderer } from './mermaid-host';
 import { openSourceQuote, registerSourceDocuments } from './source-quote';
 import { windowKeyCommands } from './window-key-commands';
 import { createPermissionHost } from './permission-host';
@@ -365,7 +366,8 @@ export async function createRuntime(
     exportSession: async (format) => {
       await store.ready;
       const current = () => sidebar.slot.controller.currentSessionRef();
-      const render: ExportSource['render'] = (id, f) => store.exportSession(id, f, { secrets: knownSecrets });
+      const mermaid = lazyMermaidRenderer(log);
+      const render: ExportSource['render'] = (id, f) => store.exportSession(id, f, { secrets: knownSecrets, mermaid });
       return exportSessionToWorkspace({ current, render }, format, log);
     },
     research: (question, { plan }) => startResearch(sidebar.slot.controller, question, plan),

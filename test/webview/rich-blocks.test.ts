@@ -1,6 +1,6 @@
 // Reports people look at (issue 43 item 4), in real Chromium under the view's real CSP: a research
-// report holding inline and display math, a chart from a Markdown table and a wide table draws them
-// (screenshot saved to test-results/rich-blocks.png); a Mermaid block stays readable source; a broken
+// report holding inline and display math, a Mermaid diagram (more in mermaid.test.ts), a chart from a
+// Markdown table and a wide table draws them (screenshot saved to test-results/rich-blocks.png); a broken
 // formula and chart each show their source and the reason, never a blank; KaTeX loads as its own chunk
 // only when math appears; nothing is refused by the CSP in the live page; axe finds no violation.
 import { afterEach, beforeEach, describe, it } from 'node:test';
@@ -108,13 +108,14 @@ async function settled(page: Page, blocks: number): Promise<void> {
 }
 
 describe('math, diagrams and charts in a report', () => {
-  it('draws math, a chart and a scrolling wide table; Mermaid stays source (screenshot)', async () => {
+  it('draws math, a diagram, a chart and a scrolling wide table (screenshot)', async () => {
     await showReport(GOOD, 'report-rich');
     const page = view.page;
-    await settled(page, 2);
+    await settled(page, 3);
     const card = page.getByRole('region', { name: 'Report' });
-    // Mermaid is not drawn here: the block stays its source, as code.
-    assert.match((await card.locator('pre code.language-mermaid').textContent()) ?? '', /flowchart LR/);
+    // The Mermaid block is a picture (mermaid.test.ts checks it closely).
+    const diagram = card.getByRole('group', { name: 'Diagram' }).locator('img');
+    assert.match((await diagram.getAttribute('alt')) ?? '', /^Flowchart: Request, Failed\?/);
     // Math: inline and display, as MathML; the prices stay prose.
     const inline = card.locator('sx-markdown math:not([display="block"])');
     assert.ok((await inline.count()) >= 2);

@@ -15,6 +15,7 @@ import type { ExportInput } from './export';
 import { subagentHead, subagentTranscript } from './export-subagent';
 import { htmlImage, imageRefLabel } from './export-images';
 import { RICH_CSS, richBlocks } from './export-rich';
+import type { ExportDiagrams } from './export-diagrams';
 
 export function escapeHtml(s: string): string {
   return s.replace(
@@ -34,8 +35,8 @@ export function safeHref(href: string): string | undefined {
   }
 }
 
-/** `diagrams`: Mermaid blocks already drawn (SVG by source), for an export that had a browser to draw them. */
-export function markdownRenderer(diagrams?: ReadonlyMap<string, string>): Marked {
+/** `diagrams`: draws the Mermaid blocks (without it they show as their source). */
+export function markdownRenderer(diagrams?: ExportDiagrams): Marked {
   const marked = new Marked({ gfm: true, breaks: false, async: false });
   // Math, charts and diagrams (export-rich.ts); a wide table scrolls on its own instead of the page.
   marked.use(richBlocks(diagrams), {
@@ -157,8 +158,8 @@ function message(m: ChatMessage, md: Marked): string {
   return `<article class="${m.role}" aria-label="${label}">${header}${parts}${extra}</article>`;
 }
 
-export function renderHtml({ session, artifacts }: ExportInput, now: number): string {
-  const md = markdownRenderer();
+export function renderHtml({ session, artifacts }: ExportInput, now: number, diagrams?: ExportDiagrams): string {
+  const md = markdownRenderer(diagrams);
   const total = sessionUsage(session.messages);
   const body: string[] = [
     `<h1>${escapeHtml(session.title)}</h1>`,

@@ -7,6 +7,7 @@ import type { Report } from '../../protocol';
 import { escapeHtml, htmlDocument, markdownRenderer } from './export-html';
 import { quotedPassagesMarkdown, withQuoteFootnotes } from './export-report-quotes';
 import { renderRedacted, type ExportFormat, type ExportOptions } from './export';
+import { ExportDiagrams } from './export-diagrams';
 
 export const REPORT_EXPORT_FORMAT = 'sextant.report';
 export const REPORT_EXPORT_VERSION = 1;
@@ -40,8 +41,8 @@ function renderMarkdown(r: Report, now: number): string {
   ].join('\n');
 }
 
-function renderHtml(r: Report, now: number): string {
-  const md = markdownRenderer();
+function renderHtml(r: Report, now: number, diagrams?: ExportDiagrams): string {
+  const md = markdownRenderer(diagrams);
   const meta =
     `<p class="meta">Research report by Sextant · Question: ${escapeHtml(r.question)} · ` +
     `written ${day(r.createdAt)} · exported ${day(now)}</p>`;
@@ -58,5 +59,9 @@ function renderJson(r: Report, now: number): string {
 }
 
 export function exportReport(report: Report, format: ExportFormat, opts: ExportOptions = {}): string {
-  return renderRedacted(report, format, opts, { markdown: renderMarkdown, html: renderHtml, json: renderJson });
+  // Diagrams go in after redaction, as in session exports (export-diagrams.ts).
+  const diagrams = format === 'html' && opts.mermaid ? new ExportDiagrams(opts.mermaid) : undefined;
+  const html = (clean: Report, now: number) => renderHtml(clean, now, diagrams);
+  const page = renderRedacted(report, format, opts, { markdown: renderMarkdown, html, json: renderJson });
+  return diagrams ? diagrams.embed(page) : page;
 }

@@ -1,12 +1,13 @@
 // Math, charts and diagrams in the HTML (and so the PDF) exports — the same syntax the chat view draws
 // (extension/protocol/report-blocks.ts). An export runs no script (its CSP), so everything is drawn
 // here, on the host: TeX becomes MathML with KaTeX (browsers draw MathML themselves: no fonts, no CSS
-// to embed), a ```chart table becomes our SVG bars. A Mermaid diagram needs a browser to lay it out:
-// it is drawn from `diagrams` (SVG a caller rendered, keyed by the block's source) when given, else its
-// source is shown with a caption saying so. A block that cannot be drawn shows its source and why.
+// to embed), a ```chart table becomes our SVG bars, a ```mermaid block a picture drawn by `diagrams`
+// (export-diagrams.ts; without it, the source with a caption). A block that cannot be drawn shows its
+// source and why.
 import katex from 'katex';
 import type { MarkedExtension, Tokens } from 'marked';
 import { chartSvg, mathExtensions, parseChart } from '../../protocol';
+import { undrawnDiagram, type ExportDiagrams } from './export-diagrams';
 
 const esc = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -31,7 +32,7 @@ export function mathHtml(tex: string, display: boolean): string {
 }
 
 /** The marked extension the export renderer uses: math, ```chart, ```math and ```mermaid blocks. */
-export function richBlocks(diagrams?: ReadonlyMap<string, string>): MarkedExtension {
+export function richBlocks(diagrams?: ExportDiagrams): MarkedExtension {
   return {
     extensions: mathExtensions(mathHtml),
     renderer: {
@@ -45,14 +46,7 @@ export function richBlocks(diagrams?: ReadonlyMap<string, string>): MarkedExtens
             return failed(`Chart could not be drawn: ${message(e)}`, token.text);
           }
         }
-        if (lang === 'mermaid') {
-          const svg = diagrams?.get(token.text.trim());
-          if (svg) return `<figure class="diagram">${svg}</figure>`;
-          return (
-            `<figure class="diagram-source"><figcaption>Mermaid diagram (its source: Sextant does not draw ` +
-            `Mermaid diagrams yet)</figcaption><pre><code>${esc(token.text)}</code></pre></figure>`
-          );
-        }
+        if (lang === 'mermaid') return diagrams ? diagrams.html(token.text) : undrawnDiagram(token.text);
         return false;
       },
     },
@@ -70,10 +64,12 @@ function message(e: unknown): string {
 /** The export stylesheet's part for these blocks (wide ones scroll on screen; print wraps them). */
 export const RICH_CSS = `
 .table-scroll,figure.chart,figure.diagram,.math-display{overflow-x:auto;max-width:100%}
-figure{margin:.75rem 0}figure.chart svg{color:var(--fg)}
+figure{margin:.75rem 0}figure.chart svg{color:var(--fg)}figure.diagram img{max-width:none;height:auto}
+figure.diagram summary{color:var(--muted);font-size:.85rem}
 .math-display math{display:block;font-size:1.15em}
 .block-error{border-left:3px solid #cf222e;padding-left:.75rem}.block-error p{color:#cf222e;margin:0 0 .25rem}
 figure.diagram-source figcaption{color:var(--muted);font-size:.85rem}
 .math-error{text-decoration:underline wavy #cf222e}
-@media print{.table-scroll,figure.chart,figure.diagram{overflow:visible}table{font-size:.8rem}}
+@media print{.table-scroll,figure.chart,figure.diagram{overflow:visible}table{font-size:.8rem}
+figure.diagram img{max-width:100%}figure.diagram details{display:none}}
 `;

@@ -7,6 +7,8 @@ import { renderHtml } from './export-html';
 import { renderJson } from './export-json';
 import { renderMarkdown } from './export-markdown';
 import { embedImages } from './export-images';
+import { ExportDiagrams } from './export-diagrams';
+import type { MermaidRenderer } from '../../protocol';
 
 export type ExportFormat = 'markdown' | 'html' | 'json';
 
@@ -24,12 +26,19 @@ export interface ExportOptions {
   now?: number;
   /** A stored image's bytes (undefined: missing or damaged); the HTML export embeds them. */
   image?: (sha256: string) => Uint8Array | undefined;
+  /** Draws Mermaid diagrams in the HTML export (beautiful-mermaid's renderMermaidSVG); without it, their source. */
+  mermaid?: MermaidRenderer;
 }
 
 export function exportSession(input: ExportInput, format: ExportFormat, opts: ExportOptions = {}): string {
-  const page = renderRedacted(input, format, opts, { markdown: renderMarkdown, html: renderHtml, json: renderJson });
-  // Image bytes go in after redaction: a secret pattern must never match inside (and damage) an image.
-  return format === 'html' ? embedImages(page, opts.image) : page;
+  const diagrams = format === 'html' && opts.mermaid ? new ExportDiagrams(opts.mermaid) : undefined;
+  const html = (clean: ExportInput, now: number) => renderHtml(clean, now, diagrams);
+  const page = renderRedacted(input, format, opts, { markdown: renderMarkdown, html, json: renderJson });
+  // Image bytes and drawn diagrams go in after redaction: a secret pattern must never match inside (and
+  // damage) a picture.
+  if (format !== 'html') return page;
+  const withImages = embedImages(page, opts.image);
+  return diagrams ? diagrams.embed(withImages) : withImages;
 }
 
 /**

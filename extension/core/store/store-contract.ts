@@ -1,7 +1,7 @@
 // The session store's contract: what the host passes to openSessionStore and the interface it programs
 // against. Kept apart from the implementation in store.ts so the options and promises can be read
 // without the journal and snapshot machinery (store.ts re-exports them from where they always were).
-import type { ChatMessage, Envelope, Mode, SessionSummary, Todo } from '../../protocol';
+import type { ChatMessage, Envelope, MermaidRenderer, Mode, SessionSummary, Todo } from '../../protocol';
 import type { Logger, RewindRedo, SessionPersistence, StoredArtifact, TurnCheckpoint } from '../ports';
 import type { ModelMessage } from '../providers/types';
 import type { HotPolicy } from './cold-move';
@@ -86,7 +86,11 @@ export interface SessionStore extends SessionPersistence {
   /** How many sessions the history list holds (not deleted). */
   countSessions(): number;
   /** The session as a file's text, secrets redacted; undefined when the session does not exist. */
-  exportSession(sessionId: string, format: ExportFormat, opts?: { secrets?: Iterable<string> }): string | undefined;
+  exportSession(
+    sessionId: string,
+    format: ExportFormat,
+    opts?: { secrets?: Iterable<string>; mermaid?: MermaidRenderer },
+  ): string | undefined;
   setEmbedder(embedder: Embedder | undefined): void;
   /** Where the store's disk space goes. */
   storageReport(): Promise<StorageReport>;

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import type { InterruptedSession, JournalRecord, Logger, StoredSession } from '../ports';
-import type { SessionSummary } from '../../protocol';
+import type { MermaidRenderer, SessionSummary } from '../../protocol';
 import { registerFunctions } from './bm25';
 import { BlobStore } from './blobs';
 import { ImageFiles } from './image-files';
@@ -232,14 +232,14 @@ class Store implements SessionStore {
   exportSession(
     sessionId: string,
     format: ExportFormat,
-    opts: { secrets?: Iterable<string> } = {},
+    opts: { secrets?: Iterable<string>; mermaid?: MermaidRenderer } = {},
   ): string | undefined {
     this.projection.materialize();
     const session = this.readSessionOrLog(sessionId, true);
     if (!session) return undefined;
-    const secrets = [...(this.opts.secrets?.() ?? []), ...(opts.secrets ?? [])];
     return exportSession({ session, artifacts: readArtifacts(this.db, sessionId) }, format, {
-      secrets,
+      ...opts,
+      secrets: [...(this.opts.secrets?.() ?? []), ...(opts.secrets ?? [])],
       now: this.now(),
       image: (sha) => this.images.read(sha),
     });

@@ -59,6 +59,8 @@ const WEBVIEW_PACKAGES = [
   /^highlight\.js\/lib\//,
   // Formulas (webview/math-render.ts), in a chunk loaded the first time an answer holds one.
   /^katex$/,
+  // Diagrams (webview/mermaid-render.ts), in a chunk loaded the first time an answer holds a ```mermaid block.
+  /^beautiful-mermaid$/,
   /^@vscode\/codicons/,
   /^@lit\//,
 ];
