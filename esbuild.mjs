@@ -22,6 +22,7 @@ import { chmodSync, copyFileSync, mkdirSync, existsSync, readFileSync, rmSync } 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sqlJsFileBytesPlugin } from './scripts/sqljs-file-bytes.mjs';
+import { writeNotices } from './scripts/third-party-notices.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const production = process.argv.includes('--production');
@@ -147,7 +148,13 @@ async function main() {
     console.log('[sextant] watching for changes…');
     return;
   }
-  await Promise.all(configs.map((c) => esbuild.build(c)));
+  const built = await Promise.all(configs.map((c) => esbuild.build({ ...c, metafile: true })));
+  // The bundles carry no legal comments: the packages in them, their licences and sources are listed here.
+  writeNotices(
+    root,
+    built.map((b) => b.metafile),
+    join(root, 'dist/THIRD-PARTY-NOTICES.md'),
+  );
   if (hasCli) {
     chmodSync(join(root, 'dist/cli.js'), 0o755);
     // The launcher reads an ASCII bundle as a one-byte string (no UTF-8 decoding, half the memory):
