@@ -6,44 +6,33 @@
 // client of the same kind (ProviderRegistry.warm's `rehearsal`: a placeholder key, none of the config's
 // headers) against a throwaway server on 127.0.0.1 that refuses every request (400, so the SDK does not
 // retry). Nothing leaves the machine, no key is used and nothing is kept open.
-import { createServer } from 'node:http';
 import type { Provider } from '../../core/providers/types';
+import { withLoopbackServer } from './loopback-server';
 
 /** Bounded: a rehearsal never holds anything for long. */
 const REHEARSAL_TIMEOUT_MS = 10_000;
 
 export async function rehearseModelRequest(rehearsal: (baseUrl: string) => Provider, model: string): Promise<void> {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
+  await withLoopbackServer(
+    (res) => {
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end('{"error":{"type":"invalid_request_error","message":"warm-up"}}');
-    });
-  });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', resolve);
-    });
-    const address = server.address();
-    if (!address || typeof address === 'string') return;
-    const provider = rehearsal(`http://127.0.0.1:${address.port}/v1`);
-    const request = {
-      model,
-      system: 'warm-up',
-      messages: [{ role: 'user' as const, content: 'warm-up' }],
-      tools: [{ name: 'warm_up', description: 'warm-up', inputSchema: { type: 'object', properties: {} } }],
-    };
-    try {
-      for await (const _ of provider.stream(request, AbortSignal.timeout(REHEARSAL_TIMEOUT_MS))) {
-        // The server refuses: nothing comes.
+    },
+    async (base) => {
+      const provider = rehearsal(`${base}/v1`);
+      const request = {
+        model,
+        system: 'warm-up',
+        messages: [{ role: 'user' as const, content: 'warm-up' }],
+        tools: [{ name: 'warm_up', description: 'warm-up', inputSchema: { type: 'object', properties: {} } }],
+      };
+      try {
+        for await (const _ of provider.stream(request, AbortSignal.timeout(REHEARSAL_TIMEOUT_MS))) {
+          // The server refuses: nothing comes.
+        }
+      } catch {
+        // The refusal is the expected end.
       }
-    } catch {
-      // The refusal is the expected end.
-    }
-  } finally {
-    // The pool keeps the connection alive: end it here, so no socket outlives the rehearsal.
-    server.closeAllConnections();
-    server.close();
-  }
+    },
+  );
 }

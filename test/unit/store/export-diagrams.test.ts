@@ -10,31 +10,13 @@ import { renderMermaidSVG } from 'beautiful-mermaid';
 import { exportReport } from '../../../extension/core/store/export-report';
 import { exportSession } from '../../../extension/core/store/export';
 import { EXPORT_CSP } from '../../../extension/core/store/export-html';
-import type { MermaidRenderer, Report } from '../../../extension/protocol';
+import type { MermaidRenderer } from '../../../extension/protocol';
 import type { StoredSession } from '../../../extension/core/ports';
+import { bareReport } from '../../fixtures/research/bare-report';
 
 const mermaid = renderMermaidSVG as MermaidRenderer;
 
-const report = (markdown: string): Report => ({
-  id: 'r',
-  title: 'Retries',
-  question: 'How do clients retry?',
-  markdown,
-  sources: [],
-  verdicts: [],
-  notes: [],
-  stats: {
-    searches: 0,
-    sourcesRead: 0,
-    claims: 0,
-    supported: 0,
-    unsupported: 0,
-    unchecked: 0,
-    inventedRemoved: 0,
-    unfetchedUrlsRemoved: 0,
-  },
-  createdAt: 0,
-});
+const report = bareReport;
 
 const FLOW = ['flowchart LR', '  A[Request] --> B{Failed?}', '  B -- yes --> C[Wait]', '  B -- no --> D[Done]'];
 const MD = ['# Retries', '', '```mermaid', ...FLOW, '```', '', 'After the diagram.'].join('\n');

@@ -6,28 +6,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { exportReport } from '../../../extension/core/store/export-report';
 import { EXPORT_CSP } from '../../../extension/core/store/export-html';
-import { chartSvg, parseChart, type Report } from '../../../extension/protocol';
+import { chartSvg, parseChart } from '../../../extension/protocol';
+import { bareReport } from '../../fixtures/research/bare-report';
 
-const report = (markdown: string): Report => ({
-  id: 'r',
-  title: 'Retries',
-  question: 'How do clients retry?',
-  markdown,
-  sources: [],
-  verdicts: [],
-  notes: [],
-  stats: {
-    searches: 0,
-    sourcesRead: 0,
-    claims: 0,
-    supported: 0,
-    unsupported: 0,
-    unchecked: 0,
-    inventedRemoved: 0,
-    unfetchedUrlsRemoved: 0,
-  },
-  createdAt: 0,
-});
+const report = bareReport;
 
 const MD = [
   '# Retries',
