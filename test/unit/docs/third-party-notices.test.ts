@@ -10,7 +10,7 @@ import { bundledPackages, noticesText, repositoryOf } from '../../../scripts/thi
 
 const root = path.dirname(repoFile('package.json'));
 
-test('the bundled packages are read from the metafiles: scoped, nested and each folder once; our own files none', () => {
+test('the bundled packages are read from the metafiles: scoped, nested, each folder once; ours none', () => {
   const dirs = bundledPackages([
     {
       inputs: {
