@@ -1,11 +1,7 @@
 // Build tooling shared by tests, benchmarks and helper processes.
 import * as esbuild from 'esbuild';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sqlJsFileBytesPlugin } from './sqljs-file-bytes.mjs';
 import { esmOnlyPackagesPlugin } from './esm-only-packages.mjs';
-
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
 /**
  * Bundles TypeScript for Node (CommonJS; packages stay external and load from node_modules, except
@@ -24,7 +20,7 @@ export function bundleForNode({ entry, plugins = [], ...options }) {
     loader: { '.md': 'text' },
     logLevel: 'warning',
     // sql.js is the one package bundled: with its allocation hook, as in the extension (see the plugin).
-    plugins: [sqlJsFileBytesPlugin(), esmOnlyPackagesPlugin(root), ...plugins],
+    plugins: [sqlJsFileBytesPlugin(), esmOnlyPackagesPlugin(), ...plugins],
     ...options,
   });
 }
