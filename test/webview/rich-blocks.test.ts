@@ -5,38 +5,22 @@
 // only when math appears; nothing is refused by the CSP in the live page; axe finds no violation.
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Report } from '../../extension/protocol';
 import { deliver, useViewEnvironment, type ViewHarness } from './harness';
-import { REPORT, RequestScript, snapshot, snapshotMessage } from './fixtures';
+import { REPORT, RequestScript } from './fixtures';
+import { axeSource, closeCheckedView, openResearchView } from './research-view';
 
 const env = useViewEnvironment();
 let view: ViewHarness;
 let chunks: string[];
-const axeSource = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
 
 beforeEach(async () => {
-  view = await env.open();
-  chunks = [];
-  view.page.on('request', (r) => {
-    if (r.url().includes('/webview-chunks/')) chunks.push(r.url().split('/').pop() ?? '');
-  });
-  await deliver(view, snapshotMessage(snapshot({ mode: 'research' })));
+  ({ view, chunks } = await openResearchView(env));
 });
-afterEach(async () => {
-  // Reports about markup parsed in a detached document (DOMPurify, our own parse) refuse nothing that
-  // was shown; the live page must have none.
-  assert.deepEqual(
-    (await view.violations()).filter((v) => v.live),
-    [],
-  );
-  assert.deepEqual(view.pageErrors, []);
-  assert.deepEqual(view.foreignRequests, []);
-  await view.close();
-});
+afterEach(() => closeCheckedView(view));
 
 const WIDE = `| ${Array.from({ length: 14 }, (_, i) => `Column ${i + 1}`).join(' | ')} |`;
 const GOOD = [
