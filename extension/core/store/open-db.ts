@@ -55,6 +55,19 @@ function readHwm(db: Database): { hwm: Hwm; prevHwm: Hwm } {
   return { hwm, prevHwm };
 }
 
+/**
+ * What a snapshot records about itself, read back above on the next load: its generation and, per writer,
+ * the last journal record it holds (and the one the snapshot before it held), in one transaction.
+ */
+export function writeSnapshotMarks(db: Database, generation: number, hwm: Hwm, prevHwm: Hwm): void {
+  db.exec('BEGIN');
+  db.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('generation', ?)", [String(generation)]);
+  db.run('DELETE FROM journal_hwm');
+  for (const [writer, seq] of hwm)
+    db.run('INSERT INTO journal_hwm (writer, seq, prev_seq) VALUES (?, ?, ?)', [writer, seq, prevHwm.get(writer) ?? 0]);
+  db.exec('COMMIT');
+}
+
 function metaGeneration(db: Database): number {
   const r = queryAll(db, "SELECT value FROM meta WHERE key = 'generation'")[0];
   return r ? Number(r.value) : 0;

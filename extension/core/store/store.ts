@@ -21,7 +21,7 @@ import { JournalWriter } from './journal';
 import { deleteCoveredSegments, replayJournals } from './journal-replay';
 import { acquireLock } from './lock';
 import type { MemoryHit, MemorySearchOptions } from './memory-query';
-import { loadDatabase, type Hwm, type LoadedDb } from './open-db';
+import { loadDatabase, type Hwm, type LoadedDb, writeSnapshotMarks } from './open-db';
 import { Projection } from './projection';
 import { countSessions, listSessions, readArtifacts, readSession } from './sessions-read';
 import { storedResearch, type ResearchOf } from './research-sources';
@@ -282,16 +282,7 @@ class Store implements SessionStore {
       const moreToMove = this.upkeep.moveCold(false) || this.upkeep.migrateColdSearch();
       const generation = this.state.generation + 1;
       const prevHwm = this.state.currentGood ? this.state.hwm : this.state.prevHwm;
-      db.exec('BEGIN');
-      db.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('generation', ?)", [String(generation)]);
-      db.run('DELETE FROM journal_hwm');
-      for (const [writer, seq] of this.hwm)
-        db.run('INSERT INTO journal_hwm (writer, seq, prev_seq) VALUES (?, ?, ?)', [
-          writer,
-          seq,
-          prevHwm.get(writer) ?? 0,
-        ]);
-      db.exec('COMMIT');
+      writeSnapshotMarks(db, generation, this.hwm, prevHwm);
       const pendingAtExport = this.snapshots.pending;
       const hwmAtExport = new Map(this.hwm);
       const bytes = db.export();
