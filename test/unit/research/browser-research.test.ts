@@ -3,10 +3,8 @@
 // text (a JavaScript app's shell) is read again in the browser after the user allows its origin — asked
 // once per origin per run — and its snapshot text is the source the report cites; a "no" keeps the
 // fetched text. The loop runs through the real OpenAI SDK against the fake LLM.
-import { test, after, beforeEach } from 'node:test';
+import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as openai from '../../../extension/core/providers/openai';
-import type { Provider } from '../../../extension/core/providers/types';
 import {
   DEFAULT_LIMITS,
   runResearch,
@@ -23,33 +21,24 @@ import { createBrowserTools } from '../../../extension/core/tools/browser/tools'
 import { BrowserSessions } from '../../../extension/core/tools/browser/session';
 import { toolsWithWeb } from '../../../extension/core/research/tool-set';
 import type { FetchedPage } from '../../../extension/core/web/types';
-import { startFakeLlm } from '../../fixtures/fake-llm';
+import { useResearchModel } from '../../fixtures/research/research-model';
 import { createNodePorts } from '../../fixtures/node-ports';
 
-const fakePromise = startFakeLlm();
-after(async () => (await fakePromise).close());
-
-let provider: Provider;
-beforeEach(async () => {
-  const fake = await fakePromise;
-  fake.reset();
-  provider = openai.createProvider({ name: 'fake', kind: 'openai', baseUrl: `${fake.baseUrl}/v1` }, 'sk-test');
-  fake.onRequest((r) => {
-    const b = JSON.stringify(r.body);
-    if (b.includes('You plan web research'))
-      return {
-        text: JSON.stringify({
-          question: 'What does the shop sell?',
-          subQuestions: ['What is for sale?'],
-          queries: [{ query: 'shop products' }],
-          expectedOutput: 'A short cited report.',
-        }),
-      };
-    if (b.includes('You review web research in progress')) return { text: '{"enough": true, "queries": []}' };
-    if (b.includes('You write a research report')) return { text: 'The shop sells blue teapots [1].' };
-    return { text: '{}' };
-  });
-});
+const model = useResearchModel();
+beforeEach(() =>
+  model.script({
+    planner: {
+      text: JSON.stringify({
+        question: 'What does the shop sell?',
+        subQuestions: ['What is for sale?'],
+        queries: [{ query: 'shop products' }],
+        expectedOutput: 'A short cited report.',
+      }),
+    },
+    gaps: { text: '{"enough": true, "queries": []}' },
+    writer: { text: 'The shop sells blue teapots [1].' },
+  }),
+);
 
 function launchRefused(): BrowserSessions {
   return new BrowserSessions({
@@ -150,7 +139,7 @@ async function research(svc: ResearchServices, approve: (url: string, origin: st
   const gen = runResearch({
     question: 'What does the shop sell?',
     services: svc,
-    llm: { provider, model: 'fake-model' },
+    llm: { provider: model.provider(), model: 'fake-model' },
     limits: { ...DEFAULT_LIMITS, minSearches: 1, maxSearches: 1 },
     approveBrowse: async (url, origin) => {
       asked.push(origin);
@@ -182,7 +171,7 @@ test('a thin page is read in the browser after its origin is allowed (asked once
   assert.ok(cards.every((c) => c.status === 'ok' && /read in the browser/.test(c.preview ?? '')));
   assert.ok(report, 'a report');
   // The writer read the browser's text (the fetch had only "Loading…").
-  const fake = await fakePromise;
+  const fake = await model.fake();
   const writer = fake.requests.find((r) => JSON.stringify(r.body).includes('You write a research report'));
   assert.match(JSON.stringify(writer?.body), /We sell blue teapots/);
   assert.ok(report.sources.some((s) => s.url === SHELL || s.url === SHELL2));

@@ -2,10 +2,8 @@
 // sql.js store), so a follow-up asked after the store is reopened reuses them and fetches nothing
 // already read (fetches counted on a fake fetch port). And a citation's quote resolves to the exact
 // text of the stored page (its offsets), or to the file's lines.
-import { test, after, beforeEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as openai from '../../../extension/core/providers/openai';
-import type { Provider } from '../../../extension/core/providers/types';
 import {
   DEFAULT_LIMITS,
   runResearch,
@@ -17,17 +15,11 @@ import { ResearchFollowUps } from '../../../extension/core/agent/research-follow
 import { verifyReport } from '../../../extension/core/research/verify';
 import type { FetchedPage, SearchResult } from '../../../extension/core/web/types';
 import type { Report } from '../../../extension/protocol';
-import { startFakeLlm, type RecordedRequest } from '../../fixtures/fake-llm';
+import type { RecordedRequest } from '../../fixtures/fake-llm';
+import { useResearchModel } from '../../fixtures/research/research-model';
 import { open, tempDir } from '../store/helpers';
 
-const fakePromise = startFakeLlm();
-after(async () => (await fakePromise).close());
-let provider: Provider;
-beforeEach(async () => {
-  const fake = await fakePromise;
-  fake.reset();
-  provider = openai.createProvider({ name: 'fake', kind: 'openai', baseUrl: `${fake.baseUrl}/v1` }, 'sk-test');
-});
+const model = useResearchModel();
 
 const PAGES: Record<string, string> = {
   'https://a.example/retries': 'Retries need care.\n\nExponential backoff doubles the wait after each failed attempt.',
@@ -36,7 +28,7 @@ const PAGES: Record<string, string> = {
 };
 
 async function script(writer: string[], queries: string[]): Promise<void> {
-  const fake = await fakePromise;
+  const fake = await model.fake();
   fake.onRequest((r: RecordedRequest) => {
     const b = JSON.stringify(r.body);
     if (b.includes('You plan web research'))
@@ -84,7 +76,7 @@ async function run(svc: ResearchServices, extra: Partial<ResearchRunOptions> = {
   const gen = runResearch({
     question: 'How should our client retry?',
     services: svc,
-    llm: { provider, model: 'fake-model' },
+    llm: { provider: model.provider(), model: 'fake-model' },
     limits: { ...DEFAULT_LIMITS, minSearches: 1, maxSearches: 2 },
     signal: new AbortController().signal,
     now: () => Date.now(),
