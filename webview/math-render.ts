@@ -4,20 +4,14 @@
 // and the result goes through DOMPurify's MathML profile before it is shown.
 import katex from 'katex';
 import createDOMPurify from 'dompurify';
+// From its own file: the protocol's index would bring zod, whose eval probe the view's CSP refuses.
+import { MATH_TYPESETTING } from '../extension/protocol/report-blocks';
 
 const purify = createDOMPurify(window);
 
 /** The formula as a MathML element; throws with KaTeX's message on TeX it cannot read. */
 export function renderMath(tex: string, display: boolean): Element {
-  const markup = katex.renderToString(tex, {
-    displayMode: display,
-    output: 'mathml',
-    throwOnError: true,
-    trust: false,
-    strict: 'ignore',
-    maxSize: 20,
-    maxExpand: 500,
-  });
+  const markup = katex.renderToString(tex, { ...MATH_TYPESETTING, displayMode: display });
   // The TeX annotation would stay behind as visible text once DOMPurify drops its <semantics> wrapper;
   // the element's label carries the TeX instead.
   const shown = markup.replace(/<annotation[\s\S]*?<\/annotation>/g, '');

@@ -8,6 +8,20 @@
 // it for its lazily loaded renderer, an export renders it at once). Imports nothing at run time.
 import type { TokenizerAndRendererExtension, Tokens } from 'marked';
 
+/**
+ * How TeX is typeset, in the view and in exports alike (KaTeX's options, without `displayMode`): MathML
+ * only (no CSS or fonts), `trust: false` (no \href, \includegraphics or raw HTML), and sizes and macro
+ * expansion bounded so a hostile formula cannot blow up the page.
+ */
+export const MATH_TYPESETTING = {
+  output: 'mathml',
+  throwOnError: true,
+  trust: false,
+  strict: 'ignore',
+  maxSize: 20,
+  maxExpand: 500,
+} as const;
+
 export interface MathToken extends Tokens.Generic {
   type: 'mathBlock' | 'mathInline';
   raw: string;

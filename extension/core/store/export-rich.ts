@@ -6,7 +6,7 @@
 // source and why.
 import katex from 'katex';
 import type { MarkedExtension, Tokens } from 'marked';
-import { chartSvg, mathExtensions, parseChart } from '../../protocol';
+import { chartSvg, MATH_TYPESETTING, mathExtensions, parseChart } from '../../protocol';
 import { undrawnDiagram, type ExportDiagrams } from './export-diagrams';
 
 const esc = (s: string) =>
@@ -15,15 +15,7 @@ const esc = (s: string) =>
 /** TeX as MathML (KaTeX, `trust: false`: no links, no images); bad TeX shows as code with the reason. */
 export function mathHtml(tex: string, display: boolean): string {
   try {
-    const mathml = katex.renderToString(tex, {
-      displayMode: display,
-      output: 'mathml',
-      throwOnError: true,
-      trust: false,
-      strict: 'ignore',
-      maxSize: 20,
-      maxExpand: 500,
-    });
+    const mathml = katex.renderToString(tex, { ...MATH_TYPESETTING, displayMode: display });
     return display ? `<div class="math-display">${mathml}</div>` : mathml;
   } catch (e) {
     const why = `Formula could not be typeset: ${message(e)}`;
