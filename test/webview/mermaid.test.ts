@@ -14,7 +14,8 @@ import type { Locator, Page } from 'playwright-core';
 import type { Report } from '../../extension/protocol';
 import { deliver, useViewEnvironment, type ViewHarness } from './harness';
 import { REPORT, RequestScript } from './fixtures';
-import { axeSource, closeCheckedView, openResearchView } from './research-view';
+import { axeViolations } from './axe';
+import { closeCheckedView, openResearchView } from './research-view';
 import { DARK, LIGHT, type Theme } from './themes';
 
 const env = useViewEnvironment();
@@ -163,7 +164,7 @@ describe('Mermaid diagrams in a report', () => {
     assert.equal(sizes.tab, 0);
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
     assert.equal(mermaidChunks().length, 1, chunks.join());
-    const a = await axe(page);
+    const a = await axeViolations(page);
     assert.deepEqual(a.violations, [], JSON.stringify(a.violations, null, 1));
   });
 
@@ -180,7 +181,7 @@ describe('Mermaid diagrams in a report', () => {
     assert.match((await errors.nth(1).locator('pre').textContent()) ?? '', /section One/);
     assert.equal(await card.locator('img').count(), 0);
     await card.screenshot({ path: join(process.cwd(), 'test-results', 'mermaid-broken.png') });
-    const a = await axe(view.page);
+    const a = await axeViolations(view.page);
     assert.deepEqual(a.violations, [], JSON.stringify(a.violations, null, 1));
   });
 
@@ -248,23 +249,3 @@ describe('Mermaid diagrams in a report', () => {
 
 const rgb = (r: string, g: string, b: string) =>
   `rgb(${Number.parseInt(r, 16)}, ${Number.parseInt(g, 16)}, ${Number.parseInt(b, 16)})`;
-
-async function axe(
-  page: Page,
-): Promise<{ violations: Array<{ id: string; impact: string | null; targets: string[] }> }> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run(d: Document, o: unknown): Promise<AxeResult> } }).axe;
-    const r = await a.run(document, { resultTypes: ['violations'] });
-    return {
-      violations: r.violations.map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        targets: v.nodes.slice(0, 3).map((n) => `${String(n.target)}: ${(n.failureSummary ?? '').slice(0, 200)}`),
-      })),
-    };
-  });
-}
-interface AxeResult {
-  violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown; failureSummary?: string }> }>;
-}

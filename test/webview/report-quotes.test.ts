@@ -3,15 +3,13 @@
 // the host; axe-core finds no violation at all in the card with the tooltip shown.
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Report } from '../../extension/protocol';
+import { axeViolations } from './axe';
 import { deliver, useViewEnvironment, type ViewHarness } from './harness';
 import { REPORT, RequestScript, snapshot, snapshotMessage } from './fixtures';
 
 const env = useViewEnvironment();
 let view: ViewHarness;
-const axeSource = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
 const QUOTE = 'The Rust 2024 edition was released with Rust 1.85 in February 2025.';
 
 const report: Report = {
@@ -42,8 +40,6 @@ afterEach(async () => {
   await view.close();
 });
 
-type AxeViolation = { id: string; impact: string | null; nodes: unknown[] };
-
 describe('report card quotes', () => {
   it('a citation shows its quote on focus and hover, opens the passage; the card has 0 axe violations', async () => {
     const card = view.page.getByRole('region', { name: 'Report' });
@@ -56,13 +52,7 @@ describe('report card quotes', () => {
     // The unsupported claim's marker is no quote link.
     assert.equal(await card.getByRole('link', { name: '[2]' }).count(), 0);
 
-    await view.page.evaluate(axeSource);
-    const violations = await view.page.evaluate(async () => {
-      const a = (window as unknown as { axe: { run(c: unknown, o: unknown): Promise<{ violations: AxeViolation[] }> } })
-        .axe;
-      const r = await a.run({ include: [['.report-card']] }, { resultTypes: ['violations'] });
-      return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-    });
+    const { violations } = await axeViolations(view.page, ['.report-card']);
     assert.deepEqual(violations, [], 'axe: 0 violations on the report card with its quote shown');
 
     await view.page.keyboard.press('Escape');

@@ -2,12 +2,8 @@
 // loads (a renderer must load only with its first block), and closing it asserts what every such test
 // must leave true — no CSP violation in the live page, no page error, no request to another origin.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { deliver, type useViewEnvironment, type ViewHarness } from './harness';
 import { snapshot, snapshotMessage } from './fixtures';
-
-export const axeSource = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface ResearchView {
   view: ViewHarness;

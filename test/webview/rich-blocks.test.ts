@@ -11,7 +11,8 @@ import type { Page } from 'playwright-core';
 import type { Report } from '../../extension/protocol';
 import { deliver, useViewEnvironment, type ViewHarness } from './harness';
 import { REPORT, RequestScript } from './fixtures';
-import { axeSource, closeCheckedView, openResearchView } from './research-view';
+import { axeViolations } from './axe';
+import { closeCheckedView, openResearchView } from './research-view';
 
 const env = useViewEnvironment();
 let view: ViewHarness;
@@ -125,7 +126,7 @@ describe('math, diagrams and charts in a report', () => {
     );
     mkdirSync(join(process.cwd(), 'test-results'), { recursive: true });
     await card.screenshot({ path: join(process.cwd(), 'test-results', 'rich-blocks.png') });
-    const a = await axe(page);
+    const a = await axeViolations(page);
     assert.deepEqual(a.violations, [], JSON.stringify(a.violations, null, 1));
   });
 
@@ -146,7 +147,7 @@ describe('math, diagrams and charts in a report', () => {
     assert.equal(await inline.textContent(), '\\frac{1}{');
     assert.match((await inline.getAttribute('title')) ?? '', /Formula could not be typeset/);
     await card.screenshot({ path: join(process.cwd(), 'test-results', 'rich-blocks-broken.png') });
-    const a = await axe(page);
+    const a = await axeViolations(page);
     assert.deepEqual(a.violations, [], JSON.stringify(a.violations, null, 1));
   });
 
@@ -162,23 +163,3 @@ describe('math, diagrams and charts in a report', () => {
     );
   });
 });
-
-async function axe(
-  page: Page,
-): Promise<{ violations: Array<{ id: string; impact: string | null; targets: string[] }> }> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const a = (window as unknown as { axe: { run(d: Document, o: unknown): Promise<AxeResult> } }).axe;
-    const r = await a.run(document, { resultTypes: ['violations'] });
-    return {
-      violations: r.violations.map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        targets: v.nodes.slice(0, 3).map((n) => `${String(n.target)}: ${(n.failureSummary ?? '').slice(0, 200)}`),
-      })),
-    };
-  });
-}
-interface AxeResult {
-  violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown; failureSummary?: string }> }>;
-}
