@@ -55,6 +55,10 @@ interface FirstUse {
   hop: number;
   /** The message at the extension host → the request on the wire: Sextant's own part. */
   own: number;
+  /** Sextant's part step by step, as the "first request" line names them (core/util/first-request-trace.ts). */
+  steps: Map<string, number>;
+  /** The request went on a connection that had carried a request before (the warm-up's GET). */
+  reused: boolean;
 }
 
 /** Sends `text` from the composer and returns ms from the keydown inside the webview to the request. */
@@ -69,20 +73,37 @@ async function keydownToWire(wb: Workbench, fake: FakeLlm, text: string, answer:
   const req = chatRequests(fake)[before];
   const keydownAt = await wb.keydownAt();
   await poll(`the answer "${answer}"`, async () => (await wb.articles('Sextant').last().innerText()).includes(answer));
-  if (keydownAt === undefined) return { total: Number.NaN, hop: Number.NaN, own: Number.NaN };
-  // The window's "first request" line says when the message reached the host (vscode/first-send-clock.ts);
-  // a build without that line gives the total alone.
-  const arrived = await poll('the "first request" line in the Sextant output channel', async () =>
-    hostArrivals(wb).find((t) => t >= keydownAt && t <= req.receivedAt),
-  ).catch(() => Number.NaN);
-  return { total: req.receivedAt - keydownAt, hop: arrived - keydownAt, own: req.receivedAt - arrived };
+  const reused = req.reusedConnection;
+  const none = { total: Number.NaN, hop: Number.NaN, own: Number.NaN, steps: new Map<string, number>(), reused };
+  if (keydownAt === undefined) return none;
+  // The window's "first request" line says when the message reached the host (vscode/first-send-clock.ts)
+  // and how long each of Sextant's steps took; a build without that line gives the total alone.
+  const line = await poll('the "first request" line in the Sextant output channel', async () =>
+    hostArrivals(wb).find((l) => l.at >= keydownAt && l.at <= req.receivedAt),
+  ).catch(() => undefined);
+  if (!line) return { ...none, total: req.receivedAt - keydownAt };
+  const total = req.receivedAt - keydownAt;
+  return { total, hop: line.at - keydownAt, own: req.receivedAt - line.at, steps: line.steps, reused };
 }
 
-/** Every "first request" arrival time (epoch ms) in the Sextant logs of this run's windows. */
-function hostArrivals(wb: Workbench): number[] {
+/** Every "first request" line in the Sextant logs of this run's windows: its arrival (epoch ms) and steps. */
+function hostArrivals(wb: Workbench): { at: number; steps: Map<string, number> }[] {
   const logs = findFiles(join(wb.paths.userDataDir, 'logs'), (f) => /(^|\/)(\d+-)?Sextant\.log$/.test(f));
   return logs.flatMap((f) =>
-    [...readFileSync(f, 'utf8').matchAll(/first request: .*\(epoch ([\d.]+) ms\)/g)].map((m) => Number(m[1])),
+    [...readFileSync(f, 'utf8').matchAll(/first request: .*\(epoch ([\d.]+) ms\)(?:; steps \(ms\): (.*))?/g)].map(
+      (m) => ({
+        at: Number(m[1]),
+        steps: new Map(
+          (m[2] ?? '')
+            .split(', ')
+            .filter(Boolean)
+            .map((s) => {
+              const cut = s.lastIndexOf(' ');
+              return [s.slice(0, cut), Number(s.slice(cut + 1))] as [string, number];
+            }),
+        ),
+      }),
+    ),
   );
 }
 
@@ -203,6 +224,17 @@ e2e.scenario(
         `first use, ${what}: of which at the extension host → on the wire (Sextant) ms, median`,
         `${median(own).toFixed(1)} (${range(own)})`,
       );
+      figure(
+        `first use, ${what}: requests sent on a warmed connection`,
+        `${tries.filter((t) => t.reused).length} of ${tries.length}`,
+      );
+      // Sextant's part step by step: each step's median over the tries, in the order they ran.
+      const names = [...new Set(tries.flatMap((t) => [...t.steps.keys()]))];
+      if (names.length)
+        figure(
+          `first use, ${what}: Sextant's steps ms, medians`,
+          names.map((n) => `${n} ${median(tries.map((t) => t.steps.get(n) ?? Number.NaN)).toFixed(1)}`).join(', '),
+        );
       figure(`first use, ${what}: before (ba89492, medians of three runs) ms`, baseline.join(', '));
     };
     report('typed as the view opens', atOnce, BASELINE.atOnce);

@@ -15,6 +15,7 @@ import { dispatchInbound, parseInbound, type Inbound, type Outbound } from '../p
 import { createInboundHandlers, type HandlerHost } from './handlers';
 import type { SlotRooting } from './worktree-slots';
 import { offerRunningElsewhere } from './running-elsewhere-offer';
+import { markFirstRequest } from '../core/util/first-request-trace';
 
 /** Messages queued while a turn runs (workspace state: a reloaded window still shows and sends them). */
 const QUEUE_KEY = 'sextant.queuedMessages';
@@ -93,12 +94,14 @@ export function createChatHub(
         handle: async (raw) => {
           services.arrived(raw);
           const parsed = parseInbound(raw);
+          markFirstRequest('parsed');
           if (!parsed.ok) {
             services.log.warn(parsed.error.message);
             post({ type: 'protocolError', error: parsed.error });
             return;
           }
           await services.beforeHandle(parsed.message.type);
+          markFirstRequest('last chat reopened');
           handlers ??= createInboundHandlers({
             ...services.handlers(),
             ...rooting?.handlers(),

@@ -25,6 +25,11 @@ export interface RequestWarmUpDeps {
   rehearse?(rehearsal: NonNullable<WarmedModel['rehearsal']>, model: string): Promise<void>;
   /** Opens (or keeps) the connection to that URL; warm-connection.ts unless a test says otherwise. */
   connect?(baseUrl: string): Promise<void>;
+  /**
+   * Runs, read-only, the part of a request that reads the project (its rules and skills), its result
+   * dropped: the files are in the OS's cache and the code that reads them compiled when the user sends.
+   */
+  prepare?(): Promise<unknown>;
   now?(): number;
 }
 
@@ -32,8 +37,6 @@ export class RequestWarmUp {
   private readonly throttle: Throttle;
   /** A re-warm under way: another one would only open a second connection beside it. */
   private busy = false;
-  /** Provider kinds whose request path has run once in this process (compiled code stays compiled). */
-  private readonly rehearsed = new Set<string>();
 
   constructor(private readonly deps: RequestWarmUpDeps) {
     this.throttle = new Throttle(COMPOSING_INTERVAL_MS, deps.now);
@@ -60,9 +63,11 @@ export class RequestWarmUp {
   private async run(model: string, atStart: boolean): Promise<void> {
     this.busy = true;
     try {
+      const project = this.deps.prepare?.().catch(() => undefined);
       const to = await this.model(model);
       if (to) await this.ready(to);
       else if (atStart) await warmHttpClient();
+      await project;
     } catch {
       // Best effort: the request meets (and reports) any problem itself.
     } finally {
@@ -70,12 +75,13 @@ export class RequestWarmUp {
     }
   }
 
-  /** The request path rehearsed (once per kind), then the connection to the model's server opened. */
+  /**
+   * The request path rehearsed, then the connection to the model's server opened. Rehearsed at each warm-up,
+   * not once: V8 drops the compiled code of functions that have not run for a while (bytecode flushing),
+   * so a path rehearsed at start-up was cold again by the time a person sent their first message.
+   */
   private async ready(to: WarmedModel): Promise<void> {
-    if (to.rehearsal && !this.rehearsed.has(to.kind)) {
-      this.rehearsed.add(to.kind);
-      await (this.deps.rehearse ?? rehearseModelRequest)(to.rehearsal, to.model).catch(() => undefined);
-    }
+    if (to.rehearsal) await (this.deps.rehearse ?? rehearseModelRequest)(to.rehearsal, to.model).catch(() => undefined);
     await this.connect(to.baseUrl);
   }
 

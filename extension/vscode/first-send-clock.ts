@@ -5,6 +5,7 @@
 // event goes out after the model call is dispatched), so saying it costs the request nothing.
 import type { Outbound } from '../protocol';
 import type { Logger } from '../core/ports';
+import { endFirstRequestTrace, startFirstRequestTrace } from '../core/util/first-request-trace';
 
 export class FirstSendClock {
   private arrivedAt: number | undefined;
@@ -16,6 +17,7 @@ export class FirstSendClock {
   arrived(raw: unknown): void {
     if (this.arrivedAt !== undefined || (raw as { type?: unknown } | null)?.type !== 'send') return;
     this.arrivedAt = performance.timeOrigin + performance.now();
+    startFirstRequestTrace();
   }
 
   /** Every message the chats post: the first request's `started` event says it is under way. */
@@ -24,9 +26,10 @@ export class FirstSendClock {
     if (!message.envelopes.some((e) => e.event.type === 'started')) return;
     this.said = true;
     const at = this.arrivedAt;
+    const steps = endFirstRequestTrace();
     this.log.info(
       `first request: its message from the chat view reached the extension host at ${new Date(at).toISOString()} ` +
-        `(epoch ${at.toFixed(1)} ms)`,
+        `(epoch ${at.toFixed(1)} ms)${steps ? `; steps (ms): ${steps}` : ''}`,
     );
   }
 }

@@ -380,7 +380,7 @@ export async function createRuntime(
       await store.close();
     },
   };
-  const warmUp = new RequestWarmUp({ warmModel: (model) => providers.warm(model) });
+  const warmUp = new RequestWarmUp({ warmModel: (model) => providers.warm(model), prepare: () => project.load(true) });
   // What every slot's handler table shares; each slot adds its controller, queue and post.
   const handlerParts = sharedHandlerParts({
     composing: (model) => void warmUp.composing(model),

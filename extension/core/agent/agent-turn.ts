@@ -37,6 +37,7 @@ import type { TelemetryScope } from '../telemetry/telemetry-sink';
 import { auditWithTelemetry } from '../telemetry/traced-audit';
 import type { SteerSource } from './steering';
 import type { ImageBlock } from '../extensions/images/chat-images';
+import { markFirstRequest } from '../util/first-request-trace';
 
 export interface AgentTurnRequest {
   text: string;
@@ -85,6 +86,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
   const permissions = base && gateWithRunGrant(base, r.planGrant);
   if (permissions && r.planGrant) auditPlanGrant(services.tools.audit, s.id, services.host.newId(), r.planGrant);
   const text = await withCommandOutputs(services, r, permissions, s.tools);
+  markFirstRequest('command lines run');
   if (signal.aborted) return;
   // Files another running chat changed ask before this one writes them; this one's writes are recorded.
   const guarded = turnWriteGuard(services, () => ({ id: s.id, title: s.title }), r.beforeWrite, r.beforeCommand);
@@ -92,6 +94,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
   const beforeCommand = guarded?.beforeCommand ?? r.beforeCommand;
   // SessionStart (the session's first turn) and UserPromptSubmit hooks: context for the model, or a block.
   const opening = hooks ? await promptHooks(hooks, text, s.modelMessages.length === 0, signal) : undefined;
+  markFirstRequest('prompt hooks');
   if (signal.aborted) return;
   for (const note of opening?.notes ?? []) yield { type: 'notice', text: note } as TurnEvent;
   if (opening?.blocked !== undefined) {
@@ -105,8 +108,10 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
   };
   if (opening?.context || text !== r.text) yield { type: 'prompt', message: userMessage } as TurnEvent;
   await services.tools.prepareTools?.(r.mode, r.signal);
+  markFirstRequest('tools prepared');
   if (r.signal.aborted) return;
   const prompt = await turnPrompt(services, r.mode, s.createdAt);
+  markFirstRequest('system prompt');
   const { tools, system } = prompt;
   for (const text of skippedRulesNotices(s.tools.extras, prompt.rules))
     yield { type: 'notice', kind: 'info', text } as TurnEvent;
@@ -114,6 +119,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
   const near = (extra: number, midTurn: boolean) =>
     compactNearWindow(chat, services, { target, fixedTokens, extraTokens: extra, signal, budget, midTurn, hooks });
   const first = await near(estimateTextTokens(text), false);
+  markFirstRequest('compaction check');
   if (signal.aborted) return;
   for (const ev of first?.events ?? []) yield ev;
   // The marker reaches the chat when the outbox flushes: the compaction in force is taken from here.
@@ -164,6 +170,7 @@ export async function* agentTurn(chat: CurrentChat, services: ChatServices, r: A
           ...(hooks ? { hooks } : {}),
         })
       : undefined;
+  markFirstRequest('sub-agents');
   for (const problem of delegation?.problems ?? []) {
     // Once per chat and file: the other definitions load; this one is named until it is fixed.
     const shown = (s.tools.extras.get(SHOWN_PROBLEMS) as Set<string> | undefined) ?? new Set<string>();

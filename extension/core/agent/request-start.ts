@@ -20,6 +20,7 @@ import { type Attachment, attachmentMeta } from '../extensions/references/attach
 import { type CheckedImageSet, storeChatImages } from '../extensions/images/chat-images';
 import type { ChatServices } from './chat-services';
 import type { CurrentChat } from './current-chat';
+import { markFirstRequest } from '../util/first-request-trace';
 
 export interface RequestStart {
   requestId: string;
@@ -106,6 +107,7 @@ export function announcingProvider(
         [Symbol.asyncIterator]() {
           if (!announced) {
             announced = true;
+            markFirstRequest('model call made');
             afterSent(sent);
           }
           return inner[Symbol.asyncIterator]();

@@ -26,6 +26,7 @@ import { type SteerSource, steerNotice } from './steering';
 import { runToolCalls } from './tool-step';
 import type { AutoReviewer } from './auto-review/auto-reviewer';
 import { addReviewSpent } from './auto-review/review-usage';
+import { markFirstRequest } from '../util/first-request-trace';
 
 /** What the loop needs from the tool registry. */
 export interface ToolRuntime {
@@ -142,6 +143,7 @@ export async function* runTurn(
     const thinkingBlocks: ThinkingBlock[] = [];
     let openBlock: Extract<ThinkingBlock, { type: 'thinking' }> | undefined;
     const toolCalls: ToolCall[] = [];
+    markFirstRequest('turn set up');
     try {
       const stream = opts.provider.stream(
         {

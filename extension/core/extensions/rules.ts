@@ -47,8 +47,30 @@ export async function discoverRules(files: ProjectFiles): Promise<RulesFile[]> {
   const home = files.home();
   const roots = files.roots();
   const label = (abs: string) => labelOf(abs, roots, home);
+  // Every place a rules file may be is read at once (each read is a few awaited file operations, ~10
+  // places: one after the other they were most of the system prompt's time on a first request); the
+  // files are then taken in prompt order, so the result is the same as reading them one by one.
+  const reads = new Map<string, ReturnType<ProjectFiles['readText']>>();
+  const readOnce = (abs: string) => {
+    let r = reads.get(abs);
+    if (!r) {
+      r = files.readText(abs, RULES_FILE_MAX_BYTES);
+      // Awaited below in order; one that fails before its turn is not an unhandled rejection meanwhile.
+      r.catch(() => undefined);
+      reads.set(abs, r);
+    }
+    return r;
+  };
+  const places = (root: string) => [
+    ...ROOT_RULES_FILES.map((name) => path.join(root, name)),
+    path.join(root, MEMORY_RULES_FILE),
+  ];
+  for (const abs of home ? [...USER_RULES_FILES, MEMORY_RULES_FILE].map((n) => path.join(home, n)) : []) readOnce(abs);
+  for (const abs of roots.flatMap(places)) readOnce(abs);
+  const ruleDirs = new Map(roots.map((root) => [root, files.list(path.join(root, '.sextant', 'rules'))]));
+  for (const listed of ruleDirs.values()) listed.catch(() => undefined);
   const add = async (abs: string, scope: RulesFile['scope'], allowed: string[], depth: number) => {
-    const read = await files.readText(abs, RULES_FILE_MAX_BYTES);
+    const read = await readOnce(abs);
     if (!read) return;
     if (read.refused) {
       // Named, never read: the user sees why (a notice in the chat, the context popover).
@@ -99,11 +121,12 @@ export async function discoverRules(files: ProjectFiles): Promise<RulesFile[]> {
   for (const root of roots) {
     for (const name of ROOT_RULES_FILES.slice(0, 3)) await add(path.join(root, name), 'workspace', roots, 0);
     const rulesDir = path.join(root, '.sextant', 'rules');
-    const entries = (await files.list(rulesDir))
+    const entries = (await (ruleDirs.get(root) ?? files.list(rulesDir)))
       .filter((e) => e.type !== 'directory' && e.name.endsWith('.md'))
-      .map((e) => e.name)
+      .map((e) => path.join(rulesDir, e.name))
       .sort();
-    for (const name of entries) await add(path.join(rulesDir, name), 'workspace', roots, 0);
+    for (const abs of entries) readOnce(abs);
+    for (const abs of entries) await add(abs, 'workspace', roots, 0);
     for (const name of ROOT_RULES_FILES.slice(3)) await add(path.join(root, name), 'workspace', roots, 0);
     await add(path.join(root, MEMORY_RULES_FILE), 'workspace', roots, 0);
   }

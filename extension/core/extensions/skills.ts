@@ -12,6 +12,8 @@ const DESCRIPTION_MAX = 1_024;
 /** At most this many skills are listed (the list sits in every request's prefix). */
 export const MAX_SKILLS = 100;
 const SKILL_MAX_BYTES = 512_000;
+/** SKILL.md files read at once. */
+const READ_BATCH = 16;
 
 /** Where skills are looked for, workspace first (a workspace skill wins over a user's of the same name). */
 export const WORKSPACE_SKILL_DIRS = ['.sextant/skills', '.claude/skills'] as const;
@@ -40,11 +42,27 @@ export async function discoverSkills(files: ProjectFiles): Promise<Skill[]> {
   for (const p of files.plugins?.() ?? [])
     for (const base of p.skills)
       places.push({ base, label: `plugin ${p.name}/${path.relative(p.root, base)}`, scope: 'user', ns: p.name });
-  for (const place of places) {
-    const entries = (await files.list(place.base)).filter((e) => e.type !== 'file').map((e) => e.name);
-    for (const folder of entries.sort()) {
+  // Every place is listed, and each place's SKILL.md files read, at once (one after the other, these small
+  // reads were a good part of a first request's time); the skills are then taken in the same fixed order.
+  const listed = await Promise.all(places.map((place) => files.list(place.base)));
+  for (const [i, place] of places.entries()) {
+    if (found.size >= MAX_SKILLS) break;
+    const folders = (listed[i] ?? [])
+      .filter((e) => e.type !== 'file')
+      .map((e) => e.name)
+      .sort();
+    // In batches: a folder of thousands is not read (up to SKILL_MAX_BYTES each) all at once.
+    let reads: Awaited<ReturnType<ProjectFiles['readText']>>[] = [];
+    for (const [j, folder] of folders.entries()) {
+      if (found.size >= MAX_SKILLS) break;
+      if (j % READ_BATCH === 0)
+        reads = await Promise.all(
+          folders
+            .slice(j, j + READ_BATCH)
+            .map((f) => files.readText(path.join(place.base, f, 'SKILL.md'), SKILL_MAX_BYTES)),
+        );
       const dir = path.join(place.base, folder);
-      const read = await files.readText(path.join(dir, 'SKILL.md'), SKILL_MAX_BYTES);
+      const read = reads[j % READ_BATCH];
       if (!read?.text) continue;
       const fm = parseFrontmatter(read.text);
       const label = `${place.label}/${folder}`;

@@ -4,6 +4,7 @@
 // server asks for more than MAX_RETRY_WAIT_MS, the response is marked `x-should-retry: false`,
 // so the error surfaces at once and says how long the server wants us to wait.
 import { retryAfterMs } from './errors';
+import { markFirstRequest } from '../util/first-request-trace';
 
 export const SDK_MAX_RETRIES = 2;
 export const MAX_RETRY_WAIT_MS = 60_000;
@@ -15,6 +16,7 @@ export function boundedRetryFetch(
   maxWaitMs = MAX_RETRY_WAIT_MS,
 ): FetchLike {
   return async (input, init) => {
+    markFirstRequest('SDK request built');
     const res = await inner(input, init);
     if (res.status !== 429 && res.status < 500) return res;
     const wait = retryAfterMs(res.headers);

@@ -4,13 +4,15 @@
 import * as fs from 'node:fs';
 import type { JournalRecord, Logger } from '../ports';
 import { listSegments, readSegment, type JournalWriter } from './journal';
+import type { JournalTails } from './journal-tails';
 import { writerIsAlive } from './lock';
 import type { Hwm } from './open-db';
 import type { Projection } from './projection';
 
 /**
  * Applies every journal record beyond the high-water marks (skipping `skipWriter`), oldest first,
- * raising `hwm` as it goes. Returns how many records were applied.
+ * raising `hwm` as it goes. Returns how many records were applied. With `tails`, each segment is read
+ * only from where the last replay with the same tails left it.
  */
 export function replayJournals(
   dir: string,
@@ -18,12 +20,16 @@ export function replayJournals(
   skipWriter: string | undefined,
   projection: Projection,
   log: Logger,
+  tails?: JournalTails,
 ): number {
   const byWriter = new Map<string, Array<{ seq: number; record: JournalRecord }>>();
-  for (const seg of listSegments(dir)) {
+  const segments = listSegments(dir);
+  tails?.keepOnly(new Set(segments.map((s) => s.file)));
+  for (const seg of segments) {
     if (seg.writer === skipWriter) continue;
     const from = hwm.get(seg.writer) ?? 0;
-    const lines = readSegment(seg.file, log).filter((l) => l.seq > from);
+    const read = tails ? tails.linesSince(seg.file, log) : readSegment(seg.file, log);
+    const lines = read.filter((l) => l.seq > from);
     if (lines.length === 0) continue;
     let list = byWriter.get(seg.writer);
     if (!list) {

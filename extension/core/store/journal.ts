@@ -61,6 +61,11 @@ export function readSegment(file: string, log?: Logger): JournalLine[] {
   } catch {
     return [];
   }
+  return parseJournalLines(text, file, log);
+}
+
+/** The records in a segment's text, one per line; a line that does not parse is skipped (and said). */
+export function parseJournalLines(text: string, file: string, log?: Logger): JournalLine[] {
   const out: JournalLine[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {

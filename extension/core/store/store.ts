@@ -19,6 +19,7 @@ import type { Embedder } from './embeddings';
 import { exportSession, type ExportFormat } from './export';
 import { JournalWriter } from './journal';
 import { deleteCoveredSegments, replayJournals } from './journal-replay';
+import { JournalTails } from './journal-tails';
 import { acquireLock } from './lock';
 import type { MemoryHit, MemorySearchOptions } from './memory-query';
 import { loadDatabase, type Hwm, type LoadedDb, writeSnapshotMarks } from './open-db';
@@ -70,6 +71,8 @@ class Store implements SessionStore {
   private readonly projection: Projection;
   private readonly journal: JournalWriter;
   private hwm: Hwm;
+  /** How far each journal segment was read: a refresh reads only what other windows appended since. */
+  private tails = new JournalTails();
   private state: LoadedDb;
   private readonly snapshots: SnapshotSchedule;
   private chain: Promise<void> = Promise.resolve();
@@ -116,7 +119,7 @@ class Store implements SessionStore {
     this.projection = new Projection(loaded.db, this.blobs, this.log, this.cold);
     this.prep = new RecordPrep(this.images, this.writerId, opts);
     this.runs = new SessionRuns(this.writerId, this.now, () => this.db, this);
-    const replayed = replayJournals(this.dir, this.hwm, undefined, this.projection, this.log);
+    const replayed = replayJournals(this.dir, this.hwm, undefined, this.projection, this.log, this.tails);
     this.journal = opts.journal ?? new JournalWriter(opts.dir, this.writerId, opts.fsync ?? 'batch');
     this.snapshots = new SnapshotSchedule({
       now: this.now,
@@ -247,7 +250,7 @@ class Store implements SessionStore {
 
   /** Picks up what other windows appended since (their journals), without writing anything. */
   refresh(): void {
-    if (!this.closed) replayJournals(this.dir, this.hwm, this.writerId, this.projection, this.log);
+    if (!this.closed) replayJournals(this.dir, this.hwm, this.writerId, this.projection, this.log, this.tails);
   }
 
   // ---- snapshots ----------------------------------------------------------------------------
@@ -275,7 +278,7 @@ class Store implements SessionStore {
       this.journal.rotate();
       const key = readMeta(dbPath(this.dir))?.sha256 ?? 'none';
       if (key !== this.state.currentKey) await this.reload();
-      else replayJournals(this.dir, this.hwm, this.writerId, this.projection, this.log);
+      else replayJournals(this.dir, this.hwm, this.writerId, this.projection, this.log, this.tails);
       const db = this.db;
       this.projection.materialize();
       if (this.upkeep.retentionDue()) this.upkeep.retentionPass(false);
@@ -369,7 +372,9 @@ class Store implements SessionStore {
     this.state = loaded;
     this.hwm = new Map(loaded.hwm);
     this.projection.reset(loaded.db);
-    replayJournals(this.dir, this.hwm, undefined, this.projection, this.log);
+    // Every journal is read again over the new snapshot, from its first byte.
+    this.tails = new JournalTails();
+    replayJournals(this.dir, this.hwm, undefined, this.projection, this.log, this.tails);
     old.close();
   }
 

@@ -5,6 +5,7 @@
 // recorded earlier, that bookkeeping runs while a fresh connection is being opened and the request
 // waits for it. Another request finishing first only brings the record forward, as before this existed.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { markFirstRequest } from '../../core/util/first-request-trace';
 
 const BODY_SENT = 'undici:request:bodySent';
 /** Long enough for a local or warm connection; on a slower one the record is made while it opens. */
@@ -15,6 +16,7 @@ export function whenRequestWritten(done: () => void, capMs = CAP_MS): void {
   const finish = () => {
     if (called) return;
     called = true;
+    markFirstRequest('written');
     unsubscribe(BODY_SENT, finish);
     clearTimeout(timer);
     // After the write's own turn of the event loop, so the bytes leave before the bookkeeping starts.

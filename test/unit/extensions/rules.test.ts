@@ -129,3 +129,40 @@ test('nested AGENTS.md / CLAUDE.md between the root and a file are given once ea
   assert.deepEqual(await nestedRulesFor(p.files, path.join(p.root, 'other/file.ts'), given), []);
   assert.deepEqual(await nestedRulesFor(p.files, '/somewhere/else.ts', given), []);
 });
+
+test('the rules files are read at once, yet come in prompt order whatever read finished first', async () => {
+  const p = await projectOnDisk(
+    {
+      'AGENTS.md': 'agents rules',
+      'CLAUDE.md': 'claude rules',
+      '.sextant/rules/a.md': 'rule a',
+      'TOOLS.md': 'tools rules',
+    },
+    { '.sextant/AGENTS.md': 'my own rules' },
+  );
+  // Reads that finish in reverse order of starting, and a count of how many are under way together.
+  let inFlight = 0;
+  let most = 0;
+  let started = 0;
+  const slow: typeof p.files = {
+    ...p.files,
+    async readText(abs, maxBytes) {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      const delay = 40 - Math.min(started++, 39);
+      await new Promise((r) => setTimeout(r, delay));
+      try {
+        return await p.files.readText(abs, maxBytes);
+      } finally {
+        inFlight--;
+      }
+    },
+  };
+  const rules = await discoverRules(slow);
+  assert.ok(most >= 5, `the candidate files are read together (at most ${most} at once)`);
+  assert.deepEqual(
+    rules.map((r) => r.label),
+    ['~/.sextant/AGENTS.md', 'AGENTS.md', 'CLAUDE.md', '.sextant/rules/a.md', 'TOOLS.md'],
+  );
+  assert.deepEqual(rules, await discoverRules(p.files), 'the same as read one by one');
+});

@@ -1,8 +1,8 @@
 // The `composing` message while the user types: the view throttles it (composing-signal.ts), and the host
 // (first-request-warm-up.ts) opens the model's connection again — through the real provider registry and
 // Node's fetch to a local server — at most once per interval, with no key sent, no body and never a model
-// request (the SDK's request path is rehearsed once on a throwaway local client); with no key for the
-// model, nothing at all.
+// request (the SDK's request path is rehearsed on a throwaway local client at each warm-up, and the
+// project's rules read, read-only); with no key for the model, nothing is sent at all.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -142,15 +142,21 @@ describe('the host’s re-warm while the user types', () => {
       }),
     });
     const c = clock();
-    const warmUp = new RequestWarmUp({ warmModel: (model) => registry.warm(model), now: c.now });
+    /** Each time the project's part of a request was run ahead (its result dropped). */
+    let prepared = 0;
+    const warmUp = new RequestWarmUp({
+      warmModel: (model) => registry.warm(model),
+      now: c.now,
+      prepare: async () => void prepared++,
+    });
     /** Model requests to the configured server (there must be none). */
     const modelRequests = () => streamed.filter((u) => u === baseUrl).length;
-    return { warmUp, c, made, streamed, modelRequests };
+    return { warmUp, c, made, streamed, modelRequests, prepared: () => prepared };
   }
 
   test('with a key: one GET to the configured base URL per interval — no key, no body, no model request', async () => {
     seen.length = 0;
-    const { warmUp, c, made, streamed, modelRequests } = warmUpWith({ 'sextant.apiKey.local': KEY });
+    const { warmUp, c, made, streamed, modelRequests, prepared } = warmUpWith({ 'sextant.apiKey.local': KEY });
     // A burst of keys within the interval: one connection warm-up.
     await Promise.all([warmUp.composing('local/m'), warmUp.composing('local/m'), warmUp.composing('local/m')]);
     c.advance(COMPOSING_INTERVAL_MS - 1);
@@ -174,23 +180,27 @@ describe('the host’s re-warm while the user types', () => {
       ['GET', 'GET'],
     );
     assert.equal(modelRequests(), 0, 'composing never sends a model request');
-    // The SDK's request path ran once (not per composing), on a throwaway client: another URL on this
-    // machine, a placeholder key, none of the config's headers.
-    assert.equal(streamed.length, 1);
-    const rehearsal = made.find((m) => m.baseUrl !== baseUrl);
-    assert.ok(rehearsal, 'a throwaway client was made');
-    assert.ok(rehearsal.baseUrl?.startsWith('http://127.0.0.1:') && streamed[0] === rehearsal.baseUrl);
-    assert.notEqual(rehearsal.apiKey, KEY);
-    assert.equal(rehearsal.headers, undefined);
+    // The SDK's request path ran at each warm-up (compiled code V8 drops when idle is compiled again), on
+    // throwaway clients: another URL on this machine, a placeholder key, none of the config's headers.
+    assert.equal(streamed.length, 2);
+    const rehearsals = made.filter((m) => m.baseUrl !== baseUrl);
+    assert.equal(rehearsals.length, 2, 'a throwaway client per rehearsal');
+    for (const rehearsal of rehearsals) {
+      assert.ok(rehearsal.baseUrl?.startsWith('http://127.0.0.1:') && streamed.includes(rehearsal.baseUrl));
+      assert.notEqual(rehearsal.apiKey, KEY);
+      assert.equal(rehearsal.headers, undefined);
+    }
+    assert.equal(prepared(), 2, "the project's rules read ahead at each warm-up");
   });
 
   test('without a key, or for an unknown model: nothing is sent at all', async () => {
     seen.length = 0;
-    const { warmUp, c, made, streamed } = warmUpWith({});
+    const { warmUp, c, made, streamed, prepared } = warmUpWith({});
     await warmUp.composing('local/m');
     c.advance(COMPOSING_INTERVAL_MS);
     await warmUp.composing('nowhere/model');
     assert.deepEqual(seen, []);
+    assert.equal(prepared(), 2, 'the local read-ahead still runs (nothing leaves the machine)');
     assert.deepEqual(streamed, [], 'no request, not even a rehearsal');
     assert.ok(made.every((m) => m.baseUrl === baseUrl && m.apiKey === undefined));
   });
