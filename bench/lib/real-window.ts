@@ -59,6 +59,8 @@ interface FirstUse {
   steps: Map<string, number>;
   /** The request went on a connection that had carried a request before (the warm-up's GET). */
   reused: boolean;
+  /** How that window's runtime met V8's code cache (runtime-host.ts's "runtime ready" line). */
+  codeCache: string;
 }
 
 /** Sends `text` from the composer and returns ms from the keydown inside the webview to the request. */
@@ -74,7 +76,14 @@ async function keydownToWire(wb: Workbench, fake: FakeLlm, text: string, answer:
   const keydownAt = await wb.keydownAt();
   await poll(`the answer "${answer}"`, async () => (await wb.articles('Sextant').last().innerText()).includes(answer));
   const reused = req.reusedConnection;
-  const none = { total: Number.NaN, hop: Number.NaN, own: Number.NaN, steps: new Map<string, number>(), reused };
+  const none = {
+    total: Number.NaN,
+    hop: Number.NaN,
+    own: Number.NaN,
+    steps: new Map<string, number>(),
+    reused,
+    codeCache: '?',
+  };
   if (keydownAt === undefined) return none;
   // The window's "first request" line says when the message reached the host (vscode/first-send-clock.ts)
   // and how long each of Sextant's steps took; a build without that line gives the total alone.
@@ -83,15 +92,17 @@ async function keydownToWire(wb: Workbench, fake: FakeLlm, text: string, answer:
   ).catch(() => undefined);
   if (!line) return { ...none, total: req.receivedAt - keydownAt };
   const total = req.receivedAt - keydownAt;
-  return { total, hop: line.at - keydownAt, own: req.receivedAt - line.at, steps: line.steps, reused };
+  const codeCache = /runtime ready in .*\(code cache: (\w+)\)/.exec(readFileSync(line.file, 'utf8'))?.[1] ?? '?';
+  return { total, hop: line.at - keydownAt, own: req.receivedAt - line.at, steps: line.steps, reused, codeCache };
 }
 
 /** Every "first request" line in the Sextant logs of this run's windows: its arrival (epoch ms) and steps. */
-function hostArrivals(wb: Workbench): { at: number; steps: Map<string, number> }[] {
+function hostArrivals(wb: Workbench): { at: number; steps: Map<string, number>; file: string }[] {
   const logs = findFiles(join(wb.paths.userDataDir, 'logs'), (f) => /(^|\/)(\d+-)?Sextant\.log$/.test(f));
   return logs.flatMap((f) =>
     [...readFileSync(f, 'utf8').matchAll(/first request: .*\(epoch ([\d.]+) ms\)(?:; steps \(ms\): (.*))?/g)].map(
       (m) => ({
+        file: f,
         at: Number(m[1]),
         steps: new Map(
           (m[2] ?? '')
@@ -225,6 +236,12 @@ e2e.scenario(
         `${median(own).toFixed(1)} (${range(own)})`,
       );
       figure(
+        `first use, ${what}: each try ms, total (VS Code's hop + Sextant's part) [code cache]`,
+        tries
+          .map((t) => `${t.total.toFixed(0)} (${t.hop.toFixed(0)} + ${t.own.toFixed(0)}) [${t.codeCache}]`)
+          .join(', '),
+      );
+      figure(
         `first use, ${what}: requests sent on a warmed connection`,
         `${tries.filter((t) => t.reused).length} of ${tries.length}`,
       );
@@ -268,9 +285,16 @@ e2e.scenario(
       .filter((g) => !pauses.includes(g.at));
     const ends = (xs: number[]) =>
       `${median(xs.slice(0, WINDOW)).toFixed(1)} → ${median(xs.slice(-WINDOW)).toFixed(1)}`;
+    const windowPart = split.map((g) => g.window);
     figure(
       `long run${process.env.REAL_WINDOW_HIDE ? ', view hidden' : ''}: of which the window's part ms, first → last`,
-      ends(split.map((g) => g.window)),
+      ends(windowPart),
+    );
+    // What Sextant does per step (the window's part, without the bench's own fake server, whose part grows
+    // with the request it parses): the goal's figure.
+    figure(
+      `long run${process.env.REAL_WINDOW_HIDE ? ', view hidden' : ''}: the window's part, last ÷ first (goal ≤ 1.1)`,
+      Number((median(windowPart.slice(-WINDOW)) / median(windowPart.slice(0, WINDOW))).toFixed(2)),
     );
     figure(
       'long run: of which the fake server’s part (in the bench) ms, first → last',
@@ -286,7 +310,10 @@ e2e.scenario(
     const hidden = process.env.REAL_WINDOW_HIDE ? ', view hidden' : '';
     figure(`long run${hidden}: ms per step, median of the first ${WINDOW}`, Number(start.toFixed(1)));
     figure(`long run${hidden}: ms per step, median of the last ${WINDOW}`, Number(end.toFixed(1)));
-    figure(`long run${hidden}: last ÷ first (goal ≤ 1.1)`, Number((end / start).toFixed(2)));
+    figure(
+      `long run${hidden}: whole step (the fake server's part too), last ÷ first`,
+      Number((end / start).toFixed(2)),
+    );
     figure('long run: last ÷ first before (ba89492, three runs)', BASELINE.longRun.join(', '));
     const body = JSON.stringify(all[all.length - 1].body).length;
     figure('long run: request body at the last step KB', Number((body / 1024).toFixed(1)));

@@ -5,17 +5,14 @@
 // every other bundle of the same folder the command requires later (provider-openai.js, mcp-client.js):
 // the provider's SDK is compiled before the first request leaves.
 //
-// The cache sits in `<SEXTANT_HOME>/cache/` (owner-only, like the rest of the folder). Its file name
-// carries a hash of the bundle's bytes, the Node version and the architecture, so an upgraded bundle or
-// Node never reads a stale one; V8 itself rejects data from another V8 or other flags (then it is
-// rewritten). Whoever can write that folder can already change the user's settings and MCP servers, so
-// it trusts nothing new. Any failure falls back to a plain require: the cache only ever saves time.
-import { createHash } from 'node:crypto';
+// The cache sits in `<SEXTANT_HOME>/cache/` (owner-only, like the rest of the folder); how a cache file is
+// named and checked is platform/code-cache.ts, which the extension's runtime uses too. Any failure falls
+// back to a plain require: the cache only ever saves time.
 import { channel } from 'node:diagnostics_channel';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import * as path from 'node:path';
-import * as vm from 'node:vm';
+import { compileWithV8Cache, type V8CachedBundle } from '../platform/code-cache';
 import { noteCodeCache } from './startup-trace';
 
 type CompileCacheModule = { enableCompileCache?: (dir: string) => unknown };
@@ -76,30 +73,15 @@ function runThroughV8Cache(
   cacheDir: string,
   req: NodeJS.Require,
 ): boolean {
-  let script: vm.Script;
-  let used: boolean;
+  let bundle: V8CachedBundle;
   try {
-    const bytes = readFileSync(file);
-    // An ASCII bundle (esbuild.mjs checks it) decodes on Node's fast path to a one-byte string.
-    const source = bytes.toString('utf8');
-    const id = createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(bytes).digest('hex');
-    const base = path.basename(file);
-    const cacheFile = path.join(cacheDir, `${base}.${id.slice(0, 32)}.v8`);
-    let cachedData: Buffer | undefined;
-    try {
-      cachedData = readFileSync(cacheFile);
-    } catch {
-      // none yet: this run writes it
-    }
-    script = new vm.Script(Module.wrap(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
-    used = cachedData !== undefined && !script.cachedDataRejected;
-    if (!used) writeWhenTheRequestIsOut(() => writeCache(script, cacheDir, cacheFile, base));
+    bundle = compileWithV8Cache(file, cacheDir);
   } catch (err) {
     throw new CacheUnavailable(String(err));
   }
-  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-  wrapper.call(mod.exports, mod.exports, req, mod, file, path.dirname(file));
-  mod.loaded = true;
+  const used = bundle.cache === 'used';
+  if (!used) writeWhenTheRequestIsOut(() => bundle.write());
+  bundle.run(mod, req);
   return used;
 }
 
@@ -122,17 +104,4 @@ function writeWhenTheRequestIsOut(write: () => void): void {
   const undiciHeaders = channel('undici:request:headers');
   undiciHeaders.subscribe(onHeaders);
   process.once('exit', flush);
-}
-
-function writeCache(script: vm.Script, dir: string, file: string, base: string): void {
-  try {
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-    renameSync(tmp, file);
-    // Data for an older bundle or Node is never read again.
-    for (const f of readdirSync(dir))
-      if (f.startsWith(`${base}.`) && path.join(dir, f) !== file && f.endsWith('.v8')) rmSync(path.join(dir, f));
-  } catch {
-    // A cache that cannot be written costs the next run its compile time, nothing else.
-  }
 }

@@ -45,6 +45,8 @@ export interface ProvidersDeps {
   languageModels?: HostLanguageModels;
   /** The folder the provider SDK bundles (`provider-<kind>.js`) sit in. */
   bundleDir: string;
+  /** How a bundle is required (the extension's goes through V8's code cache); absent: `require`. */
+  requireBundle?(file: string): unknown;
   /** The administrator's managed settings (denied providers and models); absent: none. */
   managed?(): ManagedState;
 }
@@ -137,7 +139,8 @@ export class ProvidersHost {
     if (kind === 'vscode-lm')
       return Promise.resolve({ createProvider: (config) => createVscodeLmProvider(config, this.languageModels) });
     // Each SDK is its own bundle, loaded on the first request that needs it.
-    return Promise.resolve(require(path.join(this.deps.bundleDir, `provider-${kind}.js`)) as ProviderModule);
+    const file = path.join(this.deps.bundleDir, `provider-${kind}.js`);
+    return Promise.resolve((this.deps.requireBundle ? this.deps.requireBundle(file) : require(file)) as ProviderModule);
   };
 
   private newRegistry(): ProviderRegistry {

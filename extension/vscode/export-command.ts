@@ -37,6 +37,28 @@ export async function exportSessionToWorkspace(
   );
 }
 
+/** The sidebar chat exported from the history store: its diagrams drawn, the known keys redacted. */
+export async function exportStoredSession(
+  o: {
+    store: { ready: Promise<unknown>; exportSession: StoredExport };
+    current: ExportSource['current'];
+    secrets: Iterable<string>;
+  },
+  format: ExportFormat | undefined,
+  log: Logger,
+): Promise<void> {
+  await o.store.ready;
+  const mermaid = lazyMermaidRenderer(log);
+  const render: ExportSource['render'] = (id, f) => o.store.exportSession(id, f, { secrets: o.secrets, mermaid });
+  return exportSessionToWorkspace({ current: o.current, render }, format, log);
+}
+
+type StoredExport = (
+  sessionId: string,
+  format: ExportFormat,
+  opts: { secrets: Iterable<string>; mermaid: ReturnType<typeof lazyMermaidRenderer> },
+) => string | undefined;
+
 /** "Export Report…" and a report card's Export button: the report named, else one picked from the chat's. */
 export async function exportReportToWorkspace(
   reports: Report[],

@@ -26,8 +26,8 @@ export interface RequestWarmUpDeps {
   /** Opens (or keeps) the connection to that URL; warm-connection.ts unless a test says otherwise. */
   connect?(baseUrl: string): Promise<void>;
   /**
-   * Runs, read-only, the part of a request that reads the project (its rules and skills), its result
-   * dropped: the files are in the OS's cache and the code that reads them compiled when the user sends.
+   * Runs, read-only, the parts of a request that read (the project's rules and skills, the history's
+   * journals), results dropped: the files are in the OS's cache and the code compiled when the user sends.
    */
   prepare?(): Promise<unknown>;
   now?(): number;

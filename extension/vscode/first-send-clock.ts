@@ -7,11 +7,18 @@ import type { Outbound } from '../protocol';
 import type { Logger } from '../core/ports';
 import { endFirstRequestTrace, startFirstRequestTrace } from '../core/util/first-request-trace';
 
+const ENDS = new Set(['complete', 'error', 'aborted']);
+
 export class FirstSendClock {
   private arrivedAt: number | undefined;
   private said = false;
+  private ended = false;
 
-  constructor(private readonly log: Logger) {}
+  /** `firstRequestEnded`: once, when that request ends (its functions have all run: a code cache is made). */
+  constructor(
+    private readonly log: Logger,
+    private readonly firstRequestEnded?: () => void,
+  ) {}
 
   /** A raw message from a view, before anything else is done with it. */
   arrived(raw: unknown): void {
@@ -22,6 +29,15 @@ export class FirstSendClock {
 
   /** Every message the chats post: the first request's `started` event says it is under way. */
   observe(message: Outbound): void {
+    if (
+      this.said &&
+      !this.ended &&
+      message.type === 'events' &&
+      message.envelopes.some((e) => ENDS.has(e.event.type))
+    ) {
+      this.ended = true;
+      this.firstRequestEnded?.();
+    }
     if (this.said || this.arrivedAt === undefined || message.type !== 'events') return;
     if (!message.envelopes.some((e) => e.event.type === 'started')) return;
     this.said = true;

@@ -7,8 +7,15 @@ import type { Logger, SecretsPort } from '../core/ports';
 import { ProvidersHost as EngineProviders } from '../engine/providers';
 
 export class ProvidersHost extends EngineProviders {
-  constructor(secrets: SecretsPort, languageModels: LanguageModelsAdapter, log: Logger) {
+  constructor(
+    secrets: SecretsPort,
+    languageModels: LanguageModelsAdapter,
+    log: Logger,
+    /** Requires an SDK bundle through V8's code cache (code-cache.ts), as the runtime is. */
+    requireBundle?: (file: string) => unknown,
+  ) {
     super({
+      ...(requireBundle ? { requireBundle } : {}),
       secrets,
       log,
       languageModels,

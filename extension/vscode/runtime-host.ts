@@ -2,6 +2,7 @@
 // Kept tiny because it is part of the activation bundle.
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
+import { requireWithCodeCache } from '../platform/code-cache';
 import type { Outbound } from '../protocol/messages';
 import type * as RuntimeModule from './runtime';
 import type { AgentsTree } from './agents-tree';
@@ -25,10 +26,14 @@ export class RuntimeHost {
   get(): Promise<Runtime> {
     if (!this.runtime) {
       const started = performance.now();
-      // A path the bundler cannot follow: runtime.js is its own bundle, loaded only now.
+      // A path the bundler cannot follow: runtime.js is its own bundle, loaded only now — with the code
+      // V8 compiled for it in an earlier window (code-cache.ts), made again after this window's first request.
       const file = path.join(__dirname, 'runtime.js');
-      const mod = require(file) as typeof RuntimeModule;
-      this.runtime = mod
+      const bundle = requireWithCodeCache<typeof RuntimeModule>(
+        file,
+        path.join(this.context.globalStorageUri.fsPath, 'code-cache'),
+      );
+      this.runtime = bundle.exports
         .createRuntime(
           this.context,
           this.log,
@@ -38,9 +43,12 @@ export class RuntimeHost {
             visible: () => this.visible?.() ?? false,
           },
           this.agentsTree,
+          () => setImmediate(() => bundle.keep()),
         )
         .then((rt) => {
-          this.log.info(`runtime ready in ${(performance.now() - started).toFixed(1)} ms`);
+          this.log.info(
+            `runtime ready in ${(performance.now() - started).toFixed(1)} ms (code cache: ${bundle.cache})`,
+          );
           return rt;
         });
       this.runtime.catch((err) => {

@@ -22,8 +22,7 @@ import { redactLogSecrets } from './adapters/log-channel';
 import { CurrentSessionFile } from './current-session';
 import { DiffReviews } from './diff-review';
 import { configureEmbeddings } from './embeddings-host';
-import { exportReportToWorkspace, exportSessionToWorkspace, type ExportSource } from './export-command';
-import { lazyMermaidRenderer } from './mermaid-host';
+import { exportReportToWorkspace, exportStoredSession } from './export-command';
 import { openSourceQuote, registerSourceDocuments } from './source-quote';
 import { windowKeyCommands } from './window-key-commands';
 import { createPermissionHost } from './permission-host';
@@ -46,8 +45,7 @@ import { showStorage } from './storage-command';
 import { UsagePanel } from './usage-panel';
 import { onTrustGranted, ToolsHost } from './tools-host';
 import { WorkspaceSettingsFile } from './workspace-settings';
-import { FirstSendClock } from './first-send-clock';
-import { RequestWarmUp } from './first-request-warm-up';
+import { firstUseClock, windowWarmUp } from './first-use';
 import { whenRequestWritten } from '../platform/net/request-written';
 import type { SessionHub, SessionViewer } from '../core/sessions/session-hub';
 import type { SessionView } from '../core/sessions/session-view';
@@ -72,6 +70,8 @@ export async function createRuntime(
   sidebarViewer: SessionViewer,
   /** The Agents view's tree (registered at activation), when VS Code has made it. */
   agentsTree?: AgentsTree,
+  /** Once, when the window's first request has ended (runtime-host.ts writes the code cache then). */
+  firstRequestEnded?: () => void,
 ): Promise<Runtime> {
   // The chats and the sidebar exist only once everything they use does (below); what fires before then
   // (a setting read, a server's card) has no chat to reach, so these are read through `late`.
@@ -89,14 +89,14 @@ export async function createRuntime(
   // registered before any other listener, so every reaction to a change reads the new values.
   own(watchSettingsCache(workspaceSettings.onDidChange));
   void workspaceSettings.reload();
-  // Says when this window's first message reached the host (first use's split: VS Code's hop, Sextant's part).
-  const firstSend = new FirstSendClock(log);
+  // Times the first request; the SDK bundles' compiled code is kept for the next window (first-use.ts).
+  const { clock: firstSend, requireBundle } = firstUseClock(log, context.globalStorageUri.fsPath, firstRequestEnded);
   const secrets = own(secretsPort(context.secrets));
   // Trust settings are read from user settings only; say so when a workspace sets one.
   const ignoredSettings = own(watchIgnoredWorkspaceSettings(log));
   // VS Code's Language Model API: listed now and whenever VS Code says the models changed.
   const languageModels = own(createLanguageModels(log));
-  const providers = new ProvidersHost(secrets, languageModels, log);
+  const providers = new ProvidersHost(secrets, languageModels, log, requireBundle);
   const configs = () => providers.configs();
   const knownSecrets = providers.keys.secretValues();
   redactLogSecrets(channel, knownSecrets);
@@ -363,13 +363,12 @@ export async function createRuntime(
     showStorage: () => showStorage(store, readSettings().purgeDeletedAfterDays, log),
     showUsage: async () => usage.show(),
     decideChange: (decision, target) => diffReviews.decideActive(decision, target),
-    exportSession: async (format) => {
-      await store.ready;
-      const current = () => sidebar.slot.controller.currentSessionRef();
-      const mermaid = lazyMermaidRenderer(log);
-      const render: ExportSource['render'] = (id, f) => store.exportSession(id, f, { secrets: knownSecrets, mermaid });
-      return exportSessionToWorkspace({ current, render }, format, log);
-    },
+    exportSession: (format) =>
+      exportStoredSession(
+        { store, current: () => sidebar.slot.controller.currentSessionRef(), secrets: knownSecrets },
+        format,
+        log,
+      ),
     research: (question, { plan }) => startResearch(sidebar.slot.controller, question, plan),
     openSourceQuote: (m) => openSourceQuote(m, readResearch, log),
     exportReport: (reportId, format) =>
@@ -380,7 +379,7 @@ export async function createRuntime(
       await store.close();
     },
   };
-  const warmUp = new RequestWarmUp({ warmModel: (model) => providers.warm(model), prepare: () => project.load(true) });
+  const warmUp = windowWarmUp(providers, store, project, () => sidebar.slot.controller.currentSessionRef()?.id);
   // What every slot's handler table shares; each slot adds its controller, queue and post.
   const handlerParts = sharedHandlerParts({
     composing: (model) => void warmUp.composing(model),

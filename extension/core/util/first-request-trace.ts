@@ -10,19 +10,30 @@ interface Mark {
   readonly at: number;
 }
 
-let marks: Mark[] | undefined;
-let ended = false;
+interface Trace {
+  marks?: Mark[];
+  ended: boolean;
+}
+
+/**
+ * On the process under one key, not in this module: the runtime and each provider bundle hold their own
+ * copy of this file, and the SDK's steps are marked from the provider's.
+ */
+const KEY = Symbol.for('sextant.firstRequestTrace');
+const holder = globalThis as Record<symbol, Trace | undefined>;
+holder[KEY] ??= { ended: false };
+const trace: Trace = holder[KEY];
 
 /** The first request's message arrived: its steps are recorded from now on. Later calls do nothing. */
 export function startFirstRequestTrace(): void {
-  if (marks || ended) return;
-  marks = [{ step: 'arrived', at: performance.now() }];
+  if (trace.marks || trace.ended) return;
+  trace.marks = [{ step: 'arrived', at: performance.now() }];
 }
 
 /** One step of the first request done (the step's name says what just finished). */
 export function markFirstRequest(step: string): void {
-  if (!marks || ended) return;
-  marks.push({ step, at: performance.now() });
+  if (!trace.marks || trace.ended) return;
+  trace.marks.push({ step, at: performance.now() });
 }
 
 /**
@@ -30,10 +41,10 @@ export function markFirstRequest(step: string): void {
  * `parsed 0.4, prompt 3.1, sdk 6.0`; undefined when nothing was recorded or it was already taken.
  */
 export function endFirstRequestTrace(): string | undefined {
-  if (!marks || ended) return undefined;
-  ended = true;
-  const taken = marks;
-  marks = undefined;
+  if (!trace.marks || trace.ended) return undefined;
+  trace.ended = true;
+  const taken = trace.marks;
+  trace.marks = undefined;
   return taken
     .slice(1)
     .map((m, i) => `${m.step} ${(m.at - taken[i].at).toFixed(1)}`)

@@ -8,7 +8,7 @@ import {
   startFirstRequestTrace,
 } from '../../../extension/core/util/first-request-trace';
 
-test('the first request: each step with the time since the one before, said once; later requests record nothing', () => {
+test('the first request: each step with the time since the one before, said once; later ones record nothing', () => {
   markFirstRequest('before any request');
   assert.equal(endFirstRequestTrace(), undefined, 'nothing recorded before a request arrives');
   startFirstRequestTrace();
