@@ -130,6 +130,18 @@ async function freshWindow(wb: Workbench): Promise<void> {
   await wb.openSextantView();
 }
 
+/**
+ * The trend of `ys` over the run, robust to the single slow steps a loaded machine gives (Theil–Sen: the
+ * median of every pair's slope, and the median intercept): its fitted last step ÷ its fitted first step.
+ */
+function fittedGrowth(ys: number[]): number {
+  const slopes: number[] = [];
+  for (let i = 0; i < ys.length; i++) for (let j = i + 1; j < ys.length; j++) slopes.push((ys[j] - ys[i]) / (j - i));
+  const slope = median(slopes);
+  const intercept = median(ys.map((y, i) => y - slope * i));
+  return (intercept + slope * (ys.length - 1)) / intercept;
+}
+
 function range(xs: number[]): string {
   const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
   if (!s.length) return 'n/a';
@@ -300,6 +312,11 @@ e2e.scenario(
       'long run: of which the fake server’s part (in the bench) ms, first → last',
       ends(split.map((g) => g.server)),
     );
+    const hiddenNote = process.env.REAL_WINDOW_HIDE ? ', view hidden' : '';
+    figure(
+      `long run${hiddenNote}: the window's part, fitted (Theil–Sen), last ÷ first`,
+      Number(fittedGrowth(windowPart).toFixed(2)),
+    );
     // The shape of the run: the window's part as medians of 10 steps, start to end.
     const tens: string[] = [];
     for (let i = 0; i < split.length; i += 10)
@@ -314,6 +331,7 @@ e2e.scenario(
       `long run${hidden}: whole step (the fake server's part too), last ÷ first`,
       Number((end / start).toFixed(2)),
     );
+    figure(`long run${hidden}: whole step, fitted (Theil–Sen), last ÷ first`, Number(fittedGrowth(gaps).toFixed(2)));
     figure('long run: last ÷ first before (ba89492, three runs)', BASELINE.longRun.join(', '));
     const body = JSON.stringify(all[all.length - 1].body).length;
     figure('long run: request body at the last step KB', Number((body / 1024).toFixed(1)));

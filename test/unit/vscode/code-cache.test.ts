@@ -18,7 +18,7 @@ const bundleText = (word: string) =>
     `exports.answer = () => '${word}' + f49(0) + (path.dirname(__filename) === __dirname);`,
   ].join('\n');
 
-test('a fresh process loads with the cache another made; a same-length change or a damaged cache never runs stale code', async () => {
+test('a fresh process uses the cache; a same-length change or a damaged cache runs no stale code', async () => {
   const child = await bundleChild('test/fixtures/code-cache/load-child.ts', 'code-cache-child');
   const dir = mkdtempSync(join(tmpdir(), 'sextant-code-cache-'));
   try {
