@@ -147,32 +147,26 @@ export function createInboundHandlers(host: HandlerHost): InboundHandlers {
     images?: readonly ChatImage[],
   ) => {
     // Another window runs this chat's session now: not run twice (the host offers it read-only or a new chat).
-    markFirstRequest('handled');
     const elsewhere = c.runningElsewhere();
     if (elsewhere) return refuse(elsewhere, text, references, images);
-    markFirstRequest('not running elsewhere');
     // What the user typed (not a command's expansion) is what Up brings back.
     host.post({ type: 'promptHistory', prompts: host.prompts.add(text) });
-    markFirstRequest('prompt history kept');
     const call = parseInvocation(text);
     if (call?.name === 'goal') return goal(requestId, call.args, text, budget, references, images);
     // Images first (a text-only model refuses them before anything is read), then the `@` chips: either
     // refusing sends the message back to the composer.
     // An MCP prompt's images join the user's, and are checked with them.
     const expanded = await host.expandMessage(text);
-    markFirstRequest('message expanded');
     const allImages = expanded.images.length ? [...(images ?? []), ...expanded.images] : images;
     const checkedImages = await checkImages(text, mode, references, allImages);
     if (checkedImages === false) return;
-    markFirstRequest('images checked');
     const attachments = await attach(text, references, images);
-    markFirstRequest('attachments');
     if (!attachments) return;
     const prompt = await expandPrompt(host.project.commands, expanded.text, {
       reviewDiff: gitReviewDiff(() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, host.references?.mayRead),
       commit: gitCommitCommand(() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, host.references?.mayRead),
     });
-    markFirstRequest('command expanded');
+    markFirstRequest('message handled');
     if (!prompt.ok) {
       host.post({
         type: 'protocolError',

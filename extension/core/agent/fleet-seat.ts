@@ -4,6 +4,7 @@
 import type { Usage } from '../../protocol';
 import { type FleetBudget, type FleetSlot, FleetWaitAborted, MAX_PARALLEL_SETTING } from '../usage/fleet-budget';
 import { tokensOf } from '../usage/budget';
+import { markFirstRequest } from '../util/first-request-trace';
 
 export type Fleet = Pick<FleetBudget, 'acquire' | 'report' | 'check'>;
 
@@ -33,6 +34,7 @@ export class FleetSeat {
               'It starts by itself when one ends; Stop cancels it.',
           ),
       });
+      markFirstRequest('fleet seat');
       return true;
     } catch (err) {
       if (err instanceof FleetWaitAborted) return false;

@@ -27,7 +27,6 @@ import { journalReport, lastPromptRecorder, retitleAfterFirstExchange } from './
 import { ResearchFollowUps } from './research-follow-ups';
 import type { SendOptions } from './send-options';
 import { RequestTelemetry } from './request-telemetry';
-import { markFirstRequest } from '../util/first-request-trace';
 
 export type { AroundTurn, SendOptions } from './send-options';
 
@@ -101,7 +100,6 @@ export class RequestRunner {
   async send(requestId: string, text: string, requestedMode: Mode, given: SendOptions = {}): Promise<void> {
     await this.abort();
     await this.holding;
-    markFirstRequest('previous run ended');
     const { host } = this.services;
     const s = this.chat.session;
     const mode = effectiveMode(requestedMode, this.chat.modeContext());
@@ -149,7 +147,6 @@ export class RequestRunner {
     };
     try {
       const seated = await seat.take(abort.signal, say);
-      markFirstRequest('fleet seat');
       if (seated) await this.run(requestId, text, mode, abort.signal, opts, turn, begin, seat);
       else {
         begin(); // Stop while waiting for a slot: the request is shown, then aborted
@@ -255,7 +252,6 @@ export class RequestRunner {
     try {
       const ref = opts.model ?? modelRefFor(this.services.models, s.model, mode);
       const resolved = await this.services.models.resolveModel(ref);
-      markFirstRequest('model resolved');
       // The request's start is recorded once its first model call is on its way (request-start.ts).
       const provider = this.telemetry.provider(
         announcingProvider(resolved.provider, begin, host.afterModelCallSent?.bind(host)),
@@ -263,7 +259,6 @@ export class RequestRunner {
       const target: Target = { ...resolved, ref, provider };
       checkpoints = TurnCheckpoints.forTurn(this.services, requestId, mode);
       const budget = runBudget(this.services.limits, s.chat.messages, opts.budget, seat.shared);
-      markFirstRequest('checkpoints and budget');
       const inner = this.events(modelText, mode, requestId, signal, opts, target, begin, budget, seat, checkpoints);
       // The goal loop's check runs inside the request, around its turn (send-options.ts).
       const emit = (event: RequestEvent) => {

@@ -10,6 +10,7 @@ import { lookupApiKey } from './keys';
 import { NO_LM_MODEL_MESSAGE } from './vscode-lm';
 import { type ModelInfo, ProviderError, type Provider, type ProviderConfig, type ProviderKind } from './types';
 import { errorText } from '../util/error-text';
+import { markFirstRequest } from '../util/first-request-trace';
 
 export { mergeProviderConfigs, defaultModelOf } from './config';
 
@@ -210,6 +211,7 @@ export class ProviderRegistry {
     if (!found.ok) throw new ProviderError('bad_request', found.error);
     const base = this.opts.configs.find((c) => c.name === found.config.name) ?? found.config;
     const { provider } = await this.client(base, this.opts.confirmKeyDestination);
+    markFirstRequest('model resolved');
     const guards = this.opts.guards;
     return { provider: guards ? guards.guard(provider, base) : provider, model: found.model, config: found.config };
   }
