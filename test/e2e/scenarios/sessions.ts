@@ -105,8 +105,22 @@ export function sessionsScenarios(e2e: E2E): void {
         await waitUntil('the approval row in the Agents view', () =>
           approval.waitFor({ state: 'visible', timeout: 30_000 }),
         );
-        await approval.hover();
-        await approval.locator('.action-label[aria-label="Approve"]').click({ timeout: 15_000 });
+        // The tree redraws its rows while the other chat runs (each step, the elapsed time): a click that
+        // lands as its row is redrawn does nothing, so Approve is clicked again until the row is gone, as
+        // a person clicks again (CI once saw the first click lost and the chat wait for 120 s).
+        await poll(
+          'the approval taken from the Agents view (its row gone)',
+          async () => {
+            if (!(await approval.isVisible())) return true;
+            await approval.hover({ timeout: 5_000 }).catch(() => undefined);
+            await approval
+              .locator('.action-label[aria-label="Approve"]')
+              .click({ timeout: 5_000 })
+              .catch(() => undefined);
+            return undefined;
+          },
+          60_000,
+        );
 
         await poll(
           'both chats done in the Agents view',
