@@ -83,7 +83,7 @@ export interface CachedRequire<T> {
  * `require(file)` through the cache in `cacheDir`; a plain `require` when the bundle cannot be compiled
  * that way (its own errors while running are its own, and thrown).
  */
-export function requireWithCodeCache<T>(file: string, cacheDir: string): CachedRequire<T> {
+function requireWithCodeCache<T>(file: string, cacheDir: string): CachedRequire<T> {
   let bundle: V8CachedBundle;
   try {
     bundle = compileWithV8Cache(file, cacheDir);
@@ -117,6 +117,11 @@ export class BundleCodeCaches {
       this.loaded.set(file, bundle);
     }
     return bundle.exports;
+  }
+
+  /** How `file`'s load met the cache (`none` when it was not loaded through here). */
+  cacheOf(file: string): V8CachedBundle['cache'] {
+    return this.loaded.get(file)?.cache ?? 'none';
   }
 
   keep(): void {

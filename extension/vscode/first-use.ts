@@ -1,21 +1,19 @@
-// A window's first message, made quick: the pieces the runtime composes for it. The code V8 compiled for the
-// first request is kept for the next window (platform/code-cache.ts: runtime.js by runtime-host.ts, the SDK
-// bundles here), the first request is timed step by step (first-send-clock.ts), and what the first Send
+// A window's first message, made quick: the pieces the runtime composes for it. The code V8 compiled for
+// the first request is kept for the next window (platform/code-cache.ts: runtime.js and the SDK bundles,
+// through the caches runtime-host.ts made), the first request is timed step by step (first-send-clock.ts), and what the first Send
 // needs is done while the user reads and types (first-request-warm-up.ts).
-import * as path from 'node:path';
 import type { Logger } from '../core/ports';
-import { BundleCodeCaches } from '../platform/code-cache';
+import type { BundleCodeCaches } from '../platform/code-cache';
 import { FirstSendClock } from './first-send-clock';
 import { RequestWarmUp } from './first-request-warm-up';
 
-/** The SDK bundles' code caches, and the clock whose first request's end writes them (and runtime.js's). */
-export function firstUseClock(log: Logger, globalStorage: string, firstRequestEnded?: () => void) {
-  const codeCaches = new BundleCodeCaches(path.join(globalStorage, 'code-cache'));
-  const clock = new FirstSendClock(log, () => {
-    firstRequestEnded?.();
-    setImmediate(() => codeCaches.keep());
-  });
-  return { clock, requireBundle: (file: string) => codeCaches.require(file) };
+/**
+ * The clock of the window's first request, whose end writes the code caches (runtime.js's and the SDK
+ * bundles', loaded through the same caches); without caches the SDK bundles are plainly required.
+ */
+export function firstUseClock(log: Logger, codeCaches: BundleCodeCaches | undefined) {
+  const clock = new FirstSendClock(log, () => setImmediate(() => codeCaches?.keep()));
+  return { clock, requireBundle: codeCaches && ((file: string) => codeCaches.require(file)) };
 }
 
 /**

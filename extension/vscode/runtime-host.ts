@@ -2,7 +2,7 @@
 // Kept tiny because it is part of the activation bundle.
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { requireWithCodeCache } from '../platform/code-cache';
+import { BundleCodeCaches } from '../platform/code-cache';
 import type { Outbound } from '../protocol/messages';
 import type * as RuntimeModule from './runtime';
 import type { AgentsTree } from './agents-tree';
@@ -28,12 +28,11 @@ export class RuntimeHost {
       const started = performance.now();
       // A path the bundler cannot follow: runtime.js is its own bundle, loaded only now — with the code
       // V8 compiled for it in an earlier window (code-cache.ts), made again after this window's first request.
+      // The same caches load the SDK bundles later, and are all written once the first request has ended.
       const file = path.join(__dirname, 'runtime.js');
-      const bundle = requireWithCodeCache<typeof RuntimeModule>(
-        file,
-        path.join(this.context.globalStorageUri.fsPath, 'code-cache'),
-      );
-      this.runtime = bundle.exports
+      const caches = new BundleCodeCaches(path.join(this.context.globalStorageUri.fsPath, 'code-cache'));
+      const mod = caches.require(file) as typeof RuntimeModule;
+      this.runtime = mod
         .createRuntime(
           this.context,
           this.log,
@@ -43,11 +42,11 @@ export class RuntimeHost {
             visible: () => this.visible?.() ?? false,
           },
           this.agentsTree,
-          () => setImmediate(() => bundle.keep()),
+          caches,
         )
         .then((rt) => {
           this.log.info(
-            `runtime ready in ${(performance.now() - started).toFixed(1)} ms (code cache: ${bundle.cache})`,
+            `runtime ready in ${(performance.now() - started).toFixed(1)} ms (code cache: ${caches.cacheOf(file)})`,
           );
           return rt;
         });

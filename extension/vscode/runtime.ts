@@ -46,6 +46,7 @@ import { UsagePanel } from './usage-panel';
 import { onTrustGranted, ToolsHost } from './tools-host';
 import { WorkspaceSettingsFile } from './workspace-settings';
 import { firstUseClock, windowWarmUp } from './first-use';
+import type { BundleCodeCaches } from '../platform/code-cache';
 import { whenRequestWritten } from '../platform/net/request-written';
 import type { SessionHub, SessionViewer } from '../core/sessions/session-hub';
 import type { SessionView } from '../core/sessions/session-view';
@@ -70,8 +71,8 @@ export async function createRuntime(
   sidebarViewer: SessionViewer,
   /** The Agents view's tree (registered at activation), when VS Code has made it. */
   agentsTree?: AgentsTree,
-  /** Once, when the window's first request has ended (runtime-host.ts writes the code cache then). */
-  firstRequestEnded?: () => void,
+  /** The code caches runtime.js was loaded with (runtime-host.ts): the SDK bundles load through them too. */
+  codeCaches?: BundleCodeCaches,
 ): Promise<Runtime> {
   // The chats and the sidebar exist only once everything they use does (below); what fires before then
   // (a setting read, a server's card) has no chat to reach, so these are read through `late`.
@@ -90,7 +91,7 @@ export async function createRuntime(
   own(watchSettingsCache(workspaceSettings.onDidChange));
   void workspaceSettings.reload();
   // Times the first request; the SDK bundles' compiled code is kept for the next window (first-use.ts).
-  const { clock: firstSend, requireBundle } = firstUseClock(log, context.globalStorageUri.fsPath, firstRequestEnded);
+  const { clock: firstSend, requireBundle } = firstUseClock(log, codeCaches);
   const secrets = own(secretsPort(context.secrets));
   // Trust settings are read from user settings only; say so when a workspace sets one.
   const ignoredSettings = own(watchIgnoredWorkspaceSettings(log));
