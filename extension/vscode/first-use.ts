@@ -1,7 +1,7 @@
 // A window's first message, made quick: the pieces the runtime composes for it. The code V8 compiled for
 // the first request is kept for the next window (platform/code-cache.ts: runtime.js and the SDK bundles,
-// through the caches runtime-host.ts made), the first request is timed step by step (first-send-clock.ts), and what the first Send
-// needs is done while the user reads and types (first-request-warm-up.ts).
+// through the caches runtime-host.ts made), the first request is timed step by step (first-send-clock.ts),
+// and what the first Send needs is done while the user reads and types (first-request-warm-up.ts).
 import type { Logger } from '../core/ports';
 import type { BundleCodeCaches } from '../platform/code-cache';
 import { FirstSendClock } from './first-send-clock';
